@@ -1,0 +1,68 @@
+/** The sign-in page (`/login`). */
+import type { Translate } from "../services/i18n.ts";
+import { AuthFrame, errAttrs, FieldError } from "./AuthFrame.tsx";
+
+/** Props of {@link LoginPage}. */
+export interface LoginPageProps {
+  t: Translate;
+  lang: string;
+  here: string;
+  next: string | null;
+  email?: string;
+  /** The form's error and whether it is a warning (disabled account) or an error. */
+  error?: { message: string; tone: "warning" | "error" };
+  fieldErrors?: Record<string, string>;
+  registered?: boolean;
+}
+
+/** Email, password, language, link to register, success message after registration. */
+export function LoginPage(p: LoginPageProps) {
+  const { t } = p;
+  const fe = p.fieldErrors ?? {};
+  return (
+    <AuthFrame t={t} lang={p.lang} here={p.here}>
+      <h1>{t("auth.login.title")}</h1>
+      <p className="muted">{t("auth.login.subtitle")}</p>
+      {p.registered && (
+        <div className="alert alert-success" role="status">{t("auth.register.success")}</div>
+      )}
+      {p.error && (
+        <div className={`alert alert-${p.error.tone}`} role="alert" data-testid="login-error">
+          {p.error.message}
+        </div>
+      )}
+      <form method="post" action="/login" className="form" noValidate style={{ marginTop: "1rem" }}>
+        {p.next && <input type="hidden" name="next" value={p.next} />}
+        <div className="field">
+          <label htmlFor="email">{t("auth.fields.email")}</label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            defaultValue={p.email}
+            {...errAttrs("email", fe.email)}
+          />
+          <FieldError id="email" message={fe.email} />
+        </div>
+        <div className="field">
+          <label htmlFor="password">{t("auth.fields.password")}</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            {...errAttrs("password", fe.password)}
+          />
+          <FieldError id="password" message={fe.password} />
+        </div>
+        <button type="submit" className="btn btn-block">{t("auth.login.submit")}</button>
+      </form>
+      <p className="auth-foot">
+        {t("auth.login.no_account")} <a href="/register">{t("auth.login.register_link")}</a>
+      </p>
+    </AuthFrame>
+  );
+}

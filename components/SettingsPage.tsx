@@ -1,0 +1,97 @@
+/** The settings page of every role: profile, language and password change. */
+import type { Translate } from "../services/i18n.ts";
+import { LANGUAGES } from "../core/roles.ts";
+import { errAttrs, FieldError } from "./AuthFrame.tsx";
+
+/** Values shown in the form. */
+export interface SettingsValues {
+  email: string;
+  full_name: string;
+  phone: string;
+  language: string;
+}
+
+/** Props of {@link SettingsPage}. */
+export interface SettingsPageProps {
+  t: Translate;
+  action: string;
+  values: SettingsValues;
+  fieldErrors: Record<string, string>;
+  error?: string;
+  saved?: boolean;
+}
+
+/** Email, full name, phone, language, current/new/confirm password, Save. */
+export function SettingsPage(
+  { t, action, values, fieldErrors: fe, error, saved }: SettingsPageProps,
+) {
+  const text = (id: keyof SettingsValues, type: string, auto: string) => (
+    <div className="field">
+      <label htmlFor={id}>{t(`settings.fields.${id}`)}</label>
+      <input
+        id={id}
+        name={id}
+        type={type}
+        autoComplete={auto}
+        defaultValue={values[id]}
+        {...errAttrs(id, fe[id])}
+      />
+      <FieldError id={id} message={fe[id]} />
+    </div>
+  );
+  const pw = (id: string, auto: string) => (
+    <div className="field">
+      <label htmlFor={id}>{t(`settings.fields.${id}`)}</label>
+      <input id={id} name={id} type="password" autoComplete={auto} {...errAttrs(id, fe[id])} />
+      <FieldError id={id} message={fe[id]} />
+    </div>
+  );
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t("settings.title")}</h1>
+      </div>
+      {saved && (
+        <div className="alert alert-success" role="status" style={{ marginBottom: "1rem" }}>
+          {t("settings.saved")}
+        </div>
+      )}
+      {error && (
+        <div className="alert alert-error" role="alert" style={{ marginBottom: "1rem" }}>
+          {error}
+        </div>
+      )}
+      <form method="post" action={action} className="form" noValidate>
+        <section className="card">
+          <h2>{t("settings.profile")}</h2>
+          <div className="form-grid">
+            {text("email", "email", "email")}
+            {text("full_name", "text", "name")}
+            {text("phone", "tel", "tel")}
+            <div className="field">
+              <label htmlFor="language">{t("settings.fields.language")}</label>
+              <select id="language" name="language" defaultValue={values.language}>
+                {LANGUAGES.map((l) => (
+                  <option key={l} value={l}>{t(`common.languages.${l}`)}</option>
+                ))}
+              </select>
+            </div>
+          </div>
+        </section>
+        <section className="card">
+          <h2>{t("settings.password")}</h2>
+          <p className="hint">{t("settings.password_hint")}</p>
+          <div className="form-grid">
+            {pw("current_password", "current-password")}
+            <span />
+            {pw("new_password", "new-password")}
+            {pw("confirm_password", "new-password")}
+          </div>
+        </section>
+        <div className="form-actions">
+          <button type="submit" className="btn">{t("common.save")}</button>
+        </div>
+      </form>
+    </>
+  );
+}

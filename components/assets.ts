@@ -1,0 +1,36 @@
+/** The built browser assets: island modules and the stylesheet, with hashed names. */
+
+/** One island's module and the shared chunks it imports. */
+export interface IslandAsset {
+  file: string;
+  imports: string[];
+}
+
+/** The manifest written by `scripts/build.ts`. */
+export interface Manifest {
+  css: string;
+  islands: Record<string, IslandAsset>;
+}
+
+/** Where the build output lives and what it holds. */
+export interface Assets {
+  /** Folder of the build output (file URL). */
+  dir: URL;
+  manifest: Manifest;
+}
+
+/** The default build output folder. */
+export const BUILD_DIR = new URL("../static/build/", import.meta.url);
+
+/** Reads the manifest of a build; a clear error when the build has not run. */
+export async function loadAssets(dir: URL = BUILD_DIR): Promise<Assets> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(new URL("manifest.json", dir));
+  } catch {
+    throw new Error(
+      `No build output in ${dir.pathname}: run "deno task build" first (deno task start does).`,
+    );
+  }
+  return { dir, manifest: JSON.parse(text) as Manifest };
+}

@@ -1,0 +1,125 @@
+/**
+ * Access codes in Deno KV, and registration with a code.
+ *
+ * Key layout:
+ * - `["access_codes", id]` → {@link AccessCode}
+ * - `["access_codes_by_code", code]` → id (codes are unique)
+ */
+import type { AccessCode, Assignments } from "../core/types.ts";
+import { listValues, nextId } from "./kv.ts";
+import { buildUser, emailKey, type NewUser, type StoredUser, userKey } from "./users.ts";
+
+const codeKey = (id: number) => ["access_codes", id];
+const byCodeKey = (code: string) => ["access_codes_by_code", code];
+
+/** Thrown when a code string is already taken by another access code. */
+export class CodeTakenError extends Error {
+  constructor(code: string) {
+    super(`access code ${code} already exists`);
+    this.name = "CodeTakenError";
+  }
+}
+
+/** Creates an access code; throws {@link CodeTakenError} when the code exists. */
+export async function createAccessCode(
+  kv: Deno.Kv,
+  input: { code: string; role: "customer" | "user"; notes: string; assignments: Assignments },
+  now: number,
+): Promise<AccessCode> {
+  const id = await nextId(kv, "access_codes");
+  const record: AccessCode = {
+    id,
+    code: input.code,
+    role: input.role,
+    notes: input.notes,
+    assignments: input.assignments,
+    is_used: false,
+    used_by_id: null,
+    used_by_email: null,
+    created_at: now,
+  };
+  const res = await kv.atomic()
+    .check({ key: byCodeKey(input.code), versionstamp: null })
+    .set(codeKey(id), record)
+    .set(byCodeKey(input.code), id)
+    .commit();
+  if (!res.ok) throw new CodeTakenError(input.code);
+  return record;
+}
+
+/** Every access code, oldest first. */
+export function listAccessCodes(kv: Deno.Kv): Promise<AccessCode[]> {
+  return listValues<AccessCode>(kv, ["access_codes"]);
+}
+
+/** Reads one access code by id. */
+export async function getAccessCode(kv: Deno.Kv, id: number): Promise<AccessCode | null> {
+  return (await kv.get<AccessCode>(codeKey(id))).value;
+}
+
+/** True when a code string is already in use by some access code. */
+export async function codeExists(kv: Deno.Kv, code: string): Promise<boolean> {
+  return (await kv.get(byCodeKey(code))).versionstamp !== null;
+}
+
+/** Deletes an access code; false when there was none. */
+export async function deleteAccessCode(kv: Deno.Kv, id: number): Promise<boolean> {
+  const cur = await kv.get<AccessCode>(codeKey(id));
+  if (!cur.value) return false;
+  await kv.atomic().check(cur).delete(codeKey(id)).delete(byCodeKey(cur.value.code)).commit();
+  return true;
+}
+
+/** Why a registration with a code did not happen. */
+export type RegisterFailure = "code_invalid" | "code_used" | "email_taken";
+
+/**
+ * Creates the account bound to an access code and marks the code used, in one atomic
+ * commit: of several concurrent registrations with the same code exactly one succeeds.
+ * The account's role and assignments come from the code.
+ */
+export async function registerWithCode(
+  kv: Deno.Kv,
+  code: string,
+  input: Omit<NewUser, "role" | "assignments">,
+  now: number,
+): Promise<StoredUser | RegisterFailure> {
+  const id = await nextId(kv, "users");
+  for (;;) {
+    const codeId = (await kv.get<number>(byCodeKey(code))).value;
+    if (codeId === null) return "code_invalid";
+    const entry = await kv.get<AccessCode>(codeKey(codeId));
+    if (!entry.value) return "code_invalid";
+    if (entry.value.is_used) return "code_used";
+    const emailEntry = await kv.get(emailKey(input.email));
+    if (emailEntry.versionstamp !== null) return "email_taken";
+    const user = buildUser(id, {
+      ...input,
+      role: entry.value.role,
+      assignments: entry.value.assignments,
+    }, now);
+    const used: AccessCode = {
+      ...entry.value,
+      is_used: true,
+      used_by_id: id,
+      used_by_email: user.email,
+    };
+    const res = await kv.atomic()
+      .check(entry)
+      .check(emailEntry)
+      .set(userKey(id), user)
+      .set(emailKey(user.email), id)
+      .set(codeKey(codeId), used)
+      .commit();
+    if (res.ok) return user;
+  }
+}
+
+/** Clears `used_by_id` of the codes a deleted account had used, so they can be deleted. */
+export async function forgetCodeUser(kv: Deno.Kv, userId: number): Promise<void> {
+  for await (const entry of kv.list<AccessCode>({ prefix: ["access_codes"] })) {
+    if (entry.value.used_by_id === userId) {
+      await kv.atomic().check(entry).set(entry.key, { ...entry.value, used_by_id: null }).commit();
+    }
+  }
+}

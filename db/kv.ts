@@ -1,0 +1,28 @@
+/**
+ * Opening Deno KV and the id sequences shared by every collection.
+ *
+ * Key layout: `["seq", collection]` holds the last id handed out for a collection.
+ */
+
+/** Opens the KV store at `path` (a file, `:memory:`, or a KV Connect URL). */
+export function openKv(path: string): Promise<Deno.Kv> {
+  return Deno.openKv(path);
+}
+
+/** Hands out the next integer id of `collection`, safely under concurrent callers. */
+export async function nextId(kv: Deno.Kv, collection: string): Promise<number> {
+  const key = ["seq", collection];
+  for (;;) {
+    const cur = await kv.get<number>(key);
+    const next = (cur.value ?? 0) + 1;
+    const res = await kv.atomic().check(cur).set(key, next).commit();
+    if (res.ok) return next;
+  }
+}
+
+/** Reads every value under `prefix`. */
+export async function listValues<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<T[]> {
+  const out: T[] = [];
+  for await (const entry of kv.list<T>({ prefix })) out.push(entry.value);
+  return out;
+}

@@ -1,0 +1,15 @@
+/**
+ * The registry of islands: the only React components sent to browsers. The build makes
+ * one module per entry; the server renders them through `<Island of={...}>`.
+ */
+import NotificationBell from "./NotificationBell.tsx";
+import TermsConsent from "./TermsConsent.tsx";
+
+/** Every island by name (the name is its file name and its module's name). */
+export const ISLANDS = {
+  NotificationBell,
+  TermsConsent,
+} as const;
+
+/** The name of an island. */
+export type IslandName = keyof typeof ISLANDS;

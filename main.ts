@@ -1,0 +1,84 @@
+/**
+ * The composition root: reads the configuration, opens the stores, creates the first
+ * admin on an empty store, optionally seeds the demo, serves HTTP and shuts down cleanly.
+ *
+ * Flags: `--demo` seeds demo accounts and access codes; `--dev` marks a development run.
+ */
+import { ConfigError, loadConfig } from "./services/config.ts";
+import { openKv } from "./db/kv.ts";
+import { loadI18n } from "./services/i18n.ts";
+import { loadAssets } from "./components/assets.ts";
+import { createLogger } from "./services/log.ts";
+import { loadOrCreateSecret } from "./services/secret.ts";
+import { ensureAdmin } from "./services/accounts.ts";
+import { seedDemo } from "./services/demo.ts";
+import { DEFAULT_THROTTLE } from "./db/throttle.ts";
+import { createApp } from "./routes/mod.ts";
+import type { Deps } from "./services/deps.ts";
+
+const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig(Deno.env.toObject());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
+      Deno.exit(2);
+    }
+    throw e;
+  }
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const log = createLogger(config.logLevel);
+  const kv = await openKv(config.kvPath);
+  const deps: Deps = {
+    kv,
+    config,
+    i18n: await loadI18n(),
+    assets: await loadAssets(),
+    secret: config.jwtSecret ?? await loadOrCreateSecret(config.dataDir),
+    now: Date.now,
+    log,
+    throttle: DEFAULT_THROTTLE,
+  };
+
+  const admin = await ensureAdmin(deps);
+  if (admin) {
+    out(`Created the first admin: ${admin.email}`);
+    if (admin.password) {
+      out(`  Generated password (shown once, change it in Settings): ${admin.password}`);
+    }
+  }
+  if (Deno.args.includes("--demo")) {
+    const demo = await seedDemo(deps);
+    out("Demo data:");
+    for (const a of demo.accounts) out(`  ${a.role.padEnd(8)} ${a.email} / ${a.password}`);
+    for (const c of demo.codes) {
+      out(`  access code for ${c.role === "user" ? "tenant" : c.role}: ${c.code}`);
+    }
+  }
+
+  const app = createApp(deps);
+  const ac = new AbortController();
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.hostname,
+    signal: ac.signal,
+    onListen: ({ port }) => {
+      const host = config.hostname === "0.0.0.0" ? "localhost" : config.hostname;
+      out(`Portal ready: sign in at http://${host}:${port}/login`);
+    },
+  }, (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }));
+
+  const stop = () => {
+    log.log("info", "shutting down");
+    ac.abort();
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.finished;
+  kv.close();
+}
+
+if (import.meta.main) await main();

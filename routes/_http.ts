@@ -1,0 +1,87 @@
+/** Request helpers shared by the routes: bodies, validation errors, client address. */
+import type { Context } from "hono";
+import type { z } from "zod";
+import { type FieldErrors, toFieldErrors } from "../core/schemas.ts";
+import type { AppEnv } from "./_deps.ts";
+
+/** Largest request body accepted, in bytes. */
+export const MAX_BODY = 64 * 1024;
+
+/** The outcome of reading and validating a body. */
+export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
+
+/** Reads a JSON body; `undefined` when it is missing, too large or not JSON. */
+export async function readJson(c: Context<AppEnv>): Promise<unknown | undefined> {
+  const text = await readText(c);
+  if (text === undefined || text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readText(c: Context<AppEnv>): Promise<string | undefined> {
+  const len = Number(c.req.header("content-length") ?? "0");
+  if (len > MAX_BODY) return undefined;
+  try {
+    const buf = await c.req.arrayBuffer();
+    if (buf.byteLength > MAX_BODY) return undefined;
+    return new TextDecoder().decode(buf);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads an urlencoded or multipart form as a plain object; repeated names become arrays. */
+export async function readForm(c: Context<AppEnv>): Promise<Record<string, string | string[]>> {
+  const out: Record<string, string | string[]> = {};
+  const text = await readText(c);
+  if (text === undefined) return out;
+  const type = c.req.header("content-type") ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded")) return out;
+  for (const [k, v] of new URLSearchParams(text)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Validates `data` with `schema`; field errors are locale keys. */
+export function validate<S extends z.ZodType>(schema: S, data: unknown): Parsed<z.output<S>> {
+  const res = schema.safeParse(data);
+  if (res.success) return { ok: true, data: res.data };
+  return { ok: false, errors: toFieldErrors(res.error.issues) };
+}
+
+/** Translates a field-errors map of locale keys. */
+export function translateErrors(c: Context<AppEnv>, errors: FieldErrors): FieldErrors {
+  const t = c.var.t;
+  return Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, t(v)]));
+}
+
+/** A 400 answer with a message and the translated field-errors map. */
+export function badRequest(c: Context<AppEnv>, errors: FieldErrors, message?: string) {
+  return c.json(
+    { message: message ?? c.var.t("validation.failed"), errors: translateErrors(c, errors) },
+    400,
+  );
+}
+
+/** A 400 answer for a body that is not JSON. */
+export function badJson(c: Context<AppEnv>) {
+  return c.json({ message: c.var.t("validation.bad_json"), errors: {} }, 400);
+}
+
+/** Parses a positive integer path parameter; null when it is not one. */
+export function idParam(value: string | undefined): number | null {
+  if (!value || !/^\d{1,15}$/.test(value)) return null;
+  const n = Number(value);
+  return n > 0 && Number.isSafeInteger(n) ? n : null;
+}
+
+/** The client's address, from the connection (never from a header a client could forge). */
+export function clientAddress(c: Context<AppEnv>): string {
+  const info = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr;
+  return info?.hostname ?? "local";
+}

@@ -1,0 +1,73 @@
+/** Rendering helpers for pages: the signed-in frame and bare (sign-in, error) pages. */
+import type { Context } from "hono";
+import type { ReactNode } from "react";
+import { renderDocument } from "../components/render.tsx";
+import { Layout } from "../components/Layout.tsx";
+import { countActive } from "../db/notifications.ts";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { ErrorPage } from "../components/ErrorPage.tsx";
+import { homeOf } from "../core/roles.ts";
+import type { Translate } from "../services/i18n.ts";
+
+type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500;
+
+/** Renders a signed-in page inside the layout. */
+export async function appPage(
+  c: Context<AppEnv>,
+  deps: Deps,
+  title: string,
+  body: ReactNode,
+  status: Status = 200,
+): Promise<Response> {
+  const user = c.var.user!;
+  const t = c.var.t;
+  const unread = await countActive(deps.kv, user.id);
+  const html = renderDocument(
+    <Layout
+      user={user}
+      t={t}
+      path={c.req.path}
+      title={title}
+      unread={unread}
+      contact={deps.config.contact}
+    >
+      {body}
+    </Layout>,
+    {
+      title: `${title} · ${t("common.app_name")}`,
+      lang: c.var.lang,
+      manifest: deps.assets.manifest,
+    },
+  );
+  return c.html(html, status);
+}
+
+/** Renders a page without the signed-in frame. */
+export function barePage(
+  c: Context<AppEnv>,
+  deps: Deps,
+  title: string,
+  body: ReactNode,
+  status: Status = 200,
+): Response {
+  const html = renderDocument(body, {
+    title: `${title} · ${c.var.t("common.app_name")}`,
+    lang: c.var.lang,
+    manifest: deps.assets.manifest,
+  });
+  return c.html(html, status);
+}
+
+/** The 'Something went wrong' page for an unexpected failure. */
+export function errorPage(c: Context<AppEnv>, deps: Deps, t: Translate, err: unknown): Response {
+  const user = c.var.user;
+  const html = renderDocument(
+    <ErrorPage t={t} details={String(err)} home={user ? homeOf(user.role) : "/login"} />,
+    {
+      title: t("errors.something_went_wrong"),
+      lang: c.var.lang ?? "es",
+      manifest: deps.assets.manifest,
+    },
+  );
+  return c.html(html, 500);
+}

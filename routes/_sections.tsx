@@ -1,0 +1,22 @@
+/** Sections of the sidebar that later work fills in: they answer with a plain notice. */
+import type { Hono } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { appPage } from "./_page.tsx";
+import { ComingSoon } from "../components/ComingSoon.tsx";
+import { homeOf } from "../core/roles.ts";
+
+/** Registers `GET path` for each `[path, titleKey]`, rendering the coming-soon notice. */
+export function comingSoon(app: Hono<AppEnv>, deps: Deps, pages: [string, string][]) {
+  for (const [path, titleKey] of pages) {
+    app.get(path, (c) => {
+      const t = c.var.t;
+      const title = t(titleKey);
+      return appPage(
+        c,
+        deps,
+        title,
+        <ComingSoon t={t} title={title} home={homeOf(c.var.user!.role)} />,
+      );
+    });
+  }
+}

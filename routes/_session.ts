@@ -1,0 +1,164 @@
+/**
+ * Sessions: who is asking (bearer token or cookie), in which language, whether a cookie
+ * post comes from our own pages, and the guards for pages and the API.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { Role } from "../core/roles.ts";
+import { getUser, publicUser } from "../db/users.ts";
+import { pickLanguage } from "../services/i18n.ts";
+import { issueToken, needsRefresh, readToken } from "../services/tokens.ts";
+import type { AppEnv, Deps } from "./_deps.ts";
+import type { User } from "../core/types.ts";
+
+/** Name of the session cookie (httpOnly). */
+export const TOKEN_COOKIE = "token";
+/** Name of the cookie keeping the language chosen before sign-in. */
+export const LANG_COOKIE = "auth_language";
+/** Name of the cookie keeping the last visited route (cleared on sign-out). */
+export const LAST_ROUTE_COOKIE = "last_route";
+
+/** Sets the session cookie for a fresh token. */
+export function setSessionCookie(c: Context<AppEnv>, token: string, ttlSeconds: number) {
+  setCookie(c, TOKEN_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+    secure: new URL(c.req.url).protocol === "https:",
+    maxAge: ttlSeconds,
+  });
+}
+
+/** Removes the session and the stored last route. */
+export function clearSession(c: Context<AppEnv>) {
+  deleteCookie(c, TOKEN_COOKIE, { path: "/" });
+  deleteCookie(c, LAST_ROUTE_COOKIE, { path: "/" });
+}
+
+/**
+ * Resolves the user from `Authorization: Bearer` or the session cookie, checks that the
+ * account still exists and is active, refreshes a cookie token with under 5 minutes left,
+ * and picks the language.
+ */
+export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? null;
+    const cookie = bearer ? null : getCookie(c, TOKEN_COOKIE) ?? null;
+    const token = bearer ?? cookie;
+    let user: User | null = null;
+    if (token) {
+      const now = deps.now();
+      const claims = await readToken(deps.secret, token, now);
+      if (claims) {
+        const stored = await getUser(deps.kv, claims.sub);
+        if (stored && stored.is_active) {
+          user = publicUser(stored);
+          if (cookie && needsRefresh(claims, now)) {
+            const ttl = deps.config.tokenTtlMinutes * 60;
+            setSessionCookie(c, await issueToken(deps.secret, user, now, ttl), ttl);
+          }
+        }
+      }
+      if (!user && cookie) deleteCookie(c, TOKEN_COOKIE, { path: "/" });
+    }
+    c.set("user", user);
+    c.set("authVia", user ? (bearer ? "bearer" : "cookie") : null);
+    const lang = pickLanguage(user?.language, getCookie(c, LANG_COOKIE));
+    c.set("lang", lang);
+    c.set("t", deps.i18n.t(lang));
+    await next();
+  };
+}
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses cross-site posts that would ride on the session cookie: an unsafe request not
+ * authenticated by a bearer token must come from our own origin (Origin header, or
+ * Sec-Fetch-Site same-origin for browsers that omit Origin).
+ */
+export function csrfMiddleware(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (SAFE.has(c.req.method) || /^Bearer\s/i.test(c.req.header("authorization") ?? "")) {
+      return next();
+    }
+    if (c.req.path.startsWith("/api/webhooks/")) return next();
+    const origin = c.req.header("origin");
+    const site = c.req.header("sec-fetch-site");
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
+    let sameOrigin: boolean;
+    if (origin && origin !== "null") {
+      try {
+        sameOrigin = new URL(origin).host === host;
+      } catch {
+        sameOrigin = false;
+      }
+    } else if (site) {
+      sameOrigin = site === "same-origin" || site === "none";
+    } else {
+      // Neither header: not a browser (browsers send Origin on every POST), so no
+      // ambient cookie can be abused; allow only when there is no session cookie.
+      sameOrigin = getCookie(c, TOKEN_COOKIE) === undefined;
+    }
+    if (!sameOrigin) {
+      return c.json({ message: c.var.t("errors.cross_site") }, 403);
+    }
+    await next();
+  };
+}
+
+/** Guard for a page group: anonymous to /login keeping the location, other roles to /. */
+export function requirePageRole(role: Role): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const user = c.var.user;
+    if (!user) {
+      const url = new URL(c.req.url);
+      return c.redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`);
+    }
+    if (user.role !== role) return c.redirect("/");
+    if (c.req.method === "GET") {
+      const url = new URL(c.req.url);
+      setCookie(c, LAST_ROUTE_COOKIE, url.pathname + url.search, {
+        httpOnly: true,
+        sameSite: "Lax",
+        path: "/",
+      });
+    }
+    await next();
+  };
+}
+
+/** Guard for any signed-in page. */
+export function requirePageUser(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.var.user) {
+      const url = new URL(c.req.url);
+      return c.redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`);
+    }
+    await next();
+  };
+}
+
+/** Guard for the API: 401 without a session, 403 when the role is not among `roles`. */
+export function requireApi(...roles: Role[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const user = c.var.user;
+    if (!user) return c.json({ message: c.var.t("errors.missing_token") }, 401);
+    if (roles.length && !roles.includes(user.role)) {
+      return c.json({ message: c.var.t("errors.forbidden") }, 403);
+    }
+    await next();
+  };
+}
+
+/** A safe local path to go to after sign-in (no protocol-relative or external URLs). */
+export function safeNext(next: string | undefined | null): string | null {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) {
+    return null;
+  }
+  if (next.startsWith("/login") || next.startsWith("/register") || next.startsWith("/logout")) {
+    return null;
+  }
+  return next.slice(0, 512);
+}

@@ -1,0 +1,287 @@
+/**
+ * Sessions: the sign-in and registration pages, sign-out, the root redirect, and the
+ * JSON calls /auth/login, /auth/register (and /api/auth/register), /auth/verify,
+ * /auth/refresh.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import type { AppEnv, Deps } from "./_deps.ts";
+import {
+  badJson,
+  badRequest,
+  clientAddress,
+  readForm,
+  readJson,
+  translateErrors,
+  validate,
+} from "./_http.ts";
+import {
+  clearSession,
+  LANG_COOKIE,
+  LAST_ROUTE_COOKIE,
+  safeNext,
+  setSessionCookie,
+} from "./_session.ts";
+import {
+  loginSchema,
+  PHONE_COUNTRIES,
+  registerFormSchema,
+  registerSchema,
+} from "../core/schemas.ts";
+import { homeOf, isLanguage, type Role, roleOfPath } from "../core/roles.ts";
+import { refreshToken, register, signIn, type SignInResult } from "../services/accounts.ts";
+import { barePage } from "./_page.tsx";
+import { LoginPage } from "../components/LoginPage.tsx";
+import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
+import type { LegalDoc } from "../islands/TermsConsent.tsx";
+
+/** Where to go after signing in: the asked-for page of the same role, else the home. */
+function landing(c: Context<AppEnv>, role: Role, next: string | null) {
+  const wanted = safeNext(next) ?? safeNext(getCookie(c, LAST_ROUTE_COOKIE));
+  if (wanted) {
+    const owner = roleOfPath(new URL(wanted, "http://x").pathname);
+    if (owner === null || owner === role) return wanted;
+  }
+  return homeOf(role);
+}
+
+function signInMessage(c: Context<AppEnv>, res: Exclude<SignInResult, { ok: true }>) {
+  const t = c.var.t;
+  if (res.reason === "disabled") {
+    return { message: t("auth.errors.account_disabled"), tone: "warning" as const };
+  }
+  if (res.reason === "throttled") {
+    return {
+      message: t("auth.errors.too_many_attempts", {
+        minutes: Math.ceil(res.retryAfterMs / 60_000),
+      }),
+      tone: "error" as const,
+    };
+  }
+  return { message: t("auth.errors.invalid_credentials"), tone: "error" as const };
+}
+
+const STATUS = { invalid: 401, disabled: 403, throttled: 429 } as const;
+const CODES = {
+  invalid: "invalid_credentials",
+  disabled: "account_disabled",
+  throttled: "too_many_attempts",
+} as const;
+
+/** Applies `?lang=` (stored as the pre-sign-in choice) and tells where to redirect, if anywhere. */
+function languageSwitch(c: Context<AppEnv>): string | null {
+  const lang = c.req.query("lang");
+  if (lang === undefined) return null;
+  if (isLanguage(lang)) {
+    setCookie(c, LANG_COOKIE, lang, { path: "/", sameSite: "Lax", maxAge: 365 * 86400 });
+  }
+  const url = new URL(c.req.url);
+  url.searchParams.delete("lang");
+  return url.pathname + url.search;
+}
+
+function legal(deps: Deps, key: "terms" | "privacy"): LegalDoc {
+  const raw = deps.i18n.raw("es", `legal.${key}`) as LegalDoc | undefined;
+  return raw ?? { title: key, sections: [] };
+}
+
+/** The session routes. */
+export function authRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/", (c) => {
+    const user = c.var.user;
+    return c.redirect(user ? homeOf(user.role) : "/login");
+  });
+
+  // ---- pages -------------------------------------------------------------------------
+  app.get("/login", (c) => {
+    const redirect = languageSwitch(c);
+    if (redirect) return c.redirect(redirect);
+    if (c.var.user) return c.redirect(landing(c, c.var.user.role, c.req.query("next") ?? null));
+    const url = new URL(c.req.url);
+    return barePage(
+      c,
+      deps,
+      c.var.t("auth.login.title"),
+      <LoginPage
+        t={c.var.t}
+        lang={c.var.lang}
+        here={url.pathname + url.search}
+        next={safeNext(c.req.query("next"))}
+        registered={c.req.query("registered") === "1"}
+      />,
+    );
+  });
+
+  app.post("/login", async (c) => {
+    const form = await readForm(c);
+    const next = typeof form.next === "string" ? safeNext(form.next) : null;
+    const here = next ? `/login?next=${encodeURIComponent(next)}` : "/login";
+    const email = typeof form.email === "string" ? form.email : "";
+    const parsed = validate(loginSchema, form);
+    const render = (
+      status: 400 | 401 | 403 | 429,
+      extra: {
+        error?: { message: string; tone: "warning" | "error" };
+        fieldErrors?: Record<string, string>;
+      },
+    ) =>
+      barePage(
+        c,
+        deps,
+        c.var.t("auth.login.title"),
+        <LoginPage
+          t={c.var.t}
+          lang={c.var.lang}
+          here={here}
+          next={next}
+          email={email}
+          {...extra}
+        />,
+        status,
+      );
+    if (!parsed.ok) return render(400, { fieldErrors: translateErrors(c, parsed.errors) });
+    const res = await signIn(deps, parsed.data.email, parsed.data.password, clientAddress(c));
+    if (!res.ok) {
+      if (res.reason === "throttled") {
+        c.header("Retry-After", String(Math.ceil(res.retryAfterMs / 1000)));
+      }
+      return render(STATUS[res.reason], { error: signInMessage(c, res) });
+    }
+    setSessionCookie(c, res.token, res.ttlSeconds);
+    return c.redirect(landing(c, res.user.role, next), 303);
+  });
+
+  const registerPage = (
+    c: Context<AppEnv>,
+    values: RegisterValues,
+    fieldErrors: Record<string, string>,
+    status: 200 | 400 = 200,
+    error?: string,
+  ) => {
+    const url = new URL(c.req.url);
+    return barePage(
+      c,
+      deps,
+      c.var.t("auth.register.title"),
+      <RegisterPage
+        t={c.var.t}
+        lang={c.var.lang}
+        here={url.pathname}
+        values={values}
+        fieldErrors={fieldErrors}
+        error={error}
+        terms={legal(deps, "terms")}
+        privacy={legal(deps, "privacy")}
+      />,
+      status,
+    );
+  };
+
+  app.get("/register", (c) => {
+    const redirect = languageSwitch(c);
+    if (redirect) return c.redirect(redirect);
+    if (c.var.user) return c.redirect(homeOf(c.var.user.role));
+    return registerPage(c, {}, {});
+  });
+
+  app.post("/register", async (c) => {
+    const form = await readForm(c);
+    const str = (k: string) => (typeof form[k] === "string" ? form[k] as string : "");
+    const country = PHONE_COUNTRIES.find((p) => p.id === str("phone_country")) ??
+      PHONE_COUNTRIES[0];
+    const digits = str("phone").replace(/[\s()-]/g, "");
+    const values: RegisterValues = {
+      full_name: str("full_name"),
+      email: str("email"),
+      phone_country: country.id,
+      phone: str("phone"),
+      accessCode: str("accessCode"),
+      terms: str("terms") === "on",
+    };
+    const parsed = validate(registerFormSchema, {
+      ...form,
+      phone: `${country.dial}${digits}`,
+    });
+    if (!parsed.ok) return registerPage(c, values, translateErrors(c, parsed.errors), 400);
+    const res = await register(deps, parsed.data, c.var.lang);
+    if (!res.ok) {
+      return registerPage(
+        c,
+        values,
+        { [res.field]: c.var.t(res.key) },
+        400,
+        c.var.t("auth.errors.registration_failed"),
+      );
+    }
+    return c.redirect("/login?registered=1", 303);
+  });
+
+  const logout = (c: Context<AppEnv>) => {
+    clearSession(c);
+    return c.redirect("/login", 303);
+  };
+  app.post("/logout", logout);
+
+  // ---- JSON API ----------------------------------------------------------------------
+  app.post("/auth/login", async (c) => {
+    const body = await readJson(c);
+    if (body === undefined) return badJson(c);
+    const parsed = validate(loginSchema, body);
+    if (!parsed.ok) return badRequest(c, parsed.errors);
+    const res = await signIn(deps, parsed.data.email, parsed.data.password, clientAddress(c));
+    if (!res.ok) {
+      if (res.reason === "throttled") {
+        c.header("Retry-After", String(Math.ceil(res.retryAfterMs / 1000)));
+      }
+      return c.json(
+        { message: signInMessage(c, res).message, code: CODES[res.reason] },
+        STATUS[res.reason],
+      );
+    }
+    return c.json({
+      access_token: res.token,
+      token_type: "bearer",
+      expires_in: res.ttlSeconds,
+      user: res.user,
+      message: c.var.t("auth.login.success"),
+    });
+  });
+
+  const registerJson = async (c: Context<AppEnv>) => {
+    const body = await readJson(c);
+    if (body === undefined) return badJson(c);
+    const parsed = validate(registerSchema, body);
+    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("auth.errors.registration_failed"));
+    const res = await register(deps, parsed.data, c.var.lang);
+    if (!res.ok) {
+      return badRequest(c, { [res.field]: res.key }, c.var.t("auth.errors.registration_failed"));
+    }
+    return c.json({ message: c.var.t("auth.register.success"), user: res.user }, 201);
+  };
+  app.post("/auth/register", registerJson);
+  app.post("/api/auth/register", registerJson);
+
+  app.get("/auth/verify", (c) => {
+    const user = c.var.user;
+    if (!user) return c.json({ message: c.var.t("errors.missing_token") }, 401);
+    return c.json({ user });
+  });
+
+  app.post("/auth/refresh", async (c) => {
+    const user = c.var.user;
+    if (!user) return c.json({ message: c.var.t("errors.missing_token") }, 401);
+    const { token, ttlSeconds } = await refreshToken(deps, user);
+    if (c.var.authVia === "cookie") setSessionCookie(c, token, ttlSeconds);
+    return c.json({ access_token: token, token_type: "bearer", expires_in: ttlSeconds });
+  });
+
+  app.post("/auth/logout", (c) => {
+    clearSession(c);
+    return c.json({ message: c.var.t("auth.logged_out") });
+  });
+
+  return app;
+}

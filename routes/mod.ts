@@ -1,0 +1,61 @@
+/** `createApp(deps)`: the whole HTTP surface, with no network needed (tests call `app.request`). */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { csrfMiddleware, sessionMiddleware } from "./_session.ts";
+import { staticRoutes } from "./static.ts";
+import { authRoutes } from "./auth.tsx";
+import { userApiRoutes } from "./api/users.ts";
+import { notificationApiRoutes } from "./api/notifications.ts";
+import { loggingRoutes } from "./api/logging.ts";
+import { adminRoutes } from "./admin.tsx";
+import { customerRoutes } from "./customer.tsx";
+import { tenantRoutes } from "./tenant.tsx";
+import { notificationPageRoutes } from "./notifications.tsx";
+import { errorPage } from "./_page.tsx";
+
+/** Builds the portal's Hono app from its dependencies. */
+export function createApp(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.route("/", staticRoutes(deps));
+  app.use(async (c, next) => {
+    await next();
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "same-origin");
+    c.header("X-Frame-Options", "DENY");
+    if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "no-store");
+  });
+  app.use(sessionMiddleware(deps));
+  app.use(csrfMiddleware());
+  app.route("/", authRoutes(deps));
+  app.route("/", loggingRoutes(deps));
+  app.route("/", userApiRoutes(deps));
+  app.route("/", notificationApiRoutes(deps));
+  app.route("/", notificationPageRoutes(deps));
+  app.route("/", adminRoutes(deps));
+  app.route("/", customerRoutes(deps));
+  app.route("/", tenantRoutes(deps));
+
+  app.notFound((c) => {
+    const p = c.req.path;
+    if (p.startsWith("/api/") || p.startsWith("/auth/") || c.req.method !== "GET") {
+      return c.json({ message: c.var.t?.("errors.not_found") ?? "Not found" }, 404);
+    }
+    return c.redirect("/");
+  });
+
+  app.onError((err, c) => {
+    deps.log.log("error", "unhandled error", {
+      path: c.req.path,
+      method: c.req.method,
+      error: String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
+    const t = c.var.t ?? deps.i18n.t("es");
+    const p = c.req.path;
+    if (p.startsWith("/api/") || p.startsWith("/auth/") || c.req.method !== "GET") {
+      return c.json({ message: t("errors.something_went_wrong") }, 500);
+    }
+    return errorPage(c, deps, t, err);
+  });
+  return app;
+}

@@ -1,0 +1,65 @@
+/** The settings page, mounted under each role's area. */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { readForm, translateErrors, validate } from "./_http.ts";
+import { appPage } from "./_page.tsx";
+import { profileSchema } from "../core/schemas.ts";
+import { updateProfile } from "../services/accounts.ts";
+import { SettingsPage } from "../components/SettingsPage.tsx";
+
+/** GET and POST `path` (e.g. /admin/settings); the role guard is the caller's. */
+export function settingsRoutes(deps: Deps, path: string): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get(path, (c) => {
+    const u = c.var.user!;
+    return appPage(
+      c,
+      deps,
+      c.var.t("settings.title"),
+      <SettingsPage
+        t={c.var.t}
+        action={path}
+        values={{ email: u.email, full_name: u.full_name, phone: u.phone, language: u.language }}
+        fieldErrors={{}}
+        saved={c.req.query("saved") === "1"}
+      />,
+    );
+  });
+  app.post(path, async (c) => {
+    const form = await readForm(c);
+    const str = (k: string) => (typeof form[k] === "string" ? (form[k] as string) : "");
+    const values = {
+      email: str("email"),
+      full_name: str("full_name"),
+      phone: str("phone"),
+      language: str("language"),
+    };
+    const render = (fieldErrors: Record<string, string>, error?: string) =>
+      appPage(
+        c,
+        deps,
+        c.var.t("settings.title"),
+        <SettingsPage
+          t={c.var.t}
+          action={path}
+          values={values}
+          fieldErrors={fieldErrors}
+          error={error}
+        />,
+        400,
+      );
+    const parsed = validate(profileSchema, form);
+    if (!parsed.ok) {
+      return render(translateErrors(c, parsed.errors), c.var.t("settings.errors.update_failed"));
+    }
+    const res = await updateProfile(deps, c.var.user!, parsed.data);
+    if (!res.ok) {
+      return render(
+        res.field ? { [res.field]: c.var.t(res.key) } : {},
+        c.var.t("settings.errors.update_failed"),
+      );
+    }
+    return c.redirect(`${path}?saved=1`, 303);
+  });
+  return app;
+}

@@ -1,0 +1,275 @@
+/** Account use cases: sign-in, registration, administration, profile, first admin. */
+import type { Deps } from "./deps.ts";
+import type { Role } from "../core/roles.ts";
+import { assignmentsForRole, type User, type UserStats } from "../core/types.ts";
+import { burnVerification, hashPassword, verifyPassword } from "./passwords.ts";
+import { issueToken } from "./tokens.ts";
+import {
+  createUser,
+  deleteUser,
+  EmailTakenError,
+  findUserByEmail,
+  getUser,
+  listUsers,
+  publicUser,
+  updateUser,
+} from "../db/users.ts";
+import { clearFailures, recordFailure, retryAfter } from "../db/throttle.ts";
+import { forgetCodeUser, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
+import { deleteNotificationsOf } from "../db/notifications.ts";
+import type { z } from "zod";
+import type {
+  accountCreateSchema,
+  accountUpdateSchema,
+  profileSchema,
+  registerSchema,
+} from "../core/schemas.ts";
+
+/** The outcome of a sign-in. */
+export type SignInResult =
+  | { ok: true; user: User; token: string; ttlSeconds: number }
+  | { ok: false; reason: "invalid" | "disabled" }
+  | { ok: false; reason: "throttled"; retryAfterMs: number };
+
+/** Checks credentials, with throttling per account and per address. */
+export async function signIn(
+  deps: Deps,
+  email: string,
+  password: string,
+  address: string,
+): Promise<SignInResult> {
+  const now = deps.now();
+  const wait = await retryAfter(deps.kv, email, address, now, deps.throttle);
+  if (wait > 0) return { ok: false, reason: "throttled", retryAfterMs: wait };
+  const stored = await findUserByEmail(deps.kv, email);
+  const good = stored
+    ? await verifyPassword(password, stored.password_hash)
+    : (await burnVerification(password), false);
+  if (!stored || !good) {
+    await recordFailure(deps.kv, email, address, now, deps.throttle);
+    deps.log.log("info", "sign-in failed", { email, address });
+    return { ok: false, reason: "invalid" };
+  }
+  if (!stored.is_active) return { ok: false, reason: "disabled" };
+  await clearFailures(deps.kv, email);
+  const ttlSeconds = deps.config.tokenTtlMinutes * 60;
+  const user = publicUser(stored);
+  return {
+    ok: true,
+    user,
+    token: await issueToken(deps.secret, user, now, ttlSeconds),
+    ttlSeconds,
+  };
+}
+
+/** A fresh token for a signed-in user. */
+export async function refreshToken(deps: Deps, user: User) {
+  const ttlSeconds = deps.config.tokenTtlMinutes * 60;
+  return { token: await issueToken(deps.secret, user, deps.now(), ttlSeconds), ttlSeconds };
+}
+
+/** The outcome of a registration. */
+export type RegisterResult =
+  | { ok: true; user: User }
+  | { ok: false; field: "accessCode" | "email"; key: string };
+
+/** Registers with an access code: one code, one account, atomically. */
+export async function register(
+  deps: Deps,
+  input: z.output<typeof registerSchema>,
+  language: User["language"],
+): Promise<RegisterResult> {
+  const res = await registerWithCode(deps.kv, input.accessCode, {
+    email: input.email,
+    full_name: input.full_name,
+    phone: input.phone,
+    language,
+    password_hash: await hashPassword(input.password),
+  }, deps.now());
+  if (res === "code_invalid") {
+    return { ok: false, field: "accessCode", key: "validation.access_code_invalid" };
+  }
+  if (res === "code_used") {
+    return { ok: false, field: "accessCode", key: "validation.access_code_used" };
+  }
+  if (res === "email_taken") return { ok: false, field: "email", key: "validation.email_taken" };
+  deps.log.log("info", "account registered", { user_id: res.id, role: res.role });
+  return { ok: true, user: publicUser(res) };
+}
+
+/** Counts for the users management page. */
+export async function userStats(deps: Deps): Promise<UserStats> {
+  const users = await listUsers(deps.kv);
+  const codes = await listAccessCodes(deps.kv);
+  return {
+    totalUsers: users.length,
+    totalCustomers: users.filter((u) => u.role === "customer").length,
+    totalTenants: users.filter((u) => u.role === "user").length,
+    unusedCodes: codes.filter((c) => !c.is_used).length,
+  };
+}
+
+/** Accounts, optionally of one role and matching a search over name, e-mail and phone. */
+export async function findUsers(deps: Deps, role?: Role, search?: string): Promise<User[]> {
+  const q = (search ?? "").trim().toLowerCase();
+  return (await listUsers(deps.kv, role))
+    .map(publicUser)
+    .filter((u) =>
+      !q || u.full_name.toLowerCase().includes(q) || u.email.includes(q) || u.phone.includes(q) ||
+      u.company_name.toLowerCase().includes(q)
+    );
+}
+
+/** Outcome of an account change. */
+export type AccountResult =
+  | { ok: true; user: User }
+  | { ok: false; status: 400 | 404; field?: string; key: string };
+
+/** Creates an account (admin). */
+export async function createAccount(
+  deps: Deps,
+  input: z.output<typeof accountCreateSchema>,
+): Promise<AccountResult> {
+  try {
+    const user = await createUser(deps.kv, {
+      ...input,
+      is_active: input.is_active ?? true,
+      password_hash: await hashPassword(input.password),
+    }, deps.now());
+    return { ok: true, user: publicUser(user) };
+  } catch (e) {
+    if (e instanceof EmailTakenError) {
+      return { ok: false, status: 400, field: "email", key: "validation.email_taken" };
+    }
+    throw e;
+  }
+}
+
+/**
+ * Updates an account (admin). A role change resets the assignments that no longer apply
+ * (customer to tenant drops stations, tenant to customer drops units); a blank password
+ * keeps the current one. An admin cannot demote or deactivate themselves.
+ */
+export async function updateAccount(
+  deps: Deps,
+  actor: User,
+  id: number,
+  input: z.output<typeof accountUpdateSchema>,
+): Promise<AccountResult> {
+  const cur = await getUser(deps.kv, id);
+  if (!cur) return { ok: false, status: 404, key: "errors.user_not_found" };
+  if (actor.id === id && (input.role !== "admin" || input.is_active === false)) {
+    return { ok: false, status: 400, field: "role", key: "errors.cannot_demote_self" };
+  }
+  try {
+    const next = await updateUser(deps.kv, id, {
+      email: input.email,
+      full_name: input.full_name,
+      phone: input.phone,
+      role: input.role,
+      is_active: input.is_active ?? cur.is_active,
+      language: input.language ?? cur.language,
+      company_name: input.role === "customer" ? input.company_name : "",
+      tax_id: input.role === "customer" ? input.tax_id : "",
+      assignments: assignmentsForRole(cur.assignments, input.role),
+      ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
+    }, deps.now());
+    if (!next) return { ok: false, status: 404, key: "errors.user_not_found" };
+    return { ok: true, user: publicUser(next) };
+  } catch (e) {
+    if (e instanceof EmailTakenError) {
+      return { ok: false, status: 400, field: "email", key: "validation.email_taken" };
+    }
+    throw e;
+  }
+}
+
+/** Flips an account between active and inactive (admin; not oneself). */
+export async function toggleAccount(deps: Deps, actor: User, id: number): Promise<AccountResult> {
+  if (actor.id === id) return { ok: false, status: 400, key: "errors.cannot_deactivate_self" };
+  const cur = await getUser(deps.kv, id);
+  if (!cur) return { ok: false, status: 404, key: "errors.user_not_found" };
+  const next = await updateUser(deps.kv, id, { is_active: !cur.is_active }, deps.now());
+  if (!next) return { ok: false, status: 404, key: "errors.user_not_found" };
+  return { ok: true, user: publicUser(next) };
+}
+
+/** Deletes an account (admin; not oneself), its notifications and its hold on used codes. */
+export async function deleteAccount(
+  deps: Deps,
+  actor: User,
+  id: number,
+): Promise<{ ok: true } | { ok: false; status: 400 | 404; key: string }> {
+  if (actor.id === id) return { ok: false, status: 400, key: "errors.cannot_delete_self" };
+  if (!(await deleteUser(deps.kv, id))) {
+    return { ok: false, status: 404, key: "errors.user_not_found" };
+  }
+  await forgetCodeUser(deps.kv, id);
+  await deleteNotificationsOf(deps.kv, id);
+  return { ok: true };
+}
+
+/** Updates one's own profile; a new password needs the current one. */
+export async function updateProfile(
+  deps: Deps,
+  actor: User,
+  input: z.output<typeof profileSchema>,
+): Promise<AccountResult> {
+  const cur = await getUser(deps.kv, actor.id);
+  if (!cur) return { ok: false, status: 404, key: "errors.user_not_found" };
+  let password_hash: string | undefined;
+  if (input.new_password) {
+    if (!(await verifyPassword(input.current_password, cur.password_hash))) {
+      return {
+        ok: false,
+        status: 400,
+        field: "current_password",
+        key: "validation.current_password_wrong",
+      };
+    }
+    password_hash = await hashPassword(input.new_password);
+  }
+  try {
+    const next = await updateUser(deps.kv, actor.id, {
+      email: input.email,
+      full_name: input.full_name,
+      phone: input.phone,
+      language: input.language,
+      ...(password_hash ? { password_hash } : {}),
+    }, deps.now());
+    if (!next) return { ok: false, status: 404, key: "errors.user_not_found" };
+    return { ok: true, user: publicUser(next) };
+  } catch (e) {
+    if (e instanceof EmailTakenError) {
+      return { ok: false, status: 400, field: "email", key: "validation.email_taken" };
+    }
+    throw e;
+  }
+}
+
+/**
+ * On an empty store, creates the first admin from ADMIN_EMAIL/ADMIN_PASSWORD, or with a
+ * generated password that is returned so the caller can print it once.
+ */
+export async function ensureAdmin(
+  deps: Deps,
+): Promise<{ email: string; password: string | null } | null> {
+  if ((await listUsers(deps.kv, "admin")).length > 0) return null;
+  const email = deps.config.adminEmail ?? "admin@example.com";
+  const generated = deps.config.adminPassword ? null : generatePassword();
+  const password = deps.config.adminPassword ?? generated!;
+  await createUser(deps.kv, {
+    email,
+    full_name: "Administrator",
+    role: "admin",
+    password_hash: await hashPassword(password),
+  }, deps.now());
+  return { email, password: generated };
+}
+
+/** A random password of 16 characters from an unambiguous alphabet. */
+export function generatePassword(): string {
+  const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
+}

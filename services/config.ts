@@ -1,0 +1,133 @@
+/** Configuration from the environment, validated at start. */
+import { z } from "zod";
+
+/** The portal's configuration. */
+export interface Config {
+  port: number;
+  hostname: string;
+  dataDir: string;
+  /** Deno KV path or KV Connect URL; defaults to `<dataDir>/portal.kv`. */
+  kvPath: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  /** Secret for signing tokens; generated into the data directory when unset. */
+  jwtSecret: string | null;
+  /** Lifetime of an access token in minutes. */
+  tokenTtlMinutes: number;
+  /** Log level of the server's own log lines. */
+  logLevel: "debug" | "info" | "warn" | "error";
+  /** What the contact dialog offers; empty values are not shown. */
+  contact: Contact;
+}
+
+/** The operator's contact channels. */
+export interface Contact {
+  address: string;
+  phone: string;
+  whatsapp: string;
+  email: string;
+  website: string;
+}
+
+const portSchema = (name: string, fallback: number) =>
+  z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v === "") return fallback;
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || n < 1 || n > 65535) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} must be a whole number from 1 to 65535, got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const envSchema = z.object({
+  PORT: portSchema("PORT", 8000),
+  HOSTNAME: z.string().optional().transform((v) => v || "0.0.0.0"),
+  DATA_DIR: z.string().optional().transform((v) => v || "./data"),
+  DENO_KV_URL: z.string().optional(),
+  ADMIN_EMAIL: z.string().optional().refine(
+    (v) => v === undefined || v === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()),
+    { message: "ADMIN_EMAIL must be an e-mail address" },
+  ),
+  ADMIN_PASSWORD: z.string().optional().refine(
+    (v) => v === undefined || v === "" || v.length >= 6,
+    { message: "ADMIN_PASSWORD must have at least 6 characters" },
+  ),
+  JWT_SECRET: z.string().optional().refine(
+    (v) => v === undefined || v === "" || v.length >= 32,
+    { message: "JWT_SECRET must have at least 32 characters" },
+  ),
+  TOKEN_TTL_MINUTES: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v === "") return 60;
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || n < 10 || n > 1440) {
+      ctx.addIssue({
+        code: "custom",
+        message: `TOKEN_TTL_MINUTES must be a whole number from 10 to 1440, got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  }),
+  CONTACT_ADDRESS: z.string().optional(),
+  CONTACT_PHONE: z.string().optional().refine((v) => !v || /^\+?[\d\s()-]{6,20}$/.test(v), {
+    message: "CONTACT_PHONE must be a phone number such as +52 55 1234 5678",
+  }),
+  CONTACT_WHATSAPP: z.string().optional().refine((v) => !v || /^\+?[\d\s()-]{6,20}$/.test(v), {
+    message: "CONTACT_WHATSAPP must be a phone number such as +52 55 1234 5678",
+  }),
+  CONTACT_EMAIL: z.string().optional().refine((v) => !v || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), {
+    message: "CONTACT_EMAIL must be an e-mail address",
+  }),
+  CONTACT_WEBSITE: z.string().optional().refine((v) => !v || /^https?:\/\/\S+$/.test(v), {
+    message: "CONTACT_WEBSITE must start with http:// or https://",
+  }),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], {
+    message: "LOG_LEVEL must be one of debug, info, warn, error",
+  }).optional().default("info"),
+});
+
+/** Thrown when the environment holds bad values; the message lists each of them. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads and validates the configuration from `env` (normally `Deno.env.toObject()`). */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) =>
+        i.message.includes(String(i.path[0] ?? ""))
+          ? i.message
+          : `${String(i.path[0])}: ${i.message}`
+      ),
+    );
+  }
+  const v = parsed.data;
+  const dataDir = v.DATA_DIR.replace(/\/+$/, "") || ".";
+  return {
+    port: v.PORT,
+    hostname: v.HOSTNAME,
+    dataDir,
+    kvPath: v.DENO_KV_URL || `${dataDir}/portal.kv`,
+    adminEmail: v.ADMIN_EMAIL ? v.ADMIN_EMAIL.trim().toLowerCase() : null,
+    adminPassword: v.ADMIN_PASSWORD || null,
+    jwtSecret: v.JWT_SECRET || null,
+    tokenTtlMinutes: v.TOKEN_TTL_MINUTES,
+    logLevel: v.LOG_LEVEL,
+    contact: {
+      address: v.CONTACT_ADDRESS?.trim() ?? "",
+      phone: v.CONTACT_PHONE?.trim() ?? "",
+      whatsapp: v.CONTACT_WHATSAPP?.trim() ?? "",
+      email: v.CONTACT_EMAIL?.trim() ?? "",
+      website: v.CONTACT_WEBSITE?.trim() ?? "",
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Demo data so that every role can be tried at once: a customer, a tenant and unused
+ * access codes for each role. Idempotent: running it again adds nothing.
+ */
+import type { Deps } from "./deps.ts";
+import { createUser, findUserByEmail } from "../db/users.ts";
+import { hashPassword } from "./passwords.ts";
+import { createAccessCode, listAccessCodes } from "../db/access_codes.ts";
+import { generateCode } from "./access_codes.ts";
+import { createNotification } from "../db/notifications.ts";
+
+/** The demo accounts' password (printed by the demo task). */
+export const DEMO_PASSWORD = "demo1234";
+
+/** What the demo seeded, to print. */
+export interface DemoSummary {
+  accounts: { email: string; role: string; password: string }[];
+  codes: { code: string; role: string }[];
+}
+
+/** Seeds the demo data once. */
+export async function seedDemo(deps: Deps): Promise<DemoSummary> {
+  const now = deps.now();
+  const accounts = [
+    {
+      email: "cliente@demo.mx",
+      full_name: "Carmen Ortega Ruiz",
+      role: "customer" as const,
+      phone: "+525512345678",
+      company_name: "Inmobiliaria Ortega",
+      tax_id: "OERC800101AB1",
+    },
+    {
+      email: "inquilino@demo.mx",
+      full_name: "Luis Hernández Soto",
+      role: "user" as const,
+      phone: "+525587654321",
+    },
+  ];
+  for (const a of accounts) {
+    if (await findUserByEmail(deps.kv, a.email)) continue;
+    const user = await createUser(deps.kv, {
+      ...a,
+      password_hash: await hashPassword(DEMO_PASSWORD),
+    }, now);
+    await createNotification(deps.kv, {
+      user_id: user.id,
+      type: "bill_created",
+      priority: "medium",
+      title: deps.i18n.t("es")("notifications.demo.welcome_title"),
+      message: deps.i18n.t("es")("notifications.demo.welcome_message"),
+    }, now);
+  }
+  let codes = (await listAccessCodes(deps.kv)).filter((c) => !c.is_used);
+  for (const role of ["user", "user", "customer"] as const) {
+    if (codes.filter((c) => c.role === role).length >= (role === "user" ? 2 : 1)) continue;
+    await createAccessCode(deps.kv, {
+      code: await generateCode(deps),
+      role,
+      notes: "Demo",
+      assignments: { stations: [], units: [] },
+    }, now);
+    codes = (await listAccessCodes(deps.kv)).filter((c) => !c.is_used);
+  }
+  return {
+    accounts: accounts.map((a) => ({ email: a.email, role: a.role, password: DEMO_PASSWORD })),
+    codes: codes.map((c) => ({ code: c.code, role: c.role })),
+  };
+}

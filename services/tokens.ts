@@ -1,0 +1,46 @@
+/** Access tokens: HS256 JWTs carrying the user id and role, with an expiry. */
+import { sign, verify } from "hono/jwt";
+import type { Role } from "../core/roles.ts";
+
+/** What an access token says. */
+export interface TokenClaims {
+  sub: number;
+  role: Role;
+  iat: number;
+  exp: number;
+}
+
+/** Refresh the token when fewer than this many seconds remain. */
+export const REFRESH_WINDOW_SECONDS = 5 * 60;
+
+/** Signs an access token valid for `ttlSeconds` from `nowMs`. */
+export function issueToken(
+  secret: string,
+  user: { id: number; role: Role },
+  nowMs: number,
+  ttlSeconds: number,
+): Promise<string> {
+  const iat = Math.floor(nowMs / 1000);
+  return sign({ sub: user.id, role: user.role, iat, exp: iat + ttlSeconds }, secret, "HS256");
+}
+
+/** Verifies a token's signature and expiry at `nowMs`; null when invalid or expired. */
+export async function readToken(
+  secret: string,
+  token: string,
+  nowMs: number,
+): Promise<TokenClaims | null> {
+  try {
+    const claims = await verify(token, secret, "HS256");
+    if (typeof claims.sub !== "number" || typeof claims.exp !== "number") return null;
+    if (claims.exp * 1000 <= nowMs) return null;
+    return claims as unknown as TokenClaims;
+  } catch {
+    return null;
+  }
+}
+
+/** True when a valid token should be replaced by a fresh one. */
+export function needsRefresh(claims: TokenClaims, nowMs: number): boolean {
+  return claims.exp - nowMs / 1000 < REFRESH_WINDOW_SECONDS;
+}

@@ -165,6 +165,10 @@ export function Layout({ user, t, path, title, unread, contact, children }: Layo
             <p className="header-title">{title}</p>
             <div className="header-actions">
               <Island of={NotificationBell} props={{ unread, texts: bellTexts(t) }} />
+              <a className="icon-btn" href="/legal" title={t("auth.register.terms_title")}>
+                <Icon name="file" />
+                <span className="visually-hidden">{t("auth.register.terms_title")}</span>
+              </a>
               <a className="icon-btn" href="#contact" title={t("layout.contact.title")}>
                 <Icon name="phone" />
                 <span className="visually-hidden">{t("layout.contact.title")}</span>

@@ -102,6 +102,11 @@ export const registerFormSchema = registerSchema
   .refine((v) => v.password === v.confirm_password, {
     path: ["confirm_password"],
     message: "validation.passwords_mismatch",
+    // Also when other fields fail, so that the form shows every error at once.
+    when: ({ value }) => {
+      const v = value as { password?: unknown; confirm_password?: unknown } | null;
+      return typeof v?.password === "string" && typeof v.confirm_password === "string";
+    },
   });
 
 const optionalText = (max: number) =>

@@ -2,12 +2,20 @@
  * The registry of islands: the only React components sent to browsers. The build makes
  * one module per entry; the server renders them through `<Island of={...}>`.
  */
+import AccessCodeForm from "./AccessCodeForm.tsx";
+import ConfirmSubmit from "./ConfirmSubmit.tsx";
+import CopyButton from "./CopyButton.tsx";
 import NotificationBell from "./NotificationBell.tsx";
+import RoleSelect from "./RoleSelect.tsx";
 import TermsConsent from "./TermsConsent.tsx";
 
 /** Every island by name (the name is its file name and its module's name). */
 export const ISLANDS = {
+  AccessCodeForm,
+  ConfirmSubmit,
+  CopyButton,
   NotificationBell,
+  RoleSelect,
   TermsConsent,
 } as const;
 

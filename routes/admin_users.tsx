@@ -1,9 +1,396 @@
-/** Admin pages for accounts and access codes (users management, account form, codes). */
+/**
+ * Admin pages for accounts and access codes: the users management page
+ * (`/admin/users?tab=&q=`), activate/deactivate and delete with confirmation, the account
+ * form (`/admin/users/accounts-form/{type}[/{id}]`) and Create Access Code
+ * (`/admin/access-codes/create`). Every form works without JavaScript; the /admin guard
+ * is mounted by `routes/admin.tsx`.
+ */
 import { Hono } from "hono";
+import type { Context } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
+import { idParam, readForm, translateErrors, validate } from "./_http.ts";
+import { appPage } from "./_page.tsx";
+import { type Role, ROLES } from "../core/roles.ts";
+import { accessCodeSchema, accountCreateSchema, accountUpdateSchema } from "../core/schemas.ts";
+import type { FieldErrors } from "../core/schemas.ts";
+import { canDeleteAccessCode } from "../core/types.ts";
+import {
+  type AccountResult,
+  createAccount,
+  deleteAccount,
+  findUsers,
+  toggleAccount,
+  updateAccount,
+  userStats,
+} from "../services/accounts.ts";
+import { allCodes, createCode, generateCode, removeCode } from "../services/access_codes.ts";
+import { getUser, publicUser } from "../db/users.ts";
+import { getAccessCode } from "../db/access_codes.ts";
+import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
+import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
+import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
+import { AccessCodePage, type AccessCodeValues } from "../components/users/AccessCodePage.tsx";
+import type { StationOption, UnitOption } from "../islands/AccessCodeForm.tsx";
+import { backFields } from "../components/users/RowActions.tsx";
+import {
+  cleanSearch,
+  parseFailure,
+  parseNotice,
+  parseTab,
+  roleOfTab,
+  tabOfRole,
+  usersUrl,
+  type UserTab,
+} from "../components/users/tabs.ts";
+
+type Form = Record<string, string | string[]>;
+type Ctx = Context<AppEnv>;
+
+/** A single form value as a string ("" when missing or repeated). */
+const str = (form: Form, k: string) => (typeof form[k] === "string" ? form[k] as string : "");
+/** A form value as a list (checkboxes). */
+const list = (form: Form, k: string) => {
+  const v = form[k];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+};
+
+const isRole = (v: string | undefined): v is Role => (ROLES as readonly unknown[]).includes(v);
+
+/** The tab and search a row action came from, to go back to. */
+function backOf(form: Form, fallback: UserTab): { tab: UserTab; q: string } {
+  const tab = form.tab === undefined ? fallback : parseTab(str(form, "tab"));
+  return { tab, q: cleanSearch(str(form, "q")) };
+}
+
+/** Stations and units an access code can assign (none until devices exist in the portal). */
+function assignables(_deps: Deps): Promise<{ stations: StationOption[]; units: UnitOption[] }> {
+  return Promise.resolve({ stations: [], units: [] });
+}
 
 /** Routes under /admin/users and /admin/access-codes. */
-export function adminUserRoutes(_deps: Deps): Hono<AppEnv> {
+export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  app.get("/admin/users", async (c) => {
+    const tab = parseTab(c.req.query("tab"));
+    const q = cleanSearch(c.req.query("q"));
+    const stats = await userStats(deps).catch((e) => {
+      deps.log.log("error", "user stats failed", { error: String(e) });
+      return null;
+    });
+    let content: TabContent;
+    try {
+      const role = roleOfTab(tab);
+      if (role) content = { kind: "accounts", users: await findUsers(deps, role, q) };
+      else {
+        const needle = q.toLowerCase();
+        const codes = (await allCodes(deps)).filter((x) =>
+          !needle || x.code.toLowerCase().includes(needle) ||
+          x.notes.toLowerCase().includes(needle) ||
+          (x.used_by_email ?? "").includes(needle)
+        );
+        content = { kind: "codes", codes };
+      }
+    } catch (e) {
+      deps.log.log("error", "users list failed", { tab, error: String(e) });
+      content = { kind: "error" };
+    }
+    return appPage(
+      c,
+      deps,
+      c.var.t("users.title"),
+      <UsersPage
+        t={c.var.t}
+        lang={c.var.lang}
+        tab={tab}
+        q={q}
+        stats={stats}
+        notice={parseNotice(c.req.query("done"))}
+        failure={parseFailure(c.req.query("error"), c.req.query("reason"))}
+        content={content}
+      />,
+    );
+  });
+
+  app.post("/admin/users/:id/toggle", async (c) => {
+    const form = await readForm(c);
+    const back = backOf(form, "tenants");
+    const id = idParam(c.req.param("id"));
+    if (id === null) {
+      return c.redirect(usersUrl(back.tab, { q: back.q, error: "toggle" }), 303);
+    }
+    const res = await toggleAccount(deps, c.var.user!, id);
+    if (!res.ok) {
+      return c.redirect(
+        usersUrl(back.tab, { q: back.q, error: "toggle", reason: res.key }),
+        303,
+      );
+    }
+    const done = res.user.is_active ? "activated" : "deactivated";
+    return c.redirect(usersUrl(tabOfRole(res.user.role), { q: back.q, done }), 303);
+  });
+
+  app.post("/admin/users/:id/delete", async (c) => {
+    const form = await readForm(c);
+    const back = backOf(form, "tenants");
+    const fail = (reason: string) =>
+      c.redirect(usersUrl(back.tab, { q: back.q, error: "delete", reason }), 303);
+    const id = idParam(c.req.param("id"));
+    if (id === null) return fail("users.errors.no_selection");
+    const stored = await getUser(deps.kv, id);
+    if (!stored) return fail("errors.user_not_found");
+    const tab = form.tab === undefined ? tabOfRole(stored.role) : back.tab;
+    const fields = backFields(tab, back.q);
+    if (str(form, "confirm") !== "yes") {
+      const t = c.var.t;
+      return appPage(
+        c,
+        deps,
+        t("users.confirm.delete_account_title"),
+        <ConfirmPage
+          t={t}
+          title={t("users.confirm.delete_account_title")}
+          message={t("users.confirm.delete_account_text", { name: stored.full_name })}
+          action={`/admin/users/${id}/delete`}
+          fields={fields}
+          cancelHref={usersUrl(tab, { q: back.q })}
+        />,
+      );
+    }
+    const res = await deleteAccount(deps, c.var.user!, id);
+    if (!res.ok) {
+      return c.redirect(usersUrl(tab, { q: back.q, error: "delete", reason: res.key }), 303);
+    }
+    return c.redirect(usersUrl(tab, { q: back.q, done: "deleted" }), 303);
+  });
+
+  // The account form: create (/{type}) and edit (/{type}/{id}).
+  const renderAccountForm = (
+    c: Ctx,
+    o: {
+      original: Role | null;
+      type: Role;
+      id: number | null;
+      values: AccountValues;
+      fieldErrors?: FieldErrors;
+      error?: string;
+    },
+    status: 200 | 400 = 200,
+  ) => {
+    const t = c.var.t;
+    const title = t(`users.form.${o.original ? "edit" : "create"}_${o.original ?? o.type}`);
+    const base = `/admin/users/accounts-form/${o.type}`;
+    return appPage(
+      c,
+      deps,
+      title,
+      <AccountForm
+        t={t}
+        title={title}
+        action={o.id === null ? base : `${base}/${o.id}`}
+        cancelHref={usersUrl(tabOfRole(o.original ?? o.type))}
+        original={o.original}
+        values={o.values}
+        fieldErrors={o.fieldErrors ?? {}}
+        error={o.error}
+      />,
+      status,
+    );
+  };
+
+  app.get("/admin/users/accounts-form/:type", (c) => {
+    const type = c.req.param("type");
+    if (!isRole(type)) return c.redirect("/admin/users");
+    return renderAccountForm(c, {
+      original: null,
+      type,
+      id: null,
+      values: {
+        email: "",
+        full_name: "",
+        phone: "",
+        role: type,
+        is_active: true,
+        company_name: "",
+        tax_id: "",
+      },
+    });
+  });
+
+  app.get("/admin/users/accounts-form/:type/:id", async (c) => {
+    const type = c.req.param("type");
+    const id = idParam(c.req.param("id"));
+    const stored = isRole(type) && id !== null ? await getUser(deps.kv, id) : null;
+    if (!stored || !isRole(type)) return c.redirect("/admin/users");
+    const u = publicUser(stored);
+    return renderAccountForm(c, {
+      original: u.role,
+      type,
+      id: u.id,
+      values: {
+        email: u.email,
+        full_name: u.full_name,
+        phone: u.phone,
+        role: u.role,
+        is_active: u.is_active,
+        company_name: u.company_name,
+        tax_id: u.tax_id,
+      },
+    });
+  });
+
+  const postAccount = async (c: Ctx) => {
+    const type = c.req.param("type");
+    const rawId = c.req.param("id");
+    if (!isRole(type)) return c.redirect("/admin/users", 303);
+    const id = rawId === undefined ? null : idParam(rawId);
+    const stored = id === null ? null : await getUser(deps.kv, id);
+    if (rawId !== undefined && !stored) return c.redirect("/admin/users", 303);
+    const form = await readForm(c);
+    const values: AccountValues = {
+      email: str(form, "email"),
+      full_name: str(form, "full_name"),
+      phone: str(form, "phone"),
+      role: str(form, "role"),
+      is_active: ["on", "true", "1", "yes"].includes(str(form, "is_active")),
+      company_name: str(form, "company_name"),
+      tax_id: str(form, "tax_id"),
+    };
+    const body = { ...values, password: str(form, "password") };
+    const original = stored ? stored.role : null;
+    const t = c.var.t;
+    const failed = t(stored ? "users.errors.update_failed" : "users.errors.create_failed");
+    const again = (fieldErrors: FieldErrors, detail?: string) =>
+      renderAccountForm(c, {
+        original,
+        type,
+        id,
+        values,
+        fieldErrors,
+        error: detail ? `${failed}: ${detail}` : failed,
+      }, 400);
+    let res: AccountResult;
+    if (stored) {
+      const parsed = validate(accountUpdateSchema, body);
+      if (!parsed.ok) return again(translateErrors(c, parsed.errors));
+      res = await updateAccount(deps, c.var.user!, stored.id, parsed.data);
+    } else {
+      const parsed = validate(accountCreateSchema, body);
+      if (!parsed.ok) return again(translateErrors(c, parsed.errors));
+      res = await createAccount(deps, parsed.data);
+    }
+    if (!res.ok) {
+      if (res.status === 404) return c.redirect("/admin/users", 303);
+      return res.field ? again({ [res.field]: t(res.key) }) : again({}, t(res.key));
+    }
+    const done = stored ? "updated" : "created";
+    return c.redirect(usersUrl(tabOfRole(res.user.role), { done }), 303);
+  };
+  app.post("/admin/users/accounts-form/:type", postAccount);
+  app.post("/admin/users/accounts-form/:type/:id", postAccount);
+
+  // Access codes.
+  const renderCodeForm = async (
+    c: Ctx,
+    values: AccessCodeValues,
+    fieldErrors: FieldErrors = {},
+    error?: string,
+    status: 200 | 400 = 200,
+  ) => {
+    let options: { stations: StationOption[]; units: UnitOption[] };
+    try {
+      options = await assignables(deps);
+    } catch (e) {
+      deps.log.log("error", "access code resources failed", { error: String(e) });
+      options = { stations: [], units: [] };
+      error ??= c.var.t("users.errors.fetch_resources");
+    }
+    return appPage(
+      c,
+      deps,
+      c.var.t("users.code_form.title"),
+      <AccessCodePage
+        t={c.var.t}
+        action="/admin/access-codes/create"
+        cancelHref={usersUrl("access-codes")}
+        values={values}
+        stations={options.stations}
+        units={options.units}
+        fieldErrors={fieldErrors}
+        error={error}
+      />,
+      status,
+    );
+  };
+
+  app.get("/admin/access-codes/create", async (c) =>
+    renderCodeForm(c, {
+      code: await generateCode(deps),
+      role: "user",
+      notes: "",
+      stations: [],
+      units: [],
+    }));
+
+  app.post("/admin/access-codes/create", async (c) => {
+    const form = await readForm(c);
+    const values: AccessCodeValues = {
+      code: str(form, "code"),
+      role: str(form, "role") === "customer" ? "customer" : "user",
+      notes: str(form, "notes"),
+      stations: list(form, "stations").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0),
+      units: list(form, "units"),
+    };
+    if (str(form, "action") === "regenerate") {
+      return renderCodeForm(c, { ...values, code: await generateCode(deps) });
+    }
+    const failed = c.var.t("users.errors.create_code_failed");
+    const parsed = validate(accessCodeSchema, {
+      code: values.code,
+      role: str(form, "role"),
+      assignments: { stations: list(form, "stations"), units: list(form, "units") },
+      notes: values.notes,
+    });
+    if (!parsed.ok) {
+      return renderCodeForm(c, values, translateErrors(c, parsed.errors), failed, 400);
+    }
+    const res = await createCode(deps, parsed.data);
+    if (!res.ok) {
+      return renderCodeForm(c, values, { [res.field]: c.var.t(res.key) }, failed, 400);
+    }
+    return c.redirect(usersUrl("access-codes", { done: "code_created" }), 303);
+  });
+
+  app.post("/admin/access-codes/:id/delete", async (c) => {
+    const form = await readForm(c);
+    const q = cleanSearch(str(form, "q"));
+    const fail = (reason: string) =>
+      c.redirect(usersUrl("access-codes", { q, error: "delete", reason }), 303);
+    const id = idParam(c.req.param("id"));
+    if (id === null) return fail("users.errors.no_selection");
+    const code = await getAccessCode(deps.kv, id);
+    if (!code) return fail("errors.access_code_not_found");
+    if (!canDeleteAccessCode(code)) return fail("errors.access_code_in_use");
+    if (str(form, "confirm") !== "yes") {
+      const t = c.var.t;
+      return appPage(
+        c,
+        deps,
+        t("users.confirm.delete_code_title"),
+        <ConfirmPage
+          t={t}
+          title={t("users.confirm.delete_code_title")}
+          message={t("users.confirm.delete_code_text", { code: code.code })}
+          action={`/admin/access-codes/${id}/delete`}
+          fields={backFields("access-codes", q)}
+          cancelHref={usersUrl("access-codes", { q })}
+        />,
+      );
+    }
+    const res = await removeCode(deps, id);
+    if (!res.ok) return fail(res.key);
+    return c.redirect(usersUrl("access-codes", { q, done: "code_deleted" }), 303);
+  });
+
   return app;
 }

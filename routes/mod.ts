@@ -4,6 +4,7 @@ import type { AppEnv, Deps } from "./_deps.ts";
 import { csrfMiddleware, sessionMiddleware } from "./_session.ts";
 import { staticRoutes } from "./static.ts";
 import { authRoutes } from "./auth.tsx";
+import { legalRoutes } from "./legal.tsx";
 import { userApiRoutes } from "./api/users.ts";
 import { notificationApiRoutes } from "./api/notifications.ts";
 import { loggingRoutes } from "./api/logging.ts";
@@ -27,6 +28,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.use(sessionMiddleware(deps));
   app.use(csrfMiddleware());
   app.route("/", authRoutes(deps));
+  app.route("/", legalRoutes(deps));
   app.route("/", loggingRoutes(deps));
   app.route("/", userApiRoutes(deps));
   app.route("/", notificationApiRoutes(deps));

@@ -1,0 +1,80 @@
+/** The Create Access Code page around its form island. */
+import type { Translate } from "../../services/i18n.ts";
+import { Island } from "../render.tsx";
+import AccessCodeForm, {
+  type StationOption,
+  type UnitOption,
+} from "../../islands/AccessCodeForm.tsx";
+
+/** What the form shows. */
+export interface AccessCodeValues {
+  code: string;
+  role: "customer" | "user";
+  notes: string;
+  stations: number[];
+  units: string[];
+}
+
+/** Props of {@link AccessCodePage}. */
+export interface AccessCodePageProps {
+  t: Translate;
+  action: string;
+  cancelHref: string;
+  values: AccessCodeValues;
+  stations: StationOption[];
+  units: UnitOption[];
+  /** Translated errors by field. */
+  fieldErrors: Record<string, string>;
+  /** 'Failed to create access code', or 'Failed to fetch resources'. */
+  error?: string;
+}
+
+/** Title, intro, errors and the form. */
+export function AccessCodePage(
+  { t, action, cancelHref, values, stations, units, fieldErrors, error }: AccessCodePageProps,
+) {
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t("users.code_form.title")}</h1>
+      </div>
+      <p className="muted">{t("users.code_form.intro")}</p>
+      {error && <div className="alert alert-error notice" role="alert">{error}</div>}
+      <Island
+        of={AccessCodeForm}
+        props={{
+          action,
+          cancelHref,
+          code: values.code,
+          role: values.role,
+          notes: values.notes,
+          stations,
+          units,
+          selectedStations: values.stations,
+          selectedUnits: values.units,
+          errors: fieldErrors,
+          texts: {
+            code: t("users.code_form.code"),
+            copy: t("users.actions.copy"),
+            copied: t("users.actions.copied"),
+            generate: t("users.code_form.generate"),
+            accountType: t("users.code_form.account_type"),
+            customer: t("users.code_form.customer"),
+            tenant: t("users.code_form.tenant"),
+            stations: t("users.code_form.stations"),
+            stationsHint: t("users.code_form.stations_hint"),
+            noStations: t("users.code_form.no_stations"),
+            units: t("users.code_form.units"),
+            unitsHint: t("users.code_form.units_hint"),
+            noUnits: t("users.code_form.no_units"),
+            notes: t("users.code_form.notes"),
+            notesPlaceholder: t("users.code_form.notes_placeholder"),
+            cancel: t("users.code_form.cancel"),
+            create: t("users.code_form.create"),
+            creating: t("users.code_form.creating"),
+          },
+        }}
+      />
+    </>
+  );
+}

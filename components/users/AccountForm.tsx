@@ -1,0 +1,140 @@
+/** The account form: create or edit a customer, tenant or admin. */
+import type { Translate } from "../../services/i18n.ts";
+import { errAttrs, FieldError } from "../AuthFrame.tsx";
+import { Island } from "../render.tsx";
+import RoleSelect from "../../islands/RoleSelect.tsx";
+
+/** The values shown in the form (never the password). */
+export interface AccountValues {
+  email: string;
+  full_name: string;
+  phone: string;
+  role: string;
+  is_active: boolean;
+  company_name: string;
+  tax_id: string;
+}
+
+/** Props of {@link AccountForm}. */
+export interface AccountFormProps {
+  t: Translate;
+  title: string;
+  action: string;
+  cancelHref: string;
+  /** The stored role when editing, null when creating. */
+  original: string | null;
+  values: AccountValues;
+  /** Translated errors by field. */
+  fieldErrors: Record<string, string>;
+  /** The form-level error ('Failed to create account' / 'Failed to update account'). */
+  error?: string;
+}
+
+/** Email, full name, phone, active, role (with customer fields), password; Cancel, Save. */
+export function AccountForm(
+  { t, title, action, cancelHref, original, values, fieldErrors: fe, error }: AccountFormProps,
+) {
+  const editing = original !== null;
+  const text = (id: "email" | "full_name" | "phone", type: string, auto: string) => (
+    <div className="field">
+      <label htmlFor={id}>{t(`users.form.fields.${id}`)}</label>
+      <input
+        id={id}
+        name={id}
+        type={type}
+        autoComplete={auto}
+        defaultValue={values[id]}
+        {...errAttrs(id, fe[id])}
+      />
+      <FieldError id={id} message={fe[id]} />
+    </div>
+  );
+  return (
+    <>
+      <div className="page-head">
+        <h1>{title}</h1>
+      </div>
+      {error && <div className="alert alert-error notice" role="alert">{error}</div>}
+      <form method="post" action={action} className="form" noValidate>
+        <section className="card">
+          <h2>{t("users.form.account")}</h2>
+          <div className="form-grid">
+            {text("email", "email", "off")}
+            {text("full_name", "text", "off")}
+            {text("phone", "tel", "off")}
+            <div className="field">
+              <div className="check" style={{ marginTop: "1.9rem" }}>
+                <input
+                  id="is_active"
+                  name="is_active"
+                  type="checkbox"
+                  value="on"
+                  defaultChecked={values.is_active}
+                  aria-describedby="is_active-hint"
+                  {...errAttrs("is_active", fe.is_active)}
+                />
+                <label htmlFor="is_active">{t("users.form.fields.is_active")}</label>
+              </div>
+              <p className="hint" id="is_active-hint">{t("users.form.active_hint")}</p>
+              <FieldError id="is_active" message={fe.is_active} />
+            </div>
+          </div>
+        </section>
+        <section className="card">
+          <h2>{t("users.form.access")}</h2>
+          <Island
+            of={RoleSelect}
+            props={{
+              role: values.role,
+              original,
+              companyName: values.company_name,
+              taxId: values.tax_id,
+              errors: {
+                ...(fe.role ? { role: fe.role } : {}),
+                ...(fe.company_name ? { company_name: fe.company_name } : {}),
+                ...(fe.tax_id ? { tax_id: fe.tax_id } : {}),
+              },
+              texts: {
+                role: t("users.form.fields.role"),
+                roles: {
+                  admin: t("common.roles.admin"),
+                  customer: t("common.roles.customer"),
+                  user: t("common.roles.user"),
+                },
+                toUser: t("users.form.role_warning_to_user"),
+                toCustomer: t("users.form.role_warning_to_customer"),
+                other: t("users.form.role_warning_other"),
+                customerDetails: t("users.form.customer_details"),
+                customerOnly: t("users.form.customer_only"),
+                companyName: t("users.form.fields.company_name"),
+                taxId: t("users.form.fields.tax_id"),
+              },
+            }}
+          />
+          <div className="form-grid" style={{ marginTop: "1rem" }}>
+            <div className="field">
+              <label htmlFor="password">{t("users.form.fields.password")}</label>
+              <input
+                id="password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                {...errAttrs("password", fe.password)}
+              />
+              <p className="hint">
+                {t(editing ? "users.form.password_hint_edit" : "users.form.password_hint_create")}
+              </p>
+              <FieldError id="password" message={fe.password} />
+            </div>
+          </div>
+        </section>
+        <div className="form-actions">
+          <a className="btn btn-secondary" href={cancelHref}>{t("users.form.cancel")}</a>
+          <button type="submit" className="btn">
+            {t(editing ? "users.form.submit_edit" : "users.form.submit_create")}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+/** The row actions of the users management lists: activate/deactivate and delete. */
+import type { Translate } from "../../services/i18n.ts";
+import { Island } from "../render.tsx";
+import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
+
+/** Hidden fields that bring the admin back to the same tab and search. */
+export type BackFields = Record<string, string>;
+
+/** Props of {@link DeleteButton}. */
+export interface DeleteButtonProps {
+  t: Translate;
+  /** Where the delete form posts. */
+  action: string;
+  fields: BackFields;
+  /** Dialog title and message. */
+  title: string;
+  message: string;
+}
+
+/** A Delete button that asks for confirmation (a dialog with JS, a page without). */
+export function DeleteButton({ t, action, fields, title, message }: DeleteButtonProps) {
+  return (
+    <Island
+      of={ConfirmSubmit}
+      props={{
+        action,
+        fields,
+        label: t("users.actions.delete"),
+        className: "btn btn-sm btn-danger",
+        title,
+        message,
+        confirmLabel: t("users.confirm.delete"),
+        cancelLabel: t("users.confirm.cancel"),
+      }}
+    />
+  );
+}
+
+/** The Activate or Deactivate button of an account (a POST form). */
+export function ToggleButton(
+  { t, id, active, fields }: { t: Translate; id: number; active: boolean; fields: BackFields },
+) {
+  return (
+    <form method="post" action={`/admin/users/${id}/toggle`}>
+      {Object.entries(fields).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+      <button type="submit" className="btn btn-sm btn-secondary">
+        {t(active ? "users.actions.deactivate" : "users.actions.activate")}
+      </button>
+    </form>
+  );
+}
+
+/** The hidden fields for a tab and an optional search. */
+export function backFields(tab: string, q: string): BackFields {
+  return q ? { tab, q } : { tab };
+}

@@ -1,0 +1,153 @@
+/**
+ * The users management page: stat cards, tabs (Tenants, Customers, Admins, Access Codes),
+ * search, create buttons, the list of the tab, empty states and notices.
+ */
+import type { Translate } from "../../services/i18n.ts";
+import type { AccessCode, User, UserStats } from "../../core/types.ts";
+import { Stat } from "../HomePage.tsx";
+import { Icon } from "../icons.tsx";
+import { AccountsList } from "./AccountsList.tsx";
+import { CodesList } from "./CodesList.tsx";
+import {
+  type Failure,
+  type Notice,
+  tabLabelKey,
+  USER_TABS,
+  usersUrl,
+  type UserTab,
+} from "./tabs.ts";
+
+/** What the tab lists, or that loading it failed. */
+export type TabContent =
+  | { kind: "accounts"; users: User[] }
+  | { kind: "codes"; codes: AccessCode[] }
+  | { kind: "error" };
+
+/** Props of {@link UsersPage}. */
+export interface UsersPageProps {
+  t: Translate;
+  lang: string;
+  tab: UserTab;
+  q: string;
+  /** Null when the statistics could not be loaded. */
+  stats: UserStats | null;
+  notice: Notice | null;
+  failure: Failure;
+  content: TabContent;
+}
+
+const CREATE: Partial<Record<UserTab, { href: string; key: string }>> = {
+  customers: { href: "/admin/users/accounts-form/customer", key: "users.create_customer" },
+  admins: { href: "/admin/users/accounts-form/admin", key: "users.create_admin" },
+  "access-codes": { href: "/admin/access-codes/create", key: "users.create_access_code" },
+};
+
+/** The text of a failure carried by a redirect. */
+export function failureText(t: Translate, failure: NonNullable<Failure>): string {
+  const known = failure.reason && t(failure.reason) !== failure.reason ? t(failure.reason) : null;
+  if (failure.what === "toggle") {
+    return known
+      ? t("users.errors.toggle_failed_reason", { message: known })
+      : t("users.errors.toggle_failed");
+  }
+  return t("users.errors.delete_failed", {
+    message: known ?? t("errors.something_went_wrong"),
+  });
+}
+
+/** The page. */
+export function UsersPage(
+  { t, lang, tab, q, stats, notice, failure, content }: UsersPageProps,
+) {
+  const create = CREATE[tab];
+  const empty = tab === "access-codes" ? "codes" : tab;
+  const isEmpty = (content.kind === "accounts" && content.users.length === 0) ||
+    (content.kind === "codes" && content.codes.length === 0);
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t("users.title")}</h1>
+        {create && (
+          <div className="page-actions">
+            <a className="btn" href={create.href} data-testid="create-button">
+              <Icon name="plus" /> {t(create.key)}
+            </a>
+          </div>
+        )}
+      </div>
+      {notice && (
+        <div className="alert alert-success notice" role="status">
+          {t(`users.notices.${notice}`)}
+        </div>
+      )}
+      {failure && (
+        <div className="alert alert-error notice" role="alert">{failureText(t, failure)}</div>
+      )}
+      {stats
+        ? (
+          <div className="stats">
+            <Stat label={t("users.stats.total_users")} value={stats.totalUsers} />
+            <Stat label={t("users.stats.customers")} value={stats.totalCustomers} />
+            <Stat label={t("users.stats.tenants")} value={stats.totalTenants} />
+            <Stat label={t("users.stats.unused_codes")} value={stats.unusedCodes} />
+          </div>
+        )
+        : (
+          <div className="alert alert-error notice" role="alert">
+            {t("users.errors.load_stats_failed")}
+          </div>
+        )}
+      <nav className="tabs" aria-label={t("users.tabs.label")}>
+        {USER_TABS.map((k) => (
+          <a
+            key={k}
+            className="tab"
+            href={usersUrl(k)}
+            aria-current={k === tab ? "page" : undefined}
+          >
+            {t(tabLabelKey(k))}
+          </a>
+        ))}
+      </nav>
+      <div className="toolbar">
+        <form method="get" action="/admin/users" className="search" role="search">
+          <input type="hidden" name="tab" value={tab} />
+          <label htmlFor="users-search" className="visually-hidden">
+            {t("users.search.label")}
+          </label>
+          <input
+            id="users-search"
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={200}
+            placeholder={t(
+              tab === "access-codes"
+                ? "users.search.codes_placeholder"
+                : "users.search.accounts_placeholder",
+            )}
+          />
+          <button type="submit" className="btn btn-secondary">{t("users.search.submit")}</button>
+          {q && <a className="btn btn-ghost" href={usersUrl(tab)}>{t("users.search.clear")}</a>}
+        </form>
+      </div>
+      {content.kind === "error" && (
+        <div className="alert alert-error" role="alert">
+          {t("users.errors.load_failed", { tab: t(tabLabelKey(tab)) })}
+        </div>
+      )}
+      {isEmpty && (
+        <section className="card empty" data-testid="empty-state">
+          <h2>{t(q ? "users.empty.search_title" : `users.empty.${empty}_title`)}</h2>
+          <p>{q ? t("users.empty.search_text", { q }) : t(`users.empty.${empty}_text`)}</p>
+        </section>
+      )}
+      {!isEmpty && content.kind === "accounts" && (
+        <AccountsList t={t} lang={lang} tab={tab} q={q} users={content.users} />
+      )}
+      {!isEmpty && content.kind === "codes" && (
+        <CodesList t={t} lang={lang} q={q} codes={content.codes} />
+      )}
+    </>
+  );
+}

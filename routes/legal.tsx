@@ -1,0 +1,33 @@
+/** GET /legal: the terms and the privacy notice, for everyone (also linked from the header). */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { barePage } from "./_page.tsx";
+import { LegalPage } from "../components/LegalPage.tsx";
+import type { LegalDoc } from "../islands/TermsConsent.tsx";
+import { homeOf } from "../core/roles.ts";
+
+/** The Spanish legal document under `legal.{key}`. */
+export function legalDoc(deps: Deps, key: "terms" | "privacy"): LegalDoc {
+  const raw = deps.i18n.raw("es", `legal.${key}`) as LegalDoc | undefined;
+  return raw ?? { title: key, sections: [] };
+}
+
+/** The legal page route. */
+export function legalRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/legal", (c) => {
+    const user = c.var.user;
+    return barePage(
+      c,
+      deps,
+      c.var.t("auth.register.terms_title"),
+      <LegalPage
+        t={c.var.t}
+        terms={legalDoc(deps, "terms")}
+        privacy={legalDoc(deps, "privacy")}
+        back={user ? homeOf(user.role) : "/login"}
+      />,
+    );
+  });
+  return app;
+}

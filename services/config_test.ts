@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig } from "./config.ts";
+
+/** The ConfigError thrown for `env`; fails when none is thrown. */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    assert.ok(e instanceof ConfigError, `expected a ConfigError, got ${e}`);
+    return e;
+  }
+  assert.fail(`loadConfig(${JSON.stringify(env)}) accepted bad values`);
+}
+
+Deno.test("loadConfig() defaults to port 8000, ./data and a KV file under the data directory", () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 8000);
+  assert.equal(config.dataDir, "./data");
+  assert.equal(config.kvPath, "./data/portal.kv");
+  assert.equal(config.hostname, "0.0.0.0");
+  assert.equal(config.tokenTtlMinutes, 60);
+  assert.equal(config.logLevel, "info");
+  assert.equal(config.adminEmail, null);
+  assert.equal(config.adminPassword, null);
+  assert.equal(config.jwtSecret, null);
+});
+
+Deno.test("loadConfig() treats empty values as unset", () => {
+  const config = loadConfig({ PORT: "", DATA_DIR: "", ADMIN_PASSWORD: "", JWT_SECRET: "" });
+  assert.equal(config.port, 8000);
+  assert.equal(config.dataDir, "./data");
+  assert.equal(config.adminPassword, null);
+  assert.equal(config.jwtSecret, null);
+});
+
+Deno.test("loadConfig() keeps the KV file under DATA_DIR and prefers DENO_KV_URL", () => {
+  const config = loadConfig({ DATA_DIR: "./var/portal/", PORT: "9090" });
+  assert.equal(config.port, 9090);
+  assert.equal(config.dataDir, "./var/portal");
+  assert.equal(config.kvPath, "./var/portal/portal.kv");
+  const remote = loadConfig({ DENO_KV_URL: "https://kv.example.com/db" });
+  assert.equal(remote.kvPath, "https://kv.example.com/db");
+});
+
+Deno.test("loadConfig() reads valid values of every setting", () => {
+  const config = loadConfig({
+    ADMIN_EMAIL: " Ops@Example.com ",
+    ADMIN_PASSWORD: "secret1",
+    JWT_SECRET: "x".repeat(32),
+    TOKEN_TTL_MINUTES: "30",
+    LOG_LEVEL: "debug",
+    CONTACT_EMAIL: "help@example.com",
+    CONTACT_PHONE: "+52 55 1234 5678",
+    CONTACT_WEBSITE: "https://example.com",
+  });
+  assert.equal(config.adminEmail, "ops@example.com");
+  assert.equal(config.adminPassword, "secret1");
+  assert.equal(config.jwtSecret, "x".repeat(32));
+  assert.equal(config.tokenTtlMinutes, 30);
+  assert.equal(config.logLevel, "debug");
+  assert.equal(config.contact.email, "help@example.com");
+  assert.equal(config.contact.phone, "+52 55 1234 5678");
+  assert.equal(config.contact.website, "https://example.com");
+});
+
+Deno.test("loadConfig() names PORT=abc in its ConfigError", () => {
+  const e = configError({ PORT: "abc" });
+  assert.equal(e.problems.length, 1);
+  assert.match(e.message, /PORT/);
+  assert.match(e.message, /"abc"/);
+});
+
+Deno.test("loadConfig() names PORT=70000 in its ConfigError", () => {
+  const e = configError({ PORT: "70000" });
+  assert.equal(e.problems.length, 1);
+  assert.match(e.message, /PORT must be a whole number from 1 to 65535/);
+  assert.match(e.message, /70000/);
+  assert.match(configError({ PORT: "0" }).message, /PORT/);
+  assert.match(configError({ PORT: "80.5" }).message, /PORT/);
+});
+
+Deno.test("loadConfig() names a short ADMIN_PASSWORD without echoing it", () => {
+  const e = configError({ ADMIN_PASSWORD: "abc" });
+  assert.equal(e.problems.length, 1);
+  assert.match(e.message, /ADMIN_PASSWORD/);
+  assert.doesNotMatch(e.message, /abc/);
+});
+
+Deno.test("loadConfig() names a short JWT_SECRET without echoing it", () => {
+  const e = configError({ JWT_SECRET: "shortsecret" });
+  assert.equal(e.problems.length, 1);
+  assert.match(e.message, /JWT_SECRET/);
+  assert.doesNotMatch(e.message, /shortsecret/);
+});
+
+Deno.test("loadConfig() names LOG_LEVEL=loud in its ConfigError", () => {
+  const e = configError({ LOG_LEVEL: "loud" });
+  assert.equal(e.problems.length, 1);
+  assert.match(e.message, /LOG_LEVEL/);
+});
+
+Deno.test("loadConfig() names a bad CONTACT_EMAIL in its ConfigError", () => {
+  const e = configError({ CONTACT_EMAIL: "not-an-address" });
+  assert.equal(e.problems.length, 1);
+  assert.match(e.message, /CONTACT_EMAIL/);
+});
+
+Deno.test("loadConfig() names other bad values: ADMIN_EMAIL, TOKEN_TTL_MINUTES, contact links", () => {
+  for (
+    const [name, value] of [
+      ["ADMIN_EMAIL", "admin"],
+      ["TOKEN_TTL_MINUTES", "5"],
+      ["CONTACT_PHONE", "call me"],
+      ["CONTACT_WHATSAPP", "abc"],
+      ["CONTACT_WEBSITE", "example.com"],
+    ]
+  ) {
+    const e = configError({ [name]: value });
+    assert.equal(e.problems.length, 1, name);
+    assert.match(e.message, new RegExp(name), name);
+  }
+});
+
+Deno.test("loadConfig() lists several bad values together, one line each", () => {
+  const e = configError({
+    PORT: "abc",
+    ADMIN_PASSWORD: "abc",
+    JWT_SECRET: "short",
+    LOG_LEVEL: "loud",
+    CONTACT_EMAIL: "nope",
+  });
+  assert.equal(e.name, "ConfigError");
+  assert.equal(e.problems.length, 5);
+  for (const name of ["PORT", "ADMIN_PASSWORD", "JWT_SECRET", "LOG_LEVEL", "CONTACT_EMAIL"]) {
+    assert.equal(e.problems.filter((p) => p.includes(name)).length, 1, name);
+    assert.match(e.message, new RegExp(`^  - .*${name}`, "m"), name);
+  }
+});

@@ -1,0 +1,501 @@
+/**
+ * The authorization matrix of DESIGN.md: every route of the app, walked by every role
+ * (anonymous, admin, customer, tenant, a second tenant). Adding a route means adding one
+ * row to ROUTES; the second test fails until that row exists.
+ */
+import assert from "node:assert/strict";
+import { account, call, type CallOptions, type TestApp, testApp } from "./_helpers.ts";
+import { createUser, type StoredUser } from "../db/users.ts";
+import { createAccessCode } from "../db/access_codes.ts";
+import { createNotification } from "../db/notifications.ts";
+import { hashPassword } from "../services/passwords.ts";
+import type { Role } from "../core/roles.ts";
+
+/** Who asks. */
+type Actor = "anonymous" | "admin" | "customer" | "tenant" | "tenant2";
+
+/**
+ * The order the actors walk each row in: the owners of a record come last, so that an
+ * earlier actor who could wrongly change it would make the owner's expectation fail.
+ */
+const ACTORS: Actor[] = ["anonymous", "customer", "tenant2", "admin", "tenant"];
+
+const ROLE_OF: Record<Exclude<Actor, "anonymous">, Role> = {
+  admin: "admin",
+  customer: "customer",
+  tenant: "user",
+  tenant2: "user",
+};
+
+/** The records the rows point at. */
+interface Fixture {
+  who: Record<Exclude<Actor, "anonymous">, { user: StoredUser; token: string }>;
+  /** Accounts that exist only to be changed or deleted by one row. */
+  victims: Record<
+    "apiUpdate" | "apiDelete" | "apiToggle" | "pageToggle" | "pageDelete" | "pageUpdate",
+    StoredUser
+  >;
+  codes: { apiDelete: number; pageDelete: number };
+  /** The first tenant's notifications, resolved by the API row and by the page row. */
+  notes: { api: number; page: number };
+  css: string;
+}
+
+/** What a request must answer; `location: "login"` is `/login?next=<the path>`. */
+interface Expect {
+  status: number;
+  location?: string | RegExp | "login";
+}
+
+/** One route of the app. */
+interface Row {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** The route as the app registers it (null for paths no route matches). */
+  route: string | null;
+  /** The concrete path asked for; defaults to `route`. */
+  path?: (f: Fixture) => string;
+  /** The body sent by `actor`. */
+  body?: (f: Fixture, actor: Actor) => Pick<CallOptions, "json" | "form">;
+  expect: Record<Actor, Expect>;
+  /** Further checks of a successful answer. */
+  check?: (res: Response, actor: Actor, f: Fixture) => Promise<void>;
+}
+
+const ALL: Actor[] = ["anonymous", "admin", "customer", "tenant", "tenant2"];
+
+function each(fn: (a: Actor) => Expect): Record<Actor, Expect> {
+  return Object.fromEntries(ALL.map((a) => [a, fn(a)])) as Record<Actor, Expect>;
+}
+
+/** The same answer for everyone (public routes). */
+const everyone = (status: number, location?: string | RegExp) => each(() => ({ status, location }));
+
+/** An API route for `roles`: 401 anonymous, 403 other roles. */
+const api = (roles: Role[], status: number) =>
+  each((a) =>
+    a === "anonymous" ? { status: 401 } : roles.includes(ROLE_OF[a]) ? { status } : { status: 403 }
+  );
+
+/** An API route for anyone signed in. */
+const signedInApi = (status: number) => api(["admin", "customer", "user"], status);
+
+/** A page of one role's area: anonymous to /login?next=, other roles to /. */
+const page = (role: Role | "any", status = 200, location?: string | RegExp) =>
+  each((a) =>
+    a === "anonymous"
+      ? { status: 302, location: "login" }
+      : role === "any" || ROLE_OF[a] === role
+      ? { status, location }
+      : { status: 302, location: "/" }
+  );
+
+/** Pages for anonymous visitors: signed-in users go to their home. */
+const guestPage = each((a) =>
+  a === "anonymous" ? { status: 200 } : { status: 302, location: home(a) }
+);
+
+function home(a: Actor): string {
+  return a === "admin" ? "/admin" : a === "customer" ? "/customer" : "/user";
+}
+
+/** A profile form or body for `actor`'s own account. */
+function ownProfile(f: Fixture, actor: Actor) {
+  const me = actor === "anonymous" ? null : f.who[actor].user;
+  return {
+    email: me?.email ?? "nobody@test.mx",
+    full_name: me?.full_name ?? "Nobody",
+    phone: "",
+    language: "en",
+  };
+}
+
+const comingSoon = (role: Role, paths: string[]): Row[] =>
+  paths.map((p) => ({ method: "GET", route: p, expect: page(role) }));
+
+const USERS_DONE = (done: string) => new RegExp(`^/admin/users\\?tab=[a-z-]+&done=${done}$`);
+
+/** Every route of the app. */
+const ROUTES: Row[] = [
+  // ---- static files and public pages ---------------------------------------------------
+  {
+    method: "GET",
+    route: "/static/build/*",
+    path: (f) => `/static/build/${f.css}`,
+    expect: everyone(200),
+  },
+  { method: "GET", route: "/static/*", path: () => "/static/favicon.svg", expect: everyone(200) },
+  { method: "GET", route: "/favicon.ico", expect: everyone(301, "/static/favicon.svg") },
+  {
+    method: "GET",
+    route: "/",
+    expect: each((a) => ({ status: 302, location: a === "anonymous" ? "/login" : home(a) })),
+  },
+  { method: "GET", route: "/login", expect: guestPage },
+  { method: "POST", route: "/login", body: () => ({ form: {} }), expect: everyone(400) },
+  { method: "GET", route: "/register", expect: guestPage },
+  { method: "POST", route: "/register", body: () => ({ form: {} }), expect: everyone(400) },
+  { method: "POST", route: "/logout", expect: everyone(303, "/login") },
+  { method: "GET", route: "/legal", expect: everyone(200) },
+
+  // ---- session API ---------------------------------------------------------------------
+  { method: "POST", route: "/auth/login", body: () => ({ json: {} }), expect: everyone(400) },
+  { method: "POST", route: "/auth/register", body: () => ({ json: {} }), expect: everyone(400) },
+  {
+    method: "POST",
+    route: "/api/auth/register",
+    body: () => ({ json: {} }),
+    expect: everyone(400),
+  },
+  {
+    method: "GET",
+    route: "/auth/verify",
+    expect: signedInApi(200),
+    check: async (res, a, f) => {
+      assert.equal((await res.json()).user.id, f.who[a as "admin"].user.id);
+    },
+  },
+  { method: "POST", route: "/auth/refresh", expect: signedInApi(200) },
+  { method: "POST", route: "/auth/logout", expect: everyone(200) },
+  {
+    method: "POST",
+    route: "/logging",
+    body: () => ({ json: { level: "info", message: "matrix" } }),
+    expect: everyone(201),
+  },
+  {
+    method: "POST",
+    route: "/api/logging",
+    body: () => ({ json: { level: "info", message: "matrix" } }),
+    expect: everyone(201),
+  },
+
+  // ---- users API: admin only, except the profile -------------------------------------
+  {
+    method: "GET",
+    route: "/api/users/profile",
+    expect: signedInApi(200),
+    check: async (res, a, f) => {
+      assert.equal((await res.json()).id, f.who[a as "admin"].user.id);
+    },
+  },
+  {
+    method: "PUT",
+    route: "/api/users/profile",
+    body: (f, a) => ({ json: ownProfile(f, a) }),
+    expect: signedInApi(200),
+    check: async (res, a, f) => {
+      assert.equal((await res.json()).id, f.who[a as "admin"].user.id);
+    },
+  },
+  { method: "GET", route: "/api/users/stats", expect: api(["admin"], 200) },
+  { method: "GET", route: "/api/users/access-codes", expect: api(["admin"], 200) },
+  {
+    method: "POST",
+    route: "/api/users/access-codes",
+    body: () => ({ json: { code: "MTRX2345", role: "user" } }),
+    expect: api(["admin"], 201),
+  },
+  {
+    method: "DELETE",
+    route: "/api/users/access-codes/:id",
+    path: (f) => `/api/users/access-codes/${f.codes.apiDelete}`,
+    expect: api(["admin"], 200),
+  },
+  { method: "GET", route: "/api/users", expect: api(["admin"], 200) },
+  {
+    method: "POST",
+    route: "/api/users",
+    body: () => ({
+      json: { email: "made-by-api@test.mx", full_name: "Made", role: "user", password: "secret1" },
+    }),
+    expect: api(["admin"], 201),
+  },
+  {
+    method: "GET",
+    route: "/api/users/:id",
+    path: (f) => `/api/users/${f.who.tenant.user.id}`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "PUT",
+    route: "/api/users/:id",
+    path: (f) => `/api/users/${f.victims.apiUpdate.id}`,
+    body: (f) => ({
+      json: { email: f.victims.apiUpdate.email, full_name: "Updated", role: "customer" },
+    }),
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "DELETE",
+    route: "/api/users/:id",
+    path: (f) => `/api/users/${f.victims.apiDelete.id}`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "POST",
+    route: "/api/users/:id/toggle",
+    path: (f) => `/api/users/${f.victims.apiToggle.id}/toggle`,
+    expect: api(["admin"], 200),
+  },
+
+  // ---- notifications: each user only their own ----------------------------------------
+  {
+    method: "GET",
+    route: "/api/notifications",
+    path: () => "/api/notifications?status=all",
+    expect: signedInApi(200),
+    check: async (res, a, f) => {
+      const list = (await res.json()).notifications as { user_id: number }[];
+      assert.ok(list.length > 0, `${a} has notifications`);
+      for (const n of list) assert.equal(n.user_id, f.who[a as "admin"].user.id, a);
+    },
+  },
+  {
+    method: "GET",
+    route: "/api/notifications/count",
+    expect: signedInApi(200),
+    check: async (res, a) => {
+      assert.equal((await res.json()).total_count, a === "tenant" ? 2 : 1, a);
+    },
+  },
+  {
+    method: "POST",
+    route: "/api/notifications/:id/resolve",
+    path: (f) => `/api/notifications/${f.notes.api}/resolve`,
+    expect: { ...signedInApi(404), tenant: { status: 200 } },
+  },
+  { method: "GET", route: "/notifications", expect: page("any") },
+  {
+    method: "POST",
+    route: "/notifications/:id/resolve",
+    path: (f) => `/notifications/${f.notes.page}/resolve`,
+    expect: {
+      ...page("any", 303, "/notifications?error=errors.notification_not_found"),
+      tenant: { status: 303, location: "/notifications" },
+    },
+  },
+
+  // ---- admin area ----------------------------------------------------------------------
+  { method: "GET", route: "/admin", expect: page("admin") },
+  { method: "GET", route: "/admin/settings", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/settings",
+    body: (f, a) => ({ form: ownProfile(f, a) }),
+    expect: page("admin", 303, "/admin/settings?saved=1"),
+  },
+  ...comingSoon("admin", [
+    "/admin/devices",
+    "/admin/pricing",
+    "/admin/units-billing",
+    "/admin/stations-billing",
+    "/admin/finances",
+    "/admin/stats",
+  ]),
+  { method: "GET", route: "/admin/users", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/users/:id/toggle",
+    path: (f) => `/admin/users/${f.victims.pageToggle.id}/toggle`,
+    expect: page("admin", 303, USERS_DONE("deactivated")),
+  },
+  {
+    method: "POST",
+    route: "/admin/users/:id/delete",
+    path: (f) => `/admin/users/${f.victims.pageDelete.id}/delete`,
+    body: () => ({ form: { confirm: "yes" } }),
+    expect: page("admin", 303, USERS_DONE("deleted")),
+  },
+  {
+    method: "GET",
+    route: "/admin/users/accounts-form/:type",
+    path: () => "/admin/users/accounts-form/customer",
+    expect: page("admin"),
+  },
+  {
+    method: "GET",
+    route: "/admin/users/accounts-form/:type/:id",
+    path: (f) => `/admin/users/accounts-form/customer/${f.who.customer.user.id}`,
+    expect: page("admin"),
+  },
+  {
+    method: "POST",
+    route: "/admin/users/accounts-form/:type",
+    path: () => "/admin/users/accounts-form/customer",
+    body: () => ({
+      form: {
+        email: "made-by-form@test.mx",
+        full_name: "Form Made",
+        role: "customer",
+        password: "secret1",
+        is_active: "on",
+      },
+    }),
+    expect: page("admin", 303, USERS_DONE("created")),
+  },
+  {
+    method: "POST",
+    route: "/admin/users/accounts-form/:type/:id",
+    path: (f) => `/admin/users/accounts-form/user/${f.victims.pageUpdate.id}`,
+    body: (f) => ({
+      form: {
+        email: f.victims.pageUpdate.email,
+        full_name: "Form Updated",
+        role: "user",
+        is_active: "on",
+      },
+    }),
+    expect: page("admin", 303, USERS_DONE("updated")),
+  },
+  { method: "GET", route: "/admin/access-codes/create", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/access-codes/create",
+    body: () => ({ form: { code: "PAGE2345", role: "user" } }),
+    expect: page("admin", 303, USERS_DONE("code_created")),
+  },
+  {
+    method: "POST",
+    route: "/admin/access-codes/:id/delete",
+    path: (f) => `/admin/access-codes/${f.codes.pageDelete}/delete`,
+    body: () => ({ form: { confirm: "yes" } }),
+    expect: page("admin", 303, USERS_DONE("code_deleted")),
+  },
+
+  // ---- customer area -------------------------------------------------------------------
+  { method: "GET", route: "/customer", expect: page("customer") },
+  { method: "GET", route: "/customer/settings", expect: page("customer") },
+  {
+    method: "POST",
+    route: "/customer/settings",
+    body: (f, a) => ({ form: ownProfile(f, a) }),
+    expect: page("customer", 303, "/customer/settings?saved=1"),
+  },
+  ...comingSoon("customer", ["/customer/billing", "/customer/finances"]),
+
+  // ---- tenant area ---------------------------------------------------------------------
+  { method: "GET", route: "/user", expect: page("user") },
+  { method: "GET", route: "/user/settings", expect: page("user") },
+  {
+    method: "POST",
+    route: "/user/settings",
+    body: (f, a) => ({ form: ownProfile(f, a) }),
+    expect: page("user", 303, "/user/settings?saved=1"),
+  },
+  ...comingSoon("user", ["/user/consumption", "/user/pricing", "/user/billing", "/user/payments"]),
+
+  // ---- paths no route matches ----------------------------------------------------------
+  { method: "GET", route: null, path: () => "/no-such-page", expect: everyone(302, "/") },
+  { method: "GET", route: null, path: () => "/api/no-such-call", expect: everyone(404) },
+  { method: "POST", route: null, path: () => "/admin-ish", expect: everyone(404) },
+];
+
+/** Builds the app and the records the rows point at. */
+async function fixture(t: TestApp): Promise<Fixture> {
+  const who = {
+    admin: await account(t, "admin"),
+    customer: await account(t, "customer"),
+    tenant: await account(t, "user"),
+    tenant2: await account(t, "user"),
+  };
+  const hash = await hashPassword("secret1");
+  const victim = (name: string, role: Role) =>
+    createUser(t.deps.kv, {
+      email: `${name.toLowerCase()}@victims.test`,
+      full_name: `Victim ${name}`,
+      role,
+      password_hash: hash,
+    }, Date.now());
+  const victims = {
+    apiUpdate: await victim("apiUpdate", "customer"),
+    apiDelete: await victim("apiDelete", "user"),
+    apiToggle: await victim("apiToggle", "user"),
+    pageToggle: await victim("pageToggle", "user"),
+    pageDelete: await victim("pageDelete", "customer"),
+    pageUpdate: await victim("pageUpdate", "user"),
+  };
+  const code = async (c: string) =>
+    (await createAccessCode(t.deps.kv, {
+      code: c,
+      role: "user",
+      notes: "",
+      assignments: { stations: [], units: [] },
+    }, Date.now())).id;
+  const codes = { apiDelete: await code("DLAP2345"), pageDelete: await code("DLPG2345") };
+  const note = async (userId: number) =>
+    (await createNotification(t.deps.kv, {
+      user_id: userId,
+      type: "bill_created",
+      priority: "low",
+      title: "Bill",
+      message: "A bill",
+    }, Date.now())).id;
+  const notes = { api: await note(who.tenant.user.id), page: await note(who.tenant.user.id) };
+  for (const other of [who.admin, who.customer, who.tenant2]) await note(other.user.id);
+  return { who, victims, codes, notes, css: t.deps.assets.manifest.css };
+}
+
+/** Pages carry the session in the cookie, API calls as a bearer token. */
+function isApi(path: string): boolean {
+  return path.startsWith("/api/") || path.startsWith("/auth/") || path === "/logging";
+}
+
+Deno.test("every route answers every role as the authorization matrix says, never 500", async () => {
+  const t = await testApp();
+  const f = await fixture(t);
+  const failures: string[] = [];
+  for (const row of ROUTES) {
+    const path = row.path ? row.path(f) : row.route!;
+    for (const actor of ACTORS) {
+      const label = `${row.method} ${path} as ${actor}`;
+      const want = row.expect[actor];
+      const opts: CallOptions = { ...row.body?.(f, actor) };
+      if (actor !== "anonymous") {
+        const token = f.who[actor].token;
+        if (isApi(path)) opts.token = token;
+        else opts.cookie = `token=${token}`;
+      }
+      const res = await call(t, row.method, path, opts);
+      if (res.status >= 500) failures.push(`${label}: answered ${res.status}`);
+      if (res.status !== want.status) {
+        failures.push(
+          `${label}: status ${res.status}, expected ${want.status} ` +
+            `(${res.headers.get("location") ?? (await res.clone().text()).slice(0, 120)})`,
+        );
+      }
+      if (want.location !== undefined) {
+        const got = res.headers.get("location") ?? "";
+        const location = want.location === "login"
+          ? `/login?next=${encodeURIComponent(path)}`
+          : want.location;
+        const ok = location instanceof RegExp ? location.test(got) : got === location;
+        if (!ok) failures.push(`${label}: location ${got}, expected ${location}`);
+      }
+      if (row.check && res.status === want.status && res.status < 300) {
+        try {
+          await row.check(res, actor, f);
+        } catch (e) {
+          failures.push(`${label}: ${e instanceof Error ? e.message : e}`);
+        }
+      }
+      if (!res.bodyUsed) await res.body?.cancel();
+    }
+  }
+  const unhandled = t.deps.log.lines.filter((l) => l.message === "unhandled error");
+  for (const l of unhandled) failures.push(`unhandled error: ${l.method} ${l.path}: ${l.error}`);
+  assert.deepEqual(failures, []);
+  t.close();
+});
+
+Deno.test("the authorization matrix has a row for every route the app registers", async () => {
+  const t = await testApp();
+  const registered = new Set(
+    t.app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`),
+  );
+  const rows = new Set(ROUTES.filter((r) => r.route !== null).map((r) => `${r.method} ${r.route}`));
+  const missing = [...registered].filter((r) => !rows.has(r));
+  const stale = [...rows].filter((r) => !registered.has(r));
+  assert.deepEqual(missing, [], `add rows to ROUTES for: ${missing.join(", ")}`);
+  assert.deepEqual(stale, [], `rows for routes the app does not have: ${stale.join(", ")}`);
+  t.close();
+});

@@ -34,7 +34,7 @@ import { refreshToken, register, signIn, type SignInResult } from "../services/a
 import { barePage } from "./_page.tsx";
 import { LoginPage } from "../components/LoginPage.tsx";
 import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
-import type { LegalDoc } from "../islands/TermsConsent.tsx";
+import { legalDoc } from "./legal.tsx";
 
 /** Where to go after signing in: the asked-for page of the same role, else the home. */
 function landing(c: Context<AppEnv>, role: Role, next: string | null) {
@@ -79,11 +79,6 @@ function languageSwitch(c: Context<AppEnv>): string | null {
   const url = new URL(c.req.url);
   url.searchParams.delete("lang");
   return url.pathname + url.search;
-}
-
-function legal(deps: Deps, key: "terms" | "privacy"): LegalDoc {
-  const raw = deps.i18n.raw("es", `legal.${key}`) as LegalDoc | undefined;
-  return raw ?? { title: key, sections: [] };
 }
 
 /** The session routes. */
@@ -173,8 +168,8 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         values={values}
         fieldErrors={fieldErrors}
         error={error}
-        terms={legal(deps, "terms")}
-        privacy={legal(deps, "privacy")}
+        terms={legalDoc(deps, "terms")}
+        privacy={legalDoc(deps, "privacy")}
       />,
       status,
     );

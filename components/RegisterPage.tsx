@@ -3,6 +3,7 @@ import type { Translate } from "../services/i18n.ts";
 import { PHONE_COUNTRIES } from "../core/schemas.ts";
 import { AuthFrame, errAttrs, FieldError } from "./AuthFrame.tsx";
 import { Island } from "./render.tsx";
+import ClearErrors from "../islands/ClearErrors.tsx";
 import TermsConsent, { type LegalDoc } from "../islands/TermsConsent.tsx";
 
 /** What the form shows again after a failed post. */

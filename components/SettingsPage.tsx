@@ -2,6 +2,8 @@
 import type { Translate } from "../services/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
 import { errAttrs, FieldError } from "./AuthFrame.tsx";
+import { Island } from "./render.tsx";
+import ClearErrors from "../islands/ClearErrors.tsx";
 
 /** Values shown in the form. */
 export interface SettingsValues {
@@ -62,6 +64,7 @@ export function SettingsPage(
         </div>
       )}
       <form method="post" action={action} className="form" noValidate>
+        <Island of={ClearErrors} props={{}} />
         <section className="card">
           <h2>{t("settings.profile")}</h2>
           <div className="form-grid">

@@ -3,6 +3,7 @@
  * one module per entry; the server renders them through `<Island of={...}>`.
  */
 import AccessCodeForm from "./AccessCodeForm.tsx";
+import ClearErrors from "./ClearErrors.tsx";
 import ConfirmSubmit from "./ConfirmSubmit.tsx";
 import CopyButton from "./CopyButton.tsx";
 import NotificationBell from "./NotificationBell.tsx";
@@ -12,6 +13,7 @@ import TermsConsent from "./TermsConsent.tsx";
 /** Every island by name (the name is its file name and its module's name). */
 export const ISLANDS = {
   AccessCodeForm,
+  ClearErrors,
   ConfirmSubmit,
   CopyButton,
   NotificationBell,

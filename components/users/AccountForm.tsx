@@ -2,6 +2,7 @@
 import type { Translate } from "../../services/i18n.ts";
 import { errAttrs, FieldError } from "../AuthFrame.tsx";
 import { Island } from "../render.tsx";
+import ClearErrors from "../../islands/ClearErrors.tsx";
 import RoleSelect from "../../islands/RoleSelect.tsx";
 
 /** The values shown in the form (never the password). */
@@ -56,6 +57,7 @@ export function AccountForm(
       </div>
       {error && <div className="alert alert-error notice" role="alert">{error}</div>}
       <form method="post" action={action} className="form" noValidate>
+        <Island of={ClearErrors} props={{}} />
         <section className="card">
           <h2>{t("users.form.account")}</h2>
           <div className="form-grid">
@@ -63,7 +65,7 @@ export function AccountForm(
             {text("full_name", "text", "off")}
             {text("phone", "tel", "off")}
             <div className="field">
-              <div className="check" style={{ marginTop: "1.9rem" }}>
+              <div className="check check-aligned">
                 <input
                   id="is_active"
                   name="is_active"

@@ -64,6 +64,7 @@ export function RegisterPage(p: RegisterPageProps) {
         noValidate
         style={{ marginTop: "1rem" }}
       >
+        <Island of={ClearErrors} props={{}} />
         {field("full_name", "text", "name", v.full_name)}
         {field("email", "email", "email", v.email)}
         <div className="field">

@@ -1,0 +1,284 @@
+/**
+ * Screenshots of every page built so far, at phone (360x740) and desktop (1280x800) size,
+ * in es, en and de, into `tests/screenshots/{lang}/` (git-ignored).
+ *
+ * Starts the real portal (`main.ts --demo`) on a temporary data folder and a free loopback
+ * port, signs in as the admin, the demo customer and the demo tenant, and switches each
+ * account's profile language through the API. It also lists any raw locale key (such as
+ * `users.tabs.x`) that shows up in a page's text.
+ *
+ * Usage: deno run -A scripts/screenshots.ts [--only <substring of the path>]
+ */
+import type { Browser, Page } from "puppeteer-core";
+import { launchBrowser, type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
+import { LANGUAGES } from "../core/roles.ts";
+
+type Who = "anonymous" | "admin" | "customer" | "user";
+
+interface Shot {
+  who: Who;
+  path: string;
+  name: string;
+  /** Something to do on the page before the picture (open a dialog, the drawer). */
+  before?: (page: Page) => Promise<void>;
+  /** Only at this width. */
+  width?: number;
+}
+
+const ADMIN = { email: "admin@demo.mx", password: "demo1234" };
+const ACCOUNTS: Record<Exclude<Who, "anonymous">, { email: string; password: string }> = {
+  admin: ADMIN,
+  customer: { email: "cliente@demo.mx", password: "demo1234" },
+  user: { email: "inquilino@demo.mx", password: "demo1234" },
+};
+
+const openTerms = async (page: Page) => {
+  await page.waitForSelector("[data-island=TermsConsent] [role=tablist]");
+  await page.click("#terms");
+  await page.waitForSelector("#terms-dialog.open", { visible: true });
+};
+const openBell = async (page: Page) => {
+  await page.waitForSelector("[data-island=NotificationBell] [data-testid=notification-bell]");
+  await page.click("[data-testid=notification-bell]");
+  await page.waitForSelector(".notif-panel .notif-list li");
+};
+const openDrawer = async (page: Page) => {
+  await page.click(".menu-toggle");
+  await new Promise((r) => setTimeout(r, 350));
+};
+
+const SHOTS: Shot[] = [
+  { who: "anonymous", path: "/login", name: "login" },
+  { who: "anonymous", path: "/login?next=%2Fadmin", name: "login-error", before: badLogin },
+  { who: "anonymous", path: "/register", name: "register" },
+  { who: "anonymous", path: "/register", name: "register-errors", before: emptyRegister },
+  { who: "anonymous", path: "/register", name: "register-terms", before: openTerms },
+  { who: "anonymous", path: "/legal", name: "legal" },
+  { who: "admin", path: "/admin", name: "admin" },
+  { who: "admin", path: "/admin", name: "admin-drawer", before: openDrawer, width: 360 },
+  { who: "admin", path: "/admin", name: "admin-bell", before: openBell },
+  { who: "admin", path: "/admin#contact", name: "admin-contact" },
+  { who: "admin", path: "/admin/users", name: "admin-users-tenants" },
+  { who: "admin", path: "/admin/users?tab=customers", name: "admin-users-customers" },
+  { who: "admin", path: "/admin/users?tab=admins", name: "admin-users-admins" },
+  { who: "admin", path: "/admin/users?tab=access-codes", name: "admin-users-codes" },
+  { who: "admin", path: "/admin/users?tab=customers&q=zzzz", name: "admin-users-empty" },
+  {
+    who: "admin",
+    path: "/admin/users/accounts-form/customer",
+    name: "admin-form-customer",
+  },
+  { who: "admin", path: "/admin/users/accounts-form/admin", name: "admin-form-admin" },
+  { who: "admin", path: "/admin/access-codes/create", name: "admin-code-create" },
+  { who: "admin", path: "/admin/settings", name: "admin-settings" },
+  { who: "admin", path: "/admin/devices", name: "admin-devices" },
+  { who: "admin", path: "/notifications", name: "admin-notifications" },
+  { who: "customer", path: "/customer", name: "customer" },
+  { who: "customer", path: "/customer/settings", name: "customer-settings" },
+  { who: "customer", path: "/notifications", name: "customer-notifications" },
+  { who: "user", path: "/user", name: "user" },
+  { who: "user", path: "/user", name: "user-drawer", before: openDrawer, width: 360 },
+  { who: "user", path: "/user/settings", name: "user-settings" },
+  { who: "user", path: "/notifications", name: "user-notifications" },
+];
+
+async function badLogin(page: Page) {
+  await page.type("#email", "nadie@demo.mx");
+  await page.type("#password", "wrong-password");
+  await Promise.all([page.waitForNavigation(), page.click("form button[type=submit]")]);
+}
+
+async function emptyRegister(page: Page) {
+  await Promise.all([
+    page.waitForNavigation(),
+    page.$eval("form[action='/register']", (f) => (f as HTMLFormElement).submit()),
+  ]);
+}
+
+const SIZES = [
+  { width: 360, height: 740, tag: "phone", isMobile: true, hasTouch: true },
+  { width: 1280, height: 800, tag: "desktop", isMobile: false, hasTouch: false },
+];
+
+/** Every leaf key of the English locale files (`namespace.path.to.text`). */
+async function localeKeys(): Promise<string[]> {
+  const keys: string[] = [];
+  const walk = (prefix: string, v: unknown) => {
+    if (typeof v === "string") keys.push(prefix);
+    else if (v && typeof v === "object" && !Array.isArray(v)) {
+      for (const [k, x] of Object.entries(v)) walk(`${prefix}.${k}`, x);
+    }
+  };
+  const dir = new URL("../locales/en/", import.meta.url);
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.name.endsWith(".json")) continue;
+    walk(e.name.slice(0, -5), JSON.parse(await Deno.readTextFile(new URL(e.name, dir))));
+  }
+  return keys;
+}
+
+/** Signs in through the API and puts the token into a fresh browser context's cookie. */
+async function sessionPage(
+  browser: Browser,
+  base: string,
+  who: Who,
+  lang: string,
+): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const host = new URL(base).hostname;
+  if (who === "anonymous") {
+    await context.setCookie({ name: "auth_language", value: lang, domain: host, path: "/" });
+    return page;
+  }
+  const acc = ACCOUNTS[who];
+  const login = await fetch(`${base}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(acc),
+  });
+  if (!login.ok) throw new Error(`sign-in of ${acc.email} failed: ${login.status}`);
+  const token = (await login.json()).access_token as string;
+  const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const profile = await (await fetch(`${base}/api/users/profile`, { headers: auth })).json();
+  const put = await fetch(`${base}/api/users/profile`, {
+    method: "PUT",
+    headers: auth,
+    body: JSON.stringify({
+      email: profile.email,
+      full_name: profile.full_name,
+      phone: profile.phone ?? "",
+      language: lang,
+    }),
+  });
+  if (!put.ok) throw new Error(`language change of ${acc.email} failed: ${await put.text()}`);
+  await context.setCookie({ name: "token", value: token, domain: host, path: "/", httpOnly: true });
+  return page;
+}
+
+/** True when the page's stylesheet loaded (a rebuild elsewhere renames the hashed files). */
+function styled(page: Page): Promise<boolean> {
+  return page.evaluate(() =>
+    [...document.styleSheets].some((sheet) => {
+      try {
+        return sheet.cssRules.length > 0;
+      } catch {
+        return false;
+      }
+    })
+  );
+}
+
+/**
+ * The portal under test. It reads the build manifest once at start, so when something
+ * rebuilds `static/build/` meanwhile (hashed names change) it is restarted.
+ */
+class PortalUnderTest {
+  portal: SpawnedPortal | null = null;
+  restarts = 0;
+  async url(): Promise<string> {
+    if (!this.portal) {
+      this.portal = await spawnPortal({
+        demo: true,
+        env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+      });
+    }
+    return this.portal.url;
+  }
+  log(): string {
+    return (this.portal?.stderr ?? []).join("").trim().split("\n").slice(-20).join("\n");
+  }
+  async restart() {
+    this.restarts++;
+    await this.close();
+  }
+  async close() {
+    const p = this.portal;
+    this.portal = null;
+    await p?.close();
+  }
+}
+
+async function main() {
+  const onlyIdx = Deno.args.indexOf("--only");
+  const only = onlyIdx >= 0 ? Deno.args[onlyIdx + 1] : null;
+  const outDir = new URL("../tests/screenshots/", import.meta.url);
+  await Deno.mkdir(outDir, { recursive: true });
+  const keys = await localeKeys();
+  const keyPattern = new RegExp(
+    `(^|[^\\w.@/-])(${
+      keys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")
+    })(?![\\w-])`,
+  );
+  const rawKeyLike = /(^|\s)[a-z_]+(\.[a-z0-9_]+){1,4}(?=\s|$)/;
+
+  const portal = new PortalUnderTest();
+  const findings: string[] = [];
+  let count = 0;
+  try {
+    const launched = await launchBrowser();
+    try {
+      for (const lang of LANGUAGES) {
+        await Deno.mkdir(new URL(`${lang}/`, outDir), { recursive: true });
+        let pages = new Map<Who, Page>();
+        for (const shot of SHOTS) {
+          if (only && !shot.path.includes(only) && !shot.name.includes(only)) continue;
+          for (const size of SIZES) {
+            if (shot.width && shot.width !== size.width) continue;
+            for (let attempt = 1;; attempt++) {
+              const base = await portal.url();
+              let page = pages.get(shot.who);
+              if (!page) {
+                page = await sessionPage(launched.browser, base, shot.who, lang);
+                pages.set(shot.who, page);
+              }
+              await page.setViewport(size);
+              await page.goto("about:blank");
+              await page.goto(`${base}${shot.path}`, { waitUntil: "load" });
+              if (await styled(page)) break;
+              if (attempt === 3) throw new Error(`${shot.path} has no stylesheet`);
+              // The build changed under the portal: start a fresh one, sign in again.
+              for (const p of pages.values()) await p.browserContext().close();
+              pages = new Map();
+              await portal.restart();
+            }
+            const page = pages.get(shot.who)!;
+            await shot.before?.(page);
+            await page.evaluate(() => document.fonts.ready.then(() => true));
+            const file = new URL(`${lang}/${shot.name}-${size.tag}.png`, outDir);
+            await page.screenshot({ path: file.pathname as `${string}.png`, fullPage: true });
+            count++;
+            const text: string = await page.evaluate(() => document.body.innerText);
+            const m = keyPattern.exec(text) ?? rawKeyLike.exec(text);
+            if (m) findings.push(`${lang} ${shot.name}: raw key "${m[0].trim()}"`);
+            const overflow = await page.evaluate(() =>
+              document.documentElement.scrollWidth - document.documentElement.clientWidth
+            );
+            if (overflow > 1) {
+              findings.push(
+                `${lang} ${shot.name} ${size.tag}: page is ${overflow}px wider than the screen`,
+              );
+            }
+          }
+        }
+        for (const p of pages.values()) await p.browserContext().close();
+      }
+    } finally {
+      await launched.close();
+    }
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : e}\nportal log:\n${portal.log()}`);
+  } finally {
+    await portal.close();
+  }
+  const out = (s: string) => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
+  out(`${count} screenshots in ${outDir.pathname}`);
+  if (portal.restarts) out(`(the portal was restarted ${portal.restarts}x after rebuilds)`);
+  if (findings.length) {
+    out(`Things to look at (${new Set(findings).size}):`);
+    for (const f of new Set(findings)) out(`  ${f}`);
+  } else out("No raw locale keys and no horizontal overflow found.");
+}
+
+if (import.meta.main) await main();

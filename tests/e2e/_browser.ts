@@ -1,0 +1,400 @@
+/**
+ * End-to-end helpers: the real portal served on a free loopback port, headless Chromium
+ * through puppeteer-core, accounts, sign-in, and a collector of the browser's console.
+ *
+ * The portal runs in the test's own process (`createApp(deps)` behind `Deno.serve` on port
+ * 0, an in-memory KV): no port race, no waiting on a child's output, and the test can seed
+ * accounts straight into the store. `spawnPortal()` starts `main.ts` as a child process for
+ * the scripts that want the whole composition root (demo data, real config).
+ *
+ * Chromium is `/usr/bin/chromium` unless `CHROMIUM_PATH` says otherwise; it talks to
+ * puppeteer over a pipe (no debugging port) and gets a fresh profile each launch.
+ */
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { createApp } from "../../routes/mod.ts";
+import type { Deps } from "../../services/deps.ts";
+import { loadConfig } from "../../services/config.ts";
+import { loadI18n } from "../../services/i18n.ts";
+import { type Assets, BUILD_DIR, loadAssets } from "../../components/assets.ts";
+import { memoryLogger } from "../../services/log.ts";
+import { DEFAULT_THROTTLE } from "../../db/throttle.ts";
+import { createUser, type StoredUser } from "../../db/users.ts";
+import { hashPassword } from "../../services/passwords.ts";
+import type { Language, Role } from "../../core/roles.ts";
+import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from "../../core/access_code.ts";
+
+/** The Chromium binary: `CHROMIUM_PATH`, else Debian's package. */
+export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") || "/usr/bin/chromium";
+
+/** Flags for a headless Chromium running as root on a closed network (DESIGN.md pitfall 8). */
+export const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** The project's root folder (file URL). */
+export const ROOT = new URL("../../", import.meta.url);
+
+/** A running portal. */
+export interface Portal {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  deps: Deps & { log: ReturnType<typeof memoryLogger> };
+  /** Stops the server and closes the store. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startPortal}. */
+export interface PortalOptions {
+  /** Another build output (e.g. a development build); defaults to `static/build/`. */
+  assets?: Assets;
+}
+
+async function copyDir(from: URL, to: URL) {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyDir(new URL(`${e.name}/`, from), new URL(`${e.name}/`, to));
+    else if (e.isFile) await Deno.copyFile(new URL(e.name, from), new URL(e.name, to));
+  }
+}
+
+/**
+ * A private copy of the build in `static/build/`, so that a rebuild meanwhile (which
+ * renames the hashed files) cannot pull the files from under a running test.
+ */
+export async function snapshotBuild(): Promise<{ assets: Assets; remove(): Promise<void> }> {
+  const dir = new URL(`file://${await Deno.makeTempDir({ prefix: "portal-e2e-build-" })}/`);
+  const remove = () => Deno.remove(dir, { recursive: true }).catch(() => {});
+  try {
+    for (let attempt = 1;; attempt++) {
+      await copyDir(BUILD_DIR, dir);
+      const assets = await loadAssets(dir);
+      const m = assets.manifest;
+      const files = [m.css, ...Object.values(m.islands).flatMap((i) => [i.file, ...i.imports])];
+      const missing = [];
+      for (const f of files) {
+        if (!(await Deno.stat(new URL(f, dir)).catch(() => null))) missing.push(f);
+      }
+      if (missing.length === 0) return { assets, remove };
+      if (attempt === 5) throw new Error(`the build misses ${missing.join(", ")}`);
+      await new Promise((r) => setTimeout(r, 300)); // a build is under way
+      await Deno.remove(dir, { recursive: true });
+    }
+  } catch (e) {
+    await remove();
+    throw e;
+  }
+}
+
+/** Serves the real app on 127.0.0.1 and a free port, on an in-memory KV. */
+export async function startPortal(opts: PortalOptions = {}): Promise<Portal> {
+  const snapshot = opts.assets ? null : await snapshotBuild();
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const deps = {
+      kv,
+      config: loadConfig({ DATA_DIR: "/nonexistent", HOSTNAME: "127.0.0.1" }),
+      i18n: await loadI18n(),
+      assets: opts.assets ?? snapshot!.assets,
+      secret: "e2e-secret-e2e-secret-e2e-secret-0123456",
+      now: Date.now,
+      log: memoryLogger(),
+      throttle: DEFAULT_THROTTLE,
+    };
+    const app = createApp(deps);
+    const ready = Promise.withResolvers<number>();
+    const server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen: ({ port }) => ready.resolve(port) },
+      (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }),
+    );
+    const port = await ready.promise;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      deps,
+      async close() {
+        await server.shutdown();
+        kv.close();
+        await snapshot?.remove();
+      },
+    };
+  } catch (e) {
+    kv.close();
+    await snapshot?.remove();
+    throw e;
+  }
+}
+
+let seq = 0;
+
+/** Options of {@link addAccount}. */
+export interface AccountOptions {
+  email?: string;
+  password?: string;
+  full_name?: string;
+  language?: Language;
+}
+
+/** Creates an active account straight in the store; returns it with its password. */
+export async function addAccount(
+  portal: Portal,
+  role: Role,
+  o: AccountOptions = {},
+): Promise<{ user: StoredUser; email: string; password: string }> {
+  const password = o.password ?? "secret123";
+  const email = o.email ?? `${role}${++seq}-${crypto.randomUUID().slice(0, 6)}@e2e.mx`;
+  const user = await createUser(portal.deps.kv, {
+    email,
+    full_name: o.full_name ?? `Prueba ${role === "user" ? "Inquilino" : role}`,
+    role,
+    is_active: true,
+    language: o.language ?? "es",
+    password_hash: await hashPassword(password),
+  }, Date.now());
+  return { user, email, password };
+}
+
+/** A fresh, valid access code (8 symbols of the code alphabet). */
+export function randomAccessCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(ACCESS_CODE_LENGTH));
+  return [...bytes].map((b) => ACCESS_CODE_ALPHABET[b % ACCESS_CODE_ALPHABET.length]).join("");
+}
+
+/** A launched browser with its throw-away profile. */
+export interface LaunchedBrowser {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Launches headless Chromium with a fresh `--user-data-dir`. */
+export async function launchBrowser(): Promise<LaunchedBrowser> {
+  const profile = await Deno.makeTempDir({ prefix: "portal-e2e-chromium-" });
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      pipe: true,
+      userDataDir: profile,
+      args: CHROMIUM_ARGS,
+      // Deno's test sanitizers would see the signal listeners puppeteer installs.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      defaultViewport: { width: 1280, height: 800 },
+      protocolTimeout: 30_000,
+    });
+  } catch (e) {
+    await Deno.remove(profile, { recursive: true }).catch(() => {});
+    throw e;
+  }
+  return {
+    browser,
+    async close() {
+      await browser.close().catch(() => {});
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/**
+ * Runs `fn` with a portal and a browser, closing both however `fn` ends (browser first,
+ * so that its keep-alive connections do not hold the server's shutdown).
+ */
+export async function withPortalAndBrowser(
+  fn: (portal: Portal, browser: Browser) => Promise<void>,
+  opts: PortalOptions = {},
+): Promise<void> {
+  const portal = await startPortal(opts);
+  try {
+    const launched = await launchBrowser();
+    try {
+      await fn(portal, launched.browser);
+    } finally {
+      await launched.close();
+    }
+  } finally {
+    await portal.close();
+  }
+}
+
+/** Opens a page in a fresh incognito context (its own cookies). */
+export async function freshPage(browser: Browser): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.setDefaultNavigationTimeout(15_000);
+  return page;
+}
+
+/** Fills the sign-in form of the current page and submits it; resolves after the redirect. */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.type("#email", email);
+  await page.type("#password", password);
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    page.click("form[action='/login'] button[type=submit]"),
+  ]);
+}
+
+/** Opens /login and signs in; resolves on the page the portal lands on. */
+export async function signIn(
+  page: Page,
+  portal: Portal,
+  email: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${portal.url}/login`, { waitUntil: "load" });
+  await submitLogin(page, email, password);
+}
+
+/** The path (and query) of the page's current URL. */
+export function pathOf(page: Page): string {
+  const u = new URL(page.url());
+  return u.pathname + u.search;
+}
+
+/** One thing the browser reported. */
+export interface ConsoleEntry {
+  kind: string;
+  text: string;
+}
+
+/** Records console messages, uncaught page errors and failed requests of a page. */
+export function collectConsole(page: Page): ConsoleEntry[] {
+  const entries: ConsoleEntry[] = [];
+  page.on("console", (m) => entries.push({ kind: m.type(), text: m.text() }));
+  page.on("pageerror", (e) => entries.push({ kind: "pageerror", text: String(e) }));
+  page.on("requestfailed", (r) => {
+    entries.push({ kind: "requestfailed", text: `${r.url()} ${r.failure()?.errorText ?? ""}` });
+  });
+  return entries;
+}
+
+/** Waits until `predicate` holds, polling every 50 ms, or throws after `timeoutMs`. */
+export async function until(
+  what: string,
+  predicate: () => Promise<boolean> | boolean,
+  timeoutMs = 5_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (true) {
+    if (await predicate()) return;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A portal started as a child process (`deno run -A main.ts`). */
+export interface SpawnedPortal {
+  url: string;
+  /** Everything the portal printed on stdout before it was ready (demo accounts, codes). */
+  output: string[];
+  /** What the portal has written on stderr so far (its log lines). */
+  stderr: string[];
+  /** Resolves when the child exits, however that happens. */
+  exited: Promise<Deno.CommandStatus>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link spawnPortal}. */
+export interface SpawnOptions {
+  /** Pass `--demo` (seed the demo customer, tenant and access codes). */
+  demo?: boolean;
+  /** Extra environment for the child. */
+  env?: Record<string, string>;
+  /** Give up when the portal is not ready within this time. */
+  timeoutMs?: number;
+}
+
+/** A port that was free a moment ago on the loopback interface. */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/**
+ * Starts the real composition root on a free loopback port with a temporary data folder,
+ * waiting for its "Portal ready" line. `close()` stops it with SIGTERM and removes the data.
+ */
+export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> {
+  const dataDir = await Deno.makeTempDir({ prefix: "portal-data-" });
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts", ...(o.demo ? ["--demo"] : [])],
+    cwd: ROOT.pathname,
+    env: {
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...o.env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output: string[] = [];
+  const errors: string[] = [];
+  const stderrDone = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+      errors.push(chunk);
+    }
+  })();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let url: string | null = null;
+  let buffer = "";
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }, o.timeoutMs ?? 60_000);
+  try {
+    while (url === null) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let nl;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        output.push(line);
+        const m = /Portal ready: sign in at (http:\/\/\S+)\/login/.exec(line);
+        if (m) url = m[1].replace("localhost", "127.0.0.1");
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  // Keep draining stdout so that the child never blocks on a full pipe.
+  const stdoutDone = (async () => {
+    while (!(await reader.read()).done) { /* discard */ }
+  })();
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    const killer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+    }, 5_000);
+    await child.status;
+    clearTimeout(killer);
+    await Promise.all([stdoutDone, stderrDone]).catch(() => {});
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  };
+  if (url === null) {
+    await stop();
+    throw new Error(
+      `the portal did not start:\n${output.join("\n")}\n${errors.join("")}`.trimEnd(),
+    );
+  }
+  return { url, output, stderr: errors, exited: child.status, close: stop };
+}

@@ -1,5 +1,6 @@
 /** `createApp(deps)`: the whole HTTP surface, with no network needed (tests call `app.request`). */
 import { Hono } from "hono";
+import { compress } from "hono/compress";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { csrfMiddleware, sessionMiddleware } from "./_session.ts";
 import { staticRoutes } from "./static.ts";
@@ -17,6 +18,7 @@ import { errorPage } from "./_page.tsx";
 /** Builds the portal's Hono app from its dependencies. */
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use(compress());
   app.route("/", staticRoutes(deps));
   app.use(async (c, next) => {
     await next();

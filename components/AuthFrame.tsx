@@ -41,13 +41,3 @@ export function AuthFrame({ t, lang, here, wide, children }: AuthFrameProps) {
     </main>
   );
 }
-
-/** A form field's error, linked to its input by id. */
-export function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? <p className="field-error" id={`${id}-error`}>{message}</p> : null;
-}
-
-/** ARIA attributes of an input with a possible error. */
-export function errAttrs(id: string, message?: string) {
-  return message ? { "aria-invalid": true, "aria-describedby": `${id}-error` } : {};
-}

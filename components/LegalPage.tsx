@@ -1,6 +1,6 @@
 /** The terms and conditions and the privacy notice (Spanish only), on one page. */
 import type { Translate } from "../services/i18n.ts";
-import type { LegalDoc } from "../islands/TermsConsent.tsx";
+import { type LegalDoc, LegalSections } from "../islands/TermsConsent.tsx";
 
 /** Props of {@link LegalPage}. */
 export interface LegalPageProps {
@@ -15,12 +15,7 @@ export function LegalPage({ t, terms, privacy, back }: LegalPageProps) {
   const doc = (d: LegalDoc, id: string) => (
     <section className="card legal" id={id} lang="es" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{d.title}</h2>
-      {d.sections.map((s, i) => (
-        <div key={i}>
-          <h3>{s.heading}</h3>
-          {s.paragraphs.map((p, j) => <p key={j}>{p}</p>)}
-        </div>
-      ))}
+      <LegalSections doc={d} />
     </section>
   );
   return (

@@ -1,6 +1,7 @@
 /** The sign-in page (`/login`). */
 import type { Translate } from "../services/i18n.ts";
-import { AuthFrame, errAttrs, FieldError } from "./AuthFrame.tsx";
+import { AuthFrame } from "./AuthFrame.tsx";
+import { TextField } from "./Field.tsx";
 
 /** Props of {@link LoginPage}. */
 export interface LoginPageProps {
@@ -33,31 +34,23 @@ export function LoginPage(p: LoginPageProps) {
       )}
       <form method="post" action="/login" className="form" noValidate style={{ marginTop: "1rem" }}>
         {p.next && <input type="hidden" name="next" value={p.next} />}
-        <div className="field">
-          <label htmlFor="email">{t("auth.fields.email")}</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            defaultValue={p.email}
-            {...errAttrs("email", fe.email)}
-          />
-          <FieldError id="email" message={fe.email} />
-        </div>
-        <div className="field">
-          <label htmlFor="password">{t("auth.fields.password")}</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            {...errAttrs("password", fe.password)}
-          />
-          <FieldError id="password" message={fe.password} />
-        </div>
+        <TextField
+          id="email"
+          label={t("auth.fields.email")}
+          type="email"
+          autoComplete="username"
+          required
+          value={p.email}
+          error={fe.email}
+        />
+        <TextField
+          id="password"
+          label={t("auth.fields.password")}
+          type="password"
+          autoComplete="current-password"
+          required
+          error={fe.password}
+        />
         <button type="submit" className="btn btn-block">{t("auth.login.submit")}</button>
       </form>
       <p className="auth-foot">

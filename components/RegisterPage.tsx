@@ -1,7 +1,8 @@
 /** The registration page (`/register`). */
 import type { Translate } from "../services/i18n.ts";
 import { PHONE_COUNTRIES } from "../core/schemas.ts";
-import { AuthFrame, errAttrs, FieldError } from "./AuthFrame.tsx";
+import { AuthFrame } from "./AuthFrame.tsx";
+import { errAttrs, FieldError, TextField } from "./Field.tsx";
 import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
 import TermsConsent, { type LegalDoc } from "../islands/TermsConsent.tsx";
@@ -38,19 +39,15 @@ export function RegisterPage(p: RegisterPageProps) {
     auto: string,
     value?: string,
   ) => (
-    <div className="field">
-      <label htmlFor={id}>{t(`auth.fields.${id}`)}</label>
-      <input
-        id={id}
-        name={id}
-        type={type}
-        autoComplete={auto}
-        required
-        defaultValue={value}
-        {...errAttrs(id, fe[id])}
-      />
-      <FieldError id={id} message={fe[id]} />
-    </div>
+    <TextField
+      id={id}
+      label={t(`auth.fields.${id}`)}
+      type={type}
+      autoComplete={auto}
+      required
+      value={value}
+      error={fe[id]}
+    />
   );
   return (
     <AuthFrame t={t} lang={p.lang} here={p.here} wide>
@@ -90,8 +87,8 @@ export function RegisterPage(p: RegisterPageProps) {
               {...errAttrs("phone", fe.phone)}
             />
           </div>
-          <p className="hint">{t("auth.register.phone_hint")}</p>
           <FieldError id="phone" message={fe.phone} />
+          <p className="hint">{t("auth.register.phone_hint")}</p>
         </div>
         <div className="form-grid">
           {field("password", "password", "new-password")}

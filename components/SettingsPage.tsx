@@ -1,7 +1,7 @@
 /** The settings page of every role: profile, language and password change. */
 import type { Translate } from "../services/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
-import { errAttrs, FieldError } from "./AuthFrame.tsx";
+import { TextField } from "./Field.tsx";
 import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
 
@@ -28,25 +28,23 @@ export function SettingsPage(
   { t, action, values, fieldErrors: fe, error, saved }: SettingsPageProps,
 ) {
   const text = (id: keyof SettingsValues, type: string, auto: string) => (
-    <div className="field">
-      <label htmlFor={id}>{t(`settings.fields.${id}`)}</label>
-      <input
-        id={id}
-        name={id}
-        type={type}
-        autoComplete={auto}
-        defaultValue={values[id]}
-        {...errAttrs(id, fe[id])}
-      />
-      <FieldError id={id} message={fe[id]} />
-    </div>
+    <TextField
+      id={id}
+      label={t(`settings.fields.${id}`)}
+      type={type}
+      autoComplete={auto}
+      value={values[id]}
+      error={fe[id]}
+    />
   );
   const pw = (id: string, auto: string) => (
-    <div className="field">
-      <label htmlFor={id}>{t(`settings.fields.${id}`)}</label>
-      <input id={id} name={id} type="password" autoComplete={auto} {...errAttrs(id, fe[id])} />
-      <FieldError id={id} message={fe[id]} />
-    </div>
+    <TextField
+      id={id}
+      label={t(`settings.fields.${id}`)}
+      type="password"
+      autoComplete={auto}
+      error={fe[id]}
+    />
   );
   return (
     <>

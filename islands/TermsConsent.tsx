@@ -11,6 +11,20 @@ export interface LegalDoc {
   sections: { heading: string; paragraphs: string[] }[];
 }
 
+/** The sections of a legal document (also used by the server-rendered legal page). */
+export function LegalSections({ doc }: { doc: LegalDoc }) {
+  return (
+    <>
+      {doc.sections.map((s, i) => (
+        <div key={i}>
+          <h3>{s.heading}</h3>
+          {s.paragraphs.map((p, j) => <p key={j}>{p}</p>)}
+        </div>
+      ))}
+    </>
+  );
+}
+
 /** Props of the consent island. */
 export interface TermsConsentProps {
   checked: boolean;
@@ -43,14 +57,9 @@ export default function TermsConsent({ checked, error, terms, privacy, texts }: 
   }, [open]);
 
   const doc = (d: LegalDoc, id: string, hidden: boolean) => (
-    <section className="legal" id={id} hidden={hidden} aria-label={d.title}>
+    <section className="legal" id={id} hidden={hidden} lang="es" aria-label={d.title}>
       <h3>{d.title}</h3>
-      {d.sections.map((s, i) => (
-        <div key={i}>
-          <h3>{s.heading}</h3>
-          {s.paragraphs.map((p, j) => <p key={j}>{p}</p>)}
-        </div>
-      ))}
+      <LegalSections doc={d} />
     </section>
   );
 

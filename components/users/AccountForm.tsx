@@ -1,6 +1,6 @@
 /** The account form: create or edit a customer, tenant or admin. */
 import type { Translate } from "../../services/i18n.ts";
-import { errAttrs, FieldError } from "../AuthFrame.tsx";
+import { errAttrs, FieldError, TextField } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import RoleSelect from "../../islands/RoleSelect.tsx";
@@ -37,18 +37,14 @@ export function AccountForm(
 ) {
   const editing = original !== null;
   const text = (id: "email" | "full_name" | "phone", type: string, auto: string) => (
-    <div className="field">
-      <label htmlFor={id}>{t(`users.form.fields.${id}`)}</label>
-      <input
-        id={id}
-        name={id}
-        type={type}
-        autoComplete={auto}
-        defaultValue={values[id]}
-        {...errAttrs(id, fe[id])}
-      />
-      <FieldError id={id} message={fe[id]} />
-    </div>
+    <TextField
+      id={id}
+      label={t(`users.form.fields.${id}`)}
+      type={type}
+      autoComplete={auto}
+      value={values[id]}
+      error={fe[id]}
+    />
   );
   return (
     <>

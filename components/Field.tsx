@@ -1,0 +1,43 @@
+/** Form fields with server-side errors linked to their inputs. */
+
+/** A form field's error, linked to its input by id (`<id>-error`). */
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? <p className="field-error" id={`${id}-error`}>{message}</p> : null;
+}
+
+/** ARIA attributes of an input with a possible error. */
+export function errAttrs(id: string, message?: string) {
+  return message ? { "aria-invalid": true, "aria-describedby": `${id}-error` } : {};
+}
+
+/** Props of {@link TextField}. */
+export interface TextFieldProps {
+  id: string;
+  label: string;
+  type?: string;
+  autoComplete?: string;
+  value?: string;
+  error?: string;
+  required?: boolean;
+}
+
+/** A labelled input (its name is its id) with its error below it. */
+export function TextField(
+  { id, label, type = "text", autoComplete, value, error, required }: TextFieldProps,
+) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={id}
+        type={type}
+        autoComplete={autoComplete}
+        required={required}
+        defaultValue={value}
+        {...errAttrs(id, error)}
+      />
+      <FieldError id={id} message={error} />
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Stations and sensors (spec 000 section 3): the shapes the portal stores and serves,
+ * the device status values, and the realtime measurement keys.
+ */
+
+/** Device status values; `unknown` is the default. */
+export const DEVICE_STATUSES = ["online", "offline", "error", "alarm", "unknown"] as const;
+/** A device status. */
+export type DeviceStatus = typeof DEVICE_STATUSES[number];
+
+/** A solid-state relay of a station (`ssr_N`). */
+export interface SSR {
+  id: string;
+  name: string;
+  type: "normal" | "emergency";
+  gpio_pin: number;
+}
+
+/** A unit of a station (`unit_N`), switched by one SSR, occupied by a tenant. */
+export interface StationUnit {
+  id: string;
+  name: string;
+  ssr_id: string;
+  station_id?: number;
+  tenant_id?: number | null;
+}
+
+/** MQTT settings of a device as served (the password is write-only, never served). */
+export interface MqttConfig {
+  username: string;
+  topic_prefix: string;
+}
+
+/** What a station's `config.station` holds. */
+export interface StationConfig {
+  ssrs: SSR[];
+  units: StationUnit[];
+}
+
+/** What a sensor's `config.sensor` holds. */
+export interface SensorConfig {
+  unit_id: string | null;
+  tenant_id: number | null;
+  ip_address: string;
+}
+
+/** A station or a sensor as stored and served (without secrets). */
+export interface Device {
+  id: number;
+  type: "station" | "sensor";
+  name: string;
+  serial_number: string;
+  /** Stations: the operator's station id; sensors: `{station_id}_{serial}`. */
+  station_id: string;
+  /** Sensors: the id of their station; stations: null. */
+  parent_id: number | null;
+  zone_id: number | null;
+  status: DeviceStatus;
+  /** Epoch ms of the last message, or null. */
+  last_seen: number | null;
+  /** Stations: JSON string with street, street_number, colony, postal_code, city, state, country, indications. */
+  location: string;
+  customer_id: number | null;
+  tenant_id: number | null;
+  config: {
+    mqtt: MqttConfig;
+    station?: StationConfig;
+    sensor?: SensorConfig;
+  };
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Realtime measurement keys (spec 000 section 3): totals and per phase a, b, c. Energy
+ * keys are kWh (meters count Wh; ingest divides by 1000).
+ */
+export const MEASUREMENT_KEYS = [
+  "total_power",
+  "total_apparent_power",
+  "total_current",
+  "total_energy_kwh",
+  "total_returned_kwh",
+  "total_pf",
+  ...(["a", "b", "c"] as const).flatMap((p) => [
+    `phase_${p}_power`,
+    `phase_${p}_apparent_power`,
+    `phase_${p}_current`,
+    `phase_${p}_voltage`,
+    `phase_${p}_pf`,
+    `phase_${p}_energy_kwh`,
+    `phase_${p}_returned_kwh`,
+  ]),
+] as const;
+
+/** A realtime measurement key. */
+export type MeasurementKey = typeof MEASUREMENT_KEYS[number];
+
+/** Keys that are perpetual counters (only grow, except on a meter reset). */
+export const COUNTER_KEYS: readonly MeasurementKey[] = MEASUREMENT_KEYS.filter((k) =>
+  k.endsWith("_kwh")
+);
+
+/** MQTT topic prefix of a sensor: `sensor/{serial lowercased}`. */
+export function sensorTopicPrefix(serial: string): string {
+  return `sensor/${serial.toLowerCase()}`;
+}
+
+/** MQTT topic prefix of a station: `station/{serial}`. */
+export function stationTopicPrefix(serial: string): string {
+  return `station/${serial}`;
+}
+
+/** The sensor's station id: `{station_id}_{serial}`. */
+export function sensorStationId(stationId: string, serial: string): string {
+  return `${stationId}_${serial}`;
+}
+
+/** The measurement bucket of a device: `device_{serial}`. */
+export function measurementBucket(serial: string): string {
+  return `device_${serial}`;
+}

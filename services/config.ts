@@ -18,6 +18,35 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error";
   /** What the contact dialog offers; empty values are not shown. */
   contact: Contact;
+  /** MQTT: an external broker, or the embedded one. */
+  mqtt: MqttSettings;
+  /** The time-series store. */
+  telemetry: TelemetrySettings;
+}
+
+/** MQTT settings. */
+export interface MqttSettings {
+  /** External broker URL (mqtt://, mqtts://); null runs the embedded broker. */
+  url: string | null;
+  /** Port of the embedded broker. */
+  port: number;
+  /** Credentials of the portal's ingest client on an external broker. */
+  username: string | null;
+  password: string | null;
+  /** Whether this process runs ingest (off when `deno task ingest` runs it apart). */
+  ingest: boolean;
+  /** Shared-subscription group when several ingest processes split the load. */
+  shareGroup: string | null;
+  /** A device that sends nothing for this long is offline. */
+  silenceSeconds: number;
+}
+
+/** Time-series store settings. */
+export interface TelemetrySettings {
+  /** QuestDB HTTP URL; null uses the embedded SQLite store in the data folder. */
+  questdbUrl: string | null;
+  /** Days of raw samples kept (rollups are kept for good). */
+  rawRetentionDays: number;
 }
 
 /** The operator's contact channels. */
@@ -43,6 +72,35 @@ const portSchema = (name: string, fallback: number) =>
     return n;
   });
 
+const wholeNumber = (name: string, fallback: number, min: number, max: number) =>
+  z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v === "") return fallback;
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || n < min || n > max) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} must be a whole number from ${min} to ${max}, got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const urlOf = (name: string, schemes: string[]) =>
+  z.string().optional().refine(
+    (v) => {
+      if (!v) return true;
+      try {
+        return schemes.includes(new URL(v).protocol.replace(/:$/, ""));
+      } catch {
+        return false;
+      }
+    },
+    {
+      message: `${name} must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}`,
+    },
+  );
+
 const envSchema = z.object({
   PORT: portSchema("PORT", 8000),
   HOSTNAME: z.string().optional().transform((v) => v || "0.0.0.0"),
@@ -60,18 +118,7 @@ const envSchema = z.object({
     (v) => v === undefined || v === "" || v.length >= 32,
     { message: "JWT_SECRET must have at least 32 characters" },
   ),
-  TOKEN_TTL_MINUTES: z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v === "") return 60;
-    const n = Number(v);
-    if (!/^\d+$/.test(v) || n < 10 || n > 1440) {
-      ctx.addIssue({
-        code: "custom",
-        message: `TOKEN_TTL_MINUTES must be a whole number from 10 to 1440, got "${v}"`,
-      });
-      return z.NEVER;
-    }
-    return n;
-  }),
+  TOKEN_TTL_MINUTES: wholeNumber("TOKEN_TTL_MINUTES", 60, 10, 1440),
   CONTACT_ADDRESS: z.string().optional(),
   CONTACT_PHONE: z.string().optional().refine((v) => !v || /^\+?[\d\s()-]{6,20}$/.test(v), {
     message: "CONTACT_PHONE must be a phone number such as +52 55 1234 5678",
@@ -85,6 +132,17 @@ const envSchema = z.object({
   CONTACT_WEBSITE: z.string().optional().refine((v) => !v || /^https?:\/\/\S+$/.test(v), {
     message: "CONTACT_WEBSITE must start with http:// or https://",
   }),
+  MQTT_URL: urlOf("MQTT_URL", ["mqtt", "mqtts", "tcp", "tls"]),
+  MQTT_PORT: portSchema("MQTT_PORT", 1883),
+  MQTT_USERNAME: z.string().optional(),
+  MQTT_PASSWORD: z.string().optional(),
+  INGEST: z.enum(["on", "off"], { message: "INGEST must be on or off" }).optional().default("on"),
+  INGEST_SHARE_GROUP: z.string().optional().refine((v) => !v || /^[A-Za-z0-9_-]{1,64}$/.test(v), {
+    message: "INGEST_SHARE_GROUP must be letters, digits, - or _ (at most 64)",
+  }),
+  DEVICE_SILENCE_SECONDS: wholeNumber("DEVICE_SILENCE_SECONDS", 120, 10, 86400),
+  QUESTDB_URL: urlOf("QUESTDB_URL", ["http", "https"]),
+  RAW_RETENTION_DAYS: wholeNumber("RAW_RETENTION_DAYS", 35, 1, 3650),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], {
     message: "LOG_LEVEL must be one of debug, info, warn, error",
   }).optional().default("info"),
@@ -122,6 +180,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jwtSecret: v.JWT_SECRET || null,
     tokenTtlMinutes: v.TOKEN_TTL_MINUTES,
     logLevel: v.LOG_LEVEL,
+    mqtt: {
+      url: v.MQTT_URL || null,
+      port: v.MQTT_PORT,
+      username: v.MQTT_USERNAME || null,
+      password: v.MQTT_PASSWORD || null,
+      ingest: v.INGEST === "on",
+      shareGroup: v.INGEST_SHARE_GROUP || null,
+      silenceSeconds: v.DEVICE_SILENCE_SECONDS,
+    },
+    telemetry: {
+      questdbUrl: v.QUESTDB_URL || null,
+      rawRetentionDays: v.RAW_RETENTION_DAYS,
+    },
     contact: {
       address: v.CONTACT_ADDRESS?.trim() ?? "",
       phone: v.CONTACT_PHONE?.trim() ?? "",

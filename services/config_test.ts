@@ -136,3 +136,60 @@ Deno.test("loadConfig() lists several bad values together, one line each", () =>
     assert.match(e.message, new RegExp(`^  - .*${name}`, "m"), name);
   }
 });
+
+Deno.test("MQTT and time-series settings default to the embedded broker and store", () => {
+  const c = loadConfig({});
+  assert.deepEqual(c.mqtt, {
+    url: null,
+    port: 1883,
+    username: null,
+    password: null,
+    ingest: true,
+    shareGroup: null,
+    silenceSeconds: 120,
+  });
+  assert.deepEqual(c.telemetry, { questdbUrl: null, rawRetentionDays: 35 });
+});
+
+Deno.test("MQTT and time-series settings are read and checked", () => {
+  const c = loadConfig({
+    MQTT_URL: "mqtt://broker.local:1883",
+    MQTT_USERNAME: "portal",
+    MQTT_PASSWORD: "s3cret",
+    INGEST: "off",
+    INGEST_SHARE_GROUP: "ingest",
+    DEVICE_SILENCE_SECONDS: "300",
+    QUESTDB_URL: "http://questdb.local:9000",
+    RAW_RETENTION_DAYS: "90",
+  });
+  assert.equal(c.mqtt.url, "mqtt://broker.local:1883");
+  assert.equal(c.mqtt.ingest, false);
+  assert.equal(c.mqtt.silenceSeconds, 300);
+  assert.equal(c.telemetry.questdbUrl, "http://questdb.local:9000");
+  assert.equal(c.telemetry.rawRetentionDays, 90);
+  assert.throws(
+    () =>
+      loadConfig({
+        MQTT_URL: "http://x",
+        QUESTDB_URL: "ftp://y",
+        INGEST: "maybe",
+        DEVICE_SILENCE_SECONDS: "5",
+        INGEST_SHARE_GROUP: "a/b",
+      }),
+    (e: unknown) => {
+      const m = (e as Error).message;
+      for (
+        const name of [
+          "MQTT_URL",
+          "QUESTDB_URL",
+          "INGEST",
+          "DEVICE_SILENCE_SECONDS",
+          "INGEST_SHARE_GROUP",
+        ]
+      ) {
+        assert.ok(m.includes(name), `${name} named in: ${m}`);
+      }
+      return true;
+    },
+  );
+});

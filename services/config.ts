@@ -22,6 +22,8 @@ export interface Config {
   mqtt: MqttSettings;
   /** The time-series store. */
   telemetry: TelemetrySettings;
+  /** Minutes east of UTC of the business time zone: local days and months start there. */
+  utcOffsetMinutes: number;
 }
 
 /** MQTT settings. */
@@ -143,6 +145,18 @@ const envSchema = z.object({
   DEVICE_SILENCE_SECONDS: wholeNumber("DEVICE_SILENCE_SECONDS", 120, 10, 86400),
   QUESTDB_URL: urlOf("QUESTDB_URL", ["http", "https"]),
   RAW_RETENTION_DAYS: wholeNumber("RAW_RETENTION_DAYS", 35, 1, 3650),
+  UTC_OFFSET_MINUTES: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v === "") return -360;
+    const n = Number(v);
+    if (!/^-?\d+$/.test(v) || n < -720 || n > 840 || n % 15 !== 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `UTC_OFFSET_MINUTES must be a multiple of 15 from -720 to 840, got "${v}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], {
     message: "LOG_LEVEL must be one of debug, info, warn, error",
   }).optional().default("info"),
@@ -189,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       shareGroup: v.INGEST_SHARE_GROUP || null,
       silenceSeconds: v.DEVICE_SILENCE_SECONDS,
     },
+    utcOffsetMinutes: v.UTC_OFFSET_MINUTES,
     telemetry: {
       questdbUrl: v.QUESTDB_URL || null,
       rawRetentionDays: v.RAW_RETENTION_DAYS,

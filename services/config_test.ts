@@ -193,3 +193,11 @@ Deno.test("MQTT and time-series settings are read and checked", () => {
     },
   );
 });
+
+Deno.test("the business time zone defaults to Mexico City's UTC-6 and is checked", () => {
+  assert.equal(loadConfig({}).utcOffsetMinutes, -360);
+  assert.equal(loadConfig({ UTC_OFFSET_MINUTES: "60" }).utcOffsetMinutes, 60);
+  for (const bad of ["-7", "900", "x"]) {
+    assert.throws(() => loadConfig({ UTC_OFFSET_MINUTES: bad }), /UTC_OFFSET_MINUTES/);
+  }
+});

@@ -120,3 +120,56 @@ export function sensorStationId(stationId: string, serial: string): string {
 export function measurementBucket(serial: string): string {
   return `device_${serial}`;
 }
+
+/** Payment status of a station as served (spec 000 section 3); `other` until billing exists. */
+export const PAYMENT_STATUSES = ["paid", "due", "overdue", "other"] as const;
+/** A station's payment status. */
+export type PaymentStatus = typeof PAYMENT_STATUSES[number];
+
+/** Fewest and most SSRs a station has (spec 000 section 9). */
+export const MIN_SSRS = 1;
+/** Most SSRs a station has. */
+export const MAX_SSRS = 12;
+/** Highest GPIO pin an SSR may use (pins 0 to 19). */
+export const MAX_GPIO_PIN = 19;
+
+/**
+ * A device as the API and the pages serve it: the stored device, its status (for stations
+ * the effective status of spec 000 section 4), and the names it points at. `config.mqtt` is
+ * present for admins only and never carries the password.
+ */
+export interface DeviceView extends Omit<Device, "config"> {
+  config: {
+    mqtt?: MqttConfig;
+    station?: StationConfig;
+    sensor?: SensorConfig;
+  };
+  /** The station's customer (sensors: their station's), or null. */
+  customer: { full_name: string } | null;
+  /** Sensors: their tenant, or null; stations: null. */
+  tenant: { full_name: string } | null;
+  /** The pricing zone, or null (zones come later). */
+  zone: { name: string } | null;
+  payment_status: PaymentStatus;
+}
+
+/** Device stats of spec 000 section 3, limited to the devices the caller may see. */
+export interface DeviceStats {
+  stationCount: number;
+  sensorCount: number;
+  /** Visible stations and sensors whose own status is online. */
+  onlineCount: number;
+  unitCount: number;
+}
+
+/** A disconnect event of a device (spec 000 section 3, uptime record). Times in epoch ms. */
+export interface DisconnectEvent {
+  disconnect_time: number;
+  /** When it came back, or null while still disconnected. */
+  reconnect_time: number | null;
+  still_disconnected: boolean;
+  /** Seconds offline (whole seconds), or null while still disconnected. */
+  duration_seconds: number | null;
+  /** Why ingest declared it offline. */
+  reason: "online_false" | "will" | "silence";
+}

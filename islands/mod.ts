@@ -8,6 +8,8 @@ import ConfirmSubmit from "./ConfirmSubmit.tsx";
 import CopyButton from "./CopyButton.tsx";
 import NotificationBell from "./NotificationBell.tsx";
 import RoleSelect from "./RoleSelect.tsx";
+import StationEditor from "./StationEditor.tsx";
+import StationStatus from "./StationStatus.tsx";
 import TermsConsent from "./TermsConsent.tsx";
 
 /** Every island by name (the name is its file name and its module's name). */
@@ -18,6 +20,8 @@ export const ISLANDS = {
   CopyButton,
   NotificationBell,
   RoleSelect,
+  StationEditor,
+  StationStatus,
   TermsConsent,
 } as const;
 

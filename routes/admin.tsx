@@ -7,6 +7,7 @@ import { AdminHome } from "../components/HomePage.tsx";
 import { userStats } from "../services/accounts.ts";
 import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
+import { adminDeviceRoutes } from "./admin_devices.tsx";
 import { settingsRoutes } from "./settings.tsx";
 
 /** Routes under /admin. */
@@ -23,9 +24,9 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
   app.route("/", adminUserRoutes(deps));
+  app.route("/", adminDeviceRoutes(deps));
   app.route("/", settingsRoutes(deps, "/admin/settings"));
   comingSoon(app, deps, [
-    ["/admin/devices", "layout.nav.devices"],
     ["/admin/pricing", "layout.nav.pricing"],
     ["/admin/units-billing", "layout.nav.units_billing"],
     ["/admin/stations-billing", "layout.nav.stations_billing"],

@@ -24,6 +24,7 @@ import {
   userStats,
 } from "../services/accounts.ts";
 import { allCodes, createCode, generateCode, removeCode } from "../services/access_codes.ts";
+import { accessCodeChoices } from "../services/devices.ts";
 import { getUser, publicUser } from "../db/users.ts";
 import { getAccessCode } from "../db/access_codes.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
@@ -62,9 +63,9 @@ function backOf(form: Form, fallback: UserTab): { tab: UserTab; q: string } {
   return { tab, q: cleanSearch(str(form, "q")) };
 }
 
-/** Stations and units an access code can assign (none until devices exist in the portal). */
-function assignables(_deps: Deps): Promise<{ stations: StationOption[]; units: UnitOption[] }> {
-  return Promise.resolve({ stations: [], units: [] });
+/** Stations and units (of sensors that have one) an access code can assign. */
+function assignables(deps: Deps): Promise<{ stations: StationOption[]; units: UnitOption[] }> {
+  return accessCodeChoices(deps);
 }
 
 /** Routes under /admin/users and /admin/access-codes. */

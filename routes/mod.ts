@@ -8,6 +8,7 @@ import { authRoutes } from "./auth.tsx";
 import { legalRoutes } from "./legal.tsx";
 import { userApiRoutes } from "./api/users.ts";
 import { notificationApiRoutes } from "./api/notifications.ts";
+import { deviceApiRoutes } from "./api/devices.ts";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { customerRoutes } from "./customer.tsx";
@@ -34,6 +35,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route("/", loggingRoutes(deps));
   app.route("/", userApiRoutes(deps));
   app.route("/", notificationApiRoutes(deps));
+  app.route("/", deviceApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));
   app.route("/", adminRoutes(deps));
   app.route("/", customerRoutes(deps));

@@ -72,6 +72,12 @@ const SHOTS: Shot[] = [
   { who: "admin", path: "/admin/access-codes/create", name: "admin-code-create" },
   { who: "admin", path: "/admin/settings", name: "admin-settings" },
   { who: "admin", path: "/admin/devices", name: "admin-devices" },
+  {
+    who: "admin",
+    path: "/admin/devices/station/create",
+    name: "admin-station-create",
+  },
+  { who: "admin", path: "/admin/devices/station/999/data", name: "admin-station-not-found" },
   { who: "admin", path: "/notifications", name: "admin-notifications" },
   { who: "customer", path: "/customer", name: "customer" },
   { who: "customer", path: "/customer/settings", name: "customer-settings" },

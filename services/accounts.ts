@@ -17,6 +17,7 @@ import {
 import { clearFailures, recordFailure, retryAfter } from "../db/throttle.ts";
 import { forgetCodeUser, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
 import { deleteNotificationsOf } from "../db/notifications.ts";
+import { applyRegistrationAssignments } from "./devices.ts";
 import type { z } from "zod";
 import type {
   accountCreateSchema,
@@ -94,6 +95,20 @@ export async function register(
   }
   if (res === "email_taken") return { ok: false, field: "email", key: "validation.email_taken" };
   deps.log.log("info", "account registered", { user_id: res.id, role: res.role });
+  // The account and the used code were committed together above; the code's stations or
+  // units are bound to the account now, device by device. A failure here leaves a valid
+  // account that an admin can assign by hand, so it is logged, not reported.
+  try {
+    const bound = await applyRegistrationAssignments(deps, publicUser(res));
+    if (bound.skipped.length) {
+      deps.log.log("warn", "access code assignments skipped", {
+        user_id: res.id,
+        skipped: bound.skipped,
+      });
+    }
+  } catch (e) {
+    deps.log.log("error", "access code assignments failed", { user_id: res.id, error: String(e) });
+  }
   return { ok: true, user: publicUser(res) };
 }
 

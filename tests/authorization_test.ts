@@ -38,7 +38,86 @@ interface Fixture {
   codes: { apiDelete: number; pageDelete: number };
   /** The first tenant's notifications, resolved by the API row and by the page row. */
   notes: { api: number; page: number };
+  /** Devices: see {@link deviceFixture}. */
+  dev: DeviceFixture;
   css: string;
+}
+
+/**
+ * `station` belongs to the customer and holds the first tenant's `sensor` (unit_1); `spare`
+ * (no customer) holds `spareSensor` (unit_1) and `doomedSensor` (unit_2) and has unit_3
+ * free; `empty` has no sensors.
+ */
+interface DeviceFixture {
+  station: number;
+  sensor: number;
+  spare: number;
+  spareSensor: number;
+  doomedSensor: number;
+  empty: number;
+}
+
+/** A station body for the device rows. */
+function matrixStation(serial: string) {
+  return {
+    name: `Matrix ${serial}`,
+    location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
+    serial_number: serial,
+    station_id: `st_${serial}`,
+    config: {
+      mqtt: { username: `mq-${serial}`, password: "pw" },
+      station: {
+        ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
+        units: ["unit_1", "unit_2", "unit_3"].map((id) => ({ id, ssr_id: "ssr_1" })),
+      },
+    },
+  };
+}
+
+/** A sensor body for the device rows. */
+function matrixSensor(serial: string, unit: string, tenant: number | null = null) {
+  return {
+    name: `Meter ${serial}`,
+    serial_number: serial,
+    config: {
+      mqtt: { username: `mq-${serial}`, password: "pw" },
+      sensor: { unit_id: unit, tenant_id: tenant, ip_address: "10.0.0.9" },
+    },
+  };
+}
+
+/** The station page form for the matrix's station pages (three units on one SSR). */
+function pageStationForm(serial: string, password: string) {
+  return {
+    name: `Page ${serial}`,
+    serial_number: serial,
+    station_id: `st_${serial}`,
+    city: "Monterrey",
+    state: "NL",
+    country: "MX",
+    mqtt_username: `mq-${serial}`,
+    mqtt_password: password,
+    ssr_id: "ssr_1",
+    ssr_name: "SSR 1",
+    ssr_type: "normal",
+    ssr_gpio: "0",
+    unit_id: ["unit_1", "unit_2", "unit_3"],
+    unit_name: ["Unit 1", "Unit 2", "Unit 3"],
+    unit_ssr: ["ssr_1", "ssr_1", "ssr_1"],
+  };
+}
+
+/** The sensor page form for the matrix's sensor pages. */
+function pageSensorForm(serial: string, unit: string, tenant: number | null) {
+  return {
+    name: `Meter ${serial}`,
+    serial_number: serial,
+    unit_id: unit,
+    tenant_id: tenant === null ? "" : String(tenant),
+    ip_address: "10.0.0.9",
+    mqtt_username: `mq-${serial}`,
+    mqtt_password: "pw",
+  };
 }
 
 /** What a request must answer; `location: "login"` is `/login?next=<the path>`. */
@@ -275,6 +354,135 @@ const ROUTES: Row[] = [
     },
   },
 
+  // ---- devices: reads limited to what each role may see, changes admin only ----------
+  {
+    method: "GET",
+    route: "/api/devices",
+    expect: signedInApi(200),
+    check: async (res, a, f) => {
+      const got = ((await res.json()).devices as { id: number }[]).map((d) => d.id).sort();
+      const d = f.dev;
+      const want = a === "admin"
+        ? null
+        : a === "customer" || a === "tenant"
+        ? [d.station, d.sensor]
+        : [];
+      if (want) assert.deepEqual(got, want.sort(), a);
+      else assert.ok(got.length >= 6, a);
+    },
+  },
+  {
+    method: "GET",
+    route: "/api/devices/stats",
+    expect: signedInApi(200),
+    check: async (res, a) => {
+      const stats = await res.json();
+      assert.equal(stats.sensorCount, a === "admin" ? 3 : a === "tenant2" ? 0 : 1, a);
+    },
+  },
+  {
+    method: "POST",
+    route: "/api/devices/statuses",
+    body: (f) => ({ json: { deviceIds: [f.dev.station, f.dev.sensor, f.dev.spare] } }),
+    expect: signedInApi(200),
+    check: async (res, a) => {
+      const keys = Object.keys((await res.json()).statuses).sort();
+      const want = a === "admin"
+        ? ["MX-1", "MX-1A", "MX-2"]
+        : a === "tenant2"
+        ? []
+        : ["MX-1", "MX-1A"];
+      assert.deepEqual(keys, want, a);
+    },
+  },
+  {
+    method: "POST",
+    route: "/api/devices/assign-customer",
+    body: (f) => ({ json: { customer_id: f.who.customer.user.id, station_ids: [f.dev.station] } }),
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "POST",
+    route: "/api/devices/assign-tenant",
+    body: (f) => ({ json: { tenant_id: f.who.tenant.user.id, sensor_ids: [f.dev.sensor] } }),
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "POST",
+    route: "/api/devices/remove-customer/:id",
+    path: (f) => `/api/devices/remove-customer/${f.dev.spare}`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "POST",
+    route: "/api/devices/remove-tenant/:id",
+    path: (f) => `/api/devices/remove-tenant/${f.dev.spareSensor}`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "POST",
+    route: "/api/devices",
+    body: () => ({ json: matrixStation("MX-NEW") }),
+    expect: api(["admin"], 201),
+  },
+  {
+    method: "GET",
+    route: "/api/devices/:id",
+    path: (f) => `/api/devices/${f.dev.station}`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
+  {
+    method: "GET",
+    route: "/api/devices/:id/status",
+    path: (f) => `/api/devices/${f.dev.sensor}/status`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
+  {
+    method: "PUT",
+    route: "/api/devices/:id",
+    path: (f) => `/api/devices/${f.dev.spare}`,
+    body: () => ({ json: matrixStation("MX-2") }),
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "DELETE",
+    route: "/api/devices/:id",
+    path: (f) => `/api/devices/${f.dev.empty}`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "GET",
+    route: "/api/devices/:id/sensors",
+    path: (f) => `/api/devices/${f.dev.station}/sensors`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
+  {
+    method: "POST",
+    route: "/api/devices/:id/sensors",
+    path: (f) => `/api/devices/${f.dev.spare}/sensors`,
+    body: () => ({ json: matrixSensor("MX-2C", "unit_3") }),
+    expect: api(["admin"], 201),
+  },
+  {
+    method: "GET",
+    route: "/api/devices/:id/sensors/:sensorId",
+    path: (f) => `/api/devices/${f.dev.station}/sensors/${f.dev.sensor}`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
+  {
+    method: "PUT",
+    route: "/api/devices/:id/sensors/:sensorId",
+    path: (f) => `/api/devices/${f.dev.spare}/sensors/${f.dev.spareSensor}`,
+    body: () => ({ json: matrixSensor("MX-2A", "unit_1") }),
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "DELETE",
+    route: "/api/devices/:id/sensors/:sensorId",
+    path: (f) => `/api/devices/${f.dev.spare}/sensors/${f.dev.doomedSensor}`,
+    expect: api(["admin"], 200),
+  },
+
   // ---- admin area ----------------------------------------------------------------------
   { method: "GET", route: "/admin", expect: page("admin") },
   { method: "GET", route: "/admin/settings", expect: page("admin") },
@@ -285,7 +493,6 @@ const ROUTES: Row[] = [
     expect: page("admin", 303, "/admin/settings?saved=1"),
   },
   ...comingSoon("admin", [
-    "/admin/devices",
     "/admin/pricing",
     "/admin/units-billing",
     "/admin/stations-billing",
@@ -293,6 +500,96 @@ const ROUTES: Row[] = [
     "/admin/stats",
   ]),
   { method: "GET", route: "/admin/users", expect: page("admin") },
+  // ---- admin device pages (the matrix's devices: see deviceFixture) --------------------
+  { method: "GET", route: "/admin/devices", expect: page("admin") },
+  { method: "GET", route: "/admin/devices/station/create", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/devices/station/create",
+    body: () => ({ form: pageStationForm("MX-PAGE", "pw") }),
+    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=created$/),
+  },
+  {
+    method: "GET",
+    route: "/admin/devices/station/:id",
+    path: (f) => `/admin/devices/station/${f.dev.station}`,
+    expect: page("admin"),
+  },
+  {
+    method: "POST",
+    route: "/admin/devices/station/:id",
+    path: (f) => `/admin/devices/station/${f.dev.station}`,
+    body: () => ({ form: pageStationForm("MX-1", "") }),
+    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=updated$/),
+  },
+  {
+    method: "GET",
+    route: "/admin/devices/station/:id/data",
+    path: (f) => `/admin/devices/station/${f.dev.station}/data`,
+    expect: page("admin"),
+  },
+  {
+    method: "POST",
+    route: "/admin/devices/station/:id/delete",
+    path: (f) => `/admin/devices/station/${f.dev.station}/delete`,
+    body: () => ({ form: { confirm: "yes" } }),
+    expect: page(
+      "admin",
+      303,
+      /^\/admin\/devices\/station\/\d+\/data\?error=station_has_sensors$/,
+    ),
+  },
+  {
+    method: "GET",
+    route: "/admin/devices/station/:id/sensor/create",
+    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/create`,
+    expect: page("admin"),
+  },
+  {
+    method: "POST",
+    route: "/admin/devices/station/:id/sensor/create",
+    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/create`,
+    body: () => ({ form: pageSensorForm("MX-1P", "unit_2", null) }),
+    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_created$/),
+  },
+  {
+    method: "GET",
+    route: "/admin/devices/station/:id/sensor/:sensorId",
+    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}`,
+    expect: page("admin"),
+  },
+  {
+    method: "POST",
+    route: "/admin/devices/station/:id/sensor/:sensorId",
+    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}`,
+    body: (f) => ({ form: pageSensorForm("MX-1A", "unit_1", f.who.tenant.user.id) }),
+    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_updated$/),
+  },
+  {
+    method: "GET",
+    route: "/admin/devices/station/:id/sensor/:sensorId/data",
+    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}/data`,
+    expect: page("admin"),
+  },
+  {
+    method: "POST",
+    route: "/admin/devices/station/:id/sensor/:sensorId/delete",
+    path: (f) => `/admin/devices/station/${f.dev.spare}/sensor/${f.dev.spareSensor}/delete`,
+    body: () => ({ form: { confirm: "yes" } }),
+    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_deleted$/),
+  },
+  {
+    method: "GET",
+    route: "/admin/report/station/:id",
+    path: (f) => `/admin/report/station/${f.dev.station}`,
+    expect: page("admin"),
+  },
+  {
+    method: "GET",
+    route: "/admin/report/station/:id/unit/:unitId",
+    path: (f) => `/admin/report/station/${f.dev.station}/unit/unit_1`,
+    expect: page("admin"),
+  },
   {
     method: "POST",
     route: "/admin/users/:id/toggle",
@@ -432,7 +729,31 @@ async function fixture(t: TestApp): Promise<Fixture> {
     }, Date.now())).id;
   const notes = { api: await note(who.tenant.user.id), page: await note(who.tenant.user.id) };
   for (const other of [who.admin, who.customer, who.tenant2]) await note(other.user.id);
-  return { who, victims, codes, notes, css: t.deps.assets.manifest.css };
+  const dev = await deviceFixture(t, who);
+  return { who, victims, codes, notes, dev, css: t.deps.assets.manifest.css };
+}
+
+/** Creates the devices of {@link DeviceFixture} through the API, as the admin. */
+async function deviceFixture(t: TestApp, who: Fixture["who"]): Promise<DeviceFixture> {
+  const make = async (path: string, json: unknown) => {
+    const res = await call(t, "POST", path, { token: who.admin.token, json });
+    assert.ok(res.status < 300, `${path}: ${res.status} ${await res.clone().text()}`);
+    return (await res.json()).id as number;
+  };
+  const station = await make("/api/devices", matrixStation("MX-1"));
+  const sensor = await make(
+    `/api/devices/${station}/sensors`,
+    matrixSensor("MX-1A", "unit_1", who.tenant.user.id),
+  );
+  const spare = await make("/api/devices", matrixStation("MX-2"));
+  const spareSensor = await make(`/api/devices/${spare}/sensors`, matrixSensor("MX-2A", "unit_1"));
+  const doomedSensor = await make(`/api/devices/${spare}/sensors`, matrixSensor("MX-2B", "unit_2"));
+  const empty = await make("/api/devices", matrixStation("MX-3"));
+  await make("/api/devices/assign-customer", {
+    customer_id: who.customer.user.id,
+    station_ids: [station],
+  });
+  return { station, sensor, spare, spareSensor, doomedSensor, empty };
 }
 
 /** Pages carry the session in the cookie, API calls as a bearer token. */

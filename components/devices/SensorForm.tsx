@@ -1,0 +1,235 @@
+/**
+ * The sensor form (add and edit) under a station: name, serial number, unit and tenant,
+ * IP address, MQTT username and write-only password, the topic prefix and the sensor
+ * station id shown read-only. A plain POST form; errors come back inline.
+ */
+import type { Translate } from "../../services/i18n.ts";
+import { errAttrs, FieldError } from "../Field.tsx";
+import { Island } from "../render.tsx";
+import ClearErrors from "../../islands/ClearErrors.tsx";
+import { sensorStationId, sensorTopicPrefix } from "../../core/devices.ts";
+
+/** What the form shows and posts back. */
+export interface SensorFormValues {
+  name: string;
+  serial_number: string;
+  unit_id: string;
+  /** The tenant's id as a string, "" for none. */
+  tenant_id: string;
+  ip_address: string;
+  mqtt_username: string;
+}
+
+/** A unit the sensor can be assigned to. */
+export interface UnitChoice {
+  id: string;
+  name: string;
+  /** The unit's tenant, worded, or null. */
+  tenant: string | null;
+  /** The name of another sensor measuring this unit, or null when it is free. */
+  takenBy: string | null;
+}
+
+/** A tenant the sensor can be assigned to. */
+export interface TenantChoice {
+  id: number;
+  name: string;
+  email: string;
+}
+
+/** Props of {@link SensorForm}. */
+export interface SensorFormProps {
+  t: Translate;
+  station: { id: number; name: string; station_id: string };
+  /** The sensor's id when editing, null when adding. */
+  id: number | null;
+  values: SensorFormValues;
+  units: UnitChoice[];
+  tenants: TenantChoice[];
+  fieldErrors: Record<string, string>;
+  error?: string;
+}
+
+type TextKey = "name" | "serial_number" | "ip_address" | "mqtt_username";
+
+/** The form. */
+export function SensorForm(
+  { t, station, id, values, units, tenants, fieldErrors: fe, error }: SensorFormProps,
+) {
+  const editing = id !== null;
+  const F = (k: string, p?: Record<string, string | number>) => t(`devices.sensor_form.${k}`, p);
+  const req = (required: boolean) => (
+    <span className="muted small">
+      {t(`devices.station_form.fields.${required ? "required" : "optional"}`)}
+    </span>
+  );
+  const text = (key: TextKey, o: { placeholder?: string; auto?: string } = {}) => (
+    <div className="field">
+      <label htmlFor={key}>
+        {F(`fields.${key}`)} {req(true)}
+      </label>
+      <input
+        id={key}
+        name={key}
+        type="text"
+        autoComplete={o.auto ?? "off"}
+        maxLength={200}
+        defaultValue={values[key]}
+        placeholder={o.placeholder}
+        aria-required
+        {...errAttrs(key, fe[key])}
+      />
+      <FieldError id={key} message={fe[key]} />
+    </div>
+  );
+  const serial = values.serial_number.trim();
+  const back = `/admin/devices/station/${station.id}/data`;
+  const action = editing
+    ? `/admin/devices/station/${station.id}/sensor/${id}`
+    : `/admin/devices/station/${station.id}/sensor/create`;
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>{F(editing ? "title_edit" : "title_create")}</h1>
+          <p className="muted" style={{ margin: 0 }}>{F("subtitle", { station: station.name })}</p>
+        </div>
+        <div className="page-actions">
+          <a className="btn btn-secondary" href={back}>{F("back")}</a>
+        </div>
+      </div>
+      {error && (
+        <div className="alert alert-error notice" role="alert" data-testid="form-error">
+          {error}
+        </div>
+      )}
+      <form
+        method="post"
+        action={action}
+        className="form device-form"
+        noValidate
+        data-testid="sensor-form"
+      >
+        <Island of={ClearErrors} props={{}} />
+        <section className="card" aria-labelledby="sensor-basics">
+          <h2 id="sensor-basics">{F("sections.basics")}</h2>
+          <div className="form-grid">
+            {text("name", { placeholder: F("placeholders.name") })}
+            {text("serial_number", { placeholder: F("placeholders.serial_number") })}
+            <div className="field field-wide">
+              <label htmlFor="sensor_station_id">{F("fields.station_id")}</label>
+              <input
+                id="sensor_station_id"
+                type="text"
+                className="readonly-value"
+                readOnly
+                value={sensorStationId(station.station_id, serial || "…")}
+                data-testid="sensor-station-id"
+              />
+              <p className="hint">
+                {F("hints.station_id", {
+                  station_id: station.station_id,
+                  serial: serial || F("fields.serial_number"),
+                })}
+              </p>
+            </div>
+          </div>
+        </section>
+        <section className="card" aria-labelledby="sensor-assignment">
+          <h2 id="sensor-assignment">{F("sections.assignment")}</h2>
+          <div className="form-grid">
+            <div className="field">
+              <label htmlFor="unit_id">
+                {F("fields.unit")} {req(true)}
+              </label>
+              <select
+                id="unit_id"
+                name="unit_id"
+                defaultValue={values.unit_id}
+                aria-required
+                {...errAttrs("unit_id", fe.unit_id)}
+              >
+                <option value="">{F("placeholders.select_unit")}</option>
+                {units.map((u) => (
+                  <option key={u.id} value={u.id} disabled={u.takenBy !== null}>
+                    {[
+                      u.name,
+                      u.tenant ? ` (${u.tenant})` : "",
+                      u.takenBy ? ` · ${u.takenBy}` : "",
+                    ].join("")}
+                  </option>
+                ))}
+              </select>
+              {units.length === 0 && <p className="hint">{F("errors.no_units")}</p>}
+              <FieldError id="unit_id" message={fe.unit_id} />
+            </div>
+            <div className="field">
+              <label htmlFor="tenant_id">
+                {F("fields.tenant")} {req(false)}
+              </label>
+              <select
+                id="tenant_id"
+                name="tenant_id"
+                defaultValue={values.tenant_id}
+                aria-describedby="tenant_id-hint"
+                {...errAttrs("tenant_id", fe.tenant_id)}
+              >
+                <option value="">{t("devices.location.no_tenant")}</option>
+                {tenants.map((x) => (
+                  <option key={x.id} value={String(x.id)}>{`${x.name} · ${x.email}`}</option>
+                ))}
+              </select>
+              <p className="hint" id="tenant_id-hint">{F("hints.tenant_optional")}</p>
+              <FieldError id="tenant_id" message={fe.tenant_id} />
+            </div>
+          </div>
+        </section>
+        <section className="card" aria-labelledby="sensor-mqtt">
+          <h2 id="sensor-mqtt">{F("sections.mqtt")}</h2>
+          <div className="form-grid">
+            {text("ip_address", { placeholder: F("placeholders.ip_address") })}
+            {text("mqtt_username")}
+            <div className="field">
+              <label htmlFor="mqtt_password">
+                {F("fields.mqtt_password")} {req(!editing)}
+              </label>
+              <input
+                id="mqtt_password"
+                name="mqtt_password"
+                type="password"
+                autoComplete="new-password"
+                maxLength={256}
+                aria-required={!editing || undefined}
+                {...errAttrs("mqtt_password", fe.mqtt_password)}
+              />
+              {editing && <p className="hint">{F("hints.password_keep")}</p>}
+              <FieldError id="mqtt_password" message={fe.mqtt_password} />
+            </div>
+            <div className="field">
+              <label htmlFor="topic_prefix">{F("fields.topic_prefix")}</label>
+              <input
+                id="topic_prefix"
+                type="text"
+                className="readonly-value"
+                readOnly
+                value={serial ? sensorTopicPrefix(serial) : "sensor/…"}
+                data-testid="topic-prefix"
+              />
+              <p className="hint">
+                {F("hints.topic_prefix", {
+                  serial: serial.toLowerCase() || F("fields.serial_number"),
+                })}
+              </p>
+            </div>
+          </div>
+        </section>
+        <div className="form-actions">
+          <a className="btn btn-secondary" href={back}>{F("cancel")}</a>
+          <button type="submit" className="btn" data-testid="save-sensor">
+            {F(editing ? "update" : "create")}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,274 @@
+/**
+ * The station form (create and edit): basics, physical address, SSR and unit
+ * configuration (the StationEditor island), MQTT configuration. A plain POST form that
+ * works without JavaScript; errors come back inline from the server.
+ */
+import type { Translate } from "../../services/i18n.ts";
+import { errAttrs, FieldError } from "../Field.tsx";
+import { Island } from "../render.tsx";
+import ClearErrors from "../../islands/ClearErrors.tsx";
+import StationEditor, { type EditorSsr, type EditorUnit } from "../../islands/StationEditor.tsx";
+import { MAX_GPIO_PIN, MAX_SSRS } from "../../core/devices.ts";
+
+/** What the form shows and posts back. */
+export interface StationFormValues {
+  name: string;
+  serial_number: string;
+  station_id: string;
+  street: string;
+  street_number: string;
+  colony: string;
+  postal_code: string;
+  city: string;
+  state: string;
+  country: string;
+  indications: string;
+  mqtt_username: string;
+  /** Only kept across the no-JavaScript add/remove round trips. */
+  mqtt_password: string;
+  ssrs: EditorSsr[];
+  units: EditorUnit[];
+}
+
+/** Empty values of a new station. */
+export function emptyStationValues(): StationFormValues {
+  return {
+    name: "",
+    serial_number: "",
+    station_id: "",
+    street: "",
+    street_number: "",
+    colony: "",
+    postal_code: "",
+    city: "",
+    state: "",
+    country: "",
+    indications: "",
+    mqtt_username: "",
+    mqtt_password: "",
+    ssrs: [],
+    units: [],
+  };
+}
+
+/** Props of {@link StationForm}. */
+export interface StationFormProps {
+  t: Translate;
+  /** The station's id when editing, null when creating. */
+  id: number | null;
+  values: StationFormValues;
+  /** Translated errors by form field (`ssrs` and `units` for the editor). */
+  fieldErrors: Record<string, string>;
+  /** 'Failed to create station' / 'Failed to update station', with detail. */
+  error?: string;
+}
+
+type TextKey =
+  | "name"
+  | "serial_number"
+  | "station_id"
+  | "street"
+  | "street_number"
+  | "colony"
+  | "postal_code"
+  | "city"
+  | "state"
+  | "country"
+  | "mqtt_username";
+
+/** The form. */
+export function StationForm({ t, id, values, fieldErrors: fe, error }: StationFormProps) {
+  const editing = id !== null;
+  const F = (k: string, p?: Record<string, string | number>) => t(`devices.station_form.${k}`, p);
+  const text = (
+    key: TextKey,
+    o: { required?: boolean; label?: string; placeholder?: string; auto?: string } = {},
+  ) => (
+    <div className="field">
+      <label htmlFor={key}>
+        {o.label ?? F(`fields.${key}`)}{" "}
+        <span className="muted small">
+          {o.required ? F("fields.required") : F("fields.optional")}
+        </span>
+      </label>
+      <input
+        id={key}
+        name={key}
+        type="text"
+        autoComplete={o.auto ?? "off"}
+        maxLength={200}
+        defaultValue={values[key]}
+        placeholder={o.placeholder ?? F(`placeholders.${key}`)}
+        aria-required={o.required || undefined}
+        {...errAttrs(key, fe[key])}
+      />
+      <FieldError id={key} message={fe[key]} />
+    </div>
+  );
+  const serial = values.serial_number.trim();
+  const back = editing ? `/admin/devices/station/${id}/data` : "/admin/devices";
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>{F(editing ? "title_edit" : "title_create")}</h1>
+          <p className="muted" style={{ margin: 0 }}>
+            {F(editing ? "subtitle_edit" : "subtitle_create")}
+          </p>
+        </div>
+        <div className="page-actions">
+          <a className="btn btn-secondary" href={back}>{F("back")}</a>
+        </div>
+      </div>
+      {error && (
+        <div className="alert alert-error notice" role="alert" data-testid="form-error">
+          {error}
+        </div>
+      )}
+      <form
+        method="post"
+        action={editing ? `/admin/devices/station/${id}` : "/admin/devices/station/create"}
+        className="form device-form"
+        noValidate
+        data-testid="station-form"
+      >
+        {/* Enter in a text field saves (the first submit button is the default one). */}
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+          {F(editing ? "update" : "create")}
+        </button>
+        <Island of={ClearErrors} props={{}} />
+        <section className="card" aria-labelledby="basics-title">
+          <h2 id="basics-title">{F("sections.basics")}</h2>
+          <div className="form-grid">
+            {text("name", { required: true })}
+            {text("serial_number", { required: true })}
+            {text("station_id", { required: true })}
+            <div className="field">
+              <label htmlFor="zone_id">
+                {F("fields.zone")} <span className="muted small">{F("fields.optional")}</span>
+              </label>
+              <select id="zone_id" name="zone_id" disabled aria-describedby="zone_id-hint">
+                <option value="">{F("fields.zone_none")}</option>
+              </select>
+              <p className="hint" id="zone_id-hint">{F("hints.zones_later")}</p>
+            </div>
+          </div>
+        </section>
+        <section className="card" aria-labelledby="address-title">
+          <h2 id="address-title">{F("sections.address")}</h2>
+          <div className="form-grid">
+            {text("street", { auto: "address-line1" })}
+            {text("street_number")}
+            {text("colony")}
+            {text("postal_code", { auto: "postal-code" })}
+            {text("city", { required: true })}
+            {text("state", { required: true })}
+            {text("country", { required: true })}
+            <div className="field field-wide">
+              <label htmlFor="indications">
+                {F("fields.indications")}{" "}
+                <span className="muted small">{F("fields.optional")}</span>
+              </label>
+              <textarea
+                id="indications"
+                name="indications"
+                maxLength={1000}
+                defaultValue={values.indications}
+                placeholder={F("placeholders.indications")}
+                {...errAttrs("indications", fe.indications)}
+              />
+              <FieldError id="indications" message={fe.indications} />
+            </div>
+          </div>
+        </section>
+        <Island
+          of={StationEditor}
+          props={{
+            ssrs: values.ssrs,
+            units: values.units,
+            errors: {
+              ...(fe.ssrs ? { ssrs: fe.ssrs } : {}),
+              ...(fe.units ? { units: fe.units } : {}),
+            },
+            texts: {
+              ssrTitle: F("sections.ssr"),
+              unitsTitle: F("sections.units"),
+              ssrHint: F("hints.ssr_range"),
+              unitsHint: F("hints.units"),
+              ssrName: F("fields.ssr_name"),
+              ssrType: F("fields.ssr_type"),
+              normal: F("ssr_types.normal"),
+              emergency: F("ssr_types.emergency"),
+              gpio: F("fields.gpio_pin"),
+              gpioLabel: F("gpio_label", { pin: "{pin}" }),
+              ssrDefault: F("placeholders.ssr_name", { n: "{n}" }),
+              unitDefault: F("placeholders.unit_name", { n: "{n}" }),
+              ssrCount: F("fields.ssr_count"),
+              addSsr: F("add_ssr"),
+              removeSsr: F("remove_ssr"),
+              unitName: F("fields.unit_name"),
+              unitSsr: F("fields.unit_ssr"),
+              addUnit: F("add_unit"),
+              removeUnit: F("remove_unit"),
+              noSsrs: F("no_ssrs"),
+              noUnits: F("no_units"),
+              refusals: {
+                maxSsrs: F("validation.max_ssrs", { max: MAX_SSRS }),
+                maxGpio: F("validation.max_gpio", { max: MAX_GPIO_PIN }),
+                ssrInUse: F("validation.cannot_remove_ssr"),
+                noSsrs: F("validation.add_ssrs_first"),
+              },
+            },
+          }}
+        />
+        <section className="card" aria-labelledby="mqtt-title">
+          <h2 id="mqtt-title">{F("sections.mqtt")}</h2>
+          <div className="form-grid">
+            {text("mqtt_username", { required: true })}
+            <div className="field">
+              <label htmlFor="mqtt_password">
+                {F("fields.mqtt_password")}{" "}
+                <span className="muted small">
+                  {editing ? F("fields.optional") : F("fields.required")}
+                </span>
+              </label>
+              <input
+                id="mqtt_password"
+                name="mqtt_password"
+                type="password"
+                autoComplete="new-password"
+                maxLength={256}
+                defaultValue={values.mqtt_password}
+                placeholder={F("placeholders.mqtt_password")}
+                aria-required={!editing || undefined}
+                {...errAttrs("mqtt_password", fe.mqtt_password)}
+              />
+              {editing && <p className="hint">{F("hints.password_keep")}</p>}
+              <FieldError id="mqtt_password" message={fe.mqtt_password} />
+            </div>
+            <div className="field field-wide">
+              <label htmlFor="topic_prefix">{F("fields.topic_prefix")}</label>
+              <input
+                id="topic_prefix"
+                type="text"
+                className="readonly-value"
+                readOnly
+                value={`station/${serial || "…"}`}
+                data-testid="topic-prefix"
+              />
+              <p className="hint">
+                {F("hints.topic_prefix", { serial: serial || F("fields.serial_number") })}
+              </p>
+            </div>
+          </div>
+        </section>
+        <div className="form-actions">
+          <a className="btn btn-secondary" href={back}>{F("cancel")}</a>
+          <button type="submit" className="btn" data-testid="save-station">
+            {F(editing ? "update" : "create")}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import {
+  deviceField,
+  effectiveStationStatus,
+  isIpAddress,
+  locationJson,
+  parseLocation,
+  sensorBodySchema,
+  ssrUnitProblems,
+  stationBodySchema,
+  statusesSchema,
+  validateDeviceBody,
+} from "./device_rules.ts";
+import type { DeviceStatus, SSR } from "./devices.ts";
+
+const ssr = (n: number, pin = n - 1): SSR => ({
+  id: `ssr_${n}`,
+  name: `SSR ${n}`,
+  type: "normal",
+  gpio_pin: pin,
+});
+
+const STATION = {
+  name: "Las Palmas",
+  location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
+  serial_number: "ST-000123",
+  station_id: "station_01",
+  zone_id: null,
+  type: "station",
+  config: {
+    mqtt: { username: "st-123", password: "pw" },
+    station: {
+      ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
+      units: [{ id: "unit_1", ssr_id: "ssr_1" }],
+    },
+  },
+};
+
+Deno.test("effectiveStationStatus() follows spec 000 section 4 case by case", () => {
+  const cases: [DeviceStatus, DeviceStatus[], DeviceStatus][] = [
+    ["offline", [], "offline"],
+    ["unknown", [], "unknown"],
+    ["online", ["online", "online"], "online"],
+    ["online", ["online", "offline"], "error"],
+    ["offline", ["offline"], "error"],
+    ["unknown", ["offline", "online"], "error"],
+    ["offline", ["online", "online"], "alarm"],
+    ["unknown", ["online"], "unknown"],
+    ["online", ["unknown"], "online"],
+    ["error", ["online"], "error"],
+  ];
+  for (const [own, sensors, want] of cases) {
+    assert.equal(effectiveStationStatus(own, sensors), want, `${own} + ${sensors.join(",")}`);
+  }
+});
+
+Deno.test("parseLocation() reads JSON strings and objects; plain text is the city", () => {
+  assert.equal(parseLocation("Monterrey").city, "Monterrey");
+  assert.equal(parseLocation("  ").city, "");
+  assert.equal(parseLocation(null).city, "");
+  assert.equal(parseLocation("{not json").city, "{not json");
+  const loc = parseLocation(
+    JSON.stringify({ city: " Guadalajara ", postal_code: 44100, extra: "x", state: 5 > 3 }),
+  );
+  assert.equal(loc.city, "Guadalajara");
+  assert.equal(loc.postal_code, "44100");
+  assert.equal(loc.state, "", "non-text values are dropped");
+  assert.ok(!("extra" in loc));
+  assert.deepEqual(parseLocation({ country: "MX" }).country, "MX");
+  assert.deepEqual(parseLocation(locationJson(loc)), loc, "round trip");
+  assert.deepEqual(Object.keys(JSON.parse(locationJson(loc))), [
+    "street",
+    "street_number",
+    "colony",
+    "postal_code",
+    "city",
+    "state",
+    "country",
+    "indications",
+  ]);
+});
+
+Deno.test("ssrUnitProblems() holds 1 to 12 SSRs, pins up to 19, units on existing SSRs", () => {
+  assert.deepEqual(ssrUnitProblems([ssr(1)], [{ id: "unit_1", ssr_id: "ssr_1" }]), {});
+  assert.deepEqual(ssrUnitProblems([], []), {
+    ssrs: "devices.station_form.validation.ssr_count_range",
+  });
+  const twelve = Array.from({ length: 12 }, (_, i) => ssr(i + 1));
+  assert.deepEqual(ssrUnitProblems(twelve, []), {});
+  assert.deepEqual(ssrUnitProblems([...twelve, ssr(13)], []), {
+    ssrs: "devices.station_form.validation.max_ssrs",
+  });
+  assert.deepEqual(ssrUnitProblems([ssr(1, 19)], []), {});
+  assert.deepEqual(ssrUnitProblems([ssr(1, 20)], []), {
+    ssrs: "devices.station_form.validation.max_gpio",
+  });
+  assert.deepEqual(ssrUnitProblems([ssr(1, 4), ssr(2, 4)], []), {
+    ssrs: "devices.validation.gpio_duplicate",
+  });
+  assert.deepEqual(ssrUnitProblems([ssr(1), ssr(1, 5)], []), {
+    ssrs: "devices.validation.ssr_duplicate",
+  });
+  assert.deepEqual(ssrUnitProblems([ssr(1)], [{ id: "unit_1", ssr_id: "ssr_2" }]), {
+    units: "devices.station_form.validation.units_existing_ssrs",
+  });
+  assert.deepEqual(
+    ssrUnitProblems([ssr(1)], [{ id: "unit_1", ssr_id: "ssr_1" }, {
+      id: "unit_1",
+      ssr_id: "ssr_1",
+    }]),
+    { units: "devices.validation.unit_duplicate" },
+  );
+});
+
+Deno.test("stationBodySchema() normalizes a valid body and names SSRs and units by default", () => {
+  const res = validateDeviceBody(stationBodySchema("create"), STATION);
+  assert.ok(res.ok);
+  assert.deepEqual(res.data.config.station.ssrs, [
+    { id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 },
+  ]);
+  assert.deepEqual(res.data.config.station.units, [
+    { id: "unit_1", name: "Unit 1", ssr_id: "ssr_1" },
+  ]);
+  assert.equal(res.data.location.city, "Monterrey");
+  assert.equal(res.data.zone_id, null);
+  const withZone = validateDeviceBody(stationBodySchema("create"), { ...STATION, zone_id: "4" });
+  assert.ok(withZone.ok && withZone.data.zone_id === 4);
+});
+
+Deno.test("stationBodySchema() needs the MQTT password on create only", () => {
+  const noPassword = { ...STATION, config: { ...STATION.config, mqtt: { username: "u" } } };
+  const create = validateDeviceBody(stationBodySchema("create"), noPassword);
+  assert.deepEqual(create.ok ? null : create.errors, {
+    mqtt_password: "devices.station_form.validation.mqtt_password_required",
+  });
+  const update = validateDeviceBody(stationBodySchema("update"), noPassword);
+  assert.ok(update.ok && update.data.config.mqtt.password === "");
+  const other = validateDeviceBody(stationBodySchema("update"), { ...STATION, type: "sensor" });
+  assert.deepEqual(other.ok ? null : other.errors, { type: "validation.invalid" });
+});
+
+Deno.test("sensorBodySchema() uses the sensor form's messages", () => {
+  const res = validateDeviceBody(sensorBodySchema("create"), {
+    name: " ",
+    serial_number: "",
+    config: { mqtt: { username: "", password: "" }, sensor: { unit_id: null, ip_address: "" } },
+  });
+  assert.deepEqual(res.ok ? null : res.errors, {
+    name: "devices.sensor_form.validation.name_required",
+    serial_number: "devices.sensor_form.validation.serial_required",
+    mqtt_username: "devices.sensor_form.validation.mqtt_username_required",
+    mqtt_password: "devices.sensor_form.validation.mqtt_password_required",
+    unit_id: "devices.sensor_form.validation.unit_required",
+    ip_address: "devices.sensor_form.validation.ip_required",
+  });
+  const ok = validateDeviceBody(sensorBodySchema("update"), {
+    name: "M",
+    serial_number: "shellypro3em-a1b2c3",
+    config: {
+      mqtt: { username: "m" },
+      sensor: { unit_id: "unit_2", tenant_id: "7", ip_address: "fe80::1" },
+    },
+  });
+  assert.ok(ok.ok);
+  assert.equal(ok.data.config.sensor.tenant_id, 7);
+  assert.equal(ok.data.config.mqtt.password, "");
+});
+
+Deno.test("isIpAddress() accepts IPv4 and IPv6 and refuses the rest", () => {
+  for (const ip of ["192.168.1.50", "10.0.0.1", "::1", "fe80::1ff:fe23:4567:890a"]) {
+    assert.ok(isIpAddress(ip), ip);
+  }
+  for (const ip of ["256.1.1.1", "1.2.3", "shelly.local", "1.2.3.4.5", "01.2.3.4"]) {
+    assert.ok(!isIpAddress(ip), ip);
+  }
+});
+
+Deno.test("deviceField() flattens issue paths into form fields", () => {
+  assert.equal(deviceField([]), "_");
+  assert.equal(deviceField(["name"]), "name");
+  assert.equal(deviceField(["location", "city"]), "city");
+  assert.equal(deviceField(["config", "mqtt", "password"]), "mqtt_password");
+  assert.equal(deviceField(["config", "station", "ssrs", 3, "gpio_pin"]), "ssrs");
+  assert.equal(deviceField(["config", "sensor", "ip_address"]), "ip_address");
+  assert.equal(deviceField(["config"]), "config");
+});
+
+Deno.test("statusesSchema() takes ids and serial numbers, at most 500", () => {
+  assert.ok(statusesSchema.safeParse({ deviceIds: [1, "ST-1"] }).success);
+  assert.ok(!statusesSchema.safeParse({ deviceIds: [0] }).success);
+  assert.ok(!statusesSchema.safeParse({ deviceIds: "ST-1" }).success);
+  assert.ok(!statusesSchema.safeParse({ deviceIds: Array(501).fill(1) }).success);
+});

@@ -1,0 +1,224 @@
+/**
+ * Device status in Deno KV: each device's status, when it was last heard from, and its
+ * disconnect events (the input of uptime). Keyed by device id, so a serial number change
+ * keeps the history.
+ *
+ * Key layout:
+ * - `["device_status", deviceId]` → {@link StatusRecord}
+ * - `["device_last_seen", deviceId]` → `Deno.KvU64` epoch ms, written with atomic `max` so
+ *   that several ingest processes never move it backwards and never need to read it first
+ * - `["device_events", deviceId, disconnectTime]` → {@link DisconnectEvent}; events of one
+ *   device never overlap, so they are ordered by both start and end
+ */
+import type { DeviceStatus, DisconnectEvent } from "../core/devices.ts";
+
+/** A device's current status. */
+export interface StatusRecord {
+  status: DeviceStatus;
+  /** When the status last changed (epoch ms), or null when it never did. */
+  changed_at: number | null;
+  /** The disconnect_time of the open disconnect event, or null. */
+  open_event: number | null;
+  /** Who was notified of the open disconnect (their notifications resolve on reconnect). */
+  notified: number[];
+}
+
+/** A device's status and last_seen as served. */
+export interface StatusNow {
+  status: DeviceStatus;
+  last_seen: number | null;
+}
+
+const statusKey = (id: number) => ["device_status", id];
+const seenKey = (id: number) => ["device_last_seen", id];
+const eventKey = (id: number, at: number) => ["device_events", id, at];
+
+/** The status of a device that was never heard from. */
+export const UNKNOWN_STATUS: StatusRecord = {
+  status: "unknown",
+  changed_at: null,
+  open_event: null,
+  notified: [],
+};
+
+/** Reads one device's status record (unknown when none). */
+export async function getStatusRecord(kv: Deno.Kv, id: number): Promise<StatusRecord> {
+  return (await kv.get<StatusRecord>(statusKey(id))).value ?? UNKNOWN_STATUS;
+}
+
+/**
+ * Status and last_seen of many devices at once. Large sets are read with one scan of each
+ * prefix; small ones with point reads (at most 10 keys per read).
+ */
+export async function readStatuses(
+  kv: Deno.Kv,
+  ids: readonly number[],
+): Promise<Map<number, StatusNow>> {
+  const status = new Map<number, DeviceStatus>();
+  const seen = new Map<number, number>();
+  const wanted = new Set(ids);
+  if (wanted.size > 40) {
+    for await (const e of kv.list<StatusRecord>({ prefix: ["device_status"] })) {
+      const id = e.key[1] as number;
+      if (wanted.has(id)) status.set(id, e.value.status);
+    }
+    for await (const e of kv.list<Deno.KvU64>({ prefix: ["device_last_seen"] })) {
+      const id = e.key[1] as number;
+      if (wanted.has(id)) seen.set(id, Number(e.value.value));
+    }
+  } else {
+    const list = [...wanted];
+    for (let i = 0; i < list.length; i += 5) {
+      const chunk = list.slice(i, i + 5);
+      const got = await kv.getMany<unknown[]>([...chunk.map(statusKey), ...chunk.map(seenKey)]);
+      chunk.forEach((id, j) => {
+        const s = got[j].value as StatusRecord | null;
+        const t = got[j + chunk.length].value as Deno.KvU64 | null;
+        if (s) status.set(id, s.status);
+        if (t) seen.set(id, Number(t.value));
+      });
+    }
+  }
+  const out = new Map<number, StatusNow>();
+  for (const id of wanted) {
+    out.set(id, { status: status.get(id) ?? "unknown", last_seen: seen.get(id) ?? null });
+  }
+  return out;
+}
+
+/** Raises the last_seen of devices to the given times (never lowers it). */
+export async function recordLastSeen(
+  kv: Deno.Kv,
+  seen: ReadonlyArray<readonly [id: number, ts: number]>,
+): Promise<void> {
+  for (let i = 0; i < seen.length; i += 500) {
+    const op = kv.atomic();
+    for (const [id, ts] of seen.slice(i, i + 500)) {
+      op.max(seenKey(id), BigInt(Math.max(0, Math.floor(ts))));
+    }
+    await op.commit();
+  }
+}
+
+/** What marking a device online changed. */
+export interface OnlineChange {
+  /** False when it was online already. */
+  changed: boolean;
+  /** The disconnect event it closed, if any. */
+  closed: DisconnectEvent | null;
+  /** Who had been notified of that disconnect. */
+  notified: number[];
+}
+
+/** Marks a device online at `ts`, closing its open disconnect event with its duration. */
+export async function markOnline(kv: Deno.Kv, id: number, ts: number): Promise<OnlineChange> {
+  for (;;) {
+    const cur = await kv.get<StatusRecord>(statusKey(id));
+    const rec = cur.value ?? UNKNOWN_STATUS;
+    if (rec.status === "online") return { changed: false, closed: null, notified: [] };
+    const op = kv.atomic().check(cur).set(
+      statusKey(id),
+      {
+        status: "online",
+        changed_at: ts,
+        open_event: null,
+        notified: [],
+      } satisfies StatusRecord,
+    );
+    op.max(seenKey(id), BigInt(Math.max(0, Math.floor(ts))));
+    let closed: DisconnectEvent | null = null;
+    if (rec.open_event !== null) {
+      const ev = await kv.get<DisconnectEvent>(eventKey(id, rec.open_event));
+      if (ev.value) {
+        const end = Math.max(ts, ev.value.disconnect_time);
+        closed = {
+          ...ev.value,
+          reconnect_time: end,
+          still_disconnected: false,
+          duration_seconds: Math.round((end - ev.value.disconnect_time) / 1000),
+        };
+        op.check(ev).set(ev.key, closed);
+      }
+    }
+    if ((await op.commit()).ok) return { changed: true, closed, notified: rec.notified };
+  }
+}
+
+/**
+ * Marks a device offline at `ts`, opening a disconnect event and remembering who was
+ * notified. False when it was offline already (nothing changes).
+ */
+export async function markOffline(
+  kv: Deno.Kv,
+  id: number,
+  ts: number,
+  reason: DisconnectEvent["reason"],
+  notified: number[],
+): Promise<boolean> {
+  for (;;) {
+    const cur = await kv.get<StatusRecord>(statusKey(id));
+    const rec = cur.value ?? UNKNOWN_STATUS;
+    if (rec.status === "offline") return false;
+    const event: DisconnectEvent = {
+      disconnect_time: ts,
+      reconnect_time: null,
+      still_disconnected: true,
+      duration_seconds: null,
+      reason,
+    };
+    const res = await kv.atomic().check(cur)
+      .set(
+        statusKey(id),
+        {
+          status: "offline",
+          changed_at: ts,
+          open_event: ts,
+          notified,
+        } satisfies StatusRecord,
+      )
+      .set(eventKey(id, ts), event)
+      .commit();
+    if (res.ok) return true;
+  }
+}
+
+/** The current status of a device, or unknown. */
+export async function statusNow(kv: Deno.Kv, id: number): Promise<StatusNow> {
+  return (await readStatuses(kv, [id])).get(id)!;
+}
+
+/**
+ * A device's disconnect events that overlap `[from, to)` (epoch ms), oldest first. An
+ * event still open overlaps everything after its start.
+ */
+export async function listDisconnectEvents(
+  kv: Deno.Kv,
+  id: number,
+  from: number,
+  to: number,
+): Promise<DisconnectEvent[]> {
+  const out: DisconnectEvent[] = [];
+  const iter = kv.list<DisconnectEvent>({
+    prefix: ["device_events", id],
+    end: eventKey(id, to),
+  }, { reverse: true });
+  for await (const e of iter) {
+    const end = e.value.reconnect_time ?? Infinity;
+    if (end <= from) break;
+    out.push(e.value);
+  }
+  return out.reverse();
+}
+
+/** Forgets everything about a deleted device's status; answers the record it had. */
+export async function deleteStatusOf(kv: Deno.Kv, id: number): Promise<StatusRecord> {
+  const rec = await getStatusRecord(kv, id);
+  const keys: Deno.KvKey[] = [statusKey(id), seenKey(id)];
+  for await (const e of kv.list({ prefix: ["device_events", id] })) keys.push(e.key);
+  for (let i = 0; i < keys.length; i += 500) {
+    const op = kv.atomic();
+    for (const k of keys.slice(i, i + 500)) op.delete(k);
+    await op.commit();
+  }
+  return rec;
+}

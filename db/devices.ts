@@ -1,0 +1,273 @@
+/**
+ * Stations and sensors in Deno KV. Status and last_seen live apart, in `db/device_status.ts`,
+ * so that device records change only when someone edits them.
+ *
+ * Key layout:
+ * - `["devices", id]` → {@link StoredDevice} (stations and sensors share the id sequence
+ *   `devices`)
+ * - `["devices_by_serial", serial lowercased]` → id: a serial number names one device, of
+ *   either type (ingest reports status by serial, and the sensor topic lowercases it)
+ * - `["devices_by_mqtt_user", username]` → id: MQTT usernames are unique (device login)
+ * - `["devices_by_parent", stationId, sensorId]` → sensorId
+ * - `["devices_by_customer", customerId, stationId]` → stationId
+ * - `["devices_by_tenant", tenantId, sensorId]` → sensorId
+ * - `["devices_by_unit", stationId, unitId]` → sensorId: a unit has at most one sensor
+ *
+ * Consistency: every write is one atomic commit of the record and its index entries, with
+ * the unique entries checked. Writing a sensor also rewrites its station unchanged, so that
+ * a station write that raced with it (deleting the station, removing the sensor's unit)
+ * fails its check and looks again.
+ */
+import type { Device } from "../core/devices.ts";
+import { nextId } from "./kv.ts";
+
+/** A device as stored: the public fields (no status) plus the MQTT password hash. */
+export interface StoredDevice extends Omit<Device, "status" | "last_seen"> {
+  /** PBKDF2 hash of the MQTT password (see `services/devices.ts`); never served. */
+  mqtt_password_hash: string;
+}
+
+/** A field whose value another device already holds. */
+export type TakenField = "serial_number" | "mqtt_username" | "unit_id";
+
+/** Why a write did not happen. */
+export type WriteRefusal =
+  | { reason: "not_found" }
+  | { reason: "parent_missing" }
+  | { reason: "taken"; field: TakenField }
+  | { reason: "refused"; key: string; field?: string };
+
+/** The outcome of a write. */
+export type WriteResult = { ok: true; device: StoredDevice } | ({ ok: false } & WriteRefusal);
+
+const deviceKey = (id: number) => ["devices", id];
+const serialKey = (serial: string) => ["devices_by_serial", serial.toLowerCase()];
+const mqttKey = (username: string) => ["devices_by_mqtt_user", username];
+const parentKey = (stationId: number, id: number) => ["devices_by_parent", stationId, id];
+const customerKey = (customerId: number, id: number) => ["devices_by_customer", customerId, id];
+const tenantKey = (tenantId: number, id: number) => ["devices_by_tenant", tenantId, id];
+const unitKey = (stationId: number, unitId: string) => ["devices_by_unit", stationId, unitId];
+
+interface IndexEntry {
+  key: Deno.KvKey;
+  value: number;
+  unique?: TakenField;
+}
+
+/** The index entries a device owns. */
+function indexEntries(d: StoredDevice): IndexEntry[] {
+  const out: IndexEntry[] = [
+    { key: serialKey(d.serial_number), value: d.id, unique: "serial_number" },
+  ];
+  if (d.config.mqtt.username) {
+    out.push({ key: mqttKey(d.config.mqtt.username), value: d.id, unique: "mqtt_username" });
+  }
+  if (d.type === "station" && d.customer_id !== null) {
+    out.push({ key: customerKey(d.customer_id, d.id), value: d.id });
+  }
+  if (d.type === "sensor" && d.parent_id !== null) {
+    out.push({ key: parentKey(d.parent_id, d.id), value: d.id });
+    const unit = d.config.sensor?.unit_id;
+    if (unit) out.push({ key: unitKey(d.parent_id, unit), value: d.id, unique: "unit_id" });
+  }
+  if (d.type === "sensor" && d.tenant_id !== null) {
+    out.push({ key: tenantKey(d.tenant_id, d.id), value: d.id });
+  }
+  return out;
+}
+
+const same = (a: Deno.KvKey, b: Deno.KvKey) =>
+  a.length === b.length && a.every((part, i) => part === b[i]);
+
+/** Adds the record and index changes from `prev` to `next` to `op`, checking unique entries. */
+function stage(op: Deno.AtomicOperation, prev: StoredDevice | null, next: StoredDevice | null) {
+  const before = prev ? indexEntries(prev) : [];
+  const after = next ? indexEntries(next) : [];
+  for (const e of before) {
+    if (!after.some((a) => same(a.key, e.key))) op.delete(e.key);
+  }
+  for (const e of after) {
+    const had = before.some((b) => same(b.key, e.key));
+    if (e.unique && !had) op.check({ key: e.key, versionstamp: null });
+    if (!had) op.set(e.key, e.value);
+  }
+  const id = (next ?? prev)!.id;
+  if (next) op.set(deviceKey(id), next);
+  else op.delete(deviceKey(id));
+}
+
+/** The unique field of `next` that another device holds, or null. */
+async function takenField(
+  kv: Deno.Kv,
+  prev: StoredDevice | null,
+  next: StoredDevice,
+): Promise<TakenField | null> {
+  const before = prev ? indexEntries(prev) : [];
+  for (const e of indexEntries(next)) {
+    if (!e.unique || before.some((b) => same(b.key, e.key))) continue;
+    const holder = (await kv.get<number>(e.key)).value;
+    if (holder !== null && holder !== next.id) return e.unique;
+  }
+  return null;
+}
+
+/** Reads a station entry (null entry value when missing or not a station). */
+async function stationEntry(kv: Deno.Kv, id: number) {
+  const e = await kv.get<StoredDevice>(deviceKey(id));
+  return e.value?.type === "station" ? e as Deno.KvEntry<StoredDevice> : null;
+}
+
+/**
+ * Creates a device. `build` makes the record from the new id and (for a sensor, when
+ * `parentId` is given) the station as it is now, or refuses with a locale key; it may be
+ * called again when a concurrent write got in between.
+ */
+export async function createDevice(
+  kv: Deno.Kv,
+  parentId: number | null,
+  build: (id: number, parent: StoredDevice | null) => StoredDevice | WriteRefusal,
+): Promise<WriteResult> {
+  const id = await nextId(kv, "devices");
+  for (;;) {
+    const parent = parentId === null ? null : await stationEntry(kv, parentId);
+    if (parentId !== null && !parent) return { ok: false, reason: "parent_missing" };
+    const next = build(id, parent?.value ?? null);
+    if ("reason" in next) return { ok: false, ...next };
+    const op = kv.atomic().check({ key: deviceKey(id), versionstamp: null });
+    if (parent) op.check(parent).set(parent.key, parent.value);
+    stage(op, null, next);
+    if ((await op.commit()).ok) return { ok: true, device: next };
+    const field = await takenField(kv, null, next);
+    if (field) return { ok: false, reason: "taken", field };
+  }
+}
+
+/**
+ * Changes a device. `mutate` gets the current record and, for a sensor, its station as they
+ * are now, and answers the next record or a refusal; it may run again after a concurrent
+ * write. Anything else `mutate` reads about a station (its unit bindings) is covered by the
+ * station's own check: sensor writes rewrite their station.
+ */
+export async function updateDevice(
+  kv: Deno.Kv,
+  id: number,
+  mutate: (
+    cur: StoredDevice,
+    parent: StoredDevice | null,
+  ) => Promise<StoredDevice | WriteRefusal> | StoredDevice | WriteRefusal,
+): Promise<WriteResult> {
+  for (;;) {
+    const cur = await kv.get<StoredDevice>(deviceKey(id));
+    if (!cur.value) return { ok: false, reason: "not_found" };
+    const parentId = cur.value.type === "sensor" ? cur.value.parent_id : null;
+    const parent = parentId === null ? null : await stationEntry(kv, parentId);
+    if (parentId !== null && !parent) return { ok: false, reason: "parent_missing" };
+    const next = await mutate(cur.value, parent?.value ?? null);
+    if ("reason" in next) return { ok: false, ...next };
+    const op = kv.atomic().check(cur);
+    if (parent) op.check(parent).set(parent.key, parent.value);
+    stage(op, cur.value, { ...next, id });
+    if ((await op.commit()).ok) return { ok: true, device: { ...next, id } };
+    const field = await takenField(kv, cur.value, next);
+    if (field) return { ok: false, reason: "taken", field };
+  }
+}
+
+/**
+ * Deletes a device and its index entries. A station is refused (`has_sensors`) while it
+ * has sensors. Answers the deleted record.
+ */
+export async function deleteDevice(kv: Deno.Kv, id: number): Promise<WriteResult> {
+  for (;;) {
+    const cur = await kv.get<StoredDevice>(deviceKey(id));
+    if (!cur.value) return { ok: false, reason: "not_found" };
+    const op = kv.atomic().check(cur);
+    if (cur.value.type === "station") {
+      if ((await sensorIdsOf(kv, id)).length > 0) {
+        return { ok: false, reason: "refused", key: "has_sensors" };
+      }
+    } else if (cur.value.parent_id !== null) {
+      const parent = await stationEntry(kv, cur.value.parent_id);
+      if (parent) op.check(parent).set(parent.key, parent.value);
+    }
+    stage(op, cur.value, null);
+    if ((await op.commit()).ok) return { ok: true, device: cur.value };
+  }
+}
+
+/** Reads one device. */
+export async function getDevice(kv: Deno.Kv, id: number): Promise<StoredDevice | null> {
+  return (await kv.get<StoredDevice>(deviceKey(id))).value;
+}
+
+/** Reads devices by id (missing ones are left out), in the order asked. */
+export async function getDevices(kv: Deno.Kv, ids: readonly number[]): Promise<StoredDevice[]> {
+  const out: StoredDevice[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const chunk = await kv.getMany<StoredDevice[]>(ids.slice(i, i + 10).map(deviceKey));
+    for (const e of chunk) if (e.value) out.push(e.value);
+  }
+  return out;
+}
+
+/** Every device, oldest first, optionally of one type. */
+export async function listDevices(
+  kv: Deno.Kv,
+  type?: Device["type"],
+): Promise<StoredDevice[]> {
+  const out: StoredDevice[] = [];
+  for await (const e of kv.list<StoredDevice>({ prefix: ["devices"] })) {
+    if (!type || e.value.type === type) out.push(e.value);
+  }
+  return out;
+}
+
+async function idsUnder(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number[]> {
+  const out: number[] = [];
+  for await (const e of kv.list<number>({ prefix })) out.push(e.value);
+  return out;
+}
+
+/** Ids of a station's sensors. */
+export function sensorIdsOf(kv: Deno.Kv, stationId: number): Promise<number[]> {
+  return idsUnder(kv, ["devices_by_parent", stationId]);
+}
+
+/** Ids of the stations of a customer. */
+export function stationIdsOfCustomer(kv: Deno.Kv, customerId: number): Promise<number[]> {
+  return idsUnder(kv, ["devices_by_customer", customerId]);
+}
+
+/** Ids of the sensors of a tenant. */
+export function sensorIdsOfTenant(kv: Deno.Kv, tenantId: number): Promise<number[]> {
+  return idsUnder(kv, ["devices_by_tenant", tenantId]);
+}
+
+/** Which sensor each unit of a station is bound to: unit id → sensor id. */
+export async function unitBindings(kv: Deno.Kv, stationId: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for await (const e of kv.list<number>({ prefix: ["devices_by_unit", stationId] })) {
+    out.set(String(e.key[2]), e.value);
+  }
+  return out;
+}
+
+/** The device with a serial number (any letter case), or null. */
+export async function findBySerial(kv: Deno.Kv, serial: string): Promise<StoredDevice | null> {
+  const id = (await kv.get<number>(serialKey(serial))).value;
+  return id === null ? null : getDevice(kv, id);
+}
+
+/** The id of the device with a serial number (any letter case), or null. */
+export async function idBySerial(kv: Deno.Kv, serial: string): Promise<number | null> {
+  return (await kv.get<number>(serialKey(serial))).value;
+}
+
+/** The device logging in with an MQTT username, or null. */
+export async function findByMqttUsername(
+  kv: Deno.Kv,
+  username: string,
+): Promise<StoredDevice | null> {
+  const id = (await kv.get<number>(mqttKey(username))).value;
+  return id === null ? null : getDevice(kv, id);
+}

@@ -1,0 +1,190 @@
+import assert from "node:assert/strict";
+import {
+  createDevice,
+  deleteDevice,
+  findByMqttUsername,
+  findBySerial,
+  getDevice,
+  sensorIdsOf,
+  sensorIdsOfTenant,
+  stationIdsOfCustomer,
+  type StoredDevice,
+  unitBindings,
+  updateDevice,
+} from "./devices.ts";
+
+function station(id: number, serial: string, over: Partial<StoredDevice> = {}): StoredDevice {
+  return {
+    id,
+    type: "station",
+    name: `Station ${serial}`,
+    serial_number: serial,
+    station_id: `st_${serial}`,
+    parent_id: null,
+    zone_id: null,
+    location: "",
+    customer_id: null,
+    tenant_id: null,
+    config: {
+      mqtt: { username: `u-${serial}`, topic_prefix: `station/${serial}` },
+      station: {
+        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
+        units: [
+          { id: "unit_1", name: "U1", ssr_id: "ssr_1" },
+          { id: "unit_2", name: "U2", ssr_id: "ssr_1" },
+        ],
+      },
+    },
+    created_at: 1,
+    updated_at: 1,
+    mqtt_password_hash: "h",
+    ...over,
+  };
+}
+
+function sensor(id: number, parent: number, serial: string, unit: string): StoredDevice {
+  return {
+    ...station(id, serial),
+    type: "sensor",
+    parent_id: parent,
+    config: {
+      mqtt: { username: `u-${serial}`, topic_prefix: `sensor/${serial.toLowerCase()}` },
+      sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.1" },
+    },
+  };
+}
+
+async function withKv(fn: (kv: Deno.Kv) => Promise<void>) {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await fn(kv);
+  } finally {
+    kv.close();
+  }
+}
+
+const newStation = async (kv: Deno.Kv, serial: string) => {
+  const res = await createDevice(kv, null, (id) => station(id, serial));
+  assert.ok(res.ok);
+  return res.device.id;
+};
+
+const newSensor = (kv: Deno.Kv, parent: number, serial: string, unit: string) =>
+  createDevice(kv, parent, (id) => sensor(id, parent, serial, unit));
+
+Deno.test("createDevice() shares one id sequence and indexes serial, MQTT user and parent", () =>
+  withKv(async (kv) => {
+    const s = await newStation(kv, "ST-1");
+    const m = await newSensor(kv, s, "Shelly-A", "unit_1");
+    assert.ok(m.ok);
+    assert.equal(m.device.id, s + 1);
+    assert.equal((await findBySerial(kv, "shelly-a"))?.id, m.device.id);
+    assert.equal((await findBySerial(kv, "st-1"))?.id, s);
+    assert.equal((await findByMqttUsername(kv, "u-Shelly-A"))?.id, m.device.id);
+    assert.deepEqual(await sensorIdsOf(kv, s), [m.device.id]);
+    assert.deepEqual([...(await unitBindings(kv, s))], [["unit_1", m.device.id]]);
+  }));
+
+Deno.test("serial numbers (any case), MQTT usernames and units are taken once", () =>
+  withKv(async (kv) => {
+    const s = await newStation(kv, "ST-1");
+    assert.ok((await newSensor(kv, s, "A", "unit_1")).ok);
+    const sameSerial = await createDevice(kv, null, (id) =>
+      station(id, "st-1", {
+        config: { mqtt: { username: "other", topic_prefix: "" } },
+      }));
+    assert.deepEqual(sameSerial, { ok: false, reason: "taken", field: "serial_number" });
+    const sameUnit = await createDevice(kv, s, (id) => ({
+      ...sensor(id, s, "B", "unit_1"),
+    }));
+    assert.deepEqual(sameUnit, { ok: false, reason: "taken", field: "unit_id" });
+    const sameUser = await createDevice(
+      kv,
+      null,
+      (id) => station(id, "ST-2", { config: { mqtt: { username: "u-A", topic_prefix: "" } } }),
+    );
+    assert.deepEqual(sameUser, { ok: false, reason: "taken", field: "mqtt_username" });
+  }));
+
+Deno.test("of concurrent creations with one serial number exactly one succeeds", () =>
+  withKv(async (kv) => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        createDevice(kv, null, (id) =>
+          station(id, "SAME", {
+            config: { mqtt: { username: `user-${i}`, topic_prefix: "" } },
+          }))),
+    );
+    assert.equal(results.filter((r) => r.ok).length, 1);
+    assert.ok(results.every((r) => r.ok || r.reason === "taken"));
+  }));
+
+Deno.test("updateDevice() moves index entries and frees the old ones", () =>
+  withKv(async (kv) => {
+    const s = await newStation(kv, "ST-1");
+    const m = await newSensor(kv, s, "A", "unit_1");
+    assert.ok(m.ok);
+    const res = await updateDevice(kv, m.device.id, (cur) => ({
+      ...cur,
+      serial_number: "A2",
+      tenant_id: 42,
+      config: { ...cur.config, sensor: { ...cur.config.sensor!, unit_id: "unit_2" } },
+    }));
+    assert.ok(res.ok);
+    assert.equal(await findBySerial(kv, "A"), null);
+    assert.equal((await findBySerial(kv, "a2"))?.id, m.device.id);
+    assert.deepEqual([...(await unitBindings(kv, s))], [["unit_2", m.device.id]]);
+    assert.deepEqual(await sensorIdsOfTenant(kv, 42), [m.device.id]);
+    assert.ok((await newSensor(kv, s, "C", "unit_1")).ok, "unit_1 is free again");
+    const cust = await updateDevice(kv, s, (cur) => ({ ...cur, customer_id: 7 }));
+    assert.ok(cust.ok);
+    assert.deepEqual(await stationIdsOfCustomer(kv, 7), [s]);
+    await updateDevice(kv, s, (cur) => ({ ...cur, customer_id: null }));
+    assert.deepEqual(await stationIdsOfCustomer(kv, 7), []);
+    assert.deepEqual(await updateDevice(kv, 999, (cur) => cur), { ok: false, reason: "not_found" });
+  }));
+
+Deno.test("a station with sensors is not deleted; deleting clears every index", () =>
+  withKv(async (kv) => {
+    const s = await newStation(kv, "ST-1");
+    const m = await newSensor(kv, s, "A", "unit_1");
+    assert.ok(m.ok);
+    assert.deepEqual(await deleteDevice(kv, s), {
+      ok: false,
+      reason: "refused",
+      key: "has_sensors",
+    });
+    assert.ok((await deleteDevice(kv, m.device.id)).ok);
+    assert.ok((await deleteDevice(kv, s)).ok);
+    assert.equal(await getDevice(kv, s), null);
+    const left: Deno.KvKey[] = [];
+    for await (const e of kv.list({ prefix: [] })) {
+      if (e.key[0] !== "seq") left.push(e.key);
+    }
+    assert.deepEqual(left, []);
+    assert.deepEqual(await newSensor(kv, s, "B", "unit_1"), {
+      ok: false,
+      reason: "parent_missing",
+    });
+  }));
+
+Deno.test("a sensor written while its station is deleted never outlives the station", () =>
+  withKv(async (kv) => {
+    for (let round = 0; round < 10; round++) {
+      const s = await newStation(kv, `ST-${round}`);
+      const [created, deleted] = await Promise.all([
+        newSensor(kv, s, `S-${round}`, "unit_1"),
+        deleteDevice(kv, s),
+      ]);
+      const stationLeft = await getDevice(kv, s);
+      if (created.ok) {
+        assert.ok(stationLeft, "a created sensor keeps its station");
+        assert.equal(deleted.ok, false);
+        assert.ok((await deleteDevice(kv, created.device.id)).ok);
+        assert.ok((await deleteDevice(kv, s)).ok);
+      } else {
+        assert.equal(stationLeft, null);
+        assert.ok(deleted.ok);
+      }
+    }
+  }));

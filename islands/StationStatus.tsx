@@ -1,0 +1,139 @@
+/**
+ * The station data page's status cards (station status, active sensors) and its sensors'
+ * status labels, refreshed every 30 s (spec 000 section 9) from the station's status and
+ * its sensors. Server-rendered with the values of the page; failures keep the last values.
+ */
+import { useEffect, useState } from "react";
+import { timeAgo } from "../core/time_ago.ts";
+
+/** Polling interval of the station data page. */
+export const STATION_POLL_MS = 30_000;
+
+type Status = "online" | "offline" | "error" | "alarm" | "unknown";
+
+/** Texts of the cards, translated on the server. */
+export interface StationStatusTexts {
+  status: string;
+  activeSensors: string;
+  /** "{online}/{total} online". */
+  activeValue: string;
+  statuses: Record<Status, string>;
+  /** "Never seen". */
+  never: string;
+  /** "Last seen: {time}". */
+  lastSeen: string;
+  justNow: string;
+  /** "{n} min ago", "{n} h ago", "{n} d ago". */
+  minutes: string;
+  hours: string;
+  days: string;
+}
+
+/** Props of the cards. */
+export interface StationStatusProps {
+  stationId: number;
+  /** The effective status when the page was rendered. */
+  status: string;
+  /** Worded last seen of the station. */
+  lastSeen: string;
+  online: number;
+  total: number;
+  texts: StationStatusTexts;
+}
+
+const COLOURS: Record<Status, string> = {
+  online: "green",
+  error: "red",
+  offline: "red",
+  alarm: "yellow",
+  unknown: "grey",
+};
+
+const asStatus = (s: unknown): Status =>
+  s === "online" || s === "offline" || s === "error" || s === "alarm" ? s : "unknown";
+
+/** Puts a status label (dot and word) into every `[data-sensor-status=id]` of the page. */
+function paintSensor(id: number, status: Status, texts: StationStatusTexts) {
+  for (const el of document.querySelectorAll<HTMLElement>(`[data-sensor-status="${id}"]`)) {
+    const label = el.querySelector<HTMLElement>(".status-label");
+    const dot = el.querySelector<HTMLElement>(".status-dot");
+    if (!label || !dot || label.dataset.status === status) continue;
+    label.dataset.status = status;
+    dot.className = `status-dot dot-${COLOURS[status]}`;
+    label.lastChild!.textContent = texts.statuses[status];
+  }
+}
+
+/** The worded last seen of a station (epoch ms or null). */
+function lastSeenText(ms: number | null, texts: StationStatusTexts): string {
+  if (ms === null) return texts.never;
+  const a = timeAgo(ms, Date.now());
+  const time = a.unit === "just_now" ? texts.justNow : texts[a.unit].replace("{n}", String(a.n));
+  return texts.lastSeen.replace("{time}", time);
+}
+
+/** The two cards. */
+export default function StationStatus(
+  { stationId, status: status0, lastSeen, online: online0, total: total0, texts }:
+    StationStatusProps,
+) {
+  const [status, setStatus] = useState<Status>(asStatus(status0));
+  const [counts, setCounts] = useState({ online: online0, total: total0 });
+  const [seen, setSeen] = useState(lastSeen);
+
+  useEffect(() => {
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const [own, list] = await Promise.all([
+          fetch(`/api/devices/${stationId}`, { credentials: "same-origin" }),
+          fetch(`/api/devices/${stationId}/sensors`, { credentials: "same-origin" }),
+        ]);
+        if (stopped || !own.ok || !list.ok) return;
+        const station = await own.json();
+        const body = await list.json();
+        const sensors: { id: number; status: unknown }[] = Array.isArray(body)
+          ? body
+          : body.sensors ?? [];
+        setStatus(asStatus(station.status));
+        setSeen(
+          lastSeenText(typeof station.last_seen === "number" ? station.last_seen : null, texts),
+        );
+        setCounts({
+          online: sensors.filter((s) => s.status === "online").length,
+          total: sensors.length,
+        });
+        for (const s of sensors) paintSensor(s.id, asStatus(s.status), texts);
+      } catch {
+        // keep the last values; the next poll tries again
+      }
+    };
+    const id = setInterval(poll, STATION_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(id);
+    };
+  }, [stationId]);
+
+  return (
+    <>
+      <div className="stat" data-testid="station-status" data-status={status}>
+        <div className="stat-label">{texts.status}</div>
+        <div className="stat-value stat-status">
+          <span className={`status-dot dot-${COLOURS[status]}`} aria-hidden="true" />
+          <span aria-live="polite">{texts.statuses[status]}</span>
+        </div>
+        <div className="stat-sub">{seen}</div>
+      </div>
+      <div className="stat" data-testid="active-sensors">
+        <div className="stat-label">{texts.activeSensors}</div>
+        <div className="stat-value">
+          {texts.activeValue.replace("{online}", String(counts.online)).replace(
+            "{total}",
+            String(counts.total),
+          )}
+        </div>
+      </div>
+    </>
+  );
+}

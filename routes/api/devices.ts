@@ -1,0 +1,193 @@
+/**
+ * Devices API (spec 000 section 7): `/api/devices*` for stations and sensors, stats,
+ * statuses, and the customer and tenant assignment calls. Reads are for anyone signed in
+ * and limited to what the caller may see (404 for what is not theirs); changes are admin
+ * only. A 400 answers `{message, errors}`: the first error as the message, and translated
+ * errors by form field.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { AppEnv, Deps } from "../_deps.ts";
+import { badJson, idParam, readJson } from "../_http.ts";
+import { requireApi } from "../_session.ts";
+import type { FieldErrors } from "../../core/schemas.ts";
+import {
+  assignCustomerSchema,
+  assignTenantSchema,
+  DEVICE_MESSAGE_PARAMS,
+  devicesQuerySchema,
+  sensorBodySchema,
+  stationBodySchema,
+  statusesSchema,
+  validateDeviceBody,
+} from "../../core/device_rules.ts";
+import {
+  assignCustomer,
+  assignTenant,
+  createSensor,
+  createStation,
+  deleteSensor,
+  deleteStation,
+  DEVICE_NOT_FOUND,
+  type DeviceAction,
+  type DeviceChange,
+  deviceStats,
+  deviceStatuses,
+  deviceStatusView,
+  getDeviceView,
+  getSensorView,
+  listDeviceViews,
+  listSensorViews,
+  removeCustomer,
+  removeTenant,
+  SENSOR_NOT_FOUND,
+  STATION_NOT_FOUND,
+  updateSensor,
+  updateStation,
+} from "../../services/devices.ts";
+
+type Ctx = Context<AppEnv>;
+
+/** A 400 with translated field errors; the message is the first error (or `message`). */
+function invalid(c: Ctx, errors: FieldErrors, message?: string) {
+  const t = (key: string) => c.var.t(key, DEVICE_MESSAGE_PARAMS);
+  const translated = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, t(v)]));
+  const first = Object.values(translated)[0];
+  return c.json({
+    message: message ? t(message) : first ?? t("validation.failed"),
+    errors: translated,
+  }, 400);
+}
+
+const notFound = (c: Ctx, key: string) => c.json({ message: c.var.t(key) }, 404);
+
+/** Reads and validates a JSON body; answers the data or the 400 response. */
+async function body<S extends z.ZodType>(
+  c: Ctx,
+  schema: S,
+): Promise<{ ok: true; data: z.output<S> } | { ok: false; res: Response }> {
+  const raw = await readJson(c);
+  if (raw === undefined) return { ok: false, res: badJson(c) };
+  const parsed = validateDeviceBody(schema, raw);
+  return parsed.ok ? parsed : { ok: false, res: invalid(c, parsed.errors) };
+}
+
+function changed(c: Ctx, res: DeviceChange, created = false) {
+  if (res.ok) return c.json(res.device, created ? 201 : 200);
+  if (res.errors) return invalid(c, res.errors);
+  return c.json({ message: c.var.t(res.key, DEVICE_MESSAGE_PARAMS) }, res.status);
+}
+
+function done(c: Ctx, res: DeviceAction, messageKey: string) {
+  if (res.ok) return c.json({ message: c.var.t(messageKey), updated: res.count });
+  if (res.errors) return invalid(c, res.errors);
+  return c.json({ message: c.var.t(res.key) }, res.status);
+}
+
+/** Routes under /api/devices. */
+export function deviceApiRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const admin = requireApi("admin");
+  app.use("/api/devices", requireApi());
+  app.use("/api/devices/*", requireApi());
+
+  app.get("/api/devices", async (c) => {
+    const parsed = validateDeviceBody(devicesQuerySchema, c.req.query());
+    if (!parsed.ok) return invalid(c, parsed.errors);
+    return c.json({ devices: await listDeviceViews(deps, c.var.user!, parsed.data) });
+  });
+  app.get("/api/devices/stats", async (c) => c.json(await deviceStats(deps, c.var.user!)));
+  app.post("/api/devices/statuses", async (c) => {
+    const b = await body(c, statusesSchema);
+    if (!b.ok) return b.res;
+    return c.json({ statuses: await deviceStatuses(deps, c.var.user!, b.data.deviceIds) });
+  });
+
+  app.post("/api/devices/assign-customer", admin, async (c) => {
+    const b = await body(c, assignCustomerSchema);
+    if (!b.ok) return b.res;
+    const res = await assignCustomer(deps, b.data.customer_id, b.data.station_ids);
+    return done(c, res, "devices.api.customer_assigned");
+  });
+  app.post("/api/devices/assign-tenant", admin, async (c) => {
+    const b = await body(c, assignTenantSchema);
+    if (!b.ok) return b.res;
+    const res = await assignTenant(deps, b.data.tenant_id, b.data.sensor_ids);
+    return done(c, res, "devices.api.tenant_assigned");
+  });
+  app.post("/api/devices/remove-customer/:id", admin, async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) return notFound(c, STATION_NOT_FOUND);
+    return done(c, await removeCustomer(deps, id), "devices.api.customer_removed");
+  });
+  app.post("/api/devices/remove-tenant/:id", admin, async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) return notFound(c, SENSOR_NOT_FOUND);
+    return done(c, await removeTenant(deps, id), "devices.api.tenant_removed");
+  });
+
+  app.post("/api/devices", admin, async (c) => {
+    const b = await body(c, stationBodySchema("create"));
+    if (!b.ok) return b.res;
+    return changed(c, await createStation(deps, c.var.user!, b.data), true);
+  });
+  app.get("/api/devices/:id", async (c) => {
+    const id = idParam(c.req.param("id"));
+    const view = id === null ? null : await getDeviceView(deps, c.var.user!, id);
+    return view ? c.json(view) : notFound(c, DEVICE_NOT_FOUND);
+  });
+  app.get("/api/devices/:id/status", async (c) => {
+    const id = idParam(c.req.param("id"));
+    const status = id === null ? null : await deviceStatusView(deps, c.var.user!, id);
+    return status ? c.json(status) : notFound(c, DEVICE_NOT_FOUND);
+  });
+  app.put("/api/devices/:id", admin, async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) return notFound(c, STATION_NOT_FOUND);
+    const b = await body(c, stationBodySchema("update"));
+    if (!b.ok) return b.res;
+    return changed(c, await updateStation(deps, c.var.user!, id, b.data));
+  });
+  app.delete("/api/devices/:id", admin, async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) return notFound(c, STATION_NOT_FOUND);
+    return done(c, await deleteStation(deps, id), "devices.api.station_deleted");
+  });
+
+  app.get("/api/devices/:id/sensors", async (c) => {
+    const id = idParam(c.req.param("id"));
+    const sensors = id === null ? null : await listSensorViews(deps, c.var.user!, id);
+    return sensors ? c.json({ sensors }) : notFound(c, STATION_NOT_FOUND);
+  });
+  app.post("/api/devices/:id/sensors", admin, async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) return notFound(c, STATION_NOT_FOUND);
+    const b = await body(c, sensorBodySchema("create"));
+    if (!b.ok) return b.res;
+    return changed(c, await createSensor(deps, c.var.user!, id, b.data), true);
+  });
+  app.get("/api/devices/:id/sensors/:sensorId", async (c) => {
+    const id = idParam(c.req.param("id"));
+    const sensorId = idParam(c.req.param("sensorId"));
+    const view = id === null || sensorId === null
+      ? null
+      : await getSensorView(deps, c.var.user!, id, sensorId);
+    return view ? c.json(view) : notFound(c, SENSOR_NOT_FOUND);
+  });
+  app.put("/api/devices/:id/sensors/:sensorId", admin, async (c) => {
+    const id = idParam(c.req.param("id"));
+    const sensorId = idParam(c.req.param("sensorId"));
+    if (id === null || sensorId === null) return notFound(c, SENSOR_NOT_FOUND);
+    const b = await body(c, sensorBodySchema("update"));
+    if (!b.ok) return b.res;
+    return changed(c, await updateSensor(deps, c.var.user!, id, sensorId, b.data));
+  });
+  app.delete("/api/devices/:id/sensors/:sensorId", admin, async (c) => {
+    const id = idParam(c.req.param("id"));
+    const sensorId = idParam(c.req.param("sensorId"));
+    if (id === null || sensorId === null) return notFound(c, SENSOR_NOT_FOUND);
+    return done(c, await deleteSensor(deps, id, sensorId), "devices.api.sensor_deleted");
+  });
+  return app;
+}

@@ -1,0 +1,276 @@
+/**
+ * What a caller may see of stations and sensors, and how a device is served to them.
+ *
+ * - admin: every device, with `config.mqtt` (never the password).
+ * - customer: their stations (customer_id = self) and those stations' sensors.
+ * - tenant (role user): their sensors (tenant_id = self), and the basic data of those
+ *   sensors' stations (name, ids, location, status, their own units; no SSRs, customer or
+ *   MQTT settings).
+ */
+import type { Deps } from "./deps.ts";
+import type { User } from "../core/types.ts";
+import type { DeviceStatus, DeviceView, StationUnit } from "../core/devices.ts";
+import { sensorStationId } from "../core/devices.ts";
+import { effectiveStationStatus } from "../core/device_rules.ts";
+import {
+  getDevice,
+  getDevices,
+  listDevices,
+  sensorIdsOf,
+  sensorIdsOfTenant,
+  stationIdsOfCustomer,
+  type StoredDevice,
+} from "../db/devices.ts";
+import { readStatuses, type StatusNow } from "../db/device_status.ts";
+import { getUser } from "../db/users.ts";
+
+/** The devices a caller may see, loaded. */
+export interface Scope {
+  viewer: User;
+  /** Every device the caller may see in full (for a tenant: their sensors). */
+  full: Map<number, StoredDevice>;
+  /** Tenants: the stations of their sensors, seen as basic data. */
+  basic: Map<number, StoredDevice>;
+}
+
+/** Loads what `viewer` may see. */
+export async function scopeOf(deps: Deps, viewer: User): Promise<Scope> {
+  const full = new Map<number, StoredDevice>();
+  const basic = new Map<number, StoredDevice>();
+  const add = (into: Map<number, StoredDevice>, list: StoredDevice[]) => {
+    for (const d of list) into.set(d.id, d);
+  };
+  if (viewer.role === "admin") {
+    add(full, await listDevices(deps.kv));
+  } else if (viewer.role === "customer") {
+    const stations = (await getDevices(deps.kv, await stationIdsOfCustomer(deps.kv, viewer.id)))
+      .filter((d) => d.type === "station" && d.customer_id === viewer.id);
+    add(full, stations);
+    for (const s of stations) {
+      add(full, await getDevices(deps.kv, await sensorIdsOf(deps.kv, s.id)));
+    }
+  } else {
+    const sensors = (await getDevices(deps.kv, await sensorIdsOfTenant(deps.kv, viewer.id)))
+      .filter((d) => d.type === "sensor" && d.tenant_id === viewer.id);
+    add(full, sensors);
+    const parents = [...new Set(sensors.map((s) => s.parent_id).filter((p) => p !== null))];
+    add(basic, await getDevices(deps.kv, parents as number[]));
+  }
+  return { viewer, full, basic };
+}
+
+/** How a caller sees one device: in full, as basic station data, or not at all. */
+export type Access = "full" | "basic" | null;
+
+/**
+ * A checker of single devices for `viewer`, without loading everything they may see
+ * (it remembers the stations and a tenant's sensors it read).
+ */
+export function accessChecker(deps: Deps, viewer: User): (d: StoredDevice) => Promise<Access> {
+  const stations = new Map<number, StoredDevice | null>();
+  let tenantStations: Set<number> | null = null;
+  const stationOf = async (id: number) => {
+    if (!stations.has(id)) {
+      const d = await getDevice(deps.kv, id);
+      stations.set(id, d?.type === "station" ? d : null);
+    }
+    return stations.get(id)!;
+  };
+  return async (d) => {
+    if (viewer.role === "admin") return "full";
+    if (viewer.role === "customer") {
+      const station = d.type === "station"
+        ? d
+        : d.parent_id === null
+        ? null
+        : await stationOf(d.parent_id);
+      return station?.customer_id === viewer.id ? "full" : null;
+    }
+    if (d.type === "sensor") return d.tenant_id === viewer.id ? "full" : null;
+    if (!tenantStations) {
+      const own = await getDevices(deps.kv, await sensorIdsOfTenant(deps.kv, viewer.id));
+      tenantStations = new Set(
+        own.filter((s) => s.tenant_id === viewer.id && s.parent_id !== null)
+          .map((s) => s.parent_id!),
+      );
+    }
+    return tenantStations.has(d.id) ? "basic" : null;
+  };
+}
+
+/** Everything needed to serve a set of devices: statuses, sibling sensors, names. */
+export interface ViewContext {
+  admin: boolean;
+  /** Stored devices by id: the ones served, their stations and their stations' sensors. */
+  devices: Map<number, StoredDevice>;
+  /** Sensors of each station. */
+  sensorsOf: Map<number, StoredDevice[]>;
+  status: Map<number, StatusNow>;
+  names: Map<number, string>;
+  /** Tenants: their own sensors' ids (the units a basic station view shows); else null. */
+  ownSensors: Set<number> | null;
+}
+
+/** Loads what serving `devices` needs. */
+export async function viewContext(
+  deps: Deps,
+  viewer: User,
+  devices: readonly StoredDevice[],
+): Promise<ViewContext> {
+  const all = new Map<number, StoredDevice>(devices.map((d) => [d.id, d]));
+  const stationIds = new Set<number>();
+  for (const d of devices) {
+    if (d.type === "station") stationIds.add(d.id);
+    else if (d.parent_id !== null) stationIds.add(d.parent_id);
+  }
+  const missing = [...stationIds].filter((id) => !all.has(id));
+  for (const s of await getDevices(deps.kv, missing)) all.set(s.id, s);
+  const sensorsOf = new Map<number, StoredDevice[]>();
+  for (const id of stationIds) {
+    const ids = await sensorIdsOf(deps.kv, id);
+    const need = ids.filter((i) => !all.has(i));
+    for (const s of await getDevices(deps.kv, need)) all.set(s.id, s);
+    sensorsOf.set(id, ids.map((i) => all.get(i)).filter((s) => s !== undefined));
+  }
+  const status = await readStatuses(deps.kv, [...all.keys()]);
+  const userIds = new Set<number>();
+  for (const d of all.values()) {
+    if (d.customer_id !== null) userIds.add(d.customer_id);
+    if (d.tenant_id !== null) userIds.add(d.tenant_id);
+  }
+  const names = new Map<number, string>();
+  for (const id of userIds) {
+    const u = await getUser(deps.kv, id);
+    if (u) names.set(id, u.full_name);
+  }
+  return {
+    admin: viewer.role === "admin",
+    devices: all,
+    sensorsOf,
+    status,
+    names,
+    ownSensors: viewer.role === "user"
+      ? new Set(await sensorIdsOfTenant(deps.kv, viewer.id))
+      : null,
+  };
+}
+
+const named = (ctx: ViewContext, id: number | null) => {
+  const name = id === null ? undefined : ctx.names.get(id);
+  return name === undefined ? null : { full_name: name };
+};
+
+/** A device's own status and last_seen. */
+export function ownStatus(ctx: ViewContext, id: number): StatusNow {
+  return ctx.status.get(id) ?? { status: "unknown", last_seen: null };
+}
+
+/** A station's effective status (spec 000 section 4). */
+export function stationStatus(ctx: ViewContext, id: number): DeviceStatus {
+  const sensors = (ctx.sensorsOf.get(id) ?? []).map((s) => ownStatus(ctx, s.id).status);
+  return effectiveStationStatus(ownStatus(ctx, id).status, sensors);
+}
+
+/** The units of a station with the tenant of the sensor bound to each. */
+function unitsOf(ctx: ViewContext, station: StoredDevice): StationUnit[] {
+  const sensors = ctx.sensorsOf.get(station.id) ?? [];
+  return (station.config.station?.units ?? []).map((u) => {
+    const sensor = sensors.find((s) => s.config.sensor?.unit_id === u.id);
+    return {
+      id: u.id,
+      name: u.name,
+      ssr_id: u.ssr_id,
+      station_id: station.id,
+      tenant_id: sensor?.tenant_id ?? null,
+    };
+  });
+}
+
+/** Serves a device in full (as the admin, a customer or the owning tenant sees it). */
+export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
+  const { mqtt_password_hash: _, config, ...rest } = d;
+  const own = ownStatus(ctx, d.id);
+  const base = {
+    ...rest,
+    status: own.status,
+    last_seen: own.last_seen,
+    zone: null,
+    payment_status: "other" as const,
+  };
+  const mqtt = ctx.admin ? { mqtt: { ...config.mqtt } } : {};
+  if (d.type === "station") {
+    return {
+      ...base,
+      status: stationStatus(ctx, d.id),
+      tenant_id: null,
+      customer: named(ctx, d.customer_id),
+      tenant: null,
+      config: {
+        ...mqtt,
+        station: { ssrs: config.station?.ssrs ?? [], units: unitsOf(ctx, d) },
+      },
+    };
+  }
+  const parent = d.parent_id === null ? undefined : ctx.devices.get(d.parent_id);
+  // A tenant is not shown the station owner.
+  const customerId = ctx.ownSensors ? null : parent?.customer_id ?? null;
+  return {
+    ...base,
+    station_id: parent ? sensorStationId(parent.station_id, d.serial_number) : d.station_id,
+    customer_id: customerId,
+    customer: named(ctx, customerId),
+    tenant: named(ctx, d.tenant_id),
+    config: {
+      ...mqtt,
+      sensor: {
+        unit_id: config.sensor?.unit_id ?? null,
+        tenant_id: d.tenant_id,
+        ip_address: config.sensor?.ip_address ?? "",
+      },
+    },
+  };
+}
+
+/** Serves a station as a tenant sees it: basic data and only the tenant's own units. */
+export function basicStationView(ctx: ViewContext, d: StoredDevice): DeviceView {
+  const own = ctx.ownSensors ?? new Set<number>();
+  const units = unitsOf(ctx, d).filter((u) =>
+    (ctx.sensorsOf.get(d.id) ?? []).some((s) => own.has(s.id) && s.config.sensor?.unit_id === u.id)
+  );
+  const status = ownStatus(ctx, d.id);
+  return {
+    id: d.id,
+    type: "station",
+    name: d.name,
+    serial_number: d.serial_number,
+    station_id: d.station_id,
+    parent_id: null,
+    zone_id: d.zone_id,
+    zone: null,
+    status: stationStatus(ctx, d.id),
+    last_seen: status.last_seen,
+    location: d.location,
+    customer_id: null,
+    customer: null,
+    tenant_id: null,
+    tenant: null,
+    payment_status: "other",
+    config: { station: { ssrs: [], units } },
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+  };
+}
+
+/**
+ * Serves devices `viewer` may see: in full, except the ids in `basic` (a tenant's
+ * stations), served as basic station data.
+ */
+export async function serve(
+  deps: Deps,
+  viewer: User,
+  devices: readonly StoredDevice[],
+  basic: ReadonlySet<number> = new Set(),
+): Promise<DeviceView[]> {
+  const ctx = await viewContext(deps, viewer, devices);
+  return devices.map((d) => basic.has(d.id) ? basicStationView(ctx, d) : fullView(ctx, d));
+}

@@ -5,6 +5,7 @@ import { requirePageRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
 import { AdminHome } from "../components/HomePage.tsx";
 import { userStats } from "../services/accounts.ts";
+import { deviceStats } from "../services/devices.ts";
 import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
 import { adminDeviceRoutes } from "./admin_devices.tsx";
@@ -20,7 +21,11 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
       c,
       deps,
       c.var.t("home.admin.title"),
-      <AdminHome t={c.var.t} stats={await userStats(deps)} />,
+      <AdminHome
+        t={c.var.t}
+        stats={await userStats(deps)}
+        devices={await deviceStats(deps, c.var.user!)}
+      />,
     );
   });
   app.route("/", adminUserRoutes(deps));

@@ -50,8 +50,10 @@ export interface TelemetryStore {
     agg: Aggregate,
   ): Promise<Point[]>;
   /**
-   * Energy counted between two instants: the increase of a counter key over [from, to],
-   * correct across counter resets (a drop starts a new count from zero) and gaps.
+   * Energy counted between two instants: the increase of a counter key over [from, to)
+   * (each increase between consecutive readings counts at its later reading, so adjacent
+   * ranges add up; rule in core/energy.ts), correct across counter resets (a drop starts a
+   * new count from zero) and gaps.
    */
   counterDelta(serial: string, key: MeasurementKey, from: number, to: number): Promise<number>;
   /** Per-bucket counter increases (energy per 15 min, hour, day, month) in [from, to). */

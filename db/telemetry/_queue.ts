@@ -1,0 +1,99 @@
+/**
+ * The write queue of a store: `push()` queues checked samples; they are handed to the
+ * sink in one batch when the queue reaches `batchSize` samples, every `intervalMs` while
+ * samples wait, or when `flush()` is called. Batches reach the sink one at a time.
+ */
+import type { NormSample } from "./_samples.ts";
+
+/** How a queue batches. */
+export interface QueueOptions {
+  /** Samples that trigger a flush right away. */
+  batchSize: number;
+  /** Longest wait (ms) before queued samples are flushed. */
+  intervalMs: number;
+  /**
+   * Receives the error of a flush that nobody awaited (size or timer triggered); the
+   * batch is dropped. Without it, the error is thrown by the next `flush()`.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** A batching write queue in front of a sink. */
+export class WriteQueue {
+  #pending: NormSample[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<void> = Promise.resolve();
+  #deferredError: unknown = undefined;
+  #closed = false;
+
+  constructor(
+    private readonly sink: (batch: NormSample[]) => void | Promise<void>,
+    private readonly options: QueueOptions,
+  ) {
+    if (!(options.batchSize >= 1)) {
+      throw new RangeError(`batchSize must be at least 1: ${options.batchSize}`);
+    }
+    if (!(options.intervalMs >= 0)) {
+      throw new RangeError(`intervalMs must be >= 0: ${options.intervalMs}`);
+    }
+  }
+
+  /** Samples waiting to be written. */
+  get pending(): number {
+    return this.#pending.length;
+  }
+
+  /** Queues samples and arranges their flush. */
+  push(samples: readonly NormSample[]): void {
+    if (this.#closed) throw new TypeError("the telemetry store is closed");
+    for (const s of samples) this.#pending.push(s);
+    if (this.#pending.length >= this.options.batchSize) this.#arm(0);
+    else if (this.#pending.length > 0) this.#arm(this.options.intervalMs);
+  }
+
+  /** Writes everything queued now; rejects with the sink's error (or a deferred one). */
+  flush(): Promise<void> {
+    this.#disarm();
+    const run = this.#running.then(() => this.#drain());
+    this.#running = run.catch(() => {});
+    return run.then(() => {
+      const err = this.#deferredError;
+      this.#deferredError = undefined;
+      if (err !== undefined) throw err;
+    });
+  }
+
+  /** Flushes and refuses further samples. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.flush();
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending;
+      this.#pending = [];
+      await this.sink(batch);
+    }
+  }
+
+  #arm(delay: number): void {
+    if (this.#timer !== undefined) {
+      if (delay > 0) return;
+      this.#disarm();
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      const run = this.#running.then(() => this.#drain());
+      this.#running = run.catch((err) => {
+        if (this.options.onError) this.options.onError(err);
+        else this.#deferredError ??= err;
+      });
+    }, delay);
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The read path of the SQLite store. Series come from the rollup table of the bucket
+ * size. A counter delta over [from, to) takes the largest whole buckets inside the range
+ * from the rollups (months, then days, hours and 15 minutes towards the edges) and reads
+ * raw rows only for the less-than-15-minute edges; where raw rows were pruned the edges
+ * are left out, so the range is in effect rounded down to 15 minutes at both ends.
+ */
+import {
+  bucketIncreases,
+  type CounterPartial,
+  foldPartials,
+  partialOf,
+} from "../../core/energy.ts";
+import { bucketCeil, bucketFloor, BUCKETS } from "./_buckets.ts";
+import { rowAggregate, rowLast, rowPartial } from "./_rollup.ts";
+import type { Statements } from "./_sqlite_schema.ts";
+import type { Aggregate, Bucket, Point } from "./mod.ts";
+
+interface RollRow {
+  start: number;
+  agg: Uint8Array;
+}
+
+/** Whole buckets overlapping [from, to): their starts run from floor(from) up to `to`. */
+export function readSeries(
+  st: Statements,
+  sid: number,
+  k: number,
+  from: number,
+  to: number,
+  bucket: Bucket,
+  agg: Aggregate,
+): Point[] {
+  const out: Point[] = [];
+  if (to <= from) return out;
+  const rows = st.roll[bucket].range.all(
+    sid,
+    bucketFloor(bucket, from),
+    to,
+  ) as unknown as RollRow[];
+  for (const r of rows) {
+    const value = rowAggregate(r.agg, k, agg);
+    if (value !== null) out.push({ ts: r.start, value });
+  }
+  return out;
+}
+
+/** Per-bucket counter increases of the whole buckets overlapping [from, to). */
+export function readCounterSeries(
+  st: Statements,
+  sid: number,
+  k: number,
+  from: number,
+  to: number,
+  bucket: Bucket,
+): Point[] {
+  if (to <= from) return [];
+  const start = bucketFloor(bucket, from);
+  const rows = st.roll[bucket].range.all(sid, start, to) as unknown as RollRow[];
+  const starts: number[] = [];
+  const partials: CounterPartial[] = [];
+  for (const r of rows) {
+    const p = rowPartial(r.agg, k);
+    if (p) {
+      starts.push(r.start);
+      partials.push(p);
+    }
+  }
+  const values = bucketIncreases(partials, lastBefore(st, sid, k, start));
+  return values.map((value, i) => ({ ts: starts[i], value }));
+}
+
+/** The counter increase over [from, to) (see core/energy.ts for the rule). */
+export function readCounterDelta(
+  st: Statements,
+  sid: number,
+  k: number,
+  from: number,
+  to: number,
+): number {
+  if (to <= from) return 0;
+  const parts: (CounterPartial | null)[] = [];
+  const before = lastBefore(st, sid, k, from);
+  if (before !== null) parts.push({ first: before, last: before, increase: 0 });
+  collect(st, sid, k, from, to, BUCKETS.length - 1, parts);
+  return foldPartials(parts)?.increase ?? 0;
+}
+
+/** Partials of [a, b) in time order: whole buckets of size `level` and finer at the edges. */
+function collect(
+  st: Statements,
+  sid: number,
+  k: number,
+  a: number,
+  b: number,
+  level: number,
+  out: (CounterPartial | null)[],
+): void {
+  if (a >= b) return;
+  if (level < 0) {
+    const rows = st.keyRange(k).all(sid, a, b) as { v: number }[];
+    out.push(partialOf(rows.map((r) => r.v)));
+    return;
+  }
+  const bucket = BUCKETS[level];
+  const whole0 = bucketCeil(bucket, a), whole1 = bucketFloor(bucket, b);
+  if (whole0 >= whole1) {
+    collect(st, sid, k, a, b, level - 1, out);
+    return;
+  }
+  collect(st, sid, k, a, whole0, level - 1, out);
+  for (const r of st.roll[bucket].range.iterate(sid, whole0, whole1) as Iterable<RollRow>) {
+    out.push(rowPartial(r.agg, k));
+  }
+  collect(st, sid, k, whole1, b, level - 1, out);
+}
+
+/**
+ * The key's last value before `t`: raw rows of t's 15-minute bucket, then the rollup rows
+ * before it, coarser and coarser (15 min within the hour, hours within the day, days
+ * within the month, then months), so at most a few short reads.
+ */
+export function lastBefore(st: Statements, sid: number, k: number, t: number): number | null {
+  let end = bucketFloor("15m", t);
+  const raw = st.keyLastBefore(k).get(sid, end, t) as { v: number } | undefined;
+  if (raw) return raw.v;
+  for (let level = 0; level < BUCKETS.length; level++) {
+    const coarser = BUCKETS[level + 1];
+    const begin = coarser ? bucketFloor(coarser, end) : Number.MIN_SAFE_INTEGER;
+    for (
+      const r of st.roll[BUCKETS[level]].rangeDesc.iterate(sid, begin, end) as Iterable<RollRow>
+    ) {
+      const v = rowLast(r.agg, k);
+      if (v !== null) return v;
+    }
+    end = begin;
+  }
+  return null;
+}

@@ -1,0 +1,158 @@
+/**
+ * The SQLite telemetry database: schema and prepared statements.
+ *
+ * Layout (one database file, or `:memory:`):
+ * - `devices(sid, serial)`: a small integer id per serial.
+ * - `raw(sid, ts, <one REAL column per measurement key>)`, primary key (sid, ts), without
+ *   rowid, so a device's samples are stored in time order; NULL where a partial frame left
+ *   a key out. Pruned after the raw retention.
+ * - `roll_15m`, `roll_1h`, `roll_1d`, `roll_1mo` `(sid, start, agg)`: one row per device and
+ *   UTC bucket, `agg` the bucket's aggregates of every key (see _rollup.ts). Kept forever.
+ * - `latest(sid, ts, data, key_ts)`: the newest sample time of each device, the newest
+ *   value of each key (JSON) and the time of the sample it came from (JSON).
+ * - `meta(key, value)`: `raw_horizon`, the instant before which raw rows were pruned.
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { MEASUREMENT_KEYS } from "../../core/devices.ts";
+import type { Bucket } from "./mod.ts";
+
+/** Rollup table of each bucket size (SQLite names are case-insensitive: 1m would be 1M). */
+export const ROLL_TABLE: Record<Bucket, string> = {
+  "15m": "roll_15m",
+  "1h": "roll_1h",
+  "1d": "roll_1d",
+  "1M": "roll_1mo",
+};
+
+const KEYS = MEASUREMENT_KEYS as readonly string[];
+
+/** Opens (creating if needed) a telemetry database. */
+export function openDatabase(path: string): DatabaseSync {
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA page_size = 8192");
+  if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA cache_size = -32768"); // 32 MiB
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS devices (sid INTEGER PRIMARY KEY, serial TEXT NOT NULL UNIQUE);
+    CREATE TABLE IF NOT EXISTS raw (
+      sid INTEGER NOT NULL, ts INTEGER NOT NULL, ${KEYS.map((k) => `${k} REAL`).join(", ")},
+      PRIMARY KEY (sid, ts)
+    ) WITHOUT ROWID;
+    ${
+    Object.values(ROLL_TABLE).map((t) =>
+      `CREATE TABLE IF NOT EXISTS ${t} (
+         sid INTEGER NOT NULL, start INTEGER NOT NULL, agg BLOB NOT NULL, PRIMARY KEY (sid, start)
+       ) WITHOUT ROWID;`
+    ).join("\n")
+  }
+    CREATE TABLE IF NOT EXISTS latest (
+      sid INTEGER PRIMARY KEY, ts INTEGER NOT NULL, data TEXT NOT NULL, key_ts TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+  `);
+  return db;
+}
+
+/** Statements of one rollup table. */
+export interface RollStatements {
+  get: StatementSync;
+  upsert: StatementSync;
+  range: StatementSync;
+  rangeDesc: StatementSync;
+}
+
+/** The prepared statements of a telemetry database (per-key ones made on first use). */
+export class Statements {
+  readonly sidOf: StatementSync;
+  readonly addDevice: StatementSync;
+  readonly allSids: StatementSync;
+  readonly latestOf: StatementSync;
+  readonly latestBySerial: StatementSync;
+  readonly upsertLatest: StatementSync;
+  readonly insertRaw: StatementSync;
+  readonly mergeRaw: StatementSync;
+  readonly rawRange: StatementSync;
+  readonly pruneRaw: StatementSync;
+  readonly getMeta: StatementSync;
+  readonly setMeta: StatementSync;
+  readonly dataVersion: StatementSync;
+  readonly roll: Record<Bucket, RollStatements>;
+  #keyRange = new Map<number, StatementSync>();
+  #keyLastBefore = new Map<number, StatementSync>();
+
+  constructor(private readonly db: DatabaseSync) {
+    const cols = KEYS.join(", ");
+    const marks = KEYS.map(() => "?").join(", ");
+    this.sidOf = db.prepare("SELECT sid FROM devices WHERE serial = ?");
+    this.addDevice = db.prepare("INSERT INTO devices (serial) VALUES (?)");
+    this.allSids = db.prepare("SELECT sid FROM devices ORDER BY sid");
+    this.latestOf = db.prepare("SELECT ts, data, key_ts FROM latest WHERE sid = ?");
+    this.latestBySerial = db.prepare(
+      "SELECT l.ts AS ts, l.data AS data FROM latest l JOIN devices d ON d.sid = l.sid WHERE d.serial = ?",
+    );
+    this.upsertLatest = db.prepare(
+      "INSERT INTO latest (sid, ts, data, key_ts) VALUES (?, ?, ?, ?) ON CONFLICT (sid) " +
+        "DO UPDATE SET ts = excluded.ts, data = excluded.data, key_ts = excluded.key_ts",
+    );
+    this.insertRaw = db.prepare(`INSERT INTO raw (sid, ts, ${cols}) VALUES (?, ?, ${marks})`);
+    this.mergeRaw = db.prepare(
+      `INSERT INTO raw (sid, ts, ${cols}) VALUES (?, ?, ${marks}) ON CONFLICT (sid, ts) DO UPDATE SET ` +
+        KEYS.map((k) => `${k} = coalesce(excluded.${k}, raw.${k})`).join(", "),
+    );
+    this.rawRange = db.prepare(
+      `SELECT ts, ${cols} FROM raw WHERE sid = ? AND ts >= ? AND ts < ? ORDER BY ts`,
+    );
+    this.pruneRaw = db.prepare("DELETE FROM raw WHERE sid = ? AND ts < ?");
+    this.getMeta = db.prepare("SELECT value FROM meta WHERE key = ?");
+    this.setMeta = db.prepare(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
+    this.dataVersion = db.prepare("PRAGMA data_version");
+    const roll = {} as Record<Bucket, RollStatements>;
+    for (const [bucket, t] of Object.entries(ROLL_TABLE) as [Bucket, string][]) {
+      roll[bucket] = {
+        get: db.prepare(`SELECT agg FROM ${t} WHERE sid = ? AND start = ?`),
+        upsert: db.prepare(
+          `INSERT INTO ${t} (sid, start, agg) VALUES (?, ?, ?) ` +
+            "ON CONFLICT (sid, start) DO UPDATE SET agg = excluded.agg",
+        ),
+        range: db.prepare(
+          `SELECT start, agg FROM ${t} WHERE sid = ? AND start >= ? AND start < ? ORDER BY start`,
+        ),
+        rangeDesc: db.prepare(
+          `SELECT start, agg FROM ${t} WHERE sid = ? AND start >= ? AND start < ? ORDER BY start DESC`,
+        ),
+      };
+    }
+    this.roll = roll;
+  }
+
+  /** One key's non-null values in [from, to), in time order: rows `{ v }`. */
+  keyRange(k: number): StatementSync {
+    let s = this.#keyRange.get(k);
+    if (!s) {
+      const c = KEYS[k];
+      s = this.db.prepare(
+        `SELECT ${c} AS v FROM raw WHERE sid = ? AND ts >= ? AND ts < ? AND ${c} IS NOT NULL ORDER BY ts`,
+      );
+      this.#keyRange.set(k, s);
+    }
+    return s;
+  }
+
+  /** One key's last non-null value in [from, to): row `{ v }` or undefined. */
+  keyLastBefore(k: number): StatementSync {
+    let s = this.#keyLastBefore.get(k);
+    if (!s) {
+      const c = KEYS[k];
+      s = this.db.prepare(
+        `SELECT ${c} AS v FROM raw WHERE sid = ? AND ts >= ? AND ts < ? AND ${c} IS NOT NULL ` +
+          "ORDER BY ts DESC LIMIT 1",
+      );
+      this.#keyLastBefore.set(k, s);
+    }
+    return s;
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * The QuestDB telemetry store, chosen when `QUESTDB_URL` is set: samples go out as ILP
+ * over HTTP with `@questdb/nodejs-client` (one request, one transaction, per batch);
+ * queries are SQL over the REST `/exec` endpoint (text and parsing in questdb_sql.ts).
+ *
+ * Meaning of the queries is the same as the SQLite store's (see sqlite.ts). Differences:
+ * - Counter deltas are exact at raw resolution: per-bucket first/last/min/max come from
+ *   `SAMPLE BY`, and the readings of a bucket that may hold a reset are fetched and folded
+ *   with the rule of core/energy.ts.
+ * - `latest()` merges the last non-null value of each key over the day before the device's
+ *   newest row.
+ * - Raw rows are never deleted here (no rollups to fall back on): `prune()` does nothing
+ *   and answers 0; set a TTL on the table in QuestDB if it must shrink.
+ * - Samples of the same device and instant are merged within a batch; across batches the
+ *   later one replaces the earlier (deduplication on ts and serial).
+ * - `flush()` resolves once QuestDB has applied the transaction (WAL), so queries see it.
+ */
+import { Sender } from "@questdb/nodejs-client";
+import { MEASUREMENT_KEYS, type MeasurementKey } from "../../core/devices.ts";
+import {
+  bucketIncreases,
+  type CounterPartial,
+  foldPartials,
+  partialOf,
+} from "../../core/energy.ts";
+import { bucketCeil, bucketFloor, bucketNext } from "./_buckets.ts";
+import { WriteQueue } from "./_queue.ts";
+import {
+  checkAggregate,
+  checkBucket,
+  checkRange,
+  counterKeyIndex,
+  groupBySerial,
+  keyIndex,
+  normalizeSamples,
+  type NormSample,
+} from "./_samples.ts";
+import {
+  checkTableName,
+  cleanPartial,
+  type CounterBucketRow,
+  counterBucketsFrom,
+  counterBucketsSql,
+  createTableSql,
+  type ExecAnswer,
+  firstTsFrom,
+  lastBeforeSql,
+  latestTsSql,
+  latestValuesFrom,
+  latestValuesSql,
+  parseExecAnswer,
+  pointsFrom,
+  type QuestDbEndpoint,
+  questDbEndpoint,
+  readingsSql,
+  seriesSql,
+  valuesFrom,
+  walStatusFrom,
+  walStatusSql,
+} from "./questdb_sql.ts";
+import type { Aggregate, Bucket, Point, Sample, TelemetryStats, TelemetryStore } from "./mod.ts";
+
+/** Options of the QuestDB store. */
+export interface QuestDbStoreOptions {
+  /** Table name (default `readings`). */
+  table?: string;
+  /** Queued samples that trigger a write (default 5,000). */
+  batchSize?: number;
+  /** Longest time (ms) a queued sample waits to be written (default 1,000). */
+  flushIntervalMs?: number;
+  /** Longest wait (ms) for QuestDB to apply a written batch (default 10,000). */
+  visibilityTimeoutMs?: number;
+  /** Receives errors of writes nobody awaited; without it the next `flush()` throws them. */
+  onError?: (error: unknown) => void;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Opens the store: checks the URL, creates the table if missing. */
+export async function openQuestDbStore(
+  url: string,
+  options: QuestDbStoreOptions = {},
+): Promise<TelemetryStore> {
+  const endpoint = questDbEndpoint(url);
+  const table = checkTableName(options.table ?? "readings");
+  const rest = new RestClient(endpoint);
+  await rest.exec(createTableSql(table));
+  const sender = await Sender.fromConfig(endpoint.senderConfig);
+  return new QuestDbStore(rest, sender, table, options);
+}
+
+/** SQL over `/exec`. */
+class RestClient {
+  constructor(private readonly endpoint: QuestDbEndpoint) {}
+
+  async exec(sql: string): Promise<ExecAnswer> {
+    const headers: Record<string, string> = {};
+    if (this.endpoint.authorization) headers.authorization = this.endpoint.authorization;
+    const res = await fetch(`${this.endpoint.restBase}/exec?query=${encodeURIComponent(sql)}`, {
+      headers,
+    });
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new Error(`QuestDB /exec answered ${res.status} without JSON: ${text.slice(0, 200)}`);
+    }
+    return parseExecAnswer(body);
+  }
+}
+
+class QuestDbStore implements TelemetryStore {
+  readonly #queue: WriteQueue;
+  readonly #visibilityTimeoutMs: number;
+  #written = 0;
+  #closed = false;
+
+  constructor(
+    private readonly rest: RestClient,
+    private readonly sender: Sender,
+    private readonly table: string,
+    options: QuestDbStoreOptions,
+  ) {
+    this.#visibilityTimeoutMs = options.visibilityTimeoutMs ?? 10_000;
+    this.#queue = new WriteQueue((batch) => this.#send(batch), {
+      batchSize: options.batchSize ?? 5_000,
+      intervalMs: options.flushIntervalMs ?? 1_000,
+      onError: options.onError,
+    });
+  }
+
+  write(samples: Sample[]): void {
+    this.#queue.push(normalizeSamples(samples));
+  }
+
+  flush(): Promise<void> {
+    return this.#queue.flush();
+  }
+
+  async latest(serial: string): Promise<Sample | null> {
+    this.#open();
+    const ts = firstTsFrom(await this.rest.exec(latestTsSql(this.table, serial)));
+    if (ts === null) return null;
+    const values = latestValuesFrom(
+      await this.rest.exec(latestValuesSql(this.table, serial, ts - DAY_MS, ts)),
+    );
+    return { serial, ts, values };
+  }
+
+  async series(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+    bucket: Bucket,
+    agg: Aggregate,
+  ): Promise<Point[]> {
+    keyIndex(key);
+    checkRange(from, to);
+    checkBucket(bucket);
+    checkAggregate(agg);
+    this.#open();
+    if (to <= from) return [];
+    const sql = seriesSql(
+      this.table,
+      serial,
+      key,
+      bucketFloor(bucket, from),
+      bucketCeil(bucket, to),
+      bucket,
+      agg,
+    );
+    return pointsFrom(await this.rest.exec(sql));
+  }
+
+  async counterDelta(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+  ): Promise<number> {
+    counterKeyIndex(key);
+    checkRange(from, to);
+    this.#open();
+    if (to <= from) return 0;
+    const before = await this.#lastBefore(serial, key, from);
+    const unit: Bucket = to - from > 3 * DAY_MS ? "1d" : "15m";
+    const partials = await this.#partials(serial, key, from, to, unit);
+    const parts: (CounterPartial | null)[] = before === null
+      ? []
+      : [{ first: before, last: before, increase: 0 }];
+    return foldPartials([...parts, ...partials.map((p) => p.partial)])?.increase ?? 0;
+  }
+
+  async counterSeries(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+    bucket: Bucket,
+  ): Promise<Point[]> {
+    counterKeyIndex(key);
+    checkRange(from, to);
+    checkBucket(bucket);
+    this.#open();
+    if (to <= from) return [];
+    const start = bucketFloor(bucket, from);
+    const before = await this.#lastBefore(serial, key, start);
+    const partials = await this.#partials(serial, key, start, bucketCeil(bucket, to), bucket);
+    const values = bucketIncreases(partials.map((p) => p.partial), before);
+    return values.map((value, i) => ({ ts: partials[i].ts, value }));
+  }
+
+  prune(now: number): Promise<number> {
+    if (!Number.isFinite(now)) {
+      return Promise.reject(new RangeError(`prune() needs a finite instant, got ${now}`));
+    }
+    if (this.#closed) return Promise.reject(new TypeError("the telemetry store is closed"));
+    return Promise.resolve(0);
+  }
+
+  stats(): TelemetryStats {
+    return { samplesWritten: this.#written, pending: this.#queue.pending, backend: "questdb" };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.#queue.close();
+    } finally {
+      this.#closed = true;
+      await this.sender.close();
+    }
+  }
+
+  /** Sends one batch as one HTTP request, then waits until QuestDB has applied it. */
+  async #send(batch: NormSample[]): Promise<void> {
+    let rows = 0;
+    try {
+      for (const [serial, samples] of groupBySerial(batch)) {
+        for (const s of samples) {
+          this.sender.table(this.table).symbol("serial", serial);
+          s.vals.forEach((v, k) => {
+            if (v !== null) this.sender.floatColumn(MEASUREMENT_KEYS[k], v);
+          });
+          await this.sender.at(s.ts, "ms");
+          rows++;
+        }
+      }
+      await this.sender.flush();
+    } catch (err) {
+      this.sender.reset();
+      throw err;
+    }
+    await this.#awaitApplied();
+    this.#written += rows;
+  }
+
+  async #awaitApplied(): Promise<void> {
+    const target = walStatusFrom(await this.rest.exec(walStatusSql(this.table)));
+    if (target === null) return;
+    const deadline = Date.now() + this.#visibilityTimeoutMs;
+    let status = target;
+    for (let wait = 5; status.writerTxn < target.sequencerTxn; wait = Math.min(wait * 2, 200)) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `QuestDB has not applied transaction ${target.sequencerTxn} of ${this.table} ` +
+            `within ${this.#visibilityTimeoutMs} ms (applied: ${status.writerTxn})`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, wait));
+      status = walStatusFrom(await this.rest.exec(walStatusSql(this.table))) ?? target;
+    }
+  }
+
+  async #lastBefore(serial: string, key: MeasurementKey, t: number): Promise<number | null> {
+    return valuesFrom(await this.rest.exec(lastBeforeSql(this.table, serial, key, t)))[0] ?? null;
+  }
+
+  /** Per-bucket partials over [from, to); buckets that may hold a reset are read in full. */
+  async #partials(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+    bucket: Bucket,
+  ): Promise<{ ts: number; partial: CounterPartial }[]> {
+    const rows = counterBucketsFrom(
+      await this.rest.exec(counterBucketsSql(this.table, serial, key, from, to, bucket)),
+    );
+    const out: { ts: number; partial: CounterPartial }[] = [];
+    for (const row of rows) {
+      out.push({
+        ts: row.ts,
+        partial: cleanPartial(row) ?? await this.#readBucket(serial, key, row, bucket, from, to),
+      });
+    }
+    return out;
+  }
+
+  async #readBucket(
+    serial: string,
+    key: MeasurementKey,
+    row: CounterBucketRow,
+    bucket: Bucket,
+    from: number,
+    to: number,
+  ): Promise<CounterPartial> {
+    const a = Math.max(row.ts, from), b = Math.min(bucketNext(bucket, row.ts), to);
+    const values = valuesFrom(await this.rest.exec(readingsSql(this.table, serial, key, a, b)));
+    return partialOf(values) ??
+      { first: row.first, last: row.last, increase: row.last - row.first };
+  }
+
+  #open(): void {
+    if (this.#closed) throw new TypeError("the telemetry store is closed");
+  }
+}

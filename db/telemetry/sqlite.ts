@@ -1,0 +1,223 @@
+/**
+ * The embedded telemetry store: SQLite through `node:sqlite` (WAL for files,
+ * synchronous=NORMAL), raw samples plus rollups for the 15-minute, hourly, daily and
+ * monthly views, batched writes and a retention policy for raw rows. Layout in
+ * _sqlite_schema.ts, write path in _sqlite_write.ts, read path in _sqlite_read.ts.
+ *
+ * With `worker: true` the writing runs in a worker thread (_sqlite_offload.ts) and only
+ * checking and packing samples stays on the caller's thread; reads use the caller's own
+ * connection either way.
+ *
+ * Meaning of the queries (shared with the QuestDB store): ranges are [from, to) in epoch
+ * ms; `series` and `counterSeries` answer whole UTC buckets that overlap the range (a
+ * bucket starting before `from` counts whole) and leave out buckets without data;
+ * `counterDelta` applies the rule of core/energy.ts exactly where raw rows are kept, and
+ * at 15-minute resolution where they were pruned.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import type { MeasurementKey } from "../../core/devices.ts";
+import { WriteQueue } from "./_queue.ts";
+import {
+  checkAggregate,
+  checkBucket,
+  checkRange,
+  counterKeyIndex,
+  keyIndex,
+  normalizeSamples,
+  type NormSample,
+} from "./_samples.ts";
+import { WorkerWriter } from "./_sqlite_offload.ts";
+import { openDatabase, Statements } from "./_sqlite_schema.ts";
+import { readCounterDelta, readCounterSeries, readSeries } from "./_sqlite_read.ts";
+import { SqliteWriter } from "./_sqlite_write.ts";
+import type { Aggregate, Bucket, Point, Sample, TelemetryStats, TelemetryStore } from "./mod.ts";
+
+/** Options of the SQLite store. */
+export interface SqliteStoreOptions {
+  /** Days of raw samples kept by `prune()` (default 35); rollups are kept forever. */
+  rawRetentionDays?: number;
+  /** Queued samples that trigger a write (default 5,000). */
+  batchSize?: number;
+  /** Longest time (ms) a queued sample waits to be written (default 1,000). */
+  flushIntervalMs?: number;
+  /** Receives errors of writes nobody awaited; without it the next `flush()` throws them. */
+  onError?: (error: unknown) => void;
+  /** Write in a worker thread (database files only; default false). */
+  worker?: boolean;
+}
+
+/** The writing side: inline (SqliteWriter) or in a worker (WorkerWriter). */
+interface Writer {
+  write(batch: NormSample[]): number | Promise<number>;
+  prune(cutoff: number): number | Promise<number>;
+  close(): void | Promise<void>;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Opens the store on a database file (created with its folder if missing) or on
+ * `":memory:"`. Several stores, in one process or several, may share a file: writes take
+ * turns (SQLite's write lock) and each writer drops its cached state when another wrote.
+ */
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): TelemetryStore {
+  const retentionDays = options.rawRetentionDays ?? 35;
+  if (!(retentionDays > 0) || !Number.isFinite(retentionDays)) {
+    throw new RangeError(`rawRetentionDays must be a positive number of days: ${retentionDays}`);
+  }
+  if (typeof path !== "string" || path.length === 0) {
+    throw new TypeError(
+      `openSqliteStore() needs a file path or ":memory:", got ${JSON.stringify(path)}`,
+    );
+  }
+  if (options.worker && path === ":memory:") {
+    throw new TypeError("a writer worker needs a database file, not :memory:");
+  }
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = openDatabase(path);
+  const st = new Statements(db);
+  let writer: Writer;
+  if (options.worker) writer = new WorkerWriter(path);
+  else {
+    const inline = new SqliteWriter(db, st);
+    writer = { write: (b) => inline.write(b), prune: (c) => inline.prune(c), close: () => {} };
+  }
+  return new SqliteStore(db, st, writer, retentionDays * DAY_MS, options);
+}
+
+class SqliteStore implements TelemetryStore {
+  readonly #db: DatabaseSync;
+  readonly #st: Statements;
+  readonly #writer: Writer;
+  readonly #queue: WriteQueue;
+  readonly #sids = new Map<string, number>();
+  #written = 0;
+  #closed = false;
+
+  constructor(
+    db: DatabaseSync,
+    st: Statements,
+    writer: Writer,
+    private readonly retentionMs: number,
+    options: SqliteStoreOptions,
+  ) {
+    this.#db = db;
+    this.#st = st;
+    this.#writer = writer;
+    this.#queue = new WriteQueue(async (batch) => {
+      this.#written += await this.#writer.write(batch);
+    }, {
+      batchSize: options.batchSize ?? 5_000,
+      intervalMs: options.flushIntervalMs ?? 1_000,
+      onError: options.onError,
+    });
+  }
+
+  write(samples: Sample[]): void {
+    this.#queue.push(normalizeSamples(samples));
+  }
+
+  flush(): Promise<void> {
+    return this.#queue.flush();
+  }
+
+  latest(serial: string): Promise<Sample | null> {
+    return settle(() => {
+      this.#open();
+      const row = this.#st.latestBySerial.get(serial) as { ts: number; data: string } | undefined;
+      return row ? { serial, ts: row.ts, values: JSON.parse(row.data) } : null;
+    });
+  }
+
+  series(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+    bucket: Bucket,
+    agg: Aggregate,
+  ): Promise<Point[]> {
+    return settle(() => {
+      const k = keyIndex(key);
+      checkRange(from, to);
+      checkBucket(bucket);
+      checkAggregate(agg);
+      const sid = this.#sid(serial);
+      return sid === null ? [] : readSeries(this.#st, sid, k, from, to, bucket, agg);
+    });
+  }
+
+  counterDelta(serial: string, key: MeasurementKey, from: number, to: number): Promise<number> {
+    return settle(() => {
+      const k = counterKeyIndex(key);
+      checkRange(from, to);
+      const sid = this.#sid(serial);
+      return sid === null ? 0 : readCounterDelta(this.#st, sid, k, from, to);
+    });
+  }
+
+  counterSeries(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+    bucket: Bucket,
+  ): Promise<Point[]> {
+    return settle(() => {
+      const k = counterKeyIndex(key);
+      checkRange(from, to);
+      checkBucket(bucket);
+      const sid = this.#sid(serial);
+      return sid === null ? [] : readCounterSeries(this.#st, sid, k, from, to, bucket);
+    });
+  }
+
+  async prune(now: number): Promise<number> {
+    if (!Number.isFinite(now)) throw new RangeError(`prune() needs a finite instant, got ${now}`);
+    this.#open();
+    return await this.#writer.prune(now - this.retentionMs);
+  }
+
+  stats(): TelemetryStats {
+    return { samplesWritten: this.#written, pending: this.#queue.pending, backend: "sqlite" };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.#queue.close();
+    } finally {
+      this.#closed = true;
+      try {
+        await this.#writer.close();
+      } finally {
+        this.#db.close();
+      }
+    }
+  }
+
+  #sid(serial: string): number | null {
+    this.#open();
+    const known = this.#sids.get(serial);
+    if (known !== undefined) return known;
+    const row = this.#st.sidOf.get(serial) as { sid: number } | undefined;
+    if (!row) return null;
+    this.#sids.set(serial, row.sid);
+    return row.sid;
+  }
+
+  #open(): void {
+    if (this.#closed) throw new TypeError("the telemetry store is closed");
+  }
+}
+
+/** The result of a synchronous read as a promise; what it throws becomes a rejection. */
+function settle<T>(read: () => T): Promise<T> {
+  try {
+    return Promise.resolve(read());
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}

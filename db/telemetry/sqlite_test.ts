@@ -1,0 +1,222 @@
+import assert from "node:assert/strict";
+import { counterDelta as referenceDelta } from "../../core/energy.ts";
+import { denseDay, runConformance } from "./conformance.ts";
+import type { TelemetryStore } from "./mod.ts";
+import { openSqliteStore, type SqliteStoreOptions } from "./sqlite.ts";
+
+runConformance("sqlite :memory:", () => Promise.resolve(openSqliteStore(":memory:")));
+
+/** A store on a fresh temporary file that removes the file when closed. */
+async function tempStore(options: SqliteStoreOptions = {}): Promise<TelemetryStore> {
+  const dir = await Deno.makeTempDir({ prefix: "telemetry_" });
+  const store = openSqliteStore(`${dir}/telemetry.db`, options);
+  const close = store.close.bind(store);
+  store.close = async () => {
+    await close();
+    await Deno.remove(dir, { recursive: true });
+  };
+  return store;
+}
+
+runConformance("sqlite file", () => tempStore());
+
+runConformance("sqlite file, writer worker", () => tempStore({ worker: true }));
+
+const MIN = 60_000, H = 3_600_000, DAY = 86_400_000;
+const D = Date.UTC(2024, 4, 6);
+const floor15 = (t: number) => Math.floor(t / (15 * MIN)) * 15 * MIN;
+
+async function withFile(fn: (path: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "telemetry_" });
+  try {
+    await fn(`${dir}/sub/telemetry.db`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function close(actual: number, expected: number, message: string): void {
+  assert.ok(
+    Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)),
+    `${message}: ${expected} != ${actual}`,
+  );
+}
+
+Deno.test("sqlite prune() deletes raw rows past the retention and answers at 15-minute resolution after", async () => {
+  const store = openSqliteStore(":memory:", { rawRetentionDays: 10 });
+  try {
+    const { samples, energy } = denseDay("P1", D, 3 * DAY);
+    store.write(samples);
+    await store.flush();
+    const from = D + 5 * H + 7 * MIN + 13_000, to = D + 2 * DAY + 40 * MIN + 1;
+    close(
+      await store.counterDelta("P1", "total_energy_kwh", from, to),
+      referenceDelta(energy, from, to),
+      "exact before",
+    );
+    assert.equal(await store.prune(D + 3 * DAY), 0, "nothing is older than 10 days yet");
+    const deleted = await store.prune(D + 10 * DAY + DAY + 30 * MIN); // cutoff: one day and 30 min in
+    assert.equal(deleted, samples.filter((s) => s.ts < D + DAY + 30 * MIN).length);
+    assert.equal(
+      await store.prune(D + 10 * DAY + DAY + 30 * MIN),
+      0,
+      "a second prune finds nothing",
+    );
+    close(
+      await store.counterDelta("P1", "total_energy_kwh", from, to),
+      referenceDelta(energy, floor15(from), to),
+      "pruned start rounds down to 15 minutes, kept end stays exact",
+    );
+    await store.prune(D + 20 * DAY);
+    close(
+      await store.counterDelta("P1", "total_energy_kwh", from, to),
+      referenceDelta(energy, floor15(from), floor15(to)),
+      "both ends round down once everything is pruned",
+    );
+    close(
+      await store.counterDelta("P1", "total_energy_kwh", D, D + 3 * DAY),
+      referenceDelta(energy, D, D + 3 * DAY),
+      "whole days come from the rollups exactly",
+    );
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("sqlite drops late samples older than the pruned horizon and keeps its rollups", async () => {
+  const store = openSqliteStore(":memory:", { rawRetentionDays: 1 });
+  try {
+    const { samples } = denseDay("P2", D, 4 * H);
+    store.write(samples);
+    await store.flush();
+    await store.prune(D + 2 * DAY);
+    const before = await store.series("P2", "total_power", D, D + DAY, "15m", "avg");
+    store.write([{
+      serial: "P2",
+      ts: D + H + 1,
+      values: { total_power: 1e6, total_energy_kwh: 0 },
+    }]);
+    await store.flush();
+    assert.deepEqual(await store.series("P2", "total_power", D, D + DAY, "15m", "avg"), before);
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("sqlite writes a full batch by itself and waiting samples after the interval", async () => {
+  const store = openSqliteStore(":memory:", { batchSize: 10, flushIntervalMs: 20 });
+  try {
+    store.write(
+      Array.from(
+        { length: 10 },
+        (_, i) => ({ serial: "A", ts: D + i * MIN, values: { total_power: i } }),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal(store.stats().pending, 0);
+    assert.equal(store.stats().samplesWritten, 10);
+    store.write([{ serial: "A", ts: D + H, values: { total_power: 1 } }]);
+    assert.equal(store.stats().pending, 1);
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal(store.stats().pending, 0);
+    assert.equal((await store.latest("A"))?.ts, D + H);
+    assert.equal(store.stats().backend, "sqlite");
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("sqlite close() writes what is queued and a reopened file goes on where it was", async () => {
+  await withFile(async (path) => {
+    const { samples, energy } = denseDay("R", D, DAY);
+    const first = openSqliteStore(path);
+    first.write(samples.slice(0, 5000));
+    await first.close();
+    const second = openSqliteStore(path);
+    try {
+      assert.equal(second.stats().samplesWritten, 0);
+      second.write(samples.slice(5000));
+      await second.flush();
+      close(
+        await second.counterDelta("R", "total_energy_kwh", D, D + DAY),
+        referenceDelta(energy, D, D + DAY),
+        "delta",
+      );
+      close(
+        (await second.counterSeries("R", "total_energy_kwh", D, D + DAY, "1d"))[0].value,
+        referenceDelta(energy, D, D + DAY),
+        "daily rollup spans both sessions",
+      );
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+Deno.test("sqlite stores sharing one file see each other's writes", async () => {
+  await withFile(async (path) => {
+    const { samples, energy } = denseDay("M", D, 6 * H);
+    const a = openSqliteStore(path), b = openSqliteStore(path);
+    try {
+      const chunk = 100; // about 12 minutes: both write into the same hour and day
+      for (let i = 0; i * chunk < samples.length; i++) {
+        const writer = i % 2 === 0 ? a : b;
+        writer.write(samples.slice(i * chunk, (i + 1) * chunk));
+        await writer.flush();
+      }
+      for (const store of [a, b]) {
+        const hourly = await store.counterSeries("M", "total_energy_kwh", D, D + 6 * H, "1h");
+        assert.equal(hourly.length, 6);
+        hourly.forEach((p) =>
+          close(p.value, referenceDelta(energy, p.ts, p.ts + H), `hour ${p.ts}`)
+        );
+        const daily = await store.counterSeries("M", "total_energy_kwh", D, D + 6 * H, "1d");
+        close(daily[0].value, referenceDelta(energy, D, D + DAY), "day");
+        const avg = await store.series("M", "total_power", D, D + 6 * H, "1d", "avg");
+        const powers = samples.flatMap((s) => s.values.total_power ?? []);
+        close(
+          avg[0].value,
+          powers.reduce((x, y) => x + y, 0) / powers.length,
+          "average power of the day",
+        );
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+Deno.test("sqlite with a writer worker writes, prunes and shares its file with readers", async () => {
+  await withFile(async (path) => {
+    const { samples, energy } = denseDay("W", D, 2 * DAY);
+    const store = openSqliteStore(path, { worker: true, rawRetentionDays: 1 });
+    const reader = openSqliteStore(path);
+    try {
+      store.write(samples);
+      await store.flush();
+      assert.equal(store.stats().samplesWritten, samples.length);
+      for (const s of [store, reader]) {
+        close(
+          await s.counterDelta("W", "total_energy_kwh", D, D + 2 * DAY),
+          referenceDelta(energy, D, D + 2 * DAY),
+          "delta",
+        );
+      }
+      assert.ok(await store.prune(D + 2 * DAY) > 0);
+      await assert.rejects(store.prune(Number.NaN), RangeError);
+    } finally {
+      await store.close();
+      await reader.close();
+    }
+    assert.throws(() => store.write(samples.slice(0, 1)), /closed/);
+    await assert.rejects(store.latest("W"), /closed/);
+  });
+  assert.throws(() => openSqliteStore(":memory:", { worker: true }), /needs a database file/);
+});
+
+Deno.test("openSqliteStore() rejects a bad retention and a missing path", () => {
+  assert.throws(() => openSqliteStore(":memory:", { rawRetentionDays: 0 }), RangeError);
+  assert.throws(() => openSqliteStore(":memory:", { rawRetentionDays: Number.NaN }), RangeError);
+  assert.throws(() => openSqliteStore(""), TypeError);
+});

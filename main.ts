@@ -15,6 +15,8 @@ import { seedDemo } from "./services/demo.ts";
 import { DEFAULT_THROTTLE } from "./db/throttle.ts";
 import { createApp } from "./routes/mod.ts";
 import type { Deps } from "./services/deps.ts";
+import { openTelemetry } from "./db/telemetry/open.ts";
+import { startMqtt } from "./services/mqtt_runtime.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
@@ -32,6 +34,12 @@ async function main() {
   await Deno.mkdir(config.dataDir, { recursive: true });
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
+  const telemetry = await openTelemetry({
+    questdbUrl: config.telemetry.questdbUrl,
+    sqlitePath: `${config.dataDir}/telemetry.sqlite`,
+    rawRetentionDays: config.telemetry.rawRetentionDays,
+    onError: (error) => log.log("error", "telemetry write failed", { error: String(error) }),
+  });
   const deps: Deps = {
     kv,
     config,
@@ -41,6 +49,7 @@ async function main() {
     now: Date.now,
     log,
     throttle: DEFAULT_THROTTLE,
+    telemetry,
   };
 
   const admin = await ensureAdmin(deps);
@@ -58,6 +67,14 @@ async function main() {
       out(`  access code for ${c.role === "user" ? "tenant" : c.role}: ${c.code}`);
     }
   }
+
+  const mqtt = await startMqtt(deps);
+  out(`MQTT: devices connect to ${mqtt.url}${mqtt.ingest ? "" : " (ingest runs apart)"}`);
+  const prune = setInterval(() => {
+    telemetry.prune(Date.now()).catch((e) =>
+      log.log("error", "telemetry prune failed", { error: String(e) })
+    );
+  }, 6 * 3_600_000);
 
   const app = createApp(deps);
   const ac = new AbortController();
@@ -78,6 +95,9 @@ async function main() {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
   await server.finished;
+  clearInterval(prune);
+  await mqtt.stop();
+  await telemetry.close();
   kv.close();
 }
 

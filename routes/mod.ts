@@ -9,6 +9,7 @@ import { legalRoutes } from "./legal.tsx";
 import { userApiRoutes } from "./api/users.ts";
 import { notificationApiRoutes } from "./api/notifications.ts";
 import { deviceApiRoutes } from "./api/devices.ts";
+import { measurementApiRoutes } from "./api/measurements.ts";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { customerRoutes } from "./customer.tsx";
@@ -36,6 +37,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route("/", userApiRoutes(deps));
   app.route("/", notificationApiRoutes(deps));
   app.route("/", deviceApiRoutes(deps));
+  app.route("/", measurementApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));
   app.route("/", adminRoutes(deps));
   app.route("/", customerRoutes(deps));

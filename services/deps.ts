@@ -4,6 +4,7 @@ import type { I18n } from "./i18n.ts";
 import type { Logger } from "./log.ts";
 import type { ThrottlePolicy } from "../db/throttle.ts";
 import type { Assets } from "../components/assets.ts";
+import type { TelemetryStore } from "../db/telemetry/mod.ts";
 
 /** What `createApp`, the scripts and the services are given (nothing opens a store itself). */
 export interface Deps {
@@ -17,4 +18,6 @@ export interface Deps {
   now: () => number;
   log: Logger;
   throttle: ThrottlePolicy;
+  /** The time-series store of meter readings. */
+  telemetry: TelemetryStore;
 }

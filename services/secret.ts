@@ -1,9 +1,12 @@
-/** The token-signing secret: from the configuration, or generated once into the data folder. */
+/** Secrets generated once into the data folder (readable by the owner only). */
 import { encodeBase64 } from "./_base64.ts";
 
-/** Reads `<dataDir>/secret.key`, creating it (readable by the owner only) when missing. */
-export async function loadOrCreateSecret(dataDir: string): Promise<string> {
-  const path = `${dataDir}/secret.key`;
+/**
+ * Reads `<dataDir>/<name>`, creating it with 48 random bytes (base64) when missing. Used
+ * for the token-signing secret (`secret.key`) and the embedded broker's ingest password.
+ */
+export async function loadOrCreateSecret(dataDir: string, name = "secret.key"): Promise<string> {
+  const path = `${dataDir}/${name}`;
   try {
     const s = (await Deno.readTextFile(path)).trim();
     if (s.length >= 32) return s;

@@ -10,6 +10,7 @@ import { createUser, type StoredUser } from "../db/users.ts";
 import { hashPassword } from "../services/passwords.ts";
 import type { Role } from "../core/roles.ts";
 import { issueToken } from "../services/tokens.ts";
+import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 
 /** A test app with its deps; close it at the end of the test. */
 export interface TestApp {
@@ -21,6 +22,7 @@ export interface TestApp {
 /** Builds the real app on `:memory:` KV with the real locales and build output. */
 export async function testApp(overrides: Partial<Deps> = {}): Promise<TestApp> {
   const kv = await Deno.openKv(":memory:");
+  const telemetry = openSqliteStore(":memory:");
   const deps = {
     kv,
     config: loadConfig({ DATA_DIR: "/nonexistent" }),
@@ -30,9 +32,17 @@ export async function testApp(overrides: Partial<Deps> = {}): Promise<TestApp> {
     now: Date.now,
     log: memoryLogger(),
     throttle: DEFAULT_THROTTLE,
+    telemetry,
     ...overrides,
   } as TestApp["deps"];
-  return { deps, app: createApp(deps), close: () => kv.close() };
+  return {
+    deps,
+    app: createApp(deps),
+    close: () => {
+      kv.close();
+      telemetry.close();
+    },
+  };
 }
 
 let counter = 0;

@@ -431,6 +431,51 @@ const ROUTES: Row[] = [
     path: (f) => `/api/devices/${f.dev.station}`,
     expect: { ...signedInApi(200), tenant2: { status: 404 } },
   },
+  { method: "GET", route: "/api/measurements/overview", expect: signedInApi(200) },
+  {
+    method: "GET",
+    route: "/api/measurements",
+    path: () => "/api/measurements?mode=day",
+    expect: signedInApi(200),
+  },
+  { method: "GET", route: "/api/measurements/system-stats", expect: signedInApi(200) },
+  {
+    method: "GET",
+    route: "/api/measurements/system-performance",
+    path: () => "/api/measurements/system-performance?timeframe=24h",
+    expect: signedInApi(200),
+  },
+  {
+    method: "GET",
+    route: "/api/measurements/:id/realtime",
+    path: (f) => `/api/measurements/${f.dev.sensor}/realtime`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
+  {
+    method: "GET",
+    route: "/api/measurements/:id/history",
+    path: (f) => `/api/measurements/${f.dev.sensor}/history?aggregation=15m`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
+  {
+    method: "GET",
+    route: "/api/measurements/:id/summary",
+    path: (f) => `/api/measurements/${f.dev.sensor}/summary?month=2026-01`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
+  {
+    method: "GET",
+    route: "/api/analytics/uptime/:id",
+    path: (f) => `/api/analytics/uptime/${f.dev.sensor}?month=2026-01`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
+  {
+    method: "GET",
+    route: "/api/analytics/delta",
+    path: (f) =>
+      `/api/analytics/delta?sensorId=${f.dev.sensor}&startDate=2026-01-01&endDate=2026-02-01`,
+    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+  },
   {
     method: "GET",
     route: "/api/devices/:id/status",

@@ -18,6 +18,7 @@ import { loadI18n } from "../../services/i18n.ts";
 import { type Assets, BUILD_DIR, loadAssets } from "../../components/assets.ts";
 import { memoryLogger } from "../../services/log.ts";
 import { DEFAULT_THROTTLE } from "../../db/throttle.ts";
+import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { createUser, type StoredUser } from "../../db/users.ts";
 import { hashPassword } from "../../services/passwords.ts";
 import type { Language, Role } from "../../core/roles.ts";
@@ -96,6 +97,7 @@ export async function snapshotBuild(): Promise<{ assets: Assets; remove(): Promi
 export async function startPortal(opts: PortalOptions = {}): Promise<Portal> {
   const snapshot = opts.assets ? null : await snapshotBuild();
   const kv = await Deno.openKv(":memory:");
+  const telemetry = openSqliteStore(":memory:");
   try {
     const deps = {
       kv,
@@ -106,6 +108,7 @@ export async function startPortal(opts: PortalOptions = {}): Promise<Portal> {
       now: Date.now,
       log: memoryLogger(),
       throttle: DEFAULT_THROTTLE,
+      telemetry,
     };
     const app = createApp(deps);
     const ready = Promise.withResolvers<number>();
@@ -120,11 +123,13 @@ export async function startPortal(opts: PortalOptions = {}): Promise<Portal> {
       async close() {
         await server.shutdown();
         kv.close();
+        await telemetry.close();
         await snapshot?.remove();
       },
     };
   } catch (e) {
     kv.close();
+    await telemetry.close();
     await snapshot?.remove();
     throw e;
   }

@@ -1,0 +1,177 @@
+/**
+ * The embedded MQTT broker (aedes on `node:net`), used when no `MQTT_URL` is configured.
+ * Every device signs in with its own MQTT username and password (checked by the
+ * {@link DeviceDirectory}) and may publish and subscribe only under its own topic prefix;
+ * the ingest client signs in with its own credentials and may subscribe to everything
+ * and publish under `sensor/` and `station/`. Anything else is refused: a refused publish
+ * closes the client's connection (MQTT 3.1.1 has no negative acknowledgement), a refused
+ * subscription is answered with the failure code 0x80. Sessions live in memory.
+ */
+import { Aedes, type Client } from "aedes";
+import { createServer, type Server } from "node:net";
+import { timingSafeEqual } from "node:crypto";
+import { Buffer } from "node:buffer";
+import type { DeviceDirectory, IngestDevice } from "./contract.ts";
+import { type IngestLog, SILENT_LOG, throttledLog } from "./_log.ts";
+
+/** MQTT credentials. */
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** What {@link startEmbeddedBroker} needs. */
+export interface EmbeddedBrokerOptions {
+  /** TCP port; 0 picks a free one. Default 1883. */
+  port?: number;
+  /** Address to listen on. Default `0.0.0.0`. */
+  hostname?: string;
+  directory: DeviceDirectory;
+  /** The credentials of ingest clients. */
+  ingestCredentials: Credentials;
+  log?: IngestLog;
+}
+
+/** A running embedded broker. */
+export interface EmbeddedBroker {
+  port: number;
+  hostname: string;
+  /** `mqtt://<host>:<port>` for clients on this machine. */
+  url: string;
+  /** Connected clients now. */
+  clients(): number;
+  /** Closes every client connection and the listener. */
+  close(): Promise<void>;
+}
+
+type Identity = { kind: "ingest" } | { kind: "device"; device: IngestDevice };
+
+/** Return codes of CONNACK (MQTT 3.1.1). */
+const IDENTIFIER_REJECTED = 2;
+const SERVER_UNAVAILABLE = 3;
+const BAD_USERNAME_OR_PASSWORD = 4;
+const NOT_AUTHORIZED = 5;
+
+function refusal(returnCode: number, message: string) {
+  return Object.assign(new Error(message), { returnCode });
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const DEVICE_ROOTS = /^(sensor|station)\/[^/+#]+\//;
+
+/** Starts the embedded broker and resolves once it listens. */
+export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const log = options.log ?? SILENT_LOG;
+  const throttled = throttledLog(log, 10_000, Date.now);
+  const identities = new WeakMap<Client, Identity>();
+  const ingestClientIds = new Set<string>();
+  const broker = await Aedes.createBroker({ maxClientsIdLength: 128 });
+
+  broker.authenticate = (client, username, password, done) => {
+    const pass = password ? Buffer.from(password).toString("utf8") : "";
+    if (!username) {
+      throttled.log("anonymous", "warn", "broker refused a client without username", {});
+      return done(refusal(NOT_AUTHORIZED, "a username is required"), false);
+    }
+    const ingest = options.ingestCredentials;
+    if (username === ingest.username && sameSecret(pass, ingest.password)) {
+      identities.set(client, { kind: "ingest" });
+      ingestClientIds.add(client.id);
+      return done(null, true);
+    }
+    options.directory.authenticate(username, pass).then((device) => {
+      if (!device) {
+        throttled.log("bad-credentials", "warn", "broker refused wrong credentials", { username });
+        return done(refusal(BAD_USERNAME_OR_PASSWORD, "bad username or password"), false);
+      }
+      if (ingestClientIds.has(client.id)) {
+        // A device must not take over (and so disconnect) an ingest client's session.
+        throttled.log("ingest-id", "warn", "broker refused a device using an ingest client id", {
+          username,
+          clientId: client.id,
+        });
+        return done(refusal(IDENTIFIER_REJECTED, "client id reserved"), false);
+      }
+      identities.set(client, { kind: "device", device });
+      done(null, true);
+    }, (error) => {
+      throttled.log("directory", "error", "broker could not check credentials", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      done(refusal(SERVER_UNAVAILABLE, "credentials cannot be checked now"), false);
+    });
+  };
+
+  broker.authorizePublish = (client, packet, done) => {
+    const topic = packet.topic;
+    if (client === null) {
+      // The Last Will of a client the broker no longer holds.
+      return done(DEVICE_ROOTS.test(topic) ? null : new Error("not authorized"));
+    }
+    const who = identities.get(client);
+    const allowed = who?.kind === "ingest"
+      ? DEVICE_ROOTS.test(topic)
+      : who?.kind === "device" && topic.startsWith(who.device.prefix + "/");
+    if (allowed) return done(null);
+    throttled.log("publish-refused", "warn", "broker refused a publish outside the prefix", {
+      clientId: client.id,
+      topic: topic.slice(0, 200),
+    });
+    done(new Error(`not authorized to publish to ${topic.slice(0, 200)}`));
+  };
+
+  broker.authorizeSubscribe = (client, subscription, done) => {
+    const who = identities.get(client);
+    const topic = subscription.topic;
+    const allowed = who?.kind === "ingest" ||
+      (who?.kind === "device" && topic.startsWith(who.device.prefix + "/"));
+    if (allowed) return done(null, subscription);
+    throttled.log("subscribe-refused", "warn", "broker refused a subscription", {
+      clientId: client.id,
+      topic: topic.slice(0, 200),
+    });
+    done(null, null);
+  };
+
+  broker.on("clientError", (client, error) => {
+    throttled.log("client-error", "debug", "broker client error", {
+      clientId: client?.id,
+      error: error.message,
+    });
+  });
+
+  const server: Server = createServer(broker.handle);
+  const hostname = options.hostname ?? "0.0.0.0";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 1883, hostname, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    throw error;
+  }
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port ?? 1883;
+  const clientHost = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
+  log.log("info", "embedded MQTT broker listening", { hostname, port });
+
+  return {
+    port,
+    hostname,
+    url: `mqtt://${clientHost}:${port}`,
+    clients: () => broker.connectedClients,
+    async close() {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,297 @@
+/**
+ * The heart of ingest, without the network: one call per MQTT message. It finds the
+ * device by topic prefix, reports status, drops what must be dropped (unknown topics and
+ * devices, oversized messages, floods, malformed or wrongly typed payloads) and counts it,
+ * interprets the rest into samples, and hands them to the store in batches. Nothing it
+ * receives and no error of its dependencies makes it throw.
+ */
+import type { Sample, TelemetryStore } from "../db/telemetry/mod.ts";
+import type { DeviceDirectory, IngestDevice, StatusSink } from "./contract.ts";
+import {
+  DEFAULT_TIME_WINDOW,
+  interpretMessage,
+  type InterpretOptions,
+  type TimeWindow,
+} from "./shelly.ts";
+import { splitDeviceTopic } from "./shelly_topic.ts";
+import type { Values } from "./shelly_state.ts";
+import { DeviceCache, type TrackedDevice } from "./device_cache.ts";
+import { StatusTracker } from "./status_tracker.ts";
+import { type DropReason, type IngestStats, StatsCounter } from "./stats.ts";
+import { takeToken } from "./token_bucket.ts";
+import { type IngestLog, SILENT_LOG, type ThrottledLog, throttledLog } from "./_log.ts";
+
+/** Tunables of ingest, with their defaults. */
+export interface IngestLimits {
+  /** A device silent this long is offline. Default 120 000 (2 minutes). */
+  silenceMs: number;
+  /** Larger payloads are dropped as `oversized`. Default 32 768 bytes. */
+  maxMessageBytes: number;
+  /** Sustained messages per second per device before `flood` drops. Default 10. */
+  ratePerDevice: number;
+  /**
+   * Messages a device may send at once (a backlog queued while ingest was away arrives
+   * at once: size it for the longest outage to ride out). Default 1 200.
+   */
+  burstPerDevice: number;
+  /** Samples pending before they are handed to the store at once. Default 1 000. */
+  batchSize: number;
+  /** How long a known device is trusted before the directory is asked again. Default 60 s. */
+  knownTtlMs: number;
+  /** How long an unknown prefix stays unknown before the directory is asked again. Default 30 s. */
+  unknownTtlMs: number;
+  /** Messages kept per prefix while the directory is being asked. Default 1 000. */
+  maxWaitingPerPrefix: number;
+  /** Which frame times are believed. */
+  timeWindow: TimeWindow;
+  /**
+   * Whether NotifyStatus readings carry the whole known state (true, default) or only the
+   * frame's own values (false: for processes on a shared subscription).
+   */
+  overlayPartialFrames: boolean;
+  /** A drop reason is logged at most once per this interval. Default 10 000. */
+  logIntervalMs: number;
+}
+
+/** The default {@link IngestLimits}. */
+export const DEFAULT_LIMITS: IngestLimits = {
+  silenceMs: 120_000,
+  maxMessageBytes: 32_768,
+  ratePerDevice: 10,
+  burstPerDevice: 1_200,
+  batchSize: 1_000,
+  knownTtlMs: 60_000,
+  unknownTtlMs: 30_000,
+  maxWaitingPerPrefix: 1_000,
+  timeWindow: DEFAULT_TIME_WINDOW,
+  overlayPartialFrames: true,
+  logIntervalMs: 10_000,
+};
+
+/** What the processor works with. */
+export interface ProcessorDeps {
+  directory: DeviceDirectory;
+  status: StatusSink;
+  store: TelemetryStore;
+  log?: IngestLog;
+  /** The clock (epoch ms). */
+  now?: () => number;
+}
+
+/** The counters plus how many devices are tracked and in which state. */
+export interface ProcessorStats extends IngestStats {
+  devices: { tracked: number; online: number; offline: number };
+}
+
+interface Waiting {
+  rest: string;
+  payload: Uint8Array | string;
+  at: number;
+}
+
+const decoder = new TextDecoder();
+
+/** Ingest without the network; see the module comment. */
+export class IngestProcessor {
+  readonly limits: IngestLimits;
+  #interpret: InterpretOptions;
+  #store: TelemetryStore;
+  #log: IngestLog;
+  #throttled: ThrottledLog;
+  #now: () => number;
+  #stats = new StatsCounter();
+  #cache: DeviceCache;
+  #tracker: StatusTracker;
+  #waiting = new Map<string, Waiting[]>();
+  #pending: Sample[] = [];
+  #batch = 0;
+  #flushing: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(deps: ProcessorDeps, limits: Partial<IngestLimits> = {}) {
+    const given = limits as Record<string, unknown>;
+    this.limits = Object.fromEntries(
+      Object.entries(DEFAULT_LIMITS).map(([k, v]) => [k, given[k] ?? v]),
+    ) as unknown as IngestLimits;
+    this.#interpret = {
+      ...this.limits.timeWindow,
+      overlayPartialFrames: this.limits.overlayPartialFrames,
+    };
+    this.#store = deps.store;
+    this.#log = deps.log ?? SILENT_LOG;
+    this.#now = deps.now ?? Date.now;
+    this.#throttled = throttledLog(this.#log, this.limits.logIntervalMs, this.#now);
+    this.#cache = new DeviceCache(deps.directory, {
+      knownTtlMs: this.limits.knownTtlMs,
+      unknownTtlMs: this.limits.unknownTtlMs,
+      burst: this.limits.burstPerDevice,
+    }, (error, prefix) => this.#error("directory", error, { prefix }));
+    this.#tracker = new StatusTracker(
+      deps.status,
+      this.limits.silenceMs,
+      (what, serial, error) => this.#error("status", error, { call: what, serial }),
+    );
+  }
+
+  /** Tracks the devices of a directory listing from now on (silence counts from now). */
+  preload(devices: IngestDevice[]): void {
+    this.#cache.preload(devices, this.#now());
+  }
+
+  /** Handles one message; `at` is its arrival time (default now). Never throws. */
+  handle(topic: string, payload: Uint8Array | string, at: number = this.#now()): void {
+    if (this.#closed) return;
+    this.#stats.received(at);
+    try {
+      const split = splitDeviceTopic(topic);
+      if (!split) return this.#drop("unknown_topic", at, { topic: topic.slice(0, 200) });
+      const t = this.#cache.get(split.prefix, at);
+      if (t === undefined) return this.#wait(split.prefix, { rest: split.rest, payload, at });
+      if (t === null) return this.#drop("unknown_device", at, { prefix: split.prefix });
+      this.#process(t, split.rest, payload, at);
+    } catch (error) {
+      this.#error("internal", error, { topic: topic.slice(0, 200) });
+    }
+  }
+
+  #wait(prefix: string, message: Waiting): void {
+    const queue = this.#waiting.get(prefix);
+    if (queue) {
+      if (queue.length >= this.limits.maxWaitingPerPrefix) {
+        return this.#drop("flood", message.at, { prefix });
+      }
+      queue.push(message);
+      return;
+    }
+    this.#waiting.set(prefix, [message]);
+    this.#cache.lookup(prefix, this.#now).then((t) => {
+      const messages = this.#waiting.get(prefix) ?? [];
+      this.#waiting.delete(prefix);
+      for (const m of messages) {
+        if (t) this.#process(t, m.rest, m.payload, m.at);
+        else this.#drop("unknown_device", m.at, { prefix });
+      }
+    }, (error) => {
+      const messages = this.#waiting.get(prefix) ?? [];
+      this.#waiting.delete(prefix);
+      this.#error("directory", error, { prefix });
+      for (const m of messages) this.#drop("directory_error", m.at, { prefix });
+    });
+  }
+
+  #process(t: TrackedDevice, rest: string, payload: Uint8Array | string, at: number): void {
+    const size = typeof payload === "string" ? payload.length : payload.byteLength;
+    let online: boolean | undefined;
+    if (rest === "online" && size <= 16) {
+      const text = (typeof payload === "string" ? payload : decoder.decode(payload)).trim();
+      if (text === "false") online = false;
+    }
+    this.#tracker.message(t, at, online);
+    if (size > this.limits.maxMessageBytes) {
+      return this.#drop("oversized", at, { serial: t.serial, bytes: size });
+    }
+    if (!takeToken(t.bucket, this.limits.ratePerDevice, this.limits.burstPerDevice, at)) {
+      return this.#drop("flood", at, { serial: t.serial });
+    }
+    const text = typeof payload === "string" ? payload : decoder.decode(payload);
+    const r = interpretMessage(t.meter, rest, text, at, this.#interpret);
+    switch (r.type) {
+      case "reading":
+        if (r.invalidFields > 0) this.#stats.invalidFields(r.invalidFields);
+        this.#add(t, r.ts, r.values);
+        return;
+      case "ignored":
+        this.#stats.ignored();
+        return;
+      case "dropped":
+        return this.#drop(r.reason, at, { serial: t.serial, topic: rest, detail: r.detail });
+      case "online":
+        return;
+    }
+  }
+
+  #add(t: TrackedDevice, ts: number, values: Values): void {
+    const last = t.pendingSample;
+    // Two readings of one device at the same millisecond (em and emdata status objects
+    // arriving together) become one sample.
+    if (last && last.ts === ts && t.pendingBatch === this.#batch) {
+      Object.assign(last.values, values);
+      return;
+    }
+    const sample: Sample = { serial: t.serial, ts, values };
+    this.#pending.push(sample);
+    t.pendingSample = sample;
+    t.pendingBatch = this.#batch;
+    if (this.#pending.length >= this.limits.batchSize) this.writePending();
+  }
+
+  /** Hands the pending samples to the store (its `write` only queues). */
+  writePending(): void {
+    if (this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
+    this.#batch++;
+    const now = this.#now();
+    try {
+      this.#store.write(batch);
+      this.#stats.stored(batch.length, now);
+    } catch (error) {
+      this.#stats.dropped("store_error", now, batch.length);
+      this.#error("store", error, { samples: batch.length });
+    }
+  }
+
+  /** Writes the pending samples and flushes the store; errors are counted, not thrown. */
+  flush(): Promise<void> {
+    this.writePending();
+    this.#flushing = this.#flushing.then(async () => {
+      try {
+        await this.#store.flush();
+      } catch (error) {
+        this.#error("store", error, { call: "flush" });
+      }
+    });
+    return this.#flushing;
+  }
+
+  /** Marks silent devices offline (see `silenceMs`). */
+  sweep(now: number = this.#now()): void {
+    this.#tracker.sweep(this.#cache.all(), now);
+  }
+
+  /** The counters now. */
+  stats(): ProcessorStats {
+    const devices = { tracked: 0, online: 0, offline: 0 };
+    for (const t of this.#cache.all()) {
+      devices.tracked++;
+      if (t.state === "online") devices.online++;
+      else if (t.state === "offline") devices.offline++;
+    }
+    return { ...this.#stats.snapshot(this.#now()), devices };
+  }
+
+  /** Finishes directory lookups and status calls, writes and flushes everything. */
+  async close(): Promise<void> {
+    await this.#cache.settled();
+    this.#closed = true;
+    await this.flush();
+    await this.#tracker.settled();
+  }
+
+  #drop(reason: DropReason, at: number, context: Record<string, unknown>): void {
+    this.#stats.dropped(reason, at);
+    this.#throttled.log(`drop:${reason}`, "warn", `ingest dropped a message: ${reason}`, context);
+  }
+
+  #error(
+    kind: "store" | "status" | "directory" | "internal",
+    error: unknown,
+    context: Record<string, unknown>,
+  ): void {
+    this.#stats.error(kind);
+    this.#throttled.log(`error:${kind}`, "error", `ingest caught a ${kind} error`, {
+      ...context,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}

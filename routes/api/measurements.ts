@@ -1,0 +1,114 @@
+/**
+ * Measurements and analytics API (spec 000 section 7): `/api/measurements/overview`,
+ * `/api/measurements?type=power&mode=&date=`, `/{id}/realtime`, `/{id}/history`,
+ * `/{id}/summary`, `/system-stats`, `/system-performance`, `/api/analytics/uptime/{id}`,
+ * `/api/analytics/delta`. Every answer covers only devices the caller may see.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { AppEnv, Deps } from "../_deps.ts";
+import { badRequest, idParam, validate } from "../_http.ts";
+import { requireApi } from "../_session.ts";
+import {
+  chartQuerySchema,
+  deltaQuerySchema,
+  historyQuerySchema,
+  performanceQuerySchema,
+  summaryQuerySchema,
+  uptimeQuerySchema,
+} from "../../core/measurement_queries.ts";
+import { getDeviceView } from "../../services/devices.ts";
+import {
+  chart,
+  delta,
+  history,
+  monthlyUptime,
+  overview,
+  realtime,
+  summary,
+  systemPerformance,
+  systemStats,
+} from "../../services/measurements.ts";
+import { localDate } from "../../core/local_time.ts";
+import type { DeviceView } from "../../core/devices.ts";
+
+/** The sensor of `:id` the caller may see, or a 404 answer. */
+async function sensorParam(
+  c: Context<AppEnv>,
+  deps: Deps,
+  raw: string | undefined,
+  kinds: DeviceView["type"][] = ["sensor"],
+): Promise<DeviceView | Response> {
+  const id = idParam(raw);
+  const device = id === null ? null : await getDeviceView(deps, c.var.user!, id);
+  if (!device || !kinds.includes(device.type)) {
+    return c.json({ message: c.var.t("devices.api.sensor_not_found") }, 404);
+  }
+  return device;
+}
+
+/** Routes under /api/measurements and /api/analytics. */
+export function measurementApiRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("/api/measurements", requireApi());
+  app.use("/api/measurements/*", requireApi());
+  app.use("/api/analytics/*", requireApi());
+  const today = () => localDate(deps.now(), deps.config.utcOffsetMinutes);
+
+  app.get("/api/measurements/overview", async (c) => c.json(await overview(deps, c.var.user!)));
+
+  app.get("/api/measurements", async (c) => {
+    const q = validate(chartQuerySchema, c.req.query());
+    if (!q.ok) return badRequest(c, q.errors);
+    return c.json(await chart(deps, c.var.user!, q.data.mode, q.data.date ?? today()));
+  });
+
+  app.get(
+    "/api/measurements/system-stats",
+    async (c) => c.json(await systemStats(deps, c.var.user!)),
+  );
+
+  app.get("/api/measurements/system-performance", async (c) => {
+    const q = validate(performanceQuerySchema, c.req.query());
+    if (!q.ok) return badRequest(c, q.errors);
+    return c.json(await systemPerformance(deps, c.var.user!, q.data.timeframe));
+  });
+
+  app.get("/api/measurements/:id/realtime", async (c) => {
+    const s = await sensorParam(c, deps, c.req.param("id"));
+    return s instanceof Response ? s : c.json(await realtime(deps, s));
+  });
+
+  app.get("/api/measurements/:id/history", async (c) => {
+    const q = validate(historyQuerySchema, c.req.query());
+    if (!q.ok) return badRequest(c, q.errors);
+    const s = await sensorParam(c, deps, c.req.param("id"));
+    if (s instanceof Response) return s;
+    return c.json(await history(deps, s, q.data.aggregation, q.data.measurement));
+  });
+
+  app.get("/api/measurements/:id/summary", async (c) => {
+    const q = validate(summaryQuerySchema, c.req.query());
+    if (!q.ok) return badRequest(c, q.errors);
+    const s = await sensorParam(c, deps, c.req.param("id"));
+    if (s instanceof Response) return s;
+    return c.json(await summary(deps, s, q.data.month ?? today().slice(0, 7)));
+  });
+
+  app.get("/api/analytics/uptime/:id", async (c) => {
+    const q = validate(uptimeQuerySchema, c.req.query());
+    if (!q.ok) return badRequest(c, q.errors);
+    const d = await sensorParam(c, deps, c.req.param("id"), ["sensor", "station"]);
+    if (d instanceof Response) return d;
+    return c.json(await monthlyUptime(deps, d, q.data.month ?? today().slice(0, 7)));
+  });
+
+  app.get("/api/analytics/delta", async (c) => {
+    const q = validate(deltaQuerySchema, c.req.query());
+    if (!q.ok) return badRequest(c, q.errors);
+    const s = await sensorParam(c, deps, String(q.data.sensorId));
+    if (s instanceof Response) return s;
+    return c.json(await delta(deps, s, q.data.field, q.data.startDate, q.data.endDate));
+  });
+  return app;
+}

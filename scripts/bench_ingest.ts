@@ -1,0 +1,512 @@
+/**
+ * `deno run -A scripts/bench_ingest.ts`: how many meter messages per second ingest takes
+ * end to end (broker → ingest → SQLite store, flushed and queryable), beside a plain
+ * mqtt.js subscriber that only counts, on the same broker in the same run; on a real
+ * Mosquitto and on the embedded broker (aedes, in its own process). And the memory (RSS)
+ * of the ingest process while 1,000 simulated meters stream.
+ *
+ * Every party is its own process: the broker, the simulator (`scripts/simulate.ts
+ * --rate`), and the subscriber under test (this script with `--role plain|ingest`).
+ *
+ * - drain: the subscriber's persistent session is made, it goes away, the simulator
+ *   publishes N messages (queued by the broker for the session), then the subscriber
+ *   comes back and drains them; the rate is N over the time from the first message to
+ *   the last one handled (for ingest: written and flushed to the store, and a query
+ *   answered). This measures the subscriber, not the publisher.
+ * - live: the subscriber is connected while the simulator publishes N messages as fast
+ *   as the broker acknowledges them; everything shares the machine's cores.
+ *
+ * Options: `--messages N` (default 200000), `--meters M` publishing (default 1000),
+ * `--memory-meters K` (default 1000), `--memory-seconds S` (default 30),
+ * `--brokers mosquitto,embedded`, `--modes drain,live`. Prints a table and, last, the
+ * figures as JSON (also written to `.build/bench_ingest.json`).
+ */
+import { parseArgs } from "node:util";
+import mqtt from "mqtt";
+import { startIngest } from "../ingest/subscriber.ts";
+import { startEmbeddedBroker } from "../ingest/broker.ts";
+import { DEFAULT_SIM_NAMING, simIdentity } from "../ingest/sim.ts";
+import type { DeviceDirectory, IngestDevice, StatusSink } from "../ingest/contract.ts";
+import { openSqliteStore } from "../db/telemetry/sqlite.ts";
+import type { TelemetryStore } from "../db/telemetry/mod.ts";
+import { sensorTopicPrefix } from "../core/devices.ts";
+import { freeLoopbackPort, startMosquitto } from "../tests/_mosquitto.ts";
+
+const args = parseArgs({
+  args: Deno.args,
+  options: {
+    role: { type: "string", default: "bench" },
+    url: { type: "string" },
+    port: { type: "string" },
+    "client-id": { type: "string" },
+    expect: { type: "string" },
+    meters: { type: "string", default: "1000" },
+    messages: { type: "string", default: "200000" },
+    "memory-meters": { type: "string", default: "1000" },
+    "memory-seconds": { type: "string", default: "30" },
+    seconds: { type: "string" },
+    brokers: { type: "string", default: "mosquitto,embedded" },
+    modes: { type: "string", default: "drain,live" },
+    prepare: { type: "boolean", default: false },
+    store: { type: "string", default: "sqlite" },
+    "store-batch": { type: "string", default: "50000" },
+  },
+}).values;
+
+const enc = new TextEncoder();
+const out = (line = "") => Deno.stdout.writeSync(enc.encode(line + "\n"));
+const SCRIPT = new URL(import.meta.url).pathname;
+const SIMULATE = new URL("./simulate.ts", import.meta.url).pathname;
+const INGEST_CREDENTIALS = { username: "bench-ingest", password: "bench-ingest-secret" };
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+
+/** A directory of the simulator's meters 1..n (default naming). */
+function simDirectory(n: number): DeviceDirectory {
+  const devices = new Map<string, IngestDevice & { username: string; password: string }>();
+  for (let i = 1; i <= n; i++) {
+    const id = simIdentity(i);
+    const prefix = sensorTopicPrefix(id.serial);
+    devices.set(prefix, { ...id, kind: "sensor", prefix });
+  }
+  const strip = (d: IngestDevice) => ({ serial: d.serial, kind: d.kind, prefix: d.prefix });
+  return {
+    list: () => Promise.resolve([...devices.values()].map(strip)),
+    byPrefix: (prefix) => Promise.resolve(devices.has(prefix) ? strip(devices.get(prefix)!) : null),
+    authenticate: (username, password) => {
+      for (const d of devices.values()) {
+        if (d.username === username && d.password === password) return Promise.resolve(strip(d));
+      }
+      return Promise.resolve(null);
+    },
+  };
+}
+
+/** A store that keeps nothing (to tell ingest's own cost from the store's). */
+function nullStore(): TelemetryStore {
+  let written = 0;
+  return {
+    write(samples) {
+      written += samples.length;
+    },
+    flush: () => Promise.resolve(),
+    latest: (serial) => Promise.resolve({ serial, ts: 0, values: {} }),
+    series: () => Promise.resolve([]),
+    counterDelta: () => Promise.resolve(0),
+    counterSeries: () => Promise.resolve([]),
+    prune: () => Promise.resolve(0),
+    stats: () => ({ samplesWritten: written, pending: 0, backend: "sqlite" }),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** A status sink that only counts (the KV one is measured elsewhere). */
+function countingStatus(): StatusSink & { transitions: number } {
+  return {
+    transitions: 0,
+    seen() {},
+    online() {
+      this.transitions++;
+      return Promise.resolve();
+    },
+    offline() {
+      this.transitions++;
+      return Promise.resolve();
+    },
+  };
+}
+
+const emit = (event: Record<string, unknown>) => out(JSON.stringify(event));
+
+// ----- roles run as child processes -------------------------------------------------------
+
+/** The plain subscriber: persistent session, QoS 1, counts messages. */
+async function rolePlain() {
+  const expect = Number(args.expect);
+  let n = 0;
+  let first = 0;
+  let rssMax = 0;
+  const done = Promise.withResolvers<void>();
+  // Handlers first: a kept session's queued messages follow the CONNACK at once.
+  const client = mqtt.connect(args.url!, {
+    clientId: args["client-id"],
+    clean: false,
+    ...INGEST_CREDENTIALS,
+    reconnectPeriod: 1_000,
+  });
+  client.on("message", () => {
+    if (n === 0) first = performance.now();
+    if (++n % 20_000 === 0) rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
+    if (n === expect) done.resolve();
+  });
+  await new Promise((resolve) => client.once("connect", resolve));
+  const granted = await client.subscribeAsync(["sensor/+/#", "station/+/#"], { qos: 1 });
+  if (args.prepare) {
+    await client.endAsync();
+    return emit({ event: "prepared" });
+  }
+  emit({ event: "ready", granted: granted.length });
+  await done.promise;
+  const seconds = (performance.now() - first) / 1000;
+  rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
+  await client.endAsync();
+  emit({ event: "done", received: n, seconds, rate: n / seconds, rssMb: mb(rssMax) });
+}
+
+/** The ingest process: real subscriber, SQLite store in a temporary folder. */
+async function roleIngest() {
+  const meters = Number(args.meters);
+  const dir = await Deno.makeTempDir({ prefix: "bench-ingest-" });
+  const store = args.store === "none"
+    ? nullStore()
+    : openSqliteStore(`${dir}/telemetry.sqlite`, { batchSize: Number(args["store-batch"]) });
+  const status = countingStatus();
+  const ingest = startIngest({
+    url: args.url!,
+    ...INGEST_CREDENTIALS,
+    clientId: args["client-id"]!,
+    directory: simDirectory(meters),
+    status,
+    store,
+    ratePerDevice: 1e9,
+    burstPerDevice: 1e9,
+    silenceMs: 3_600_000,
+    statsLogMs: 0,
+  });
+  await ingest.ready;
+  if (args.prepare) {
+    await ingest.stop();
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
+    return emit({ event: "prepared" });
+  }
+  emit({ event: "ready", rssMb: mb(Deno.memoryUsage().rss) });
+  const expect = Number(args.expect ?? Infinity);
+  const until = performance.now() + Number(args.seconds ?? Infinity) * 1000;
+  let first = 0;
+  let rssMax = 0;
+  let lastReport = 0;
+  while (true) {
+    const s = ingest.stats();
+    if (first === 0 && s.received > 0) first = performance.now();
+    const now = performance.now();
+    rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
+    if (args.seconds && now - lastReport >= 5_000) {
+      lastReport = now;
+      emit({ event: "rss", rssMb: mb(Deno.memoryUsage().rss), received: s.received });
+    }
+    if (s.received >= expect || now >= until) break;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await ingest.flush();
+  const end = performance.now();
+  const s = ingest.stats();
+  const latest = await store.latest(simIdentity(1).serial);
+  const written = store.stats().samplesWritten;
+  await ingest.stop();
+  await store.close();
+  await Deno.remove(dir, { recursive: true });
+  const seconds = (end - first) / 1000;
+  emit({
+    event: "done",
+    received: s.received,
+    stored: s.stored,
+    written,
+    dropped: Object.values(s.dropped).reduce((a, b) => a + b, 0),
+    queryable: latest !== null,
+    seconds,
+    rate: s.received / seconds,
+    rssMb: mb(rssMax),
+  });
+}
+
+/** The embedded broker in its own process. */
+async function roleBroker() {
+  const broker = await startEmbeddedBroker({
+    port: Number(args.port),
+    hostname: "127.0.0.1",
+    directory: simDirectory(Number(args.meters)),
+    ingestCredentials: INGEST_CREDENTIALS,
+  });
+  emit({ event: "ready", url: broker.url });
+  const stop = Promise.withResolvers<void>();
+  Deno.addSignalListener("SIGTERM", () => stop.resolve());
+  await stop.promise;
+  await broker.close();
+  Deno.exit(0);
+}
+
+// ----- the orchestrator -------------------------------------------------------------------
+
+interface Child {
+  proc: Deno.ChildProcess;
+  /** The next JSON event with this name. */
+  next(event: string): Promise<Record<string, unknown>>;
+  events: Record<string, unknown>[];
+}
+
+function spawn(script: string, scriptArgs: string[]): Child {
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script, ...scriptArgs],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const events: Record<string, unknown>[] = [];
+  const waiters: { event: string; resolve: (e: Record<string, unknown>) => void }[] = [];
+  const closed = (async () => {
+    let buffer = "";
+    for await (const chunk of proc.stdout.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      let i;
+      while ((i = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 1);
+        let e: Record<string, unknown>;
+        try {
+          e = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        const w = waiters.findIndex((x) => x.event === (e.event ?? (e.final ? "final" : "")));
+        if (w >= 0) waiters.splice(w, 1)[0].resolve(e);
+        else events.push(e);
+      }
+    }
+  })();
+  return {
+    proc,
+    events,
+    next(event) {
+      const i = events.findIndex((e) => (e.event ?? (e.final ? "final" : "")) === event);
+      if (i >= 0) return Promise.resolve(events.splice(i, 1)[0]);
+      return Promise.race([
+        new Promise<Record<string, unknown>>((resolve) => waiters.push({ event, resolve })),
+        closed.then(() => proc.status).then((s) => {
+          throw new Error(`${script} ${scriptArgs.join(" ")} ended (${s.code}) before "${event}"`);
+        }),
+      ]);
+    },
+  };
+}
+
+async function publish(url: string, meters: number, count: number, window = 2) {
+  const sim = spawn(SIMULATE, [
+    "--url",
+    url,
+    "--meters",
+    String(meters),
+    "--rate",
+    "--count",
+    String(count),
+    "--window",
+    String(window),
+    "--json",
+    "--username",
+    DEFAULT_SIM_NAMING.username,
+  ]);
+  const final = await sim.next("final");
+  await sim.proc.status;
+  // Every meter also said online=true once.
+  return { acked: Number(final.acked) + meters, rate: Number(final.perSecond) };
+}
+
+interface Row {
+  broker: string;
+  mode: string;
+  subscriber: string;
+  messages: number;
+  rate: number;
+  publishRate?: number;
+  rssMb: number;
+  extra?: Record<string, unknown>;
+}
+
+async function measure(
+  broker: string,
+  url: string,
+  mode: "drain" | "live",
+  role: "plain" | "ingest",
+  meters: number,
+  messages: number,
+): Promise<Row> {
+  const clientId = `bench-${role}-${mode}-${crypto.randomUUID().slice(0, 6)}`;
+  const base = ["--role", role, "--url", url, "--client-id", clientId, "--meters", String(meters)];
+  let published: { acked: number; rate: number };
+  let sub: Child;
+  if (mode === "drain") {
+    const prep = spawn(SCRIPT, [...base, "--prepare"]);
+    await prep.next("prepared");
+    await prep.proc.status;
+    published = await publish(url, meters, messages);
+    sub = spawn(SCRIPT, [...base, "--expect", String(published.acked)]);
+    await sub.next("ready");
+  } else {
+    sub = spawn(SCRIPT, [...base, "--expect", String(messages)]);
+    await sub.next("ready");
+    published = await publish(url, meters, messages);
+  }
+  // Live: the subscriber stops at `messages`; the simulator overshoots a little.
+  const done = await sub.next("done");
+  await sub.proc.status;
+  const { event: _e, rate, rssMb, seconds: _s, received: _r, ...extra } = done;
+  return {
+    broker,
+    mode,
+    subscriber: role,
+    messages: Number(done.received),
+    rate: Math.round(Number(rate)),
+    publishRate: published.rate,
+    rssMb: Number(rssMb),
+    extra,
+  };
+}
+
+async function startBroker(name: string, meters: number) {
+  if (name === "mosquitto") {
+    const m = await startMosquitto({
+      users: {
+        [INGEST_CREDENTIALS.username]: INGEST_CREDENTIALS.password,
+        ...Object.fromEntries(
+          Array.from({ length: meters }, (_, i) => simIdentity(i + 1)).map((id) => [
+            id.username,
+            id.password,
+          ]),
+        ),
+      },
+    });
+    return { url: m.url, close: () => m.close() };
+  }
+  const port = freeLoopbackPort();
+  const child = spawn(SCRIPT, [
+    "--role",
+    "broker",
+    "--port",
+    String(port),
+    "--meters",
+    String(meters),
+  ]);
+  const ready = await child.next("ready");
+  return {
+    url: String(ready.url),
+    close: async () => {
+      child.proc.kill("SIGTERM");
+      await child.proc.status;
+    },
+  };
+}
+
+async function memory(meters: number, seconds: number) {
+  const m = await startMosquitto();
+  try {
+    const ingest = spawn(SCRIPT, [
+      "--role",
+      "ingest",
+      "--url",
+      m.url,
+      "--client-id",
+      "bench-memory",
+      "--meters",
+      String(meters),
+      "--seconds",
+      String(seconds + 10),
+    ]);
+    const ready = await ingest.next("ready");
+    const sim = spawn(SIMULATE, [
+      "--url",
+      m.url,
+      "--meters",
+      String(meters),
+      "--interval-ms",
+      "1000",
+      "--seconds",
+      String(seconds),
+      "--json",
+    ]);
+    const final = await sim.next("final");
+    await sim.proc.status;
+    const done = await ingest.next("done");
+    await ingest.proc.status;
+    const samples = ingest.events.filter((e) => e.event === "rss").map((e) => Number(e.rssMb));
+    return {
+      meters,
+      seconds,
+      messages: Number(done.received),
+      publishedPerSecond: Number(final.perSecond),
+      rssIdleMb: Number(ready.rssMb),
+      rssMaxMb: Number(done.rssMb),
+      rssSamplesMb: samples,
+    };
+  } finally {
+    await m.close();
+  }
+}
+
+async function bench() {
+  const messages = Number(args.messages);
+  const meters = Number(args.meters);
+  const rows: Row[] = [];
+  const modes = args.modes.split(",") as ("drain" | "live")[];
+  for (const brokerName of args.brokers.split(",")) {
+    const broker = await startBroker(brokerName, Math.max(meters, 1));
+    try {
+      for (const mode of modes) {
+        for (const role of ["plain", "ingest"] as const) {
+          const row = await measure(brokerName, broker.url, mode, role, meters, messages);
+          rows.push(row);
+          out(
+            `${brokerName.padEnd(9)} ${mode.padEnd(5)} ${role.padEnd(6)} ` +
+              `${String(row.messages).padStart(7)} msgs  ${String(row.rate).padStart(7)} msg/s  ` +
+              `(publisher ${row.publishRate}/s, RSS ${row.rssMb} MB)` +
+              (role === "ingest" ? `  ${JSON.stringify(row.extra)}` : ""),
+          );
+        }
+      }
+    } finally {
+      await broker.close();
+    }
+  }
+  const ratios = rows.filter((r) => r.subscriber === "ingest").map((r) => {
+    const plain = rows.find((p) =>
+      p.subscriber === "plain" && p.broker === r.broker && p.mode === r.mode
+    )!;
+    return {
+      broker: r.broker,
+      mode: r.mode,
+      ingest: r.rate,
+      plain: plain.rate,
+      ratio: r.rate / plain.rate,
+    };
+  });
+  for (const r of ratios) {
+    out(
+      `${r.broker} ${r.mode}: ingest ${r.ingest} msg/s = ${
+        Math.round(r.ratio * 100)
+      } % of the plain subscriber's ${r.plain}`,
+    );
+  }
+  const mem = await memory(Number(args["memory-meters"]), Number(args["memory-seconds"]));
+  out(
+    `memory: ingest with ${mem.meters} meters streaming for ${mem.seconds}s (${mem.messages} messages): ` +
+      `RSS ${mem.rssIdleMb} MB idle, at most ${mem.rssMaxMb} MB`,
+  );
+  const figures = { rows, ratios, memory: mem };
+  await Deno.mkdir(new URL("../.build/", import.meta.url), { recursive: true });
+  await Deno.writeTextFile(
+    new URL("../.build/bench_ingest.json", import.meta.url),
+    JSON.stringify(figures, null, 2),
+  );
+  out(JSON.stringify(figures));
+}
+
+switch (args.role) {
+  case "plain":
+    await rolePlain();
+    break;
+  case "ingest":
+    await roleIngest();
+    break;
+  case "broker":
+    await roleBroker();
+    break;
+  default:
+    await bench();
+}

@@ -1,0 +1,112 @@
+/**
+ * `deno task ingest`: MQTT ingest as its own process, beside the portal (which then runs
+ * with `INGEST=off`). Several of these processes split the load with
+ * `INGEST_SHARE_GROUP` (an MQTT 5 shared subscription; each needs its own
+ * `INGEST_CLIENT_ID`).
+ *
+ * Environment (see services/config.ts): `MQTT_URL` (default: the portal's embedded broker
+ * at `mqtt://127.0.0.1:$MQTT_PORT`), `MQTT_USERNAME` / `MQTT_PASSWORD` (ingest's own
+ * credentials), `INGEST_SHARE_GROUP`, `DEVICE_SILENCE_SECONDS`, `DATA_DIR` / `DENO_KV_URL`
+ * (the devices and their status), `QUESTDB_URL` (else SQLite in the data folder),
+ * `LOG_LEVEL`; and `INGEST_CLIENT_ID` (the persistent session's id; default
+ * `portal-ingest-<hostname>`).
+ */
+import { type Config, ConfigError, loadConfig } from "../services/config.ts";
+import { createLogger, type Logger } from "../services/log.ts";
+import { openKv } from "../db/kv.ts";
+import { loadI18n } from "../services/i18n.ts";
+import { type Assets, BUILD_DIR, loadAssets } from "../components/assets.ts";
+import { loadOrCreateSecret } from "../services/secret.ts";
+import { DEFAULT_THROTTLE } from "../db/throttle.ts";
+import type { Deps } from "../services/deps.ts";
+import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
+import { openTelemetry } from "../db/telemetry/open.ts";
+import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
+
+/** The real dependencies of ingest, and how to close them. */
+interface IngestWiring extends RunIngestDeps {
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------
+// WIRING: the KV-backed directory and status sink and the telemetry store. This is the
+// one place that knows which implementations ingest runs on.
+// ---------------------------------------------------------------------------------------
+async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring> {
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const kv = await openKv(config.kvPath);
+  // Ingest renders nothing; the portal's build output is optional here.
+  const assets: Assets = await loadAssets().catch(() => ({
+    dir: BUILD_DIR,
+    manifest: { css: "", islands: {} },
+  }));
+  const store = await openTelemetry({
+    questdbUrl: config.telemetry.questdbUrl,
+    sqlitePath: `${config.dataDir}/telemetry.sqlite`,
+    rawRetentionDays: config.telemetry.rawRetentionDays,
+    onError: (error) =>
+      log.log("error", "telemetry write failed", {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  });
+  const deps: Deps = {
+    kv,
+    config,
+    i18n: await loadI18n(),
+    assets,
+    secret: config.jwtSecret ?? await loadOrCreateSecret(config.dataDir),
+    now: Date.now,
+    log,
+    throttle: DEFAULT_THROTTLE,
+    telemetry: store,
+  };
+  const status = createStatusService(deps);
+  return {
+    directory: createDeviceDirectory(deps),
+    status,
+    store,
+    log,
+    async close() {
+      await status.close();
+      await store.close();
+      kv.close();
+    },
+  };
+}
+// ---------------------------------------------------------------------------------------
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig(Deno.env.toObject());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
+      Deno.exit(2);
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel);
+  const wiring = await openIngestDeps(config, log);
+  const running = runIngest(wiring, {
+    url: config.mqtt.url ?? `mqtt://127.0.0.1:${config.mqtt.port}`,
+    username: config.mqtt.username ?? undefined,
+    password: config.mqtt.password ?? undefined,
+    clientId: Deno.env.get("INGEST_CLIENT_ID") || `portal-ingest-${Deno.hostname()}`,
+    shareGroup: config.mqtt.shareGroup ?? undefined,
+    silenceMs: config.mqtt.silenceSeconds * 1000,
+  });
+
+  const done = Promise.withResolvers<void>();
+  const stop = () => done.resolve();
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await done.promise;
+  log.log("info", "ingest shutting down");
+  await running.stop();
+  await wiring.close();
+  Deno.removeSignalListener("SIGINT", stop);
+  Deno.removeSignalListener("SIGTERM", stop);
+}
+
+if (import.meta.main) await main();

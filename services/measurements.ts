@@ -1,0 +1,370 @@
+/**
+ * Measurement use cases behind `/api/measurements*` and `/api/analytics*`: the overview,
+ * chart series by day, month, year and total, realtime values, history, summaries,
+ * system statistics and connectivity, uptime and energy deltas. Everything is limited to
+ * the sensors the viewer may see.
+ */
+import type { Deps } from "./deps.ts";
+import type { User } from "../core/types.ts";
+import type { DeviceView, MeasurementKey } from "../core/devices.ts";
+import { listDeviceViews } from "./devices.ts";
+import { deviceDisconnectEvents } from "./device_status.ts";
+import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../core/local_time.ts";
+import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The dashboard overview (kW and kWh). */
+export interface Overview {
+  currentPower: number;
+  todayYield: number;
+  monthlyYield: number;
+  totalYield: number;
+  /** Sum of each sensor's peak power over the last 30 days, kW. */
+  totalCapacity: number;
+}
+
+/** The sensors `viewer` may see. */
+export function visibleSensors(deps: Deps, viewer: User): Promise<DeviceView[]> {
+  return listDeviceViews(deps, viewer, { type: "sensor" });
+}
+
+async function sumDelta(deps: Deps, sensors: DeviceView[], from: number, to: number) {
+  let total = 0;
+  for (const s of sensors) {
+    total += await deps.telemetry.counterDelta(s.serial_number, "total_energy_kwh", from, to);
+  }
+  return total;
+}
+
+/** Current power, today's, this month's and all-time energy of the viewer's sensors. */
+export async function overview(deps: Deps, viewer: User): Promise<Overview> {
+  const now = deps.now();
+  const off = deps.config.utcOffsetMinutes;
+  const sensors = await visibleSensors(deps, viewer);
+  let power = 0;
+  let capacity = 0;
+  for (const s of sensors) {
+    const latest = await deps.telemetry.latest(s.serial_number);
+    if (s.status === "online" && latest?.values.total_power !== undefined) {
+      power += latest.values.total_power;
+    }
+    const peaks = await deps.telemetry.series(
+      s.serial_number,
+      "total_power",
+      now - 30 * DAY,
+      now,
+      "1d",
+      "max",
+    );
+    capacity += peaks.reduce((m, p) => Math.max(m, p.value), 0);
+  }
+  const p = localParts(now, off);
+  const today = dayStart(localDate(now, off), off);
+  const month = monthBounds(p.year, p.month, off);
+  return {
+    currentPower: round2(power / 1000),
+    todayYield: round2(await sumDelta(deps, sensors, today, now)),
+    monthlyYield: round2(await sumDelta(deps, sensors, month.from, now)),
+    totalYield: round2(await sumDelta(deps, sensors, 0, now)),
+    totalCapacity: round2(capacity / 1000),
+  };
+}
+
+/** A chart point: the start of its interval, its label, energy in kWh, power in kW (day). */
+export interface ChartPoint {
+  timestamp: number;
+  label: string;
+  energy: number;
+  power?: number;
+}
+
+/** The chart of a mode: its points, the energy of the whole span, what it earned. */
+export interface Chart {
+  chartData: ChartPoint[];
+  totalYield: number;
+  totalEarning: number;
+}
+
+/** Chart modes of the dashboard. */
+export type ChartMode = "day" | "month" | "year" | "total";
+
+/**
+ * The dashboard chart: `day` is 96 quarter hours of power and energy, `month` the energy of
+ * each local day, `year` of each month, `total` of each year since the first reading.
+ * Earnings need zone prices, which come with billing; until then they are 0.
+ */
+export async function chart(
+  deps: Deps,
+  viewer: User,
+  mode: ChartMode,
+  date: string,
+): Promise<Chart> {
+  const off = deps.config.utcOffsetMinutes;
+  const now = deps.now();
+  const sensors = await visibleSensors(deps, viewer);
+  const start = dayStart(date, off);
+  const { year, month } = localParts(start, off);
+  const spans: { from: number; to: number; label: string }[] = [];
+  if (mode === "day") {
+    for (let i = 0; i < 96; i++) {
+      const from = start + i * 15 * 60_000;
+      const d = new Date(from + off * 60_000);
+      spans.push({
+        from,
+        to: from + 15 * 60_000,
+        label: `${String(d.getUTCHours()).padStart(2, "0")}:${
+          String(d.getUTCMinutes()).padStart(2, "0")
+        }`,
+      });
+    }
+  } else if (mode === "month") {
+    const b = monthBounds(year, month, off);
+    for (let from = b.from; from < b.to; from += DAY) {
+      spans.push({ from, to: from + DAY, label: localDate(from, off).slice(8) });
+    }
+  } else if (mode === "year") {
+    for (let m = 1; m <= 12; m++) {
+      const b = monthBounds(year, m, off);
+      spans.push({ ...b, label: String(m).padStart(2, "0") });
+    }
+  } else {
+    const first = firstYear(deps, sensors, now);
+    for (let y = first; y <= localParts(now, off).year; y++) {
+      spans.push({ ...yearBounds(y, off), label: String(y) });
+    }
+  }
+  const visible = spans.filter((s) => s.from <= now);
+  const points: ChartPoint[] = [];
+  for (const s of visible) {
+    const to = Math.min(s.to, now);
+    const energy = await sumDelta(deps, sensors, s.from, to);
+    points.push({ timestamp: s.from, label: s.label, energy: round2(energy) });
+  }
+  if (mode === "day" && visible.length > 0) {
+    const powerAt = new Map<number, number>();
+    for (const s of sensors) {
+      const series = await deps.telemetry.series(
+        s.serial_number,
+        "total_power",
+        start,
+        start + DAY,
+        "15m",
+        "avg",
+      );
+      for (const p of series) powerAt.set(p.ts, (powerAt.get(p.ts) ?? 0) + p.value);
+    }
+    for (const p of points) p.power = round2((powerAt.get(p.timestamp) ?? 0) / 1000);
+  }
+  const totalYield = round2(points.reduce((sum, p) => sum + p.energy, 0));
+  return { chartData: points, totalYield, totalEarning: 0 };
+}
+
+function firstYear(deps: Deps, sensors: DeviceView[], now: number): number {
+  const off = deps.config.utcOffsetMinutes;
+  let first = localParts(now, off).year;
+  for (const s of sensors) first = Math.min(first, localParts(s.created_at, off).year);
+  return first;
+}
+
+/** The latest values of a sensor, keyed by measurement, with their time. */
+export async function realtime(deps: Deps, sensor: DeviceView) {
+  const latest = await deps.telemetry.latest(sensor.serial_number);
+  return {
+    sensor_id: sensor.id,
+    serial_number: sensor.serial_number,
+    status: sensor.status,
+    last_seen: sensor.last_seen,
+    timestamp: latest?.ts ?? null,
+    measurements: latest?.values ?? {},
+  };
+}
+
+/** A day of one key (default total_power) at 15-minute or hourly resolution. */
+export async function history(
+  deps: Deps,
+  sensor: DeviceView,
+  aggregation: "15m" | "1h",
+  key: MeasurementKey,
+) {
+  const now = deps.now();
+  const series = await deps.telemetry.series(
+    sensor.serial_number,
+    key,
+    now - DAY,
+    now,
+    aggregation,
+    "avg",
+  );
+  return {
+    data: series.map((p) => ({ measurement: key, value: round2(p.value), timestamp: p.ts })),
+  };
+}
+
+/**
+ * A month's summary of a sensor's energy counter: the month's consumption (`delta`, also
+ * served as `avg`, the field the dashboard sums per station) and the counter's range.
+ */
+export async function summary(deps: Deps, sensor: DeviceView, month: string) {
+  const [y, m] = month.split("-").map(Number);
+  const b = monthBounds(y, m, deps.config.utcOffsetMinutes);
+  const to = Math.min(b.to, deps.now());
+  const delta = to > b.from
+    ? await deps.telemetry.counterDelta(sensor.serial_number, "total_energy_kwh", b.from, to)
+    : 0;
+  const counter = to > b.from
+    ? await deps.telemetry.series(
+      sensor.serial_number,
+      "total_energy_kwh",
+      b.from,
+      to,
+      "1M",
+      "last",
+    )
+    : [];
+  return {
+    month,
+    summaries: {
+      total_energy_kwh: {
+        avg: round2(delta),
+        delta: round2(delta),
+        last: counter.length ? round2(counter[counter.length - 1].value) : null,
+      },
+    },
+  };
+}
+
+/** Energy of one counter key between two instants. */
+export async function delta(
+  deps: Deps,
+  sensor: DeviceView,
+  field: MeasurementKey,
+  from: number,
+  to: number,
+) {
+  return {
+    sensorId: sensor.id,
+    field,
+    startDate: new Date(from).toISOString(),
+    endDate: new Date(to).toISOString(),
+    delta: round2(await deps.telemetry.counterDelta(sensor.serial_number, field, from, to)),
+  };
+}
+
+/** Monthly uptime of a device with the three months before it and its recent events. */
+export async function monthlyUptime(deps: Deps, device: DeviceView, month: string) {
+  const now = deps.now();
+  const off = deps.config.utcOffsetMinutes;
+  const [y, m] = month.split("-").map(Number);
+  const b = monthBounds(y, m, off);
+  const events = await deviceDisconnectEvents(deps, device.id, b.from, b.to);
+  const u = uptimeOver(events, b.from, b.to, device.created_at, now);
+  const previous_months = [];
+  for (let i = 1; i <= 3; i++) {
+    const d = new Date(Date.UTC(y, m - 1 - i, 1));
+    const pm = { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
+    const pb = monthBounds(pm.year, pm.month, off);
+    const pe = await deviceDisconnectEvents(deps, device.id, pb.from, pb.to);
+    const pu = uptimeOver(pe, pb.from, pb.to, device.created_at, now);
+    previous_months.push({
+      month: `${pm.year}-${String(pm.month).padStart(2, "0")}`,
+      uptime_percent: pu.uptime_percent,
+    });
+  }
+  return {
+    month,
+    uptime_percent: u.uptime_percent,
+    online_duration_seconds: u.online_duration_seconds,
+    offline_duration_seconds: u.offline_duration_seconds,
+    current_status: device.status,
+    previous_months,
+    total_disconnect_events: events.length,
+    disconnect_events: events.slice(-MAX_LISTED_EVENTS).reverse().map((e) => ({
+      disconnect_time: new Date(e.disconnect_time).toISOString(),
+      reconnect_time: e.reconnect_time === null ? null : new Date(e.reconnect_time).toISOString(),
+      still_disconnected: e.still_disconnected,
+      duration_seconds: e.duration_seconds ??
+        Math.round((now - e.disconnect_time) / 1000),
+    })),
+  };
+}
+
+/** Counts and 24-hour uptime of the fleet the viewer sees. */
+export async function systemStats(deps: Deps, viewer: User) {
+  const now = deps.now();
+  const devices = await listDeviceViews(deps, viewer);
+  const stations = devices.filter((d) => d.type === "station");
+  const sensors = devices.filter((d) => d.type === "sensor");
+  let observed = 0;
+  let online = 0;
+  for (const s of sensors) {
+    const events = await deviceDisconnectEvents(deps, s.id, now - DAY, now);
+    const u = uptimeOver(events, now - DAY, now, s.created_at, now);
+    observed += u.observed_seconds;
+    online += u.online_duration_seconds;
+  }
+  return {
+    stationCount: stations.length,
+    stationsOnline: stations.filter((d) => d.status === "online").length,
+    sensorCount: sensors.length,
+    sensorsOnline: sensors.filter((d) => d.status === "online").length,
+    uptime: observed > 0 ? Math.round((online / observed) * 1000) / 10 : null,
+  };
+}
+
+/** Timeframes of the system page and their row width. */
+export const TIMEFRAMES = {
+  "24h": { span: DAY, step: HOUR },
+  "7d": { span: 7 * DAY, step: 6 * HOUR },
+  "30d": { span: 30 * DAY, step: DAY },
+} as const;
+
+/**
+ * Connectivity per row of a timeframe: how many stations and sensors were online at the
+ * end of each hour (24h), six hours (7d) or day (30d), out of those that existed then.
+ */
+export async function systemPerformance(
+  deps: Deps,
+  viewer: User,
+  timeframe: keyof typeof TIMEFRAMES,
+) {
+  const now = deps.now();
+  const { span, step } = TIMEFRAMES[timeframe];
+  const end = Math.floor(now / HOUR) * HOUR + HOUR;
+  const from = end - span;
+  const devices = await listDeviceViews(deps, viewer);
+  const offline = new Map<number, { a: number; b: number }[]>();
+  for (const d of devices) {
+    const events = await deviceDisconnectEvents(deps, d.id, from, now);
+    offline.set(
+      d.id,
+      events.map((e) => ({ a: e.disconnect_time, b: e.reconnect_time ?? Infinity })),
+    );
+  }
+  const onlineAt = (d: DeviceView, t: number) =>
+    d.created_at <= t && d.status !== "unknown" &&
+    !(offline.get(d.id) ?? []).some((iv) => iv.a <= t && t < iv.b);
+  const rows = [];
+  for (let t = from + step; t <= end; t += step) {
+    const at = Math.min(t, now);
+    const count = (type: "station" | "sensor") => {
+      const existing = devices.filter((d) => d.type === type && d.created_at <= at);
+      const up = existing.filter((d) => onlineAt(d, at)).length;
+      return { up, total: existing.length };
+    };
+    const st = count("station");
+    const se = count("sensor");
+    rows.push({
+      hour: new Date(t - step).toISOString(),
+      stations_online: st.up,
+      stations_total: st.total,
+      station_connectivity: st.total ? Math.round((st.up / st.total) * 1000) / 10 : 0,
+      sensors_online: se.up,
+      sensors_total: se.total,
+      sensor_connectivity: se.total ? Math.round((se.up / se.total) * 1000) / 10 : 0,
+    });
+  }
+  return { timeframe, data: rows };
+}

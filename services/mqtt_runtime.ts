@@ -1,0 +1,69 @@
+/**
+ * The portal's MQTT side inside one process: the embedded broker (when no external broker
+ * is configured) and ingest (unless it runs as its own process), wired to the KV-backed
+ * device directory and status, and to the telemetry store.
+ */
+import type { Deps } from "./deps.ts";
+import { createDeviceDirectory, createStatusService } from "./device_status.ts";
+import { loadOrCreateSecret } from "./secret.ts";
+import { type EmbeddedBroker, startEmbeddedBroker } from "../ingest/broker.ts";
+import { runIngest, type RunningIngest } from "../ingest/run.ts";
+
+/** User name of the ingest client on the embedded broker when none is configured. */
+export const INGEST_USERNAME = "portal-ingest";
+
+/** The ingest client's credentials: configured ones, or a generated password kept in DATA_DIR. */
+export async function ingestCredentials(
+  deps: Deps,
+): Promise<{ username: string; password: string }> {
+  const { username, password } = deps.config.mqtt;
+  if (username && password) return { username, password };
+  return {
+    username: username ?? INGEST_USERNAME,
+    password: password ?? await loadOrCreateSecret(deps.config.dataDir, "mqtt-ingest.key"),
+  };
+}
+
+/** What runs, and how to stop it. */
+export interface MqttRuntime {
+  broker: EmbeddedBroker | null;
+  ingest: RunningIngest | null;
+  /** Where devices connect (the external URL or the embedded broker's). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the embedded broker (no MQTT_URL) and ingest (INGEST=on). */
+export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
+  const { config, log } = deps;
+  const directory = createDeviceDirectory(deps);
+  const creds = await ingestCredentials(deps);
+  const broker = config.mqtt.url ? null : await startEmbeddedBroker({
+    port: config.mqtt.port,
+    hostname: config.hostname,
+    directory,
+    ingestCredentials: creds,
+    log,
+  });
+  const url = config.mqtt.url ?? `mqtt://127.0.0.1:${broker!.port}`;
+  const status = config.mqtt.ingest ? createStatusService(deps) : null;
+  const ingest = status
+    ? runIngest({ directory, status, store: deps.telemetry, log }, {
+      url,
+      ...creds,
+      clientId: `portal-ingest-${Deno.hostname()}`,
+      shareGroup: config.mqtt.shareGroup ?? undefined,
+      silenceMs: config.mqtt.silenceSeconds * 1000,
+    })
+    : null;
+  return {
+    broker,
+    ingest,
+    url: config.mqtt.url ?? broker!.url,
+    async stop() {
+      await ingest?.stop();
+      await status?.close();
+      await broker?.close();
+    },
+  };
+}

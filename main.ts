@@ -12,6 +12,7 @@ import { createLogger } from "./services/log.ts";
 import { loadOrCreateSecret } from "./services/secret.ts";
 import { ensureAdmin } from "./services/accounts.ts";
 import { seedDemo } from "./services/demo.ts";
+import { startDemoMeters } from "./services/demo_devices.ts";
 import { DEFAULT_THROTTLE } from "./db/throttle.ts";
 import { createApp } from "./routes/mod.ts";
 import type { Deps } from "./services/deps.ts";
@@ -59,8 +60,8 @@ async function main() {
       out(`  Generated password (shown once, change it in Settings): ${admin.password}`);
     }
   }
-  if (Deno.args.includes("--demo")) {
-    const demo = await seedDemo(deps);
+  const demo = Deno.args.includes("--demo") ? await seedDemo(deps) : null;
+  if (demo) {
     out("Demo data:");
     for (const a of demo.accounts) out(`  ${a.role.padEnd(8)} ${a.email} / ${a.password}`);
     for (const c of demo.codes) {
@@ -70,6 +71,8 @@ async function main() {
 
   const mqtt = await startMqtt(deps);
   out(`MQTT: devices connect to ${mqtt.url}${mqtt.ingest ? "" : " (ingest runs apart)"}`);
+  const meters = demo ? await startDemoMeters(deps, mqtt.url, demo.meters) : null;
+  if (meters) out(`  ${demo!.meters.length} simulated meters publish every 10 s`);
   const prune = setInterval(() => {
     telemetry.prune(Date.now()).catch((e) =>
       log.log("error", "telemetry prune failed", { error: String(e) })
@@ -96,6 +99,7 @@ async function main() {
   Deno.addSignalListener("SIGTERM", stop);
   await server.finished;
   clearInterval(prune);
+  await meters?.stop();
   await mqtt.stop();
   await telemetry.close();
   kv.close();

@@ -3,7 +3,9 @@
  * access codes for each role. Idempotent: running it again adds nothing.
  */
 import type { Deps } from "./deps.ts";
-import { createUser, findUserByEmail } from "../db/users.ts";
+import { createUser, findUserByEmail, listUsers, publicUser } from "../db/users.ts";
+import { seedDemoDevices } from "./demo_devices.ts";
+import type { User } from "../core/types.ts";
 import { hashPassword } from "./passwords.ts";
 import { createAccessCode, listAccessCodes } from "../db/access_codes.ts";
 import { generateCode } from "./access_codes.ts";
@@ -16,6 +18,8 @@ export const DEMO_PASSWORD = "demo1234";
 export interface DemoSummary {
   accounts: { email: string; role: string; password: string }[];
   codes: { code: string; role: string }[];
+  /** Serials of the demo station's simulated meters. */
+  meters: string[];
 }
 
 /** Seeds the demo data once. */
@@ -62,8 +66,24 @@ export async function seedDemo(deps: Deps): Promise<DemoSummary> {
     }, now);
     codes = (await listAccessCodes(deps.kv)).filter((c) => !c.is_used);
   }
+  // The demo station is created by the first admin (main.ts makes one before seeding).
+  const admin = (await listUsers(deps.kv, "admin"))[0];
+  const meters = admin
+    ? await seedDemoDevices(
+      deps,
+      publicUser(admin),
+      await publicOf(deps, accounts[0].email),
+      await publicOf(deps, accounts[1].email),
+    )
+    : [];
   return {
+    meters,
     accounts: accounts.map((a) => ({ email: a.email, role: a.role, password: DEMO_PASSWORD })),
     codes: codes.map((c) => ({ code: c.code, role: c.role })),
   };
+}
+
+async function publicOf(deps: Deps, email: string): Promise<User | null> {
+  const u = await findUserByEmail(deps.kv, email);
+  return u ? publicUser(u) : null;
 }

@@ -1,0 +1,152 @@
+/**
+ * The demo's station: three units metered by simulated Shelly Pro 3EM meters, owned by the
+ * demo customer, one unit occupied by the demo tenant; a week of history written through
+ * the real Shelly parsing path, and live meters that publish to the broker while the demo
+ * runs. Idempotent: an existing demo station is kept as it is.
+ */
+import type { Deps } from "./deps.ts";
+import type { User } from "../core/types.ts";
+import { sensorBodySchema, stationBodySchema, validateDeviceBody } from "../core/device_rules.ts";
+import { assignCustomer, createSensor, createStation } from "./devices.ts";
+import { findBySerial } from "../db/devices.ts";
+import { createMeter, notifyFullStatus, simIdentity, stepMeter } from "../ingest/sim.ts";
+import { DEFAULT_INTERPRET, interpretMessage, newMeterState } from "../ingest/shelly.ts";
+import { connectSimMeter, type SimMeter } from "../ingest/sim_meter.ts";
+import type { Sample } from "../db/telemetry/mod.ts";
+
+/** Serial of the demo station. */
+export const DEMO_STATION_SERIAL = "DEMO-ST-01";
+/** How many simulated meters the demo station has. */
+export const DEMO_METERS = 3;
+
+/** Creates the demo station and its sensors once; returns the meters' serials. */
+export async function seedDemoDevices(
+  deps: Deps,
+  admin: User,
+  customer: User | null,
+  tenant: User | null,
+): Promise<string[]> {
+  const serials = Array.from({ length: DEMO_METERS }, (_, i) => simIdentity(i + 1).serial);
+  if (await findBySerial(deps.kv, DEMO_STATION_SERIAL)) return serials;
+  const station = validateDeviceBody(stationBodySchema("create"), {
+    name: "Residencial Las Palmas",
+    location: JSON.stringify({
+      street: "Av. Constitución",
+      street_number: "1200",
+      colony: "Centro",
+      postal_code: "64000",
+      city: "Monterrey",
+      state: "Nuevo León",
+      country: "México",
+      indications: "Gabinete junto al acceso principal",
+    }),
+    serial_number: DEMO_STATION_SERIAL,
+    station_id: "las_palmas",
+    zone_id: null,
+    type: "station",
+    config: {
+      mqtt: { username: "demo-station-01", password: "demo-station-pass", topic_prefix: "" },
+      station: {
+        ssrs: [1, 2, 3].map((n) => ({
+          id: `ssr_${n}`,
+          name: `SSR ${n}`,
+          type: n === 3 ? "emergency" : "normal",
+          gpio_pin: n - 1,
+        })),
+        units: [1, 2, 3].map((n) => ({
+          id: `unit_${n}`,
+          name: `Depto ${100 + n}`,
+          ssr_id: `ssr_${n}`,
+        })),
+      },
+    },
+  });
+  if (!station.ok) throw new Error(`demo station is invalid: ${JSON.stringify(station.errors)}`);
+  const made = await createStation(deps, admin, station.data);
+  if (!made.ok) throw new Error(`demo station was refused: ${made.key}`);
+  for (let i = 0; i < DEMO_METERS; i++) {
+    const id = simIdentity(i + 1);
+    const body = validateDeviceBody(sensorBodySchema("create"), {
+      name: `Medidor Depto ${101 + i}`,
+      serial_number: id.serial,
+      type: "sensor",
+      config: {
+        mqtt: { username: id.username, password: id.password, topic_prefix: "" },
+        sensor: {
+          unit_id: `unit_${i + 1}`,
+          tenant_id: i === 0 && tenant ? tenant.id : null,
+          ip_address: `192.168.10.${21 + i}`,
+        },
+      },
+    });
+    if (!body.ok) throw new Error(`demo sensor is invalid: ${JSON.stringify(body.errors)}`);
+    const sensor = await createSensor(deps, admin, made.device.id, body.data);
+    if (!sensor.ok) throw new Error(`demo sensor was refused: ${sensor.key}`);
+  }
+  if (customer) await assignCustomer(deps, customer.id, [made.device.id]);
+  await backfill(deps, serials, 7);
+  return serials;
+}
+
+/** Writes `days` of 5-minute history for each meter, through the Shelly parsing path. */
+export async function backfill(deps: Deps, serials: string[], days: number): Promise<void> {
+  const end = deps.now();
+  const start = end - days * 86_400_000;
+  const options = { ...DEFAULT_INTERPRET, maxAgeMs: (days + 1) * 86_400_000 };
+  for (const serial of serials) {
+    const meter = createMeter(serial, { t: start, utcOffsetMinutes: deps.config.utcOffsetMinutes });
+    const state = newMeterState();
+    const samples: Sample[] = [];
+    for (let t = start; t < end; t += 5 * 60_000) {
+      stepMeter(meter, t);
+      const read = interpretMessage(state, "events/rpc", notifyFullStatus(meter), t, options);
+      if (read.type === "reading") samples.push({ serial, ts: read.ts, values: read.values });
+    }
+    deps.telemetry.write(samples);
+  }
+  await deps.telemetry.flush();
+}
+
+/**
+ * Live simulated meters publishing every `intervalMs`; their counters carry on from the
+ * latest stored readings (the history, or the last run), so energy never jumps.
+ */
+export async function startDemoMeters(
+  deps: Deps,
+  url: string,
+  serials: string[],
+  intervalMs = 10_000,
+): Promise<{ stop(): Promise<void> }> {
+  const meters: SimMeter[] = [];
+  for (let i = 0; i < serials.length; i++) {
+    const id = simIdentity(i + 1);
+    const meter = await connectSimMeter({
+      url,
+      serial: id.serial,
+      username: id.username,
+      password: id.password,
+      failFast: false,
+    });
+    const last = (await deps.telemetry.latest(id.serial))?.values;
+    if (last) {
+      const wh = (kwh: number | undefined, fallback: number) =>
+        kwh === undefined ? fallback : kwh * 1000;
+      meter.model.energyWh = (["a", "b", "c"] as const).map((p, j) =>
+        wh(last[`phase_${p}_energy_kwh`], meter.model.energyWh[j])
+      ) as [number, number, number];
+      meter.model.returnedWh = (["a", "b", "c"] as const).map((p, j) =>
+        wh(last[`phase_${p}_returned_kwh`], meter.model.returnedWh[j])
+      ) as [number, number, number];
+    }
+    meters.push(meter);
+  }
+  const timer = setInterval(() => {
+    for (const m of meters) m.tick().catch(() => {});
+  }, intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(meters.map((m) => m.stop()));
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/** The demo data: every role can be tried at once, and running it again adds nothing. */
+import assert from "node:assert/strict";
+import { account, testApp } from "./_helpers.ts";
+import { seedDemo } from "../services/demo.ts";
+import { listDevices } from "../db/devices.ts";
+import { findUserByEmail, listUsers } from "../db/users.ts";
+import { listAccessCodes } from "../db/access_codes.ts";
+
+Deno.test("seedDemo() makes a customer's station with three metered units and a week of readings, once", async () => {
+  const t = await testApp();
+  try {
+    await account(t, "admin");
+    const first = await seedDemo(t.deps);
+    assert.equal(first.meters.length, 3);
+    const devices = await listDevices(t.deps.kv);
+    const station = devices.find((d) => d.type === "station")!;
+    const sensors = devices.filter((d) => d.type === "sensor");
+    assert.equal(sensors.length, 3);
+    const customer = await findUserByEmail(t.deps.kv, "cliente@demo.mx");
+    const tenant = await findUserByEmail(t.deps.kv, "inquilino@demo.mx");
+    assert.equal(station.customer_id, customer!.id);
+    assert.equal(sensors.filter((s) => s.tenant_id === tenant!.id).length, 1);
+    const now = t.deps.now();
+    for (const s of sensors) {
+      const kwh = await t.deps.telemetry.counterDelta(
+        s.serial_number,
+        "total_energy_kwh",
+        now - 86_400_000,
+        now,
+      );
+      assert.ok(kwh > 1 && kwh < 200, `${s.serial_number} used ${kwh} kWh in a day`);
+    }
+    const codes = (await listAccessCodes(t.deps.kv)).filter((c) => !c.is_used);
+    assert.ok(codes.some((c) => c.role === "user") && codes.some((c) => c.role === "customer"));
+
+    const again = await seedDemo(t.deps);
+    assert.deepEqual(again.meters, first.meters);
+    assert.equal((await listDevices(t.deps.kv)).length, devices.length);
+    assert.equal((await listUsers(t.deps.kv)).length, 3);
+    assert.equal((await listAccessCodes(t.deps.kv)).length, codes.length);
+  } finally {
+    t.close();
+  }
+});

@@ -37,3 +37,14 @@ export function throttledLog(log: IngestLog, intervalMs: number, now: () => numb
     },
   };
 }
+
+/** A broker URL without any password in it, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(invalid URL)";
+  }
+}

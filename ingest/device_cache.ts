@@ -20,10 +20,17 @@ export interface TrackedDevice extends TrackedStatus {
   pendingSample: Sample | null;
   /** The batch number `pendingSample` belongs to. */
   pendingBatch: number;
+  /** The device's clock minus arrival time, from its last timed frame. */
+  clockOffset: number;
+  /** Arrival time of that frame (-Infinity: none yet). */
+  clockAt: number;
   /** Epoch ms of the last directory check. */
   checkedAt: number;
   refreshing: boolean;
 }
+
+/** Unknown prefixes remembered at most (then forgotten together). */
+const MAX_UNKNOWN = 50_000;
 
 /** Options of {@link DeviceCache}. */
 export interface DeviceCacheOptions {
@@ -62,6 +69,8 @@ export class DeviceCache {
       bucket: fullBucket(this.#options.burst, now),
       pendingSample: null,
       pendingBatch: -1,
+      clockOffset: 0,
+      clockAt: -Infinity,
       checkedAt: now,
       refreshing: false,
     };
@@ -100,6 +109,8 @@ export class DeviceCache {
         const existing = this.#known.get(prefix);
         if (existing) return existing;
         if (!device) {
+          // Random prefixes (an open broker) must not grow this without end.
+          if (this.#unknown.size >= MAX_UNKNOWN) this.#unknown.clear();
           this.#unknown.set(prefix, now());
           return null;
         }

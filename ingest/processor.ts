@@ -91,6 +91,12 @@ interface Waiting {
 
 const decoder = new TextDecoder();
 
+/** How long the clock offset seen in a device's frame is used for its untimed readings. */
+const CLOCK_TRUST_MS = 60_000;
+
+/** Prefixes waiting for the directory at once, at most. */
+const MAX_WAITING_PREFIXES = 10_000;
+
 /** Ingest without the network; see the module comment. */
 export class IngestProcessor {
   readonly limits: IngestLimits;
@@ -163,13 +169,26 @@ export class IngestProcessor {
       queue.push(message);
       return;
     }
+    if (this.#waiting.size >= MAX_WAITING_PREFIXES) {
+      return this.#drop("flood", message.at, {
+        prefix,
+        detail: "too many unknown prefixes at once",
+      });
+    }
     this.#waiting.set(prefix, [message]);
     this.#cache.lookup(prefix, this.#now).then((t) => {
       const messages = this.#waiting.get(prefix) ?? [];
       this.#waiting.delete(prefix);
       for (const m of messages) {
-        if (t) this.#process(t, m.rest, m.payload, m.at);
-        else this.#drop("unknown_device", m.at, { prefix });
+        if (!t) {
+          this.#drop("unknown_device", m.at, { prefix });
+          continue;
+        }
+        try {
+          this.#process(t, m.rest, m.payload, m.at);
+        } catch (error) {
+          this.#error("internal", error, { prefix });
+        }
       }
     }, (error) => {
       const messages = this.#waiting.get(prefix) ?? [];
@@ -194,9 +213,17 @@ export class IngestProcessor {
       return this.#drop("flood", at, { serial: t.serial });
     }
     const text = typeof payload === "string" ? payload : decoder.decode(payload);
-    const r = interpretMessage(t.meter, rest, text, at, this.#interpret);
+    // Readings without a time of their own (status objects) take the device's clock as
+    // its last frame showed it: after an outage a queued backlog arrives at once, and its
+    // status objects then keep their place among the frames instead of all being "now".
+    const untimed = at - t.clockAt <= CLOCK_TRUST_MS ? at + t.clockOffset : at;
+    const r = interpretMessage(t.meter, rest, text, at, this.#interpret, untimed);
     switch (r.type) {
       case "reading":
+        if (r.timed) {
+          t.clockOffset = r.ts - at;
+          t.clockAt = at;
+        }
         if (r.invalidFields > 0) this.#stats.invalidFields(r.invalidFields);
         this.#add(t, r.ts, r.values);
         return;

@@ -240,3 +240,17 @@ Deno.test("invalid fields inside good messages are counted", async () => {
   assert.equal(p.stats().invalidFields, 2);
   assert.equal(p.stats().stored, 1);
 });
+
+Deno.test("status objects take the device's clock from its last frame, for a minute", async () => {
+  const { p, store, tick } = setup();
+  p.preload([A]);
+  // A backlog: the frame was sent 5 s before it arrives.
+  p.handle(`${A.prefix}/events/rpc`, frame(T0 - 5_000, 1));
+  tick(3);
+  p.handle(`${A.prefix}/status/emdata:0`, '{"id":0,"total_act":1000}');
+  tick(60_000);
+  p.handle(`${A.prefix}/status/emdata:0`, '{"id":0,"total_act":1001}');
+  await p.flush();
+  assert.deepEqual(store.samples.map((s) => s.ts - T0), [-5_000, -4_997, 60_003]);
+  await p.close();
+});

@@ -7,7 +7,9 @@
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, StatusSink } from "./contract.ts";
 import { type Ingest, type IngestOptions, startIngest } from "./subscriber.ts";
-import type { IngestLog } from "./_log.ts";
+import { type IngestLog, redactUrl } from "./_log.ts";
+
+export { redactUrl } from "./_log.ts";
 
 /** What ingest runs on. */
 export interface RunIngestDeps {
@@ -46,15 +48,4 @@ export function runIngest(deps: RunIngestDeps, settings: RunIngestSettings): Run
       deps.log.log("info", "ingest stopped", { ...ingest.stats() });
     },
   };
-}
-
-/** A broker URL without any password in it, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "(invalid URL)";
-  }
 }

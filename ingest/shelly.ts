@@ -32,8 +32,13 @@ export type Interpretation =
   | { type: "online"; online: boolean }
   | {
     type: "reading";
-    /** Epoch ms: the frame's `params.ts` when present and sane, else the arrival time. */
+    /**
+     * Epoch ms: the frame's `params.ts` when present and sane, else `untimedMs` (the
+     * arrival time unless the caller knows better).
+     */
     ts: number;
+    /** Whether `ts` is the frame's own time. */
+    timed: boolean;
     values: Values;
     /** Fields dropped for a wrong type or an out-of-range value. */
     invalidFields: number;
@@ -74,9 +79,14 @@ export const DEFAULT_INTERPRET: InterpretOptions = {
  * inside the window around the arrival time; otherwise the arrival time.
  */
 export function frameTime(ts: unknown, arrivalMs: number, window: TimeWindow): number {
-  if (typeof ts !== "number" || !Number.isFinite(ts)) return arrivalMs;
+  return saneFrameTime(ts, arrivalMs, window) ?? arrivalMs;
+}
+
+/** A frame's own time in epoch ms, or null when absent or not sane. */
+function saneFrameTime(ts: unknown, arrivalMs: number, window: TimeWindow): number | null {
+  if (typeof ts !== "number" || !Number.isFinite(ts)) return null;
   const ms = Math.round(ts * 1000);
-  if (ms < arrivalMs - window.maxAgeMs || ms > arrivalMs + window.maxAheadMs) return arrivalMs;
+  if (ms < arrivalMs - window.maxAgeMs || ms > arrivalMs + window.maxAheadMs) return null;
   return ms;
 }
 
@@ -107,6 +117,7 @@ function applyComponents(
   components: Record<string, unknown>,
   mode: ApplyMode,
   ts: number,
+  timed: boolean,
   what: string,
 ): Interpretation {
   let touched = 0;
@@ -139,13 +150,15 @@ function applyComponents(
   if (values === null) {
     return { type: "ignored", what: `${what} with unknown (null) values only` };
   }
-  return { type: "reading", ts, values, invalidFields: invalid };
+  return { type: "reading", ts, timed, values, invalidFields: invalid };
 }
 
 /**
  * Interprets one message of a device. `rest` is the topic after the device prefix
  * (`online`, `status/em:0`, `events/rpc`, ...); `state` is the device's last known
- * metering state and is updated in place.
+ * metering state and is updated in place. `untimedMs` is the time given to readings that
+ * carry none of their own (status objects, frames without a sane `ts`); it defaults to
+ * the arrival time.
  */
 export function interpretMessage(
   state: MeterState,
@@ -153,6 +166,7 @@ export function interpretMessage(
   payload: string,
   arrivalMs: number,
   options: InterpretOptions = DEFAULT_INTERPRET,
+  untimedMs: number = arrivalMs,
 ): Interpretation {
   const topic = classifyTopic(rest);
   switch (topic.kind) {
@@ -184,7 +198,8 @@ export function interpretMessage(
       state,
       { [topic.component]: parsed.value },
       "replace",
-      arrivalMs,
+      untimedMs,
+      false,
       rest,
     );
   }
@@ -206,10 +221,16 @@ export function interpretMessage(
   if (!isObject(params)) {
     return { type: "dropped", reason: "wrong_type", detail: `${method} params is not an object` };
   }
-  const ts = frameTime(params.ts, arrivalMs, options);
-  if (method === "NotifyFullStatus") return applyComponents(state, params, "replace", ts, method);
-  if (options.overlayPartialFrames) return applyComponents(state, params, "overlay", ts, method);
+  const own = saneFrameTime(params.ts, arrivalMs, options);
+  const ts = own ?? untimedMs;
+  const timed = own !== null;
+  if (method === "NotifyFullStatus") {
+    return applyComponents(state, params, "replace", ts, timed, method);
+  }
+  if (options.overlayPartialFrames) {
+    return applyComponents(state, params, "overlay", ts, timed, method);
+  }
   // Only what the frame says; the state still follows it.
-  applyComponents(state, params, "overlay", ts, method);
-  return applyComponents(newMeterState(), params, "overlay", ts, method);
+  applyComponents(state, params, "overlay", ts, timed, method);
+  return applyComponents(newMeterState(), params, "overlay", ts, timed, method);
 }

@@ -405,6 +405,29 @@ Deno.test("without overlay a NotifyStatus reading carries only the frame's own v
   assert.equal(state.get("em:0")?.a_voltage, 229.0);
 });
 
+Deno.test("readings without a time of their own take the caller's untimed time", () => {
+  const state = newMeterState();
+  const late = NOW - 4_000;
+  const s = reading(
+    interpretMessage(state, "status/em:0", JSON.stringify(REAL_EM), NOW, DEFAULT_INTERPRET, late),
+  );
+  assert.equal(s.ts, late);
+  assert.equal(s.timed, false);
+  const noTs = { method: "NotifyStatus", params: { "em:0": { a_current: 1 } } };
+  const f = reading(
+    interpretMessage(state, "events/rpc", JSON.stringify(noTs), NOW, DEFAULT_INTERPRET, late),
+  );
+  assert.deepEqual([f.ts, f.timed], [late, false]);
+  const timed = {
+    method: "NotifyStatus",
+    params: { ts: NOW / 1000 - 9, "em:0": { a_current: 2 } },
+  };
+  const g = reading(
+    interpretMessage(state, "events/rpc", JSON.stringify(timed), NOW, DEFAULT_INTERPRET, late),
+  );
+  assert.deepEqual([g.ts, g.timed], [NOW - 9_000, true]);
+});
+
 Deno.test("frameTime() uses params.ts when sane and the arrival time otherwise", () => {
   const w = DEFAULT_TIME_WINDOW;
   assert.equal(frameTime(NOW / 1000 - 3.5, NOW, w), NOW - 3500);

@@ -16,7 +16,7 @@ import mqtt from "mqtt";
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, StatusSink } from "./contract.ts";
 import { type IngestLimits, IngestProcessor, type ProcessorStats } from "./processor.ts";
-import { type IngestLog, SILENT_LOG, throttledLog } from "./_log.ts";
+import { type IngestLog, redactUrl, SILENT_LOG, throttledLog } from "./_log.ts";
 
 /** What {@link startIngest} needs. */
 export interface IngestOptions extends Partial<IngestLimits> {
@@ -142,7 +142,7 @@ export function startIngest(options: IngestOptions): Ingest {
     c.on("connect", (connack) => {
       connects++;
       log.log("info", "ingest connected", {
-        url: options.url,
+        url: redactUrl(options.url),
         clientId: options.clientId,
         sessionPresent: connack.sessionPresent,
       });

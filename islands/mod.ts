@@ -6,11 +6,15 @@ import AccessCodeForm from "./AccessCodeForm.tsx";
 import ClearErrors from "./ClearErrors.tsx";
 import ConfirmSubmit from "./ConfirmSubmit.tsx";
 import CopyButton from "./CopyButton.tsx";
+import DashboardLive from "./DashboardLive.tsx";
+import EnergyChart from "./EnergyChart.tsx";
 import NotificationBell from "./NotificationBell.tsx";
 import RoleSelect from "./RoleSelect.tsx";
 import StationEditor from "./StationEditor.tsx";
 import StationStatus from "./StationStatus.tsx";
 import TermsConsent from "./TermsConsent.tsx";
+import UptimeCharts from "./UptimeCharts.tsx";
+import ZoneLevels from "./ZoneLevels.tsx";
 
 /** Every island by name (the name is its file name and its module's name). */
 export const ISLANDS = {
@@ -18,11 +22,15 @@ export const ISLANDS = {
   ClearErrors,
   ConfirmSubmit,
   CopyButton,
+  DashboardLive,
+  EnergyChart,
   NotificationBell,
   RoleSelect,
   StationEditor,
   StationStatus,
   TermsConsent,
+  UptimeCharts,
+  ZoneLevels,
 } as const;
 
 /** The name of an island. */

@@ -1,15 +1,28 @@
-/** Admin pages of this slice: the home, and the sections that later work fills in. */
+/** Admin pages: the dashboard, the system uptime page, and the sections later work fills in. */
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { requirePageRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
-import { AdminHome } from "../components/HomePage.tsx";
-import { userStats } from "../services/accounts.ts";
-import { deviceStats } from "../services/devices.ts";
+import { deviceStats, listDeviceViews } from "../services/devices.ts";
+import { chart, overview } from "../services/measurements.ts";
+import { parseLocation } from "../core/device_rules.ts";
+import { localDate } from "../core/local_time.ts";
+import type { StationRow } from "../components/devices/StationList.tsx";
+import type { MapStation } from "../components/dashboard/StationMap.tsx";
+import {
+  AdminDashboard,
+  DASHBOARD_TABS,
+  type DashboardTab,
+} from "../components/dashboard/AdminDashboard.tsx";
+import { ENERGY_MODES, type EnergyMode } from "../islands/EnergyChart.tsx";
 import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
-import { adminDeviceRoutes } from "./admin_devices.tsx";
+import { adminDeviceRoutes, cityText } from "./admin_devices.tsx";
+import { adminStatsRoutes } from "./admin_stats.tsx";
+import { adminZoneRoutes } from "./admin_zones.tsx";
 import { settingsRoutes } from "./settings.tsx";
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Routes under /admin. */
 export function adminRoutes(deps: Deps): Hono<AppEnv> {
@@ -17,26 +30,79 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
   app.use("/admin", requirePageRole("admin"));
   app.use("/admin/*", requirePageRole("admin"));
   app.get("/admin", async (c) => {
+    const t = c.var.t;
+    const user = c.var.user!;
+    const tabQ = c.req.query("tab") as DashboardTab;
+    const tab: DashboardTab = DASHBOARD_TABS.includes(tabQ) ? tabQ : "list";
+    const q = (c.req.query("q") ?? "").trim().slice(0, 200);
+    const modeQ = c.req.query("mode") as EnergyMode;
+    const mode: EnergyMode = ENERGY_MODES.includes(modeQ) ? modeQ : "day";
+    const dateQ = c.req.query("date") ?? "";
+    const date = DATE.test(dateQ) && !isNaN(Date.parse(dateQ))
+      ? dateQ
+      : localDate(deps.now(), deps.config.utcOffsetMinutes);
+    const stats = await deviceStats(deps, user);
+    const ov = await overview(deps, user).catch((e) => {
+      deps.log.log("error", "dashboard overview failed", { error: String(e) });
+      return null;
+    });
+    let stations: StationRow[] | null = null;
+    let all: MapStation[] = [];
+    try {
+      const views = await listDeviceViews(deps, user, { type: "station" });
+      all = views.map((s) => ({
+        id: s.id,
+        name: s.name,
+        city: parseLocation(s.location).city,
+        status: s.status,
+      }));
+      const needle = q.toLowerCase();
+      stations = views.map((s) => ({
+        id: s.id,
+        name: s.name,
+        city: cityText(t, s.location),
+        serial_number: s.serial_number,
+        customer: s.customer?.full_name ?? null,
+        units: s.config.station?.units.length ?? 0,
+        payment_status: s.payment_status,
+        status: s.status,
+        station_id: s.station_id,
+      })).filter((s) =>
+        !needle ||
+        [s.name, s.city, s.serial_number, s.customer ?? "", s.station_id]
+          .some((x) => x.toLowerCase().includes(needle))
+      );
+    } catch (e) {
+      deps.log.log("error", "dashboard stations failed", { error: String(e) });
+    }
+    const series = tab === "chart" ? await chart(deps, user, mode, date).catch(() => null) : null;
     return appPage(
       c,
       deps,
-      c.var.t("home.admin.title"),
-      <AdminHome
-        t={c.var.t}
-        stats={await userStats(deps)}
-        devices={await deviceStats(deps, c.var.user!)}
+      t("dashboard.admin_dashboard.title"),
+      <AdminDashboard
+        t={t}
+        tab={tab}
+        q={q}
+        stats={stats}
+        overview={ov}
+        stations={stations}
+        all={all}
+        mode={mode}
+        date={date}
+        chart={series}
       />,
     );
   });
+  app.route("/", adminStatsRoutes(deps));
   app.route("/", adminUserRoutes(deps));
   app.route("/", adminDeviceRoutes(deps));
+  app.route("/", adminZoneRoutes(deps));
   app.route("/", settingsRoutes(deps, "/admin/settings"));
   comingSoon(app, deps, [
-    ["/admin/pricing", "layout.nav.pricing"],
     ["/admin/units-billing", "layout.nav.units_billing"],
     ["/admin/stations-billing", "layout.nav.stations_billing"],
     ["/admin/finances", "layout.nav.finances"],
-    ["/admin/stats", "layout.nav.system_health"],
   ]);
   return app;
 }

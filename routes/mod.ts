@@ -10,6 +10,7 @@ import { userApiRoutes } from "./api/users.ts";
 import { notificationApiRoutes } from "./api/notifications.ts";
 import { deviceApiRoutes } from "./api/devices.ts";
 import { measurementApiRoutes } from "./api/measurements.ts";
+import { zoneApiRoutes } from "./api/zones.ts";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { customerRoutes } from "./customer.tsx";
@@ -38,6 +39,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route("/", notificationApiRoutes(deps));
   app.route("/", deviceApiRoutes(deps));
   app.route("/", measurementApiRoutes(deps));
+  app.route("/", zoneApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));
   app.route("/", adminRoutes(deps));
   app.route("/", customerRoutes(deps));

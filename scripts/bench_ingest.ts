@@ -16,6 +16,10 @@
  * - live: the subscriber is connected while the simulator publishes N messages as fast
  *   as the broker acknowledges them; everything shares the machine's cores.
  *
+ * Drain mode also runs ingest with a store that keeps nothing (`ingest-nostore`), which
+ * tells ingest's own cost from the SQLite store's. The SQLite store gets the batch cap of
+ * scripts/ingest.ts (`--store-batch`, 50,000); ingest flushes it every second.
+ *
  * Options: `--messages N` (default 200000), `--meters M` publishing (default 1000),
  * `--memory-meters K` (default 1000), `--memory-seconds S` (default 30),
  * `--brokers mosquitto,embedded`, `--modes drain,live`. Prints a table and, last, the
@@ -324,12 +328,15 @@ async function measure(
   broker: string,
   url: string,
   mode: "drain" | "live",
-  role: "plain" | "ingest",
+  role: "plain" | "ingest" | "ingest-nostore",
   meters: number,
   messages: number,
 ): Promise<Row> {
   const clientId = `bench-${role}-${mode}-${crypto.randomUUID().slice(0, 6)}`;
-  const base = ["--role", role, "--url", url, "--client-id", clientId, "--meters", String(meters)];
+  const base = [
+    ...(role === "ingest-nostore" ? ["--role", "ingest", "--store", "none"] : ["--role", role]),
+    ...["--url", url, "--client-id", clientId, "--meters", String(meters)],
+  ];
   let published: { acked: number; rate: number };
   let sub: Child;
   if (mode === "drain") {
@@ -449,14 +456,18 @@ async function bench() {
     const broker = await startBroker(brokerName, Math.max(meters, 1));
     try {
       for (const mode of modes) {
-        for (const role of ["plain", "ingest"] as const) {
+        // In drain mode also ingest with a store that keeps nothing: ingest's own share.
+        const roles = mode === "drain"
+          ? ["plain", "ingest", "ingest-nostore"] as const
+          : ["plain", "ingest"] as const;
+        for (const role of roles) {
           const row = await measure(brokerName, broker.url, mode, role, meters, messages);
           rows.push(row);
           out(
-            `${brokerName.padEnd(9)} ${mode.padEnd(5)} ${role.padEnd(6)} ` +
+            `${brokerName.padEnd(9)} ${mode.padEnd(5)} ${role.padEnd(14)} ` +
               `${String(row.messages).padStart(7)} msgs  ${String(row.rate).padStart(7)} msg/s  ` +
               `(publisher ${row.publishRate}/s, RSS ${row.rssMb} MB)` +
-              (role === "ingest" ? `  ${JSON.stringify(row.extra)}` : ""),
+              (role !== "plain" ? `  ${JSON.stringify(row.extra)}` : ""),
           );
         }
       }
@@ -464,13 +475,14 @@ async function bench() {
       await broker.close();
     }
   }
-  const ratios = rows.filter((r) => r.subscriber === "ingest").map((r) => {
+  const ratios = rows.filter((r) => r.subscriber !== "plain").map((r) => {
     const plain = rows.find((p) =>
       p.subscriber === "plain" && p.broker === r.broker && p.mode === r.mode
     )!;
     return {
       broker: r.broker,
       mode: r.mode,
+      subscriber: r.subscriber,
       ingest: r.rate,
       plain: plain.rate,
       ratio: r.rate / plain.rate,
@@ -478,7 +490,7 @@ async function bench() {
   });
   for (const r of ratios) {
     out(
-      `${r.broker} ${r.mode}: ingest ${r.ingest} msg/s = ${
+      `${r.broker} ${r.mode}: ${r.subscriber} ${r.ingest} msg/s = ${
         Math.round(r.ratio * 100)
       } % of the plain subscriber's ${r.plain}`,
     );

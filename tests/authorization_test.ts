@@ -40,6 +40,8 @@ interface Fixture {
   notes: { api: number; page: number };
   /** Devices: see {@link deviceFixture}. */
   dev: DeviceFixture;
+  /** Zones: `api` and `page` are read and updated, the others deleted by one row each. */
+  zones: { api: number; apiDelete: number; page: number; pageDelete: number };
   css: string;
 }
 
@@ -118,6 +120,11 @@ function pageSensorForm(serial: string, unit: string, tenant: number | null) {
     mqtt_username: `mq-${serial}`,
     mqtt_password: "pw",
   };
+}
+
+/** A basic zone body for the zone rows. */
+function zoneJson(name: string) {
+  return { name, price_low: 1.5, base_tariff: 40, tax_percentage: 16 };
 }
 
 /** What a request must answer; `location: "login"` is `/login?next=<the path>`. */
@@ -246,6 +253,46 @@ const ROUTES: Row[] = [
     route: "/api/logging",
     body: () => ({ json: { level: "info", message: "matrix" } }),
     expect: everyone(201),
+  },
+
+  // ---- zones API: admin only ---------------------------------------------------------
+  { method: "GET", route: "/api/zones", expect: api(["admin"], 200) },
+  {
+    method: "POST",
+    route: "/api/zones",
+    body: () => ({ json: zoneJson("Matrix made") }),
+    expect: api(["admin"], 201),
+  },
+  {
+    method: "GET",
+    route: "/api/zones/:id",
+    path: (f) => `/api/zones/${f.zones.api}`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "PUT",
+    route: "/api/zones/:id",
+    path: (f) => `/api/zones/${f.zones.api}`,
+    body: () => ({ json: zoneJson("Matrix updated") }),
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "GET",
+    route: "/api/zones/:id/stations",
+    path: (f) => `/api/zones/${f.zones.api}/stations`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "GET",
+    route: "/api/zones/:id/history",
+    path: (f) => `/api/zones/${f.zones.api}/history`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "DELETE",
+    route: "/api/zones/:id",
+    path: (f) => `/api/zones/${f.zones.apiDelete}`,
+    expect: api(["admin"], 200),
   },
 
   // ---- users API: admin only, except the profile -------------------------------------
@@ -538,13 +585,54 @@ const ROUTES: Row[] = [
     expect: page("admin", 303, "/admin/settings?saved=1"),
   },
   ...comingSoon("admin", [
-    "/admin/pricing",
     "/admin/units-billing",
     "/admin/stations-billing",
     "/admin/finances",
     "/admin/stats",
   ]),
   { method: "GET", route: "/admin/users", expect: page("admin") },
+  // ---- admin zone pages ------------------------------------------------------------------
+  { method: "GET", route: "/admin/pricing", expect: page("admin") },
+  {
+    method: "GET",
+    route: "/admin/zones/:id",
+    path: (f) => `/admin/zones/${f.zones.page}`,
+    expect: page("admin"),
+  },
+  { method: "GET", route: "/admin/zones/create", expect: page("admin") },
+  { method: "GET", route: "/admin/zones/new", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/zones/create",
+    body: () => ({ form: { name: "Form zone", pricing_mode: "basic", price_low: "1.2" } }),
+    expect: page("admin", 303, "/admin/pricing?done=created"),
+  },
+  {
+    method: "POST",
+    route: "/admin/zones/new",
+    body: () => ({ form: { name: "Form zone 2", pricing_mode: "basic", price_low: "1.2" } }),
+    expect: page("admin", 303, "/admin/pricing?done=created"),
+  },
+  {
+    method: "GET",
+    route: "/admin/zones/:id/edit",
+    path: (f) => `/admin/zones/${f.zones.page}/edit`,
+    expect: page("admin"),
+  },
+  {
+    method: "POST",
+    route: "/admin/zones/:id/edit",
+    path: (f) => `/admin/zones/${f.zones.page}/edit`,
+    body: () => ({ form: { name: "Form updated", pricing_mode: "basic", price_low: "2" } }),
+    expect: page("admin", 303, "/admin/pricing?done=updated"),
+  },
+  {
+    method: "POST",
+    route: "/admin/zones/:id/delete",
+    path: (f) => `/admin/zones/${f.zones.pageDelete}/delete`,
+    body: () => ({ form: { confirm: "yes" } }),
+    expect: page("admin", 303, "/admin/pricing?done=deleted"),
+  },
   // ---- admin device pages (the matrix's devices: see deviceFixture) --------------------
   { method: "GET", route: "/admin/devices", expect: page("admin") },
   { method: "GET", route: "/admin/devices/station/create", expect: page("admin") },
@@ -775,7 +863,21 @@ async function fixture(t: TestApp): Promise<Fixture> {
   const notes = { api: await note(who.tenant.user.id), page: await note(who.tenant.user.id) };
   for (const other of [who.admin, who.customer, who.tenant2]) await note(other.user.id);
   const dev = await deviceFixture(t, who);
-  return { who, victims, codes, notes, dev, css: t.deps.assets.manifest.css };
+  const zone = async (name: string) => {
+    const res = await call(t, "POST", "/api/zones", {
+      token: who.admin.token,
+      json: zoneJson(name),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    return (await res.json()).id as number;
+  };
+  const zones = {
+    api: await zone("Matrix API"),
+    apiDelete: await zone("Matrix API delete"),
+    page: await zone("Matrix page"),
+    pageDelete: await zone("Matrix page delete"),
+  };
+  return { who, victims, codes, notes, dev, zones, css: t.deps.assets.manifest.css };
 }
 
 /** Creates the devices of {@link DeviceFixture} through the API, as the admin. */

@@ -1,0 +1,225 @@
+/**
+ * The admin dashboard (`/admin`, spec 000 sections 2, 3, 4, 8, 9): title, Add station, the
+ * live stat and energy cards (island), and the List / Map / Chart tabs as links. The list
+ * tab reuses the station list with its own search; the chart tab shows the chart island
+ * and, for readers without JavaScript, a server-rendered table of the same series.
+ */
+import type { Translate } from "../../services/i18n.ts";
+import type { DeviceStats } from "../../core/devices.ts";
+import type { Chart, Overview } from "../../services/measurements.ts";
+import { Island } from "../render.tsx";
+import { Icon } from "../icons.tsx";
+import { StationList, type StationRow } from "../devices/StationList.tsx";
+import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardLive.tsx";
+import EnergyChart, {
+  type EnergyChartTexts,
+  type EnergyMode,
+  yieldText,
+} from "../../islands/EnergyChart.tsx";
+import { type MapStation, StationMap } from "./StationMap.tsx";
+
+/** The dashboard's tabs. */
+export const DASHBOARD_TABS = ["list", "map", "chart"] as const;
+/** A dashboard tab. */
+export type DashboardTab = typeof DASHBOARD_TABS[number];
+
+/** Props of {@link AdminDashboard}. */
+export interface AdminDashboardProps {
+  t: Translate;
+  tab: DashboardTab;
+  q: string;
+  stats: DeviceStats;
+  /** Null when it could not be computed (the island loads it). */
+  overview: Overview | null;
+  /** The stations of the list tab (filtered by q), or null when loading failed. */
+  stations: StationRow[] | null;
+  /** Every station, for the map and the online count. */
+  all: MapStation[];
+  mode: EnergyMode;
+  date: string;
+  /** The chart tab's series for the server table (null on other tabs or on failure). */
+  chart: Chart | null;
+}
+
+/** The live cards' texts. */
+export function liveTexts(t: Translate): DashboardLiveTexts {
+  const E = (k: string) => t(`dashboard.energy_production.${k}`);
+  return {
+    stations: t("dashboard.stats.stations"),
+    sensors: t("dashboard.stats.sensors"),
+    online: t("dashboard.stats.online"),
+    units: t("dashboard.stats.units"),
+    energyTitle: E("title"),
+    currentPower: E("current_power"),
+    today: E("today"),
+    thisMonth: E("this_month"),
+    total: E("total"),
+    totalCapacity: E("total_capacity"),
+    loading: E("loading_value"),
+    kw: E("unit_kw"),
+    kwh: E("unit_kwh"),
+    mwh: E("unit_mwh"),
+    errorLoading: t("dashboard.errors.error_loading"),
+    retry: t("dashboard.errors.retry"),
+  };
+}
+
+/** The chart's texts. */
+export function chartTexts(t: Translate): EnergyChartTexts {
+  const C = (k: string) => t(`dashboard.chart.${k}`);
+  return {
+    modes: {
+      day: C("modes.day"),
+      month: C("modes.month"),
+      year: C("modes.year"),
+      total: C("modes.total"),
+    },
+    previous: C("previous"),
+    next: C("next"),
+    totalYield: C("total_yield"),
+    totalEarning: C("total_earning"),
+    currency: "MXN",
+    export: C("export"),
+    powerAxis: C("power_axis"),
+    energyAxis: C("energy_axis"),
+    noData: C("no_data"),
+    loading: C("loading"),
+    errorLoading: t("dashboard.errors.error_loading"),
+    retry: t("dashboard.errors.retry"),
+    kwh: t("dashboard.energy_production.unit_kwh"),
+    mwh: t("dashboard.energy_production.unit_mwh"),
+  };
+}
+
+/** The server table of the chart's series (the no-JavaScript view). */
+function SeriesTable({ t, mode, chart }: { t: Translate; mode: EnergyMode; chart: Chart }) {
+  const C = (k: string) => t(`dashboard.chart.${k}`);
+  const day = mode === "day";
+  return (
+    <details className="card series-details" open={false}>
+      <summary>{C("table_title")}</summary>
+      <p className="muted">
+        {C("total_yield")}: {yieldText(chart.totalYield, chartTexts(t))}
+      </p>
+      {chart.chartData.length === 0
+        ? <p className="muted">{C("no_data")}</p>
+        : (
+          <div className="table-wrap">
+            <table className="data" data-testid="series-table">
+              <thead>
+                <tr>
+                  <th scope="col">{day ? C("time") : C("date")}</th>
+                  <th scope="col">{C("energy_axis")}</th>
+                  {day && <th scope="col">{C("power_axis")}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {chart.chartData.map((p) => (
+                  <tr key={p.timestamp}>
+                    <td>{p.label}</td>
+                    <td className="num">{p.energy.toFixed(2)}</td>
+                    {day && <td className="num">{(p.power ?? 0).toFixed(2)}</td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+    </details>
+  );
+}
+
+/** The dashboard. */
+export function AdminDashboard(p: AdminDashboardProps) {
+  const { t, tab } = p;
+  const online = p.all.filter((s) => s.status === "online").length;
+  return (
+    <div className="dashboard">
+      <div className="page-head">
+        <div>
+          <h1>{t("dashboard.admin_dashboard.title")}</h1>
+          <p className="muted page-sub">{t("dashboard.admin_dashboard.subtitle")}</p>
+        </div>
+        <div className="page-actions">
+          <a className="btn" href="/admin/devices/station/create" data-testid="add-station">
+            <Icon name="plus" /> {t("dashboard.admin_dashboard.add_station")}
+          </a>
+        </div>
+      </div>
+      <Island
+        of={DashboardLive}
+        props={{ overview: p.overview, stats: p.stats, texts: liveTexts(t) }}
+      />
+      {p.all.length === 0
+        ? (
+          <section className="card empty" data-testid="dashboard-empty">
+            <h2>{t("dashboard.empty_state.title")}</h2>
+            <p>{t("dashboard.empty_state.message")}</p>
+            <a className="btn" href="/admin/devices/station/create">
+              {t("dashboard.empty_state.button")}
+            </a>
+          </section>
+        )
+        : (
+          <>
+            <nav className="tabs" aria-label={t("dashboard.admin_dashboard.title")}>
+              {DASHBOARD_TABS.map((k) => (
+                <a
+                  key={k}
+                  className="tab"
+                  href={`/admin?tab=${k}`}
+                  aria-current={k === tab ? "page" : undefined}
+                >
+                  {t(`dashboard.tabs.${k}`)}
+                </a>
+              ))}
+            </nav>
+            {tab === "list" && (
+              <>
+                <div className="toolbar dash-toolbar">
+                  <form method="get" action="/admin" className="search" role="search">
+                    <input type="hidden" name="tab" value="list" />
+                    <label htmlFor="dash-search" className="visually-hidden">
+                      {t("dashboard.search.placeholder")}
+                    </label>
+                    <input
+                      id="dash-search"
+                      type="search"
+                      name="q"
+                      defaultValue={p.q}
+                      maxLength={200}
+                      placeholder={t("dashboard.search.placeholder")}
+                    />
+                    <button type="submit" className="btn btn-secondary">
+                      {t("common.search")}
+                    </button>
+                    {p.q && (
+                      <a className="btn btn-ghost" href="/admin">{t("users.search.clear")}</a>
+                    )}
+                  </form>
+                  <span className="badge badge-green" data-testid="online-count">
+                    {t("dashboard.online_count", { online, total: p.all.length })}
+                  </span>
+                </div>
+                <div className="dash-list">
+                  <StationList t={t} q={p.q} stations={p.stations} />
+                </div>
+              </>
+            )}
+            {tab === "map" && <StationMap t={t} stations={p.all} />}
+            {tab === "chart" && (
+              <>
+                <section className="card">
+                  <Island
+                    of={EnergyChart}
+                    props={{ mode: p.mode, date: p.date, texts: chartTexts(t) }}
+                  />
+                </section>
+                {p.chart && <SeriesTable t={t} mode={p.mode} chart={p.chart} />}
+              </>
+            )}
+          </>
+        )}
+    </div>
+  );
+}

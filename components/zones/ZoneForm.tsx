@@ -1,0 +1,251 @@
+/**
+ * The zone form (spec 001 section 2): Create Zone or Edit Zone, with four sections (Zone
+ * Information, Pricing Configuration, Customer Billing Configuration, Additional Pricing
+ * Factors). The pricing levels are the ZoneLevels island; the rest are plain fields.
+ */
+import type { Translate } from "../../services/i18n.ts";
+import { BILLING_TYPES, CURRENCIES, TARIFF_TYPES } from "../../core/zone.ts";
+import { Island } from "../render.tsx";
+import ZoneLevels, { type ZoneLevelsValues } from "../../islands/ZoneLevels.tsx";
+import { errAttrs, FieldError } from "../Field.tsx";
+
+/** Text fields of the form, as entered. */
+export interface ZoneFormValues {
+  name: string;
+  currency: string;
+  tariff_type: string;
+  billing_type: string;
+  base_tariff: string;
+  tax_percentage: string;
+  customer_commission: string;
+  customer_fee: string;
+  customer_tax: string;
+  industrial_tariff: boolean;
+  low_tension_enabled: boolean;
+  power_factor_enabled: boolean;
+  distribution_enabled: boolean;
+  distribution_price: string;
+  capacity_enabled: boolean;
+  capacity_price: string;
+  compensation_factor_enabled: boolean;
+  compensation_factor_percentage: string;
+  pricing: ZoneLevelsValues;
+}
+
+/** Props of {@link ZoneForm}. */
+export interface ZoneFormProps {
+  t: Translate;
+  id: number | null;
+  values: ZoneFormValues;
+  /** Translated errors by field. */
+  errors: Record<string, string>;
+  error?: string;
+}
+
+type NumKey =
+  | "base_tariff"
+  | "tax_percentage"
+  | "customer_commission"
+  | "customer_fee"
+  | "customer_tax"
+  | "distribution_price"
+  | "capacity_price"
+  | "compensation_factor_percentage";
+
+type BoolKey =
+  | "industrial_tariff"
+  | "low_tension_enabled"
+  | "power_factor_enabled"
+  | "distribution_enabled"
+  | "capacity_enabled"
+  | "compensation_factor_enabled";
+
+/** The labels the island needs. */
+function islandLabels(t: Translate): Record<string, string> {
+  const F = (k: string) => t(`zones.zone_form.${k}`);
+  const out: Record<string, string> = {
+    mode: t("zones.pricing_modes.label"),
+    apply_mode: F("apply_mode"),
+    seasonal_copy: F("hints.seasonal_copy"),
+    price_per_kwh: F("fields.price_per_kwh"),
+    summer_price: F("fields.summer_price_low"),
+    winter_price: F("fields.winter_price_low"),
+    pricing_levels: F("sections.pricing_levels"),
+    col_level: F("level_columns.name"),
+    col_price: F("level_columns.price"),
+    col_threshold: F("level_columns.threshold"),
+    col_summer_price: F("level_columns.summer_price"),
+    col_summer_threshold: F("level_columns.summer_threshold"),
+    col_winter_price: F("level_columns.winter_price"),
+    col_winter_threshold: F("level_columns.winter_threshold"),
+    col_actions: F("level_columns.actions"),
+    first_level_locked: F("first_level_locked"),
+    remove_level: F("remove_level"),
+    add_level: F("add_level"),
+    threshold_hint: F("hints.threshold"),
+    winter_period: F("sections.winter_period"),
+    winter_start_month: F("fields.winter_start_month"),
+    winter_start_day: F("fields.winter_start_day"),
+    winter_end_month: F("fields.winter_end_month"),
+    winter_end_day: F("fields.winter_end_day"),
+    summer_rest: F("summer_rest_of_year"),
+  };
+  for (const m of ["basic", "tiered", "seasonal", "seasonal_tiered"]) {
+    out[`mode_${m}`] = t(`zones.pricing_modes.${m}`);
+    out[`mode_${m}_description`] = t(`zones.pricing_modes.${m}_description`);
+  }
+  ["low", "middle", "high", "surplus"].forEach((l, i) => {
+    out[`level_${i}`] = t(`zones.levels.${l}`);
+  });
+  return out;
+}
+
+/** The form. */
+export function ZoneForm({ t, id, values: v, errors: fe, error }: ZoneFormProps) {
+  const editing = id !== null;
+  const F = (k: string) => t(`zones.zone_form.${k}`);
+  const num = (key: NumKey, hint?: string) => (
+    <div className="field">
+      <label htmlFor={key}>{F(`fields.${key}`)}</label>
+      <input
+        id={key}
+        name={key}
+        type="number"
+        step="any"
+        min="0"
+        inputMode="decimal"
+        defaultValue={v[key]}
+        {...errAttrs(key, fe[key])}
+      />
+      {hint && <p className="hint">{hint}</p>}
+      <FieldError id={key} message={fe[key]} />
+    </div>
+  );
+  const check = (key: BoolKey, hint?: string) => (
+    <div className="field field-check">
+      <label>
+        <input type="checkbox" name={key} defaultChecked={v[key]} /> {F(`fields.${key}`)}
+      </label>
+      {hint && <p className="hint">{hint}</p>}
+    </div>
+  );
+  const select = (key: "currency" | "tariff_type" | "billing_type", options: string[]) => (
+    <div className="field">
+      <label htmlFor={key}>{F(`fields.${key}`)}</label>
+      <select id={key} name={key} defaultValue={v[key]} {...errAttrs(key, fe[key])}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {key === "currency"
+              ? t(`zones.currencies.${o.toLowerCase()}`)
+              : t(`zones.${key}s.${o}`)}
+          </option>
+        ))}
+      </select>
+      <FieldError id={key} message={fe[key]} />
+    </div>
+  );
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>{F(editing ? "title_edit" : "title_create")}</h1>
+          <p className="muted" style={{ margin: 0 }}>
+            {F(editing ? "subtitle_edit" : "subtitle_create")}
+          </p>
+        </div>
+        <div className="page-actions">
+          <a className="btn btn-secondary" href="/admin/pricing">{F("back")}</a>
+        </div>
+      </div>
+      {error && (
+        <div className="alert alert-error notice" role="alert" data-testid="form-error">
+          {error}
+        </div>
+      )}
+      <form
+        method="post"
+        action={editing ? `/admin/zones/${id}/edit` : "/admin/zones/create"}
+        className="form zone-form"
+        noValidate
+        data-testid="zone-form"
+      >
+        <button
+          type="submit"
+          name="action"
+          value="save"
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+        >
+          {F(editing ? "update" : "create")}
+        </button>
+        <section className="card" aria-labelledby="zf-info">
+          <h2 id="zf-info">{F("sections.zone_information")}</h2>
+          <div className="form-grid">
+            <div className="field">
+              <label htmlFor="name">{F("fields.name")}</label>
+              <input
+                id="name"
+                name="name"
+                type="text"
+                maxLength={200}
+                autoComplete="off"
+                defaultValue={v.name}
+                placeholder={F("placeholders.name")}
+                aria-required
+                {...errAttrs("name", fe.name)}
+              />
+              <p className="hint">{F("hints.name")}</p>
+              <FieldError id="name" message={fe.name} />
+            </div>
+            {select("currency", [...CURRENCIES])}
+            {select("tariff_type", [...TARIFF_TYPES])}
+            {select("billing_type", [...BILLING_TYPES])}
+          </div>
+        </section>
+        <section className="card" aria-labelledby="zf-pricing">
+          <h2 id="zf-pricing">{F("sections.pricing_configuration")}</h2>
+          <Island
+            of={ZoneLevels}
+            props={{ values: v.pricing, errors: fe, labels: islandLabels(t) }}
+          />
+          <div className="form-grid">
+            {num("base_tariff", F("hints.base_tariff"))}
+            {num("tax_percentage", F("hints.percent"))}
+          </div>
+        </section>
+        <section className="card" aria-labelledby="zf-customer">
+          <h2 id="zf-customer">{F("sections.customer_billing")}</h2>
+          <div className="form-grid">
+            {num("customer_commission", F("hints.customer_commission"))}
+            {num("customer_fee", F("hints.customer_fee"))}
+            {num("customer_tax", F("hints.customer_tax"))}
+          </div>
+        </section>
+        <section className="card" aria-labelledby="zf-extra">
+          <h2 id="zf-extra">{F("sections.additional_factors")}</h2>
+          {check("industrial_tariff", F("hints.industrial_tariff"))}
+          <fieldset>
+            <legend>{F("sections.industrial_components")}</legend>
+            <div className="form-grid">
+              {check("low_tension_enabled")}
+              {check("power_factor_enabled")}
+              {check("distribution_enabled")}
+              {num("distribution_price")}
+              {check("capacity_enabled")}
+              {num("capacity_price")}
+              {check("compensation_factor_enabled")}
+              {num("compensation_factor_percentage", F("hints.percent"))}
+            </div>
+          </fieldset>
+        </section>
+        <div className="form-actions">
+          <a className="btn btn-secondary" href="/admin/pricing">{F("cancel")}</a>
+          <button type="submit" name="action" value="save" className="btn" data-testid="save-zone">
+            {F(editing ? "update" : "create")}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,354 @@
+/**
+ * The pricing configuration editor of the zone form: the pricing mode (basic, tiered,
+ * seasonal, seasonal tiered), the flat prices, the winter period and the pricing levels with
+ * their summer and winter copies. Its inputs are plain form fields (`pricing_mode`,
+ * `price_low`, `summer_price_low`, `winter_price_low`, `winter_*`, and per level
+ * `level_price_N`, `level_threshold_N`, `level_summer_price_N`, `level_summer_threshold_N`,
+ * `level_winter_price_N`, `level_winter_threshold_N`), so the server reads the same thing
+ * with or without JavaScript.
+ *
+ * Without JavaScript the add, remove and apply-mode buttons are submit buttons
+ * (`name="action"`: `add_level`, `remove_level:N`, `mode`) and the server answers with the
+ * form re-rendered; once hydrated they act in place. Up to 4 levels, the first cannot be
+ * removed, a new level's threshold is the previous one plus 100, and turning seasonal on
+ * copies the levels into summer and winter with price 0.
+ */
+import { type ReactNode, useEffect, useState } from "react";
+import { MAX_LEVELS } from "../core/zone.ts";
+
+/** One level row; values are the texts of the inputs. */
+export interface LevelRow {
+  price: string;
+  threshold: string;
+  summer_price: string;
+  summer_threshold: string;
+  winter_price: string;
+  winter_threshold: string;
+}
+
+/** The pricing modes. */
+export type Mode = "basic" | "tiered" | "seasonal" | "seasonal_tiered";
+
+/** The editor's values. */
+export interface ZoneLevelsValues {
+  mode: Mode;
+  price_low: string;
+  summer_price_low: string;
+  winter_price_low: string;
+  winter_start_month: string;
+  winter_start_day: string;
+  winter_end_month: string;
+  winter_end_day: string;
+  levels: LevelRow[];
+}
+
+/** Props of the island. */
+export interface ZoneLevelsProps {
+  values: ZoneLevelsValues;
+  /** Translated errors by field (`levels.1.price`, `summer_levels`, `price_low`, ...). */
+  errors: Record<string, string>;
+  /** Translated texts by key (see the route). */
+  labels: Record<string, string>;
+}
+
+const MODES: Mode[] = ["basic", "tiered", "seasonal", "seasonal_tiered"];
+const LEVEL_KEYS = ["low", "middle", "high", "surplus"] as const;
+
+/** True for the seasonal modes. */
+export const isSeasonal = (m: Mode) => m === "seasonal" || m === "seasonal_tiered";
+
+/** A new level: threshold = previous threshold + 100, prices 0 (also in summer and winter). */
+export function addLevel(levels: LevelRow[]): LevelRow[] {
+  if (levels.length >= MAX_LEVELS) return levels;
+  const prev = levels[levels.length - 1];
+  const next = (s: string | undefined) => String((Number(s) || 0) + 100);
+  return [...levels, {
+    price: "0",
+    threshold: next(prev?.threshold),
+    summer_price: "0",
+    summer_threshold: next(prev?.summer_threshold),
+    winter_price: "0",
+    winter_threshold: next(prev?.winter_threshold),
+  }];
+}
+
+/** Removes level `i` (never the first). */
+export function removeLevel(levels: LevelRow[], i: number): LevelRow[] {
+  return i <= 0 || i >= levels.length ? levels : levels.filter((_, j) => j !== i);
+}
+
+/** Turning seasonal on: the levels copied into summer and winter with price 0. */
+export function seasonalCopy(v: ZoneLevelsValues): ZoneLevelsValues {
+  return {
+    ...v,
+    summer_price_low: "0",
+    winter_price_low: "0",
+    levels: v.levels.map((l) => ({
+      ...l,
+      summer_price: "0",
+      summer_threshold: l.threshold,
+      winter_price: "0",
+      winter_threshold: l.threshold,
+    })),
+  };
+}
+
+/** The editor. */
+export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProps) {
+  const [v, setV] = useState(values);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const seasonal = isSeasonal(v.mode);
+  const tiered = v.mode === "tiered" || v.mode === "seasonal_tiered";
+
+  const setMode = (mode: Mode) =>
+    setV((cur) => {
+      const next = { ...cur, mode };
+      return isSeasonal(mode) && !isSeasonal(cur.mode) ? seasonalCopy(next) : next;
+    });
+  const setLevel = (i: number, k: keyof LevelRow, value: string) =>
+    setV((cur) => ({
+      ...cur,
+      levels: cur.levels.map((l, j) => j === i ? { ...l, [k]: value } : l),
+    }));
+  const setField = (k: keyof ZoneLevelsValues, value: string) =>
+    setV((cur) => ({ ...cur, [k]: value }));
+
+  const err = (key: string) =>
+    errors[key]
+      ? <p className="field-error" id={`${key}-error`} role="alert">{errors[key]}</p>
+      : null;
+  const num = (name: string, value: string, onChange: (s: string) => void, label: string) => (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type="number"
+        step="any"
+        min="0"
+        inputMode="decimal"
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${name}-error` : undefined}
+      />
+      {err(name)}
+    </div>
+  );
+  const cell = (
+    i: number,
+    k: keyof LevelRow,
+    errKey: string,
+    label: string,
+    extra?: ReactNode,
+  ) => {
+    const name = `level_${k}_${i}`;
+    return (
+      <td data-label={label}>
+        {extra}
+        <input
+          name={name}
+          type="number"
+          step="any"
+          min="0"
+          inputMode="decimal"
+          aria-label={`${L[`level_${i}`]} ${label}`}
+          value={v.levels[i][k]}
+          onChange={(e) => setLevel(i, k, e.currentTarget.value)}
+          aria-invalid={errors[errKey] ? true : undefined}
+        />
+        {errors[errKey] && <span className="field-error">{errors[errKey]}</span>}
+      </td>
+    );
+  };
+
+  return (
+    <div className="zone-levels">
+      <input type="hidden" name="prev_mode" value={v.mode} />
+      <fieldset className="mode-picker">
+        <legend>{L.mode}</legend>
+        {MODES.map((m) => (
+          <label key={m} className="mode-option">
+            <input
+              type="radio"
+              name="pricing_mode"
+              value={m}
+              checked={v.mode === m}
+              onChange={() => setMode(m)}
+            />
+            <span>
+              <strong>{L[`mode_${m}`]}</strong>
+              <span className="muted small">{L[`mode_${m}_description`]}</span>
+            </span>
+          </label>
+        ))}
+        {!hydrated && (
+          <button type="submit" name="action" value="mode" className="btn btn-sm btn-secondary">
+            {L.apply_mode}
+          </button>
+        )}
+      </fieldset>
+      {seasonal && <p className="hint">{L.seasonal_copy}</p>}
+
+      {v.mode === "basic" && (
+        <div className="form-grid">
+          {num("price_low", v.price_low, (s) => setField("price_low", s), L.price_per_kwh)}
+        </div>
+      )}
+      {v.mode === "seasonal" && (
+        <div className="form-grid">
+          {num(
+            "summer_price_low",
+            v.summer_price_low,
+            (s) => setField("summer_price_low", s),
+            L.summer_price,
+          )}
+          {num(
+            "winter_price_low",
+            v.winter_price_low,
+            (s) => setField("winter_price_low", s),
+            L.winter_price,
+          )}
+        </div>
+      )}
+      {tiered && (
+        <div className="levels-editor">
+          <h3>{L.pricing_levels}</h3>
+          {err("levels")}
+          {err("summer_levels")}
+          {err("winter_levels")}
+          <div className="table-wrap">
+            <table className="data levels-table" data-testid="levels-table">
+              <thead>
+                <tr>
+                  <th scope="col">{L.col_level}</th>
+                  {!seasonal && <th scope="col">{L.col_price}</th>}
+                  <th scope="col">{L.col_threshold}</th>
+                  {seasonal && <th scope="col">{L.col_summer_price}</th>}
+                  {seasonal && <th scope="col">{L.col_summer_threshold}</th>}
+                  {seasonal && <th scope="col">{L.col_winter_price}</th>}
+                  {seasonal && <th scope="col">{L.col_winter_threshold}</th>}
+                  <th scope="col">{L.col_actions}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {v.levels.map((_, i) => (
+                  <tr key={i} data-level={LEVEL_KEYS[i]}>
+                    <th scope="row">{L[`level_${i}`]}</th>
+                    {!seasonal && cell(i, "price", `levels.${i}.price`, L.col_price)}
+                    {cell(
+                      i,
+                      "threshold",
+                      `levels.${i}.threshold`,
+                      L.col_threshold,
+                      seasonal
+                        ? (
+                          <input
+                            type="hidden"
+                            name={`level_price_${i}`}
+                            value={v.levels[i].price}
+                          />
+                        )
+                        : undefined,
+                    )}
+                    {seasonal &&
+                      cell(i, "summer_price", `summer_levels.${i}.price`, L.col_summer_price)}
+                    {seasonal &&
+                      cell(
+                        i,
+                        "summer_threshold",
+                        `summer_levels.${i}.threshold`,
+                        L.col_summer_threshold,
+                      )}
+                    {seasonal &&
+                      cell(i, "winter_price", `winter_levels.${i}.price`, L.col_winter_price)}
+                    {seasonal &&
+                      cell(
+                        i,
+                        "winter_threshold",
+                        `winter_levels.${i}.threshold`,
+                        L.col_winter_threshold,
+                      )}
+                    <td>
+                      {i === 0
+                        ? <span className="muted small">{L.first_level_locked}</span>
+                        : (
+                          <button
+                            type="submit"
+                            name="action"
+                            value={`remove_level:${i}`}
+                            className="btn btn-sm btn-ghost"
+                            onClick={(e) => {
+                              e.preventDefault();
+                              setV((cur) => ({ ...cur, levels: removeLevel(cur.levels, i) }));
+                            }}
+                          >
+                            {L.remove_level}
+                          </button>
+                        )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="hint">{L.threshold_hint}</p>
+          {v.levels.length < MAX_LEVELS && (
+            <button
+              type="submit"
+              name="action"
+              value="add_level"
+              className="btn btn-sm btn-secondary"
+              data-testid="add-level"
+              onClick={(e) => {
+                e.preventDefault();
+                setV((cur) => ({ ...cur, levels: addLevel(cur.levels) }));
+              }}
+            >
+              + {L.add_level}
+            </button>
+          )}
+        </div>
+      )}
+      {!tiered && v.levels.map((l, i) => (
+        <span key={i} hidden>
+          <input type="hidden" name={`level_price_${i}`} value={l.price} />
+          <input type="hidden" name={`level_threshold_${i}`} value={l.threshold} />
+        </span>
+      ))}
+      {seasonal && (
+        <fieldset className="winter-period">
+          <legend>{L.winter_period}</legend>
+          <div className="form-grid">
+            {num(
+              "winter_start_month",
+              v.winter_start_month,
+              (s) => setField("winter_start_month", s),
+              L.winter_start_month,
+            )}
+            {num(
+              "winter_start_day",
+              v.winter_start_day,
+              (s) => setField("winter_start_day", s),
+              L.winter_start_day,
+            )}
+            {num(
+              "winter_end_month",
+              v.winter_end_month,
+              (s) => setField("winter_end_month", s),
+              L.winter_end_month,
+            )}
+            {num(
+              "winter_end_day",
+              v.winter_end_day,
+              (s) => setField("winter_end_day", s),
+              L.winter_end_day,
+            )}
+          </div>
+          <p className="hint">{L.summer_rest}</p>
+        </fieldset>
+      )}
+    </div>
+  );
+}

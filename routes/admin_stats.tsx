@@ -1,0 +1,52 @@
+/**
+ * The system uptime page `/admin/stats?timeframe=24h|7d|30d` (spec 000 sections 2 and 9):
+ * figures from `services/measurements.ts`; the hourly lines are fetched by the island.
+ */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { appPage } from "./_page.tsx";
+import { systemPerformance, systemStats } from "../services/measurements.ts";
+import {
+  type PerformanceRow,
+  STATS_TIMEFRAMES,
+  type StatsTimeframe,
+  type SystemFigures,
+  SystemStats,
+} from "../components/dashboard/SystemStats.tsx";
+
+/** Routes of the system uptime page (the /admin guard is `routes/admin.tsx`'s). */
+export function adminStatsRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/admin/stats", async (c) => {
+    const t = c.var.t;
+    const user = c.var.user!;
+    const q = c.req.query("timeframe") as StatsTimeframe;
+    const timeframe: StatsTimeframe = STATS_TIMEFRAMES.includes(q) ? q : "24h";
+    let figures: SystemFigures | null = null;
+    let rows: PerformanceRow[] = [];
+    let last8: PerformanceRow[] = [];
+    try {
+      figures = await systemStats(deps, user);
+      const day = (await systemPerformance(deps, user, "24h")).data;
+      rows = timeframe === "24h" ? day : (await systemPerformance(deps, user, timeframe)).data;
+      last8 = day.slice(-8).reverse();
+    } catch (e) {
+      deps.log.log("error", "system stats failed", { error: String(e) });
+      figures = null;
+    }
+    return appPage(
+      c,
+      deps,
+      t("uptime.system_uptime.title"),
+      <SystemStats
+        t={t}
+        lang={c.var.lang}
+        timeframe={timeframe}
+        figures={figures}
+        rows={rows}
+        last8={last8}
+      />,
+    );
+  });
+  return app;
+}

@@ -1,0 +1,101 @@
+/**
+ * Admin pricing zone pages (spec 001 section 2): the zone list (`/admin/pricing`), the zone
+ * detail (`/admin/zones/{id}`) with its delete (`/admin/zones/{id}/delete`), and the zone
+ * form (`/admin/zones/create`, `/admin/zones/new`, `/admin/zones/{id}/edit`).
+ *
+ * Every form works without JavaScript; the ZoneLevels island edits the pricing levels in
+ * place. Data comes from `services/zones.ts`; the /admin guard is `routes/admin.tsx`'s.
+ */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { idParam, readForm } from "./_http.ts";
+import { appPage } from "./_page.tsx";
+import { removeZone, zoneStations, zoneView, zoneViews } from "../services/zones.ts";
+import { zoneHistory } from "../db/zones.ts";
+import { ZoneList } from "../components/zones/ZoneList.tsx";
+import { ZoneDetail } from "../components/zones/ZoneDetail.tsx";
+import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
+import { zoneFormRoutes, zoneNotFound } from "./admin_zone_form.tsx";
+
+const NOTICES: Record<string, string> = {
+  created: "zones.zone_form.success_create",
+  updated: "zones.zone_form.success_update",
+  deleted: "zones.zone_list.deleted",
+};
+
+/** Routes of the zone pages. */
+export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/admin/pricing", async (c) => {
+    const t = c.var.t;
+    const zones = await zoneViews(deps).catch((e) => {
+      deps.log.log("error", "zone list failed", { error: String(e) });
+      return null;
+    });
+    const done = NOTICES[c.req.query("done") ?? ""];
+    return appPage(
+      c,
+      deps,
+      t("zones.zone_list.title"),
+      <ZoneList t={t} zones={zones} notice={done ? t(done) : undefined} />,
+    );
+  });
+
+  // The form routes come first: "create" and "new" are not ids.
+  app.route("/", zoneFormRoutes(deps));
+
+  app.get("/admin/zones/:id", async (c) => {
+    const t = c.var.t;
+    const id = idParam(c.req.param("id"));
+    const zone = id === null ? null : await zoneView(deps, id);
+    if (!zone) return zoneNotFound(c, deps);
+    const stations = await zoneStations(deps, c.var.user!, zone.id).catch(() => null);
+    const history = await zoneHistory(deps.kv, zone.id).catch(() => null);
+    return appPage(
+      c,
+      deps,
+      zone.name,
+      <ZoneDetail
+        t={t}
+        zone={zone}
+        stations={stations}
+        history={history}
+        blocked={c.req.query("delete") === "blocked" && zone.station_count > 0}
+      />,
+    );
+  });
+
+  app.post("/admin/zones/:id/delete", async (c) => {
+    const t = c.var.t;
+    const id = idParam(c.req.param("id"));
+    const zone = id === null ? null : await zoneView(deps, id);
+    if (!zone) return zoneNotFound(c, deps);
+    const base = `/admin/zones/${zone.id}`;
+    if (zone.station_count > 0) return c.redirect(`${base}?delete=blocked`, 303);
+    const form = await readForm(c);
+    if (form.confirm !== "yes") {
+      return appPage(
+        c,
+        deps,
+        t("zones.zone_detail.delete_dialog.title"),
+        <ConfirmPage
+          t={t}
+          title={t("zones.zone_detail.delete_dialog.title")}
+          message={`${t("zones.zone_detail.delete_dialog.message", { name: zone.name })} ${
+            t("zones.zone_detail.delete_dialog.warning")
+          }`}
+          action={`${base}/delete`}
+          fields={{}}
+          cancelHref={base}
+        />,
+      );
+    }
+    const res = await removeZone(deps, zone.id);
+    if (!res.ok) {
+      return res.status === 409 ? c.redirect(`${base}?delete=blocked`, 303) : zoneNotFound(c, deps);
+    }
+    return c.redirect("/admin/pricing?done=deleted", 303);
+  });
+  return app;
+}

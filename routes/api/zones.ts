@@ -1,0 +1,71 @@
+/** Zones API (spec 001 section 7): `/api/zones*`, admin only. */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { AppEnv, Deps } from "../_deps.ts";
+import { badJson, badRequest, idParam, readJson } from "../_http.ts";
+import { requireApi } from "../_session.ts";
+import { createZone, getZone, updateZone, zoneHistory } from "../../db/zones.ts";
+import {
+  parseZone,
+  removeZone,
+  ZONE_NOT_FOUND,
+  zoneStations,
+  zoneView,
+  zoneViews,
+} from "../../services/zones.ts";
+
+const notFound = (c: Context<AppEnv>) => c.json({ message: c.var.t(ZONE_NOT_FOUND) }, 404);
+
+/** Routes under /api/zones. */
+export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("/api/zones", requireApi("admin"));
+  app.use("/api/zones/*", requireApi("admin"));
+
+  app.get("/api/zones", async (c) => c.json(await zoneViews(deps)));
+  app.post("/api/zones", async (c) => {
+    const body = await readJson(c);
+    if (body === undefined) return badJson(c);
+    const parsed = parseZone(body);
+    if (!parsed.ok) {
+      return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
+    }
+    const zone = await createZone(deps.kv, parsed.zone, deps.now());
+    return c.json({ ...zone, station_count: 0 }, 201);
+  });
+  app.get("/api/zones/:id", async (c) => {
+    const id = idParam(c.req.param("id"));
+    const zone = id === null ? null : await zoneView(deps, id);
+    return zone ? c.json(zone) : notFound(c);
+  });
+  app.put("/api/zones/:id", async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
+    const body = await readJson(c);
+    if (body === undefined) return badJson(c);
+    const parsed = parseZone(body);
+    if (!parsed.ok) {
+      return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
+    }
+    if (!await updateZone(deps.kv, id, parsed.zone, deps.now())) return notFound(c);
+    return c.json(await zoneView(deps, id));
+  });
+  app.get("/api/zones/:id/stations", async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
+    return c.json(await zoneStations(deps, c.var.user!, id));
+  });
+  app.get("/api/zones/:id/history", async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
+    return c.json(await zoneHistory(deps.kv, id));
+  });
+  app.delete("/api/zones/:id", async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) return notFound(c);
+    const res = await removeZone(deps, id);
+    if (!res.ok) return c.json({ message: c.var.t(res.key) }, res.status);
+    return c.json({ message: "Zone deleted successfully" });
+  });
+  return app;
+}

@@ -1,0 +1,97 @@
+/** Pricing zones: validation of zone bodies, zones with their station counts, stations, delete. */
+import type { Deps } from "./deps.ts";
+import type { User } from "../core/types.ts";
+import type { FieldErrors } from "../core/schemas.ts";
+import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
+import { listDevices } from "../db/devices.ts";
+import { deleteZone, getZone, listZones, type StoredZone } from "../db/zones.ts";
+import { listDeviceViews } from "./devices.ts";
+
+/** Locale key of the not-found answer. */
+export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";
+/** Locale key of the refusal to delete a zone with stations. */
+export const ZONE_HAS_STATIONS = "zones.zone_detail.errors.cannot_delete";
+
+/** A zone as served: stored fields plus its station count. */
+export type ZoneView = StoredZone & { station_count: number };
+
+/** A station of a zone (spec 001 section 3, zone station). */
+export interface ZoneStation {
+  id: number;
+  name: string;
+  location: string;
+  serial_number: string;
+  units_count: number;
+  status: string;
+  payment_status: string;
+}
+
+/** The outcome of validating a zone body. */
+export type ZoneParse = { ok: true; zone: Zone } | { ok: false; errors: FieldErrors };
+
+/**
+ * Validates a zone body with the zone form schema and applies the body rules. Field errors
+ * are locale keys, keyed by the field (`levels.1.price` for a level field).
+ */
+export function parseZone(body: unknown): ZoneParse {
+  const res = zoneFormSchema.safeParse(body);
+  if (res.success) return { ok: true, zone: zoneBodyFromForm(res.data) };
+  const errors: FieldErrors = {};
+  for (const issue of res.error.issues) {
+    const key = issue.path.length ? issue.path.map(String).join(".") : "_";
+    const msg = issue.message.startsWith("zones.") || issue.message.startsWith("validation.")
+      ? issue.message
+      : "validation.invalid";
+    errors[key] ??= msg;
+  }
+  return { ok: false, errors };
+}
+
+async function stationCounts(deps: Deps): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  for (const s of await listDevices(deps.kv, "station")) {
+    if (s.zone_id !== null && s.zone_id !== undefined) {
+      counts.set(s.zone_id, (counts.get(s.zone_id) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** Every zone with its station count. */
+export async function zoneViews(deps: Deps): Promise<ZoneView[]> {
+  const counts = await stationCounts(deps);
+  return (await listZones(deps.kv)).map((z) => ({ ...z, station_count: counts.get(z.id) ?? 0 }));
+}
+
+/** One zone with its station count, or null. */
+export async function zoneView(deps: Deps, id: number): Promise<ZoneView | null> {
+  const z = await getZone(deps.kv, id);
+  if (!z) return null;
+  return { ...z, station_count: (await stationCounts(deps)).get(id) ?? 0 };
+}
+
+/** The stations assigned to a zone, as `viewer` may see them. */
+export async function zoneStations(deps: Deps, viewer: User, id: number): Promise<ZoneStation[]> {
+  const views = await listDeviceViews(deps, viewer, { type: "station" });
+  return views.filter((s) => s.zone_id === id).map((s) => ({
+    id: s.id,
+    name: s.name,
+    location: s.location,
+    serial_number: s.serial_number,
+    units_count: s.config.station?.units.length ?? 0,
+    status: s.status,
+    payment_status: s.payment_status,
+  }));
+}
+
+/** Deletes a zone unless stations are assigned to it. */
+export async function removeZone(
+  deps: Deps,
+  id: number,
+): Promise<{ ok: true } | { ok: false; status: 404 | 409; key: string; stations?: number }> {
+  if (!await getZone(deps.kv, id)) return { ok: false, status: 404, key: ZONE_NOT_FOUND };
+  const n = (await stationCounts(deps)).get(id) ?? 0;
+  if (n > 0) return { ok: false, status: 409, key: ZONE_HAS_STATIONS, stations: n };
+  if (!await deleteZone(deps.kv, id)) return { ok: false, status: 404, key: ZONE_NOT_FOUND };
+  return { ok: true };
+}

@@ -22,5 +22,10 @@ export interface TelemetryConfig {
 export async function openTelemetry(config: TelemetryConfig): Promise<TelemetryStore> {
   const { onError } = config;
   if (config.questdbUrl) return await openQuestDbStore(config.questdbUrl, { onError });
-  return openSqliteStore(config.sqlitePath, { rawRetentionDays: config.rawRetentionDays, onError });
+  // Large batches: with many meters, fewer and larger transactions keep up with ingest.
+  return openSqliteStore(config.sqlitePath, {
+    rawRetentionDays: config.rawRetentionDays,
+    batchSize: 50_000,
+    onError,
+  });
 }

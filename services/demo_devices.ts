@@ -13,9 +13,13 @@ import { createMeter, notifyFullStatus, simIdentity, stepMeter } from "../ingest
 import { DEFAULT_INTERPRET, interpretMessage, newMeterState } from "../ingest/shelly.ts";
 import { connectSimMeter, type SimMeter } from "../ingest/sim_meter.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
+import { stationTopicPrefix } from "../core/devices.ts";
+import mqtt from "mqtt";
 
 /** Serial of the demo station. */
 export const DEMO_STATION_SERIAL = "DEMO-ST-01";
+/** MQTT credentials of the demo station's controller. */
+export const DEMO_STATION_MQTT = { username: "demo-station-01", password: "demo-station-pass" };
 /** How many simulated meters the demo station has. */
 export const DEMO_METERS = 3;
 
@@ -45,7 +49,7 @@ export async function seedDemoDevices(
     zone_id: null,
     type: "station",
     config: {
-      mqtt: { username: "demo-station-01", password: "demo-station-pass", topic_prefix: "" },
+      mqtt: { ...DEMO_STATION_MQTT, topic_prefix: "" },
       station: {
         ssrs: [1, 2, 3].map((n) => ({
           id: `ssr_${n}`,
@@ -140,13 +144,30 @@ export async function startDemoMeters(
     }
     meters.push(meter);
   }
+  // The station's own controller says it is online too (with its Last Will), so that the
+  // station's effective status is online while its meters are.
+  const prefix = stationTopicPrefix(DEMO_STATION_SERIAL);
+  const station = mqtt.connect(url, {
+    clientId: `demo-station-${DEMO_STATION_SERIAL.toLowerCase()}`,
+    username: DEMO_STATION_MQTT.username,
+    password: DEMO_STATION_MQTT.password,
+    reconnectPeriod: 1_000,
+    will: { topic: `${prefix}/online`, payload: "false", qos: 1, retain: true },
+  });
+  station.on(
+    "connect",
+    () => station.publish(`${prefix}/online`, "true", { qos: 1, retain: true }),
+  );
+  station.on("error", () => {});
   const timer = setInterval(() => {
     for (const m of meters) m.tick().catch(() => {});
+    if (station.connected) station.publish(`${prefix}/online`, "true", { qos: 1, retain: true });
   }, intervalMs);
   return {
     async stop() {
       clearInterval(timer);
       await Promise.all(meters.map((m) => m.stop()));
+      await station.endAsync();
     },
   };
 }

@@ -10,6 +10,7 @@ import DashboardLive from "./DashboardLive.tsx";
 import EnergyChart from "./EnergyChart.tsx";
 import NotificationBell from "./NotificationBell.tsx";
 import RoleSelect from "./RoleSelect.tsx";
+import SensorLive from "./SensorLive.tsx";
 import StationEditor from "./StationEditor.tsx";
 import StationStatus from "./StationStatus.tsx";
 import TermsConsent from "./TermsConsent.tsx";
@@ -26,6 +27,7 @@ export const ISLANDS = {
   EnergyChart,
   NotificationBell,
   RoleSelect,
+  SensorLive,
   StationEditor,
   StationStatus,
   TermsConsent,

@@ -29,6 +29,9 @@ import {
   validateDeviceBody,
 } from "../core/device_rules.ts";
 import { timeAgo } from "../core/time_ago.ts";
+import { localParts } from "../core/local_time.ts";
+import { monthlyUptime, realtime } from "../services/measurements.ts";
+import { isMonth, localDateTime, shiftMonth } from "../components/devices/sensor/format.ts";
 import {
   createSensor,
   createStation,
@@ -118,6 +121,22 @@ export function locationText(t: Translate, location: string): string {
     .filter(Boolean);
   if (LOCATION_FIELDS.every((k) => loc[k] === "")) return t("devices.location.no_location");
   return parts.join(", ");
+}
+
+/** The broker as meters reach it: the external broker's host and port, or this host and the embedded broker's port. */
+function brokerAddress(deps: Deps, hostHeader: string | undefined): string {
+  const url = deps.config.mqtt.url;
+  if (url) {
+    try {
+      const u = new URL(url);
+      const tls = u.protocol === "mqtts:" || u.protocol === "tls:";
+      return `${u.hostname}:${u.port || (tls ? 8883 : 1883)}`;
+    } catch {
+      // fall through to the embedded broker
+    }
+  }
+  const host = (hostHeader ?? "localhost").replace(/:\d+$/, "");
+  return `${host}:${deps.config.mqtt.port}`;
 }
 
 /** "5 min ago", "Never seen"... */
@@ -704,18 +723,45 @@ export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
     }
     const unitId = x.config.sensor?.unit_id ?? null;
     const unit = unitId ? s.config.station?.units.find((u) => u.id === unitId) : undefined;
+    const now = deps.now();
+    const off = deps.config.utcOffsetMinutes;
+    const here = localParts(now, off);
+    const thisMonth = `${here.year}-${String(here.month).padStart(2, "0")}`;
+    const asked = c.req.query("month");
+    const valid = asked !== undefined && isMonth(asked);
+    const month = valid ? asked : thisMonth;
+    let measurements: Record<string, number> | null = null;
+    try {
+      measurements = (await realtime(deps, x)).measurements as Record<string, number>;
+    } catch (e) {
+      deps.log.log("error", "sensor page: realtime failed", { sensor: x.id, error: String(e) });
+    }
+    let uptime: Awaited<ReturnType<typeof monthlyUptime>> | null = null;
+    try {
+      uptime = await monthlyUptime(deps, x, month);
+    } catch (e) {
+      deps.log.log("error", "sensor page: monthly uptime failed", {
+        sensor: x.id,
+        error: String(e),
+      });
+    }
+    const page = `/admin/devices/station/${s.id}/sensor/${x.id}/data`;
+    const ip = x.config.sensor?.ip_address ?? "";
     return appPage(
       c,
       deps,
       x.name,
       <SensorDetail
         t={t}
+        locale={c.var.lang}
         sensor={{
           id: x.id,
           name: x.name,
           serial_number: x.serial_number,
           status: x.status,
-          lastSeen: lastSeenText(t, x.last_seen, deps.now()),
+          lastSeen: lastSeenText(t, x.last_seen, now),
+          lastSeenAt: x.last_seen === null ? null : localDateTime(x.last_seen, off),
+          created: localDateTime(x.created_at, off),
           station: { id: s.id, name: s.name },
           station_id: x.station_id,
           unit: unitId
@@ -724,9 +770,20 @@ export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
           tenant: x.tenant_id === null
             ? t("devices.location.no_tenant")
             : x.tenant?.full_name ?? t("devices.location.unknown_tenant"),
-          ip_address: x.config.sensor?.ip_address ?? "",
-          topic_prefix: x.config.mqtt?.topic_prefix ?? sensorTopicPrefix(x.serial_number),
+          ip_address: ip,
+          topic_prefix: sensorTopicPrefix(x.serial_number),
           mqtt_username: x.config.mqtt?.username ?? "",
+          credentialsSet: (x.config.mqtt?.username ?? "") !== "",
+          broker: brokerAddress(deps, c.req.header("host")),
+          measurements,
+        }}
+        uptime={{
+          offsetMinutes: off,
+          month,
+          prevHref: `${page}?month=${shiftMonth(month, -1)}`,
+          nextHref: month < thisMonth ? `${page}?month=${shiftMonth(month, 1)}` : null,
+          data: uptime,
+          invalidMonth: asked !== undefined && !valid ? asked : null,
         }}
       />,
     );

@@ -1,10 +1,15 @@
 /**
- * A simple sensor detail page (`.../sensor/{sensorId}/data`): the device information and
- * its latest status, with Edit Sensor and Open Shelly Web Interface. The live sensor page
- * (measurements, phases, MQTT troubleshooting, uptime) replaces it later.
+ * The sensor data page (`.../sensor/{sensorId}/data`, spec 000 sections 2, 3 and 9): Edit
+ * Sensor, Open Shelly Web Interface, the live cards (status, power with apparent power,
+ * current, total energy, phases A, B, C) refreshed every 15 s by the SensorLive island, the
+ * 'MQTT Connection Issue' panel while the sensor is not online, Device Information and
+ * Monthly Uptime Statistics. Everything is rendered on the server first.
  */
 import type { Translate } from "../../services/i18n.ts";
-import { StatusLabel } from "./status.tsx";
+import { Island } from "../render.tsx";
+import SensorLive from "../../islands/SensorLive.tsx";
+import { MqttIssue } from "./sensor/MqttIssue.tsx";
+import { UptimeCard, type UptimeCardProps } from "./sensor/UptimeCard.tsx";
 
 /** What the page shows, already worded. */
 export interface SensorDetailView {
@@ -12,8 +17,12 @@ export interface SensorDetailView {
   name: string;
   serial_number: string;
   status: string;
-  /** Worded last seen. */
+  /** Worded last seen ("Last seen: 5 min ago"). */
   lastSeen: string;
+  /** Local date and time of the last message, or null when none arrived. */
+  lastSeenAt: string | null;
+  /** Local date and time of creation. */
+  created: string;
   station: { id: number; name: string };
   station_id: string;
   unit: string;
@@ -21,26 +30,37 @@ export interface SensorDetailView {
   ip_address: string;
   topic_prefix: string;
   mqtt_username: string;
+  /** Whether MQTT username and password are set. */
+  credentialsSet: boolean;
+  /** The broker as meters reach it, `host:port`. */
+  broker: string;
+  /** Latest values by measurement key, or null when they could not be read. */
+  measurements: Record<string, number> | null;
 }
 
-/** Broker port of the meters (MQTT over TLS, spec 000 section 9). */
-export const BROKER_TLS_PORT = 8883;
+/** Props of the page. */
+export interface SensorDetailProps {
+  t: Translate;
+  locale: string;
+  sensor: SensorDetailView;
+  uptime: Omit<UptimeCardProps, "t" | "locale">;
+}
 
 /** The page. */
-export function SensorDetail({ t, sensor: s }: { t: Translate; sensor: SensorDetailView }) {
+export function SensorDetail({ t, locale, sensor: s, uptime }: SensorDetailProps) {
   const S = (k: string, p?: Record<string, string | number>) => t(`devices.sensor_data.${k}`, p);
   const base = `/admin/devices/station/${s.station.id}`;
   const info: [string, string, string?][] = [
     [S("device_info.name"), s.name],
     [S("device_info.serial_number"), s.serial_number, "mono"],
     [S("device_info.station"), s.station.name],
-    [S("device_info.station_id"), s.station_id, "mono"],
     [S("device_info.unit"), s.unit],
     [S("device_info.tenant"), s.tenant],
     [S("device_info.ip_address"), s.ip_address || S("no_ip"), "mono"],
     [S("device_info.topic_prefix"), s.topic_prefix, "mono"],
-    [S("device_info.mqtt_username"), s.mqtt_username, "mono"],
-    [S("device_info.broker_port"), String(BROKER_TLS_PORT)],
+    [S("device_info.station_id"), s.station_id, "mono"],
+    [S("device_info.last_seen"), s.lastSeenAt ?? t("devices.station_data.cards.never_seen")],
+    [S("device_info.created"), s.created],
   ];
   return (
     <>
@@ -53,45 +73,90 @@ export function SensorDetail({ t, sensor: s }: { t: Translate; sensor: SensorDet
           <a className="btn" href={`${base}/sensor/${s.id}`} data-testid="edit-sensor">
             {S("edit_sensor")}
           </a>
-          {s.ip_address
-            ? (
-              <a
-                className="btn btn-secondary"
-                href={`http://${s.ip_address}`}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                {S("open_shelly")}
-              </a>
-            )
-            : (
-              <button type="button" className="btn btn-secondary" disabled title={S("no_ip")}>
-                {S("open_shelly")}
-              </button>
-            )}
+          {s.ip_address && (
+            <a
+              className="btn btn-secondary"
+              href={`http://${s.ip_address}`}
+              target="_blank"
+              rel="noopener noreferrer"
+              data-testid="open-shelly"
+            >
+              {S("open_shelly")} ↗
+            </a>
+          )}
         </div>
       </div>
-      <div className="stats stats-single">
-        <div className="stat" data-testid="sensor-status">
-          <div className="stat-label">{S("latest_status")}</div>
-          <div className="stat-value stat-status">
-            <StatusLabel t={t} status={s.status} />
-          </div>
-          <div className="stat-sub">{s.lastSeen}</div>
+      {s.measurements === null && (
+        <div className="alert alert-error" role="alert" data-testid="sensor-failed">
+          {S("errors.load_failed")}
         </div>
+      )}
+      <div className="sensor-live">
+        <Island
+          of={SensorLive}
+          props={{
+            sensorId: s.id,
+            locale,
+            status: s.status,
+            lastSeen: s.lastSeen,
+            measurements: s.measurements ?? {},
+            texts: {
+              status: S("cards.status"),
+              power: S("cards.power"),
+              apparentPower: S("cards.apparent_power", { value: "{value}" }),
+              current: S("cards.current"),
+              totalEnergy: S("cards.total_energy"),
+              phases: [S("phases.phase_a"), S("phases.phase_b"), S("phases.phase_c")],
+              phasePower: S("phases.power"),
+              phaseCurrent: S("phases.current"),
+              phaseVoltage: S("phases.voltage"),
+              phasePf: S("phases.power_factor"),
+              phaseEnergy: S("phases.energy"),
+              statuses: {
+                online: t("devices.status.online"),
+                offline: t("devices.status.offline"),
+                error: t("devices.status.error"),
+                alarm: t("devices.status.alarm"),
+                unknown: t("devices.status.unknown"),
+              },
+              never: t("devices.station_data.cards.never_seen"),
+              lastSeen: S("cards.last_seen", { time: "{time}" }),
+              justNow: t("devices.time_ago.just_now"),
+              minutes: t("devices.time_ago.minutes", { n: "{n}" }),
+              hours: t("devices.time_ago.hours", { n: "{n}" }),
+              days: t("devices.time_ago.days", { n: "{n}" }),
+              loadFailed: S("errors.load_failed"),
+              noReadings: S("no_readings"),
+            },
+          }}
+        />
       </div>
-      <section className="card" aria-labelledby="device-info">
-        <h2 id="device-info">{S("device_info.title")}</h2>
-        <dl className="info-list">
-          {info.map(([k, v, cls]) => (
-            <div key={k} style={{ display: "contents" }}>
-              <dt>{k}</dt>
-              <dd className={cls}>{v}</dd>
-            </div>
-          ))}
-        </dl>
-      </section>
-      <p className="hint" style={{ marginTop: "1rem" }}>{S("live_later")}</p>
+      {s.status !== "online" && (
+        <MqttIssue
+          t={t}
+          server={s.broker}
+          clientId={s.serial_number.toLowerCase()}
+          username={s.mqtt_username}
+          topicPrefix={s.topic_prefix}
+          credentialsSet={s.credentialsSet}
+          ipSet={s.ip_address !== ""}
+          lastMessage={s.lastSeenAt}
+        />
+      )}
+      <div className="sensor-grid">
+        <section className="card" aria-labelledby="device-info" data-testid="device-info">
+          <h2 id="device-info">{S("device_info.title")}</h2>
+          <dl className="info-list">
+            {info.map(([k, v, cls]) => (
+              <div key={k} style={{ display: "contents" }}>
+                <dt>{k}</dt>
+                <dd className={cls}>{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <UptimeCard t={t} locale={locale} {...uptime} />
+      </div>
     </>
   );
 }

@@ -1,0 +1,182 @@
+/**
+ * The sensor data page's live cards: status, power with apparent power, current, total
+ * energy and the three phase cards, refreshed every 15 s (spec 000 section 9) from the
+ * realtime and status APIs. Server-rendered with the values of the page; a failed poll
+ * keeps the last values and says so. When the sensor comes online, the page's 'MQTT
+ * Connection Issue' panel is hidden.
+ */
+import { useEffect, useState } from "react";
+import { timeAgo } from "../core/time_ago.ts";
+
+/** Polling interval of the sensor data page. */
+export const SENSOR_POLL_MS = 15_000;
+
+type Status = "online" | "offline" | "error" | "alarm" | "unknown";
+
+/** Texts of the cards, translated on the server. */
+export interface SensorLiveTexts {
+  status: string;
+  power: string;
+  /** "Apparent power: {value} VA". */
+  apparentPower: string;
+  current: string;
+  totalEnergy: string;
+  phases: [string, string, string];
+  phasePower: string;
+  phaseCurrent: string;
+  phaseVoltage: string;
+  phasePf: string;
+  phaseEnergy: string;
+  statuses: Record<Status, string>;
+  never: string;
+  /** "Last seen: {time}". */
+  lastSeen: string;
+  justNow: string;
+  /** "{n} min ago", "{n} h ago", "{n} d ago". */
+  minutes: string;
+  hours: string;
+  days: string;
+  /** "Failed to load sensor data". */
+  loadFailed: string;
+  noReadings: string;
+}
+
+/** Props of the cards. */
+export interface SensorLiveProps {
+  sensorId: number;
+  /** Locale of number formatting (es, en, de). */
+  locale: string;
+  status: string;
+  /** Worded last seen when the page was rendered. */
+  lastSeen: string;
+  /** Latest values keyed by measurement (total_power, phase_a_voltage, ...). */
+  measurements: Record<string, number>;
+  texts: SensorLiveTexts;
+}
+
+const COLOURS: Record<Status, string> = {
+  online: "green",
+  error: "red",
+  offline: "red",
+  alarm: "yellow",
+  unknown: "grey",
+};
+
+const asStatus = (s: unknown): Status =>
+  s === "online" || s === "offline" || s === "error" || s === "alarm" ? s : "unknown";
+
+/** A number with 2 decimals in `locale`, or a dash when missing. */
+export function fmt2(locale: string, n: number | undefined): string {
+  if (typeof n !== "number" || !Number.isFinite(n)) return "—";
+  return n.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+function lastSeenText(ms: number | null, texts: SensorLiveTexts): string {
+  if (ms === null) return texts.never;
+  const a = timeAgo(ms, Date.now());
+  const time = a.unit === "just_now" ? texts.justNow : texts[a.unit].replace("{n}", String(a.n));
+  return texts.lastSeen.replace("{time}", time);
+}
+
+/** The cards. */
+export default function SensorLive(
+  { sensorId, locale, status: status0, lastSeen, measurements, texts }: SensorLiveProps,
+) {
+  const [status, setStatus] = useState<Status>(asStatus(status0));
+  const [seen, setSeen] = useState(lastSeen);
+  const [m, setM] = useState<Record<string, number>>(measurements);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const [rt, st] = await Promise.all([
+          fetch(`/api/measurements/${sensorId}/realtime`, { credentials: "same-origin" }),
+          fetch(`/api/devices/${sensorId}/status`, { credentials: "same-origin" }),
+        ]);
+        if (stopped) return;
+        if (!rt.ok || !st.ok) throw new Error(`status ${rt.status}/${st.status}`);
+        const live = await rt.json();
+        const own = await st.json();
+        const s = asStatus(own.status);
+        setStatus(s);
+        setSeen(lastSeenText(typeof own.last_seen === "number" ? own.last_seen : null, texts));
+        if (live && typeof live.measurements === "object" && live.measurements) {
+          setM(live.measurements as Record<string, number>);
+        }
+        setFailed(false);
+        const panel = document.querySelector<HTMLElement>("[data-mqtt-issue]");
+        if (panel && s === "online") panel.hidden = true;
+      } catch {
+        if (!stopped) setFailed(true);
+      }
+    };
+    const id = setInterval(poll, SENSOR_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(id);
+    };
+  }, [sensorId]);
+
+  const f = (k: string) => fmt2(locale, m[k]);
+  const empty = Object.keys(m).length === 0;
+  return (
+    <>
+      {failed && (
+        <div className="alert alert-error sensor-live-alert" role="alert">{texts.loadFailed}</div>
+      )}
+      <div className="stats sensor-cards">
+        <div className="stat" data-testid="sensor-status" data-status={status}>
+          <div className="stat-label">{texts.status}</div>
+          <div className="stat-value stat-status">
+            <span className={`status-dot dot-${COLOURS[status]}`} aria-hidden="true" />
+            <span aria-live="polite">{texts.statuses[status]}</span>
+          </div>
+          <div className="stat-sub">{seen}</div>
+        </div>
+        <div className="stat" data-testid="sensor-power">
+          <div className="stat-label">{texts.power}</div>
+          <div className="stat-value">
+            {f("total_power")} <small>W</small>
+          </div>
+          <div className="stat-sub">
+            {texts.apparentPower.replace("{value}", f("total_apparent_power"))}
+          </div>
+        </div>
+        <div className="stat" data-testid="sensor-current">
+          <div className="stat-label">{texts.current}</div>
+          <div className="stat-value">
+            {f("total_current")} <small>A</small>
+          </div>
+        </div>
+        <div className="stat" data-testid="sensor-energy">
+          <div className="stat-label">{texts.totalEnergy}</div>
+          <div className="stat-value">
+            {f("total_energy_kwh")} <small>kWh</small>
+          </div>
+        </div>
+      </div>
+      {empty && <p className="hint">{texts.noReadings}</p>}
+      <div className="phase-cards">
+        {(["a", "b", "c"] as const).map((p, i) => (
+          <section className="card phase-card" key={p} data-testid={`phase-${p}`}>
+            <h2>{texts.phases[i]}</h2>
+            <dl className="info-list">
+              <dt>{texts.phasePower}</dt>
+              <dd>{f(`phase_${p}_power`)} W</dd>
+              <dt>{texts.phaseCurrent}</dt>
+              <dd>{f(`phase_${p}_current`)} A</dd>
+              <dt>{texts.phaseVoltage}</dt>
+              <dd>{f(`phase_${p}_voltage`)} V</dd>
+              <dt>{texts.phasePf}</dt>
+              <dd>{f(`phase_${p}_pf`)}</dd>
+              <dt>{texts.phaseEnergy}</dt>
+              <dd>{f(`phase_${p}_energy_kwh`)} kWh</dd>
+            </dl>
+          </section>
+        ))}
+      </div>
+    </>
+  );
+}

@@ -11,6 +11,7 @@ import { notificationApiRoutes } from "./api/notifications.ts";
 import { deviceApiRoutes } from "./api/devices.ts";
 import { measurementApiRoutes } from "./api/measurements.ts";
 import { zoneApiRoutes } from "./api/zones.ts";
+import { billingApiRoutes } from "./api/billing.ts";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { customerRoutes } from "./customer.tsx";
@@ -40,6 +41,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route("/", deviceApiRoutes(deps));
   app.route("/", measurementApiRoutes(deps));
   app.route("/", zoneApiRoutes(deps));
+  app.route("/", billingApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));
   app.route("/", adminRoutes(deps));
   app.route("/", customerRoutes(deps));

@@ -10,6 +10,7 @@ import { createAccessCode } from "../db/access_codes.ts";
 import { createNotification } from "../db/notifications.ts";
 import { hashPassword } from "../services/passwords.ts";
 import type { Role } from "../core/roles.ts";
+import { type UnitBillDraft, writeStationBills } from "../db/bills.ts";
 
 /** Who asks. */
 type Actor = "anonymous" | "admin" | "customer" | "tenant" | "tenant2";
@@ -42,6 +43,8 @@ interface Fixture {
   dev: DeviceFixture;
   /** Zones: `api` and `page` are read and updated, the others deleted by one row each. */
   zones: { api: number; apiDelete: number; page: number; pageDelete: number };
+  /** Draft bills of `dev.station` (the tenant's unit_1), each deleted by one row. */
+  bills: { unit: number[]; customer: number[] };
   css: string;
 }
 
@@ -294,6 +297,49 @@ const ROUTES: Row[] = [
     path: (f) => `/api/zones/${f.zones.apiDelete}`,
     expect: api(["admin"], 200),
   },
+
+  // ---- bills API: processing and deletes admin only; lists filtered by owner ----------
+  ...["/unified-billing/process", "/api/unified-billing/process"].map((route): Row => ({
+    method: "POST",
+    route,
+    body: (f) => ({ json: { period: "2026-01", zone_id: f.zones.api } }),
+    expect: api(["admin"], 200),
+  })),
+  ...["/api/bills", "/api/bimester-bills"].map((route, i): Row => ({
+    method: "GET",
+    route,
+    expect: signedInApi(200),
+    check: async (res, actor) => {
+      const bills = await res.json() as { unit_id: string }[];
+      // Two monthly and two bimonthly bills of the tenant's unit; the other tenant sees none.
+      assert.equal(bills.length, actor === "tenant2" ? 0 : 2, `${route} ${i}`);
+    },
+  })),
+  ...["/api/customer-bills", "/api/bimester-customer-bills"].map((route): Row => ({
+    method: "GET",
+    route,
+    expect: api(["admin", "customer"], 200),
+    check: async (res) => assert.equal((await res.json()).length, 2),
+  })),
+  ...["/bills/:id", "/api/bills/:id", "/bimester-bills/:id", "/api/bimester-bills/:id"].map(
+    (route, i): Row => ({
+      method: "DELETE",
+      route,
+      path: (f) => route.replace(":id", String(f.bills.unit[i])),
+      expect: api(["admin"], 200),
+    }),
+  ),
+  ...[
+    "/customer-bills/:id",
+    "/api/customer-bills/:id",
+    "/bimester-customer-bills/:id",
+    "/api/bimester-customer-bills/:id",
+  ].map((route, i): Row => ({
+    method: "DELETE",
+    route,
+    path: (f) => route.replace(":id", String(f.bills.customer[i])),
+    expect: api(["admin"], 200),
+  })),
 
   // ---- users API: admin only, except the profile -------------------------------------
   {
@@ -877,7 +923,83 @@ async function fixture(t: TestApp): Promise<Fixture> {
     page: await zone("Matrix page"),
     pageDelete: await zone("Matrix page delete"),
   };
-  return { who, victims, codes, notes, dev, zones, css: t.deps.assets.manifest.css };
+  const bills = await billFixture(t, dev.station, who.tenant.user.id, who.customer.user.id);
+  return { who, victims, codes, notes, dev, zones, bills, css: t.deps.assets.manifest.css };
+}
+
+/** Draft bills of unit_1 of `station` for two months and two bimesters, with station bills. */
+async function billFixture(t: TestApp, station: number, tenant: number, customer: number) {
+  const unit: number[] = [];
+  const cust: number[] = [];
+  for (const period of ["2025-01", "2025-02", "2025-03-04", "2025-05-06"]) {
+    const monthly = period.length === 7;
+    const when = {
+      billing_month: monthly ? period : null,
+      billing_period: monthly ? null : period,
+    };
+    const draft: UnitBillDraft = {
+      ...when,
+      unit_id: "unit_1",
+      station_id: station,
+      energy_consumption: 100,
+      energy_cost: 15000,
+      base_tariff: 4000,
+      compensation_cost: 0,
+      tax_cost: 3040,
+      total_cost: 22040,
+      currency: "MXN",
+      payment_status: "pending",
+      payment_due_date: "2025-12-31",
+      payment_date: null,
+      openpay_charge_id: null,
+      is_finalized: false,
+      is_estimation: false,
+      estimation_method: null,
+      recalculation_method: null,
+      override_reason: null,
+      calculation_details: [],
+      zone_snapshot: null,
+      author: null,
+      created_by: null,
+      tenant_id: tenant,
+      sensor_serial: "MX-1A",
+      zone_id: 1,
+    };
+    const res = await writeStationBills(
+      t.deps.kv,
+      station,
+      period,
+      [{ draft, prev: { key: [], value: null, versionstamp: null } }],
+      {
+        draft: {
+          ...when,
+          station_id: station,
+          energy_consumption: 100,
+          commission_amount: 1500,
+          fee_amount: 0,
+          tax_amount: 240,
+          total_amount: 1740,
+          currency: "MXN",
+          is_finalized: false,
+          calculation_details: {
+            commission_base: 15000,
+            commission_rate: 10,
+            unit_count: 1,
+            fee_per_unit: 0,
+            tax_rate: 16,
+          },
+          customer_id: customer,
+          zone_id: 1,
+        },
+        prev: { key: [], value: null, versionstamp: null },
+      },
+      Date.now(),
+    );
+    assert.ok(res.ok && res.customer);
+    unit.push(res.created[0].id);
+    cust.push(res.customer.bill.id);
+  }
+  return { unit, customer: cust };
 }
 
 /** Creates the devices of {@link DeviceFixture} through the API, as the admin. */

@@ -1,0 +1,183 @@
+/**
+ * `deno task bill --zone ID --period P` (or `--all` for every zone), the billing run from the
+ * command line: the same service as `POST /unified-billing/process` (`services/billing.ts`).
+ *
+ * Options: `--dry-run` computes and writes nothing; `--json` prints the result as JSON instead
+ * of progress lines and a summary. Exits 0 when everything was billed, 1 when a station
+ * failed, 2 for bad arguments or configuration.
+ *
+ * It opens the real stores from the configuration (the environment), as main.ts does.
+ */
+import { parseArgs } from "node:util";
+import { type Config, ConfigError, loadConfig } from "../services/config.ts";
+import { createLogger } from "../services/log.ts";
+import { openKv } from "../db/kv.ts";
+import { loadI18n } from "../services/i18n.ts";
+import { type Assets, BUILD_DIR, loadAssets } from "../components/assets.ts";
+import { loadOrCreateSecret } from "../services/secret.ts";
+import { DEFAULT_THROTTLE } from "../db/throttle.ts";
+import type { Deps } from "../services/deps.ts";
+import { openTelemetry } from "../db/telemetry/open.ts";
+import {
+  BillingInputError,
+  type BillingProgress,
+  type BillingResult,
+  runBilling,
+  runBillingAll,
+} from "../services/billing.ts";
+
+const USAGE =
+  "usage: deno task bill (--zone ID | --all) --period YYYY-MM[-MM] [--dry-run] [--json]";
+
+/** Parsed command line. */
+export interface BillArgs {
+  zone: string | null;
+  all: boolean;
+  period: string;
+  dryRun: boolean;
+  json: boolean;
+}
+
+/** Parses the arguments; throws TypeError with the usage for a bad command line. */
+export function parseBillArgs(args: string[]): BillArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        zone: { type: "string" },
+        all: { type: "boolean", default: false },
+        period: { type: "string" },
+        "dry-run": { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    throw new TypeError(`${(e as Error).message}\n${USAGE}`);
+  }
+  if (!values.period) throw new TypeError(`--period is required\n${USAGE}`);
+  if (!values.all === !values.zone) {
+    throw new TypeError(`give exactly one of --zone ID and --all\n${USAGE}`);
+  }
+  return {
+    zone: values.zone ?? null,
+    all: values.all ?? false,
+    period: values.period,
+    dryRun: values["dry-run"] ?? false,
+    json: values.json ?? false,
+  };
+}
+
+/** Writes one line. */
+export type Print = (line: string) => void;
+
+function summary(r: BillingResult): string[] {
+  const lines = [
+    `${r.dry_run ? "dry run (nothing written): " : ""}period ${r.period}, zones ${
+      r.zone_ids.join(", ") || "none"
+    }`,
+    `stations processed: ${r.stations_processed}`,
+    `unit bills: ${r.bills_created} created, ${r.bills_updated} updated, ${r.bills_skipped} skipped (finalized), ${r.bills_estimated} estimated`,
+    `customer bills: ${r.customer_bills_created} created, ${r.customer_bills_updated} updated, ${r.customer_bills_skipped} skipped (finalized)`,
+    `failures: ${r.failures.length}`,
+  ];
+  for (const f of r.failures) {
+    lines.push(
+      `  zone ${f.zone_id} station ${f.station_id ?? "-"}${
+        f.unit_id ? ` unit ${f.unit_id}` : ""
+      }: ${f.reason}`,
+    );
+  }
+  return lines;
+}
+
+/** Runs the command with `deps`; answers the exit code. */
+export async function runBillCli(
+  deps: Deps,
+  args: string[],
+  out: Print,
+  err: Print,
+): Promise<number> {
+  let parsed: BillArgs;
+  try {
+    parsed = parseBillArgs(args);
+  } catch (e) {
+    err((e as Error).message);
+    return 2;
+  }
+  const onProgress = parsed.json ? undefined : (p: BillingProgress) =>
+    out(
+      `[zone ${p.zone_id}] ${p.index}/${p.total} station ${p.station_id} ${p.station_name}: ${p.outcome}`,
+    );
+  const options = { dryRun: parsed.dryRun, onProgress, author: "deno task bill" };
+  let result: BillingResult;
+  try {
+    result = parsed.all
+      ? await runBillingAll(deps, parsed.period, options)
+      : await runBilling(deps, parsed.zone, parsed.period, options);
+  } catch (e) {
+    if (e instanceof BillingInputError) {
+      if (parsed.json) out(JSON.stringify({ error: e.message, status: e.status }));
+      else err(e.message);
+      return 2;
+    }
+    throw e;
+  }
+  if (parsed.json) out(JSON.stringify(result, null, 2));
+  else for (const line of summary(result)) out(line);
+  return result.failures.length > 0 ? 1 : 0;
+}
+
+async function main(): Promise<number> {
+  const enc = new TextEncoder();
+  const out: Print = (l) => Deno.stdout.writeSync(enc.encode(l + "\n"));
+  const err: Print = (l) => Deno.stderr.writeSync(enc.encode(l + "\n"));
+  let config: Config;
+  try {
+    config = loadConfig(Deno.env.toObject());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      err(e.message);
+      return 2;
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel);
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const kv = await openKv(config.kvPath);
+  const telemetry = await openTelemetry({
+    questdbUrl: config.telemetry.questdbUrl,
+    sqlitePath: `${config.dataDir}/telemetry.sqlite`,
+    rawRetentionDays: config.telemetry.rawRetentionDays,
+    onError: (error) =>
+      log.log("error", "telemetry failed", {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  });
+  // The script renders nothing; the portal's build output is optional here.
+  const assets: Assets = await loadAssets().catch(() => ({
+    dir: BUILD_DIR,
+    manifest: { css: "", islands: {} },
+  }));
+  const deps: Deps = {
+    kv,
+    config,
+    i18n: await loadI18n(),
+    assets,
+    secret: config.jwtSecret ?? await loadOrCreateSecret(config.dataDir),
+    now: Date.now,
+    log,
+    throttle: DEFAULT_THROTTLE,
+    telemetry,
+  };
+  try {
+    return await runBillCli(deps, Deno.args, out, err);
+  } finally {
+    await telemetry.close();
+    kv.close();
+  }
+}
+
+if (import.meta.main) Deno.exit(await main());

@@ -5,7 +5,8 @@
  * missed while offline, month navigation, and admins only.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { call, type TestApp } from "./_helpers.ts";
+import { stationWorld } from "./_station_world.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { localParts } from "../core/local_time.ts";
 
@@ -23,46 +24,10 @@ interface World {
 
 /** A station with one sensor created three hours back, readings written now. */
 async function world(): Promise<World> {
-  let clock = Date.now() - 3 * H;
-  const t = await testApp({ now: () => clock });
-  const admin = await account(t, "admin");
-  const tenant = await account(t, "user");
-  const station = await call(t, "POST", "/api/devices", {
-    token: admin.token,
-    json: {
-      name: "Residencial Norte",
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: "ST-1",
-      station_id: "norte",
-      zone_id: null,
-      type: "station",
-      config: {
-        mqtt: { username: "station-1", password: "station-pass", topic_prefix: "x" },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: [{ id: "unit_1", name: "Depto 101", ssr_id: "ssr_1" }],
-        },
-      },
-    },
-  });
-  assert.equal(station.status, 201, await station.clone().text());
-  const stationId = (await station.json()).id;
-  const sensor = await call(t, "POST", `/api/devices/${stationId}/sensors`, {
-    token: admin.token,
-    json: {
-      name: "Medidor 101",
-      serial_number: "SIM0001",
-      type: "sensor",
-      config: {
-        mqtt: { username: "sim0001", password: "pw-sim", topic_prefix: "x" },
-        sensor: { unit_id: "unit_1", tenant_id: tenant.user.id, ip_address: "10.0.0.5" },
-      },
-    },
-  });
-  assert.equal(sensor.status, 201, await sensor.clone().text());
-  const sensorId = (await sensor.json()).id;
-  clock = Date.now();
-  t.deps.now = Date.now;
+  const w = await stationWorld();
+  const { t, stationId, sensorId } = w;
+  const admin = { token: w.admin.token };
+  const tenant = { token: w.tenant.token };
   const now = t.deps.now();
   t.deps.telemetry.write([{
     serial: "SIM0001",

@@ -20,6 +20,7 @@ import { adminUserRoutes } from "./admin_users.tsx";
 import { adminDeviceRoutes, cityText } from "./admin_devices.tsx";
 import { adminStatsRoutes } from "./admin_stats.tsx";
 import { adminZoneRoutes } from "./admin_zones.tsx";
+import { adminBillingRoutes } from "./admin_billing.tsx";
 import { settingsRoutes } from "./settings.tsx";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -98,10 +99,9 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
   app.route("/", adminUserRoutes(deps));
   app.route("/", adminDeviceRoutes(deps));
   app.route("/", adminZoneRoutes(deps));
+  app.route("/", adminBillingRoutes(deps));
   app.route("/", settingsRoutes(deps, "/admin/settings"));
   comingSoon(app, deps, [
-    ["/admin/units-billing", "layout.nav.units_billing"],
-    ["/admin/stations-billing", "layout.nav.stations_billing"],
     ["/admin/finances", "layout.nav.finances"],
   ]);
   return app;

@@ -864,6 +864,23 @@ const ROUTES: Row[] = [
   { method: "GET", route: null, path: () => "/no-such-page", expect: everyone(302, "/") },
   { method: "GET", route: null, path: () => "/api/no-such-call", expect: everyone(404) },
   { method: "POST", route: null, path: () => "/admin-ish", expect: everyone(404) },
+
+  // ---- admin billing pages (GET rows: the comingSoon list above) ----------------------
+  ...["/admin/units-billing", "/admin/stations-billing"].flatMap((base): Row[] => [
+    {
+      method: "POST",
+      route: `${base}/process`,
+      body: () => ({ form: { zone_id: "1", period: "2026-01" } }),
+      expect: page("admin"),
+    },
+    {
+      method: "POST",
+      route: `${base}/bills/:id/delete`,
+      path: () => `${base}/bills/999999/delete`,
+      body: () => ({ form: { confirm: "yes" } }),
+      expect: page("admin", 303, /error=bill_not_found/),
+    },
+  ]),
 ];
 
 /** Builds the app and the records the rows point at. */

@@ -1,0 +1,162 @@
+/**
+ * The view model of the admin billing pages (spec 001 sections 2, 4 and 5): the picker values
+ * (zone, year, period with their defaults and resets), the unit bill status derivation, and
+ * small formatting helpers. Pure: "today" is a parameter.
+ */
+import {
+  type DateParts,
+  defaultPeriod,
+  parsePeriod,
+  type PeriodKind,
+  periodOptions,
+} from "../../core/periods.ts";
+
+/** A zone as the pickers need it. */
+export interface ZoneChoice {
+  id: number;
+  name: string;
+  billing_type: PeriodKind;
+}
+
+/** The raw query of a billing page. */
+export interface PickerQuery {
+  zone_id?: string;
+  year?: string;
+  period?: string;
+}
+
+/** What the pickers show and the lists use. */
+export interface Pickers {
+  zones: ZoneChoice[];
+  /** The selected zone; null when there are no zones. */
+  zone: ZoneChoice | null;
+  kind: PeriodKind;
+  years: number[];
+  year: number;
+  periods: string[];
+  period: string;
+}
+
+/**
+ * Resolves the pickers: the first zone when none (or an unknown one) is asked for; the year
+ * list is the current year plus the years of `billYears`, descending; the period is kept only
+ * when it belongs to the selected year and billing type, else the default period (spec 001
+ * section 4: changing zone or year resets the period).
+ */
+export function resolvePickers(
+  zones: ZoneChoice[],
+  query: PickerQuery,
+  billYears: (zone: ZoneChoice) => number[],
+  today: DateParts,
+): Pickers {
+  const askedZone = /^\d{1,15}$/.test(query.zone_id ?? "") ? Number(query.zone_id) : null;
+  const zone = zones.find((z) => z.id === askedZone) ?? zones[0] ?? null;
+  const kind: PeriodKind = zone?.billing_type ?? "monthly";
+  const years = [...new Set([today.year, ...(zone ? billYears(zone) : [])])]
+    .filter((y) => Number.isInteger(y) && y >= 1970 && y <= 9999)
+    .sort((a, b) => b - a);
+  const askedYear = /^\d{4}$/.test(query.year ?? "") ? Number(query.year) : null;
+  const year = askedYear !== null && years.includes(askedYear) ? askedYear : today.year;
+  const periods = periodOptions(kind, year);
+  const period = periods.includes(query.period ?? "")
+    ? query.period!
+    : defaultPeriod(kind, year, today);
+  return { zones, zone, kind, years, year, periods, period };
+}
+
+/** The year of a period text, or null when it is not a period. */
+export function yearOfPeriod(text: string | null): number | null {
+  try {
+    return parsePeriod(text).year;
+  } catch {
+    return null;
+  }
+}
+
+/** The fields of a unit bill the status derivation reads. */
+export interface StatusInput {
+  is_finalized: boolean;
+  is_estimation: boolean;
+  override_reason: string | null;
+  recalculation_method: string | null;
+  created_by: string | null;
+}
+
+/** A derived status: its locale key under `billing.status` and its badge colour. */
+export interface DerivedStatus {
+  key: "recalculated" | "partially_saved" | "saved" | "estimate" | "not_saved";
+  colour: "purple" | "yellow" | "green" | "red" | "blue" | "grey";
+}
+
+/**
+ * The status of a unit bill in the lists (spec 001 section 4): finalized with an override
+ * reason or a recalculation method is Recalculated; finalized with a creator is Partially
+ * Saved; other finalized is Saved (red for an estimation, else green); a draft estimation is
+ * Estimate (blue in the current period, else red); anything else Not Saved.
+ */
+export function unitBillStatus(bill: StatusInput, isCurrentPeriod: boolean): DerivedStatus {
+  if (bill.is_finalized) {
+    if (bill.override_reason || bill.recalculation_method) {
+      return { key: "recalculated", colour: "purple" };
+    }
+    if (bill.created_by) return { key: "partially_saved", colour: "yellow" };
+    return { key: "saved", colour: bill.is_estimation ? "red" : "green" };
+  }
+  if (bill.is_estimation) return { key: "estimate", colour: isCurrentPeriod ? "blue" : "red" };
+  return { key: "not_saved", colour: "grey" };
+}
+
+/** The first word of a name, or null when there is none. */
+export function firstWord(name: string | null | undefined): string | null {
+  const word = (name ?? "").trim().split(/\s+/)[0];
+  return word ? word : null;
+}
+
+/** Integer cents as money with two decimals and the currency, e.g. `1234` → `12.34 MXN`. */
+export function centsText(cents: number, currency: string): string {
+  return `${(cents / 100).toFixed(2)} ${currency}`;
+}
+
+/** Energy in kWh with two decimals. */
+export function kwhText(kwh: number): string {
+  return kwh.toFixed(2);
+}
+
+const PAIRS = ["jan_feb", "mar_apr", "may_jun", "jul_aug", "sep_oct", "nov_dec"];
+
+/** The locale key and parameters that label a period (`March 2026`, `Mar-Apr 2026`). */
+export function periodLabel(
+  t: (key: string, params?: Record<string, string | number>) => string,
+  text: string,
+): string {
+  try {
+    const p = parsePeriod(text);
+    if (p.kind === "monthly") {
+      const m = String(p.months[0]).padStart(2, "0");
+      return t("billing.periods.monthly_label", {
+        month: t(`billing.periods.months.m${m}`),
+        year: p.year,
+      });
+    }
+    return t("billing.periods.bimonthly_label", {
+      months: t(`billing.periods.bimonthly.${PAIRS[(p.months[0] - 1) / 2]}`),
+      year: p.year,
+    });
+  } catch {
+    return text;
+  }
+}
+
+/** The query string of a billing page for the given picker values and extra flags. */
+export function pageQuery(
+  values: { zone_id?: number | null; year?: number | null; period?: string | null },
+  extra: Record<string, string | number> = {},
+): string {
+  const q = new URLSearchParams();
+  if (values.zone_id) q.set("zone_id", String(values.zone_id));
+  if (values.year) q.set("year", String(values.year));
+  if (values.period) q.set("period", values.period);
+  for (const [k, v] of Object.entries(extra)) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}

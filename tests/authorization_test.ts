@@ -45,6 +45,8 @@ interface Fixture {
   zones: { api: number; apiDelete: number; page: number; pageDelete: number };
   /** Draft bills of `dev.station` (the tenant's unit_1), each deleted by one row. */
   bills: { unit: number[]; customer: number[] };
+  /** A monthly and a bimonthly bill of the spare station, recalculated by the PUT rows. */
+  recalc: number[];
   css: string;
 }
 
@@ -312,7 +314,12 @@ const ROUTES: Row[] = [
     check: async (res, actor) => {
       const bills = await res.json() as { unit_id: string }[];
       // Two monthly and two bimonthly bills of the tenant's unit; the other tenant sees none.
-      assert.equal(bills.length, actor === "tenant2" ? 0 : 2, `${route} ${i}`);
+      // The admin also sees the spare station's bill of the recalculation rows.
+      assert.equal(
+        bills.length,
+        actor === "tenant2" ? 0 : actor === "admin" ? 3 : 2,
+        `${route} ${i}`,
+      );
     },
   })),
   ...["/api/customer-bills", "/api/bimester-customer-bills"].map((route): Row => ({
@@ -339,6 +346,20 @@ const ROUTES: Row[] = [
     route,
     path: (f) => route.replace(":id", String(f.bills.customer[i])),
     expect: api(["admin"], 200),
+  })),
+  ...["/api/bills/:id", "/api/bimester-bills/:id"].map((route, i): Row => ({
+    method: "PUT",
+    route,
+    path: (f) => route.replace(":id", String(f.recalc[i])),
+    body: () => ({
+      json: {
+        override_reason: "Matrix",
+        recalculation_method: "manual_input",
+        energy_consumption: "120",
+      },
+    }),
+    expect: api(["admin"], 200),
+    check: async (res) => assert.equal((await res.json()).recalculation_method, "manual_input"),
   })),
 
   // ---- users API: admin only, except the profile -------------------------------------
@@ -941,7 +962,9 @@ async function fixture(t: TestApp): Promise<Fixture> {
     pageDelete: await zone("Matrix page delete"),
   };
   const bills = await billFixture(t, dev.station, who.tenant.user.id, who.customer.user.id);
-  return { who, victims, codes, notes, dev, zones, bills, css: t.deps.assets.manifest.css };
+  const recalc = await recalcFixture(t, dev.spare, zones.api);
+  const css = t.deps.assets.manifest.css;
+  return { who, victims, codes, notes, dev, zones, bills, recalc, css };
 }
 
 /** Draft bills of unit_1 of `station` for two months and two bimesters, with station bills. */
@@ -1017,6 +1040,54 @@ async function billFixture(t: TestApp, station: number, tenant: number, customer
     cust.push(res.customer.bill.id);
   }
   return { unit, customer: cust };
+}
+
+/** A draft bill of unit_1 of the spare station for 2024-01 and for 2024-01-02 (no tenant). */
+async function recalcFixture(t: TestApp, station: number, zone: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (const period of ["2024-01", "2024-01-02"]) {
+    const monthly = period.length === 7;
+    const draft: UnitBillDraft = {
+      billing_month: monthly ? period : null,
+      billing_period: monthly ? null : period,
+      unit_id: "unit_1",
+      station_id: station,
+      energy_consumption: 100,
+      energy_cost: 15000,
+      base_tariff: 4000,
+      compensation_cost: 0,
+      tax_cost: 3040,
+      total_cost: 22040,
+      currency: "MXN",
+      payment_status: "pending",
+      payment_due_date: "2024-12-31",
+      payment_date: null,
+      openpay_charge_id: null,
+      is_finalized: false,
+      is_estimation: false,
+      estimation_method: null,
+      recalculation_method: null,
+      override_reason: null,
+      calculation_details: [],
+      zone_snapshot: null,
+      author: null,
+      created_by: null,
+      tenant_id: null,
+      sensor_serial: null,
+      zone_id: zone,
+    };
+    const res = await writeStationBills(
+      t.deps.kv,
+      station,
+      period,
+      [{ draft, prev: { key: [], value: null, versionstamp: null } }],
+      null,
+      Date.now(),
+    );
+    assert.ok(res.ok);
+    ids.push(res.created[0].id);
+  }
+  return ids;
 }
 
 /** Creates the devices of {@link DeviceFixture} through the API, as the admin. */

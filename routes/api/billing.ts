@@ -10,6 +10,8 @@
  *   stations'; tenants 403.
  * - `DELETE /bills/{id}`, `/bimester-bills/{id}`, `/customer-bills/{id}`,
  *   `/bimester-customer-bills/{id}` and their `/api` variants (admin): finalized bills stay (409).
+ * - `PUT /api/bills/{id}`, `/api/bimester-bills/{id}` (admin): recalculation
+ *   (`services/recalculation.ts`); answers the updated bill.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -28,6 +30,7 @@ import {
   type StoredUnitBill,
 } from "../../db/bills.ts";
 import { stationIdsOfCustomer } from "../../db/devices.ts";
+import { RecalcError, recalculateBill } from "../../services/recalculation.ts";
 
 /** Filters of a bill list, validated. */
 interface BillQuery {
@@ -156,5 +159,25 @@ export function billingApiRoutes(deps: Deps): Hono<AppEnv> {
       remove(deleteCustomerBill),
     );
   }
+
+  const recalculate = (kind: "monthly" | "bimonthly") => async (c: Context<AppEnv>) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) return c.json({ message: c.var.t("billing.errors.bill_not_found") }, 404);
+    const body = await readJson(c);
+    if (body === undefined) return badJson(c);
+    try {
+      const user = c.var.user!;
+      return c.json(await recalculateBill(deps, id, kind, body, user));
+    } catch (e) {
+      if (e instanceof RecalcError) {
+        const t = c.var.t;
+        const errors = Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, t(v)]));
+        return c.json({ message: t(e.key), errors }, e.status);
+      }
+      throw e;
+    }
+  };
+  app.put("/api/bills/:id", requireApi("admin"), recalculate("monthly"));
+  app.put("/api/bimester-bills/:id", requireApi("admin"), recalculate("bimonthly"));
   return app;
 }

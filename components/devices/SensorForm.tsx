@@ -6,6 +6,7 @@
 import type { Translate } from "../../services/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
 import { Island } from "../render.tsx";
+import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import { sensorStationId, sensorTopicPrefix } from "../../core/devices.ts";
 
@@ -189,38 +190,19 @@ export function SensorForm(
           <div className="form-grid">
             {text("ip_address", { placeholder: F("placeholders.ip_address") })}
             {text("mqtt_username")}
-            <div className="field">
-              <label htmlFor="mqtt_password">
-                {F("fields.mqtt_password")} {req(!editing)}
-              </label>
-              <input
-                id="mqtt_password"
-                name="mqtt_password"
-                type="password"
-                autoComplete="new-password"
-                maxLength={256}
-                aria-required={!editing || undefined}
-                {...errAttrs("mqtt_password", fe.mqtt_password)}
-              />
-              {editing && <p className="hint">{F("hints.password_keep")}</p>}
-              <FieldError id="mqtt_password" message={fe.mqtt_password} />
-            </div>
-            <div className="field">
-              <label htmlFor="topic_prefix">{F("fields.topic_prefix")}</label>
-              <input
-                id="topic_prefix"
-                type="text"
-                className="readonly-value"
-                readOnly
-                value={serial ? sensorTopicPrefix(serial) : "sensor/…"}
-                data-testid="topic-prefix"
-              />
-              <p className="hint">
-                {F("hints.topic_prefix", {
-                  serial: serial.toLowerCase() || F("fields.serial_number"),
-                })}
-              </p>
-            </div>
+            <MqttPasswordField
+              label={<>{F("fields.mqtt_password")} {req(!editing)}</>}
+              editing={editing}
+              keepHint={F("hints.password_keep")}
+              error={fe.mqtt_password}
+            />
+            <TopicPrefixField
+              label={F("fields.topic_prefix")}
+              value={serial ? sensorTopicPrefix(serial) : "sensor/…"}
+              hint={F("hints.topic_prefix", {
+                serial: serial.toLowerCase() || F("fields.serial_number"),
+              })}
+            />
           </div>
         </section>
         <div className="form-actions">

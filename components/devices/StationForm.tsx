@@ -6,6 +6,7 @@
 import type { Translate } from "../../services/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
 import { Island } from "../render.tsx";
+import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import StationEditor, { type EditorSsr, type EditorUnit } from "../../islands/StationEditor.tsx";
 import { MAX_GPIO_PIN, MAX_SSRS } from "../../core/devices.ts";
@@ -225,41 +226,27 @@ export function StationForm({ t, id, values, fieldErrors: fe, error }: StationFo
           <h2 id="mqtt-title">{F("sections.mqtt")}</h2>
           <div className="form-grid">
             {text("mqtt_username", { required: true })}
-            <div className="field">
-              <label htmlFor="mqtt_password">
-                {F("fields.mqtt_password")}{" "}
-                <span className="muted small">
-                  {editing ? F("fields.optional") : F("fields.required")}
-                </span>
-              </label>
-              <input
-                id="mqtt_password"
-                name="mqtt_password"
-                type="password"
-                autoComplete="new-password"
-                maxLength={256}
-                defaultValue={values.mqtt_password}
-                placeholder={F("placeholders.mqtt_password")}
-                aria-required={!editing || undefined}
-                {...errAttrs("mqtt_password", fe.mqtt_password)}
-              />
-              {editing && <p className="hint">{F("hints.password_keep")}</p>}
-              <FieldError id="mqtt_password" message={fe.mqtt_password} />
-            </div>
-            <div className="field field-wide">
-              <label htmlFor="topic_prefix">{F("fields.topic_prefix")}</label>
-              <input
-                id="topic_prefix"
-                type="text"
-                className="readonly-value"
-                readOnly
-                value={`station/${serial || "…"}`}
-                data-testid="topic-prefix"
-              />
-              <p className="hint">
-                {F("hints.topic_prefix", { serial: serial || F("fields.serial_number") })}
-              </p>
-            </div>
+            <MqttPasswordField
+              label={
+                <>
+                  {F("fields.mqtt_password")}{" "}
+                  <span className="muted small">
+                    {editing ? F("fields.optional") : F("fields.required")}
+                  </span>
+                </>
+              }
+              editing={editing}
+              value={values.mqtt_password}
+              placeholder={F("placeholders.mqtt_password")}
+              keepHint={F("hints.password_keep")}
+              error={fe.mqtt_password}
+            />
+            <TopicPrefixField
+              wide
+              label={F("fields.topic_prefix")}
+              value={`station/${serial || "…"}`}
+              hint={F("hints.topic_prefix", { serial: serial || F("fields.serial_number") })}
+            />
           </div>
         </section>
         <div className="form-actions">

@@ -1,0 +1,57 @@
+/** The MQTT password (write-only) and the read-only topic prefix of the station and sensor forms. */
+import type { ReactNode } from "react";
+import { errAttrs, FieldError } from "../Field.tsx";
+
+/** Props of {@link MqttPasswordField}. */
+export interface MqttPasswordFieldProps {
+  label: ReactNode;
+  editing: boolean;
+  /** Kept when the no-JavaScript form comes back after an add/remove action. */
+  value?: string;
+  placeholder?: string;
+  /** Shown on edit: a blank password keeps the current one. */
+  keepHint: string;
+  error?: string;
+}
+
+/** The MQTT password: required on create; on edit blank keeps the current one. */
+export function MqttPasswordField(p: MqttPasswordFieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor="mqtt_password">{p.label}</label>
+      <input
+        id="mqtt_password"
+        name="mqtt_password"
+        type="password"
+        autoComplete="new-password"
+        maxLength={256}
+        defaultValue={p.value}
+        placeholder={p.placeholder}
+        aria-required={!p.editing || undefined}
+        {...errAttrs("mqtt_password", p.error)}
+      />
+      {p.editing && <p className="hint">{p.keepHint}</p>}
+      <FieldError id="mqtt_password" message={p.error} />
+    </div>
+  );
+}
+
+/** The topic prefix the server derives from the serial number, shown read-only. */
+export function TopicPrefixField(
+  { label, value, hint, wide }: { label: string; value: string; hint: string; wide?: boolean },
+) {
+  return (
+    <div className={wide ? "field field-wide" : "field"}>
+      <label htmlFor="topic_prefix">{label}</label>
+      <input
+        id="topic_prefix"
+        type="text"
+        className="readonly-value"
+        readOnly
+        value={value}
+        data-testid="topic-prefix"
+      />
+      <p className="hint">{hint}</p>
+    </div>
+  );
+}

@@ -18,6 +18,7 @@ import { ENERGY_MODES, type EnergyMode } from "../islands/EnergyChart.tsx";
 import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
 import { adminDeviceRoutes, cityText } from "./admin_devices.tsx";
+import { adminReportRoutes } from "./admin_reports.tsx";
 import { adminStatsRoutes } from "./admin_stats.tsx";
 import { adminZoneRoutes } from "./admin_zones.tsx";
 import { adminBillingRoutes } from "./admin_billing.tsx";
@@ -98,6 +99,7 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
   app.route("/", adminStatsRoutes(deps));
   app.route("/", adminUserRoutes(deps));
   app.route("/", adminDeviceRoutes(deps));
+  app.route("/", adminReportRoutes(deps));
   app.route("/", adminZoneRoutes(deps));
   app.route("/", adminBillingRoutes(deps));
   app.route("/", settingsRoutes(deps, "/admin/settings"));

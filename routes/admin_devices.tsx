@@ -3,8 +3,7 @@
  * (`/admin/devices?q=`), the station form (`/admin/devices/station/create`, `/{id}`), the
  * station data page (`/{id}/data`) with station and sensor deletes, the sensor form
  * (`/{id}/sensor/create`, `/{id}/sensor/{sensorId}`), a simple sensor detail page
- * (`/{id}/sensor/{sensorId}/data`), and the report pages (`/admin/report/station/{id}`
- * and `/unit/{unitId}`), which say that reports are not available yet.
+ * (`/{id}/sensor/{sensorId}/data`).
  *
  * Every form works without JavaScript: the SSR and unit editor's add and remove buttons
  * post the form with `action` and the page comes back with the change; the StationEditor
@@ -64,11 +63,7 @@ import {
   type SensorFormValues,
   type UnitChoice,
 } from "../components/devices/SensorForm.tsx";
-import {
-  ReportUnavailable,
-  SensorDetail,
-  SensorNotFound,
-} from "../components/devices/SensorDetail.tsx";
+import { SensorDetail, SensorNotFound } from "../components/devices/SensorDetail.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import {
   addSsr,
@@ -348,7 +343,7 @@ const NOTICES: Record<string, string> = {
 const noticeText = (t: Translate, done: string | undefined) =>
   done && NOTICES[done] ? t(NOTICES[done]) : undefined;
 
-/** Routes under /admin/devices and /admin/report. */
+/** Routes under /admin/devices. */
 export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -823,18 +818,6 @@ export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
     }
     return c.redirect(dataUrl(s.id, { done: "sensor_deleted" }), 303);
   });
-
-  // ---- reports (not available yet) -----------------------------------------------------------
-
-  const report = (kind: "station" | "unit") => async (c: Ctx) => {
-    const t = c.var.t;
-    const s = await station(c, idParam(c.req.param("id")));
-    if (!s) return stationNotFound(c);
-    const title = t(`devices.report_unavailable.${kind}_title`);
-    return appPage(c, deps, title, <ReportUnavailable t={t} title={title} back={dataUrl(s.id)} />);
-  };
-  app.get("/admin/report/station/:id", report("station"));
-  app.get("/admin/report/station/:id/unit/:unitId", report("unit"));
 
   return app;
 }

@@ -902,6 +902,11 @@ const ROUTES: Row[] = [
       expect: page("admin", 303, /error=bill_not_found/),
     },
   ]),
+  // ---- device certificates and MQTT connection tests ------------------------------------
+
+  // ---- reports ---------------------------------------------------------------------------
+
+  // ---- ingest health ---------------------------------------------------------------------
 ];
 
 /** Builds the app and the records the rows point at. */

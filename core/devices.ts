@@ -148,7 +148,7 @@ export interface DeviceView extends Omit<Device, "config"> {
   customer: { full_name: string } | null;
   /** Sensors: their tenant, or null; stations: null. */
   tenant: { full_name: string } | null;
-  /** The pricing zone, or null (zones come later). */
+  /** A station's pricing zone (its name), or null when it has none. */
   zone: { name: string } | null;
   payment_status: PaymentStatus;
 }

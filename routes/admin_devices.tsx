@@ -65,6 +65,7 @@ import {
 } from "../components/devices/SensorForm.tsx";
 import { SensorDetail, SensorNotFound } from "../components/devices/SensorDetail.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
+import { listZones } from "../db/zones.ts";
 import {
   addSsr,
   addUnit,
@@ -168,6 +169,7 @@ function stationValues(s: DeviceView): StationFormValues {
     serial_number: s.serial_number,
     station_id: s.station_id,
     mqtt_username: s.config.mqtt?.username ?? "",
+    zone_id: s.zone_id === null ? "" : String(s.zone_id),
     ssrs: (s.config.station?.ssrs ?? []).map((x) => ({ ...x })),
     units: (s.config.station?.units ?? []).map((u) => ({
       id: u.id,
@@ -214,7 +216,7 @@ function stationBody(v: StationFormValues) {
     location: locationJson(parseLocation(location)),
     serial_number: v.serial_number,
     station_id: v.station_id,
-    zone_id: null,
+    zone_id: v.zone_id === "" ? null : /^\d{1,15}$/.test(v.zone_id) ? Number(v.zone_id) : v.zone_id,
     type: "station",
     config: {
       mqtt: {
@@ -420,7 +422,7 @@ export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
 
   // ---- the station form ----------------------------------------------------------------------
 
-  const renderStationForm = (
+  const renderStationForm = async (
     c: Ctx,
     id: number | null,
     values: StationFormValues,
@@ -430,11 +432,25 @@ export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
   ) => {
     const t = c.var.t;
     const title = t(`devices.station_form.${id === null ? "title_create" : "title_edit"}`);
+    let zones: { id: number; name: string }[] | null;
+    try {
+      zones = (await listZones(deps.kv)).map((z) => ({ id: z.id, name: z.name }));
+    } catch (e) {
+      deps.log.log("error", "zones failed to load", { error: String(e) });
+      zones = null;
+    }
     return appPage(
       c,
       deps,
       title,
-      <StationForm t={t} id={id} values={values} fieldErrors={fieldErrors} error={error} />,
+      <StationForm
+        t={t}
+        id={id}
+        values={values}
+        fieldErrors={fieldErrors}
+        error={error}
+        zones={zones}
+      />,
       status,
     );
   };

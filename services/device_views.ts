@@ -23,6 +23,7 @@ import {
 } from "../db/devices.ts";
 import { readStatuses, type StatusNow } from "../db/device_status.ts";
 import { getUser } from "../db/users.ts";
+import { getZone } from "../db/zones.ts";
 
 /** The devices a caller may see, loaded. */
 export interface Scope {
@@ -107,6 +108,8 @@ export interface ViewContext {
   sensorsOf: Map<number, StoredDevice[]>;
   status: Map<number, StatusNow>;
   names: Map<number, string>;
+  /** Names of the stations' pricing zones. */
+  zones: Map<number, string>;
   /** Tenants: their own sensors' ids (the units a basic station view shows); else null. */
   ownSensors: Set<number> | null;
 }
@@ -143,17 +146,32 @@ export async function viewContext(
     const u = await getUser(deps.kv, id);
     if (u) names.set(id, u.full_name);
   }
+  const zones = new Map<number, string>();
+  const zoneIds = new Set(
+    [...all.values()].map((d) => d.type === "station" ? d.zone_id : null).filter((z) => z !== null),
+  );
+  for (const id of zoneIds) {
+    const z = await getZone(deps.kv, id);
+    if (z) zones.set(id, z.name);
+  }
   return {
     admin: viewer.role === "admin",
     devices: all,
     sensorsOf,
     status,
     names,
+    zones,
     ownSensors: viewer.role === "user"
       ? new Set(await sensorIdsOfTenant(deps.kv, viewer.id))
       : null,
   };
 }
+
+/** A station's pricing zone as the views name it, or null. */
+const zoneOf = (ctx: ViewContext, d: StoredDevice) => {
+  const name = d.type === "station" && d.zone_id !== null ? ctx.zones.get(d.zone_id) : undefined;
+  return name === undefined ? null : { name };
+};
 
 const named = (ctx: ViewContext, id: number | null) => {
   const name = id === null ? undefined : ctx.names.get(id);
@@ -194,7 +212,7 @@ export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
     ...rest,
     status: own.status,
     last_seen: own.last_seen,
-    zone: null,
+    zone: zoneOf(ctx, d),
     payment_status: "other" as const,
   };
   const mqtt = ctx.admin ? { mqtt: { ...config.mqtt } } : {};
@@ -246,7 +264,7 @@ export function basicStationView(ctx: ViewContext, d: StoredDevice): DeviceView 
     station_id: d.station_id,
     parent_id: null,
     zone_id: d.zone_id,
-    zone: null,
+    zone: zoneOf(ctx, d),
     status: stationStatus(ctx, d.id),
     last_seen: status.last_seen,
     location: d.location,

@@ -6,6 +6,7 @@
  * Changes answer {@link DeviceChange}: the served device, or a status with a locale key
  * and flat field errors (see `core/device_rules.ts`).
  */
+import { getZone } from "../db/zones.ts";
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
@@ -234,6 +235,13 @@ async function answer(deps: Deps, actor: User, res: WriteResult, missing: string
   return { ok: false as const, status: 404 as const, key: missing };
 }
 
+/** A 400 naming `zone_id` when the station's pricing zone does not exist, else null. */
+async function missingZone(deps: Deps, input: StationInput): Promise<DeviceChange | null> {
+  if (input.zone_id === null || await getZone(deps.kv, input.zone_id)) return null;
+  const key = "devices.validation.zone_invalid";
+  return { ok: false, status: 400, key, errors: { zone_id: key } };
+}
+
 /** The stored station from a validated body (`prev` when editing). */
 function stationRecord(
   id: number,
@@ -275,6 +283,8 @@ export async function createStation(
   actor: User,
   input: StationInput,
 ): Promise<DeviceChange> {
+  const noZone = await missingZone(deps, input);
+  if (noZone) return noZone;
   const hash = await hashMqttPassword(input.config.mqtt.password);
   const res = await createDevice(
     deps.kv,
@@ -295,6 +305,8 @@ export async function updateStation(
   id: number,
   input: StationInput,
 ): Promise<DeviceChange> {
+  const noZone = await missingZone(deps, input);
+  if (noZone) return noZone;
   const hash = input.config.mqtt.password
     ? await hashMqttPassword(input.config.mqtt.password)
     : null;

@@ -6,6 +6,7 @@ import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
 import { listDevices } from "../db/devices.ts";
 import { deleteZone, getZone, listZones, type StoredZone } from "../db/zones.ts";
 import { listDeviceViews } from "./devices.ts";
+import { scopeOf } from "./device_views.ts";
 
 /** Locale key of the not-found answer. */
 export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";
@@ -71,6 +72,18 @@ export async function zoneView(deps: Deps, id: number): Promise<ZoneView | null>
 }
 
 /** The stations assigned to a zone, as `viewer` may see them. */
+/**
+ * Whether `viewer` may read zone `id` (spec 001 section 7, tenant pricing): admins every
+ * zone, a customer the zones of their stations, a tenant the zones of their units' stations.
+ */
+export async function zoneVisibleTo(deps: Deps, viewer: User, id: number): Promise<boolean> {
+  if (viewer.role === "admin") return true;
+  const scope = await scopeOf(deps, viewer);
+  const stations = viewer.role === "customer" ? scope.full.values() : scope.basic.values();
+  for (const d of stations) if (d.type === "station" && d.zone_id === id) return true;
+  return false;
+}
+
 export async function zoneStations(deps: Deps, viewer: User, id: number): Promise<ZoneStation[]> {
   const views = await listDeviceViews(deps, viewer, { type: "station" });
   return views.filter((s) => s.zone_id === id).map((s) => ({

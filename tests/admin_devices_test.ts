@@ -9,6 +9,8 @@ import { account, call, type TestApp, testApp } from "./_helpers.ts";
 import { getDevice, listDevices } from "../db/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { verifyMqttPassword } from "../services/mqtt_passwords.ts";
+import { createZone } from "../db/zones.ts";
+import { defaultZone } from "../core/zone.ts";
 import { addSsr, addUnit, type EditorSsr, removeSsr } from "../islands/StationEditor.tsx";
 
 async function withApp(fn: (t: TestApp, admin: string) => Promise<void>) {
@@ -167,12 +169,51 @@ Deno.test("GET /admin/devices lists stations with city, customer, units and link
   });
 });
 
+Deno.test("the station form assigns a pricing zone, shows it preselected and refuses an unknown one", async () => {
+  await withApp(async (t, admin) => {
+    const zone = await createZone(t.deps.kv, defaultZone("Zona Norte"), Date.now());
+    const form = await page(t, "/admin/devices/station/create", admin);
+    assert.match(form, new RegExp(`<option value="${zone.id}">Zona Norte</option>`));
+
+    const res = await call(t, "POST", "/admin/devices/station/create", {
+      token: admin,
+      form: { ...stationForm("ZN-1"), zone_id: String(zone.id) },
+    });
+    assert.equal(res.status, 303);
+    const id = Number(/station\/(\d+)\/data/.exec(res.headers.get("location") ?? "")?.[1]);
+    assert.equal((await getDevice(t.deps.kv, id))?.zone_id, zone.id);
+
+    const edit = await page(t, `/admin/devices/station/${id}`, admin);
+    assert.match(edit, new RegExp(`<option value="${zone.id}" selected="">Zona Norte</option>`));
+    const api = await call(t, "GET", `/api/devices/${id}`, { token: admin });
+    const view = await api.json();
+    assert.equal(view.zone_id, zone.id);
+    assert.deepEqual(view.zone, { name: "Zona Norte" });
+
+    const before = (await listDevices(t.deps.kv)).length;
+    const bad = await call(t, "POST", "/admin/devices/station/create", {
+      token: admin,
+      form: { ...stationForm("ZN-2"), zone_id: "999999" },
+    });
+    assert.equal(bad.status, 400);
+    assert.match(await bad.text(), /id="zone_id-error"[^>]*>Choose a valid pricing zone/);
+    assert.equal((await listDevices(t.deps.kv)).length, before, "nothing was stored");
+    const apiBad = await call(t, "PUT", `/api/devices/${id}`, {
+      token: admin,
+      json: { ...view, zone_id: 999999, config: { ...view.config, mqtt: { username: "mq-ZN-1" } } },
+    });
+    assert.equal(apiBad.status, 400);
+    assert.equal((await getDevice(t.deps.kv, id))?.zone_id, zone.id, "the zone is unchanged");
+  });
+});
+
 Deno.test("POST /admin/devices/station/create stores the station and goes to its data page", async () => {
   await withApp(async (t, admin) => {
     const form = await page(t, "/admin/devices/station/create", admin);
     assert.deepEqual(gpios(form), [0], "a new station starts with one SSR on GPIO0");
     assert.match(form, /data-island="StationEditor"/);
-    assert.match(form, /name="zone_id" disabled/);
+    assert.match(form, /<select id="zone_id" name="zone_id"/);
+    assert.doesNotMatch(form, /name="zone_id"[^>]*disabled/);
 
     const id = await makeStation(t, admin, "MTY-001");
     const stored = await getDevice(t.deps.kv, id);

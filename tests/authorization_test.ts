@@ -8,6 +8,7 @@ import { account, call, type CallOptions, type TestApp, testApp } from "./_helpe
 import { createUser, type StoredUser } from "../db/users.ts";
 import { createAccessCode } from "../db/access_codes.ts";
 import { createNotification } from "../db/notifications.ts";
+import { updateDevice } from "../db/devices.ts";
 import { hashPassword } from "../services/passwords.ts";
 import type { Role } from "../core/roles.ts";
 import { type UnitBillDraft, writeStationBills } from "../db/bills.ts";
@@ -42,7 +43,7 @@ interface Fixture {
   /** Devices: see {@link deviceFixture}. */
   dev: DeviceFixture;
   /** Zones: `api` and `page` are read and updated, the others deleted by one row each. */
-  zones: { api: number; apiDelete: number; page: number; pageDelete: number };
+  zones: { api: number; apiDelete: number; page: number; pageDelete: number; pricing: number };
   /** Draft bills of `dev.station` (the tenant's unit_1), each deleted by one row. */
   bills: { unit: number[]; customer: number[] };
   /** A monthly and a bimonthly bill of the spare station, recalculated by the PUT rows. */
@@ -271,8 +272,9 @@ const ROUTES: Row[] = [
   {
     method: "GET",
     route: "/api/zones/:id",
-    path: (f) => `/api/zones/${f.zones.api}`,
-    expect: api(["admin"], 200),
+    path: (f) => `/api/zones/${f.zones.pricing}`,
+    // The zone of the customer's station, where the first tenant's unit is (tenant pricing).
+    expect: each((a) => ({ status: a === "anonymous" ? 401 : a === "tenant2" ? 404 : 200 })),
   },
   {
     method: "PUT",
@@ -965,7 +967,14 @@ async function fixture(t: TestApp): Promise<Fixture> {
     apiDelete: await zone("Matrix API delete"),
     page: await zone("Matrix page"),
     pageDelete: await zone("Matrix page delete"),
+    pricing: await zone("Matrix pricing"),
   };
+  const zoned = await updateDevice(
+    t.deps.kv,
+    dev.station,
+    (d) => ({ ...d, zone_id: zones.pricing }),
+  );
+  assert.ok(zoned.ok);
   const bills = await billFixture(t, dev.station, who.tenant.user.id, who.customer.user.id);
   const recalc = await recalcFixture(t, dev.spare, zones.api);
   const css = t.deps.assets.manifest.css;

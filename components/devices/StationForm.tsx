@@ -25,6 +25,8 @@ export interface StationFormValues {
   country: string;
   indications: string;
   mqtt_username: string;
+  /** The pricing zone's id as text, "" for none. */
+  zone_id: string;
   /** Only kept across the no-JavaScript add/remove round trips. */
   mqtt_password: string;
   ssrs: EditorSsr[];
@@ -46,6 +48,7 @@ export function emptyStationValues(): StationFormValues {
     country: "",
     indications: "",
     mqtt_username: "",
+    zone_id: "",
     mqtt_password: "",
     ssrs: [],
     units: [],
@@ -62,6 +65,8 @@ export interface StationFormProps {
   fieldErrors: Record<string, string>;
   /** 'Failed to create station' / 'Failed to update station', with detail. */
   error?: string;
+  /** The pricing zones to choose from (id and name), or null when they failed to load. */
+  zones: { id: number; name: string }[] | null;
 }
 
 type TextKey =
@@ -78,7 +83,7 @@ type TextKey =
   | "mqtt_username";
 
 /** The form. */
-export function StationForm({ t, id, values, fieldErrors: fe, error }: StationFormProps) {
+export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: StationFormProps) {
   const editing = id !== null;
   const F = (k: string, p?: Record<string, string | number>) => t(`devices.station_form.${k}`, p);
   const text = (
@@ -148,10 +153,25 @@ export function StationForm({ t, id, values, fieldErrors: fe, error }: StationFo
               <label htmlFor="zone_id">
                 {F("fields.zone")} <span className="muted small">{F("fields.optional")}</span>
               </label>
-              <select id="zone_id" name="zone_id" disabled aria-describedby="zone_id-hint">
+              <select
+                id="zone_id"
+                name="zone_id"
+                defaultValue={values.zone_id}
+                aria-describedby={fe.zone_id ? "zone_id-error" : "zone_id-hint"}
+                aria-invalid={fe.zone_id ? true : undefined}
+              >
                 <option value="">{F("fields.zone_none")}</option>
+                {(zones ?? []).map((z) => <option key={z.id} value={String(z.id)}>{z.name}
+                </option>)}
+                {zones !== null && values.zone_id !== "" &&
+                  !zones.some((z) => String(z.id) === values.zone_id) && (
+                  <option value={values.zone_id}>{values.zone_id}</option>
+                )}
               </select>
-              <p className="hint" id="zone_id-hint">{F("hints.zones_later")}</p>
+              <FieldError id="zone_id" message={fe.zone_id} />
+              <p className="hint" id="zone_id-hint">
+                {zones === null ? F("errors.load_zones_failed") : F("hints.zone_optional")}
+              </p>
             </div>
           </div>
         </section>

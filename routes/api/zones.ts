@@ -1,4 +1,8 @@
-/** Zones API (spec 001 section 7): `/api/zones*`, admin only. */
+/**
+ * Zones API (spec 001 section 7): `/api/zones*`, admin only, except that a customer or a
+ * tenant may read the zone of their stations or units (`GET /api/zones/{id}`, tenant pricing);
+ * any other zone answers 404 to them, as if it did not exist.
+ */
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppEnv, Deps } from "../_deps.ts";
@@ -12,6 +16,7 @@ import {
   zoneStations,
   zoneView,
   zoneViews,
+  zoneVisibleTo,
 } from "../../services/zones.ts";
 
 const notFound = (c: Context<AppEnv>) => c.json({ message: c.var.t(ZONE_NOT_FOUND) }, 404);
@@ -20,7 +25,15 @@ const notFound = (c: Context<AppEnv>) => c.json({ message: c.var.t(ZONE_NOT_FOUN
 export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("/api/zones", requireApi("admin"));
-  app.use("/api/zones/*", requireApi("admin"));
+  const adminOnly = requireApi("admin");
+  const signedIn = requireApi("admin", "customer", "user");
+  app.use(
+    "/api/zones/*",
+    (c, next) =>
+      c.req.method === "GET" && /^\/api\/zones\/[^/]+$/.test(c.req.path)
+        ? signedIn(c, next)
+        : adminOnly(c, next),
+  );
 
   app.get("/api/zones", async (c) => c.json(await zoneViews(deps)));
   app.post("/api/zones", async (c) => {
@@ -35,7 +48,8 @@ export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
   });
   app.get("/api/zones/:id", async (c) => {
     const id = idParam(c.req.param("id"));
-    const zone = id === null ? null : await zoneView(deps, id);
+    if (id === null || !await zoneVisibleTo(deps, c.var.user!, id)) return notFound(c);
+    const zone = await zoneView(deps, id);
     return zone ? c.json(zone) : notFound(c);
   });
   app.put("/api/zones/:id", async (c) => {

@@ -9,6 +9,8 @@ import type { User } from "../core/types.ts";
 import { sensorBodySchema, stationBodySchema, validateDeviceBody } from "../core/device_rules.ts";
 import { assignCustomer, createSensor, createStation } from "./devices.ts";
 import { findBySerial } from "../db/devices.ts";
+import { createZone, listZones } from "../db/zones.ts";
+import { zoneBodyFromForm } from "../core/zone.ts";
 import { createMeter, notifyFullStatus, simIdentity, stepMeter } from "../ingest/sim.ts";
 import { DEFAULT_INTERPRET, interpretMessage, newMeterState } from "../ingest/shelly.ts";
 import { connectSimMeter, type SimMeter } from "../ingest/sim_meter.ts";
@@ -22,6 +24,33 @@ export const DEMO_STATION_SERIAL = "DEMO-ST-01";
 export const DEMO_STATION_MQTT = { username: "demo-station-01", password: "demo-station-pass" };
 /** How many simulated meters the demo station has. */
 export const DEMO_METERS = 3;
+
+/** Name of the demo's pricing zone. */
+export const DEMO_ZONE_NAME = "CFE Tarifa 1 (demo)";
+
+/**
+ * The demo's pricing zone, created once: CFE residential tariff 1 with January 2024 prices
+ * (75 kWh at 1.015, the next 65 at 1.239, the rest at 3.620 MXN), IVA 16 %, and the owner's
+ * commission of 5 % plus 50 MXN per unit and 16 % tax on both.
+ */
+async function demoZone(deps: Deps): Promise<number> {
+  const existing = (await listZones(deps.kv)).find((z) => z.name === DEMO_ZONE_NAME);
+  if (existing) return existing.id;
+  const zone = zoneBodyFromForm({
+    name: DEMO_ZONE_NAME,
+    enable_levels: true,
+    tax_percentage: 16,
+    customer_commission: 5,
+    customer_fee: 50,
+    customer_tax: 16,
+    levels: [
+      { price: 1.015, threshold: 75 },
+      { price: 1.239, threshold: 140 },
+      { price: 3.62, threshold: 0 },
+    ],
+  });
+  return (await createZone(deps.kv, zone, deps.now())).id;
+}
 
 /** Creates the demo station and its sensors once; returns the meters' serials. */
 export async function seedDemoDevices(
@@ -46,7 +75,7 @@ export async function seedDemoDevices(
     }),
     serial_number: DEMO_STATION_SERIAL,
     station_id: "las_palmas",
-    zone_id: null,
+    zone_id: await demoZone(deps),
     type: "station",
     config: {
       mqtt: { ...DEMO_STATION_MQTT, topic_prefix: "" },

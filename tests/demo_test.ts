@@ -5,6 +5,9 @@ import { seedDemo } from "../services/demo.ts";
 import { listDevices } from "../db/devices.ts";
 import { findUserByEmail, listUsers } from "../db/users.ts";
 import { listAccessCodes } from "../db/access_codes.ts";
+import { getZone } from "../db/zones.ts";
+import { runBilling } from "../services/billing.ts";
+import { DEMO_ZONE_NAME } from "../services/demo_devices.ts";
 
 Deno.test("seedDemo() makes a customer's station with three metered units and a week of readings, once", async () => {
   const t = await testApp();
@@ -30,6 +33,17 @@ Deno.test("seedDemo() makes a customer's station with three metered units and a 
       );
       assert.ok(kwh > 1 && kwh < 200, `${s.serial_number} used ${kwh} kWh in a day`);
     }
+    const zone = await getZone(t.deps.kv, station.zone_id!);
+    assert.equal(zone?.name, DEMO_ZONE_NAME);
+    assert.deepEqual([zone!.price_low, zone!.price_middle, zone!.price_high], [1.015, 1.239, 3.62]);
+    // The demo's week of readings is billable at once: a dry run bills its three units.
+    const local = new Date(now + t.deps.config.utcOffsetMinutes * 60_000);
+    const month = local.toISOString().slice(0, 7);
+    const run = await runBilling(t.deps, zone!.id, month, { dryRun: true });
+    assert.equal(run.failures.length, 0, JSON.stringify(run.failures));
+    assert.equal(run.stations_processed, 1);
+    assert.equal(run.bills_created, 3);
+
     const codes = (await listAccessCodes(t.deps.kv)).filter((c) => !c.is_used);
     assert.ok(codes.some((c) => c.role === "user") && codes.some((c) => c.role === "customer"));
 

@@ -1,0 +1,158 @@
+/**
+ * The operator's billing path in headless Chromium against the real portal: define a CFE-like
+ * tiered zone with the zone form and its level editor, give a station that zone on the
+ * station form, process last month on the unit billing screen, and read the exact bills.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import { addAccount, freshPage, pathOf, signIn, withPortalAndBrowser } from "./_browser.ts";
+import type { Portal } from "./_browser.ts";
+import { monthBounds } from "../../core/local_time.ts";
+
+/** Signs in through the API and answers the bearer token. */
+async function apiToken(portal: Portal, email: string, password: string): Promise<string> {
+  const res = await fetch(`${portal.url}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()).access_token;
+}
+
+async function post(portal: Portal, token: string, path: string, json: unknown) {
+  const res = await fetch(`${portal.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(json),
+  });
+  assert.equal(res.status, 201, `${path}: ${await res.clone().text()}`);
+  return (await res.json()).id as number;
+}
+
+/** A station with two units, each metered by a sensor. */
+async function station(portal: Portal, token: string): Promise<number> {
+  const id = await post(portal, token, "/api/devices", {
+    name: "Residencial Tarifa",
+    location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
+    serial_number: "TF-01",
+    station_id: "tarifa",
+    zone_id: null,
+    type: "station",
+    config: {
+      mqtt: { username: "station-tf", password: "station-pass", topic_prefix: "x" },
+      station: {
+        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
+        units: [
+          { id: "unit_1", name: "Depto 101", ssr_id: "ssr_1" },
+          { id: "unit_2", name: "Depto 102", ssr_id: "ssr_1" },
+        ],
+      },
+    },
+  });
+  for (const [n, serial] of [[1, "TF0001"], [2, "TF0002"]] as const) {
+    await post(portal, token, `/api/devices/${id}/sensors`, {
+      name: `Medidor ${n}`,
+      serial_number: serial,
+      type: "sensor",
+      config: {
+        mqtt: { username: serial.toLowerCase(), password: "pw-meter", topic_prefix: "x" },
+        sensor: { unit_id: `unit_${n}`, tenant_id: null, ip_address: `10.0.0.${n}` },
+      },
+    });
+  }
+  return id;
+}
+
+/** Last month in the business time zone, as `YYYY-MM`, with its instants. */
+function lastMonth(offset: number) {
+  const local = new Date(Date.now() + offset * 60_000);
+  const y = local.getUTCMonth() === 0 ? local.getUTCFullYear() - 1 : local.getUTCFullYear();
+  const m = local.getUTCMonth() === 0 ? 12 : local.getUTCMonth();
+  return { text: `${y}-${String(m).padStart(2, "0")}`, year: y, ...monthBounds(y, m, offset) };
+}
+
+const typeInto = async (page: Page, selector: string, value: string) => {
+  await page.$eval(selector, (el) => ((el as HTMLInputElement).value = ""));
+  await page.type(selector, value);
+};
+
+Deno.test("an operator defines a CFE-like zone, prices a station with it and bills last month from the screen", async () => {
+  await withPortalAndBrowser(async (portal, browser) => {
+    const admin = await addAccount(portal, "admin");
+    const token = await apiToken(portal, admin.email, admin.password);
+    const stationId = await station(portal, token);
+    // Meter counters: unit 1 uses 100 kWh in the month, unit 2 uses 200 kWh.
+    const month = lastMonth(portal.deps.config.utcOffsetMinutes);
+    const H = 3_600_000;
+    portal.deps.telemetry.write([
+      { serial: "TF0001", ts: month.from + H, values: { total_energy_kwh: 1000 } },
+      { serial: "TF0001", ts: month.to - H, values: { total_energy_kwh: 1100 } },
+      { serial: "TF0002", ts: month.from + H, values: { total_energy_kwh: 500 } },
+      { serial: "TF0002", ts: month.to - H, values: { total_energy_kwh: 700 } },
+    ]);
+    await portal.deps.telemetry.flush();
+
+    const page = await freshPage(browser);
+    await signIn(page, portal, admin.email, admin.password);
+
+    // 1. The zone: CFE tariff 1 (75 kWh at 1.015, next 65 at 1.239, then 3.620), IVA 16 %.
+    await page.goto(`${portal.url}/admin/zones/create`, { waitUntil: "load" });
+    await page.type("#name", "CFE Tarifa 1");
+    await page.click("input[name=pricing_mode][value=tiered]");
+    await page.waitForSelector("[data-testid=levels-table]");
+    await page.click("[data-testid=add-level]");
+    await page.click("[data-testid=add-level]");
+    const levels = [["1.015", "75"], ["1.239", "140"], ["3.62", "0"]];
+    for (const [i, [price, threshold]] of levels.entries()) {
+      await typeInto(page, `input[name=level_price_${i}]`, price);
+      await typeInto(page, `input[name=level_threshold_${i}]`, threshold);
+    }
+    await typeInto(page, "#tax_percentage", "16");
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "load" }),
+      page.click("[data-testid=save-zone]"),
+    ]);
+    assert.equal(pathOf(page), "/admin/pricing?done=created");
+
+    // 2. The station takes the zone on its form.
+    await page.goto(`${portal.url}/admin/devices/station/${stationId}`, { waitUntil: "load" });
+    const zoneValue = await page.$$eval(
+      "#zone_id option",
+      (os) => os.find((o) => o.textContent === "CFE Tarifa 1")?.getAttribute("value") ?? "",
+    );
+    assert.ok(zoneValue, "the zone is offered on the station form");
+    await page.select("#zone_id", zoneValue);
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "load" }),
+      page.click("[data-testid=save-station]"),
+    ]);
+    assert.match(
+      pathOf(page),
+      new RegExp(`^/admin/devices/station/${stationId}/data\\?done=updated$`),
+    );
+
+    // 3. Process last month on the unit billing screen, confirming in the dialog.
+    await page.goto(
+      `${portal.url}/admin/units-billing?zone_id=${zoneValue}&year=${month.year}&period=${month.text}`,
+      { waitUntil: "load" },
+    );
+    await page.click("[data-testid=process] button");
+    await page.waitForSelector("[role=dialog] [data-testid=confirm-delete]");
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "load" }),
+      page.click("[role=dialog] [data-testid=confirm-delete]"),
+    ]);
+    const result = await page.$eval("[data-testid=result]", (el) => el.textContent ?? "");
+    // Two unit bills and the station's customer bill.
+    assert.match(result, /Facturas creadas: 3/, result);
+    assert.match(result, /Estaciones procesadas: 1/, result);
+
+    // 4. Exact bills: 100 kWh → 76.13 + 30.98 = 107.11, tax 17.14, total 124.25;
+    //    200 kWh → 76.13 + 80.54 + 217.20 = 373.87, tax 59.82, total 433.69.
+    const list = await page.$eval("main", (m) => m.textContent ?? "");
+    assert.ok(list.includes("124.25"), `unit 1's total is listed: ${list}`);
+    assert.ok(list.includes("433.69"), "unit 2's total is listed");
+    assert.ok(list.includes("Depto 101") && list.includes("Depto 102"));
+  });
+});

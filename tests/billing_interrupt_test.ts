@@ -4,12 +4,11 @@
  * completes the period without duplicating a bill (issue 4, "What bad input gets").
  */
 import assert from "node:assert/strict";
-import { createDevice, type StoredDevice } from "../db/devices.ts";
+import { bulkStation } from "./_bulk_stations.ts";
 import { createZone } from "../db/zones.ts";
 import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { defaultZone } from "../core/zone.ts";
 import { parsePeriod } from "../core/periods.ts";
-import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import { loadConfig } from "../services/config.ts";
 import { periodBounds } from "../services/billing.ts";
@@ -31,55 +30,18 @@ async function seed(dir: string): Promise<number> {
       customer_commission: 10,
     }, Date.now());
     const { from, to } = periodBounds(parsePeriod(PERIOD), loadConfig({}).utcOffsetMinutes);
-    const now = new Date().toISOString();
-    const base = { location: "{}", customer_id: null, tenant_id: null, created_at: now };
     for (let s = 0; s < STATIONS; s++) {
-      const serial = `INT-${s}`;
-      const units = Array.from({ length: UNITS }, (_, i) => `unit_${i + 1}`);
-      const st = await createDevice(kv, null, (id) => ({
-        ...base,
-        id,
-        type: "station",
+      const station = await bulkStation(kv, {
+        serial: `INT-${s}`,
         name: `Station ${s}`,
-        serial_number: serial,
-        station_id: `int_${s}`,
-        parent_id: null,
-        zone_id: zone.id,
-        config: {
-          mqtt: { username: `mq-${serial}`, topic_prefix: stationTopicPrefix(serial) },
-          station: {
-            ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-            units: units.map((u) => ({ id: u, name: u, ssr_id: "ssr_1" })),
-          },
-        },
-        updated_at: now,
-        mqtt_password_hash: "x",
-      } as unknown as StoredDevice));
-      assert.ok(st.ok);
-      for (const [i, unit] of units.entries()) {
-        const ss = `INS-${s}-${i}`;
-        const se = await createDevice(kv, st.device.id, (id, parent) => ({
-          ...base,
-          id,
-          type: "sensor",
-          name: ss,
-          serial_number: ss,
-          station_id: `${parent!.station_id}_${ss}`,
-          parent_id: parent!.id,
-          zone_id: null,
-          config: {
-            mqtt: { username: `mq-${ss}`, topic_prefix: sensorTopicPrefix(ss) },
-            sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.1" },
-          },
-          updated_at: now,
-          mqtt_password_hash: "x",
-        } as unknown as StoredDevice));
-        assert.ok(se.ok);
-        telemetry.write([
-          { serial: ss, ts: from + 60_000, values: { total_energy_kwh: 100 } },
-          { serial: ss, ts: to - 60_000, values: { total_energy_kwh: 150 + i } },
-        ]);
-      }
+        zoneId: zone.id,
+        units: UNITS,
+        sensorPrefix: `INS-${s}`,
+      });
+      telemetry.write(station.units.flatMap(({ serial }, i) => [
+        { serial, ts: from + 60_000, values: { total_energy_kwh: 100 } },
+        { serial, ts: to - 60_000, values: { total_energy_kwh: 150 + i } },
+      ]));
     }
     await telemetry.flush();
     return zone.id;

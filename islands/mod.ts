@@ -9,6 +9,7 @@ import CopyButton from "./CopyButton.tsx";
 import DashboardLive from "./DashboardLive.tsx";
 import EnergyChart from "./EnergyChart.tsx";
 import NotificationBell from "./NotificationBell.tsx";
+import RecalcForm from "./RecalcForm.tsx";
 import RoleSelect from "./RoleSelect.tsx";
 import SensorLive from "./SensorLive.tsx";
 import StationEditor from "./StationEditor.tsx";
@@ -26,6 +27,7 @@ export const ISLANDS = {
   DashboardLive,
   EnergyChart,
   NotificationBell,
+  RecalcForm,
   RoleSelect,
   SensorLive,
   StationEditor,

@@ -12,6 +12,7 @@ import { deviceApiRoutes } from "./api/devices.ts";
 import { measurementApiRoutes } from "./api/measurements.ts";
 import { zoneApiRoutes } from "./api/zones.ts";
 import { billingApiRoutes } from "./api/billing.ts";
+import { reportApiRoutes } from "./api/reports.ts";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { customerRoutes } from "./customer.tsx";
@@ -42,6 +43,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route("/", measurementApiRoutes(deps));
   app.route("/", zoneApiRoutes(deps));
   app.route("/", billingApiRoutes(deps));
+  app.route("/", reportApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));
   app.route("/", adminRoutes(deps));
   app.route("/", customerRoutes(deps));

@@ -90,6 +90,8 @@ const SHOTS: Shot[] = [
   { who: "admin", path: "/admin/zones/create", name: "admin-zone-create" },
   { who: "admin", path: "/admin/units-billing", name: "admin-units-billing" },
   { who: "admin", path: "/admin/stations-billing", name: "admin-stations-billing" },
+  { who: "admin", path: "/admin/report/station/1", name: "admin-station-report" },
+  { who: "admin", path: "/admin/report/station/1/unit/unit_1", name: "admin-unit-report" },
   { who: "customer", path: "/customer", name: "customer" },
   { who: "customer", path: "/customer/settings", name: "customer-settings" },
   { who: "customer", path: "/notifications", name: "customer-notifications" },
@@ -174,6 +176,30 @@ async function sessionPage(
   return page;
 }
 
+/**
+ * Bills the demo zone's current month (drafts), so that the billing lists and the report
+ * pages show the demo's bills.
+ */
+async function billDemoMonth(base: string): Promise<void> {
+  const login = await fetch(`${base}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  const auth = {
+    authorization: `Bearer ${(await login.json()).access_token}`,
+    "content-type": "application/json",
+  };
+  const zones = await (await fetch(`${base}/api/zones`, { headers: auth })).json();
+  const local = new Date(Date.now() - 6 * 3_600_000).toISOString().slice(0, 7);
+  const res = await fetch(`${base}/api/unified-billing/process`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ period: local, zone_id: zones[0].id }),
+  });
+  if (!res.ok) throw new Error(`billing the demo failed: ${res.status} ${await res.text()}`);
+}
+
 /** True when the page's stylesheet loaded (a rebuild elsewhere renames the hashed files). */
 function styled(page: Page): Promise<boolean> {
   return page.evaluate(() =>
@@ -200,6 +226,7 @@ class PortalUnderTest {
         demo: true,
         env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
       });
+      await billDemoMonth(this.portal.url);
     }
     return this.portal.url;
   }

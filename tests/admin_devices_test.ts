@@ -622,15 +622,16 @@ Deno.test("unknown stations and sensors answer 'Station Not Found' (404) with a 
   });
 });
 
-Deno.test("the report pages say that reports are not available yet", async () => {
+Deno.test("the report pages of a station without bills say so and link to unit billing", async () => {
   await withApp(async (t, admin) => {
     const id = await makeStation(t, admin, "REP-1");
     const station = await page(t, `/admin/report/station/${id}`, admin);
     assert.match(station, /Station Report/);
-    assert.match(station, /Reports are not available yet/);
-    assert.match(station, new RegExp(`href="/admin/devices/station/${id}/data"`));
+    assert.match(station, /No bills for this period/);
+    assert.match(station, /href="\/admin\/units-billing"/);
     const unit = await page(t, `/admin/report/station/${id}/unit/unit_1`, admin);
-    assert.match(unit, /Unit Report/);
+    assert.match(unit, /Monthly Report/);
+    assert.match(unit, /No pricing zone assigned/);
   });
 });
 

@@ -907,7 +907,52 @@ const ROUTES: Row[] = [
   // ---- device certificates and MQTT connection tests ------------------------------------
 
   // ---- reports ---------------------------------------------------------------------------
-
+  ...(["/reports/generate", "/api/reports/generate"] as const).map((route, i): Row => ({
+    method: "POST",
+    route,
+    // A unit bill of the spare station (no customer, no tenant): only the admin may have it.
+    body: (f) => ({
+      json: {
+        reportType: i === 0 ? "bimester" : "monthly",
+        stationId: f.dev.spare,
+        unitId: "unit_1",
+        [i === 0 ? "period" : "month"]: i === 0 ? "2024-01-02" : "2024-01",
+        language: "en",
+      },
+    }),
+    expect: each((a) =>
+      a === "anonymous" ? { status: 401 } : a === "admin" ? { status: 200 } : { status: 404 }
+    ),
+    check: async (res) => {
+      assert.equal(res.headers.get("content-type"), "application/pdf");
+      await res.body?.cancel();
+    },
+  })),
+  {
+    method: "GET",
+    route: "/admin/report/station/:id/pdf",
+    path: (f) => `/admin/report/station/${f.dev.spare}/pdf?type=unit&period=2024-01&unit=unit_1`,
+    expect: page("admin"),
+    check: async (res) => {
+      assert.equal(res.headers.get("content-type"), "application/pdf");
+      await res.body?.cancel();
+    },
+  },
+  {
+    method: "POST",
+    route: "/admin/report/station/:id/unit/:unitId/recalculate",
+    path: (f) => `/admin/report/station/${f.dev.spare}/unit/unit_1/recalculate`,
+    body: (f) => ({
+      form: {
+        bill_id: String(f.recalc[0]),
+        period: "2024-01",
+        recalculation_method: "manual_input",
+        energy_consumption: "120",
+        override_reason: "Matrix",
+      },
+    }),
+    expect: page("admin", 303, /\/unit\/unit_1\?period=2024-01&done=recalculated/),
+  },
   // ---- ingest health ---------------------------------------------------------------------
 ];
 

@@ -2,6 +2,8 @@
 import type { Translate } from "../../services/i18n.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
+import { LanguageMenu } from "../reports/LanguageMenu.tsx";
+import { pdfHref } from "../reports/format.ts";
 
 /** One customer bill as the list shows it. */
 export interface StationBillRow {
@@ -43,6 +45,16 @@ export function StationBills({ t, rows, back }: StationBillsProps) {
       <a className="btn btn-sm btn-secondary" href={`/admin/report/station/${r.station_id}`}>
         {t("billing.station_billing.actions.view")}
       </a>
+      {back.period && (
+        <LanguageMenu
+          t={t}
+          small
+          label={t("billing.station_billing.actions.download_customer_report")}
+          languages={["en", "es"]}
+          href={(language) =>
+            pdfHref(r.station_id, { type: "customer", period: back.period, language })}
+        />
+      )}
       <Island
         of={ConfirmSubmit}
         props={{

@@ -2,6 +2,8 @@
 import type { Translate } from "../../services/i18n.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
+import { LanguageMenu } from "../reports/LanguageMenu.tsx";
+import { pdfHref } from "../reports/format.ts";
 import type { DerivedStatus } from "./model.ts";
 
 /** One unit bill as the list shows it. */
@@ -58,6 +60,16 @@ export function UnitBills({ t, rows, back }: UnitBillsProps) {
       >
         {t("billing.unit_billing.actions.view_details")}
       </a>
+      {back.period && (
+        <LanguageMenu
+          t={t}
+          small
+          label={t("billing.unit_billing.actions.download_report")}
+          languages={["en", "es"]}
+          href={(language) =>
+            pdfHref(r.station_id, { type: "unit", period: back.period, unit: r.unit_id, language })}
+        />
+      )}
       <Island
         of={ConfirmSubmit}
         props={{

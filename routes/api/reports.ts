@@ -1,0 +1,51 @@
+/**
+ * Report API (spec 001 section 7, "Reports"): `POST /reports/generate` and
+ * `/api/reports/generate` with a JSON body → `application/pdf` as an attachment
+ * (`services/reports.ts`). Signed-in users only; who may have which report is decided there.
+ * Refusals are JSON `{message}` in the asker's language: 400 bad body, 403, 404.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { AppEnv, Deps } from "../_deps.ts";
+import { readJson } from "../_http.ts";
+import { requireApi } from "../_session.ts";
+import {
+  checkReportRequest,
+  generateReport,
+  REPORT_ERRORS,
+  ReportError,
+  type ReportFile,
+} from "../../services/reports.ts";
+
+/** The PDF answer of a finished report. */
+export function pdfResponse(file: ReportFile): Response {
+  return new Response(file.bytes as Uint8Array<ArrayBuffer>, {
+    headers: {
+      "content-type": "application/pdf",
+      "content-disposition": `attachment; filename="${file.filename}"`,
+      "content-length": String(file.bytes.byteLength),
+      "cache-control": "private, no-store",
+    },
+  });
+}
+
+/** Routes of the report generation. */
+export function reportApiRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const generate = async (c: Context<AppEnv>) => {
+    const t = c.var.t;
+    try {
+      const body = await readJson(c);
+      if (body === undefined) throw new ReportError(400, REPORT_ERRORS.invalidBody);
+      const req = checkReportRequest(body, c.var.lang);
+      return pdfResponse(await generateReport(deps, c.var.user!, req));
+    } catch (e) {
+      if (e instanceof ReportError) return c.json({ message: t(e.key, e.params) }, e.status);
+      throw e;
+    }
+  };
+  for (const path of ["/reports/generate", "/api/reports/generate"]) {
+    app.post(path, requireApi("admin", "customer", "user"), generate);
+  }
+  return app;
+}

@@ -1,0 +1,87 @@
+/**
+ * The customer (station) bill report as PDF: station, customer, period, the unit bills of
+ * the period, commission, fee, tax and total owed to the provider, and the profits (spec 001
+ * section 1: provider profit = commission + fees; customer profit = tenant payments −
+ * commission − fees − taxes).
+ */
+import type { Language } from "../../core/roles.ts";
+import type { StoredDevice } from "../../db/devices.ts";
+import type { StoredCustomerBill, StoredUnitBill } from "../../db/bills.ts";
+import type { Translate } from "../i18n.ts";
+import { cityOf, periodName } from "../report_model.ts";
+import { moneyText, numberText } from "./text.ts";
+import { PdfWriter } from "./writer.ts";
+
+/** What {@link renderCustomerPdf} draws. */
+export interface CustomerPdfInput {
+  t: Translate;
+  lang: Language;
+  portal: string;
+  station: StoredDevice;
+  customer: string | null;
+  bill: StoredCustomerBill;
+  units: StoredUnitBill[];
+  /** Tenant names by id. */
+  tenants: Map<number, string>;
+}
+
+/** Draws the customer report; the PDF bytes. */
+export async function renderCustomerPdf(input: CustomerPdfInput): Promise<Uint8Array> {
+  const { t, lang, bill } = input;
+  const P = (k: string, p?: Record<string, string | number>) => t(`reports.pdf.${k}`, p);
+  const money = (cents: number) => moneyText(cents, bill.currency, lang);
+  const period = bill.billing_month ?? bill.billing_period ?? "";
+  const title = P("customer_title");
+  const w = await PdfWriter.create(`${title} ${period}`, input.portal);
+  w.heading(input.portal, 18);
+  w.heading(title, 14);
+  w.line(P("period"), `${periodName(t, period)} (${period})`);
+  w.line(P("station"), `${input.station.name} (${input.station.serial_number})`);
+  w.line(P("location"), cityOf(t, input.station.location));
+  w.line(P("customer"), input.customer ?? P("no_customer"));
+
+  const unitName = (id: string) =>
+    input.station.config.station?.units.find((u) => u.id === id)?.name || id;
+  w.heading(P("unit_bills"));
+  w.table(
+    [
+      { header: P("unit"), width: 3 },
+      { header: P("tenant"), width: 3 },
+      { header: "kWh", width: 2, align: "right" },
+      { header: P("energy_cost"), width: 3, align: "right" },
+      { header: P("total"), width: 3, align: "right" },
+    ],
+    input.units.map((b) => [
+      unitName(b.unit_id),
+      b.tenant_id === null ? P("no_tenant") : input.tenants.get(b.tenant_id) ?? P("no_tenant"),
+      numberText(b.energy_consumption, lang),
+      money(b.energy_cost),
+      money(b.total_cost),
+    ]),
+  );
+  const tenantPayments = input.units.reduce((s, b) => s + b.total_cost, 0);
+  w.line(P("energy"), `${numberText(bill.energy_consumption, lang)} kWh`);
+  w.line(P("tenant_payments"), money(tenantPayments), true);
+
+  const d = bill.calculation_details;
+  w.heading(P("customer_billing"));
+  w.line(P("commission_base"), money(d.commission_base));
+  w.line(
+    P("commission", { rate: numberText(d.commission_rate, lang, 1) }),
+    money(bill.commission_amount),
+  );
+  w.line(
+    P("fee", { count: d.unit_count, fee: money(d.fee_per_unit) }),
+    money(bill.fee_amount),
+  );
+  w.line(P("tax_rate", { rate: numberText(d.tax_rate, lang, 1) }), money(bill.tax_amount));
+  w.line(P("total_amount"), money(bill.total_amount), true);
+  w.line(P("currency"), bill.currency);
+
+  w.heading(P("profit"));
+  w.line(P("provider_profit"), money(bill.commission_amount + bill.fee_amount), true);
+  w.line(P("customer_profit"), money(tenantPayments - bill.total_amount), true);
+  w.gap(10);
+  w.paragraph(P("generated", { portal: input.portal }), 8);
+  return w.save();
+}

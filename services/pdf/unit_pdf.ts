@@ -1,0 +1,139 @@
+/**
+ * The unit bill report as PDF: header (portal, title, period, station, unit, tenant),
+ * consumption and its tier lines, base tariff, compensation, tax base, tax, total, currency,
+ * due date, payment status, the estimation or recalculation note with its reason, the season
+ * applied and the zone prices the bill was computed with.
+ */
+import type { Language } from "../../core/roles.ts";
+import type { Zone } from "../../core/zone.ts";
+import { buildTiers, pricingMode } from "../../core/tariff.ts";
+import type { StoredDevice } from "../../db/devices.ts";
+import type { StoredUnitBill } from "../../db/bills.ts";
+import type { Translate } from "../i18n.ts";
+import { billBreakdown, cityOf, periodName } from "../report_model.ts";
+import { moneyText, numberText } from "./text.ts";
+import { PdfWriter } from "./writer.ts";
+
+/** What {@link renderUnitPdf} draws. */
+export interface UnitPdfInput {
+  t: Translate;
+  lang: Language;
+  portal: string;
+  station: StoredDevice;
+  unit: { id: string; name: string };
+  tenant: string | null;
+  bill: StoredUnitBill;
+  /** The zone the bill was priced with (snapshot), or null. */
+  zone: Zone | null;
+}
+
+const PAYMENTS = ["paid", "pending", "overdue", "failed", "awaiting_spei_transfer"];
+
+/** Draws the unit report; the PDF bytes. */
+export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
+  const { t, lang, bill, zone } = input;
+  const P = (k: string, p?: Record<string, string | number>) => t(`reports.pdf.${k}`, p);
+  const money = (cents: number) => moneyText(cents, bill.currency, lang);
+  const period = bill.billing_month ?? bill.billing_period ?? "";
+  const title = P("unit_title");
+  const w = await PdfWriter.create(`${title} ${period}`, input.portal);
+  w.heading(input.portal, 18);
+  w.heading(title, 14);
+  w.line(P("period"), `${periodName(t, period)} (${period})`);
+  w.line(P("station"), `${input.station.name} (${input.station.serial_number})`);
+  w.line(P("location"), cityOf(t, input.station.location));
+  w.line(P("unit"), `${input.unit.name} (${input.unit.id})`);
+  w.line(P("tenant"), input.tenant ?? P("no_tenant"));
+
+  const details = billBreakdown(bill.calculation_details);
+  w.heading(P("consumption"));
+  w.line(P("energy"), `${numberText(bill.energy_consumption, lang)} kWh`, true);
+  if (details.tiers.length > 0) {
+    w.table(
+      [
+        { header: P("level"), width: 3 },
+        { header: "kWh", width: 2, align: "right" },
+        { header: P("price"), width: 2, align: "right" },
+        { header: P("cost"), width: 3, align: "right" },
+      ],
+      details.tiers.map((tier) => [
+        tier.level ? t(`reports.unit_report.price_table.${tier.level}`) : tier.description,
+        numberText(tier.kwh, lang, 3),
+        numberText(tier.price, lang, 4),
+        money(tier.tier_cost),
+      ]),
+    );
+  }
+
+  w.heading(P("charges"));
+  const taxBase = bill.base_tariff + bill.energy_cost + bill.compensation_cost;
+  w.line(P("base_tariff"), money(bill.base_tariff));
+  w.line(P("energy_cost"), money(bill.energy_cost));
+  w.line(P("compensation"), money(bill.compensation_cost));
+  w.line(P("tax_base"), money(taxBase));
+  w.line(
+    zone ? P("tax_rate", { rate: numberText(zone.tax_percentage, lang, 1) }) : P("tax"),
+    money(bill.tax_cost),
+  );
+  w.line(P("total"), money(bill.total_cost), true);
+  w.line(P("currency"), bill.currency);
+  w.line(P("due_date"), bill.payment_due_date || "-");
+  const pay = PAYMENTS.includes(bill.payment_status) ? bill.payment_status : "unknown";
+  w.line(
+    P("payment_status"),
+    t(`billing.payment_status.${pay}`) +
+      (bill.payment_date ? ` (${bill.payment_date.slice(0, 10)})` : ""),
+  );
+
+  const method = (m: string) => t(`billing.recalculation.methods.${m}.name`);
+  const notes: string[] = [];
+  if (bill.recalculation_method) {
+    notes.push(P("recalculated_note", { method: method(bill.recalculation_method) }));
+  } else if (bill.is_estimation) {
+    notes.push(
+      P("estimated_note", { method: method(bill.estimation_method ?? "method_3_zone_average") }),
+    );
+  }
+  if (bill.override_reason) notes.push(P("reason", { reason: bill.override_reason }));
+  if (details.season) notes.push(P(`season_${details.season}`));
+  if (notes.length > 0) {
+    w.heading(P("notes"));
+    for (const n of notes) w.paragraph(n);
+  }
+
+  if (zone) {
+    w.heading(P("zone_prices", { zone: zone.name }));
+    w.line(P("pricing_mode"), t(`reports.pdf.modes.${pricingMode(zone)}`));
+    w.line(P("base_tariff"), moneyText(Math.round(zone.base_tariff * 100), zone.currency, lang));
+    w.line(P("tax"), `${numberText(zone.tax_percentage, lang, 1)} %`);
+    const seasons = zone.seasonal_tariff ? (["winter", "summer"] as const) : [null];
+    for (const s of seasons) {
+      const tiers = buildTiers(zone, s);
+      w.table(
+        [
+          { header: s ? P(`season_name_${s}`) : P("level"), width: 4 },
+          { header: P("range"), width: 4 },
+          { header: P("price"), width: 2, align: "right" },
+        ],
+        tiers.map((tier) => {
+          const from = Number(tier.from.n) / 10 ** tier.from.s;
+          const to = tier.to ? Number(tier.to.n) / 10 ** tier.to.s : null;
+          return [
+            t(`reports.unit_report.price_table.${tier.level}`),
+            to === null ? P("range_open", { from }) : P("range_closed", { from, to }),
+            numberText(tier.price, lang, 4),
+          ];
+        }),
+      );
+    }
+    if (zone.industrial_tariff && zone.compensation_factor_enabled) {
+      w.line(
+        P("compensation_factor"),
+        `${numberText(zone.compensation_factor_percentage, lang, 1)} %`,
+      );
+    }
+  }
+  w.gap(10);
+  w.paragraph(P("generated", { portal: input.portal }), 8);
+  return w.save();
+}

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { renderUnitPdf } from "./unit_pdf.ts";
+import { loadI18n } from "../i18n.ts";
+import { defaultZone, type Zone } from "../../core/zone.ts";
+import { computeUnitBill } from "../../core/tariff.ts";
+import type { StoredUnitBill } from "../../db/bills.ts";
+import type { StoredDevice } from "../../db/devices.ts";
+import { pdfText } from "../../tests/_pdf_text.ts";
+
+/** A seasonal industrial zone with 5 % compensation: winter 2.00/kWh, summer 1.00/kWh. */
+const zone: Zone = {
+  ...defaultZone("Industrial Norte"),
+  seasonal_tariff: true,
+  industrial_tariff: true,
+  compensation_factor_enabled: true,
+  compensation_factor_percentage: 5,
+  winter_price_low: 2,
+  summer_price_low: 1,
+  base_tariff: 50,
+  tax_percentage: 16,
+};
+
+const station = {
+  id: 3,
+  name: "Planta Ñandú",
+  serial_number: "PL-3",
+  location: JSON.stringify({ city: "Saltillo" }),
+  config: { station: { units: [{ id: "unit_1", name: "Nave 1", ssr_id: "ssr_1" }] } },
+} as unknown as StoredDevice;
+
+function billOf(energy: number, period: string, extra: Partial<StoredUnitBill>): StoredUnitBill {
+  const c = computeUnitBill(zone, energy, { period });
+  return {
+    id: 1,
+    unit_id: "unit_1",
+    station_id: 3,
+    billing_month: period,
+    billing_period: null,
+    energy_consumption: c.energy_consumption,
+    energy_cost: c.energy_cost,
+    base_tariff: c.base_tariff,
+    compensation_cost: c.compensation_cost,
+    tax_cost: c.tax_cost,
+    total_cost: c.total_cost,
+    currency: "MXN",
+    payment_status: "paid",
+    payment_due_date: "2026-02-13",
+    payment_date: "2026-02-02T10:00:00.000Z",
+    openpay_charge_id: null,
+    is_finalized: true,
+    is_estimation: true,
+    estimation_method: "method_3_zone_average",
+    recalculation_method: null,
+    override_reason: null,
+    calculation_details: {
+      pricing_mode: c.pricing_mode,
+      season: c.season,
+      tiers: c.calculation_details,
+    },
+    zone_snapshot: zone,
+    author: null,
+    created_by: null,
+    tenant_id: 9,
+    sensor_serial: "S",
+    zone_id: 1,
+    created_at: "2026-02-01T00:00:00.000Z",
+    updated_at: "2026-02-01T00:00:00.000Z",
+    ...extra,
+  };
+}
+
+Deno.test("the unit PDF states the season, compensation, estimation and zone prices", async () => {
+  const i18n = await loadI18n();
+  const bill = billOf(250, "2026-01", {});
+  // Winter: 250 × 2 = 500.00; compensation 5 % = 25.00; tax 16 % of 575.00 = 92.00.
+  assert.equal(bill.total_cost, 66700);
+  const bytes = await renderUnitPdf({
+    t: i18n.t("en"),
+    lang: "en",
+    portal: "Energy Portal",
+    station,
+    unit: { id: "unit_1", name: "Nave 1" },
+    tenant: "Zoë Álvarez",
+    bill,
+    zone,
+  });
+  const text = (await pdfText(bytes)).lines.join("\n");
+  for (
+    const expected of [
+      "Planta Ñandú (PL-3)",
+      "Zoë Álvarez",
+      "Saltillo",
+      "$500.00 MXN",
+      "$25.00 MXN",
+      "$575.00 MXN",
+      "$92.00 MXN",
+      "$667.00 MXN",
+      "Paid (2026-02-02)",
+      "The consumption of this bill was estimated using Zone Average.",
+      "Winter rates were applied to this period.",
+      "Zone Prices: Industrial Norte",
+      "Seasonal",
+      "Compensation Factor",
+    ]
+  ) assert.ok(text.includes(expected), `missing "${expected}" in:\n${text}`);
+});
+
+Deno.test("the unit PDF of a recalculated summer bill gives the method and the reason", async () => {
+  const i18n = await loadI18n();
+  const bill = billOf(100, "2026-07", {
+    is_estimation: false,
+    estimation_method: null,
+    recalculation_method: "manual_input",
+    override_reason: "Medidor reemplazado — lectura manual",
+  });
+  const bytes = await renderUnitPdf({
+    t: i18n.t("es"),
+    lang: "es",
+    portal: "Portal de Energía",
+    station,
+    unit: { id: "unit_1", name: "Nave 1" },
+    tenant: null,
+    bill,
+    zone,
+  });
+  const text = (await pdfText(bytes)).lines.join("\n");
+  for (
+    const expected of [
+      "Reporte de factura de unidad",
+      "Julio 2026 (2026-07)",
+      "No asignado",
+      "Esta factura se recalculó usando Captura manual.",
+      "Motivo: Medidor reemplazado — lectura manual",
+      "Se aplicaron las tarifas de verano a este periodo.",
+    ]
+  ) assert.ok(text.includes(expected), `missing "${expected}" in:\n${text}`);
+});

@@ -1,0 +1,172 @@
+/**
+ * The pure view model shared by the report pages and the PDF reports (spec 001 sections 3, 4
+ * and 5): the breakdown a unit bill keeps (tier lines, season, pricing mode), the zone it was
+ * priced with, the report status of a period row, the periods of a year and their timing,
+ * period labels and the city of a station.
+ */
+import type { Zone } from "../core/zone.ts";
+import { parseLocation } from "../core/device_rules.ts";
+import {
+  bimonthlyPeriod,
+  type DateParts,
+  monthlyPeriod,
+  parsePeriod,
+  type PeriodKind,
+} from "../core/periods.ts";
+import type { StoredUnitBill } from "../db/bills.ts";
+import type { Translate } from "./i18n.ts";
+
+/** One tier line of a bill: its description, kWh, price and cost in cents. */
+export interface TierLine {
+  level: string;
+  description: string;
+  kwh: number;
+  price: number;
+  tier_cost: number;
+}
+
+/** What a unit bill records about how it was priced. */
+export interface BillBreakdown {
+  tiers: TierLine[];
+  season: "summer" | "winter" | null;
+  pricing_mode: string | null;
+}
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+/** Reads `calculation_details` (the object of a billing run, or a bare list of tiers). */
+export function billBreakdown(details: unknown): BillBreakdown {
+  const obj = details && typeof details === "object" && !Array.isArray(details)
+    ? details as Record<string, unknown>
+    : {};
+  const list = Array.isArray(details) ? details : Array.isArray(obj.tiers) ? obj.tiers : [];
+  const tiers = list
+    .filter((x): x is Record<string, unknown> => !!x && typeof x === "object")
+    .map((x) => ({
+      level: typeof x.level === "string" ? x.level : "",
+      description: typeof x.description === "string" ? x.description : "",
+      kwh: num(x.kwh),
+      price: num(x.price),
+      tier_cost: Math.round(num(x.tier_cost ?? x.tierCost)),
+    }));
+  const season = obj.season === "winter" || obj.season === "summer" ? obj.season : null;
+  const pricing_mode = typeof obj.pricing_mode === "string" ? obj.pricing_mode : null;
+  return { tiers, season, pricing_mode };
+}
+
+/** The zone a bill was priced with (its snapshot), else `current`, else null. */
+export function zoneOfBill(snapshot: unknown, current: Zone | null): Zone | null {
+  if (snapshot && typeof snapshot === "object") {
+    const s = snapshot as Record<string, unknown>;
+    if (typeof s.currency === "string" && typeof s.base_tariff === "number") {
+      return { ...(s as unknown as Zone), id: s.id === undefined ? undefined : String(s.id) };
+    }
+  }
+  return current;
+}
+
+/** The status of a period row of the unit report. */
+export type ReportStatusKey =
+  | "saved"
+  | "estimate"
+  | "partial_estimate"
+  | "error"
+  | "recalculated"
+  | "not_saved"
+  | "future"
+  | "partially_saved";
+
+/** A status and its badge colour. */
+export interface ReportStatus {
+  key: ReportStatusKey;
+  colour: "purple" | "yellow" | "green" | "red" | "blue" | "grey";
+}
+
+/** The bill fields the status reads. */
+export type StatusBill = Pick<
+  StoredUnitBill,
+  | "is_finalized"
+  | "is_estimation"
+  | "override_reason"
+  | "recalculation_method"
+  | "created_by"
+  | "created_at"
+  | "updated_at"
+>;
+
+/**
+ * The report status (spec 001 section 4): Future for a period not started; Recalculated for a
+ * bill with an override reason or a recalculation method, or one updated more than 5 s after
+ * it was created; then as the lists: finalized with a creator Partially Saved, other finalized
+ * Saved (red if estimated), draft estimation Estimate (blue in the current period, else red),
+ * anything else (also no bill) Not Saved.
+ */
+export function reportStatus(
+  bill: StatusBill | null,
+  timing: { future: boolean; current: boolean },
+): ReportStatus {
+  if (timing.future) return { key: "future", colour: "grey" };
+  if (!bill) return { key: "not_saved", colour: "grey" };
+  const edited = Date.parse(bill.updated_at) - Date.parse(bill.created_at) > 5000;
+  if (bill.override_reason || bill.recalculation_method || edited) {
+    return { key: "recalculated", colour: "purple" };
+  }
+  if (bill.is_finalized) {
+    if (bill.created_by) return { key: "partially_saved", colour: "yellow" };
+    return { key: "saved", colour: bill.is_estimation ? "red" : "green" };
+  }
+  if (bill.is_estimation) return { key: "estimate", colour: timing.current ? "blue" : "red" };
+  return { key: "not_saved", colour: "grey" };
+}
+
+/** The periods of a year, oldest first. */
+export function periodsOfYear(kind: PeriodKind, year: number): string[] {
+  const out: string[] = [];
+  for (let m = 1; m <= 12; m += kind === "monthly" ? 1 : 2) {
+    out.push(kind === "monthly" ? monthlyPeriod(year, m) : bimonthlyPeriod(year, m));
+  }
+  return out;
+}
+
+/** Whether a period has not started, holds today, or is over. */
+export function periodTiming(
+  text: string,
+  today: DateParts,
+): { future: boolean; current: boolean; past: boolean } {
+  const p = parsePeriod(text);
+  const first = p.year * 12 + p.months[0];
+  const last = p.year * 12 + p.months[p.months.length - 1];
+  const now = today.year * 12 + today.month;
+  return { future: first > now, current: first <= now && now <= last, past: last < now };
+}
+
+const PAIRS = ["jan_feb", "mar_apr", "may_jun", "jul_aug", "sep_oct", "nov_dec"];
+
+/** A period worded in the language of `t` (`March 2026`, `Mar-Apr 2026`); the text if malformed. */
+export function periodName(t: Translate, text: string): string {
+  try {
+    const p = parsePeriod(text);
+    if (p.kind === "monthly") {
+      const m = String(p.months[0]).padStart(2, "0");
+      return t("billing.periods.monthly_label", {
+        month: t(`billing.periods.months.m${m}`),
+        year: p.year,
+      });
+    }
+    return t("billing.periods.bimonthly_label", {
+      months: t(`billing.periods.bimonthly.${PAIRS[(p.months[0] - 1) / 2]}`),
+      year: p.year,
+    });
+  } catch {
+    return text;
+  }
+}
+
+/** The city of a location (JSON with a city, or raw text), else 'No location'. */
+export function cityOf(t: Translate, location: string): string {
+  const raw = (location ?? "").trim();
+  const city = parseLocation(raw).city;
+  if (city) return city;
+  if (raw && !raw.startsWith("{")) return raw;
+  return t("reports.unit_report.no_location");
+}

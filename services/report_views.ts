@@ -1,0 +1,176 @@
+/**
+ * What the admin report pages show (spec 001 section 2, "Station report" and "Unit report"),
+ * read from the devices, zones and bills: the station report of a period (bills, tenant and
+ * customer summaries, profits) and the unit report of a year (period rows with their bills).
+ */
+import type { Deps } from "./deps.ts";
+import type { Zone } from "../core/zone.ts";
+import type { StationUnit } from "../core/devices.ts";
+import {
+  bimonthlyPeriod,
+  type DateParts,
+  monthlyPeriod,
+  type PeriodKind,
+  periodOptions,
+} from "../core/periods.ts";
+import { getDevice, type StoredDevice } from "../db/devices.ts";
+import { getZone } from "../db/zones.ts";
+import { getUser } from "../db/users.ts";
+import {
+  getUnitBillOf,
+  listUnitBills,
+  readStationBills,
+  type StoredCustomerBill,
+  type StoredUnitBill,
+} from "../db/bills.ts";
+import { periodsOfYear, periodTiming, type ReportStatus, reportStatus } from "./report_model.ts";
+import { unitTenant } from "./reports.ts";
+
+/** A station and its zone as it is now. */
+export interface StationContext {
+  station: StoredDevice;
+  zone: Zone | null;
+  kind: PeriodKind;
+}
+
+/** The station of a report, or null when `id` is not a station. */
+export async function stationContext(deps: Deps, id: number): Promise<StationContext | null> {
+  const station = await getDevice(deps.kv, id);
+  if (!station || station.type !== "station") return null;
+  const z = station.zone_id === null ? null : await getZone(deps.kv, station.zone_id);
+  const zone = z ? { ...z, id: String(z.id) } as Zone : null;
+  return { station, zone, kind: zone?.billing_type ?? "monthly" };
+}
+
+/**
+ * The period choices of the station report, newest first: the 12 months up to this one, or
+ * the bimonthly periods of this year and last year.
+ */
+export function stationPeriods(kind: PeriodKind, today: DateParts): string[] {
+  if (kind === "bimonthly") {
+    return [
+      ...periodOptions("bimonthly", today.year),
+      ...periodOptions("bimonthly", today.year - 1),
+    ];
+  }
+  const out: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const m = today.month - i;
+    out.push(monthlyPeriod(m < 1 ? today.year - 1 : today.year, ((m + 11) % 12) + 1));
+  }
+  return out;
+}
+
+/** The period holding today. */
+export function currentPeriod(kind: PeriodKind, today: DateParts): string {
+  return kind === "monthly"
+    ? monthlyPeriod(today.year, today.month)
+    : bimonthlyPeriod(today.year, today.month);
+}
+
+/** The station report of one period. */
+export interface StationReportData {
+  period: string;
+  bills: StoredUnitBill[];
+  customerBill: StoredCustomerBill | null;
+  customerName: string | null;
+  tenants: Map<number, string>;
+  currency: string;
+  totals: {
+    energy: number;
+    base_tariff: number;
+    energy_cost: number;
+    compensation_cost: number;
+    tax_cost: number;
+    total_cost: number;
+  };
+  /** Commission plus fees (null without a customer bill). */
+  providerProfit: number | null;
+  /** Tenant payments minus the customer bill's total (null without a customer bill). */
+  customerProfit: number | null;
+}
+
+async function names(deps: Deps, ids: Iterable<number | null>): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (const id of new Set(ids)) {
+    if (id === null) continue;
+    const u = await getUser(deps.kv, id);
+    if (u) out.set(id, u.full_name);
+  }
+  return out;
+}
+
+/** Reads the bills of a station and period with the summaries of the report. */
+export async function stationReport(
+  deps: Deps,
+  ctx: StationContext,
+  period: string,
+): Promise<StationReportData> {
+  const { station } = ctx;
+  const units = station.config.station?.units ?? [];
+  const read = await readStationBills(deps.kv, station.id, period, units.map((u) => u.id));
+  const order = new Map(units.map((u, i) => [u.id, i]));
+  const bills = (await listUnitBills(deps.kv, station.id))
+    .filter((b) => (b.billing_month ?? b.billing_period) === period)
+    .sort((a, b) => (order.get(a.unit_id) ?? 99) - (order.get(b.unit_id) ?? 99));
+  const customerBill = read.customer.value;
+  const sum = (f: (b: StoredUnitBill) => number) => bills.reduce((s, b) => s + f(b), 0);
+  const totals = {
+    energy: Math.round(sum((b) => b.energy_consumption) * 1000) / 1000,
+    base_tariff: sum((b) => b.base_tariff),
+    energy_cost: sum((b) => b.energy_cost),
+    compensation_cost: sum((b) => b.compensation_cost),
+    tax_cost: sum((b) => b.tax_cost),
+    total_cost: sum((b) => b.total_cost),
+  };
+  const customerNames = await names(deps, [customerBill?.customer_id ?? station.customer_id]);
+  return {
+    period,
+    bills,
+    customerBill,
+    customerName: customerNames.values().next().value ?? null,
+    tenants: await names(deps, bills.map((b) => b.tenant_id)),
+    currency: bills[0]?.currency ?? customerBill?.currency ?? ctx.zone?.currency ?? "MXN",
+    totals,
+    providerProfit: customerBill ? customerBill.commission_amount + customerBill.fee_amount : null,
+    customerProfit: customerBill ? totals.total_cost - customerBill.total_amount : null,
+  };
+}
+
+/** One period row of the unit report. */
+export interface PeriodRow {
+  period: string;
+  bill: StoredUnitBill | null;
+  future: boolean;
+  current: boolean;
+  past: boolean;
+  status: ReportStatus;
+}
+
+/** The unit report of a year. */
+export interface UnitReportData {
+  unit: StationUnit;
+  tenant: string | null;
+  rows: PeriodRow[];
+}
+
+/** Reads the rows of a unit's year, oldest first; null when the station has no such unit. */
+export async function unitReport(
+  deps: Deps,
+  ctx: StationContext,
+  unitId: string,
+  year: number,
+  today: DateParts,
+): Promise<UnitReportData | null> {
+  const unit = ctx.station.config.station?.units.find((u) => u.id === unitId);
+  if (!unit) return null;
+  const rows: PeriodRow[] = [];
+  for (const period of periodsOfYear(ctx.kind, year)) {
+    const bill = await getUnitBillOf(deps.kv, ctx.station.id, period, unit.id);
+    const timing = periodTiming(period, today);
+    rows.push({ period, bill, ...timing, status: reportStatus(bill, timing) });
+  }
+  const tenantId = await unitTenant(deps, ctx.station, unit.id);
+  const tenant = tenantId === null ? null : (await getUser(deps.kv, tenantId))?.full_name ?? null;
+  return { unit, tenant, rows };
+}

@@ -1,0 +1,231 @@
+/**
+ * PDF reports (spec 001 section 7, "Reports"): `POST /reports/generate` and
+ * `/api/reports/generate` with `{reportType, stationId, unitId?, month | period, language}`.
+ *
+ * - `monthly` / `bimester`: the unit bill of `unitId` for the month `YYYY-MM` / the bimester
+ *   `YYYY-MM-MM`; `customer` / `bimester_customer`: the station (customer) bill and its unit
+ *   bills. Language en, es or de (default: the asker's language).
+ * - Who may (DESIGN.md): admin every report; a customer the reports of its own stations; a
+ *   tenant the unit reports of its own units (the unit's sensor is theirs, or the bill was
+ *   theirs). A tenant asking for a customer report is refused (403); a station, unit or bill
+ *   the asker may not see is "not found" (404), as is a period without a bill.
+ * - File names: `{reportType}_report_{stationId}_{unitId}_{period}_{language}.pdf` for unit
+ *   reports, `{reportType}_report_{stationId}_{period}_{language}.pdf` for customer reports.
+ */
+import { z } from "zod";
+import type { Deps } from "./deps.ts";
+import type { User } from "../core/types.ts";
+import { isLanguage, type Language } from "../core/roles.ts";
+import { parsePeriod } from "../core/periods.ts";
+import type { Zone } from "../core/zone.ts";
+import { getDevice, type StoredDevice, unitBindings } from "../db/devices.ts";
+import { getUser } from "../db/users.ts";
+import { getZone } from "../db/zones.ts";
+import {
+  getUnitBillOf,
+  listUnitBills,
+  readStationBills,
+  type StoredCustomerBill,
+  type StoredUnitBill,
+} from "../db/bills.ts";
+import { zoneOfBill } from "./report_model.ts";
+import { renderUnitPdf } from "./pdf/unit_pdf.ts";
+import { renderCustomerPdf } from "./pdf/customer_pdf.ts";
+
+/** The report types of the API. */
+export const REPORT_TYPES = ["monthly", "bimester", "customer", "bimester_customer"] as const;
+/** One report type. */
+export type ReportType = typeof REPORT_TYPES[number];
+
+/** Locale keys of the refusals. */
+export const REPORT_ERRORS = {
+  invalidBody: "reports.errors.invalid_body",
+  invalidType: "reports.errors.invalid_report_type",
+  invalidStation: "reports.errors.invalid_station",
+  invalidUnit: "reports.errors.invalid_unit",
+  invalidMonth: "reports.errors.invalid_month",
+  invalidPeriod: "reports.errors.invalid_period",
+  invalidLanguage: "reports.errors.invalid_language",
+  forbidden: "reports.errors.forbidden",
+  stationNotFound: "reports.errors.station_not_found",
+  unitNotFound: "reports.errors.unit_not_found",
+  noBill: "reports.errors.no_bill",
+  noCustomerBill: "reports.errors.no_customer_bill",
+} as const;
+
+/** A refused report: `key` is a locale key, `params` its placeholders. */
+export class ReportError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404,
+    readonly key: string,
+    readonly params: Record<string, string> = {},
+  ) {
+    super(key);
+    this.name = "ReportError";
+  }
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const BIMESTER = /^\d{4}-(01-02|03-04|05-06|07-08|09-10|11-12)$/;
+
+const schema = z.object({
+  reportType: z.enum(REPORT_TYPES, { error: REPORT_ERRORS.invalidType }),
+  stationId: z.preprocess(
+    (v) => (typeof v === "string" && /^\d{1,15}$/.test(v) ? Number(v) : v),
+    z.number({ error: REPORT_ERRORS.invalidStation }).int({ error: REPORT_ERRORS.invalidStation })
+      .positive({ error: REPORT_ERRORS.invalidStation }).max(Number.MAX_SAFE_INTEGER, {
+        error: REPORT_ERRORS.invalidStation,
+      }),
+  ),
+  unitId: z.string().regex(/^[\w.-]{1,64}$/, { error: REPORT_ERRORS.invalidUnit }).optional(),
+  month: z.string().max(16).optional(),
+  period: z.string().max(16).optional(),
+  language: z.string().max(8).optional(),
+});
+
+/** A validated report request. */
+export interface ReportRequest {
+  reportType: ReportType;
+  stationId: number;
+  /** The unit (unit reports only). */
+  unitId: string | null;
+  /** `YYYY-MM` for monthly types, `YYYY-MM-MM` for bimonthly ones. */
+  period: string;
+  language: Language;
+}
+
+/** Validates a body; ReportError 400 with the first problem otherwise. */
+export function checkReportRequest(body: unknown, fallback: Language): ReportRequest {
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    throw new ReportError(400, REPORT_ERRORS.invalidBody);
+  }
+  const res = schema.safeParse(body);
+  if (!res.success) {
+    const msg = res.error.issues[0]?.message ?? "";
+    throw new ReportError(
+      400,
+      Object.values(REPORT_ERRORS).includes(msg as never) ? msg : REPORT_ERRORS.invalidBody,
+    );
+  }
+  const d = res.data;
+  const monthly = d.reportType === "monthly" || d.reportType === "customer";
+  const period = monthly ? d.month ?? d.period : d.period ?? d.month;
+  if (typeof period !== "string" || !(monthly ? MONTH : BIMESTER).test(period)) {
+    throw new ReportError(400, monthly ? REPORT_ERRORS.invalidMonth : REPORT_ERRORS.invalidPeriod);
+  }
+  const unit = d.reportType === "monthly" || d.reportType === "bimester";
+  if (unit && !d.unitId) throw new ReportError(400, REPORT_ERRORS.invalidUnit);
+  if (d.language !== undefined && !isLanguage(d.language)) {
+    throw new ReportError(400, REPORT_ERRORS.invalidLanguage);
+  }
+  return {
+    reportType: d.reportType,
+    stationId: d.stationId,
+    unitId: unit ? d.unitId! : null,
+    period: parsePeriod(period).text,
+    language: (d.language as Language | undefined) ?? fallback,
+  };
+}
+
+/** A finished report. */
+export interface ReportFile {
+  bytes: Uint8Array;
+  filename: string;
+}
+
+/** The file name of a report (spec 001 section 7). */
+export function reportFileName(req: ReportRequest): string {
+  const unit = req.unitId === null ? "" : `_${req.unitId}`;
+  return `${req.reportType}_report_${req.stationId}${unit}_${req.period}_${req.language}.pdf`;
+}
+
+async function currentZone(deps: Deps, id: number | null): Promise<Zone | null> {
+  if (id === null) return null;
+  const z = await getZone(deps.kv, id);
+  return z ? { ...z, id: String(z.id) } as Zone : null;
+}
+
+async function nameOf(deps: Deps, id: number | null | undefined): Promise<string | null> {
+  if (id === null || id === undefined) return null;
+  return (await getUser(deps.kv, id))?.full_name ?? null;
+}
+
+/** The tenant currently bound to a unit (through its sensor), or null. */
+export async function unitTenant(
+  deps: Deps,
+  station: StoredDevice,
+  unitId: string,
+): Promise<number | null> {
+  const sensorId = (await unitBindings(deps.kv, station.id)).get(unitId);
+  const sensor = sensorId === undefined ? null : await getDevice(deps.kv, sensorId);
+  const unit = station.config.station?.units.find((u) => u.id === unitId);
+  return sensor?.tenant_id ?? sensor?.config.sensor?.tenant_id ?? unit?.tenant_id ?? null;
+}
+
+/**
+ * Builds a report for `viewer`. Throws {@link ReportError}: 400 bad request, 403 a role that
+ * may not have this kind of report, 404 a station, unit or bill that is missing or not theirs.
+ */
+export async function generateReport(
+  deps: Deps,
+  viewer: User,
+  req: ReportRequest,
+): Promise<ReportFile> {
+  const unitReport = req.unitId !== null;
+  if (viewer.role === "user" && !unitReport) throw new ReportError(403, REPORT_ERRORS.forbidden);
+  const station = await getDevice(deps.kv, req.stationId);
+  if (!station || station.type !== "station") {
+    throw new ReportError(404, REPORT_ERRORS.stationNotFound);
+  }
+  if (viewer.role === "customer" && station.customer_id !== viewer.id) {
+    throw new ReportError(404, REPORT_ERRORS.stationNotFound);
+  }
+  const t = deps.i18n.t(req.language);
+  const portal = t("common.app_name");
+  if (unitReport) {
+    const unit = station.config.station?.units.find((u) => u.id === req.unitId);
+    const tenantNow = unit ? await unitTenant(deps, station, unit.id) : null;
+    const bill = unit ? await getUnitBillOf(deps.kv, station.id, req.period, unit.id) : null;
+    if (
+      !unit ||
+      (viewer.role === "user" && tenantNow !== viewer.id && bill?.tenant_id !== viewer.id)
+    ) {
+      throw new ReportError(404, REPORT_ERRORS.unitNotFound);
+    }
+    if (!bill) throw new ReportError(404, REPORT_ERRORS.noBill, { period: req.period });
+    const bytes = await renderUnitPdf({
+      t,
+      lang: req.language,
+      portal,
+      station,
+      unit: { id: unit.id, name: unit.name || unit.id },
+      tenant: await nameOf(deps, bill.tenant_id ?? tenantNow),
+      bill,
+      zone: zoneOfBill(bill.zone_snapshot, await currentZone(deps, bill.zone_id)),
+    });
+    return { bytes, filename: reportFileName(req) };
+  }
+  const customer: StoredCustomerBill | null =
+    (await readStationBills(deps.kv, station.id, req.period, [])).customer.value;
+  if (!customer) throw new ReportError(404, REPORT_ERRORS.noCustomerBill, { period: req.period });
+  const units: StoredUnitBill[] = (await listUnitBills(deps.kv, station.id))
+    .filter((b) => (b.billing_month ?? b.billing_period) === req.period);
+  const tenants = new Map<number, string>();
+  for (const b of units) {
+    if (b.tenant_id !== null && !tenants.has(b.tenant_id)) {
+      const n = await nameOf(deps, b.tenant_id);
+      if (n) tenants.set(b.tenant_id, n);
+    }
+  }
+  const bytes = await renderCustomerPdf({
+    t,
+    lang: req.language,
+    portal,
+    station,
+    customer: await nameOf(deps, customer.customer_id ?? station.customer_id),
+    bill: customer,
+    units,
+    tenants,
+  });
+  return { bytes, filename: reportFileName(req) };
+}

@@ -18,6 +18,7 @@ import { createApp } from "./routes/mod.ts";
 import type { Deps } from "./services/deps.ts";
 import { openTelemetry } from "./db/telemetry/open.ts";
 import { startMqtt } from "./services/mqtt_runtime.ts";
+import { CertificateAuthorityError, openCertificateAuthority } from "./services/pki.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
@@ -33,6 +34,16 @@ async function main() {
     throw e;
   }
   await Deno.mkdir(config.dataDir, { recursive: true });
+  let pki;
+  try {
+    pki = await openCertificateAuthority(config.dataDir);
+  } catch (e) {
+    if (e instanceof CertificateAuthorityError) {
+      Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
+      Deno.exit(2);
+    }
+    throw e;
+  }
   const log = createLogger(config.logLevel);
   const kv = await openKv(config.kvPath);
   const telemetry = await openTelemetry({
@@ -51,6 +62,7 @@ async function main() {
     log,
     throttle: DEFAULT_THROTTLE,
     telemetry,
+    pki,
   };
 
   const admin = await ensureAdmin(deps);
@@ -71,6 +83,10 @@ async function main() {
 
   const mqtt = await startMqtt(deps);
   out(`MQTT: devices connect to ${mqtt.url}${mqtt.ingest ? "" : " (ingest runs apart)"}`);
+  if (mqtt.broker?.tlsUrl) {
+    const required = config.mqtt.requireClientCert ? ", client certificate required" : "";
+    out(`  MQTT over TLS: ${mqtt.broker.tlsUrl} (CA: ${config.dataDir}/ca.pem${required})`);
+  }
   const meters = demo ? await startDemoMeters(deps, mqtt.url, demo.meters) : null;
   if (meters) out(`  ${demo!.meters.length} simulated meters publish every 10 s`);
   const prune = setInterval(() => {

@@ -25,6 +25,12 @@ import { nextId } from "./kv.ts";
 export interface StoredDevice extends Omit<Device, "status" | "last_seen"> {
   /** PBKDF2 hash of the MQTT password (see `services/devices.ts`); never served. */
   mqtt_password_hash: string;
+  /**
+   * The MQTT password sealed with the portal's secret (`services/mqtt_passwords.ts`), so it
+   * can be given to an external broker and used to test the connection; never served.
+   * Missing on devices whose password was set before it was kept.
+   */
+  mqtt_password_sealed?: string;
 }
 
 /** A field whose value another device already holds. */

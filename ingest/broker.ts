@@ -6,9 +6,14 @@
  * and publish under `sensor/` and `station/`. Anything else is refused: a refused publish
  * closes the client's connection (MQTT 3.1.1 has no negative acknowledgement), a refused
  * subscription is answered with the failure code 0x80. Sessions live in memory.
+ *
+ * With `tls` it also serves MQTT over TLS (`node:tls`) with a server certificate from the
+ * portal's CA; when client certificates are required, the TLS handshake refuses a client
+ * that presents none or one not signed by that CA, before any MQTT packet is read.
  */
 import { Aedes, type Client } from "aedes";
 import { createServer, type Server } from "node:net";
+import { createServer as createTlsServer, type TLSSocket } from "node:tls";
 import { timingSafeEqual } from "node:crypto";
 import { Buffer } from "node:buffer";
 import type { DeviceDirectory, IngestDevice } from "./contract.ts";
@@ -30,6 +35,21 @@ export interface EmbeddedBrokerOptions {
   /** The credentials of ingest clients. */
   ingestCredentials: Credentials;
   log?: IngestLog;
+  /** MQTT over TLS on a second port; absent: plain MQTT only. */
+  tls?: BrokerTls;
+}
+
+/** The TLS listener of the embedded broker. */
+export interface BrokerTls {
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** Server certificate and key (PEM). */
+  certPem: string;
+  keyPem: string;
+  /** The CA that signs client certificates (PEM). */
+  caPem: string;
+  /** Refuse clients without a certificate signed by `caPem`. */
+  requireClientCert: boolean;
 }
 
 /** A running embedded broker. */
@@ -38,6 +58,10 @@ export interface EmbeddedBroker {
   hostname: string;
   /** `mqtt://<host>:<port>` for clients on this machine. */
   url: string;
+  /** Port of MQTT over TLS, or null when TLS is off. */
+  tlsPort: number | null;
+  /** `mqtts://<host>:<tlsPort>` for clients on this machine, or null when TLS is off. */
+  tlsUrl: string | null;
   /** Connected clients now. */
   clients(): number;
   /** Closes every client connection and the listener. */
@@ -146,32 +170,64 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   });
 
   const server: Server = createServer(broker.handle);
+  const tls = options.tls;
+  const tlsServer = tls
+    ? createTlsServer({
+      cert: tls.certPem,
+      key: tls.keyPem,
+      ca: [tls.caPem],
+      requestCert: tls.requireClientCert,
+      rejectUnauthorized: tls.requireClientCert,
+      minVersion: "TLSv1.2",
+    }, (socket: TLSSocket) => broker.handle(socket))
+    : null;
+  tlsServer?.on("tlsClientError", (error: Error) => {
+    throttled.log("tls-refused", "warn", "broker refused a TLS client", { error: error.message });
+  });
   const hostname = options.hostname ?? "0.0.0.0";
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 1883, hostname, () => {
-        server.off("error", reject);
+  const listen = (s: Server, port: number) =>
+    new Promise<void>((resolve, reject) => {
+      s.once("error", reject);
+      s.listen(port, hostname, () => {
+        s.off("error", reject);
         resolve();
       });
     });
+  const closeServer = (s: Server) =>
+    new Promise<void>((resolve) => s.listening ? s.close(() => resolve()) : resolve());
+  try {
+    await listen(server, options.port ?? 1883);
+    if (tlsServer && tls) await listen(tlsServer, tls.port);
   } catch (error) {
+    await closeServer(server);
     await new Promise<void>((resolve) => broker.close(() => resolve()));
     throw error;
   }
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port ?? 1883;
+  const portOf = (s: Server, fallback: number) => {
+    const address = s.address();
+    return typeof address === "object" && address ? address.port : fallback;
+  };
+  const port = portOf(server, options.port ?? 1883);
+  const tlsPort = tlsServer && tls ? portOf(tlsServer, tls.port) : null;
   const clientHost = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
-  log.log("info", "embedded MQTT broker listening", { hostname, port });
+  log.log("info", "embedded MQTT broker listening", {
+    hostname,
+    port,
+    tlsPort,
+    requireClientCert: tls?.requireClientCert ?? false,
+  });
 
   return {
     port,
     hostname,
     url: `mqtt://${clientHost}:${port}`,
+    tlsPort,
+    tlsUrl: tlsPort === null ? null : `mqtts://${clientHost}:${tlsPort}`,
     clients: () => broker.connectedClients,
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
+      if (tlsServer) await closeServer(tlsServer);
     },
   };
 }

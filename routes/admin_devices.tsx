@@ -64,6 +64,8 @@ import {
   type UnitChoice,
 } from "../components/devices/SensorForm.tsx";
 import { SensorDetail, SensorNotFound } from "../components/devices/SensorDetail.tsx";
+import { testAndReturn, testConnectionSlot } from "./_mqtt_test_page.tsx";
+import { certificateView, renewAndReturn, verifyAndReturn } from "./_certificate_page.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { listZones } from "../db/zones.ts";
 import {
@@ -318,7 +320,7 @@ function sensorBody(v: SensorFormValues, password: string) {
 /** A failure carried by a redirect: shown only when it is a known device message. */
 function failureText(t: Translate, what: string | undefined, reason: string | undefined) {
   if (!what) return undefined;
-  const known = reason && reason.startsWith("devices.") && t(reason) !== reason
+  const known = reason && /^(devices|mqtt_test)\./.test(reason) && t(reason) !== reason
     ? t(reason)
     : t("devices.station_data.errors.unexpected");
   if (what === "station_has_sensors") {
@@ -787,6 +789,13 @@ export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
           credentialsSet: (x.config.mqtt?.username ?? "") !== "",
           broker: brokerAddress(deps, c.req.header("host")),
           measurements,
+          tls: deps.config.mqtt.url ? undefined : {
+            port: deps.config.mqtt.tlsPort === 0 ? null : deps.config.mqtt.tlsPort,
+            requireClientCert: deps.config.mqtt.requireClientCert,
+          },
+          certificate: x.status === "online"
+            ? undefined
+            : await certificateView(deps, t, s.id, x.id, (n) => c.req.query(n)),
         }}
         uptime={{
           offsetMinutes: off,
@@ -796,8 +805,35 @@ export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
           data: uptime,
           invalidMonth: asked !== undefined && !valid ? asked : null,
         }}
+        testConnection={testConnectionSlot(deps, t, s.id, x.id, (n) => c.req.query(n))}
       />,
     );
+  });
+
+  app.post("/admin/devices/station/:id/sensor/:sensorId/certificate/renew", async (c) => {
+    const s = await station(c, idParam(c.req.param("id")));
+    if (!s) return stationNotFound(c);
+    const sensorId = idParam(c.req.param("sensorId"));
+    const x = sensorId === null ? null : await getSensorView(deps, c.var.user!, s.id, sensorId);
+    if (!x) return c.redirect(dataUrl(s.id), 303);
+    const confirmed = str(await readForm(c), "confirm") === "yes";
+    return c.redirect(await renewAndReturn(deps, s.id, x.id, confirmed), 303);
+  });
+  app.post("/admin/devices/station/:id/sensor/:sensorId/certificate/verify", async (c) => {
+    const s = await station(c, idParam(c.req.param("id")));
+    if (!s) return stationNotFound(c);
+    const sensorId = idParam(c.req.param("sensorId"));
+    const x = sensorId === null ? null : await getSensorView(deps, c.var.user!, s.id, sensorId);
+    if (!x) return c.redirect(dataUrl(s.id), 303);
+    return c.redirect(await verifyAndReturn(deps, s.id, x.id), 303);
+  });
+
+  app.post("/admin/devices/station/:id/sensor/:sensorId/test-mqtt", async (c) => {
+    const s = await station(c, idParam(c.req.param("id")));
+    if (!s) return stationNotFound(c);
+    const sensorId = idParam(c.req.param("sensorId"));
+    const back = sensorId === null ? null : await testAndReturn(deps, c.var.user!, s.id, sensorId);
+    return c.redirect(back ?? dataUrl(s.id), 303);
   });
 
   app.post("/admin/devices/station/:id/sensor/:sensorId/delete", async (c) => {

@@ -9,6 +9,8 @@ import { legalRoutes } from "./legal.tsx";
 import { userApiRoutes } from "./api/users.ts";
 import { notificationApiRoutes } from "./api/notifications.ts";
 import { deviceApiRoutes } from "./api/devices.ts";
+import { mqttConnectionApiRoutes } from "./api/mqtt_connection.ts";
+import { certificateApiRoutes } from "./api/certificates.ts";
 import { measurementApiRoutes } from "./api/measurements.ts";
 import { zoneApiRoutes } from "./api/zones.ts";
 import { billingApiRoutes } from "./api/billing.ts";
@@ -40,6 +42,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route("/", userApiRoutes(deps));
   app.route("/", notificationApiRoutes(deps));
   app.route("/", deviceApiRoutes(deps));
+  app.route("/", mqttConnectionApiRoutes(deps));
+  app.route("/", certificateApiRoutes(deps));
   app.route("/", measurementApiRoutes(deps));
   app.route("/", zoneApiRoutes(deps));
   app.route("/", billingApiRoutes(deps));

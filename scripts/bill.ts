@@ -18,6 +18,7 @@ import { loadOrCreateSecret } from "../services/secret.ts";
 import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import type { Deps } from "../services/deps.ts";
 import { openTelemetry } from "../db/telemetry/open.ts";
+import { openCertificateAuthority } from "../services/pki.ts";
 import {
   BillingInputError,
   type BillingProgress,
@@ -171,6 +172,7 @@ async function main(): Promise<number> {
     log,
     throttle: DEFAULT_THROTTLE,
     telemetry,
+    pki: await openCertificateAuthority(config.dataDir),
   };
   try {
     return await runBillCli(deps, Deno.args, out, err);

@@ -21,6 +21,7 @@ import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import type { Deps } from "../services/deps.ts";
 import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
 import { openTelemetry } from "../db/telemetry/open.ts";
+import { openCertificateAuthority } from "../services/pki.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
 
 /** The real dependencies of ingest, and how to close them. */
@@ -59,6 +60,7 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
     log,
     throttle: DEFAULT_THROTTLE,
     telemetry: store,
+    pki: await openCertificateAuthority(config.dataDir),
   };
   const status = createStatusService(deps);
   return {

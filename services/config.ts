@@ -1,5 +1,6 @@
 /** Configuration from the environment, validated at start. */
 import { z } from "zod";
+import { isIP } from "node:net";
 
 /** The portal's configuration. */
 export interface Config {
@@ -32,6 +33,12 @@ export interface MqttSettings {
   url: string | null;
   /** Port of the embedded broker. */
   port: number;
+  /** Port of the embedded broker's MQTT over TLS (server certificate from the portal's CA); 0 turns TLS off. */
+  tlsPort: number;
+  /** Host names and IP addresses the embedded broker's server certificate names. */
+  tlsHosts: string[];
+  /** Whether the embedded broker's TLS port refuses clients without a certificate from the portal's CA. */
+  requireClientCert: boolean;
   /** Credentials of the portal's ingest client on an external broker. */
   username: string | null;
   password: string | null;
@@ -41,6 +48,11 @@ export interface MqttSettings {
   shareGroup: string | null;
   /** A device that sends nothing for this long is offline. */
   silenceSeconds: number;
+  /**
+   * Whether device accounts and topic ACLs are kept in Mosquitto's dynamic-security plugin
+   * (MQTT_DYNSEC=on, only with MQTT_URL; the admin account is MQTT_USERNAME/MQTT_PASSWORD).
+   */
+  dynsec: boolean;
 }
 
 /** Time-series store settings. */
@@ -103,6 +115,21 @@ const urlOf = (name: string, schemes: string[]) =>
     },
   );
 
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** The default names of the TLS server certificate: localhost, 127.0.0.1 and this machine's name. */
+function defaultTlsHosts(): string[] {
+  const hosts = ["localhost", "127.0.0.1"];
+  try {
+    const name = Deno.hostname();
+    if (HOST_NAME.test(name) && !hosts.includes(name)) hosts.push(name);
+  } catch {
+    // no permission to read the host name: the defaults stay
+  }
+  return hosts;
+}
+
 const envSchema = z.object({
   PORT: portSchema("PORT", 8000),
   HOSTNAME: z.string().optional().transform((v) => v || "0.0.0.0"),
@@ -136,12 +163,34 @@ const envSchema = z.object({
   }),
   MQTT_URL: urlOf("MQTT_URL", ["mqtt", "mqtts", "tcp", "tls"]),
   MQTT_PORT: portSchema("MQTT_PORT", 1883),
+  MQTT_TLS_PORT: wholeNumber("MQTT_TLS_PORT", 8883, 0, 65535),
+  MQTT_TLS_HOSTS: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return null;
+    const hosts = v.split(",").map((h) => h.trim()).filter((h) => h !== "");
+    const bad = hosts.find((h) => !isIP(h) && !HOST_NAME.test(h));
+    if (bad !== undefined || hosts.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          `MQTT_TLS_HOSTS must be a comma-separated list of host names or IP addresses, got "${
+            bad ?? v
+          }"`,
+      });
+      return z.NEVER;
+    }
+    return hosts;
+  }),
+  MQTT_REQUIRE_CLIENT_CERT: z.enum(["true", "false"], {
+    message: "MQTT_REQUIRE_CLIENT_CERT must be true or false",
+  }).optional().default("false"),
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
   INGEST: z.enum(["on", "off"], { message: "INGEST must be on or off" }).optional().default("on"),
   INGEST_SHARE_GROUP: z.string().optional().refine((v) => !v || /^[A-Za-z0-9_-]{1,64}$/.test(v), {
     message: "INGEST_SHARE_GROUP must be letters, digits, - or _ (at most 64)",
   }),
+  MQTT_DYNSEC: z.enum(["on", "off"], { message: "MQTT_DYNSEC must be on or off" }).optional()
+    .default("off"),
   DEVICE_SILENCE_SECONDS: wholeNumber("DEVICE_SILENCE_SECONDS", 120, 10, 86400),
   QUESTDB_URL: urlOf("QUESTDB_URL", ["http", "https"]),
   RAW_RETENTION_DAYS: wholeNumber("RAW_RETENTION_DAYS", 35, 1, 3650),
@@ -183,6 +232,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const v = parsed.data;
+  if (v.MQTT_DYNSEC === "on" && (!v.MQTT_URL || !v.MQTT_USERNAME || !v.MQTT_PASSWORD)) {
+    throw new ConfigError([
+      "MQTT_DYNSEC=on needs MQTT_URL, MQTT_USERNAME and MQTT_PASSWORD (the dynamic-security admin account of the external broker)",
+    ]);
+  }
   const dataDir = v.DATA_DIR.replace(/\/+$/, "") || ".";
   return {
     port: v.PORT,
@@ -197,11 +251,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mqtt: {
       url: v.MQTT_URL || null,
       port: v.MQTT_PORT,
+      tlsPort: v.MQTT_TLS_PORT,
+      tlsHosts: v.MQTT_TLS_HOSTS ?? defaultTlsHosts(),
+      requireClientCert: v.MQTT_REQUIRE_CLIENT_CERT === "true",
       username: v.MQTT_USERNAME || null,
       password: v.MQTT_PASSWORD || null,
       ingest: v.INGEST === "on",
       shareGroup: v.INGEST_SHARE_GROUP || null,
       silenceSeconds: v.DEVICE_SILENCE_SECONDS,
+      dynsec: v.MQTT_DYNSEC === "on",
     },
     utcOffsetMinutes: v.UTC_OFFSET_MINUTES,
     telemetry: {

@@ -142,11 +142,15 @@ Deno.test("MQTT and time-series settings default to the embedded broker and stor
   assert.deepEqual(c.mqtt, {
     url: null,
     port: 1883,
+    tlsPort: 8883,
+    tlsHosts: c.mqtt.tlsHosts,
+    requireClientCert: false,
     username: null,
     password: null,
     ingest: true,
     shareGroup: null,
     silenceSeconds: 120,
+    dynsec: false,
   });
   assert.deepEqual(c.telemetry, { questdbUrl: null, rawRetentionDays: 35 });
 });
@@ -194,10 +198,53 @@ Deno.test("MQTT and time-series settings are read and checked", () => {
   );
 });
 
+Deno.test("MQTT_DYNSEC turns on only with an external broker and its admin account", () => {
+  const broker = { MQTT_URL: "mqtts://broker.local:8883", MQTT_USERNAME: "portal-admin" };
+  assert.equal(loadConfig({ ...broker, MQTT_PASSWORD: "s3cret" }).mqtt.dynsec, false);
+  assert.equal(
+    loadConfig({ ...broker, MQTT_PASSWORD: "s3cret", MQTT_DYNSEC: "on" }).mqtt.dynsec,
+    true,
+  );
+  assert.match(configError({ MQTT_DYNSEC: "yes" }).message, /MQTT_DYNSEC must be on or off/);
+  assert.match(configError({ MQTT_DYNSEC: "on" }).message, /MQTT_DYNSEC=on needs MQTT_URL/);
+  assert.match(configError({ ...broker, MQTT_DYNSEC: "on" }).message, /MQTT_PASSWORD/);
+});
+
 Deno.test("the business time zone defaults to Mexico City's UTC-6 and is checked", () => {
   assert.equal(loadConfig({}).utcOffsetMinutes, -360);
   assert.equal(loadConfig({ UTC_OFFSET_MINUTES: "60" }).utcOffsetMinutes, 60);
   for (const bad of ["-7", "900", "x"]) {
     assert.throws(() => loadConfig({ UTC_OFFSET_MINUTES: bad }), /UTC_OFFSET_MINUTES/);
   }
+});
+
+Deno.test("MQTT over TLS defaults to port 8883 for localhost, 127.0.0.1 and this machine", () => {
+  const c = loadConfig({});
+  assert.equal(c.mqtt.tlsPort, 8883);
+  assert.deepEqual(c.mqtt.tlsHosts.slice(0, 2), ["localhost", "127.0.0.1"]);
+  assert.ok(c.mqtt.tlsHosts.includes(Deno.hostname()) || c.mqtt.tlsHosts.length === 2);
+  assert.equal(c.mqtt.requireClientCert, false);
+});
+
+Deno.test("MQTT_TLS_PORT, MQTT_TLS_HOSTS and MQTT_REQUIRE_CLIENT_CERT are read and checked", () => {
+  const c = loadConfig({
+    MQTT_TLS_PORT: "0",
+    MQTT_TLS_HOSTS: " portal.example , 10.0.0.2,::1 ",
+    MQTT_REQUIRE_CLIENT_CERT: "true",
+  });
+  assert.equal(c.mqtt.tlsPort, 0);
+  assert.deepEqual(c.mqtt.tlsHosts, ["portal.example", "10.0.0.2", "::1"]);
+  assert.equal(c.mqtt.requireClientCert, true);
+  assert.throws(
+    () => loadConfig({ MQTT_TLS_PORT: "70000" }),
+    /MQTT_TLS_PORT must be a whole number from 0 to 65535, got "70000"/,
+  );
+  assert.throws(
+    () => loadConfig({ MQTT_TLS_HOSTS: "portal.example,bad host" }),
+    /MQTT_TLS_HOSTS must be a comma-separated list of host names or IP addresses, got "bad host"/,
+  );
+  assert.throws(
+    () => loadConfig({ MQTT_REQUIRE_CLIENT_CERT: "yes" }),
+    /MQTT_REQUIRE_CLIENT_CERT must be true or false/,
+  );
 });

@@ -5,6 +5,7 @@ import type { Logger } from "./log.ts";
 import type { ThrottlePolicy } from "../db/throttle.ts";
 import type { Assets } from "../components/assets.ts";
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
+import type { CertificateAuthority } from "./pki.ts";
 
 /** What `createApp`, the scripts and the services are given (nothing opens a store itself). */
 export interface Deps {
@@ -20,4 +21,6 @@ export interface Deps {
   throttle: ThrottlePolicy;
   /** The time-series store of meter readings. */
   telemetry: TelemetryStore;
+  /** The portal's certificate authority (sensor client and broker server certificates). */
+  pki: CertificateAuthority;
 }

@@ -206,7 +206,7 @@ function unitsOf(ctx: ViewContext, station: StoredDevice): StationUnit[] {
 
 /** Serves a device in full (as the admin, a customer or the owning tenant sees it). */
 export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
-  const { mqtt_password_hash: _, config, ...rest } = d;
+  const { mqtt_password_hash: _, mqtt_password_sealed: _sealed, config, ...rest } = d;
   const own = ownStatus(ctx, d.id);
   const base = {
     ...rest,

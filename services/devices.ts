@@ -34,7 +34,15 @@ import {
 import { deleteStatusOf, readStatuses, type StatusNow } from "../db/device_status.ts";
 import { resolveBySubject } from "../db/notifications.ts";
 import { getUser } from "../db/users.ts";
-import { hashMqttPassword } from "./mqtt_passwords.ts";
+import { hashMqttPassword, openMqttPassword, sealMqttPassword } from "./mqtt_passwords.ts";
+import {
+  dynsecEnabled,
+  provisionDevice,
+  PROVISIONING_KEYS,
+  provisioningKey,
+  unprovisionDevice,
+} from "./device_provisioning.ts";
+import { forgetSensorCertificate } from "./sensor_certificates.ts";
 import { accessChecker, type Scope, scopeOf, serve } from "./device_views.ts";
 
 const DV = "devices.validation.";
@@ -47,15 +55,15 @@ export const DEVICE_NOT_FOUND = "devices.api.device_not_found";
 /** 'Cannot delete station with active sensors. Please delete all sensors first.' */
 export const STATION_HAS_SENSORS = "devices.station_data.delete_station_dialog.has_sensors";
 
-/** The outcome of a change. */
+/** The outcome of a change; 502 when the MQTT broker could not be brought along. */
 export type DeviceChange =
   | { ok: true; device: DeviceView }
-  | { ok: false; status: 400 | 404 | 409; key: string; errors?: FieldErrors };
+  | { ok: false; status: 400 | 404 | 409 | 502; key: string; errors?: FieldErrors };
 
-/** The outcome of a change with nothing to serve. */
+/** The outcome of a change with nothing to serve; 502 when the broker could not be told. */
 export type DeviceAction =
   | { ok: true; count: number }
-  | { ok: false; status: 400 | 404 | 409; key: string; errors?: FieldErrors };
+  | { ok: false; status: 400 | 404 | 409 | 502; key: string; errors?: FieldErrors };
 
 /** Filters of GET /api/devices. */
 export interface DeviceFilter {
@@ -235,6 +243,116 @@ async function answer(deps: Deps, actor: User, res: WriteResult, missing: string
   return { ok: false as const, status: 404 as const, key: missing };
 }
 
+// ---- MQTT passwords and the broker's accounts -------------------------------------------------
+
+/** The stored forms of an MQTT password: its hash (device login) and its sealed copy. */
+type PasswordFields = Pick<StoredDevice, "mqtt_password_hash" | "mqtt_password_sealed">;
+
+/** The stored forms of a new password, or null when it is blank (the current one stays). */
+async function passwordFields(
+  deps: Deps,
+  password: string | undefined,
+): Promise<PasswordFields | null> {
+  if (!password) return null;
+  return {
+    mqtt_password_hash: await hashMqttPassword(password),
+    mqtt_password_sealed: await sealMqttPassword(deps.secret, password),
+  };
+}
+
+/** The password fields of a stored device (a device from before sealing has the hash only). */
+function storedPassword(d: StoredDevice): PasswordFields {
+  return d.mqtt_password_sealed === undefined
+    ? { mqtt_password_hash: d.mqtt_password_hash }
+    : { mqtt_password_hash: d.mqtt_password_hash, mqtt_password_sealed: d.mqtt_password_sealed };
+}
+
+/** The MQTT password of a device in clear, or null when it was set before it was kept sealed. */
+export function deviceMqttPassword(deps: Deps, d: StoredDevice): Promise<string | null> {
+  return d.mqtt_password_sealed
+    ? openMqttPassword(deps.secret, d.mqtt_password_sealed)
+    : Promise.resolve(null);
+}
+
+/** Whether the broker's account of a device must change from `prev` to `next`. */
+const accountChanged = (prev: StoredDevice, next: StoredDevice) =>
+  prev.config.mqtt.username !== next.config.mqtt.username ||
+  prev.config.mqtt.topic_prefix !== next.config.mqtt.topic_prefix ||
+  prev.mqtt_password_hash !== next.mqtt_password_hash;
+
+/** Tells the broker the device's account as stored; answers a locale key on failure. */
+async function provisionStored(
+  deps: Deps,
+  d: StoredDevice,
+  formerUsername: string | null,
+): Promise<string | null> {
+  const password = await deviceMqttPassword(deps, d);
+  if (password === null) return PROVISIONING_KEYS.password_missing;
+  try {
+    await provisionDevice(deps, {
+      id: d.id,
+      username: d.config.mqtt.username,
+      password,
+      prefix: d.config.mqtt.topic_prefix.replace(/\/+$/, ""),
+    }, formerUsername);
+    return null;
+  } catch (e) {
+    deps.log.log("error", "broker account not provisioned", { id: d.id, error: String(e) });
+    return provisioningKey(e);
+  }
+}
+
+/**
+ * Brings the broker along after a create (`prev` null) or an edit, when MQTT_DYNSEC is on.
+ *
+ * Failure policy: the change is written first (the device id and the unique checks come
+ * from the store), then the broker is told. When the broker refuses or cannot be reached,
+ * the write is undone — a created device is deleted again, an edited one gets its previous
+ * record back and the broker its previous account (best effort) — and the admin gets a
+ * 502 with the reason. So the portal and the broker never disagree silently, and there is
+ * no "not provisioned" state waiting for a retry: the admin saves again once the broker is
+ * back. Deletes go the other way round (see {@link deleteSensor}).
+ */
+async function followBroker(
+  deps: Deps,
+  saved: StoredDevice,
+  prev: StoredDevice | null,
+): Promise<string | null> {
+  if (!dynsecEnabled(deps) || (prev && !accountChanged(prev, saved))) return null;
+  const failed = await provisionStored(deps, saved, prev?.config.mqtt.username ?? null);
+  if (!failed) return null;
+  if (prev) {
+    await updateDevice(deps.kv, saved.id, (cur) => ({ ...prev, parent_id: cur.parent_id }));
+    if (prev.mqtt_password_sealed) {
+      await provisionStored(deps, prev, saved.config.mqtt.username);
+    }
+  } else {
+    await deleteDevice(deps.kv, saved.id);
+    await unprovisionDevice(deps, saved.id, saved.config.mqtt.username).catch((e) =>
+      deps.log.log("warn", "broker account of an undone device not removed", {
+        id: saved.id,
+        error: String(e),
+      })
+    );
+  }
+  return failed;
+}
+
+/** Removes a device's broker account before its record goes; a locale key on failure. */
+async function leaveBroker(deps: Deps, d: StoredDevice): Promise<string | null> {
+  if (!dynsecEnabled(deps)) return null;
+  try {
+    await unprovisionDevice(deps, d.id, d.config.mqtt.username);
+    return null;
+  } catch (e) {
+    deps.log.log("error", "broker account not removed", { id: d.id, error: String(e) });
+    return provisioningKey(e);
+  }
+}
+
+/** The 502 of a broker that was not brought along. */
+const brokerFailure = (key: string) => ({ ok: false as const, status: 502 as const, key });
+
 /** A 400 naming `zone_id` when the station's pricing zone does not exist, else null. */
 async function missingZone(deps: Deps, input: StationInput): Promise<DeviceChange | null> {
   if (input.zone_id === null || await getZone(deps.kv, input.zone_id)) return null;
@@ -246,7 +364,7 @@ async function missingZone(deps: Deps, input: StationInput): Promise<DeviceChang
 function stationRecord(
   id: number,
   input: StationInput,
-  hash: string,
+  pw: PasswordFields,
   now: number,
   prev: StoredDevice | null,
 ): StoredDevice {
@@ -273,7 +391,7 @@ function stationRecord(
     },
     created_at: prev?.created_at ?? now,
     updated_at: now,
-    mqtt_password_hash: hash,
+    ...pw,
   };
 }
 
@@ -285,13 +403,18 @@ export async function createStation(
 ): Promise<DeviceChange> {
   const noZone = await missingZone(deps, input);
   if (noZone) return noZone;
-  const hash = await hashMqttPassword(input.config.mqtt.password);
+  const pw = (await passwordFields(deps, input.config.mqtt.password)) ??
+    { mqtt_password_hash: await hashMqttPassword("") };
   const res = await createDevice(
     deps.kv,
     null,
-    (id) => stationRecord(id, input, hash, deps.now(), null),
+    (id) => stationRecord(id, input, pw, deps.now(), null),
   );
-  if (res.ok) deps.log.log("info", "station created", { id: res.device.id });
+  if (res.ok) {
+    const failed = await followBroker(deps, res.device, null);
+    if (failed) return brokerFailure(failed);
+    deps.log.log("info", "station created", { id: res.device.id });
+  }
   return answer(deps, actor, res, STATION_NOT_FOUND);
 }
 
@@ -307,18 +430,20 @@ export async function updateStation(
 ): Promise<DeviceChange> {
   const noZone = await missingZone(deps, input);
   if (noZone) return noZone;
-  const hash = input.config.mqtt.password
-    ? await hashMqttPassword(input.config.mqtt.password)
-    : null;
+  const pw = await passwordFields(deps, input.config.mqtt.password);
+  let prev: StoredDevice | null = null;
   const res = await updateDevice(deps.kv, id, async (cur) => {
     if (cur.type !== "station") return { reason: "not_found" };
+    prev = cur;
     const kept = new Set(input.config.station.units.map((u) => u.id));
     for (const unit of (await unitBindings(deps.kv, id)).keys()) {
       if (!kept.has(unit)) return { reason: "refused", key: `${DV}unit_in_use`, field: "units" };
     }
-    return stationRecord(id, input, hash ?? cur.mqtt_password_hash, deps.now(), cur);
+    return stationRecord(id, input, pw ?? storedPassword(cur), deps.now(), cur);
   });
   if (res.ok) {
+    const failed = await followBroker(deps, res.device, prev);
+    if (failed) return brokerFailure(failed);
     for (const sensorId of await sensorIdsOf(deps.kv, id)) {
       await updateDevice(deps.kv, sensorId, (s) => ({
         ...s,
@@ -341,6 +466,11 @@ async function forgetStatus(deps: Deps, id: number) {
 export async function deleteStation(deps: Deps, id: number): Promise<DeviceAction> {
   const cur = await getDevice(deps.kv, id);
   if (!cur || cur.type !== "station") return { ok: false, status: 404, key: STATION_NOT_FOUND };
+  if ((await sensorIdsOf(deps.kv, id)).length > 0) {
+    return { ok: false, status: 409, key: STATION_HAS_SENSORS };
+  }
+  const left = await leaveBroker(deps, cur);
+  if (left) return brokerFailure(left);
   const res = await deleteDevice(deps.kv, id);
   if (!res.ok) {
     return res.reason === "refused"
@@ -362,7 +492,7 @@ function sensorRecord(
   id: number,
   station: StoredDevice,
   input: SensorInput,
-  hash: string,
+  pw: PasswordFields,
   now: number,
   prev: StoredDevice | null,
 ): StoredDevice | { reason: "refused"; key: string; field: string } {
@@ -395,7 +525,7 @@ function sensorRecord(
     },
     created_at: prev?.created_at ?? now,
     updated_at: now,
-    mqtt_password_hash: hash,
+    ...pw,
   };
 }
 
@@ -410,13 +540,18 @@ export async function createSensor(
   if (tenant !== null && !(await isTenant(deps, tenant))) {
     return fieldError("tenant_id", `${DV}tenant_invalid`);
   }
-  const hash = await hashMqttPassword(input.config.mqtt.password);
+  const pw = (await passwordFields(deps, input.config.mqtt.password)) ??
+    { mqtt_password_hash: await hashMqttPassword("") };
   const res = await createDevice(
     deps.kv,
     stationId,
-    (id, station) => sensorRecord(id, station!, input, hash, deps.now(), null),
+    (id, station) => sensorRecord(id, station!, input, pw, deps.now(), null),
   );
-  if (res.ok) deps.log.log("info", "sensor created", { id: res.device.id, station: stationId });
+  if (res.ok) {
+    const failed = await followBroker(deps, res.device, null);
+    if (failed) return brokerFailure(failed);
+    deps.log.log("info", "sensor created", { id: res.device.id, station: stationId });
+  }
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }
 
@@ -432,19 +567,27 @@ export async function updateSensor(
   if (tenant !== null && !(await isTenant(deps, tenant))) {
     return fieldError("tenant_id", `${DV}tenant_invalid`);
   }
-  const hash = input.config.mqtt.password
-    ? await hashMqttPassword(input.config.mqtt.password)
-    : null;
+  const pw = await passwordFields(deps, input.config.mqtt.password);
+  let prev: StoredDevice | null = null;
   const res = await updateDevice(deps.kv, sensorId, (cur, station) => {
     if (cur.type !== "sensor" || cur.parent_id !== stationId || !station) {
       return { reason: "not_found" };
     }
-    return sensorRecord(sensorId, station, input, hash ?? cur.mqtt_password_hash, deps.now(), cur);
+    prev = cur;
+    return sensorRecord(sensorId, station, input, pw ?? storedPassword(cur), deps.now(), cur);
   });
+  if (res.ok) {
+    const failed = await followBroker(deps, res.device, prev);
+    if (failed) return brokerFailure(failed);
+  }
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }
 
-/** Deletes a sensor of a station (admin). */
+/**
+ * Deletes a sensor of a station (admin). With MQTT_DYNSEC on, its broker account goes
+ * first and the delete is refused (502) when the broker cannot be told: a deleted sensor
+ * must not keep a working login. Its client certificate is forgotten.
+ */
 export async function deleteSensor(
   deps: Deps,
   stationId: number,
@@ -454,8 +597,13 @@ export async function deleteSensor(
   if (!cur || cur.type !== "sensor" || cur.parent_id !== stationId) {
     return { ok: false, status: 404, key: SENSOR_NOT_FOUND };
   }
+  const left = await leaveBroker(deps, cur);
+  if (left) return brokerFailure(left);
   const res = await deleteDevice(deps.kv, sensorId);
   if (!res.ok) return { ok: false, status: 404, key: SENSOR_NOT_FOUND };
+  await forgetSensorCertificate(deps, sensorId).catch((e) =>
+    deps.log.log("error", "sensor certificate not forgotten", { id: sensorId, error: String(e) })
+  );
   await forgetStatus(deps, sensorId);
   deps.log.log("info", "sensor deleted", { id: sensorId, station: stationId });
   return { ok: true, count: 1 };

@@ -2,6 +2,11 @@
  * MQTT device passwords: PBKDF2-SHA256 through WebCrypto, quick enough for the broker to
  * check every device login (about 20,000 iterations), in the string format
  * `$pbkdf2-sha256$i=<iterations>$<salt base64>$<hash base64>`.
+ *
+ * Besides the hash, the password is kept sealed so that the portal can hand it to an
+ * external broker (Mosquitto's dynamic-security plugin) and connect as the device (Test
+ * MQTT Connection): AES-256-GCM with a key derived from the portal's secret by HKDF-SHA256,
+ * a random 96-bit IV per seal, in the format `v1.<iv base64>.<ciphertext and tag base64>`.
  */
 import { encodeBase64 } from "./_base64.ts";
 
@@ -51,4 +56,67 @@ export async function verifyMqttPassword(password: string, stored: string): Prom
   let diff = 0;
   for (let i = 0; i < want.length; i++) diff |= want[i] ^ got[i];
   return diff === 0;
+}
+
+// ---- sealed passwords ------------------------------------------------------------------------
+
+/** Version tag of sealed passwords made now. */
+export const SEALED_VERSION = "v1";
+const SEAL_SALT = new TextEncoder().encode("energy-portal/mqtt-password-seal");
+const SEAL_INFO = new TextEncoder().encode("aes-256-gcm v1");
+const SEAL_AAD = new TextEncoder().encode("mqtt-password:v1");
+const sealKeys = new Map<string, Promise<CryptoKey>>();
+
+/** The AES-GCM key derived from `secret` (cached per secret). */
+function sealKey(secret: string): Promise<CryptoKey> {
+  let key = sealKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, [
+      "deriveKey",
+    ]).then((base) =>
+      crypto.subtle.deriveKey(
+        { name: "HKDF", hash: "SHA-256", salt: SEAL_SALT, info: SEAL_INFO },
+        base,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["encrypt", "decrypt"],
+      )
+    );
+    sealKeys.set(secret, key);
+  }
+  return key;
+}
+
+/** Seals an MQTT password with a key derived from `secret` (the portal's secret). */
+export async function sealMqttPassword(secret: string, password: string): Promise<string> {
+  if (!secret) throw new TypeError("sealMqttPassword() needs a non-empty secret");
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: SEAL_AAD },
+    await sealKey(secret),
+    new TextEncoder().encode(password),
+  );
+  return `${SEALED_VERSION}.${encodeBase64(iv)}.${encodeBase64(new Uint8Array(data))}`;
+}
+
+/**
+ * Opens a password sealed by {@link sealMqttPassword}; null when it is malformed, of an
+ * unknown version, altered, or sealed under another secret.
+ */
+export async function openMqttPassword(secret: string, sealed: string): Promise<string | null> {
+  const m = /^v1\.([A-Za-z0-9+/=]{16})\.([A-Za-z0-9+/=]{24,})$/.exec(sealed);
+  if (!m || !secret) return null;
+  const iv = decodeBase64(m[1]);
+  const data = decodeBase64(m[2]);
+  if (!iv || !data || iv.length !== 12) return null;
+  try {
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: iv as Uint8Array<ArrayBuffer>, additionalData: SEAL_AAD },
+      await sealKey(secret),
+      data as Uint8Array<ArrayBuffer>,
+    );
+    return new TextDecoder("utf-8", { fatal: true }).decode(plain);
+  } catch {
+    return null;
+  }
 }

@@ -6,7 +6,7 @@
 import type { Deps } from "./deps.ts";
 import { createDeviceDirectory, createStatusService } from "./device_status.ts";
 import { loadOrCreateSecret } from "./secret.ts";
-import { type EmbeddedBroker, startEmbeddedBroker } from "../ingest/broker.ts";
+import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../ingest/broker.ts";
 import { runIngest, type RunningIngest } from "../ingest/run.ts";
 
 /** User name of the ingest client on the embedded broker when none is configured. */
@@ -21,6 +21,23 @@ export async function ingestCredentials(
   return {
     username: username ?? INGEST_USERNAME,
     password: password ?? await loadOrCreateSecret(deps.config.dataDir, "mqtt-ingest.key"),
+  };
+}
+
+/** Days the embedded broker's server certificate (issued at each start) is valid. */
+export const SERVER_CERT_DAYS = 397;
+
+/** The embedded broker's TLS listener: a server certificate from the portal's CA; null when off. */
+export async function brokerTls(deps: Deps): Promise<BrokerTls | undefined> {
+  const { tlsPort, tlsHosts, requireClientCert } = deps.config.mqtt;
+  if (tlsPort === 0) return undefined;
+  const server = await deps.pki.issueServer(tlsHosts, SERVER_CERT_DAYS);
+  return {
+    port: tlsPort,
+    certPem: server.cert_pem,
+    keyPem: server.key_pem,
+    caPem: deps.pki.caPem,
+    requireClientCert,
   };
 }
 
@@ -44,6 +61,7 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
     directory,
     ingestCredentials: creds,
     log,
+    tls: await brokerTls(deps),
   });
   const url = config.mqtt.url ?? `mqtt://127.0.0.1:${broker!.port}`;
   const status = config.mqtt.ingest ? createStatusService(deps) : null;

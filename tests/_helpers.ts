@@ -11,12 +11,21 @@ import { hashPassword } from "../services/passwords.ts";
 import type { Role } from "../core/roles.ts";
 import { issueToken } from "../services/tokens.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
+import { type CertificateAuthority, openCertificateAuthority } from "../services/pki.ts";
 
 /** A test app with its deps; close it at the end of the test. */
 export interface TestApp {
   deps: Deps & { log: ReturnType<typeof memoryLogger> };
   app: ReturnType<typeof createApp>;
   close(): void;
+}
+
+let sharedCa: Promise<CertificateAuthority> | null = null;
+
+/** The in-memory certificate authority of this test process (created once, then reused). */
+export function testCa(): Promise<CertificateAuthority> {
+  sharedCa ??= openCertificateAuthority(null);
+  return sharedCa;
 }
 
 /** Builds the real app on `:memory:` KV with the real locales and build output. */
@@ -33,6 +42,7 @@ export async function testApp(overrides: Partial<Deps> = {}): Promise<TestApp> {
     log: memoryLogger(),
     throttle: DEFAULT_THROTTLE,
     telemetry,
+    pki: await testCa(),
     ...overrides,
   } as TestApp["deps"];
   return {

@@ -905,6 +905,64 @@ const ROUTES: Row[] = [
     },
   ]),
   // ---- device certificates and MQTT connection tests ------------------------------------
+  {
+    method: "GET",
+    route: "/api/devices/:sensorId/certificate",
+    path: (f) => `/api/devices/${f.dev.sensor}/certificate`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "GET",
+    route: "/api/devices/:sensorId/certificates/:file",
+    path: (f) => `/api/devices/${f.dev.sensor}/certificates/key`,
+    expect: api(["admin"], 200),
+    check: async (res) => {
+      assert.match(await res.text(), /^-----BEGIN PRIVATE KEY-----/);
+    },
+  },
+  {
+    method: "POST",
+    route: "/api/devices/:sensorId/certificate/renew",
+    path: (f) => `/api/devices/${f.dev.sensor}/certificate/renew`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "POST",
+    route: "/api/devices/:sensorId/certificate/verify",
+    path: (f) => `/api/devices/${f.dev.sensor}/certificate/verify`,
+    expect: api(["admin"], 200),
+  },
+  {
+    method: "POST",
+    route: "/admin/devices/station/:id/sensor/:sensorId/certificate/renew",
+    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}/certificate/renew`,
+    body: () => ({ form: { confirm: "yes" } }),
+    expect: page("admin", 303, /\/data\?done=certificate_renewed#certificate$/),
+  },
+  {
+    method: "POST",
+    route: "/admin/devices/station/:id/sensor/:sensorId/certificate/verify",
+    path: (f) =>
+      `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}/certificate/verify`,
+    expect: page("admin", 303, /\/data\?verified=ok#certificate$/),
+  },
+  {
+    method: "POST",
+    route: "/api/devices/:id/sensors/:sensorId/test-mqtt-connection",
+    path: (f) => `/api/devices/${f.dev.station}/sensors/${f.dev.sensor}/test-mqtt-connection`,
+    expect: api(["admin"], 200),
+    check: async (res) => {
+      const body = await res.json();
+      assert.equal(typeof body.success, "boolean");
+      assert.equal(typeof body.message, "string");
+    },
+  },
+  {
+    method: "POST",
+    route: "/admin/devices/station/:id/sensor/:sensorId/test-mqtt",
+    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}/test-mqtt`,
+    expect: page("admin", 303, /\/sensor\/\d+\/data\?mqtt_test=[a-z_]+/),
+  },
 
   // ---- reports ---------------------------------------------------------------------------
   ...(["/reports/generate", "/api/reports/generate"] as const).map((route, i): Row => ({

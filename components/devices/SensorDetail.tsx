@@ -5,7 +5,9 @@
  * 'MQTT Connection Issue' panel while the sensor is not online, Device Information and
  * Monthly Uptime Statistics. Everything is rendered on the server first.
  */
+import type { ReactNode } from "react";
 import type { Translate } from "../../services/i18n.ts";
+import type { CertificateView } from "./sensor/CertificatePanel.tsx";
 import { Island } from "../render.tsx";
 import SensorLive from "../../islands/SensorLive.tsx";
 import { MqttIssue } from "./sensor/MqttIssue.tsx";
@@ -36,6 +38,10 @@ export interface SensorDetailView {
   broker: string;
   /** Latest values by measurement key, or null when they could not be read. */
   measurements: Record<string, number> | null;
+  /** Port of MQTT over TLS (null when off) and whether client certificates are required. */
+  tls?: { port: number | null; requireClientCert: boolean };
+  /** The sensor's certificates in the 'MQTT Connection Issue' panel. */
+  certificate?: CertificateView;
 }
 
 /** Props of the page. */
@@ -44,10 +50,14 @@ export interface SensorDetailProps {
   locale: string;
   sensor: SensorDetailView;
   uptime: Omit<UptimeCardProps, "t" | "locale">;
+  /** The Test MQTT Connection button and its result, shown in the panel after Verify. */
+  testConnection?: ReactNode;
 }
 
 /** The page. */
-export function SensorDetail({ t, locale, sensor: s, uptime }: SensorDetailProps) {
+export function SensorDetail(
+  { t, locale, sensor: s, uptime, testConnection }: SensorDetailProps,
+) {
   const S = (k: string, p?: Record<string, string | number>) => t(`devices.sensor_data.${k}`, p);
   const base = `/admin/devices/station/${s.station.id}`;
   const info: [string, string, string?][] = [
@@ -141,6 +151,9 @@ export function SensorDetail({ t, locale, sensor: s, uptime }: SensorDetailProps
           credentialsSet={s.credentialsSet}
           ipSet={s.ip_address !== ""}
           lastMessage={s.lastSeenAt}
+          tls={s.tls}
+          certificate={s.certificate}
+          testConnection={testConnection}
         />
       )}
       <div className="sensor-grid">

@@ -19,6 +19,7 @@ import { type Assets, BUILD_DIR, loadAssets } from "../../components/assets.ts";
 import { memoryLogger } from "../../services/log.ts";
 import { DEFAULT_THROTTLE } from "../../db/throttle.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
+import { testCa } from "../_helpers.ts";
 import { createUser, type StoredUser } from "../../db/users.ts";
 import { hashPassword } from "../../services/passwords.ts";
 import type { Language, Role } from "../../core/roles.ts";
@@ -109,6 +110,7 @@ export async function startPortal(opts: PortalOptions = {}): Promise<Portal> {
       log: memoryLogger(),
       throttle: DEFAULT_THROTTLE,
       telemetry,
+      pki: await testCa(),
     };
     const app = createApp(deps);
     const ready = Promise.withResolvers<number>();

@@ -1,9 +1,12 @@
 /**
  * The 'MQTT Connection Issue' panel of a sensor that is not online: the manual setup steps
  * in the Shelly web interface (reference shelly-pro-3em-mqtt.md section 1.2) and the
- * checklist of what the portal knows about the sensor's configuration.
+ * checklist of what the portal knows about the sensor's configuration, then the sensor's
+ * certificates (downloads, status, Renew, Verify) and the connection test's slot.
  */
+import type { ReactNode } from "react";
 import type { Translate } from "../../../services/i18n.ts";
+import { CertificatePanel, type CertificateView } from "./CertificatePanel.tsx";
 
 /** What the panel shows. */
 export interface MqttIssueProps {
@@ -17,16 +20,26 @@ export interface MqttIssueProps {
   ipSet: boolean;
   /** Worded time of the last message, or null when none arrived. */
   lastMessage: string | null;
+  /** Port of MQTT over TLS (null when off) and whether it requires client certificates. */
+  tls?: { port: number | null; requireClientCert: boolean };
+  /** The sensor's certificates; absent: the certificate part is not shown. */
+  certificate?: CertificateView;
+  /** The Test MQTT Connection button and its result, rendered after Verify Certificates. */
+  testConnection?: ReactNode;
 }
 
 /** The panel. */
 export function MqttIssue(p: MqttIssueProps) {
   const M = (k: string, v?: Record<string, string | number>) =>
     p.t(`devices.sensor_data.mqtt_issue.${k}`, v);
+  const C = (k: string, v?: Record<string, string | number>) => p.t(`certificates.${k}`, v);
   const check: [string, boolean, string?][] = [
     [M("config_status.credentials"), p.credentialsSet],
     [M("config_status.ip_address"), p.ipSet],
     [M("config_status.topic_prefix"), p.topicPrefix !== ""],
+    ...(p.certificate?.status
+      ? [[M("config_status.certificates"), p.certificate.status.valid] as [string, boolean]]
+      : []),
     [
       M("config_status.last_message"),
       p.lastMessage !== null,
@@ -60,6 +73,17 @@ export function MqttIssue(p: MqttIssueProps) {
             <li>
               {M("shelly_steps.prefix")} <code data-testid="mqtt-prefix">{p.topicPrefix}</code>
             </li>
+            {p.tls && (
+              <li data-testid="tls-step">
+                {p.tls.port === null
+                  ? C("setup.tls_off")
+                  : C("setup.tls_port", { port: p.tls.port })}
+              </li>
+            )}
+            {p.tls?.port != null && <li>{C("setup.upload")}</li>}
+            {p.tls?.port != null && p.tls.requireClientCert && (
+              <li>{C("setup.client_cert_required")}</li>
+            )}
             <li>{M("shelly_steps.rpc_ntf")}</li>
             <li>{M("shelly_steps.status_ntf")}</li>
             <li>{M("shelly_steps.save")}</li>
@@ -87,6 +111,10 @@ export function MqttIssue(p: MqttIssueProps) {
           </ul>
         </div>
       </div>
+      {p.certificate && (
+        <CertificatePanel t={p.t} view={p.certificate} testConnection={p.testConnection} />
+      )}
+      {!p.certificate && p.testConnection}
     </section>
   );
 }

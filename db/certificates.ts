@@ -1,0 +1,56 @@
+/**
+ * Sensors' client certificates in Deno KV. The private key is stored sealed (AES-GCM, see
+ * `services/sensor_certificates.ts`); this module stores and reads records as given.
+ *
+ * Key layout:
+ * - `["sensor_certificates", sensorId]` → {@link StoredCertificate}
+ */
+
+/** A sensor's certificate as stored: the certificate in clear, the key sealed. */
+export interface StoredCertificate {
+  cert_pem: string;
+  /** base64 of IV (12 bytes) followed by the AES-GCM ciphertext of the PKCS#8 PEM. */
+  key_sealed: string;
+  not_before: number;
+  not_after: number;
+  fingerprint: string;
+  issuer: string;
+  serial: string;
+  /** Epoch ms when it was issued. */
+  issued_at: number;
+}
+
+const certificateKey = (sensorId: number) => ["sensor_certificates", sensorId];
+
+/** The stored certificate of a sensor with its versionstamp, or null. */
+export function getCertificateEntry(
+  kv: Deno.Kv,
+  sensorId: number,
+): Promise<Deno.KvEntryMaybe<StoredCertificate>> {
+  return kv.get<StoredCertificate>(certificateKey(sensorId));
+}
+
+/** Stores a sensor's first certificate; false when one was stored meanwhile. */
+export async function insertCertificate(
+  kv: Deno.Kv,
+  sensorId: number,
+  record: StoredCertificate,
+): Promise<boolean> {
+  const key = certificateKey(sensorId);
+  const res = await kv.atomic().check({ key, versionstamp: null }).set(key, record).commit();
+  return res.ok;
+}
+
+/** Stores a sensor's certificate, replacing any stored one. */
+export async function putCertificate(
+  kv: Deno.Kv,
+  sensorId: number,
+  record: StoredCertificate,
+): Promise<void> {
+  await kv.set(certificateKey(sensorId), record);
+}
+
+/** Deletes a sensor's certificate (nothing happens when it has none). */
+export async function deleteCertificate(kv: Deno.Kv, sensorId: number): Promise<void> {
+  await kv.delete(certificateKey(sensorId));
+}

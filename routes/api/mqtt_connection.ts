@@ -1,0 +1,30 @@
+/**
+ * Test MQTT Connection (spec 000 section 7):
+ * `POST /api/devices/{stationId}/sensors/{sensorId}/test-mqtt-connection` (admin) signs in
+ * to the meters' broker as the sensor and answers `{success, message}` in the caller's
+ * language; 404 `{message}` when the station has no such sensor.
+ */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "../_deps.ts";
+import { idParam } from "../_http.ts";
+import { requireApi } from "../_session.ts";
+import { probeMessage, testSensorConnection } from "../../services/mqtt_probe.ts";
+
+/** Routes of the connection test. */
+export function mqttConnectionApiRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.post(
+    "/api/devices/:id/sensors/:sensorId/test-mqtt-connection",
+    requireApi("admin"),
+    async (c) => {
+      const stationId = idParam(c.req.param("id"));
+      const sensorId = idParam(c.req.param("sensorId"));
+      const result = stationId === null || sensorId === null
+        ? null
+        : await testSensorConnection(deps, c.var.user!, stationId, sensorId);
+      if (!result) return c.json({ message: c.var.t("mqtt_test.sensor_not_found") }, 404);
+      return c.json({ success: result.ok, message: probeMessage(c.var.t, result) });
+    },
+  );
+  return app;
+}

@@ -1,0 +1,168 @@
+/**
+ * Sensors' client certificates: issued by the portal's CA on first use, stored per sensor
+ * with the private key sealed (AES-GCM under a key derived from the portal's secret),
+ * replaced on renewal and forgotten when the sensor is deleted.
+ */
+import type { Deps } from "./deps.ts";
+import type { IssuedCertificate } from "./pki.ts";
+import { SENSOR_CERT_DAYS } from "../core/certificates.ts";
+import {
+  deleteCertificate,
+  getCertificateEntry,
+  insertCertificate,
+  putCertificate,
+  type StoredCertificate,
+} from "../db/certificates.ts";
+import { getDevice } from "../db/devices.ts";
+import { encodeBase64 } from "./_base64.ts";
+
+export { SENSOR_CERT_DAYS };
+
+/** Thrown when the id names no sensor. */
+export class NotASensorError extends RangeError {
+  override name = "NotASensorError";
+}
+
+const sealingKeys = new Map<string, Promise<CryptoKey>>();
+
+/** The AES-GCM key that seals certificate keys, derived (HKDF-SHA-256) from the secret. */
+function sealingKey(secret: string): Promise<CryptoKey> {
+  let key = sealingKeys.get(secret);
+  if (!key) {
+    key = (async () => {
+      const base = await crypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(secret),
+        "HKDF",
+        false,
+        ["deriveKey"],
+      );
+      return await crypto.subtle.deriveKey(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new TextEncoder().encode("energy-portal"),
+          info: new TextEncoder().encode("sensor-certificate-keys"),
+        },
+        base,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["encrypt", "decrypt"],
+      );
+    })();
+    sealingKeys.set(secret, key);
+  }
+  return key;
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(text);
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+}
+
+/** Seals a private key PEM for storage: base64 of IV followed by the ciphertext. */
+export async function sealKey(secret: string, keyPem: string, sensorId: number): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(`sensor:${sensorId}`) },
+      await sealingKey(secret),
+      new TextEncoder().encode(keyPem),
+    ),
+  );
+  const out = new Uint8Array(iv.length + data.length);
+  out.set(iv);
+  out.set(data, iv.length);
+  return encodeBase64(out);
+}
+
+/** Opens a key sealed by {@link sealKey}; throws when it was sealed under another secret. */
+export async function openSealedKey(
+  secret: string,
+  sealed: string,
+  sensorId: number,
+): Promise<string> {
+  const bytes = decodeBase64(sealed);
+  const plain = await crypto.subtle.decrypt(
+    {
+      name: "AES-GCM",
+      iv: bytes.subarray(0, 12),
+      additionalData: new TextEncoder().encode(`sensor:${sensorId}`),
+    },
+    await sealingKey(secret),
+    bytes.subarray(12),
+  );
+  return new TextDecoder().decode(plain);
+}
+
+async function commonNameOf(deps: Deps, sensorId: number): Promise<string> {
+  const device = await getDevice(deps.kv, sensorId);
+  if (!device || device.type !== "sensor") {
+    throw new NotASensorError(`no sensor with id ${sensorId}`);
+  }
+  return device.serial_number.toLowerCase().slice(0, 64);
+}
+
+async function issue(deps: Deps, sensorId: number): Promise<{
+  issued: IssuedCertificate;
+  record: StoredCertificate;
+}> {
+  const issued = await deps.pki.issueClient(await commonNameOf(deps, sensorId), SENSOR_CERT_DAYS);
+  const { key_pem: _key, ...rest } = issued;
+  const record: StoredCertificate = {
+    ...rest,
+    key_sealed: await sealKey(deps.secret, issued.key_pem, sensorId),
+    issued_at: deps.now(),
+  };
+  return { issued, record };
+}
+
+async function unseal(deps: Deps, sensorId: number, r: StoredCertificate) {
+  const { key_sealed, issued_at: _at, ...rest } = r;
+  return { ...rest, key_pem: await openSealedKey(deps.secret, key_sealed, sensorId) };
+}
+
+/** The stored certificate of a sensor, or null when none was issued yet (nothing is issued). */
+export async function storedSensorCertificate(
+  deps: Deps,
+  sensorId: number,
+): Promise<IssuedCertificate | null> {
+  const entry = await getCertificateEntry(deps.kv, sensorId);
+  return entry.value ? await unseal(deps, sensorId, entry.value) : null;
+}
+
+/** The sensor's current client certificate, issued and stored on first use. */
+export async function sensorCertificate(deps: Deps, sensorId: number): Promise<IssuedCertificate> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await getCertificateEntry(deps.kv, sensorId);
+    if (entry.value) {
+      try {
+        return await unseal(deps, sensorId, entry.value);
+      } catch {
+        // Sealed under another secret: the key is lost to the portal, so a new one is issued.
+        deps.log.log("warn", "sensor certificate key cannot be opened; issuing a new one", {
+          sensorId,
+        });
+        return await renewSensorCertificate(deps, sensorId);
+      }
+    }
+    const { issued, record } = await issue(deps, sensorId);
+    if (await insertCertificate(deps.kv, sensorId, record)) return issued;
+  }
+  throw new Error(`the certificate of sensor ${sensorId} could not be stored`);
+}
+
+/** Issues a new certificate for the sensor, replacing the stored one. */
+export async function renewSensorCertificate(
+  deps: Deps,
+  sensorId: number,
+): Promise<IssuedCertificate> {
+  const { issued, record } = await issue(deps, sensorId);
+  await putCertificate(deps.kv, sensorId, record);
+  return issued;
+}
+
+/** Forgets the sensor's certificate (called when the sensor is deleted). */
+export async function forgetSensorCertificate(deps: Deps, sensorId: number): Promise<void> {
+  await deleteCertificate(deps.kv, sensorId);
+}

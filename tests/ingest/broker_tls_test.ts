@@ -1,0 +1,180 @@
+/**
+ * The embedded broker's MQTT over TLS, with real mqtt.js clients on loopback: a sensor's
+ * certificate files downloaded from the API connect and publish under its prefix; when
+ * client certificates are required, a client without one or with one from another CA is
+ * refused during the TLS handshake; the server certificate verifies against user_ca.pem.
+ */
+import assert from "node:assert/strict";
+import mqtt from "mqtt";
+import { connect as tlsConnect } from "node:tls";
+import { X509Certificate } from "node:crypto";
+import { startEmbeddedBroker } from "../../ingest/broker.ts";
+import { brokerTls } from "../../services/mqtt_runtime.ts";
+import { createDeviceDirectory } from "../../services/device_status.ts";
+import { openCertificateAuthority } from "../../services/pki.ts";
+import { call } from "../_helpers.ts";
+import { stationWorld } from "../_station_world.ts";
+import { INGEST_CREDENTIALS, waitFor } from "./_helpers.ts";
+
+async function download(
+  w: Awaited<ReturnType<typeof stationWorld>>,
+  file: "ca" | "cert" | "key",
+): Promise<string> {
+  const res = await call(w.t, "GET", `/api/devices/${w.sensorId}/certificates/${file}`, {
+    token: w.admin.token,
+  });
+  assert.equal(res.status, 200);
+  return await res.text();
+}
+
+async function setup(requireClientCert: boolean) {
+  const w = await stationWorld();
+  w.t.deps.config = {
+    ...w.t.deps.config,
+    mqtt: {
+      ...w.t.deps.config.mqtt,
+      tlsPort: 8883,
+      tlsHosts: ["localhost", "127.0.0.1"],
+      requireClientCert,
+    },
+  };
+  const broker = await startEmbeddedBroker({
+    port: 0,
+    hostname: "127.0.0.1",
+    directory: createDeviceDirectory(w.t.deps),
+    ingestCredentials: INGEST_CREDENTIALS,
+    tls: { ...(await brokerTls(w.t.deps))!, port: 0 },
+  });
+  const files = {
+    ca: await download(w, "ca"),
+    cert: await download(w, "cert"),
+    key: await download(w, "key"),
+  };
+  const close = async () => {
+    await broker.close();
+    w.t.close();
+  };
+  return { w, broker, files, close };
+}
+
+const sensorLogin = { username: "sim0001", password: "pw-sim" };
+
+/**
+ * Connects over TLS; rejects when the broker refuses (a CONNACK error, or the TLS layer
+ * closing the connection, which mqtt.js reports only as a close).
+ */
+function connectTls(url: string, options: mqtt.IClientOptions): Promise<mqtt.MqttClient> {
+  const client = mqtt.connect(url, {
+    reconnectPeriod: 0,
+    connectTimeout: 3_000,
+    rejectUnauthorized: true,
+    ...sensorLogin,
+    ...options,
+  });
+  return new Promise((resolve, reject) => {
+    const fail = (why: Error) => {
+      client.end(true);
+      reject(why);
+    };
+    client.once("connect", () => resolve(client));
+    client.once("error", fail);
+    client.once("close", () => fail(new Error("connection closed before CONNACK")));
+  });
+}
+
+Deno.test("MQTT over TLS: a sensor's downloaded certificate and CA connect and publish under its prefix", async () => {
+  const { broker, files, close } = await setup(true);
+  const ingest = await mqtt.connectAsync(broker.url, {
+    ...INGEST_CREDENTIALS,
+    clientId: "ingest-tls",
+    reconnectPeriod: 0,
+  });
+  try {
+    const received: string[] = [];
+    ingest.on("message", (topic, payload) => received.push(`${topic} ${payload}`));
+    await ingest.subscribeAsync("sensor/#", { qos: 1 });
+    assert.match(broker.tlsUrl!, /^mqtts:\/\/127\.0\.0\.1:\d+$/);
+    const device = await connectTls(broker.tlsUrl!, {
+      ca: files.ca,
+      cert: files.cert,
+      key: files.key,
+      clientId: "sim0001",
+    });
+    try {
+      await device.publishAsync("sensor/sim0001/events/rpc", "hello", { qos: 1 });
+      await waitFor(
+        () => received.includes("sensor/sim0001/events/rpc hello"),
+        "the publish over TLS reaches the ingest client",
+      );
+    } finally {
+      await device.endAsync();
+    }
+  } finally {
+    await ingest.endAsync();
+    await close();
+  }
+});
+
+Deno.test("MQTT over TLS: without a client certificate a client is refused when one is required", async () => {
+  const { broker, files, close } = await setup(true);
+  try {
+    await assert.rejects(connectTls(broker.tlsUrl!, { ca: files.ca, clientId: "no-cert" }));
+    assert.equal(broker.clients(), 0);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("MQTT over TLS: a client certificate from another CA is refused", async () => {
+  const { broker, files, close } = await setup(true);
+  try {
+    const other = await openCertificateAuthority(null);
+    const foreign = await other.issueClient("sim0001");
+    await assert.rejects(
+      connectTls(broker.tlsUrl!, {
+        ca: files.ca,
+        cert: foreign.cert_pem,
+        key: foreign.key_pem,
+        clientId: "foreign",
+      }),
+    );
+    assert.equal(broker.clients(), 0);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("MQTT over TLS: without the requirement a client without certificate signs in with its password", async () => {
+  const { broker, files, close } = await setup(false);
+  try {
+    const device = await connectTls(broker.tlsUrl!, { ca: files.ca, clientId: "sim0001" });
+    assert.equal(device.connected, true);
+    await device.endAsync();
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("MQTT over TLS: the server certificate verifies against user_ca.pem and names 127.0.0.1", async () => {
+  const { broker, files, close } = await setup(false);
+  try {
+    const peer = await new Promise<X509Certificate>((resolve, reject) => {
+      const socket = tlsConnect({
+        host: "127.0.0.1",
+        port: broker.tlsPort!,
+        ca: [files.ca],
+        rejectUnauthorized: true,
+      }, () => {
+        const cert = socket.getPeerX509Certificate();
+        socket.end();
+        cert ? resolve(cert) : reject(new Error("no peer certificate"));
+      });
+      socket.once("error", reject);
+    });
+    assert.ok(peer.verify(new X509Certificate(files.ca).publicKey));
+    assert.equal(peer.checkIP("127.0.0.1"), "127.0.0.1");
+    assert.equal(peer.checkHost("localhost"), "localhost");
+  } finally {
+    await close();
+  }
+});

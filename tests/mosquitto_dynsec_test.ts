@@ -1,0 +1,379 @@
+/**
+ * The portal against a real Mosquitto with TLS, client certificates and the
+ * dynamic-security plugin (MQTT_DYNSEC=on): device accounts follow the portal's creates,
+ * edits and deletes, and Test MQTT Connection reports what the broker says.
+ */
+import assert from "node:assert/strict";
+import mqtt, { type MqttClient } from "mqtt";
+import { account, call, type TestApp, testApp, testCa } from "./_helpers.ts";
+import { startSecureMosquitto } from "./_mosquitto_dynsec.ts";
+import { loadConfig } from "../services/config.ts";
+import { openCertificateAuthority } from "../services/pki.ts";
+import { portalTls } from "../services/device_provisioning.ts";
+import { probe } from "../services/mqtt_probe.ts";
+import {
+  deleteClientCommand,
+  DynsecError,
+  getClientCommand,
+  openDynsec,
+} from "../services/mosquitto_dynsec.ts";
+import { startMosquitto } from "./_mosquitto.ts";
+
+const ADMIN = { username: "portal-admin", password: "admin-pass-0123456789" };
+
+/** A portal whose devices live in the broker at `url`, with an admin token. */
+async function portal(url: string) {
+  const config = loadConfig({
+    DATA_DIR: "/nonexistent",
+    MQTT_URL: url,
+    MQTT_USERNAME: ADMIN.username,
+    MQTT_PASSWORD: ADMIN.password,
+    MQTT_DYNSEC: "on",
+    INGEST: "off",
+  });
+  const t = await testApp({ config });
+  const admin = await account(t, "admin");
+  const res = await call(t, "POST", "/api/devices", {
+    token: admin.token,
+    json: {
+      name: "Dynsec station",
+      location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
+      serial_number: "STDYN1",
+      station_id: "st_dyn1",
+      config: {
+        mqtt: { username: "station-dyn1", password: "station-pass-1" },
+        station: {
+          ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
+          units: ["unit_1", "unit_2"].map((id) => ({ id, ssr_id: "ssr_1" })),
+        },
+      },
+    },
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  const station = (await res.json()).id as number;
+  return { t, token: admin.token, station };
+}
+
+/** Creates a sensor through the API; answers its id. */
+async function addSensor(
+  p: { t: TestApp; token: string; station: number },
+  serial: string,
+  username: string,
+  password: string,
+  unit = "unit_1",
+): Promise<Response> {
+  return await call(p.t, "POST", `/api/devices/${p.station}/sensors`, {
+    token: p.token,
+    json: {
+      name: `Meter ${serial}`,
+      serial_number: serial,
+      config: {
+        mqtt: { username, password },
+        sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.9" },
+      },
+    },
+  });
+}
+
+/** The sensor's certificate files as the admin downloads them. */
+async function download(p: { t: TestApp; token: string }, sensor: number) {
+  const file = async (kind: string) => {
+    const res = await call(p.t, "GET", `/api/devices/${sensor}/certificates/${kind}`, {
+      token: p.token,
+    });
+    assert.equal(res.status, 200, `download ${kind}`);
+    return await res.text();
+  };
+  return { ca: await file("ca"), cert: await file("cert"), key: await file("key") };
+}
+
+/** How a connection attempt ended: "connected", a CONNACK code, or the error code. */
+async function attempt(
+  url: string,
+  o: { username: string; password: string; ca: string; cert?: string; key?: string },
+): Promise<{ outcome: string | number; client: MqttClient }> {
+  const client = mqtt.connect(url, {
+    ...o,
+    clientId: `t-${crypto.randomUUID().slice(0, 8)}`,
+    reconnectPeriod: 0,
+    connectTimeout: 5_000,
+    protocolVersion: 4,
+  });
+  client.on("error", () => {});
+  const outcome = await new Promise<string | number>((resolve) => {
+    client.once("connect", () => resolve("connected"));
+    client.once("error", (e: Error & { code?: string | number }) => resolve(e.code ?? e.message));
+    client.once("close", () => resolve("closed"));
+  });
+  return { outcome, client };
+}
+
+async function end(client: MqttClient) {
+  await client.endAsync(true);
+}
+
+/** Test MQTT Connection through the API. */
+async function testConnection(p: { t: TestApp; token: string; station: number }, sensor: number) {
+  const res = await call(
+    p.t,
+    "POST",
+    `/api/devices/${p.station}/sensors/${sensor}/test-mqtt-connection`,
+    { token: p.token },
+  );
+  assert.equal(res.status, 200);
+  return (await res.json()) as { success: boolean; message: string };
+}
+
+Deno.test("a sensor made in the portal signs in to Mosquitto and publishes under its prefix only", async () => {
+  const pki = await testCa();
+  const broker = await startSecureMosquitto(pki, ADMIN);
+  const p = await portal(broker.url);
+  const watcher = await attempt(broker.url, { ...ADMIN, ...(await portalTls(p.t.deps)) });
+  try {
+    const res = await addSensor(p, "ABC123", "meter-abc123", "meter-pass-1");
+    assert.equal(res.status, 201, await res.clone().text());
+    const sensor = (await res.json()).id as number;
+    const files = await download(p, sensor);
+
+    assert.equal(watcher.outcome, "connected", await broker.log());
+    const seen: string[] = [];
+    watcher.client.on("message", (topic) => seen.push(topic));
+    await watcher.client.subscribeAsync("#", { qos: 1 });
+
+    const device = await attempt(broker.url, {
+      username: "meter-abc123",
+      password: "meter-pass-1",
+      ...files,
+    });
+    assert.equal(device.outcome, "connected", await broker.log());
+    await assert.rejects(
+      device.client.subscribeAsync("sensor/other/#", { qos: 1 }),
+      (e: Error & { packet?: { granted?: number[] } }) => {
+        assert.deepEqual(e.packet?.granted, [128], "SUBACK refuses outside the prefix");
+        return true;
+      },
+    );
+    const own = await device.client.subscribeAsync("sensor/abc123/rpc", { qos: 1 });
+    assert.deepEqual(own.map((g) => g.qos), [1], "subscribing inside the prefix is granted");
+    await device.client.publishAsync("sensor/other/status/em:0", "{}", { qos: 1 });
+    await device.client.publishAsync("station/STDYN1/status", "{}", { qos: 1 });
+    await device.client.publishAsync("sensor/abc123/status/em:0", "{}", { qos: 1 });
+    const deadline = Date.now() + 5_000;
+    while (!seen.includes("sensor/abc123/status/em:0") && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.deepEqual(seen, ["sensor/abc123/status/em:0"]);
+    await end(device.client);
+
+    const ok = await testConnection(p, sensor);
+    assert.equal(ok.success, true, ok.message);
+    assert.match(ok.message, /succeeded/);
+  } finally {
+    await end(watcher.client);
+    p.t.close();
+    await broker.close();
+  }
+});
+
+Deno.test("a sensor deleted in the portal can no longer sign in to Mosquitto (not authorized)", async () => {
+  const pki = await testCa();
+  const broker = await startSecureMosquitto(pki, ADMIN);
+  const p = await portal(broker.url);
+  try {
+    const sensor = (await (await addSensor(p, "DEL001", "meter-del001", "meter-pass-2")).json())
+      .id as number;
+    const files = await download(p, sensor);
+    const creds = { username: "meter-del001", password: "meter-pass-2", ...files };
+    const before = await attempt(broker.url, creds);
+    assert.equal(before.outcome, "connected");
+    await end(before.client);
+
+    const res = await call(p.t, "DELETE", `/api/devices/${p.station}/sensors/${sensor}`, {
+      token: p.token,
+    });
+    assert.equal(res.status, 200);
+    const after = await attempt(broker.url, creds);
+    assert.equal(after.outcome, 5, "CONNACK 5: not authorized");
+    await end(after.client);
+  } finally {
+    p.t.close();
+    await broker.close();
+  }
+});
+
+Deno.test("Mosquitto refuses a certificate of another CA at the TLS handshake", async () => {
+  const pki = await testCa();
+  const broker = await startSecureMosquitto(pki, ADMIN);
+  const p = await portal(broker.url);
+  try {
+    const sensor = (await (await addSensor(p, "CA0001", "meter-ca0001", "meter-pass-3")).json())
+      .id as number;
+    const files = await download(p, sensor);
+    const stranger = await (await openCertificateAuthority(null)).issueClient("meter-ca0001");
+    const res = await attempt(broker.url, {
+      username: "meter-ca0001",
+      password: "meter-pass-3",
+      ca: files.ca,
+      cert: stranger.cert_pem,
+      key: stranger.key_pem,
+    });
+    assert.match(String(res.outcome), /UNKNOWN_CA/);
+    await end(res.client);
+    const probed = await probe(p.t.deps, {
+      username: "meter-ca0001",
+      password: "meter-pass-3",
+      prefix: "sensor/ca0001",
+      certificate: () => Promise.resolve(stranger),
+    });
+    assert.equal(!probed.ok && probed.reason, "tls_unknown_ca");
+  } finally {
+    p.t.close();
+    await broker.close();
+  }
+});
+
+Deno.test("a password or username changed in the portal works on Mosquitto and the old one does not", async () => {
+  const pki = await testCa();
+  const broker = await startSecureMosquitto(pki, ADMIN);
+  const p = await portal(broker.url);
+  try {
+    const sensor = (await (await addSensor(p, "PW0001", "meter-pw0001", "old-pass-1")).json())
+      .id as number;
+    const files = await download(p, sensor);
+    const edit = (username: string, password: string) =>
+      call(p.t, "PUT", `/api/devices/${p.station}/sensors/${sensor}`, {
+        token: p.token,
+        json: {
+          name: "Meter PW0001",
+          serial_number: "PW0001",
+          config: {
+            mqtt: { username, password },
+            sensor: { unit_id: "unit_1", tenant_id: null, ip_address: "10.0.0.9" },
+          },
+        },
+      });
+    assert.equal((await edit("meter-pw0001", "new-pass-2")).status, 200);
+    const old = await attempt(broker.url, {
+      username: "meter-pw0001",
+      password: "old-pass-1",
+      ...files,
+    });
+    assert.equal(old.outcome, 5);
+    await end(old.client);
+    const now = await attempt(broker.url, {
+      username: "meter-pw0001",
+      password: "new-pass-2",
+      ...files,
+    });
+    assert.equal(now.outcome, "connected");
+    await end(now.client);
+
+    // A new username with a blank password keeps the (sealed) password.
+    assert.equal((await edit("meter-pw0001-b", "")).status, 200);
+    const former = await attempt(broker.url, {
+      username: "meter-pw0001",
+      password: "new-pass-2",
+      ...files,
+    });
+    assert.equal(former.outcome, 5);
+    await end(former.client);
+    const renamed = await attempt(broker.url, {
+      username: "meter-pw0001-b",
+      password: "new-pass-2",
+      ...files,
+    });
+    assert.equal(renamed.outcome, "connected");
+    await end(renamed.client);
+    assert.equal((await testConnection(p, sensor)).success, true);
+  } finally {
+    p.t.close();
+    await broker.close();
+  }
+});
+
+Deno.test("Test MQTT Connection reports the broker's refusal once the sensor's account is gone", async () => {
+  const pki = await testCa();
+  const broker = await startSecureMosquitto(pki, ADMIN);
+  const p = await portal(broker.url);
+  try {
+    const sensor = (await (await addSensor(p, "GONE01", "meter-gone01", "meter-pass-4")).json())
+      .id as number;
+    assert.equal((await testConnection(p, sensor)).success, true);
+    const session = await openDynsec({ url: broker.url, ...ADMIN, tls: await portalTls(p.t.deps) });
+    try {
+      // The station has its own account and role too.
+      const [station] = await session.run([getClientCommand("station-dyn1")]);
+      const roles = (station.data as { client: { roles: { rolename: string }[] } }).client.roles;
+      assert.deepEqual(roles.map((r) => r.rolename), [`portal-device-${p.station}`]);
+      const [answer] = await session.run([deleteClientCommand("meter-gone01")]);
+      assert.equal(answer.error, undefined);
+    } finally {
+      await session.close();
+    }
+    const res = await testConnection(p, sensor);
+    assert.equal(res.success, false);
+    assert.equal(
+      res.message,
+      "MQTT Connection test failed: the broker says the sensor is not authorized (unknown account, wrong password or removed)",
+    );
+  } finally {
+    p.t.close();
+    await broker.close();
+  }
+});
+
+Deno.test("a sensor change the broker cannot take is refused with a clear error and leaves nothing behind", async () => {
+  const pki = await testCa();
+  const broker = await startSecureMosquitto(pki, ADMIN);
+  const p = await portal(broker.url);
+  try {
+    const sensor = (await (await addSensor(p, "KEEP01", "meter-keep01", "meter-pass-5")).json())
+      .id as number;
+    // The broker's own admin account cannot be taken over by a device.
+    const taken = await addSensor(p, "TAKE01", ADMIN.username, "meter-pass-6", "unit_2");
+    assert.equal(taken.status, 502);
+    assert.match((await taken.json()).message, /another account on the broker/);
+    await broker.close();
+
+    const down = await addSensor(p, "DOWN01", "meter-down01", "meter-pass-7", "unit_2");
+    assert.equal(down.status, 502);
+    assert.match((await down.json()).message, /could not be reached.*nothing was changed/);
+    const del = await call(p.t, "DELETE", `/api/devices/${p.station}/sensors/${sensor}`, {
+      token: p.token,
+    });
+    assert.equal(del.status, 502);
+    const list = await call(p.t, "GET", `/api/devices/${p.station}/sensors`, { token: p.token });
+    assert.equal(list.status, 200);
+    const text = await list.text();
+    assert.ok(text.includes("KEEP01"), "the sensor whose delete was refused is kept");
+    assert.ok(!text.includes("DOWN01"), "the refused sensor was not created");
+    assert.ok(!text.includes("TAKE01"), "the refused sensor was not created");
+  } finally {
+    p.t.close();
+    await broker.close();
+  }
+});
+
+Deno.test("a broker without the dynamic-security plugin makes the client time out with a clear error", async () => {
+  const plain = await startMosquitto();
+  try {
+    const session = await openDynsec({
+      url: plain.url,
+      username: "anyone",
+      password: "x",
+      timeoutMs: 500,
+    });
+    try {
+      await assert.rejects(
+        session.run([deleteClientCommand("meter-x")]),
+        (e: unknown) =>
+          e instanceof DynsecError && e.kind === "timeout" &&
+          /did not answer deleteClient within 500 ms \(is the plugin loaded\?\)/.test(e.message),
+      );
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await plain.close();
+  }
+});

@@ -151,6 +151,11 @@ export interface DeviceView extends Omit<Device, "config"> {
   /** A station's pricing zone (its name), or null when it has none. */
   zone: { name: string } | null;
   payment_status: PaymentStatus;
+  /**
+   * Sensors, as the admin sees them: their client certificate's expiry (ISO date) and days
+   * left, or null before one was issued. Absent for stations and other roles.
+   */
+  certificate?: { expires: string; days_until_expiry: number } | null;
 }
 
 /** Device stats of spec 000 section 3, limited to the devices the caller may see. */

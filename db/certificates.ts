@@ -54,3 +54,19 @@ export async function putCertificate(
 export async function deleteCertificate(kv: Deno.Kv, sensorId: number): Promise<void> {
   await kv.delete(certificateKey(sensorId));
 }
+
+/** The stored certificates of `sensorIds` (those that have one), read in batches of 10. */
+export async function getCertificates(
+  kv: Deno.Kv,
+  sensorIds: readonly number[],
+): Promise<Map<number, StoredCertificate>> {
+  const found = new Map<number, StoredCertificate>();
+  for (let i = 0; i < sensorIds.length; i += 10) {
+    const chunk = sensorIds.slice(i, i + 10);
+    const entries = await kv.getMany<StoredCertificate[]>(chunk.map(certificateKey));
+    entries.forEach((e, j) => {
+      if (e.value) found.set(chunk[j], e.value);
+    });
+  }
+  return found;
+}

@@ -24,6 +24,8 @@ import {
 import { readStatuses, type StatusNow } from "../db/device_status.ts";
 import { getUser } from "../db/users.ts";
 import { getZone } from "../db/zones.ts";
+import { getCertificates, type StoredCertificate } from "../db/certificates.ts";
+import { daysRemaining } from "../core/certificates.ts";
 
 /** The devices a caller may see, loaded. */
 export interface Scope {
@@ -110,6 +112,10 @@ export interface ViewContext {
   names: Map<number, string>;
   /** Names of the stations' pricing zones. */
   zones: Map<number, string>;
+  /** Admins: the stored client certificates of the sensors served; else empty. */
+  certificates: Map<number, StoredCertificate>;
+  /** When the context was loaded (epoch ms). */
+  now: number;
   /** Tenants: their own sensors' ids (the units a basic station view shows); else null. */
   ownSensors: Set<number> | null;
 }
@@ -154,6 +160,10 @@ export async function viewContext(
     const z = await getZone(deps.kv, id);
     if (z) zones.set(id, z.name);
   }
+  const sensorIds = [...all.values()].filter((d) => d.type === "sensor").map((d) => d.id);
+  const certificates = viewer.role === "admin"
+    ? await getCertificates(deps.kv, sensorIds)
+    : new Map<number, StoredCertificate>();
   return {
     admin: viewer.role === "admin",
     devices: all,
@@ -161,6 +171,8 @@ export async function viewContext(
     status,
     names,
     zones,
+    certificates,
+    now: deps.now(),
     ownSensors: viewer.role === "user"
       ? new Set(await sensorIdsOfTenant(deps.kv, viewer.id))
       : null,
@@ -171,6 +183,17 @@ export async function viewContext(
 const zoneOf = (ctx: ViewContext, d: StoredDevice) => {
   const name = d.type === "station" && d.zone_id !== null ? ctx.zones.get(d.zone_id) : undefined;
   return name === undefined ? null : { name };
+};
+
+/** A sensor's certificate expiry as spec 000 section 3 names it, or null before one exists. */
+const certificateOf = (ctx: ViewContext, id: number) => {
+  const cert = ctx.certificates.get(id);
+  return cert
+    ? {
+      expires: new Date(cert.not_after).toISOString(),
+      days_until_expiry: daysRemaining(cert.not_after, ctx.now),
+    }
+    : null;
 };
 
 const named = (ctx: ViewContext, id: number | null) => {
@@ -238,6 +261,7 @@ export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
     customer_id: customerId,
     customer: named(ctx, customerId),
     tenant: named(ctx, d.tenant_id),
+    ...(ctx.admin ? { certificate: certificateOf(ctx, d.id) } : {}),
     config: {
       ...mqtt,
       sensor: {

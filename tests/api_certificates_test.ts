@@ -220,3 +220,26 @@ Deno.test("concurrent first uses of a sensor's certificate all get the one that 
     w.t.close();
   }
 });
+
+Deno.test("the admin's sensor views carry the certificate's expiry and days left; tenants' do not", async () => {
+  const w = await stationWorld();
+  try {
+    const before = await get(w, `/api/devices/${w.sensorId}`);
+    assert.equal(before.body.certificate, null, "no certificate issued yet");
+    const status = await get(w, `/api/devices/${w.sensorId}/certificate`);
+    const after = await get(w, `/api/devices/${w.sensorId}`);
+    assert.deepEqual(after.body.certificate, {
+      expires: status.body.details.expires_on,
+      days_until_expiry: status.body.details.days_remaining,
+    });
+    const listed = await get(w, `/api/devices/${w.stationId}/sensors`);
+    assert.deepEqual(listed.body.sensors[0].certificate, after.body.certificate);
+    const station = await get(w, `/api/devices/${w.stationId}`);
+    assert.equal("certificate" in station.body, false, "stations have no certificate");
+    const own = await call(w.t, "GET", `/api/devices/${w.sensorId}`, { token: w.tenant.token });
+    assert.equal(own.status, 200);
+    assert.equal("certificate" in await own.json(), false, "the tenant is not shown it");
+  } finally {
+    w.t.close();
+  }
+});

@@ -1,13 +1,15 @@
 /**
  * Ingest as a long-running service: given the device directory, the status sink and the
  * telemetry store (whatever backs them), it starts the subscriber, says when it is
- * subscribed, logs its counters every minute, and stops cleanly. Used by
+ * subscribed, logs its counters every minute, publishes its health into Deno KV every
+ * 15 seconds (when given the KV), and stops cleanly. Used by
  * `scripts/ingest.ts` (ingest as its own process) and by `main.ts` (inside the portal).
  */
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, StatusSink } from "./contract.ts";
 import { type Ingest, type IngestOptions, startIngest } from "./subscriber.ts";
 import { type IngestLog, redactUrl } from "./_log.ts";
+import { startHealthPublisher } from "./health.ts";
 
 export { redactUrl } from "./_log.ts";
 
@@ -17,10 +19,18 @@ export interface RunIngestDeps {
   status: StatusSink;
   store: TelemetryStore;
   log: IngestLog;
+  /**
+   * Where ingest publishes its health (see `ingest/health.ts`); without it, nothing is
+   * published.
+   */
+  kv?: Deno.Kv;
 }
 
 /** Where and how ingest connects (everything of `startIngest` but the deps). */
-export type RunIngestSettings = Omit<IngestOptions, "directory" | "status" | "store" | "log">;
+export type RunIngestSettings = Omit<IngestOptions, "directory" | "status" | "store" | "log"> & {
+  /** How often the health snapshot is published. Default 15 000. */
+  healthMs?: number;
+};
 
 /** A running ingest service. */
 export interface RunningIngest {
@@ -31,19 +41,35 @@ export interface RunningIngest {
 
 /** Starts ingest with `deps` and `settings`; returns at once (it connects in the background). */
 export function runIngest(deps: RunIngestDeps, settings: RunIngestSettings): RunningIngest {
-  const ingest = startIngest({ statsLogMs: 60_000, ...settings, ...deps });
+  const { healthMs, ...options } = settings;
+  const { kv, ...ingestDeps } = deps;
+  const ingest = startIngest({ statsLogMs: 60_000, ...options, ...ingestDeps });
+  const health = kv
+    ? startHealthPublisher({
+      kv,
+      instance: settings.clientId,
+      stats: ingest.stats,
+      log: deps.log,
+      now: settings.now,
+      intervalMs: healthMs,
+    })
+    : null;
   ingest.ready.then(
-    () =>
+    () => {
       deps.log.log("info", "ingest subscribed", {
         url: redactUrl(settings.url),
         clientId: settings.clientId,
         shareGroup: settings.shareGroup ?? null,
-      }),
+      });
+      // The page shows "connected" at once, not one interval later.
+      health?.publishNow();
+    },
     () => {},
   );
   return {
     ingest,
     async stop() {
+      await health?.stop();
       await ingest.stop();
       deps.log.log("info", "ingest stopped", { ...ingest.stats() });
     },

@@ -1,6 +1,7 @@
 /**
  * The system uptime page `/admin/stats?timeframe=24h|7d|30d` (spec 000 sections 2 and 9):
- * figures from `services/measurements.ts`; the hourly lines are fetched by the island.
+ * figures from `services/measurements.ts`; the hourly lines are fetched by the island;
+ * the ingest health section reads what each ingest published (`ingest/health.ts`).
  */
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
@@ -13,6 +14,8 @@ import {
   type SystemFigures,
   SystemStats,
 } from "../components/dashboard/SystemStats.tsx";
+import { IngestHealth } from "../components/dashboard/IngestHealth.tsx";
+import { type IngestHealth as Health, readIngestHealth } from "../ingest/health.ts";
 
 /** Routes of the system uptime page (the /admin guard is `routes/admin.tsx`'s). */
 export function adminStatsRoutes(deps: Deps): Hono<AppEnv> {
@@ -34,18 +37,27 @@ export function adminStatsRoutes(deps: Deps): Hono<AppEnv> {
       deps.log.log("error", "system stats failed", { error: String(e) });
       figures = null;
     }
+    let health: Health | null = null;
+    try {
+      health = await readIngestHealth(deps.kv, deps.now());
+    } catch (e) {
+      deps.log.log("error", "ingest health failed", { error: String(e) });
+    }
     return appPage(
       c,
       deps,
       t("uptime.system_uptime.title"),
-      <SystemStats
-        t={t}
-        lang={c.var.lang}
-        timeframe={timeframe}
-        figures={figures}
-        rows={rows}
-        last8={last8}
-      />,
+      <>
+        <SystemStats
+          t={t}
+          lang={c.var.lang}
+          timeframe={timeframe}
+          figures={figures}
+          rows={rows}
+          last8={last8}
+        />
+        <IngestHealth t={t} lang={c.var.lang} health={health} />
+      </>,
     );
   });
   return app;

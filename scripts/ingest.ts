@@ -68,6 +68,7 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
     status,
     store,
     log,
+    kv,
     async close() {
       await status.close();
       await store.close();

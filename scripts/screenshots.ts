@@ -42,6 +42,13 @@ const openBell = async (page: Page) => {
   await page.click("[data-testid=notification-bell]");
   await page.waitForSelector(".notif-panel .notif-list li");
 };
+/** The page grows when the hourly charts arrive: wait for them before measuring it. */
+const uptimeDrawn = async (page: Page) => {
+  await page.waitForFunction(() => document.querySelectorAll(".uptime-charts canvas").length >= 2);
+};
+const chartDrawn = async (page: Page) => {
+  await page.waitForSelector('.chart-box[data-ready="true"]');
+};
 const openDrawer = async (page: Page) => {
   await page.click(".menu-toggle");
   await new Promise((r) => setTimeout(r, 350));
@@ -80,8 +87,8 @@ const SHOTS: Shot[] = [
   { who: "admin", path: "/admin/devices/station/999/data", name: "admin-station-not-found" },
   { who: "admin", path: "/notifications", name: "admin-notifications" },
   { who: "admin", path: "/admin?tab=map", name: "admin-map" },
-  { who: "admin", path: "/admin?tab=chart", name: "admin-chart" },
-  { who: "admin", path: "/admin/stats", name: "admin-stats" },
+  { who: "admin", path: "/admin?tab=chart", name: "admin-chart", before: chartDrawn },
+  { who: "admin", path: "/admin/stats", name: "admin-stats", before: uptimeDrawn },
   { who: "admin", path: "/admin/devices/station/1/data", name: "admin-station-data" },
   { who: "admin", path: "/admin/devices/station/1", name: "admin-station-edit" },
   { who: "admin", path: "/admin/devices/station/1/sensor/2/data", name: "admin-sensor-data" },

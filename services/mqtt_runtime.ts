@@ -66,7 +66,7 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
   const url = config.mqtt.url ?? `mqtt://127.0.0.1:${broker!.port}`;
   const status = config.mqtt.ingest ? createStatusService(deps) : null;
   const ingest = status
-    ? runIngest({ directory, status, store: deps.telemetry, log }, {
+    ? runIngest({ directory, status, store: deps.telemetry, log, kv: deps.kv }, {
       url,
       ...creds,
       clientId: `portal-ingest-${Deno.hostname()}`,

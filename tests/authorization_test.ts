@@ -1011,7 +1011,9 @@ const ROUTES: Row[] = [
     }),
     expect: page("admin", 303, /\/unit\/unit_1\?period=2024-01&done=recalculated/),
   },
+
   // ---- ingest health ---------------------------------------------------------------------
+  { method: "GET", route: "/api/measurements/ingest-health", expect: api(["admin"], 200) },
 ];
 
 /** Builds the app and the records the rows point at. */

@@ -14,6 +14,7 @@ import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardL
 import EnergyChart, {
   type EnergyChartTexts,
   type EnergyMode,
+  seriesUrl,
   yieldText,
 } from "../../islands/EnergyChart.tsx";
 import { type MapStation, StationMap } from "./StationMap.tsx";
@@ -210,6 +211,13 @@ export function AdminDashboard(p: AdminDashboardProps) {
             {tab === "chart" && (
               <>
                 <section className="card">
+                  {/* The series request starts with the page, not after the scripts ran. */}
+                  <link
+                    rel="preload"
+                    as="fetch"
+                    href={seriesUrl(p.mode, p.date)}
+                    crossOrigin="anonymous"
+                  />
                   <Island
                     of={EnergyChart}
                     props={{ mode: p.mode, date: p.date, texts: chartTexts(t) }}

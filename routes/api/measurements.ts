@@ -1,7 +1,8 @@
 /**
  * Measurements and analytics API (spec 000 section 7): `/api/measurements/overview`,
  * `/api/measurements?type=power&mode=&date=`, `/{id}/realtime`, `/{id}/history`,
- * `/{id}/summary`, `/system-stats`, `/system-performance`, `/api/analytics/uptime/{id}`,
+ * `/{id}/summary`, `/system-stats`, `/system-performance`, `/ingest-health` (admin only),
+ * `/api/analytics/uptime/{id}`,
  * `/api/analytics/delta`. Every answer covers only devices the caller may see.
  */
 import { Hono } from "hono";
@@ -30,6 +31,7 @@ import {
   systemStats,
 } from "../../services/measurements.ts";
 import { localDate } from "../../core/local_time.ts";
+import { readIngestHealth } from "../../ingest/health.ts";
 import type { DeviceView } from "../../core/devices.ts";
 
 /** The sensor of `:id` the caller may see, or a 404 answer. */
@@ -66,6 +68,13 @@ export function measurementApiRoutes(deps: Deps): Hono<AppEnv> {
   app.get(
     "/api/measurements/system-stats",
     async (c) => c.json(await systemStats(deps, c.var.user!)),
+  );
+
+  // Admin only: what each ingest process published (ingest/health.ts).
+  app.get(
+    "/api/measurements/ingest-health",
+    requireApi("admin"),
+    async (c) => c.json(await readIngestHealth(deps.kv, deps.now())),
   );
 
   app.get("/api/measurements/system-performance", async (c) => {

@@ -72,11 +72,17 @@ function connectTls(url: string, options: mqtt.IClientOptions): Promise<mqtt.Mqt
     ...options,
   });
   return new Promise((resolve, reject) => {
+    // A refused handshake may leave the socket hanging: not connected in 10 s is refused too.
+    const timer = setTimeout(() => fail(new Error("no CONNACK within 10 s")), 10_000);
     const fail = (why: Error) => {
+      clearTimeout(timer);
       client.end(true);
       reject(why);
     };
-    client.once("connect", () => resolve(client));
+    client.once("connect", () => {
+      clearTimeout(timer);
+      resolve(client);
+    });
     client.once("error", fail);
     client.once("close", () => fail(new Error("connection closed before CONNACK")));
   });

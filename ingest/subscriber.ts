@@ -25,6 +25,11 @@ export interface IngestOptions extends Partial<IngestLimits> {
   /** The ingest client's own MQTT credentials. */
   username?: string;
   password?: string;
+  /**
+   * For `mqtts://`: the CA the broker's certificate must chain to (only it is trusted) and the
+   * client certificate and key to present (brokers that require one).
+   */
+  tls?: { ca: string; cert?: string; key?: string };
   /** Stable client id: the broker keeps this id's session (and queued messages). */
   clientId: string;
   /** Shared-subscription group: several ingest processes split the messages (MQTT 5). */
@@ -128,6 +133,14 @@ export function startIngest(options: IngestOptions): Ingest {
       clientId: options.clientId,
       username: options.username,
       password: options.password,
+      ...(options.tls
+        ? {
+          ca: options.tls.ca,
+          cert: options.tls.cert,
+          key: options.tls.key,
+          rejectUnauthorized: true,
+        }
+        : {}),
       clean: false,
       protocolVersion: v5 ? 5 : 4,
       properties: v5

@@ -22,10 +22,14 @@ import type { Deps } from "../services/deps.ts";
 import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
 import { openTelemetry } from "../db/telemetry/open.ts";
 import { openCertificateAuthority } from "../services/pki.ts";
+import { isTlsUrl, portalTls } from "../services/device_provisioning.ts";
+import type { ClientTls } from "../services/mqtt_connect.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
 
 /** The real dependencies of ingest, and how to close them. */
 interface IngestWiring extends RunIngestDeps {
+  /** For an `mqtts://` broker: the portal's CA and its own client certificate. */
+  tls?: ClientTls;
   close(): Promise<void>;
 }
 
@@ -69,6 +73,7 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
     store,
     log,
     kv,
+    tls: config.mqtt.url && isTlsUrl(config.mqtt.url) ? await portalTls(deps) : undefined,
     async close() {
       await status.close();
       await store.close();
@@ -95,6 +100,7 @@ async function main() {
     url: config.mqtt.url ?? `mqtt://127.0.0.1:${config.mqtt.port}`,
     username: config.mqtt.username ?? undefined,
     password: config.mqtt.password ?? undefined,
+    tls: wiring.tls,
     clientId: Deno.env.get("INGEST_CLIENT_ID") || `portal-ingest-${Deno.hostname()}`,
     shareGroup: config.mqtt.shareGroup ?? undefined,
     silenceMs: config.mqtt.silenceSeconds * 1000,

@@ -8,6 +8,7 @@ import { createDeviceDirectory, createStatusService } from "./device_status.ts";
 import { loadOrCreateSecret } from "./secret.ts";
 import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../ingest/broker.ts";
 import { runIngest, type RunningIngest } from "../ingest/run.ts";
+import { isTlsUrl, portalTls } from "./device_provisioning.ts";
 
 /** User name of the ingest client on the embedded broker when none is configured. */
 export const INGEST_USERNAME = "portal-ingest";
@@ -69,6 +70,7 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
     ? runIngest({ directory, status, store: deps.telemetry, log, kv: deps.kv }, {
       url,
       ...creds,
+      tls: config.mqtt.url && isTlsUrl(config.mqtt.url) ? await portalTls(deps) : undefined,
       clientId: `portal-ingest-${Deno.hostname()}`,
       shareGroup: config.mqtt.shareGroup ?? undefined,
       silenceMs: config.mqtt.silenceSeconds * 1000,

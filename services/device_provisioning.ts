@@ -24,6 +24,7 @@ import {
   isNotFound,
   modifyClientCommand,
   openDynsec,
+  removeClientRoleCommand,
   requireSuccess,
 } from "./mosquitto_dynsec.ts";
 
@@ -137,15 +138,21 @@ export async function provisionDevice(
     const state = ownership(cur, a.id);
     if (state === "foreign") throw new ForeignAccountError(a.username);
     const dropOld = old && ownership(old, a.id) === "mine";
+    // The role is taken off its client before it is deleted and made again: Mosquitto 2.0
+    // stops (crashes) when a role still held by a client is deleted and then modified.
     const answers = await run([
       ...(dropOld ? [deleteClientCommand(former!)] : []),
+      ...(state === "mine" ? [removeClientRoleCommand(a.username, role)] : []),
       deleteRoleCommand(role),
       createRoleCommand(role, acls),
       state === "mine"
         ? modifyClientCommand(a.username, a.password, { textname: role, roles: [role] })
         : createClientCommand(a.username, a.password, role, [role]),
     ]);
-    requireSuccess(answers, (r) => r.command.startsWith("delete") && isNotFound(r));
+    requireSuccess(
+      answers,
+      (r) => (r.command.startsWith("delete") || r.command === "removeClientRole") && isNotFound(r),
+    );
   });
 }
 

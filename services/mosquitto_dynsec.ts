@@ -114,6 +114,11 @@ export function modifyClientCommand(
   };
 }
 
+/** removeClientRole: takes `rolename` off the client (before the role is deleted). */
+export function removeClientRoleCommand(username: string, rolename: string): DynsecCommand {
+  return { command: "removeClientRole", username, rolename };
+}
+
 /** getClient. */
 export function getClientCommand(username: string): DynsecCommand {
   return { command: "getClient", username };
@@ -284,7 +289,11 @@ export async function openDynsec(o: DynsecOptions): Promise<DynsecSession> {
       });
       listeners.add(listener);
       try {
-        await client.publishAsync(DYNSEC_TOPIC, encodeCommands(commands, batch), { qos: 1 });
+        // A broker that went away never acknowledges the publish: the timeout still ends it.
+        await Promise.race([
+          client.publishAsync(DYNSEC_TOPIC, encodeCommands(commands, batch), { qos: 1 }),
+          done,
+        ]);
         await done;
       } finally {
         clearTimeout(timer);

@@ -14,6 +14,7 @@ import {
   isNotFound,
   modifyClientCommand,
   openDynsec,
+  removeClientRoleCommand,
   requireSuccess,
 } from "./mosquitto_dynsec.ts";
 
@@ -37,6 +38,7 @@ Deno.test("encodeCommands() sends the plugin's command formats with a correlatio
     modifyClientCommand("meter-abc", "pw-3", { textname: "t", roles: ["r"] }),
     deleteClientCommand("meter-abc"),
     deleteRoleCommand("portal-device-7"),
+    removeClientRoleCommand("meter-abc", "portal-device-7"),
   ], "b1");
   assert.deepEqual(JSON.parse(text), {
     commands: [
@@ -72,6 +74,12 @@ Deno.test("encodeCommands() sends the plugin's command formats with a correlatio
       },
       { command: "deleteClient", username: "meter-abc", correlationData: "b1-5" },
       { command: "deleteRole", rolename: "portal-device-7", correlationData: "b1-6" },
+      {
+        command: "removeClientRole",
+        username: "meter-abc",
+        rolename: "portal-device-7",
+        correlationData: "b1-7",
+      },
     ],
   });
 });

@@ -11,14 +11,8 @@
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, loadConfig } from "../services/config.ts";
 import { createLogger } from "../services/log.ts";
-import { openKv } from "../db/kv.ts";
-import { loadI18n } from "../services/i18n.ts";
-import { type Assets, BUILD_DIR, loadAssets } from "../components/assets.ts";
-import { loadOrCreateSecret } from "../services/secret.ts";
-import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import type { Deps } from "../services/deps.ts";
-import { openTelemetry } from "../db/telemetry/open.ts";
-import { openCertificateAuthority } from "../services/pki.ts";
+import { openScriptDeps } from "./_deps.ts";
 import {
   BillingInputError,
   type BillingProgress,
@@ -145,40 +139,11 @@ async function main(): Promise<number> {
     }
     throw e;
   }
-  const log = createLogger(config.logLevel);
-  await Deno.mkdir(config.dataDir, { recursive: true });
-  const kv = await openKv(config.kvPath);
-  const telemetry = await openTelemetry({
-    questdbUrl: config.telemetry.questdbUrl,
-    sqlitePath: `${config.dataDir}/telemetry.sqlite`,
-    rawRetentionDays: config.telemetry.rawRetentionDays,
-    onError: (error) =>
-      log.log("error", "telemetry failed", {
-        error: error instanceof Error ? error.message : String(error),
-      }),
-  });
-  // The script renders nothing; the portal's build output is optional here.
-  const assets: Assets = await loadAssets().catch(() => ({
-    dir: BUILD_DIR,
-    manifest: { css: "", islands: {} },
-  }));
-  const deps: Deps = {
-    kv,
-    config,
-    i18n: await loadI18n(),
-    assets,
-    secret: config.jwtSecret ?? await loadOrCreateSecret(config.dataDir),
-    now: Date.now,
-    log,
-    throttle: DEFAULT_THROTTLE,
-    telemetry,
-    pki: await openCertificateAuthority(config.dataDir),
-  };
+  const opened = await openScriptDeps(config, createLogger(config.logLevel));
   try {
-    return await runBillCli(deps, Deno.args, out, err);
+    return await runBillCli(opened.deps, Deno.args, out, err);
   } finally {
-    await telemetry.close();
-    kv.close();
+    await opened.close();
   }
 }
 

@@ -13,18 +13,11 @@
  */
 import { type Config, ConfigError, loadConfig } from "../services/config.ts";
 import { createLogger, type Logger } from "../services/log.ts";
-import { openKv } from "../db/kv.ts";
-import { loadI18n } from "../services/i18n.ts";
-import { type Assets, BUILD_DIR, loadAssets } from "../components/assets.ts";
-import { loadOrCreateSecret } from "../services/secret.ts";
-import { DEFAULT_THROTTLE } from "../db/throttle.ts";
-import type { Deps } from "../services/deps.ts";
 import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
-import { openTelemetry } from "../db/telemetry/open.ts";
-import { openCertificateAuthority } from "../services/pki.ts";
 import { isTlsUrl, portalTls } from "../services/device_provisioning.ts";
 import type { ClientTls } from "../services/mqtt_connect.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
+import { openScriptDeps } from "./_deps.ts";
 
 /** The real dependencies of ingest, and how to close them. */
 interface IngestWiring extends RunIngestDeps {
@@ -38,46 +31,19 @@ interface IngestWiring extends RunIngestDeps {
 // one place that knows which implementations ingest runs on.
 // ---------------------------------------------------------------------------------------
 async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring> {
-  await Deno.mkdir(config.dataDir, { recursive: true });
-  const kv = await openKv(config.kvPath);
-  // Ingest renders nothing; the portal's build output is optional here.
-  const assets: Assets = await loadAssets().catch(() => ({
-    dir: BUILD_DIR,
-    manifest: { css: "", islands: {} },
-  }));
-  const store = await openTelemetry({
-    questdbUrl: config.telemetry.questdbUrl,
-    sqlitePath: `${config.dataDir}/telemetry.sqlite`,
-    rawRetentionDays: config.telemetry.rawRetentionDays,
-    onError: (error) =>
-      log.log("error", "telemetry write failed", {
-        error: error instanceof Error ? error.message : String(error),
-      }),
-  });
-  const deps: Deps = {
-    kv,
-    config,
-    i18n: await loadI18n(),
-    assets,
-    secret: config.jwtSecret ?? await loadOrCreateSecret(config.dataDir),
-    now: Date.now,
-    log,
-    throttle: DEFAULT_THROTTLE,
-    telemetry: store,
-    pki: await openCertificateAuthority(config.dataDir),
-  };
+  const opened = await openScriptDeps(config, log);
+  const { deps } = opened;
   const status = createStatusService(deps);
   return {
     directory: createDeviceDirectory(deps),
     status,
-    store,
+    store: deps.telemetry,
     log,
-    kv,
+    kv: deps.kv,
     tls: config.mqtt.url && isTlsUrl(config.mqtt.url) ? await portalTls(deps) : undefined,
     async close() {
       await status.close();
-      await store.close();
-      kv.close();
+      await opened.close();
     },
   };
 }

@@ -281,7 +281,7 @@ const accountChanged = (prev: StoredDevice, next: StoredDevice) =>
   prev.mqtt_password_hash !== next.mqtt_password_hash;
 
 /** Tells the broker the device's account as stored; answers a locale key on failure. */
-async function provisionStored(
+export async function provisionStored(
   deps: Deps,
   d: StoredDevice,
   formerUsername: string | null,

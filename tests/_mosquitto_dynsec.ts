@@ -8,7 +8,10 @@
  * `mosquitto_ctrl`); plugin: `MOSQUITTO_DYNSEC_PLUGIN` or the usual Debian paths. A missing
  * piece throws with a message that says what to install; it never skips.
  */
+import assert from "node:assert/strict";
+import mqtt, { type MqttClient } from "mqtt";
 import type { CertificateAuthority } from "../services/pki.ts";
+import { call, type TestApp } from "./_helpers.ts";
 import { freeLoopbackPort, MOSQUITTO_BIN } from "./_mosquitto.ts";
 
 /** Where the dynamic-security plugin is looked for. */
@@ -143,4 +146,37 @@ export async function startSecureMosquitto(
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/** The sensor's certificate files as the admin downloads them. */
+export async function download(p: { t: TestApp; token: string }, sensor: number) {
+  const file = async (kind: string) => {
+    const res = await call(p.t, "GET", `/api/devices/${sensor}/certificates/${kind}`, {
+      token: p.token,
+    });
+    assert.equal(res.status, 200, `download ${kind}`);
+    return await res.text();
+  };
+  return { ca: await file("ca"), cert: await file("cert"), key: await file("key") };
+}
+
+/** How a connection attempt ended: "connected", a CONNACK code, or the error code. */
+export async function attempt(
+  url: string,
+  o: { username: string; password: string; ca: string; cert?: string; key?: string },
+): Promise<{ outcome: string | number; client: MqttClient }> {
+  const client = mqtt.connect(url, {
+    ...o,
+    clientId: `t-${crypto.randomUUID().slice(0, 8)}`,
+    reconnectPeriod: 0,
+    connectTimeout: 5_000,
+    protocolVersion: 4,
+  });
+  client.on("error", () => {});
+  const outcome = await new Promise<string | number>((resolve) => {
+    client.once("connect", () => resolve("connected"));
+    client.once("error", (e: Error & { code?: string | number }) => resolve(e.code ?? e.message));
+    client.once("close", () => resolve("closed"));
+  });
+  return { outcome, client };
 }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import mqtt, { type MqttClient } from "mqtt";
 import { account, call, type TestApp, testApp, testCa } from "./_helpers.ts";
-import { startSecureMosquitto } from "./_mosquitto_dynsec.ts";
+import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
 import { loadConfig } from "../services/config.ts";
 import { openCertificateAuthority } from "../services/pki.ts";
 import { portalTls } from "../services/device_provisioning.ts";
@@ -73,39 +73,6 @@ async function addSensor(
       },
     },
   });
-}
-
-/** The sensor's certificate files as the admin downloads them. */
-async function download(p: { t: TestApp; token: string }, sensor: number) {
-  const file = async (kind: string) => {
-    const res = await call(p.t, "GET", `/api/devices/${sensor}/certificates/${kind}`, {
-      token: p.token,
-    });
-    assert.equal(res.status, 200, `download ${kind}`);
-    return await res.text();
-  };
-  return { ca: await file("ca"), cert: await file("cert"), key: await file("key") };
-}
-
-/** How a connection attempt ended: "connected", a CONNACK code, or the error code. */
-async function attempt(
-  url: string,
-  o: { username: string; password: string; ca: string; cert?: string; key?: string },
-): Promise<{ outcome: string | number; client: MqttClient }> {
-  const client = mqtt.connect(url, {
-    ...o,
-    clientId: `t-${crypto.randomUUID().slice(0, 8)}`,
-    reconnectPeriod: 0,
-    connectTimeout: 5_000,
-    protocolVersion: 4,
-  });
-  client.on("error", () => {});
-  const outcome = await new Promise<string | number>((resolve) => {
-    client.once("connect", () => resolve("connected"));
-    client.once("error", (e: Error & { code?: string | number }) => resolve(e.code ?? e.message));
-    client.once("close", () => resolve("closed"));
-  });
-  return { outcome, client };
 }
 
 async function end(client: MqttClient) {

@@ -1,0 +1,90 @@
+/**
+ * `deno task provision` (services/device_sync.ts) against a real Mosquitto with TLS, client
+ * certificates and the dynamic-security plugin: devices made while MQTT_DYNSEC was off get
+ * their broker accounts, and a device without a kept password is listed to be set again.
+ */
+import assert from "node:assert/strict";
+import { account, call, testApp, testCa } from "./_helpers.ts";
+import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
+import { loadConfig } from "../services/config.ts";
+import { syncDeviceAccounts } from "../services/device_sync.ts";
+import { getDevice, updateDevice } from "../db/devices.ts";
+
+const ADMIN = { username: "portal-admin", password: "admin-pass-0123456789" };
+
+const config = (url: string, dynsec: "on" | "off") =>
+  loadConfig({
+    DATA_DIR: "/nonexistent",
+    MQTT_URL: url,
+    MQTT_USERNAME: ADMIN.username,
+    MQTT_PASSWORD: ADMIN.password,
+    MQTT_DYNSEC: dynsec,
+    INGEST: "off",
+  });
+
+Deno.test("syncing device accounts provisions devices made before dynamic security and lists those without a kept password", async () => {
+  const broker = await startSecureMosquitto(await testCa(), ADMIN);
+  const t = await testApp({ config: config(broker.url, "off") });
+  try {
+    const admin = await account(t, "admin");
+    const post = async (path: string, json: unknown) => {
+      const res = await call(t, "POST", path, { token: admin.token, json });
+      assert.equal(res.status, 201, await res.clone().text());
+      return (await res.json()).id as number;
+    };
+    const station = await post("/api/devices", {
+      name: "Sync station",
+      location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
+      serial_number: "STSYNC",
+      station_id: "st_sync",
+      config: {
+        mqtt: { username: "station-sync", password: "station-pass-9" },
+        station: {
+          ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
+          units: ["unit_1", "unit_2"].map((id) => ({ id, ssr_id: "ssr_1" })),
+        },
+      },
+    });
+    const sensor = (serial: string, unit: string) =>
+      post(`/api/devices/${station}/sensors`, {
+        name: `Meter ${serial}`,
+        serial_number: serial,
+        config: {
+          mqtt: { username: `meter-${serial.toLowerCase()}`, password: `pass-${serial}` },
+          sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.9" },
+        },
+      });
+    const kept = await sensor("SYNC01", "unit_1");
+    const legacy = await sensor("SYNC02", "unit_2");
+    // A device whose password was set before the portal kept it sealed.
+    await updateDevice(t.deps.kv, legacy, (d) => {
+      const { mqtt_password_sealed: _, ...rest } = d;
+      return rest;
+    });
+    const files = await download({ t, token: admin.token }, kept);
+    const login = { username: "meter-sync01", password: "pass-SYNC01", ...files };
+    const before = await attempt(broker.url, login);
+    assert.equal(before.outcome, 5, "no broker account while MQTT_DYNSEC was off");
+    await before.client.endAsync(true);
+
+    t.deps.config = config(broker.url, "on");
+    const result = await syncDeviceAccounts(t.deps);
+    assert.deepEqual(result.provisioned.sort(), [station, kept].sort());
+    assert.deepEqual(result.needs_password.map((f) => f.id), [legacy]);
+    assert.deepEqual(result.failed, []);
+    const after = await attempt(broker.url, login);
+    assert.equal(after.outcome, "connected", await broker.log());
+    await after.client.endAsync(true);
+    assert.ok(await getDevice(t.deps.kv, legacy), "nothing was deleted");
+
+    // Running it again changes nothing that works.
+    const again = await syncDeviceAccounts(t.deps);
+    assert.equal(again.provisioned.length, 2);
+    const still = await attempt(broker.url, login);
+    assert.equal(still.outcome, "connected");
+    await still.client.endAsync(true);
+  } finally {
+    t.close();
+    await broker.close();
+  }
+});

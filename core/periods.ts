@@ -142,3 +142,31 @@ export function addBusinessDays(from: DateParts, count = 10): DateParts {
   }
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
+
+const PAIR_KEYS = ["jan_feb", "mar_apr", "may_jun", "jul_aug", "sep_oct", "nov_dec"];
+
+/**
+ * A period worded by `t` (`March 2026`, `Mar-Apr 2026`) with the `billing.periods.*` texts;
+ * the text itself when it is not a period.
+ */
+export function periodLabel(
+  t: (key: string, params?: Record<string, string | number>) => string,
+  text: string,
+): string {
+  try {
+    const p = parsePeriod(text);
+    if (p.kind === "monthly") {
+      const m = String(p.months[0]).padStart(2, "0");
+      return t("billing.periods.monthly_label", {
+        month: t(`billing.periods.months.m${m}`),
+        year: p.year,
+      });
+    }
+    return t("billing.periods.bimonthly_label", {
+      months: t(`billing.periods.bimonthly.${PAIR_KEYS[(p.months[0] - 1) / 2]}`),
+      year: p.year,
+    });
+  } catch {
+    return text;
+  }
+}

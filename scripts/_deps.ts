@@ -4,7 +4,7 @@
  * portal's secret and certificate authority. Scripts render nothing, so the build output is
  * optional.
  */
-import type { Config } from "../services/config.ts";
+import { type Config, ConfigError, loadConfig } from "../services/config.ts";
 import type { Deps } from "../services/deps.ts";
 import type { Logger } from "../services/log.ts";
 import { openKv } from "../db/kv.ts";
@@ -14,6 +14,19 @@ import { loadOrCreateSecret } from "../services/secret.ts";
 import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import { openTelemetry } from "../db/telemetry/open.ts";
 import { openCertificateAuthority } from "../services/pki.ts";
+
+/** The configuration from the environment, or null once `err` was told what is wrong. */
+export function scriptConfig(err: (line: string) => void): Config | null {
+  try {
+    return loadConfig(Deno.env.toObject());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      err(e.message);
+      return null;
+    }
+    throw e;
+  }
+}
 
 /** A script's dependencies and how to close them. */
 export interface ScriptDeps {

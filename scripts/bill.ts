@@ -9,10 +9,9 @@
  * It opens the real stores from the configuration (the environment), as main.ts does.
  */
 import { parseArgs } from "node:util";
-import { type Config, ConfigError, loadConfig } from "../services/config.ts";
 import { createLogger } from "../services/log.ts";
 import type { Deps } from "../services/deps.ts";
-import { openScriptDeps } from "./_deps.ts";
+import { openScriptDeps, scriptConfig } from "./_deps.ts";
 import {
   BillingInputError,
   type BillingProgress,
@@ -129,16 +128,8 @@ async function main(): Promise<number> {
   const enc = new TextEncoder();
   const out: Print = (l) => Deno.stdout.writeSync(enc.encode(l + "\n"));
   const err: Print = (l) => Deno.stderr.writeSync(enc.encode(l + "\n"));
-  let config: Config;
-  try {
-    config = loadConfig(Deno.env.toObject());
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      err(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const config = scriptConfig(err);
+  if (!config) return 2;
   const opened = await openScriptDeps(config, createLogger(config.logLevel));
   try {
     return await runBillCli(opened.deps, Deno.args, out, err);

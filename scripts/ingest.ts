@@ -11,13 +11,13 @@
  * `LOG_LEVEL`; and `INGEST_CLIENT_ID` (the persistent session's id; default
  * `portal-ingest-<hostname>`).
  */
-import { type Config, ConfigError, loadConfig } from "../services/config.ts";
+import type { Config } from "../services/config.ts";
 import { createLogger, type Logger } from "../services/log.ts";
 import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
 import { isTlsUrl, portalTls } from "../services/device_provisioning.ts";
 import type { ClientTls } from "../services/mqtt_connect.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
-import { openScriptDeps } from "./_deps.ts";
+import { openScriptDeps, scriptConfig } from "./_deps.ts";
 
 /** The real dependencies of ingest, and how to close them. */
 interface IngestWiring extends RunIngestDeps {
@@ -50,16 +50,10 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
 // ---------------------------------------------------------------------------------------
 
 async function main() {
-  let config: Config;
-  try {
-    config = loadConfig(Deno.env.toObject());
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
-      Deno.exit(2);
-    }
-    throw e;
-  }
+  const config = scriptConfig((line) =>
+    Deno.stderr.writeSync(new TextEncoder().encode(line + "\n"))
+  );
+  if (!config) Deno.exit(2);
   const log = createLogger(config.logLevel);
   const wiring = await openIngestDeps(config, log);
   const running = runIngest(wiring, {

@@ -5,26 +5,17 @@
  * lost). Prints one line per device and a summary; exits 0 when every device is provisioned,
  * 1 when some could not be (their reasons are listed), 2 for a bad configuration.
  */
-import { type Config, ConfigError, loadConfig } from "../services/config.ts";
 import { createLogger } from "../services/log.ts";
 import { dynsecEnabled } from "../services/device_provisioning.ts";
 import { syncDeviceAccounts } from "../services/device_sync.ts";
-import { openScriptDeps } from "./_deps.ts";
+import { openScriptDeps, scriptConfig } from "./_deps.ts";
 
 async function main(): Promise<number> {
   const enc = new TextEncoder();
   const out = (l: string) => Deno.stdout.writeSync(enc.encode(l + "\n"));
   const err = (l: string) => Deno.stderr.writeSync(enc.encode(l + "\n"));
-  let config: Config;
-  try {
-    config = loadConfig(Deno.env.toObject());
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      err(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const config = scriptConfig(err);
+  if (!config) return 2;
   const opened = await openScriptDeps(config, createLogger(config.logLevel));
   try {
     const { deps } = opened;

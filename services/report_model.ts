@@ -12,6 +12,7 @@ import {
   monthlyPeriod,
   parsePeriod,
   type PeriodKind,
+  periodLabel,
 } from "../core/periods.ts";
 import type { StoredUnitBill } from "../db/bills.ts";
 import type { Translate } from "./i18n.ts";
@@ -140,27 +141,8 @@ export function periodTiming(
   return { future: first > now, current: first <= now && now <= last, past: last < now };
 }
 
-const PAIRS = ["jan_feb", "mar_apr", "may_jun", "jul_aug", "sep_oct", "nov_dec"];
-
 /** A period worded in the language of `t` (`March 2026`, `Mar-Apr 2026`); the text if malformed. */
-export function periodName(t: Translate, text: string): string {
-  try {
-    const p = parsePeriod(text);
-    if (p.kind === "monthly") {
-      const m = String(p.months[0]).padStart(2, "0");
-      return t("billing.periods.monthly_label", {
-        month: t(`billing.periods.months.m${m}`),
-        year: p.year,
-      });
-    }
-    return t("billing.periods.bimonthly_label", {
-      months: t(`billing.periods.bimonthly.${PAIRS[(p.months[0] - 1) / 2]}`),
-      year: p.year,
-    });
-  } catch {
-    return text;
-  }
-}
+export const periodName = periodLabel;
 
 /** The city of a location (JSON with a city, or raw text), else 'No location'. */
 export function cityOf(t: Translate, location: string): string {

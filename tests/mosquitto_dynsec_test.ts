@@ -4,7 +4,7 @@
  * edits and deletes, and Test MQTT Connection reports what the broker says.
  */
 import assert from "node:assert/strict";
-import mqtt, { type MqttClient } from "mqtt";
+import type { MqttClient } from "mqtt";
 import { account, call, type TestApp, testApp, testCa } from "./_helpers.ts";
 import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
 import { loadConfig } from "../services/config.ts";

@@ -122,30 +122,7 @@ export function kwhText(kwh: number): string {
   return kwh.toFixed(2);
 }
 
-const PAIRS = ["jan_feb", "mar_apr", "may_jun", "jul_aug", "sep_oct", "nov_dec"];
-
-/** The locale key and parameters that label a period (`March 2026`, `Mar-Apr 2026`). */
-export function periodLabel(
-  t: (key: string, params?: Record<string, string | number>) => string,
-  text: string,
-): string {
-  try {
-    const p = parsePeriod(text);
-    if (p.kind === "monthly") {
-      const m = String(p.months[0]).padStart(2, "0");
-      return t("billing.periods.monthly_label", {
-        month: t(`billing.periods.months.m${m}`),
-        year: p.year,
-      });
-    }
-    return t("billing.periods.bimonthly_label", {
-      months: t(`billing.periods.bimonthly.${PAIRS[(p.months[0] - 1) / 2]}`),
-      year: p.year,
-    });
-  } catch {
-    return text;
-  }
-}
+export { periodLabel } from "../../core/periods.ts";
 
 /** The query string of a billing page for the given picker values and extra flags. */
 export function pageQuery(

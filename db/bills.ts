@@ -13,7 +13,9 @@
  * Consistency: {@link writeStationBills} writes the unit bills of one station and its customer
  * bill in ONE atomic commit, checked against the versionstamps read before computing them, so a
  * killed run leaves no half-written station and a concurrent run makes the commit fail (the
- * caller reads again and retries). Finalized bills are never changed by it.
+ * caller reads again and retries). Finalized bills are never changed by it. A run may commit
+ * several stations together ({@link writeStationsBills}: all of them or none). Ids come from
+ * the sequences one station at a time, or in blocks for a whole run ({@link idBlocks}).
  */
 /** Reserves `n` consecutive ids of `collection` (the `["seq", collection]` of db/kv.ts); the first. */
 async function reserveIds(kv: Deno.Kv, collection: string, n: number): Promise<number> {
@@ -117,16 +119,61 @@ export async function readStationBills(
   period: string,
   unitIds: readonly string[],
 ): Promise<StationBills> {
-  const units = new Map<string, Deno.KvEntryMaybe<StoredUnitBill>>();
-  for (let i = 0; i < unitIds.length; i += 10) {
-    const chunk = unitIds.slice(i, i + 10);
-    const entries = await kv.getMany<StoredUnitBill[]>(
-      chunk.map((u) => unitKey(stationId, period, u)),
-    );
-    chunk.forEach((u, j) => units.set(u, entries[j]));
+  return (await readStationsBills(kv, period, [{ stationId, unitIds }]))[0];
+}
+
+/** {@link readStationBills} for several stations at once (10 keys per read). */
+export async function readStationsBills(
+  kv: Deno.Kv,
+  period: string,
+  stations: readonly { stationId: number; unitIds: readonly string[] }[],
+): Promise<StationBills[]> {
+  const keys = stations.flatMap(({ stationId, unitIds }) => [
+    ...unitIds.map((u) => unitKey(stationId, period, u)),
+    customerKey(stationId, period),
+  ]);
+  const entries: Deno.KvEntryMaybe<unknown>[] = [];
+  for (let i = 0; i < keys.length; i += 10) {
+    entries.push(...await kv.getMany<unknown[]>(keys.slice(i, i + 10)));
   }
-  const customer = await kv.get<StoredCustomerBill>(customerKey(stationId, period));
-  return { units, customer };
+  let at = 0;
+  return stations.map(({ unitIds }) => {
+    const units = new Map<string, Deno.KvEntryMaybe<StoredUnitBill>>();
+    for (const u of unitIds) units.set(u, entries[at++] as Deno.KvEntryMaybe<StoredUnitBill>);
+    return { units, customer: entries[at++] as Deno.KvEntryMaybe<StoredCustomerBill> };
+  });
+}
+
+/** Hands out `n` consecutive ids of a collection (`bills`, `customer_bills`); the first. */
+export type IdSource = (collection: string, n: number) => Promise<number>;
+
+/**
+ * An {@link IdSource} that reserves ids `size` at a time, for a run that writes many bills:
+ * one sequence write per block instead of one per station. Ids of a block left unused when
+ * the run ends are never handed out (ids have gaps, as after a failed commit).
+ */
+export function idBlocks(kv: Deno.Kv, size = 500): IdSource {
+  const blocks = new Map<string, { next: number; end: number }>();
+  const pending = new Map<string, Promise<void>>();
+  const take = async (collection: string, n: number): Promise<number> => {
+    for (;;) {
+      const b = blocks.get(collection);
+      if (b && b.next + n <= b.end) {
+        b.next += n;
+        return b.next - n;
+      }
+      let refill = pending.get(collection);
+      if (!refill) {
+        const count = Math.max(size, n);
+        refill = reserveIds(kv, collection, count).then((first) => {
+          blocks.set(collection, { next: first, end: first + count });
+        }).finally(() => pending.delete(collection));
+        pending.set(collection, refill);
+      }
+      await refill;
+    }
+  };
+  return take;
 }
 
 /** One unit bill of a station write and what was read before computing it. */
@@ -147,6 +194,16 @@ export type StationWriteResult =
     customer: { bill: StoredCustomerBill; outcome: "created" | "updated" | "skipped" } | null;
   };
 
+/** What one station writes: its unit bills and customer bill, with what was read before. */
+export interface StationWrite {
+  stationId: number;
+  units: readonly UnitWrite[];
+  customer: { draft: CustomerBillDraft; prev: Deno.KvEntryMaybe<StoredCustomerBill> } | null;
+}
+
+/** What a station write did. */
+export type StationWritten = Extract<StationWriteResult, { ok: true }>;
+
 /**
  * Writes a station's unit bills and customer bill for a period in one atomic commit. A bill
  * whose previous version is finalized is left alone; a draft keeps its id, created_at and
@@ -157,16 +214,46 @@ export async function writeStationBills(
   stationId: number,
   period: string,
   units: readonly UnitWrite[],
-  customer: { draft: CustomerBillDraft; prev: Deno.KvEntryMaybe<StoredCustomerBill> } | null,
+  customer: StationWrite["customer"],
   now: number,
+  ids: IdSource = (collection, n) => reserveIds(kv, collection, n),
 ): Promise<StationWriteResult> {
+  const res = await writeStationsBills(kv, period, [{ stationId, units, customer }], now, ids);
+  return res === null ? { ok: false, reason: "conflict" } : res[0];
+}
+
+/**
+ * {@link writeStationBills} for several stations in ONE atomic commit (all or none): null when
+ * something changed since it was read. The caller keeps the commit within Deno KV's limits
+ * (checks: one per bill).
+ */
+export async function writeStationsBills(
+  kv: Deno.Kv,
+  period: string,
+  stations: readonly StationWrite[],
+  now: number,
+  ids: IdSource = (collection, n) => reserveIds(kv, collection, n),
+): Promise<StationWritten[] | null> {
   const at = new Date(now).toISOString();
   const op = kv.atomic();
+  const out: StationWritten[] = [];
+  for (const s of stations) out.push(await stage(op, period, s, at, ids));
+  const res = await op.commit();
+  return res.ok ? out : null;
+}
+
+async function stage(
+  op: Deno.AtomicOperation,
+  period: string,
+  { stationId, units, customer }: StationWrite,
+  at: string,
+  ids: IdSource,
+): Promise<StationWritten> {
   const created: StoredUnitBill[] = [];
   const updated: StoredUnitBill[] = [];
   const skipped: StoredUnitBill[] = [];
   const fresh = units.filter((u) => u.prev.value === null).length;
-  let nextBillId = fresh > 0 ? await reserveIds(kv, "bills", fresh) : 0;
+  let nextBillId = fresh > 0 ? await ids("bills", fresh) : 0;
   for (const { draft, prev } of units) {
     const key = unitKey(stationId, period, draft.unit_id);
     op.check({ key, versionstamp: prev.versionstamp });
@@ -195,7 +282,7 @@ export async function writeStationBills(
       created.push(bill);
     }
   }
-  let cust: Extract<StationWriteResult, { ok: true }>["customer"] = null;
+  let cust: StationWritten["customer"] = null;
   if (customer) {
     const key = customerKey(stationId, period);
     op.check({ key, versionstamp: customer.prev.versionstamp });
@@ -207,15 +294,13 @@ export async function writeStationBills(
       op.set(key, bill);
       cust = { bill, outcome: "updated" };
     } else {
-      const id = await reserveIds(kv, "customer_bills", 1);
+      const id = await ids("customer_bills", 1);
       const bill = { ...customer.draft, id, created_at: at, updated_at: at };
       op.set(key, bill);
       op.set(["customer_bill_ids", id], [stationId, period]);
       cust = { bill, outcome: "created" };
     }
   }
-  const res = await op.commit();
-  if (!res.ok) return { ok: false, reason: "conflict" };
   return { ok: true, created, updated, skipped, customer: cust };
 }
 
@@ -227,6 +312,23 @@ export async function getUnitBillOf(
   unitId: string,
 ): Promise<StoredUnitBill | null> {
   return (await kv.get<StoredUnitBill>(unitKey(stationId, period, unitId))).value;
+}
+
+/** A unit's bills of several periods (null where it has none), in the order asked. */
+export async function getUnitBillsOf(
+  kv: Deno.Kv,
+  stationId: number,
+  periods: readonly string[],
+  unitId: string,
+): Promise<(StoredUnitBill | null)[]> {
+  const out: (StoredUnitBill | null)[] = [];
+  for (let i = 0; i < periods.length; i += 10) {
+    const entries = await kv.getMany<StoredUnitBill[]>(
+      periods.slice(i, i + 10).map((p) => unitKey(stationId, p, unitId)),
+    );
+    for (const e of entries) out.push(e.value);
+  }
+  return out;
 }
 
 /** Unit bills, optionally of one station (every period), oldest key first. */

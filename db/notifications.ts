@@ -130,3 +130,65 @@ export async function deleteNotificationsOf(kv: Deno.Kv, userId: number): Promis
   for await (const e of kv.list({ prefix: ["notifications", userId] })) await kv.delete(e.key);
   for await (const e of kv.list({ prefix: ["notifications_open", userId] })) await kv.delete(e.key);
 }
+
+/**
+ * Creates many notifications at once (a billing run's `bill_created`), with the rule of
+ * {@link createNotification} for subjects: an input whose subject has an active notification
+ * of its type gets that one. Ids are reserved in one sequence write and the notifications are
+ * written in a few atomic commits; answers them in the order of `inputs`.
+ */
+export async function createNotifications(
+  kv: Deno.Kv,
+  inputs: readonly NewNotification[],
+  now: number,
+): Promise<Notification[]> {
+  const out: (Notification | null)[] = inputs.map(() => null);
+  const openKeys = inputs.map((n) =>
+    n.subject_id == null ? null : openKey(n.user_id, n.type, n.subject_id)
+  );
+  const asked = openKeys.flatMap((k, i) => (k ? [i] : []));
+  for (let c = 0; c < asked.length; c += 10) {
+    const chunk = asked.slice(c, c + 10);
+    const open = await kv.getMany<number[]>(chunk.map((i) => openKeys[i]!));
+    const found = chunk.flatMap((i, j) => open[j].value === null ? [] : [[i, open[j].value!]]);
+    if (found.length === 0) continue;
+    const notes = await kv.getMany<Notification[]>(
+      found.map(([i, id]) => noteKey(inputs[i].user_id, id)),
+    );
+    found.forEach(([i], j) => {
+      if (notes[j].value?.status === "active") out[i] = notes[j].value;
+    });
+  }
+  const fresh = inputs.flatMap((_, i) => (out[i] === null ? [i] : []));
+  if (fresh.length > 0) {
+    const seq = ["seq", "notifications"];
+    let first = 0;
+    for (;;) {
+      const cur = await kv.get<number>(seq);
+      first = (cur.value ?? 0) + 1;
+      if ((await kv.atomic().check(cur).set(seq, first + fresh.length - 1).commit()).ok) break;
+    }
+    for (let c = 0; c < fresh.length; c += 200) {
+      const op = kv.atomic();
+      for (const i of fresh.slice(c, c + 200)) {
+        const input = inputs[i];
+        const note: Notification = {
+          id: first++,
+          user_id: input.user_id,
+          type: input.type,
+          priority: input.priority,
+          title: input.title,
+          message: input.message,
+          created_at: now,
+          status: "active",
+          subject_id: input.subject_id ?? null,
+        };
+        op.set(noteKey(input.user_id, note.id), note);
+        if (openKeys[i]) op.set(openKeys[i]!, note.id);
+        out[i] = note;
+      }
+      await op.commit();
+    }
+  }
+  return out as Notification[];
+}

@@ -1,43 +1,58 @@
 /**
  * The billing run (issue 4, "Billing runs"): for every unit of every station of a zone, the
  * energy of the period from the meter counters (local month bounds), the unit bill from the
- * tariff engine, the station's customer bill from its unit bills, written per station in one
- * atomic commit (`db/bills.ts`). Running a period again updates drafts and never duplicates a
- * bill; finalized bills are left alone.
+ * tariff engine, the station's customer bill from its unit bills, written atomically per
+ * station (`db/bills.ts`; a few stations share one commit, see services/billing_station.ts).
+ * Running a period again updates drafts and never duplicates a bill; finalized bills are left
+ * alone.
  *
- * Units without readings get an estimated bill (spec 001 section 9, estimation levels): the
- * historical average of the unit's bills of the last 3 periods when it has some
+ * Units without readings in the period get an estimated bill (spec 001 section 9, estimation
+ * levels, core/estimation.ts), the first level that answers: the extended range when the
+ * meter has readings on both sides of the period (`method_1_extended_range`), the historical
+ * average of the unit's measured bills of the last 3 periods
  * (`method_2_historical_average`), else the average of the units measured in this run of the
- * zone (`method_3_zone_average`). Bills are due 10 business days after the period's last day;
- * each new bill notifies its unit's tenant (`bill_created`).
+ * zone (`method_3_zone_average`). The bill says so: `is_estimation`, `estimation_method` and
+ * `calculation_details.estimation` (`{ level, method }`). Bills are due 10 business days
+ * after the period's last day; each new bill notifies its unit's tenant (`bill_created`).
+ *
+ * Cost: the zone's devices are read in one scan, each unit's energy and whether it has
+ * readings in one telemetry query (rollups, so the density of raw readings does not matter),
+ * the previous bills of a group of stations in one batched read and their bills in one
+ * commit; bill ids are reserved in blocks, tenants read once and notifications written in
+ * batches. Stations are read a few at a time and billed as soon as they are read.
  */
 import type { Deps } from "./deps.ts";
 import type { Zone } from "../core/zone.ts";
-import { computeUnitBill } from "../core/tariff.ts";
-import { computeCustomerBill } from "../core/customer_bill.ts";
+import { averageEnergy } from "../core/estimation.ts";
 import {
   addBusinessDays,
-  bimonthlyPeriod,
   daysInMonth,
   formatDate,
-  monthlyPeriod,
   parsePeriod,
   type Period,
 } from "../core/periods.ts";
 import { monthBounds } from "../core/local_time.ts";
 import { getZone, listZones, type StoredZone } from "../db/zones.ts";
-import { getDevices, listDevices, type StoredDevice, unitBindings } from "../db/devices.ts";
+import { listDevices, type StoredDevice } from "../db/devices.ts";
+import { idBlocks } from "../db/bills.ts";
+import { counterUsageOf } from "../db/telemetry/mod.ts";
+import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
+import { NoticeBatch } from "./billing_notices.ts";
 import {
-  type CustomerBillDraft,
-  getUnitBillOf,
-  readStationBills,
-  type StoredUnitBill,
-  type UnitBillDraft,
-  type UnitWrite,
-  writeStationBills,
-} from "../db/bills.ts";
-import { createNotification } from "../db/notifications.ts";
-import { getUser } from "../db/users.ts";
+  billGroup,
+  checksOf,
+  GROUP_CHECKS,
+  groups,
+  type Run,
+  type StationPlan,
+  type UnitPlan,
+} from "./billing_station.ts";
+
+/** How an estimated energy was found (the automatic levels). */
+export type { EstimationMethod } from "./billing_station.ts";
+
+/** The periods before a period (core/estimation.ts), as the billing run looks back on them. */
+export { previousPeriods } from "../core/estimation.ts";
 
 /** Locale keys of the errors a run refuses with. */
 export const BILLING_ERRORS = {
@@ -53,9 +68,6 @@ export class BillingInputError extends Error {
     this.name = "BillingInputError";
   }
 }
-
-/** How an estimated energy was found. */
-export type EstimationMethod = "method_2_historical_average" | "method_3_zone_average";
 
 /** Something that could not be billed, and why. */
 export interface BillingFailure {
@@ -147,104 +159,74 @@ export function dueDateOf(period: Period): string {
   );
 }
 
-/** The `n` periods of the same kind before `period`, newest first. */
-export function previousPeriods(period: Period, n: number): string[] {
-  const out: string[] = [];
-  const step = period.kind === "monthly" ? 1 : 2;
-  let year = period.year;
-  let month = period.months[0];
-  for (let i = 0; i < n; i++) {
-    month -= step;
-    if (month < 1) {
-      month += 12;
-      year--;
-    }
-    out.push(period.kind === "monthly" ? monthlyPeriod(year, month) : bimonthlyPeriod(year, month));
-  }
-  return out;
-}
-
-/** One unit to bill and its measurement. */
-interface UnitPlan {
-  unit_id: string;
-  sensor: StoredDevice | null;
-  tenant_id: number | null;
-  /** Measured kWh, or null without readings. */
-  measured: number | null;
-}
-
-interface StationPlan {
-  station: StoredDevice;
-  units: UnitPlan[];
-  error: string | null;
-}
+/** Stations billed at the same time (their reads and commits overlap). */
+const STATIONS_IN_FLIGHT = 4;
 
 function asZone(z: StoredZone): Zone {
   return { ...z, id: String(z.id) };
 }
 
-async function measureUnit(
-  deps: Deps,
-  sensor: StoredDevice | null,
-  bounds: { from: number; to: number },
-): Promise<number | null> {
-  if (!sensor) return null;
-  const serial = sensor.serial_number;
-  const points = await deps.telemetry.series(
-    serial,
-    "total_energy_kwh",
-    bounds.from,
-    bounds.to,
-    "1h",
-    "last",
-  );
-  if (!points.some((p) => p.ts >= bounds.from)) return null;
-  return round3(
-    await deps.telemetry.counterDelta(serial, "total_energy_kwh", bounds.from, bounds.to),
-  );
+/** The sensor bound to each unit, per station: station id → unit id → sensor. */
+function sensorsByStation(
+  devices: readonly StoredDevice[],
+): Map<number, Map<string, StoredDevice>> {
+  const out = new Map<number, Map<string, StoredDevice>>();
+  for (const d of devices) {
+    const unit = d.config.sensor?.unit_id;
+    if (d.type !== "sensor" || d.parent_id === null || !unit) continue;
+    let units = out.get(d.parent_id);
+    if (!units) out.set(d.parent_id, units = new Map());
+    units.set(unit, d);
+  }
+  return out;
 }
 
+/** A station's units with their measured energy, or the levels 1 and 2 of the estimation. */
 async function planStation(
-  deps: Deps,
+  run: Run,
   station: StoredDevice,
-  bounds: { from: number; to: number },
+  sensors: Map<string, StoredDevice> | undefined,
 ): Promise<StationPlan> {
   const units: UnitPlan[] = [];
+  const { deps, bounds } = run;
   try {
-    const bindings = await unitBindings(deps.kv, station.id);
-    const sensors = new Map(
-      (await getDevices(deps.kv, [...bindings.values()])).map((s) => [s.id, s]),
-    );
     for (const unit of station.config.station?.units ?? []) {
-      const sid = bindings.get(unit.id);
-      const sensor = sid === undefined ? null : sensors.get(sid) ?? null;
-      units.push({
+      const sensor = sensors?.get(unit.id) ?? null;
+      const plan: UnitPlan = {
         unit_id: unit.id,
         sensor,
         tenant_id: sensor?.tenant_id ?? sensor?.config.sensor?.tenant_id ?? unit.tenant_id ?? null,
-        measured: await measureUnit(deps, sensor, bounds),
-      });
+        energy: null,
+        method: null,
+      };
+      if (sensor) {
+        const usage = await counterUsageOf(
+          deps.telemetry,
+          sensor.serial_number,
+          "total_energy_kwh",
+          bounds.from,
+          bounds.to,
+        );
+        if (usage.readings > 0) plan.energy = round3(usage.delta);
+        else {
+          plan.energy = await extendedRangeEstimate(deps, sensor.serial_number, bounds, {
+            bothSides: true,
+          });
+          if (plan.energy !== null) plan.method = "method_1_extended_range";
+        }
+      }
+      if (plan.energy === null) {
+        plan.energy = await historicalAverage(deps.kv, station.id, unit.id, run.period);
+        plan.method = plan.energy === null
+          ? "method_3_zone_average"
+          : "method_2_historical_average";
+      }
+      units.push(plan);
     }
     return { station, units, error: null };
   } catch (e) {
     return { station, units, error: e instanceof Error ? e.message : String(e) };
   }
-}
-
-/** The historical average of a unit's measured bills of the last 3 periods, or null. */
-async function historicalAverage(
-  deps: Deps,
-  stationId: number,
-  unitId: string,
-  period: Period,
-): Promise<number | null> {
-  const bills: StoredUnitBill[] = [];
-  for (const p of previousPeriods(period, 3)) {
-    const b = await getUnitBillOf(deps.kv, stationId, p, unitId);
-    if (b && !b.is_estimation) bills.push(b);
-  }
-  if (bills.length === 0) return null;
-  return round3(bills.reduce((s, b) => s + b.energy_consumption, 0) / bills.length);
 }
 
 function emptyResult(period: string, zoneIds: number[], dryRun: boolean): BillingResult {
@@ -283,7 +265,7 @@ export async function runBilling(
     throw new BillingInputError(404, BILLING_ERRORS.zoneNotFound, `zone ${id} does not exist`);
   }
   const result = emptyResult(period.text, [id], options.dryRun ?? false);
-  await billZone(deps, zone, period, options, result);
+  await billZones(deps, [zone], period, options, result);
   return result;
 }
 
@@ -296,223 +278,119 @@ export async function runBillingAll(
   const period = checkPeriod(periodText);
   const zones = await listZones(deps.kv);
   const result = emptyResult(period.text, zones.map((z) => z.id), options.dryRun ?? false);
-  for (const zone of zones) await billZone(deps, zone, period, options, result);
+  await billZones(deps, zones, period, options, result);
   return result;
 }
 
-async function billZone(
+async function billZones(
   deps: Deps,
-  stored: StoredZone,
+  zones: StoredZone[],
   period: Period,
   options: BillingOptions,
+  result: BillingResult,
+): Promise<void> {
+  if (zones.length === 0) return;
+  const run: Run = {
+    deps,
+    period,
+    bounds: periodBounds(period, deps.config.utcOffsetMinutes),
+    due: dueDateOf(period),
+    dryRun: options.dryRun ?? false,
+    author: options.author ?? null,
+    result,
+    ids: idBlocks(deps.kv),
+    notices: new NoticeBatch(deps, period.text),
+  };
+  const devices = await listDevices(deps.kv);
+  const sensors = sensorsByStation(devices);
+  try {
+    for (const zone of zones) {
+      const stations = devices.filter((d) => d.type === "station" && d.zone_id === zone.id);
+      await billZone(run, zone, stations, sensors, options.onProgress, result);
+    }
+  } finally {
+    if (!options.dryRun) {
+      const failure = await run.notices.flush();
+      if (failure) {
+        result.failures.push({
+          zone_id: zones[0].id,
+          station_id: null,
+          unit_id: null,
+          reason: `notifying tenants failed: ${failure}`,
+        });
+      }
+    }
+  }
+}
+
+async function billZone(
+  run: Run,
+  stored: StoredZone,
+  stations: StoredDevice[],
+  sensors: Map<number, Map<string, StoredDevice>>,
+  onProgress: BillingOptions["onProgress"],
   result: BillingResult,
 ): Promise<void> {
   const zone = asZone(stored);
-  const bounds = periodBounds(period, deps.config.utcOffsetMinutes);
-  const stations = (await listDevices(deps.kv, "station")).filter((s) => s.zone_id === stored.id);
-  const plans: StationPlan[] = [];
-  for (const s of stations) plans.push(await planStation(deps, s, bounds));
-  const measured = plans.flatMap((p) => p.units).filter((u) => u.measured !== null);
-  const zoneAverage = measured.length === 0
-    ? 0
-    : round3(measured.reduce((s, u) => s + u.measured!, 0) / measured.length);
-
   let index = 0;
-  for (const plan of plans) {
-    index++;
-    const failed = (reason: string, unitId: string | null = null) => {
+  const report = (plan: StationPlan, failure: string | null) => {
+    if (failure !== null) {
       result.failures.push({
         zone_id: stored.id,
         station_id: plan.station.id,
-        unit_id: unitId,
-        reason,
+        unit_id: null,
+        reason: failure,
       });
-    };
-    let ok = false;
-    if (plan.error) failed(`reading the station failed: ${plan.error}`);
-    else {
-      try {
-        ok = await billStation(deps, stored, zone, period, plan, zoneAverage, options, result);
-        if (!ok) failed("the station's bills kept changing during the run; run it again");
-      } catch (e) {
-        failed(e instanceof Error ? e.message : String(e));
-      }
     }
-    options.onProgress?.({
+    onProgress?.({
       zone_id: stored.id,
       station_id: plan.station.id,
       station_name: plan.station.name,
-      index,
-      total: plans.length,
-      outcome: ok ? "ok" : "failed",
+      index: ++index,
+      total: stations.length,
+      outcome: failure === null ? "ok" : "failed",
     });
+  };
+  const billed = (plans: StationPlan[]) => billGroup(run, stored, zone, plans, report);
+  // A station is billed as soon as it is read (in groups committed together), unless a unit
+  // waits for the zone average of this run (level 3), known once every station is read.
+  const plans: StationPlan[] = [];
+  const waiting: StationPlan[] = [];
+  let group: StationPlan[] = [];
+  await inFlight(stations, STATIONS_IN_FLIGHT, async (s) => {
+    const plan = await planStation(run, s, sensors.get(s.id));
+    plans.push(plan);
+    if (plan.error) return report(plan, `reading the station failed: ${plan.error}`);
+    if (plan.units.some((u) => u.energy === null)) return void waiting.push(plan);
+    if (group.length > 0 && checksOf(group) + checksOf([plan]) > GROUP_CHECKS) {
+      const full = group;
+      group = [plan];
+      await billed(full);
+    } else group.push(plan);
+  });
+  const measured = plans.flatMap((p) => p.error ? [] : p.units).filter((u) => u.method === null);
+  const zoneAverage = averageEnergy(measured.map((u) => u.energy!)) ?? 0;
+  for (const p of waiting) {
+    for (const u of p.units) if (u.energy === null) u.energy = zoneAverage;
   }
+  group.push(...waiting);
+  for (const g of groups(group)) await billed(g);
 }
 
-/** Computes and writes one station's bills; false when concurrent writes kept conflicting. */
-async function billStation(
-  deps: Deps,
-  stored: StoredZone,
-  zone: Zone,
-  period: Period,
-  plan: StationPlan,
-  zoneAverage: number,
-  options: BillingOptions,
-  result: BillingResult,
-): Promise<boolean> {
-  const monthly = period.kind === "monthly";
-  const due = dueDateOf(period);
-  const snapshot = { ...stored };
-  const drafts: UnitBillDraft[] = [];
-  let estimated = 0;
-  for (const u of plan.units) {
-    let energy = u.measured;
-    let method: string | null = null;
-    if (energy === null) {
-      const hist = await historicalAverage(deps, plan.station.id, u.unit_id, period);
-      method = hist === null ? "method_3_zone_average" : "method_2_historical_average";
-      energy = hist ?? zoneAverage;
-      estimated++;
+/** `fn` over `items`, at most `limit` at a time; answers the results in the order of `items`. */
+async function inFlight<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
     }
-    const bill = computeUnitBill(zone, energy, { period: period.text });
-    drafts.push({
-      unit_id: u.unit_id,
-      station_id: plan.station.id,
-      billing_month: monthly ? period.text : null,
-      billing_period: monthly ? null : period.text,
-      energy_consumption: bill.energy_consumption,
-      energy_cost: bill.energy_cost,
-      base_tariff: bill.base_tariff,
-      compensation_cost: bill.compensation_cost,
-      tax_cost: bill.tax_cost,
-      total_cost: bill.total_cost,
-      currency: bill.currency,
-      payment_status: "pending",
-      payment_due_date: due,
-      payment_date: null,
-      openpay_charge_id: null,
-      is_finalized: false,
-      is_estimation: method !== null,
-      estimation_method: method,
-      recalculation_method: null,
-      override_reason: null,
-      calculation_details: {
-        pricing_mode: bill.pricing_mode,
-        season: bill.season,
-        winter_days: bill.winter_days,
-        summer_days: bill.summer_days,
-        tiers: bill.calculation_details,
-      },
-      zone_snapshot: snapshot,
-      author: options.author ?? null,
-      created_by: null,
-      tenant_id: u.tenant_id,
-      sensor_serial: u.sensor?.serial_number ?? null,
-      zone_id: stored.id,
-    });
-  }
-
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const prev = await readStationBills(
-      deps.kv,
-      plan.station.id,
-      period.text,
-      drafts.map((d) => d.unit_id),
-    );
-    // The station bill counts finalized unit bills as they stand.
-    const effective = drafts.map((d) => {
-      const old = prev.units.get(d.unit_id)?.value;
-      return old?.is_finalized ? old : d;
-    });
-    const cb = computeCustomerBill(zone, effective);
-    const customer: CustomerBillDraft | null = drafts.length === 0 ? null : {
-      station_id: plan.station.id,
-      billing_month: monthly ? period.text : null,
-      billing_period: monthly ? null : period.text,
-      energy_consumption: round3(cb.energy_consumption),
-      commission_amount: cb.commission_amount,
-      fee_amount: cb.fee_amount,
-      tax_amount: cb.tax_amount,
-      total_amount: cb.total_amount,
-      currency: cb.currency,
-      is_finalized: false,
-      calculation_details: cb.calculation_details,
-      customer_id: plan.station.customer_id,
-      zone_id: stored.id,
-    };
-    if (options.dryRun) {
-      for (const d of drafts) {
-        const old = prev.units.get(d.unit_id)?.value;
-        if (old?.is_finalized) result.bills_skipped++;
-        else if (old) result.bills_updated++;
-        else result.bills_created++;
-      }
-      if (customer) {
-        const old = prev.customer.value;
-        if (old?.is_finalized) result.customer_bills_skipped++;
-        else if (old) result.customer_bills_updated++;
-        else result.customer_bills_created++;
-      }
-      finishCounts(result, plan, estimated);
-      return true;
-    }
-    const writes: UnitWrite[] = drafts.map((d) => ({ draft: d, prev: prev.units.get(d.unit_id)! }));
-    const res = await writeStationBills(
-      deps.kv,
-      plan.station.id,
-      period.text,
-      writes,
-      customer ? { draft: customer, prev: prev.customer } : null,
-      deps.now(),
-    );
-    if (!res.ok) continue;
-    result.bills_created += res.created.length;
-    result.bills_updated += res.updated.length;
-    result.bills_skipped += res.skipped.length;
-    if (res.customer) {
-      if (res.customer.outcome === "created") result.customer_bills_created++;
-      else if (res.customer.outcome === "updated") result.customer_bills_updated++;
-      else result.customer_bills_skipped++;
-    }
-    finishCounts(result, plan, estimated);
-    for (const bill of res.created) await notifyTenant(deps, bill, plan.station, period.text);
-    return true;
-  }
-  return false;
-}
-
-function finishCounts(result: BillingResult, _plan: StationPlan, estimated: number): void {
-  result.stations_processed++;
-  result.bills_estimated += estimated;
-  result.total_bills_created = result.bills_created + result.customer_bills_created;
-  result.total_bills_updated = result.bills_updated + result.customer_bills_updated;
-}
-
-/** Tells the unit's tenant that a bill was created (in the tenant's language). */
-async function notifyTenant(
-  deps: Deps,
-  bill: StoredUnitBill,
-  station: StoredDevice,
-  period: string,
-): Promise<void> {
-  if (bill.tenant_id === null) return;
-  const tenant = await getUser(deps.kv, bill.tenant_id);
-  if (!tenant) return;
-  const t = deps.i18n.t(tenant.language ?? "es");
-  const amount = (bill.total_cost / 100).toFixed(2);
-  await createNotification(deps.kv, {
-    user_id: tenant.id,
-    type: "bill_created",
-    priority: "medium",
-    title: t("billing.notifications.bill_created_title", { period }),
-    message: t("billing.notifications.bill_created_message", {
-      period,
-      station: station.name,
-      unit: bill.unit_id,
-      amount,
-      currency: bill.currency,
-      due: bill.payment_due_date,
-    }),
-    subject_id: `bill:${bill.id}`,
-  }, deps.now());
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }

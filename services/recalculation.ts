@@ -8,9 +8,10 @@
  * - `method_1_extended_range`: the meter's counter delta over a wider window, the period plus
  *   one period length before and after it (clamped to now), scaled to the period: delta ×
  *   period length / span the readings cover in the window (first hour with a reading to the end
- *   of the last one). Needs at least one day of readings.
+ *   of the last one). Needs at least one day of readings. (The rule of core/estimation.ts,
+ *   shared with the billing run's automatic estimation.)
  * - `method_2_historical_average`: the average of the unit's measured (not estimated) bills of
- *   the 3 periods before it.
+ *   the 3 periods before it (services/estimation.ts, as the billing run).
  * - `method_3_zone_average`: the average of this period's measured bills of the zone (other
  *   units; estimated and recalculated bills do not count).
  * - `manual_input`: `energy_consumption`, parsed by core/consumption_input.ts.
@@ -26,11 +27,12 @@ import type { Deps } from "./deps.ts";
 import type { Zone } from "../core/zone.ts";
 import { computeUnitBill } from "../core/tariff.ts";
 import { computeCustomerBill } from "../core/customer_bill.ts";
-import { parsePeriod, type Period } from "../core/periods.ts";
+import { parsePeriod } from "../core/periods.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
 import { getZone } from "../db/zones.ts";
-import { getUnitBillOf, type StoredCustomerBill, type StoredUnitBill } from "../db/bills.ts";
-import { BILLING_ERRORS, periodBounds, previousPeriods } from "./billing.ts";
+import type { StoredCustomerBill, StoredUnitBill } from "../db/bills.ts";
+import { BILLING_ERRORS, periodBounds } from "./billing.ts";
+import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 
 /** The recalculation methods of the dialog. */
 export const RECALC_METHODS = [
@@ -108,7 +110,6 @@ export interface RecalcActor {
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-const H = 3_600_000;
 
 /** Zone snapshot as kept on a bill, or null when it is not a zone. */
 function zoneOfSnapshot(snapshot: unknown): Zone | null {
@@ -116,46 +117,6 @@ function zoneOfSnapshot(snapshot: unknown): Zone | null {
   const s = snapshot as Record<string, unknown>;
   if (typeof s.currency !== "string" || typeof s.base_tariff !== "number") return null;
   return { ...(s as unknown as Zone), id: String(s.id) };
-}
-
-async function extendedRange(
-  deps: Deps,
-  bill: StoredUnitBill,
-  bounds: { from: number; to: number },
-): Promise<number | null> {
-  if (!bill.sensor_serial) return null;
-  const len = bounds.to - bounds.from;
-  const from = bounds.from - len;
-  const to = Math.min(bounds.to + len, deps.now());
-  const points = (await deps.telemetry.series(
-    bill.sensor_serial,
-    "total_energy_kwh",
-    from,
-    to,
-    "1h",
-    "last",
-  )).filter((p) => p.ts >= from && p.ts < to);
-  if (points.length === 0) return null;
-  const first = Math.max(points[0].ts, from);
-  const last = Math.min(points[points.length - 1].ts + H, to);
-  const covered = last - first;
-  if (covered < 24 * H) return null;
-  const delta = await deps.telemetry.counterDelta(bill.sensor_serial, "total_energy_kwh", from, to);
-  return round3(delta * len / covered);
-}
-
-async function historicalAverage(
-  deps: Deps,
-  bill: StoredUnitBill,
-  period: Period,
-): Promise<number | null> {
-  const bills: StoredUnitBill[] = [];
-  for (const p of previousPeriods(period, 3)) {
-    const b = await getUnitBillOf(deps.kv, bill.station_id, p, bill.unit_id);
-    if (b && !b.is_estimation) bills.push(b);
-  }
-  if (bills.length === 0) return null;
-  return round3(bills.reduce((s, b) => s + b.energy_consumption, 0) / bills.length);
 }
 
 async function zoneAverage(
@@ -209,9 +170,11 @@ export async function recalculateBill(
     const energy = req.method === "manual_input"
       ? req.kwh
       : req.method === "method_1_extended_range"
-      ? await extendedRange(deps, old, bounds)
+      ? old.sensor_serial === null
+        ? null
+        : await extendedRangeEstimate(deps, old.sensor_serial, bounds)
       : req.method === "method_2_historical_average"
-      ? await historicalAverage(deps, old, period)
+      ? await historicalAverage(deps.kv, old.station_id, old.unit_id, period)
       : await zoneAverage(deps, old, period.text);
     if (energy === null) {
       throw new RecalcError(400, RECALC_ERRORS.noEstimate, {

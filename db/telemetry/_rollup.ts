@@ -93,9 +93,39 @@ export function decodeRow(bytes: Uint8Array): Float64Array {
 
 /** A reader of one key's slots straight from the stored bytes. */
 export function slotReader(bytes: Uint8Array, k: number): (slot: number) => number {
+  return readerAt(bytes, OFFSET[k] * 8);
+}
+
+function readerAt(bytes: Uint8Array, base: number): (slot: number) => number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const base = OFFSET[k] * 8;
   return (slot) => view.getFloat64(base + slot * 8, true);
+}
+
+/**
+ * Where one key's slots lie in a stored row (byte offset and length), so that a query can
+ * read them alone (`substr(agg, offset + 1, length)`); read such a slice with
+ * {@link slicePartial}, {@link sliceCount} and {@link sliceLast}.
+ */
+export function keySlots(k: number): { offset: number; length: number } {
+  return { offset: OFFSET[k] * 8, length: (IS_COUNTER[k] ? 7 : 5) * 8 };
+}
+
+/** A counter key's partial from its slots alone (see {@link keySlots}), or null if absent. */
+export function slicePartial(slice: Uint8Array): CounterPartial | null {
+  const read = readerAt(slice, 0);
+  if (read(COUNT) === 0) return null;
+  return { first: read(FIRST), last: read(LAST), increase: read(INC) };
+}
+
+/** How many readings a key's slots alone (see {@link keySlots}) count. */
+export function sliceCount(slice: Uint8Array): number {
+  return readerAt(slice, 0)(COUNT);
+}
+
+/** A key's last value from its slots alone (see {@link keySlots}), or null if absent. */
+export function sliceLast(slice: Uint8Array): number | null {
+  const read = readerAt(slice, 0);
+  return read(COUNT) === 0 ? null : read(LAST);
 }
 
 /** One key's aggregate of a stored row, or null when the key is absent in it. */

@@ -12,7 +12,7 @@ import {
   partialOf,
 } from "../../core/energy.ts";
 import { bucketCeil, bucketFloor, BUCKETS } from "./_buckets.ts";
-import { rowAggregate, rowLast, rowPartial } from "./_rollup.ts";
+import { rowAggregate, rowPartial, sliceCount, sliceLast, slicePartial } from "./_rollup.ts";
 import type { Statements } from "./_sqlite_schema.ts";
 import type { Aggregate, Bucket, Point } from "./mod.ts";
 
@@ -78,15 +78,30 @@ export function readCounterDelta(
   from: number,
   to: number,
 ): number {
-  if (to <= from) return 0;
+  return readCounterUsage(st, sid, k, from, to).delta;
+}
+
+/** The counter increase over [from, to) and the number of the key's readings in it. */
+export function readCounterUsage(
+  st: Statements,
+  sid: number,
+  k: number,
+  from: number,
+  to: number,
+): { delta: number; readings: number } {
+  if (to <= from) return { delta: 0, readings: 0 };
   const parts: (CounterPartial | null)[] = [];
   const before = lastBefore(st, sid, k, from);
   if (before !== null) parts.push({ first: before, last: before, increase: 0 });
-  collect(st, sid, k, from, to, BUCKETS.length - 1, parts);
-  return foldPartials(parts)?.increase ?? 0;
+  const count = { readings: 0 };
+  collect(st, sid, k, from, to, BUCKETS.length - 1, parts, count);
+  return { delta: foldPartials(parts)?.increase ?? 0, readings: count.readings };
 }
 
-/** Partials of [a, b) in time order: whole buckets of size `level` and finer at the edges. */
+/**
+ * Partials of [a, b) in time order: whole buckets of size `level` and finer at the edges;
+ * `count.readings` grows by the readings they hold.
+ */
 function collect(
   st: Statements,
   sid: number,
@@ -95,24 +110,27 @@ function collect(
   b: number,
   level: number,
   out: (CounterPartial | null)[],
+  count: { readings: number },
 ): void {
   if (a >= b) return;
   if (level < 0) {
     const rows = st.keyRange(k).all(sid, a, b) as { v: number }[];
     out.push(partialOf(rows.map((r) => r.v)));
+    count.readings += rows.length;
     return;
   }
   const bucket = BUCKETS[level];
   const whole0 = bucketCeil(bucket, a), whole1 = bucketFloor(bucket, b);
   if (whole0 >= whole1) {
-    collect(st, sid, k, a, b, level - 1, out);
+    collect(st, sid, k, a, b, level - 1, out, count);
     return;
   }
-  collect(st, sid, k, a, whole0, level - 1, out);
-  for (const r of st.roll[bucket].range.iterate(sid, whole0, whole1) as Iterable<RollRow>) {
-    out.push(rowPartial(r.agg, k));
+  collect(st, sid, k, a, whole0, level - 1, out, count);
+  for (const r of st.keyRoll(bucket, k).range.all(sid, whole0, whole1) as unknown as RollRow[]) {
+    out.push(slicePartial(r.agg));
+    count.readings += sliceCount(r.agg);
   }
-  collect(st, sid, k, whole1, b, level - 1, out);
+  collect(st, sid, k, whole1, b, level - 1, out, count);
 }
 
 /**
@@ -128,9 +146,13 @@ export function lastBefore(st: Statements, sid: number, k: number, t: number): n
     const coarser = BUCKETS[level + 1];
     const begin = coarser ? bucketFloor(coarser, end) : Number.MIN_SAFE_INTEGER;
     for (
-      const r of st.roll[BUCKETS[level]].rangeDesc.iterate(sid, begin, end) as Iterable<RollRow>
+      const r of st.keyRoll(BUCKETS[level], k).rangeDesc.iterate(
+        sid,
+        begin,
+        end,
+      ) as Iterable<RollRow>
     ) {
-      const v = rowLast(r.agg, k);
+      const v = sliceLast(r.agg);
       if (v !== null) return v;
     }
     end = begin;

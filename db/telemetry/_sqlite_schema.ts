@@ -14,6 +14,7 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { MEASUREMENT_KEYS } from "../../core/devices.ts";
+import { keySlots } from "./_rollup.ts";
 import type { Bucket } from "./mod.ts";
 
 /** Rollup table of each bucket size (SQLite names are case-insensitive: 1m would be 1M). */
@@ -80,6 +81,7 @@ export class Statements {
   readonly dataVersion: StatementSync;
   readonly roll: Record<Bucket, RollStatements>;
   #keyRange = new Map<number, StatementSync>();
+  #keyRoll = new Map<string, { range: StatementSync; rangeDesc: StatementSync }>();
   #keyLastBefore = new Map<number, StatementSync>();
 
   constructor(private readonly db: DatabaseSync) {
@@ -138,6 +140,24 @@ export class Statements {
         `SELECT ${c} AS v FROM raw WHERE sid = ? AND ts >= ? AND ts < ? AND ${c} IS NOT NULL ORDER BY ts`,
       );
       this.#keyRange.set(k, s);
+    }
+    return s;
+  }
+
+  /**
+   * Rollup rows of one bucket size in [from, to) with only one key's slots: rows
+   * `{ start, agg }`, `agg` read with `slicePartial()` and its siblings (_rollup.ts).
+   */
+  keyRoll(bucket: Bucket, k: number): { range: StatementSync; rangeDesc: StatementSync } {
+    const id = `${bucket}:${k}`;
+    let s = this.#keyRoll.get(id);
+    if (!s) {
+      const { offset, length } = keySlots(k);
+      const select = `SELECT start, substr(agg, ${offset + 1}, ${length}) AS agg FROM ${
+        ROLL_TABLE[bucket]
+      } WHERE sid = ? AND start >= ? AND start < ? ORDER BY start`;
+      s = { range: this.db.prepare(select), rangeDesc: this.db.prepare(`${select} DESC`) };
+      this.#keyRoll.set(id, s);
     }
     return s;
   }

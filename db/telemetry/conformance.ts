@@ -150,6 +150,46 @@ export function runConformance(name: string, open: () => Promise<TelemetryStore>
     assert.equal(await store.counterDelta(serial("nobody"), "total_energy_kwh", D, g), 0);
   });
 
+  test("counterUsage() answers counterDelta() and counts the readings in the range", async (store) => {
+    const s = serial("usage");
+    const g = D + 3 * DAY;
+    const energy: [number, number][] = [
+      [D - 2 * H, 99],
+      [D + 10 * MIN, 100.5],
+      [D + 20 * MIN, 101],
+      [D + 2 * H + 5 * S, 101.5],
+      [g, 104], // three days offline
+      [g + 10 * MIN, 0.2], // meter reset
+      [g + 40 * MIN, 1.2],
+    ];
+    store.write(energy.map(([ts, v]) => ({ serial: s, ts, values: { total_energy_kwh: v } })));
+    store.write([{ serial: s, ts: D + DAY, values: { total_power: 5 } }]); // not a counter reading
+    await store.flush();
+    const ranges: [number, number, number][] = [
+      [D, D + 4 * DAY, 6],
+      [D + 15 * MIN, g, 2],
+      [D + 3 * H, g, 0], // the gap: no readings, and the energy counts where it ends
+      [D + 3 * H, g + 1, 1],
+      [g + 10 * MIN, g + 40 * MIN, 1],
+      [D - DAY, D, 1],
+      [D + 5 * MIN, D + 5 * MIN, 0],
+    ];
+    for (const [from, to, readings] of ranges) {
+      const usage = await store.counterUsage!(s, "total_energy_kwh", from, to);
+      assert.equal(usage.readings, readings, `readings in [${from - D}, ${to - D})`);
+      assertClose(
+        usage.delta,
+        await store.counterDelta(s, "total_energy_kwh", from, to),
+        `delta in [${from - D}, ${to - D})`,
+      );
+    }
+    assert.deepEqual(
+      await store.counterUsage!(serial("nobody"), "total_energy_kwh", D, g),
+      { delta: 0, readings: 0 },
+    );
+    await assert.rejects(store.counterUsage!(s, "total_power", D, g), /not a counter/);
+  });
+
   test("counterDelta() and counterSeries() agree with the raw rule on dense data", async (store) => {
     const s = serial("dense");
     const { samples, energy } = denseDay(s, D, 2 * DAY);

@@ -25,6 +25,13 @@ export interface Point {
   value: number;
 }
 
+/** A counter's energy over a range and how many readings of it the range holds. */
+export interface CounterUsage {
+  /** kWh, as `counterDelta` answers. */
+  delta: number;
+  readings: number;
+}
+
 /** Counters of what the store has done. */
 export interface TelemetryStats {
   samplesWritten: number;
@@ -56,6 +63,17 @@ export interface TelemetryStore {
    * new count from zero) and gaps.
    */
   counterDelta(serial: string, key: MeasurementKey, from: number, to: number): Promise<number>;
+  /**
+   * The counter's energy over [from, to) as `counterDelta` answers it, with the number of
+   * the key's readings in the range (0: the meter said nothing then), in one query. Stores
+   * without it are read through {@link counterUsageOf}.
+   */
+  counterUsage?(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+  ): Promise<CounterUsage>;
   /** Per-bucket counter increases (energy per 15 min, hour, day, month) in [from, to). */
   counterSeries(
     serial: string,
@@ -68,4 +86,23 @@ export interface TelemetryStore {
   prune(now: number): Promise<number>;
   stats(): TelemetryStats;
   close(): Promise<void>;
+}
+
+/**
+ * {@link TelemetryStore.counterUsage} of a store, or for a store without it the same answer
+ * from `counterDelta` and an hourly series (whose points each hold at least one reading;
+ * the count is then the hours with readings, which only matters as zero or not).
+ */
+export async function counterUsageOf(
+  store: TelemetryStore,
+  serial: string,
+  key: MeasurementKey,
+  from: number,
+  to: number,
+): Promise<CounterUsage> {
+  if (store.counterUsage) return await store.counterUsage(serial, key, from, to);
+  const points = await store.series(serial, key, from, to, "1h", "last");
+  const readings = points.filter((p) => p.ts >= from).length;
+  const delta = readings === 0 ? 0 : await store.counterDelta(serial, key, from, to);
+  return { delta, readings };
 }

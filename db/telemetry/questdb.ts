@@ -58,7 +58,15 @@ import {
   walStatusFrom,
   walStatusSql,
 } from "./questdb_sql.ts";
-import type { Aggregate, Bucket, Point, Sample, TelemetryStats, TelemetryStore } from "./mod.ts";
+import type {
+  Aggregate,
+  Bucket,
+  CounterUsage,
+  Point,
+  Sample,
+  TelemetryStats,
+  TelemetryStore,
+} from "./mod.ts";
 
 /** Options of the QuestDB store. */
 export interface QuestDbStoreOptions {
@@ -180,17 +188,29 @@ class QuestDbStore implements TelemetryStore {
     from: number,
     to: number,
   ): Promise<number> {
+    return (await this.counterUsage(serial, key, from, to)).delta;
+  }
+
+  async counterUsage(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+  ): Promise<CounterUsage> {
     counterKeyIndex(key);
     checkRange(from, to);
     this.#open();
-    if (to <= from) return 0;
+    if (to <= from) return { delta: 0, readings: 0 };
     const before = await this.#lastBefore(serial, key, from);
     const unit: Bucket = to - from > 3 * DAY_MS ? "1d" : "15m";
     const partials = await this.#partials(serial, key, from, to, unit);
     const parts: (CounterPartial | null)[] = before === null
       ? []
       : [{ first: before, last: before, increase: 0 }];
-    return foldPartials([...parts, ...partials.map((p) => p.partial)])?.increase ?? 0;
+    return {
+      delta: foldPartials([...parts, ...partials.map((p) => p.partial)])?.increase ?? 0,
+      readings: partials.reduce((n, p) => n + p.count, 0),
+    };
   }
 
   async counterSeries(
@@ -285,14 +305,15 @@ class QuestDbStore implements TelemetryStore {
     from: number,
     to: number,
     bucket: Bucket,
-  ): Promise<{ ts: number; partial: CounterPartial }[]> {
+  ): Promise<{ ts: number; partial: CounterPartial; count: number }[]> {
     const rows = counterBucketsFrom(
       await this.rest.exec(counterBucketsSql(this.table, serial, key, from, to, bucket)),
     );
-    const out: { ts: number; partial: CounterPartial }[] = [];
+    const out: { ts: number; partial: CounterPartial; count: number }[] = [];
     for (const row of rows) {
       out.push({
         ts: row.ts,
+        count: row.count,
         partial: cleanPartial(row) ?? await this.#readBucket(serial, key, row, bucket, from, to),
       });
     }

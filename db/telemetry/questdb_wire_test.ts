@@ -17,7 +17,12 @@ interface Recorded {
 /** Serves until `fn` is done; WAL status reports the write applied after `lagPolls` polls. */
 async function withServer(
   fn: (url: string, seen: Recorded) => Promise<void>,
-  options: { lagPolls?: number; credentials?: string } = {},
+  options: {
+    lagPolls?: number;
+    credentials?: string;
+    /** Answers other queries (a QuestDB JSON answer), or null for "table does not exist". */
+    answer?: (sql: string) => unknown;
+  } = {},
 ): Promise<void> {
   const seen: Recorded = { writes: [], queries: [] };
   let txn = 1, polls = 0;
@@ -44,6 +49,8 @@ async function withServer(
           count: 1,
         });
       }
+      const answer = options.answer?.(sql);
+      if (answer) return Response.json(answer);
       return Response.json(
         { query: sql, error: "table does not exist [table=nope]", position: 14 },
         { status: 400 },
@@ -140,4 +147,67 @@ Deno.test("the QuestDB store sends credentials from the URL and surfaces /exec e
       await again.close();
     }
   }, { credentials: "admin:quest" });
+});
+
+Deno.test("the QuestDB store's counterUsage() sends the counter SQL and counts the readings", async () => {
+  const DAY = 86_400_000;
+  const iso = (ms: number) => new Date(ms).toISOString().replace("Z", "000Z");
+  const answer = (sql: string) => {
+    if (sql.includes("LATEST ON")) {
+      return {
+        query: sql,
+        columns: [
+          { name: "serial", type: "SYMBOL" },
+          { name: "ts", type: "TIMESTAMP" },
+          { name: "v", type: "DOUBLE" },
+        ],
+        dataset: [["M-1", iso(D - 60_000), 100]],
+        count: 1,
+      };
+    }
+    if (sql.includes("SAMPLE BY 1d")) {
+      return {
+        query: sql,
+        columns: [
+          { name: "ts", type: "TIMESTAMP" },
+          { name: "f", type: "DOUBLE" },
+          { name: "l", type: "DOUBLE" },
+          { name: "lo", type: "DOUBLE" },
+          { name: "hi", type: "DOUBLE" },
+          { name: "n", type: "LONG" },
+        ],
+        dataset: [
+          [iso(D), 101, 110, 101, 110, 144],
+          [iso(D + 2 * DAY), 112, 120, 112, 120, 96],
+        ],
+        count: 2,
+      };
+    }
+    return null;
+  };
+  await withServer(async (url, seen) => {
+    const store = await openQuestDbStore(url);
+    try {
+      const usage = await store.counterUsage!("M-1", "total_energy_kwh", D, D + 4 * DAY);
+      assert.deepEqual(usage, { delta: 20, readings: 240 });
+      const sent = seen.queries.slice(1).map((q) => q.sql);
+      assert.deepEqual(sent, [
+        "SELECT serial, ts, total_energy_kwh v FROM readings WHERE serial = 'M-1' " +
+        "AND ts < '2024-03-10T00:00:00.000000Z' AND total_energy_kwh IS NOT NULL " +
+        "LATEST ON ts PARTITION BY serial",
+        "SELECT ts, first(total_energy_kwh) f, last(total_energy_kwh) l, " +
+        "min(total_energy_kwh) lo, max(total_energy_kwh) hi, count() n FROM readings " +
+        "WHERE serial = 'M-1' AND ts >= '2024-03-10T00:00:00.000000Z' " +
+        "AND ts < '2024-03-14T00:00:00.000000Z' AND total_energy_kwh IS NOT NULL " +
+        "SAMPLE BY 1d ALIGN TO CALENDAR",
+      ]);
+      assert.equal(
+        await store.counterDelta("M-1", "total_energy_kwh", D, D + 4 * DAY),
+        20,
+        "counterDelta() answers the same delta",
+      );
+    } finally {
+      await store.close();
+    }
+  }, { answer });
 });

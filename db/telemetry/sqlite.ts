@@ -30,9 +30,22 @@ import {
 } from "./_samples.ts";
 import { WorkerWriter } from "./_sqlite_offload.ts";
 import { openDatabase, Statements } from "./_sqlite_schema.ts";
-import { readCounterDelta, readCounterSeries, readSeries } from "./_sqlite_read.ts";
+import {
+  readCounterDelta,
+  readCounterSeries,
+  readCounterUsage,
+  readSeries,
+} from "./_sqlite_read.ts";
 import { SqliteWriter } from "./_sqlite_write.ts";
-import type { Aggregate, Bucket, Point, Sample, TelemetryStats, TelemetryStore } from "./mod.ts";
+import type {
+  Aggregate,
+  Bucket,
+  CounterUsage,
+  Point,
+  Sample,
+  TelemetryStats,
+  TelemetryStore,
+} from "./mod.ts";
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions {
@@ -155,6 +168,22 @@ class SqliteStore implements TelemetryStore {
       checkRange(from, to);
       const sid = this.#sid(serial);
       return sid === null ? 0 : readCounterDelta(this.#st, sid, k, from, to);
+    });
+  }
+
+  counterUsage(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+  ): Promise<CounterUsage> {
+    return settle(() => {
+      const k = counterKeyIndex(key);
+      checkRange(from, to);
+      const sid = this.#sid(serial);
+      return sid === null
+        ? { delta: 0, readings: 0 }
+        : readCounterUsage(this.#st, sid, k, from, to);
     });
   }
 

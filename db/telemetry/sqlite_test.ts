@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { counterDelta as referenceDelta } from "../../core/energy.ts";
 import { denseDay, runConformance } from "./conformance.ts";
-import type { TelemetryStore } from "./mod.ts";
+import { counterUsageOf, type TelemetryStore } from "./mod.ts";
 import { openSqliteStore, type SqliteStoreOptions } from "./sqlite.ts";
 
 runConformance("sqlite :memory:", () => Promise.resolve(openSqliteStore(":memory:")));
@@ -80,6 +80,55 @@ Deno.test("sqlite prune() deletes raw rows past the retention and answers at 15-
     );
   } finally {
     await store.close();
+  }
+});
+
+Deno.test("sqlite counterUsage() counts readings from the rollups once raw rows are pruned", async () => {
+  const store = openSqliteStore(":memory:", { rawRetentionDays: 10 });
+  try {
+    const { samples, energy } = denseDay("P2", D, 2 * DAY);
+    store.write(samples);
+    await store.flush();
+    const count = (from: number, to: number) =>
+      energy.filter((r) => r.ts >= from && r.ts < to).length;
+    const before = await store.counterUsage!("P2", "total_energy_kwh", D + H, D + DAY + 30 * MIN);
+    assert.equal(before.readings, count(D + H, D + DAY + 30 * MIN));
+    await store.prune(D + 20 * DAY);
+    const after = await store.counterUsage!("P2", "total_energy_kwh", D + H, D + DAY + 30 * MIN);
+    assert.equal(after.readings, before.readings, "15-minute rows keep the counts");
+    close(after.delta, referenceDelta(energy, D + H, D + DAY + 30 * MIN), "aligned range");
+    const empty = await store.counterUsage!("P2", "total_energy_kwh", D + 3 * DAY, D + 4 * DAY);
+    assert.deepEqual(empty, { delta: 0, readings: 0 });
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("counterUsageOf() answers a store without counterUsage() from its series and delta", async () => {
+  const inner = openSqliteStore(":memory:");
+  try {
+    const { samples } = denseDay("P3", D, DAY);
+    inner.write(samples);
+    await inner.flush();
+    const store: TelemetryStore = { // the interface without counterUsage()
+      write: (s) => inner.write(s),
+      flush: () => inner.flush(),
+      latest: (serial) => inner.latest(serial),
+      series: (...args) => inner.series(...args),
+      counterDelta: (...args) => inner.counterDelta(...args),
+      counterSeries: (...args) => inner.counterSeries(...args),
+      prune: (now) => inner.prune(now),
+      stats: () => inner.stats(),
+      close: () => inner.close(),
+    };
+    for (const [from, to] of [[D + 2 * H, D + 5 * H], [D + 2 * DAY, D + 3 * DAY]]) {
+      const exact = await counterUsageOf(inner, "P3", "total_energy_kwh", from, to);
+      const fallback = await counterUsageOf(store, "P3", "total_energy_kwh", from, to);
+      assert.equal(fallback.delta, exact.delta);
+      assert.equal(fallback.readings > 0, exact.readings > 0);
+    }
+  } finally {
+    await inner.close();
   }
 });
 

@@ -1,0 +1,327 @@
+/**
+ * Writing a billing run's bills (services/billing.ts): the unit drafts of planned units, each
+ * station's customer bill over what was read before, and the commits. Stations are committed
+ * a group at a time (one batched read, one atomic commit for the group); when a group's
+ * commit fails (a concurrent write, a limit), each of its stations is billed on its own with
+ * retries, so each station stays atomic and fails alone.
+ */
+import type { Deps } from "./deps.ts";
+import type { Zone } from "../core/zone.ts";
+import type { Period } from "../core/periods.ts";
+import { computeUnitBill } from "../core/tariff.ts";
+import { computeCustomerBill } from "../core/customer_bill.ts";
+import { type EstimationLevel, levelOf } from "../core/estimation.ts";
+import type { StoredZone } from "../db/zones.ts";
+import type { StoredDevice } from "../db/devices.ts";
+import {
+  type CustomerBillDraft,
+  type IdSource,
+  readStationBills,
+  readStationsBills,
+  type StationBills,
+  type StationWrite,
+  type StationWritten,
+  type UnitBillDraft,
+  writeStationBills,
+  writeStationsBills,
+} from "../db/bills.ts";
+import type { NoticeBatch } from "./billing_notices.ts";
+
+/** How an estimated energy was found (the automatic levels). */
+export type EstimationMethod = Exclude<EstimationLevel, "manual_input">;
+
+/** The counts of a run that its stations add to (field names of spec 001 section 7). */
+export interface RunCounts {
+  stations_processed: number;
+  total_bills_created: number;
+  total_bills_updated: number;
+  bills_created: number;
+  bills_updated: number;
+  bills_skipped: number;
+  customer_bills_created: number;
+  customer_bills_updated: number;
+  customer_bills_skipped: number;
+  bills_estimated: number;
+}
+
+/** One unit to bill and its energy. */
+export interface UnitPlan {
+  unit_id: string;
+  sensor: StoredDevice | null;
+  tenant_id: number | null;
+  /** kWh measured or estimated; null until the zone average is known (level 3). */
+  energy: number | null;
+  /** The estimation level that gave the energy, or null when it was measured. */
+  method: EstimationMethod | null;
+}
+
+/** A station to bill: its units, or why reading them failed. */
+export interface StationPlan {
+  station: StoredDevice;
+  units: UnitPlan[];
+  error: string | null;
+}
+
+/** What one run shares across its stations. */
+export interface Run {
+  deps: Deps;
+  period: Period;
+  bounds: { from: number; to: number };
+  /** The bills' due date (`YYYY-MM-DD`). */
+  due: string;
+  dryRun: boolean;
+  author: string | null;
+  result: RunCounts;
+  ids: IdSource;
+  notices: NoticeBatch;
+}
+
+/** Most checks (one per bill) in one commit of several stations (Deno KV allows 100). */
+export const GROUP_CHECKS = 64;
+
+/** Checks of a group's commit: each unit bill and each customer bill. */
+export function checksOf(plans: readonly StationPlan[]): number {
+  return plans.reduce((n, p) => n + p.units.length + 1, 0);
+}
+
+/** Plans cut into groups of at most {@link GROUP_CHECKS} checks (a larger station alone). */
+export function groups(plans: readonly StationPlan[]): StationPlan[][] {
+  const out: StationPlan[][] = [];
+  let cur: StationPlan[] = [];
+  for (const p of plans) {
+    if (cur.length > 0 && checksOf(cur) + p.units.length + 1 > GROUP_CHECKS) {
+      out.push(cur);
+      cur = [];
+    }
+    cur.push(p);
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+/**
+ * Bills a group of stations: their previous bills in one batched read, their bills in one
+ * commit. When that commit fails (a concurrent write, a limit), each station is billed on
+ * its own, so each stays atomic and fails alone. `report` gets each station's failure or null.
+ */
+export async function billGroup(
+  run: Run,
+  stored: StoredZone,
+  zone: Zone,
+  plans: StationPlan[],
+  report: (plan: StationPlan, failure: string | null) => void,
+): Promise<void> {
+  const { deps, period } = run;
+  let done = false;
+  if (plans.length > 1) {
+    try {
+      const drafts = plans.map((p) =>
+        p.units.map((u) => unitDraft(run, stored, zone, p.station, u))
+      );
+      const prev = await readStationsBills(
+        deps.kv,
+        period.text,
+        drafts.map((d, i) => ({
+          stationId: plans[i].station.id,
+          unitIds: d.map((b) => b.unit_id),
+        })),
+      );
+      const writes = plans.map((p, i) => stationWrite(run, stored, zone, p, drafts[i], prev[i]));
+      if (run.dryRun) {
+        writes.forEach((w, i) => countDry(run, plans[i], w));
+        done = true;
+      } else {
+        const res = await writeStationsBills(deps.kv, period.text, writes, deps.now(), run.ids);
+        if (res) {
+          res.forEach((r, i) => applyWritten(run, plans[i], r));
+          done = true;
+        }
+      }
+    } catch {
+      done = false; // billed one by one below, where a failure is reported per station
+    }
+    if (done) { for (const p of plans) report(p, null); }
+  }
+  if (done) return;
+  for (const plan of plans) {
+    let failure: string | null = null;
+    try {
+      if (!await billStation(run, stored, zone, plan)) {
+        failure = "the station's bills kept changing during the run; run it again";
+      }
+    } catch (e) {
+      failure = e instanceof Error ? e.message : String(e);
+    }
+    report(plan, failure);
+  }
+}
+
+/** The unit bill draft of a planned unit. */
+function unitDraft(
+  run: Run,
+  stored: StoredZone,
+  zone: Zone,
+  station: StoredDevice,
+  u: UnitPlan,
+): UnitBillDraft {
+  const { period } = run;
+  const monthly = period.kind === "monthly";
+  const bill = computeUnitBill(zone, u.energy!, { period: period.text });
+  return {
+    unit_id: u.unit_id,
+    station_id: station.id,
+    billing_month: monthly ? period.text : null,
+    billing_period: monthly ? null : period.text,
+    energy_consumption: bill.energy_consumption,
+    energy_cost: bill.energy_cost,
+    base_tariff: bill.base_tariff,
+    compensation_cost: bill.compensation_cost,
+    tax_cost: bill.tax_cost,
+    total_cost: bill.total_cost,
+    currency: bill.currency,
+    payment_status: "pending",
+    payment_due_date: run.due,
+    payment_date: null,
+    openpay_charge_id: null,
+    is_finalized: false,
+    is_estimation: u.method !== null,
+    estimation_method: u.method,
+    recalculation_method: null,
+    override_reason: null,
+    calculation_details: {
+      pricing_mode: bill.pricing_mode,
+      season: bill.season,
+      winter_days: bill.winter_days,
+      summer_days: bill.summer_days,
+      tiers: bill.calculation_details,
+      ...(u.method ? { estimation: { level: levelOf(u.method), method: u.method } } : {}),
+    },
+    zone_snapshot: { ...stored },
+    author: run.author,
+    created_by: null,
+    tenant_id: u.tenant_id,
+    sensor_serial: u.sensor?.serial_number ?? null,
+    zone_id: stored.id,
+  };
+}
+
+/** A station's write: its unit drafts and its customer bill, over what was read before. */
+function stationWrite(
+  run: Run,
+  stored: StoredZone,
+  zone: Zone,
+  plan: StationPlan,
+  drafts: UnitBillDraft[],
+  prev: StationBills,
+): StationWrite {
+  const { period } = run;
+  const monthly = period.kind === "monthly";
+  // The station bill counts finalized unit bills as they stand.
+  const effective = drafts.map((d) => {
+    const old = prev.units.get(d.unit_id)?.value;
+    return old?.is_finalized ? old : d;
+  });
+  const cb = computeCustomerBill(zone, effective);
+  const customer: CustomerBillDraft | null = drafts.length === 0 ? null : {
+    station_id: plan.station.id,
+    billing_month: monthly ? period.text : null,
+    billing_period: monthly ? null : period.text,
+    energy_consumption: round3(cb.energy_consumption),
+    commission_amount: cb.commission_amount,
+    fee_amount: cb.fee_amount,
+    tax_amount: cb.tax_amount,
+    total_amount: cb.total_amount,
+    currency: cb.currency,
+    is_finalized: false,
+    calculation_details: cb.calculation_details,
+    customer_id: plan.station.customer_id,
+    zone_id: stored.id,
+  };
+  return {
+    stationId: plan.station.id,
+    units: drafts.map((d) => ({ draft: d, prev: prev.units.get(d.unit_id)! })),
+    customer: customer ? { draft: customer, prev: prev.customer } : null,
+  };
+}
+
+/** Counts what a dry run would do for a station. */
+function countDry(run: Run, plan: StationPlan, w: StationWrite): void {
+  const { result } = run;
+  for (const u of w.units) {
+    const old = u.prev.value;
+    if (old?.is_finalized) result.bills_skipped++;
+    else if (old) result.bills_updated++;
+    else result.bills_created++;
+  }
+  if (w.customer) {
+    const old = w.customer.prev.value;
+    if (old?.is_finalized) result.customer_bills_skipped++;
+    else if (old) result.customer_bills_updated++;
+    else result.customer_bills_created++;
+  }
+  finishCounts(result, plan);
+}
+
+/** Counts what a station's commit did and queues its tenants' notifications. */
+function applyWritten(run: Run, plan: StationPlan, res: StationWritten): void {
+  const { result } = run;
+  result.bills_created += res.created.length;
+  result.bills_updated += res.updated.length;
+  result.bills_skipped += res.skipped.length;
+  if (res.customer) {
+    if (res.customer.outcome === "created") result.customer_bills_created++;
+    else if (res.customer.outcome === "updated") result.customer_bills_updated++;
+    else result.customer_bills_skipped++;
+  }
+  finishCounts(result, plan);
+  for (const bill of res.created) run.notices.add(bill, plan.station);
+  if (run.notices.full) run.notices.flush(); // written while the next stations are billed
+}
+
+/** Computes and writes one station's bills; false when concurrent writes kept conflicting. */
+async function billStation(
+  run: Run,
+  stored: StoredZone,
+  zone: Zone,
+  plan: StationPlan,
+): Promise<boolean> {
+  const { deps, period } = run;
+  const drafts = plan.units.map((u) => unitDraft(run, stored, zone, plan.station, u));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const prev = await readStationBills(
+      deps.kv,
+      plan.station.id,
+      period.text,
+      drafts.map((d) => d.unit_id),
+    );
+    const w = stationWrite(run, stored, zone, plan, drafts, prev);
+    if (run.dryRun) {
+      countDry(run, plan, w);
+      return true;
+    }
+    const res = await writeStationBills(
+      deps.kv,
+      plan.station.id,
+      period.text,
+      w.units,
+      w.customer,
+      deps.now(),
+      run.ids,
+    );
+    if (!res.ok) continue;
+    applyWritten(run, plan, res);
+    return true;
+  }
+  return false;
+}
+
+function finishCounts(result: RunCounts, plan: StationPlan): void {
+  result.stations_processed++;
+  result.bills_estimated += plan.units.filter((u) => u.method !== null).length;
+  result.total_bills_created = result.bills_created + result.customer_bills_created;
+  result.total_bills_updated = result.bills_updated + result.customer_bills_updated;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

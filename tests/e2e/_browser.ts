@@ -10,6 +10,7 @@
  * Chromium is `/usr/bin/chromium` unless `CHROMIUM_PATH` says otherwise; it talks to
  * puppeteer over a pipe (no debugging port) and gets a fresh profile each launch.
  */
+import assert from "node:assert/strict";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { createApp } from "../../routes/mod.ts";
 import type { Deps } from "../../services/deps.ts";
@@ -22,6 +23,7 @@ import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { testCa } from "../_helpers.ts";
 import { createUser, type StoredUser } from "../../db/users.ts";
 import { hashPassword } from "../../services/passwords.ts";
+import { issueToken } from "../../services/tokens.ts";
 import type { Language, Role } from "../../core/roles.ts";
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from "../../core/access_code.ts";
 
@@ -164,6 +166,79 @@ export async function addAccount(
     password_hash: await hashPassword(password),
   }, Date.now());
   return { user, email, password };
+}
+
+/** The JSON API of a running portal as one signed-in account (bearer token). */
+export interface PortalApi {
+  token: string;
+  /** POSTs `json` to `path`; asserts 201 and answers the new record's id. */
+  create(path: string, json: unknown): Promise<number>;
+}
+
+/** The portal's API as `user` (a token issued with the portal's secret). */
+export async function portalApi(portal: Portal, user: StoredUser): Promise<PortalApi> {
+  const token = await issueToken(portal.deps.secret, user, Date.now(), 3_600);
+  return {
+    token,
+    async create(path, json) {
+      const res = await fetch(`${portal.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify(json),
+      });
+      const text = await res.text();
+      assert.equal(res.status, 201, `POST ${path}: ${text}`);
+      return JSON.parse(text).id as number;
+    },
+  };
+}
+
+/** What {@link apiStation} makes: a station with units `unit_1`..., and a sensor for some. */
+export interface ApiStationOptions {
+  serial: string;
+  name?: string;
+  zoneId?: number | null;
+  /** Unit names, in order (`unit_1` first). */
+  units: string[];
+  /** Sensors: serial, the unit they meter (`unit_N`) and their tenant. */
+  sensors: { serial: string; unit: string; tenant?: number | null }[];
+}
+
+/** Creates a station in Monterrey with one SSR, its units and sensors, through the API. */
+export async function apiStation(
+  api: PortalApi,
+  o: ApiStationOptions,
+): Promise<{ station: number; sensors: number[] }> {
+  const station = await api.create("/api/devices", {
+    name: o.name ?? `Estación ${o.serial}`,
+    location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
+    serial_number: o.serial,
+    station_id: o.serial.toLowerCase(),
+    zone_id: o.zoneId ?? null,
+    type: "station",
+    config: {
+      mqtt: { username: `station-${o.serial.toLowerCase()}`, password: "station-pass" },
+      station: {
+        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
+        units: o.units.map((name, i) => ({ id: `unit_${i + 1}`, name, ssr_id: "ssr_1" })),
+      },
+    },
+  });
+  const sensors = [];
+  for (const [i, s] of o.sensors.entries()) {
+    sensors.push(
+      await api.create(`/api/devices/${station}/sensors`, {
+        name: `Medidor ${s.serial}`,
+        serial_number: s.serial,
+        type: "sensor",
+        config: {
+          mqtt: { username: s.serial.toLowerCase(), password: "pw-sensor" },
+          sensor: { unit_id: s.unit, tenant_id: s.tenant ?? null, ip_address: `10.0.0.${i + 5}` },
+        },
+      }),
+    );
+  }
+  return { station, sensors };
 }
 
 /** A fresh, valid access code (8 symbols of the code alphabet). */

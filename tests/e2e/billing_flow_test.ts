@@ -5,64 +5,16 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { addAccount, freshPage, pathOf, signIn, withPortalAndBrowser } from "./_browser.ts";
-import type { Portal } from "./_browser.ts";
+import {
+  addAccount,
+  apiStation,
+  freshPage,
+  pathOf,
+  portalApi,
+  signIn,
+  withPortalAndBrowser,
+} from "./_browser.ts";
 import { monthBounds } from "../../core/local_time.ts";
-
-/** Signs in through the API and answers the bearer token. */
-async function apiToken(portal: Portal, email: string, password: string): Promise<string> {
-  const res = await fetch(`${portal.url}/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()).access_token;
-}
-
-async function post(portal: Portal, token: string, path: string, json: unknown) {
-  const res = await fetch(`${portal.url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(json),
-  });
-  assert.equal(res.status, 201, `${path}: ${await res.clone().text()}`);
-  return (await res.json()).id as number;
-}
-
-/** A station with two units, each metered by a sensor. */
-async function station(portal: Portal, token: string): Promise<number> {
-  const id = await post(portal, token, "/api/devices", {
-    name: "Residencial Tarifa",
-    location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-    serial_number: "TF-01",
-    station_id: "tarifa",
-    zone_id: null,
-    type: "station",
-    config: {
-      mqtt: { username: "station-tf", password: "station-pass", topic_prefix: "x" },
-      station: {
-        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-        units: [
-          { id: "unit_1", name: "Depto 101", ssr_id: "ssr_1" },
-          { id: "unit_2", name: "Depto 102", ssr_id: "ssr_1" },
-        ],
-      },
-    },
-  });
-  for (const [n, serial] of [[1, "TF0001"], [2, "TF0002"]] as const) {
-    await post(portal, token, `/api/devices/${id}/sensors`, {
-      name: `Medidor ${n}`,
-      serial_number: serial,
-      type: "sensor",
-      config: {
-        mqtt: { username: serial.toLowerCase(), password: "pw-meter", topic_prefix: "x" },
-        sensor: { unit_id: `unit_${n}`, tenant_id: null, ip_address: `10.0.0.${n}` },
-      },
-    });
-  }
-  return id;
-}
 
 /** Last month in the business time zone, as `YYYY-MM`, with its instants. */
 function lastMonth(offset: number) {
@@ -80,8 +32,12 @@ const typeInto = async (page: Page, selector: string, value: string) => {
 Deno.test("an operator defines a CFE-like zone, prices a station with it and bills last month from the screen", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
     const admin = await addAccount(portal, "admin");
-    const token = await apiToken(portal, admin.email, admin.password);
-    const stationId = await station(portal, token);
+    const { station: stationId } = await apiStation(await portalApi(portal, admin.user), {
+      serial: "TF-01",
+      name: "Residencial Tarifa",
+      units: ["Depto 101", "Depto 102"],
+      sensors: [{ serial: "TF0001", unit: "unit_1" }, { serial: "TF0002", unit: "unit_2" }],
+    });
     // Meter counters: unit 1 uses 100 kWh in the month, unit 2 uses 200 kWh.
     const month = lastMonth(portal.deps.config.utcOffsetMinutes);
     const H = 3_600_000;

@@ -4,52 +4,23 @@
  * with `data-ready` (what the phone-load benchmark waits for).
  */
 import assert from "node:assert/strict";
-import { addAccount, freshPage, signIn, withPortalAndBrowser } from "./_browser.ts";
+import {
+  addAccount,
+  apiStation,
+  freshPage,
+  portalApi,
+  signIn,
+  withPortalAndBrowser,
+} from "./_browser.ts";
 import { dayStart, localDate } from "../../core/local_time.ts";
-
-async function api(base: string, token: string, path: string, json: unknown): Promise<number> {
-  const res = await fetch(base + path, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(json),
-  });
-  const body = await res.json();
-  assert.equal(res.status, 201, JSON.stringify(body));
-  return body.id;
-}
 
 Deno.test("the dashboard chart draws today's series from the preloaded request and marks itself ready", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
     const admin = await addAccount(portal, "admin", { language: "en" });
-    const login = await fetch(`${portal.url}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: admin.email, password: admin.password }),
-    });
-    const token = (await login.json()).access_token as string;
-    const stationId = await api(portal.url, token, "/api/devices", {
-      name: "Estación Chart",
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: "ST-CHART",
-      station_id: "st-chart",
-      zone_id: null,
-      type: "station",
-      config: {
-        mqtt: { username: "station-chart", password: "station-pass", topic_prefix: "x" },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: [{ id: "unit_1", name: "Depto 101", ssr_id: "ssr_1" }],
-        },
-      },
-    });
-    await api(portal.url, token, `/api/devices/${stationId}/sensors`, {
-      name: "Medidor chart",
-      serial_number: "SIMCHART1",
-      type: "sensor",
-      config: {
-        mqtt: { username: "simchart1", password: "pw-sensor", topic_prefix: "x" },
-        sensor: { unit_id: "unit_1", tenant_id: null, ip_address: "10.0.0.5" },
-      },
+    await apiStation(await portalApi(portal, admin.user), {
+      serial: "ST-CHART",
+      units: ["Depto 101"],
+      sensors: [{ serial: "SIMCHART1", unit: "unit_1" }],
     });
     const off = portal.deps.config.utcOffsetMinutes;
     const now = Date.now();

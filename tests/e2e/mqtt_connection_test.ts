@@ -4,11 +4,17 @@
  * and the page comes back with the result; a password the broker refuses is reported so.
  */
 import assert from "node:assert/strict";
-import { addAccount, freshPage, signIn, withPortalAndBrowser } from "./_browser.ts";
+import {
+  addAccount,
+  apiStation,
+  freshPage,
+  portalApi,
+  signIn,
+  withPortalAndBrowser,
+} from "./_browser.ts";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { brokerTls } from "../../services/mqtt_runtime.ts";
 import { createDeviceDirectory } from "../../services/device_status.ts";
-import { issueToken } from "../../services/tokens.ts";
 import { sealMqttPassword } from "../../services/mqtt_passwords.ts";
 import { updateDevice } from "../../db/devices.ts";
 import { INGEST_CREDENTIALS } from "../ingest/_helpers.ts";
@@ -28,40 +34,10 @@ Deno.test("the Test MQTT Connection button works without JavaScript and shows th
       deps.config.mqtt.port = broker.port;
       deps.config.mqtt.tlsPort = broker.tlsPort!;
       const admin = await addAccount(portal, "admin", { language: "en" });
-      const token = await issueToken(deps.secret, admin.user, Date.now(), 600);
-      const api = async (path: string, body: unknown) => {
-        const res = await fetch(`${portal.url}${path}`, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${token}`,
-            "content-type": "application/json",
-            origin: portal.url,
-          },
-          body: JSON.stringify(body),
-        });
-        assert.equal(res.status, 201, await res.clone().text());
-        return (await res.json()).id as number;
-      };
-      const station = await api("/api/devices", {
-        name: "E2E station",
-        location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
-        serial_number: "STE2E",
-        station_id: "st_e2e",
-        config: {
-          mqtt: { username: "st-e2e", password: "station-pass" },
-          station: {
-            ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
-            units: [{ id: "unit_1", ssr_id: "ssr_1" }],
-          },
-        },
-      });
-      const sensor = await api(`/api/devices/${station}/sensors`, {
-        name: "E2E meter",
-        serial_number: "E2E001",
-        config: {
-          mqtt: { username: "meter-e2e001", password: "meter-pass-e2e" },
-          sensor: { unit_id: "unit_1", tenant_id: null, ip_address: "10.0.0.7" },
-        },
+      const { station, sensors: [sensor] } = await apiStation(await portalApi(portal, admin.user), {
+        serial: "STE2E",
+        units: ["Depto 101"],
+        sensors: [{ serial: "E2E001", unit: "unit_1" }],
       });
 
       const page = await freshPage(browser);

@@ -5,7 +5,14 @@
  * and the recalculated bill comes back with the success text.
  */
 import assert from "node:assert/strict";
-import { addAccount, freshPage, signIn, withPortalAndBrowser } from "./_browser.ts";
+import {
+  addAccount,
+  apiStation,
+  freshPage,
+  portalApi,
+  signIn,
+  withPortalAndBrowser,
+} from "./_browser.ts";
 import { defaultZone } from "../../core/zone.ts";
 import { createZone } from "../../db/zones.ts";
 import { getUnitBillOf, type UnitBillDraft, writeStationBills } from "../../db/bills.ts";
@@ -20,33 +27,13 @@ Deno.test("an operator recalculates a past bill with manual input from the unit 
       base_tariff: 10,
       tax_percentage: 10,
     }, Date.now());
-    const login = await fetch(`${portal.url}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: admin.email, password: admin.password }),
+    const { station } = await apiStation(await portalApi(portal, admin.user), {
+      serial: "SUR-1",
+      name: "Sur",
+      zoneId: zone.id,
+      units: ["Local 1"],
+      sensors: [],
     });
-    const token = (await login.json()).access_token as string;
-    const made = await fetch(`${portal.url}/api/devices`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        name: "Sur",
-        location: JSON.stringify({ city: "Puebla", state: "Puebla", country: "México" }),
-        serial_number: "SUR-1",
-        station_id: "sur",
-        zone_id: zone.id,
-        type: "station",
-        config: {
-          mqtt: { username: "sur-1", password: "station-pass", topic_prefix: "x" },
-          station: {
-            ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-            units: [{ id: "unit_1", name: "Local 1", ssr_id: "ssr_1" }],
-          },
-        },
-      }),
-    });
-    assert.equal(made.status, 201, await made.clone().text());
-    const station = (await made.json()).id as number;
     const draft: UnitBillDraft = {
       unit_id: "unit_1",
       station_id: station,

@@ -6,52 +6,26 @@
  */
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
-import { addAccount, freshPage, signIn, withPortalAndBrowser } from "./_browser.ts";
-
-async function api(base: string, token: string, path: string, json: unknown): Promise<number> {
-  const res = await fetch(base + path, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(json),
-  });
-  const body = await res.json();
-  assert.equal(res.status, 201, JSON.stringify(body));
-  return body.id;
-}
+import {
+  addAccount,
+  apiStation,
+  freshPage,
+  portalApi,
+  signIn,
+  withPortalAndBrowser,
+} from "./_browser.ts";
 
 Deno.test("without JavaScript, Verify Certificates and Renew work from the sensor page and client.pem downloads", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
     const admin = await addAccount(portal, "admin", { language: "en" });
-    const login = await fetch(`${portal.url}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: admin.email, password: admin.password }),
-    });
-    const token = (await login.json()).access_token as string;
-    const stationId = await api(portal.url, token, "/api/devices", {
-      name: "Estación Cert",
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: "ST-CERT",
-      station_id: "st-cert",
-      zone_id: null,
-      type: "station",
-      config: {
-        mqtt: { username: "station-cert", password: "station-pass", topic_prefix: "x" },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: [{ id: "unit_1", name: "Depto 101", ssr_id: "ssr_1" }],
-        },
+    const { station: stationId, sensors: [sensorId] } = await apiStation(
+      await portalApi(portal, admin.user),
+      {
+        serial: "ST-CERT",
+        units: ["Depto 101"],
+        sensors: [{ serial: "SIMCERT1", unit: "unit_1" }],
       },
-    });
-    const sensorId = await api(portal.url, token, `/api/devices/${stationId}/sensors`, {
-      name: "Medidor cert",
-      serial_number: "SIMCERT1",
-      type: "sensor",
-      config: {
-        mqtt: { username: "simcert1", password: "pw-sensor", topic_prefix: "x" },
-        sensor: { unit_id: "unit_1", tenant_id: null, ip_address: "10.0.0.5" },
-      },
-    });
+    );
     const page = await freshPage(browser);
     await signIn(page, portal, admin.email, admin.password);
     await page.setJavaScriptEnabled(false);

@@ -34,7 +34,8 @@ import type { Sample } from "../db/telemetry/mod.ts";
 import { createDevice, type StoredDevice } from "../db/devices.ts";
 import { createZone } from "../db/zones.ts";
 import { createUser } from "../db/users.ts";
-import { defaultZone, type Zone, zoneBodyFromForm } from "../core/zone.ts";
+import { defaultZone, type Zone } from "../core/zone.ts";
+import { demoZoneBody } from "../services/demo_devices.ts";
 import { computeUnitBill } from "../core/tariff.ts";
 import { computeCustomerBill } from "../core/customer_bill.ts";
 import { periodBounds, runBilling } from "../services/billing.ts";
@@ -115,19 +116,7 @@ async function world(units: number, perStation: number, kind: Readings): Promise
   const now = Date.now();
   const zone = await createZone(
     kv,
-    zoneBodyFromForm({
-      name: "CFE Tarifa 1",
-      enable_levels: true,
-      tax_percentage: 16,
-      customer_commission: 5,
-      customer_fee: 50,
-      customer_tax: 16,
-      levels: [
-        { price: 1.015, threshold: 75 },
-        { price: 1.239, threshold: 140 },
-        { price: 3.62, threshold: 0 },
-      ],
-    }),
+    demoZoneBody("CFE Tarifa 1"),
     now,
   );
   const customer = await createUser(kv, {
@@ -298,16 +287,7 @@ function engine(): { unit_bills_per_s: number; customer_bills_per_s: number } {
   const base = defaultZone("Bench");
   const zones: Zone[] = [
     { ...base, base_tariff: 40, tax_percentage: 16, price_low: 2.5 },
-    zoneBodyFromForm({
-      name: "CFE 1",
-      enable_levels: true,
-      tax_percentage: 16,
-      levels: [
-        { price: 1.015, threshold: 75 },
-        { price: 1.239, threshold: 140 },
-        { price: 3.62, threshold: 0 },
-      ],
-    }),
+    demoZoneBody("CFE 1"),
     {
       ...base,
       enable_levels: true,

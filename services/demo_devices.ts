@@ -10,7 +10,7 @@ import { sensorBodySchema, stationBodySchema, validateDeviceBody } from "../core
 import { assignCustomer, createSensor, createStation } from "./devices.ts";
 import { findBySerial } from "../db/devices.ts";
 import { createZone, listZones } from "../db/zones.ts";
-import { zoneBodyFromForm } from "../core/zone.ts";
+import { type Zone, zoneBodyFromForm } from "../core/zone.ts";
 import { createMeter, notifyFullStatus, simIdentity, stepMeter } from "../ingest/sim.ts";
 import { DEFAULT_INTERPRET, interpretMessage, newMeterState } from "../ingest/shelly.ts";
 import { connectSimMeter, type SimMeter } from "../ingest/sim_meter.ts";
@@ -29,15 +29,13 @@ export const DEMO_METERS = 3;
 export const DEMO_ZONE_NAME = "CFE Tarifa 1 (demo)";
 
 /**
- * The demo's pricing zone, created once: CFE residential tariff 1 with January 2024 prices
+ * The demo's pricing zone: CFE residential tariff 1 with January 2024 prices
  * (75 kWh at 1.015, the next 65 at 1.239, the rest at 3.620 MXN), IVA 16 %, and the owner's
  * commission of 5 % plus 50 MXN per unit and 16 % tax on both.
  */
-async function demoZone(deps: Deps): Promise<number> {
-  const existing = (await listZones(deps.kv)).find((z) => z.name === DEMO_ZONE_NAME);
-  if (existing) return existing.id;
-  const zone = zoneBodyFromForm({
-    name: DEMO_ZONE_NAME,
+export function demoZoneBody(name = DEMO_ZONE_NAME): Zone {
+  return zoneBodyFromForm({
+    name,
     enable_levels: true,
     tax_percentage: 16,
     customer_commission: 5,
@@ -49,7 +47,13 @@ async function demoZone(deps: Deps): Promise<number> {
       { price: 3.62, threshold: 0 },
     ],
   });
-  return (await createZone(deps.kv, zone, deps.now())).id;
+}
+
+/** The demo's zone, created once; answers its id. */
+async function demoZone(deps: Deps): Promise<number> {
+  const existing = (await listZones(deps.kv)).find((z) => z.name === DEMO_ZONE_NAME);
+  if (existing) return existing.id;
+  return (await createZone(deps.kv, demoZoneBody(), deps.now())).id;
 }
 
 /** Creates the demo station and its sensors once; returns the meters' serials. */

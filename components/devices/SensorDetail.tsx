@@ -186,16 +186,3 @@ export function SensorNotFound({ t, stationId }: { t: Translate; stationId: numb
     </section>
   );
 }
-
-/** The report pages until reports exist: says so plainly and links back. */
-export function ReportUnavailable(
-  { t, title, back }: { t: Translate; title: string; back: string },
-) {
-  return (
-    <section className="card empty" data-testid="report-unavailable">
-      <h1>{title}</h1>
-      <p>{t("devices.report_unavailable.text")}</p>
-      <a className="btn btn-secondary" href={back}>{t("devices.report_unavailable.back")}</a>
-    </section>
-  );
-}

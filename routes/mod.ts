@@ -21,6 +21,7 @@ import { customerRoutes } from "./customer.tsx";
 import { tenantRoutes } from "./tenant.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
 import { errorPage } from "./_page.tsx";
+import { Refusal, refusalResponse } from "./_refusal.tsx";
 
 /** Builds the portal's Hono app from its dependencies. */
 export function createApp(deps: Deps): Hono<AppEnv> {
@@ -62,6 +63,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   });
 
   app.onError((err, c) => {
+    if (err instanceof Refusal) return refusalResponse(c, deps, err);
     deps.log.log("error", "unhandled error", {
       path: c.req.path,
       method: c.req.method,

@@ -1,0 +1,59 @@
+/**
+ * A service's {@link Refusal} as HTTP, in one place (issue 10): the status of each kind, the
+ * JSON answer `{message, errors}` (translated) for the API and form posts, and an error page
+ * in the frame for page requests. `createApp` installs it in `onError`, so handlers simply let
+ * a refusal propagate.
+ */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { Refusal, type RefusalKind } from "../services/refusal.ts";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { appPage, barePage } from "./_page.tsx";
+
+/** The HTTP status of each kind of refusal. */
+export const REFUSAL_STATUS: Record<RefusalKind, ContentfulStatusCode> = {
+  invalid: 400,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  unavailable: 503,
+};
+
+/** The translated JSON body of a refusal: `{message, errors}` (and `detail` when known). */
+export function refusalBody(c: Context<AppEnv>, r: Refusal) {
+  const t = c.var.t;
+  const errors = Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, t(v)]));
+  return { message: t(r.key, r.params), errors, ...(r.detail ? { detail: r.detail } : {}) };
+}
+
+/** Whether a request wants JSON rather than a page. */
+export function wantsJson(c: Context<AppEnv>): boolean {
+  const p = c.req.path;
+  return p.startsWith("/api/") || p.startsWith("/auth/") || c.req.method !== "GET" ||
+    (c.req.header("accept") ?? "").startsWith("application/json");
+}
+
+/** Answers a refusal: JSON for the API and non-GET requests, a page otherwise. */
+export function refusalResponse(
+  c: Context<AppEnv>,
+  deps: Deps,
+  r: Refusal,
+): Response | Promise<Response> {
+  const status = REFUSAL_STATUS[r.kind];
+  if (wantsJson(c)) return c.json(refusalBody(c, r), status);
+  const t = c.var.t;
+  const body = (
+    <main className="card" role="alert">
+      <h1>{t(r.key, r.params)}</h1>
+      <div className="page-actions">
+        <a className="btn" href="/">{t("errors.go_home")}</a>
+      </div>
+    </main>
+  );
+  const pageStatus = status as 400 | 403 | 404 | 409 | 503;
+  return c.var.user
+    ? appPage(c, deps, t(r.key, r.params), body, pageStatus)
+    : barePage(c, deps, t(r.key, r.params), body, pageStatus);
+}
+
+export { Refusal };

@@ -119,11 +119,16 @@ export function formatDate(d: DateParts): string {
 }
 
 /**
- * The date `count` business days (Monday to Friday, no holiday calendar) after `from`;
- * bills are due 10 business days after they are created. Throws RangeError for a negative
- * or fractional count or an impossible date.
+ * The date `count` business days after `from`, where `isBusinessDay` says which days count
+ * (Monday to Friday by default; billing passes core/holidays.ts's calendar, which also skips
+ * the Mexican federal holidays). Throws RangeError for a negative or fractional count or an
+ * impossible date.
  */
-export function addBusinessDays(from: DateParts, count = 10): DateParts {
+export function addBusinessDays(
+  from: DateParts,
+  count = 10,
+  isBusinessDay: (d: DateParts) => boolean = weekday,
+): DateParts {
   if (!Number.isInteger(count) || count < 0) {
     throw new RangeError(`business day count must be a whole number ≥ 0, saw ${count}`);
   }
@@ -137,33 +142,48 @@ export function addBusinessDays(from: DateParts, count = 10): DateParts {
   let left = count;
   while (left > 0) {
     date.setUTCDate(date.getUTCDate() + 1);
-    const wd = date.getUTCDay();
-    if (wd !== 0 && wd !== 6) left--;
+    const d = {
+      year: date.getUTCFullYear(),
+      month: date.getUTCMonth() + 1,
+      day: date.getUTCDate(),
+    };
+    if (isBusinessDay(d)) left--;
   }
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+function weekday(d: DateParts): boolean {
+  const wd = new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+  return wd !== 0 && wd !== 6;
 }
 
 const PAIR_KEYS = ["jan_feb", "mar_apr", "may_jun", "jul_aug", "sep_oct", "nov_dec"];
 
 /**
  * A period worded by `t` (`March 2026`, `Mar-Apr 2026`) with the `billing.periods.*` texts;
- * the text itself when it is not a period.
+ * the text itself when it is not a period. `inText` words it as inside a sentence
+ * ("noviembre 2026", "Nov–Dic 2026").
  */
 export function periodLabel(
   t: (key: string, params?: Record<string, string | number>) => string,
   text: string,
+  inText = false,
 ): string {
   try {
     const p = parsePeriod(text);
     if (p.kind === "monthly") {
       const m = String(p.months[0]).padStart(2, "0");
       return t("billing.periods.monthly_label", {
-        month: t(`billing.periods.months.m${m}`),
+        month: t(`billing.periods.${inText ? "months_in_text" : "months"}.m${m}`),
         year: p.year,
       });
     }
     return t("billing.periods.bimonthly_label", {
-      months: t(`billing.periods.bimonthly.${PAIR_KEYS[(p.months[0] - 1) / 2]}`),
+      months: t(
+        `billing.periods.${inText ? "bimonthly_in_text" : "bimonthly"}.${
+          PAIR_KEYS[(p.months[0] - 1) / 2]
+        }`,
+      ),
       year: p.year,
     });
   } catch {

@@ -4,6 +4,7 @@
  *
  * Flags: `--demo` seeds demo accounts and access codes; `--dev` marks a development run.
  */
+import { sweepOverdue } from "./services/billing/mod.ts";
 import { ConfigError, loadConfig } from "./services/config.ts";
 import { openKv } from "./db/kv.ts";
 import { loadI18n } from "./services/i18n.ts";
@@ -94,6 +95,13 @@ async function main() {
       log.log("error", "telemetry prune failed", { error: String(e) })
     );
   }, 6 * 3_600_000);
+  // Unpaid bills past their due date become overdue (late fee once, tenant told).
+  const runSweep = () =>
+    sweepOverdue(deps).then((r) => {
+      if (r.overdue > 0) log.log("info", "overdue sweep", { ...r });
+    }).catch((e) => log.log("error", "overdue sweep failed", { error: String(e) }));
+  runSweep();
+  const sweep = setInterval(runSweep, 3_600_000);
 
   const app = createApp(deps);
   const ac = new AbortController();
@@ -115,6 +123,7 @@ async function main() {
   Deno.addSignalListener("SIGTERM", stop);
   await server.finished;
   clearInterval(prune);
+  clearInterval(sweep);
   await meters?.stop();
   await mqtt.stop();
   await telemetry.close();

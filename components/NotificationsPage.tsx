@@ -49,7 +49,7 @@ export function NotificationsPage({ t, status, items, now, error }: Notification
       <ul style={{ listStyle: "none", padding: 0, margin: 0 }}>
         {items.map((n) => (
           <li key={n.id} className="notif-item">
-            <div className="title">{n.title}</div>
+            <div className="title">{n.link ? <a href={n.link}>{n.title}</a> : n.title}</div>
             <div>{n.message}</div>
             <div className="notif-meta">
               <span>

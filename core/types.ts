@@ -60,6 +60,13 @@ export interface Notification {
   status: "active" | "resolved";
   /** What the notification is about (a sensor id for sensor_offline, a bill id, ...). */
   subject_id: string | null;
+  /**
+   * The values its texts are made from, when the texts are rendered in the reader's language
+   * at read time (bill notices); null for a notification stored with fixed texts.
+   */
+  params?: Record<string, string | number> | null;
+  /** Where the reader acts on it (the bill), or null. */
+  link?: string | null;
 }
 
 /** The user statistics of the users management page. */

@@ -1,10 +1,13 @@
 /**
- * Unit bills and customer (station) bills in Deno KV (spec 001 section 3).
+ * Unit bills and customer (station) bills in Deno KV (spec 001 section 3): the only module
+ * that knows their keys. The rules of a bill are core/bill.ts's.
  *
  * Key layout:
  * - `["unit_bills", stationId, period, unitId]` → {@link StoredUnitBill}: one bill per unit and
  *   period, so a second billing run finds the bill of the first and updates it
  * - `["unit_bill_ids", id]` → `[stationId, period, unitId]` (ids from the sequence `bills`)
+ * - `["unit_bills_due", dueDate, id]` → null: finalized bills that may still become overdue
+ *   (pending, reference_expired, failed), so the overdue sweep reads only those past due
  * - `["customer_bills", stationId, period]` → {@link StoredCustomerBill}: one per station and period
  * - `["customer_bill_ids", id]` → `[stationId, period]` (ids from the sequence `customer_bills`)
  *
@@ -13,10 +16,21 @@
  * Consistency: {@link writeStationBills} writes the unit bills of one station and its customer
  * bill in ONE atomic commit, checked against the versionstamps read before computing them, so a
  * killed run leaves no half-written station and a concurrent run makes the commit fail (the
- * caller reads again and retries). Finalized bills are never changed by it. A run may commit
+ * caller reads again and retries). Finalized unit bills are never changed by it; a finalized
+ * station bill only when one of its unit bills is written in the same commit. A run may commit
  * several stations together ({@link writeStationsBills}: all of them or none). Ids come from
  * the sequences one station at a time, or in blocks for a whole run ({@link idBlocks}).
  */
+import {
+  type CustomerBill,
+  type CustomerBillDraft,
+  isPaymentStatus,
+  PAYMENT_TRANSITIONS,
+  periodOfBill,
+  type UnitBill,
+  type UnitBillDraft,
+} from "../core/bill.ts";
+
 /** Reserves `n` consecutive ids of `collection` (the `["seq", collection]` of db/kv.ts); the first. */
 async function reserveIds(kv: Deno.Kv, collection: string, n: number): Promise<number> {
   const key = ["seq", collection];
@@ -27,72 +41,58 @@ async function reserveIds(kv: Deno.Kv, collection: string, n: number): Promise<n
   }
 }
 
-/** A unit bill as stored and served; amounts in integer cents. */
-export interface StoredUnitBill {
-  id: number;
-  unit_id: string;
-  station_id: number;
-  billing_month: string | null;
-  billing_period: string | null;
-  energy_consumption: number;
-  energy_cost: number;
-  base_tariff: number;
-  compensation_cost: number;
-  tax_cost: number;
-  total_cost: number;
-  currency: string;
-  payment_status: "paid" | "pending" | "overdue" | "failed" | string;
-  payment_due_date: string;
-  payment_date: string | null;
-  openpay_charge_id: string | null;
-  is_finalized: boolean;
-  is_estimation: boolean;
-  /** How an estimated energy was found (`method_2_historical_average`, `method_3_zone_average`). */
-  estimation_method: string | null;
-  recalculation_method: string | null;
-  override_reason: string | null;
-  calculation_details: unknown;
-  zone_snapshot: unknown;
-  author: string | null;
-  created_by: string | null;
-  /** The tenant of the unit when billed, and the sensor that measured it. */
-  tenant_id: number | null;
-  sensor_serial: string | null;
-  zone_id: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A unit bill as stored (core/bill.ts); amounts in integer cents. */
+export type StoredUnitBill = UnitBill;
+/** A customer (station) bill as stored (core/bill.ts); amounts in integer cents. */
+export type StoredCustomerBill = CustomerBill;
+export type { CustomerBillDraft, UnitBillDraft };
 
-/** A customer (station) bill as stored and served; amounts in integer cents. */
-export interface StoredCustomerBill {
-  id: number;
-  station_id: number;
-  billing_month: string | null;
-  billing_period: string | null;
-  energy_consumption: number;
-  commission_amount: number;
-  fee_amount: number;
-  tax_amount: number;
-  total_amount: number;
-  currency: string;
-  is_finalized: boolean;
-  calculation_details: {
-    commission_base: number;
-    commission_rate: number;
-    unit_count: number;
-    fee_per_unit: number;
-    tax_rate: number;
+/**
+ * A unit bill read from the store with the fields added since it was written (bills made
+ * before finalization and payment states existed) filled in.
+ */
+export function normalizeUnitBill(v: StoredUnitBill): StoredUnitBill {
+  if (v.payment_history !== undefined && v.late_fee !== undefined) return v;
+  const status = isPaymentStatus(v.payment_status) ? v.payment_status : "pending";
+  return {
+    ...v,
+    payment_status: status,
+    payment_due_date: v.is_finalized ? v.payment_due_date ?? null : null,
+    late_fee: v.late_fee ?? 0,
+    spei_clabe: v.spei_clabe ?? null,
+    spei_reference: v.spei_reference ?? null,
+    spei_bank: v.spei_bank ?? null,
+    spei_expiry_date: v.spei_expiry_date ?? null,
+    finalized_at: v.finalized_at ?? (v.is_finalized ? v.updated_at : null),
+    payment_history: v.payment_history ?? [],
   };
-  customer_id: number | null;
-  zone_id: number;
-  created_at: string;
-  updated_at: string;
 }
 
-/** A unit bill to write: everything but the id and the times. */
-export type UnitBillDraft = Omit<StoredUnitBill, "id" | "created_at" | "updated_at">;
-/** A customer bill to write: everything but the id and the times. */
-export type CustomerBillDraft = Omit<StoredCustomerBill, "id" | "created_at" | "updated_at">;
+/** The due-date index key of a bill that a sweep may move to overdue, or null. */
+function dueKey(b: StoredUnitBill): Deno.KvKey | null {
+  if (!b.is_finalized || b.payment_due_date === null) return null;
+  if (!PAYMENT_TRANSITIONS[b.payment_status].includes("overdue")) return null;
+  return ["unit_bills_due", b.payment_due_date, b.id];
+}
+
+/** Stages the writes of one unit bill: the bill, its id index and its due-date index. */
+function putUnitBill(op: Deno.AtomicOperation, old: StoredUnitBill | null, bill: StoredUnitBill) {
+  const key = unitKey(bill.station_id, periodOfBill(bill), bill.unit_id);
+  op.set(key, bill);
+  if (!old) op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), bill.unit_id]);
+  const before = old ? dueKey(old) : null;
+  const after = dueKey(bill);
+  if (before && (!after || before.join("|") !== after.join("|"))) op.delete(before);
+  if (after) op.set(after, null);
+}
+
+/** Stages the removal of one unit bill and its indexes. */
+function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
+  op.delete(unitKey(bill.station_id, periodOfBill(bill), bill.unit_id));
+  op.delete(["unit_bill_ids", bill.id]);
+  const due = dueKey(bill);
+  if (due) op.delete(due);
+}
 
 const unitKey = (stationId: number, period: string, unitId: string): Deno.KvKey => [
   "unit_bills",
@@ -139,7 +139,10 @@ export async function readStationsBills(
   let at = 0;
   return stations.map(({ unitIds }) => {
     const units = new Map<string, Deno.KvEntryMaybe<StoredUnitBill>>();
-    for (const u of unitIds) units.set(u, entries[at++] as Deno.KvEntryMaybe<StoredUnitBill>);
+    for (const u of unitIds) {
+      const e = entries[at++] as Deno.KvEntryMaybe<StoredUnitBill>;
+      units.set(u, e.value ? { ...e, value: normalizeUnitBill(e.value) } : e);
+    }
     return { units, customer: entries[at++] as Deno.KvEntryMaybe<StoredCustomerBill> };
   });
 }
@@ -198,7 +201,12 @@ export type StationWriteResult =
 export interface StationWrite {
   stationId: number;
   units: readonly UnitWrite[];
-  customer: { draft: CustomerBillDraft; prev: Deno.KvEntryMaybe<StoredCustomerBill> } | null;
+  customer: {
+    draft: CustomerBillDraft;
+    prev: Deno.KvEntryMaybe<StoredCustomerBill>;
+    /** Write it even when it is finalized: one of its unit bills is created or changed. */
+    restate?: boolean;
+  } | null;
 }
 
 /** What a station write did. */
@@ -255,30 +263,26 @@ async function stage(
   const fresh = units.filter((u) => u.prev.value === null).length;
   let nextBillId = fresh > 0 ? await ids("bills", fresh) : 0;
   for (const { draft, prev } of units) {
-    const key = unitKey(stationId, period, draft.unit_id);
-    op.check({ key, versionstamp: prev.versionstamp });
+    op.check({ key: unitKey(stationId, period, draft.unit_id), versionstamp: prev.versionstamp });
     const old = prev.value;
     if (old?.is_finalized) {
       skipped.push(old);
       continue;
     }
     if (old) {
+      // A draft is replaced (drafts carry no payment); it keeps its id and creation time.
       const bill: StoredUnitBill = {
         ...draft,
         id: old.id,
-        payment_status: old.payment_status,
-        payment_date: old.payment_date,
-        openpay_charge_id: old.openpay_charge_id,
         created_at: old.created_at,
         updated_at: at,
       };
-      op.set(key, bill);
+      putUnitBill(op, normalizeUnitBill(old), bill);
       updated.push(bill);
     } else {
       const id = nextBillId++;
       const bill: StoredUnitBill = { ...draft, id, created_at: at, updated_at: at };
-      op.set(key, bill);
-      op.set(["unit_bill_ids", id], [stationId, period, draft.unit_id]);
+      putUnitBill(op, null, bill);
       created.push(bill);
     }
   }
@@ -287,10 +291,16 @@ async function stage(
     const key = customerKey(stationId, period);
     op.check({ key, versionstamp: customer.prev.versionstamp });
     const old = customer.prev.value;
-    if (old?.is_finalized) {
+    if (old?.is_finalized && !customer.restate) {
       cust = { bill: old, outcome: "skipped" };
     } else if (old) {
-      const bill = { ...customer.draft, id: old.id, created_at: old.created_at, updated_at: at };
+      const bill = {
+        ...customer.draft,
+        is_finalized: customer.draft.is_finalized || old.is_finalized,
+        id: old.id,
+        created_at: old.created_at,
+        updated_at: at,
+      };
       op.set(key, bill);
       cust = { bill, outcome: "updated" };
     } else {
@@ -311,7 +321,8 @@ export async function getUnitBillOf(
   period: string,
   unitId: string,
 ): Promise<StoredUnitBill | null> {
-  return (await kv.get<StoredUnitBill>(unitKey(stationId, period, unitId))).value;
+  const v = (await kv.get<StoredUnitBill>(unitKey(stationId, period, unitId))).value;
+  return v && normalizeUnitBill(v);
 }
 
 /** A unit's bills of several periods (null where it has none), in the order asked. */
@@ -326,16 +337,24 @@ export async function getUnitBillsOf(
     const entries = await kv.getMany<StoredUnitBill[]>(
       periods.slice(i, i + 10).map((p) => unitKey(stationId, p, unitId)),
     );
-    for (const e of entries) out.push(e.value);
+    for (const e of entries) out.push(e.value && normalizeUnitBill(e.value));
   }
   return out;
 }
 
-/** Unit bills, optionally of one station (every period), oldest key first. */
-export async function listUnitBills(kv: Deno.Kv, stationId?: number): Promise<StoredUnitBill[]> {
+/** Unit bills, optionally of one station (and one period), oldest key first. */
+export async function listUnitBills(
+  kv: Deno.Kv,
+  stationId?: number,
+  period?: string,
+): Promise<StoredUnitBill[]> {
   const out: StoredUnitBill[] = [];
-  const prefix = stationId === undefined ? ["unit_bills"] : ["unit_bills", stationId];
-  for await (const e of kv.list<StoredUnitBill>({ prefix })) out.push(e.value);
+  const prefix = stationId === undefined
+    ? ["unit_bills"]
+    : period === undefined
+    ? ["unit_bills", stationId]
+    : ["unit_bills", stationId, period];
+  for await (const e of kv.list<StoredUnitBill>({ prefix })) out.push(normalizeUnitBill(e.value));
   return out;
 }
 
@@ -350,46 +369,120 @@ export async function listCustomerBills(
   return out;
 }
 
-/** The outcome of a delete. */
-export type DeleteResult = "deleted" | "not_found" | "finalized";
-
-/** Deletes a draft unit bill by id; finalized bills stay. */
-export async function deleteUnitBill(kv: Deno.Kv, id: number): Promise<DeleteResult> {
-  const idx = await kv.get<[number, string, string]>(["unit_bill_ids", id]);
-  if (!idx.value) return "not_found";
-  const key = unitKey(...idx.value);
-  const entry = await kv.get<StoredUnitBill>(key);
-  if (!entry.value || entry.value.id !== id) return "not_found";
-  if (entry.value.is_finalized) return "finalized";
-  const res = await kv.atomic().check(entry).check(idx).delete(key).delete(idx.key).commit();
-  return res.ok ? "deleted" : deleteUnitBill(kv, id);
-}
-
-/** Deletes a draft customer bill by id; finalized bills stay. */
-export async function deleteCustomerBill(kv: Deno.Kv, id: number): Promise<DeleteResult> {
-  const idx = await kv.get<[number, string]>(["customer_bill_ids", id]);
-  if (!idx.value) return "not_found";
-  const key = customerKey(...idx.value);
-  const entry = await kv.get<StoredCustomerBill>(key);
-  if (!entry.value || entry.value.id !== id) return "not_found";
-  if (entry.value.is_finalized) return "finalized";
-  const res = await kv.atomic().check(entry).check(idx).delete(key).delete(idx.key).commit();
-  return res.ok ? "deleted" : deleteCustomerBill(kv, id);
-}
-
-/** Marks a unit bill finalized (or not); false when it does not exist. */
-export async function setUnitBillFinalized(
+/** A unit bill by id, with the entry to check a later write against; null when unknown. */
+export async function getUnitBillEntry(
   kv: Deno.Kv,
   id: number,
-  finalized: boolean,
-): Promise<boolean> {
+): Promise<Deno.KvEntry<StoredUnitBill> | null> {
   const idx = await kv.get<[number, string, string]>(["unit_bill_ids", id]);
-  if (!idx.value) return false;
+  if (!idx.value) return null;
   const entry = await kv.get<StoredUnitBill>(unitKey(...idx.value));
-  if (!entry.value) return false;
-  const res = await kv.atomic().check(entry).set(entry.key, {
-    ...entry.value,
-    is_finalized: finalized,
-  }).commit();
+  if (!entry.value || entry.value.id !== id) return null;
+  return { ...entry, value: normalizeUnitBill(entry.value) } as Deno.KvEntry<StoredUnitBill>;
+}
+
+/** A unit bill by id, or null. */
+export async function getUnitBill(kv: Deno.Kv, id: number): Promise<StoredUnitBill | null> {
+  return (await getUnitBillEntry(kv, id))?.value ?? null;
+}
+
+/** A customer bill by id, with its entry; null when unknown. */
+export async function getCustomerBillEntry(
+  kv: Deno.Kv,
+  id: number,
+): Promise<Deno.KvEntry<StoredCustomerBill> | null> {
+  const idx = await kv.get<[number, string]>(["customer_bill_ids", id]);
+  if (!idx.value) return null;
+  const entry = await kv.get<StoredCustomerBill>(customerKey(...idx.value));
+  if (!entry.value || entry.value.id !== id) return null;
+  return entry as Deno.KvEntry<StoredCustomerBill>;
+}
+
+/**
+ * Writes a changed unit bill if it is unchanged since `entry` was read (its indexes follow);
+ * false when it changed meanwhile (read again and retry).
+ */
+export async function updateUnitBill(
+  kv: Deno.Kv,
+  entry: Deno.KvEntry<StoredUnitBill>,
+  next: StoredUnitBill,
+): Promise<boolean> {
+  const op = kv.atomic().check(entry);
+  putUnitBill(op, entry.value, next);
+  return (await op.commit()).ok;
+}
+
+/** Every bill of a station and period, with the entries to check a later commit against. */
+export interface PeriodBills {
+  units: Deno.KvEntry<StoredUnitBill>[];
+  customer: Deno.KvEntryMaybe<StoredCustomerBill>;
+}
+
+/** Reads every unit bill of a station and period and its customer bill. */
+export async function readPeriodBills(
+  kv: Deno.Kv,
+  stationId: number,
+  period: string,
+): Promise<PeriodBills> {
+  const units: Deno.KvEntry<StoredUnitBill>[] = [];
+  for await (const e of kv.list<StoredUnitBill>({ prefix: ["unit_bills", stationId, period] })) {
+    units.push({ ...e, value: normalizeUnitBill(e.value) });
+  }
+  return { units, customer: await kv.get<StoredCustomerBill>(customerKey(stationId, period)) };
+}
+
+/** A change to the bills of one station and period, committed at once. */
+export interface PeriodChange {
+  /** Unit bills to write (changed versions of bills read). */
+  set?: readonly StoredUnitBill[];
+  /** Unit bills to remove. */
+  remove?: readonly StoredUnitBill[];
+  /** The customer bill to write, `"delete"` to remove it, or undefined to leave it. */
+  customer?: StoredCustomerBill | "delete";
+}
+
+/**
+ * Commits a change to a station's bills of a period in ONE atomic commit, checked against
+ * everything `read` saw (so a concurrent run or payment makes it fail: read again and retry).
+ */
+export async function commitPeriodChange(
+  kv: Deno.Kv,
+  read: PeriodBills,
+  change: PeriodChange,
+): Promise<boolean> {
+  const op = kv.atomic().check(read.customer);
+  for (const e of read.units) op.check(e);
+  const before = new Map(read.units.map((e) => [e.value.id, e.value]));
+  for (const b of change.set ?? []) putUnitBill(op, before.get(b.id) ?? null, b);
+  for (const b of change.remove ?? []) removeUnitBill(op, before.get(b.id) ?? b);
+  if (change.customer === "delete") {
+    const c = read.customer.value;
+    if (c) op.delete(read.customer.key).delete(["customer_bill_ids", c.id]);
+  } else if (change.customer) op.set(read.customer.key, change.customer);
+  return (await op.commit()).ok;
+}
+
+/** Deletes a customer bill if unchanged since `entry` was read; false when it changed. */
+export async function deleteCustomerBill(
+  kv: Deno.Kv,
+  entry: Deno.KvEntry<StoredCustomerBill>,
+): Promise<boolean> {
+  const res = await kv.atomic().check(entry).delete(entry.key).delete([
+    "customer_bill_ids",
+    entry.value.id,
+  ]).commit();
   return res.ok;
+}
+
+/**
+ * Ids of finalized bills that may become overdue whose due date is before `date`
+ * (`YYYY-MM-DD`), oldest due first, at most `limit`.
+ */
+export async function billsDueBefore(kv: Deno.Kv, date: string, limit: number): Promise<number[]> {
+  const out: number[] = [];
+  const iter = kv.list<null>({ start: ["unit_bills_due"], end: ["unit_bills_due", date] }, {
+    limit,
+  });
+  for await (const e of iter) out.push(e.key[2] as number);
+  return out;
 }

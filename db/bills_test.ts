@@ -1,19 +1,20 @@
 import assert from "node:assert/strict";
 import {
-  deleteUnitBill,
+  billsDueBefore,
+  commitPeriodChange,
+  getUnitBill,
   listUnitBills,
+  readPeriodBills,
   readStationBills,
-  setUnitBillFinalized,
   type UnitBillDraft,
   writeStationBills,
 } from "./bills.ts";
+import { buildUnitBill } from "../core/bill.ts";
+import type { UnitBillResult } from "../core/tariff.ts";
 
-function draft(unit_id: string, energy: number): UnitBillDraft {
-  return {
-    unit_id,
-    station_id: 7,
-    billing_month: "2026-01",
-    billing_period: null,
+function draft(unit_id: string, energy: number, final = false): UnitBillDraft {
+  const computed: UnitBillResult = {
+    pricing_mode: "basic",
     energy_consumption: energy,
     energy_cost: energy * 100,
     base_tariff: 0,
@@ -21,23 +22,25 @@ function draft(unit_id: string, energy: number): UnitBillDraft {
     tax_cost: 0,
     total_cost: energy * 100,
     currency: "MXN",
-    payment_status: "pending",
-    payment_due_date: "2026-02-13",
-    payment_date: null,
-    openpay_charge_id: null,
-    is_finalized: false,
-    is_estimation: false,
-    estimation_method: null,
-    recalculation_method: null,
-    override_reason: null,
+    season: null,
+    winter_days: 0,
+    summer_days: 0,
     calculation_details: [],
-    zone_snapshot: null,
-    author: null,
-    created_by: null,
+  };
+  return buildUnitBill({
+    unit_id,
+    station_id: 7,
+    zone_id: 1,
+    period: { text: "2026-01", kind: "monthly" },
     tenant_id: null,
     sensor_serial: null,
-    zone_id: 1,
-  };
+    zone_snapshot: null,
+    author: null,
+    estimation: null,
+    finalize: final
+      ? { at: "2026-02-02T12:00:00.000Z", on: { year: 2026, month: 2, day: 2 } }
+      : null,
+  }, computed);
 }
 
 Deno.test("writeStationBills() keeps one bill per unit and period, and refuses a stale write", async () => {
@@ -54,8 +57,22 @@ Deno.test("writeStationBills() keeps one bill per unit and period, and refuses a
     assert.deepEqual(stale, { ok: false, reason: "conflict" });
     assert.deepEqual((await listUnitBills(kv)).map((b) => b.energy_consumption), [10, 10]);
 
+    // unit_1 is finalized by a later run; unit_2 stays a draft of that run.
     const now = await readStationBills(kv, 7, "2026-01", ["unit_1", "unit_2"]);
-    await setUnitBillFinalized(kv, first.created[0].id, true);
+    const fin = await writeStationBills(
+      kv,
+      7,
+      "2026-01",
+      [
+        { draft: draft("unit_1", 10, true), prev: now.units.get("unit_1")! },
+      ],
+      null,
+      2500,
+    );
+    assert.ok(fin.ok);
+    assert.equal(fin.updated[0].id, first.created[0].id);
+    // Finalized and unpaid: in the due-date index; a draft is not.
+    assert.deepEqual(await billsDueBefore(kv, "2026-12-31", 10), [first.created[0].id]);
     const again = await readStationBills(kv, 7, "2026-01", ["unit_1", "unit_2"]);
     const second = await writeStationBills(
       kv,
@@ -70,9 +87,14 @@ Deno.test("writeStationBills() keeps one bill per unit and period, and refuses a
     assert.equal(second.updated.length, 1);
     assert.equal(second.updated[0].id, now.units.get("unit_2")!.value!.id);
     assert.deepEqual((await listUnitBills(kv)).map((b) => b.energy_consumption), [10, 30]);
-    assert.equal(await deleteUnitBill(kv, first.created[0].id), "finalized");
-    assert.equal(await deleteUnitBill(kv, second.updated[0].id), "deleted");
-    assert.equal(await deleteUnitBill(kv, second.updated[0].id), "not_found");
+
+    // Removing a bill takes its id and due-date index with it, in one checked commit.
+    const read = await readPeriodBills(kv, 7, "2026-01");
+    const gone = read.units.find((e) => e.value.unit_id === "unit_1")!.value;
+    assert.ok(await commitPeriodChange(kv, read, { remove: [gone] }));
+    assert.equal(await getUnitBill(kv, gone.id), null);
+    assert.deepEqual(await billsDueBefore(kv, "2026-12-31", 10), []);
+    assert.equal(await commitPeriodChange(kv, read, { remove: [gone] }), false);
   } finally {
     kv.close();
   }

@@ -22,9 +22,12 @@ export interface NewNotification {
   user_id: number;
   type: NotificationType;
   priority: Notification["priority"];
+  /** Fixed texts; empty when `params` are given and the texts are rendered at read time. */
   title: string;
   message: string;
   subject_id?: string | null;
+  params?: Record<string, string | number> | null;
+  link?: string | null;
 }
 
 /**
@@ -55,6 +58,8 @@ export async function createNotification(
     created_at: now,
     status: "active",
     subject_id: subject,
+    params: input.params ?? null,
+    link: input.link ?? null,
   };
   const op = kv.atomic().set(noteKey(input.user_id, id), note);
   if (subject !== null) op.set(openKey(input.user_id, input.type, subject), id);
@@ -182,6 +187,8 @@ export async function createNotifications(
           created_at: now,
           status: "active",
           subject_id: input.subject_id ?? null,
+          params: input.params ?? null,
+          link: input.link ?? null,
         };
         op.set(noteKey(input.user_id, note.id), note);
         if (openKeys[i]) op.set(openKeys[i]!, note.id);

@@ -30,6 +30,7 @@ interface Item {
   priority: string;
   title: string;
   message: string;
+  link?: string | null;
   created_at: number;
   status: "active" | "resolved";
 }
@@ -177,7 +178,7 @@ export default function NotificationBell({ unread, texts }: NotificationBellProp
             {items && items.length === 0 && <li className="empty">{texts.empty}</li>}
             {items?.map((n) => (
               <li key={n.id} className="notif-item">
-                <div className="title">{n.title}</div>
+                <div className="title">{n.link ? <a href={n.link}>{n.title}</a> : n.title}</div>
                 <div>{n.message}</div>
                 <div className="notif-meta">
                   <span>{ago(n.created_at)}</span>

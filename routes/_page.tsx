@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { ReactNode } from "react";
 import { renderDocument } from "../components/render.tsx";
 import { Layout } from "../components/Layout.tsx";
-import { countActive } from "../db/notifications.ts";
+import { activeCount } from "../services/notifications.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
 import { homeOf } from "../core/roles.ts";
@@ -21,7 +21,7 @@ export async function appPage(
 ): Promise<Response> {
   const user = c.var.user!;
   const t = c.var.t;
-  const unread = await countActive(deps.kv, user.id);
+  const unread = await activeCount(deps, user.id);
   const html = renderDocument(
     <Layout
       user={user}

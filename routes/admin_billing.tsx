@@ -1,8 +1,12 @@
 /**
- * Admin billing pages (spec 001 sections 2, 4, 5 and 8): `/admin/units-billing` (unit bills)
- * and `/admin/stations-billing` (customer bills), each with zone/year/period pickers (a GET
- * form), a process form (`…/process`, runs `services/billing.ts`), tiles, the bills of the
- * period for the zone, and a delete per bill (`…/bills/{id}/delete`).
+ * Admin billing pages (spec 001 sections 2, 4, 5 and 8; issue 9): `/admin/units-billing` (unit
+ * bills) and `/admin/stations-billing` (station bills), and the spec's other named paths
+ * `/admin/billing` and `/admin/bimester-billing` (monthly and bimonthly unit bills),
+ * `/admin/customer-billing` and `/admin/bimester-customer-billing` (monthly and bimonthly
+ * station bills), which list only the zones of their billing type. Each page has the
+ * zone/year/period pickers (a GET form), a process form (`…/process`), tiles, the bills of the
+ * period, a delete per bill (`…/bills/{id}/delete`), and the actions of
+ * `admin_billing_actions.tsx` (record a payment, CSV export).
  *
  * Every form works without JavaScript: the process and delete forms post without
  * `confirm=yes` and get a confirmation page; with JavaScript the ConfirmSubmit island asks in
@@ -14,75 +18,74 @@ import type { Context } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { appPage } from "./_page.tsx";
-import { BillingInputError, runBilling } from "../services/billing.ts";
-import { listZones } from "../db/zones.ts";
-import { getDevices, type StoredDevice } from "../db/devices.ts";
-import { getUser } from "../db/users.ts";
 import {
-  deleteCustomerBill,
-  deleteUnitBill,
-  listCustomerBills,
-  listUnitBills,
-  type StoredCustomerBill,
-  type StoredUnitBill,
-} from "../db/bills.ts";
-import { isPeriod, parsePeriod } from "../core/periods.ts";
+  billYears,
+  deleteCustomerBillById,
+  deleteUnitBillById,
+  runBilling,
+  stationBillRows,
+  unitBillRows,
+  zoneChoices,
+} from "../services/billing/mod.ts";
+import { Refusal } from "../services/refusal.ts";
+import { isPeriod, parsePeriod, type PeriodKind } from "../core/periods.ts";
 import { localParts } from "../core/local_time.ts";
+import { moneyText } from "../core/money.ts";
 import {
-  centsText,
   firstWord,
   kwhText,
   pageQuery,
   periodLabel,
   type Pickers,
   resolvePickers,
-  unitBillStatus,
   yearOfPeriod,
   type ZoneChoice,
 } from "../components/billing/model.ts";
 import { BillingConfirmPage, type ProcessResult } from "../components/billing/BillingControls.tsx";
 import { BillingPage } from "../components/billing/BillingPage.tsx";
-import { paymentText, type UnitBillRow, UnitBills } from "../components/billing/UnitBills.tsx";
-import { type StationBillRow, StationBills } from "../components/billing/StationBills.tsx";
+import { UnitBills } from "../components/billing/UnitBills.tsx";
+import { StationBills } from "../components/billing/StationBills.tsx";
+import { billingActionRoutes } from "./admin_billing_actions.tsx";
 
-type Mode = "units" | "stations";
-const BASE: Record<Mode, string> = {
-  units: "/admin/units-billing",
-  stations: "/admin/stations-billing",
-};
-const FAIL_REASONS = ["invalid_period", "invalid_zone", "zone_not_found"];
-const DELETE_ERRORS: Record<string, string> = {
-  bill_finalized: "billing.errors.bill_finalized",
-  bill_not_found: "billing.errors.bill_not_found",
-};
+/** Unit bills or station bills. */
+export type Mode = "units" | "stations";
 
-const periodOf = (b: { billing_month: string | null; billing_period: string | null }) =>
-  b.billing_month ?? b.billing_period ?? "";
+/** A billing page: its path, what it lists, the billing type it is limited to, its title key. */
+export interface BillingPath {
+  base: string;
+  mode: Mode;
+  kind?: PeriodKind;
+  title?: string;
+}
+
+/** Every admin billing page (spec 001 section 2). */
+export const BILLING_PATHS: readonly BillingPath[] = [
+  { base: "/admin/units-billing", mode: "units" },
+  { base: "/admin/stations-billing", mode: "stations" },
+  { base: "/admin/billing", mode: "units", kind: "monthly", title: "monthly_units" },
+  { base: "/admin/bimester-billing", mode: "units", kind: "bimonthly", title: "bimonthly_units" },
+  {
+    base: "/admin/customer-billing",
+    mode: "stations",
+    kind: "monthly",
+    title: "monthly_stations",
+  },
+  {
+    base: "/admin/bimester-customer-billing",
+    mode: "stations",
+    kind: "bimonthly",
+    title: "bimonthly_stations",
+  },
+];
+
+const FAIL_REASONS = ["invalid_period", "future_period", "invalid_zone", "zone_not_found"];
+const DELETE_ERRORS = ["bill_paid", "bill_live_reference", "bill_not_found", "bill_changed"];
 
 /** A non-negative integer query value, or 0. */
 const count = (v: string | undefined) => (/^\d{1,9}$/.test(v ?? "") ? Number(v) : 0);
 
-async function zoneChoices(deps: Deps): Promise<ZoneChoice[]> {
-  const zones = await listZones(deps.kv);
-  return zones.map((z) => ({ id: z.id, name: z.name, billing_type: z.billing_type }));
-}
-
-async function namesOf(deps: Deps, ids: Iterable<number>): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
-  for (const id of new Set(ids)) {
-    const u = await getUser(deps.kv, id);
-    if (u) out.set(id, u.full_name);
-  }
-  return out;
-}
-
-async function stationsOf(deps: Deps, ids: Iterable<number>): Promise<Map<number, StoredDevice>> {
-  const devices = await getDevices(deps.kv, [...new Set(ids)]);
-  return new Map(devices.map((d) => [d.id, d]));
-}
-
 /** The back fields (validated picker values) a form carries. */
-function backOf(form: Record<string, string | string[]>): {
+export function backOf(form: Record<string, string | string[]>): {
   zone_id: number | null;
   year: number | null;
   period: string | null;
@@ -107,10 +110,21 @@ function resultOf(c: Context<AppEnv>, period: string): ProcessResult | null {
     return {
       ok: true,
       period,
-      created: count(q.created),
-      updated: count(q.updated),
+      finalized: q.fin === "1",
       stations: count(q.stations),
-      failures: count(q.failures),
+      units: {
+        created: count(q.uc),
+        updated: count(q.uu),
+        skipped: count(q.us),
+        estimated: count(q.ue),
+        failed: count(q.uf),
+      },
+      station_bills: {
+        created: count(q.sc),
+        updated: count(q.su),
+        skipped: count(q.ss),
+        failed: count(q.sf),
+      },
     };
   }
   if (q.result === "failed") {
@@ -122,124 +136,119 @@ function resultOf(c: Context<AppEnv>, period: string): ProcessResult | null {
   return null;
 }
 
-/** Routes of both billing pages. */
+/** Whether a period holds today. */
+function isCurrent(period: string, today: { year: number; month: number }): boolean {
+  try {
+    const p = parsePeriod(period);
+    return p.year === today.year && p.months.includes(today.month);
+  } catch {
+    return false;
+  }
+}
+
+/** The list of one billing page, its tiles' counts. */
+async function listOf(c: Context<AppEnv>, deps: Deps, path: BillingPath, pickers: Pickers) {
+  const t = c.var.t;
+  const back = backFields(pickers);
+  const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
+  const zoneId = pickers.zone?.id ?? null;
+  if (zoneId === null) return { list: null, total: 0, finalized: 0 };
+  if (path.mode === "units") {
+    const rows = await unitBillRows(deps, zoneId, pickers.period, isCurrent(pickers.period, today));
+    return {
+      list: <UnitBills t={t} rows={rows} base={path.base} back={back} />,
+      total: rows.length,
+      finalized: rows.filter((r) => r.is_finalized).length,
+    };
+  }
+  const rows = await stationBillRows(deps, zoneId, pickers.period);
+  return {
+    list: (
+      <StationBills
+        t={t}
+        base={path.base}
+        back={back}
+        rows={rows.map((r) => ({
+          id: r.id,
+          station_id: r.station_id,
+          kind: r.kind,
+          period: periodLabel(t, r.period),
+          station: r.station,
+          customer: firstWord(r.customer),
+          energy: kwhText(r.energy_kwh),
+          commission: moneyText(r.commission, r.currency),
+          fee: moneyText(r.fee, r.currency),
+          tax: moneyText(r.tax, r.currency),
+          total: moneyText(r.total, r.currency),
+          finalized: r.is_finalized,
+        }))}
+      />
+    ),
+    total: rows.length,
+    finalized: rows.filter((r) => r.is_finalized).length,
+  };
+}
+
+/** The pickers of a page from its query. */
+export async function pickersOf(
+  c: Context<AppEnv>,
+  deps: Deps,
+  path: BillingPath,
+): Promise<Pickers> {
+  const q = c.req.query();
+  const zones: ZoneChoice[] = await zoneChoices(deps, path.kind);
+  const years = new Map<number, number[]>();
+  for (const z of zones) years.set(z.id, await billYears(deps, path.mode, z.id));
+  return resolvePickers(
+    zones,
+    { zone_id: q.zone_id, year: q.year, period: q.period },
+    (z) => years.get(z.id) ?? [],
+    localParts(deps.now(), deps.config.utcOffsetMinutes),
+  );
+}
+
+/** Routes of every billing page. */
 export function adminBillingRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  for (const mode of ["units", "stations"] as Mode[]) {
-    const base = BASE[mode];
+  for (const path of BILLING_PATHS) {
+    const { base, mode } = path;
     const section = mode === "units" ? "unit_billing" : "station_billing";
 
     app.get(base, async (c) => {
       const t = c.var.t;
       const q = c.req.query();
-      const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
-      let zones: ZoneChoice[] = [];
-      let loadError: string | null = null;
-      try {
-        zones = await zoneChoices(deps);
-      } catch (e) {
-        deps.log.log("error", "billing zones failed", { error: String(e) });
-        loadError = t("billing.errors.load_zones");
-      }
-      let unitBills: StoredUnitBill[] | null = null;
-      let customerBills: StoredCustomerBill[] | null = null;
-      try {
-        if (mode === "units") unitBills = await listUnitBills(deps.kv);
-        else customerBills = await listCustomerBills(deps.kv);
-      } catch (e) {
-        deps.log.log("error", "billing list failed", { error: String(e) });
-      }
-      const all: (StoredUnitBill | StoredCustomerBill)[] = unitBills ?? customerBills ?? [];
-      const pickers = resolvePickers(
-        zones,
-        { zone_id: q.zone_id, year: q.year, period: q.period },
-        (z) =>
-          all.filter((b) => b.zone_id === z.id).map((b) => yearOfPeriod(periodOf(b)))
-            .filter((y): y is number => y !== null),
-        today,
-      );
-      const zoneId = pickers.zone?.id ?? null;
-      const ofPeriod = <B extends StoredUnitBill | StoredCustomerBill>(bills: B[]) =>
-        bills.filter((b) => b.zone_id === zoneId && periodOf(b) === pickers.period);
-      const back = backFields(pickers);
-      let list = null;
-      let total = 0;
-      let finalized = 0;
-      const current = (() => {
-        try {
-          const p = parsePeriod(pickers.period);
-          return p.year === today.year && p.months.includes(today.month);
-        } catch {
-          return false;
-        }
-      })();
-      if (unitBills) {
-        const bills = ofPeriod(unitBills);
-        const stations = await stationsOf(deps, bills.map((b) => b.station_id));
-        const tenants = await namesOf(
-          deps,
-          bills.map((b) => b.tenant_id).filter((x): x is number => x !== null),
-        );
-        const rows: UnitBillRow[] = bills.map((b) => {
-          const st = stations.get(b.station_id);
-          const unit = st?.config.station?.units.find((u) => u.id === b.unit_id);
-          return {
-            id: b.id,
-            station_id: b.station_id,
-            station: st?.name ?? `#${b.station_id}`,
-            unit_id: b.unit_id,
-            unit: unit?.name ?? b.unit_id,
-            tenant: b.tenant_id === null ? null : firstWord(tenants.get(b.tenant_id)),
-            energy: kwhText(b.energy_consumption),
-            total: centsText(b.total_cost, b.currency),
-            status: unitBillStatus(b, current),
-            payment: paymentText(t, b.payment_status),
-          };
-        });
-        total = bills.length;
-        finalized = bills.filter((b) => b.is_finalized).length;
-        list = <UnitBills t={t} rows={rows} back={back} />;
-      } else if (customerBills) {
-        const bills = ofPeriod(customerBills);
-        const stations = await stationsOf(deps, bills.map((b) => b.station_id));
-        const customers = await namesOf(
-          deps,
-          bills.map((b) => b.customer_id).filter((x): x is number => x !== null),
-        );
-        const rows: StationBillRow[] = bills.map((b) => ({
-          id: b.id,
-          station_id: b.station_id,
-          kind: b.billing_month ? "monthly" : "bimonthly",
-          period: periodLabel(t, periodOf(b)),
-          station: stations.get(b.station_id)?.name ?? `#${b.station_id}`,
-          customer: b.customer_id === null ? null : firstWord(customers.get(b.customer_id)),
-          energy: kwhText(b.energy_consumption),
-          commission: centsText(b.commission_amount, b.currency),
-          fee: centsText(b.fee_amount, b.currency),
-          tax: centsText(b.tax_amount, b.currency),
-          total: centsText(b.total_amount, b.currency),
-          finalized: b.is_finalized,
-        }));
-        total = bills.length;
-        finalized = bills.filter((b) => b.is_finalized).length;
-        list = <StationBills t={t} rows={rows} back={back} />;
-      }
+      const pickers = await pickersOf(c, deps, path);
+      const { list, total, finalized } = await listOf(c, deps, path, pickers);
       const result = resultOf(c, pickers.period);
-      const deleteError = DELETE_ERRORS[q.error ?? ""];
+      const deleteError = DELETE_ERRORS.includes(q.error ?? "")
+        ? `billing.errors.${q.error}`
+        : null;
+      const title = path.title ? t(`billing.paths.${path.title}`) : t(`billing.${section}.title`);
+      const notice = q.done === "deleted"
+        ? t("billing.messages.bill_deleted")
+        : q.done === "paid"
+        ? t("billing.payment_record.done")
+        : null;
       return appPage(
         c,
         deps,
-        t(`billing.${section}.title`),
+        title,
         <BillingPage
           t={t}
           mode={mode}
+          base={base}
+          title={path.title ? title : undefined}
           pickers={pickers}
           result={result}
-          notice={q.done === "deleted" ? t("billing.messages.bill_deleted") : null}
-          error={loadError ?? (deleteError ? t(deleteError) : null)}
+          notice={notice}
+          error={deleteError
+            ? t(deleteError)
+            : pickers.zones.length === 0 && path.kind
+            ? t("billing.paths.no_zones_of_kind")
+            : null}
           noUnitBills={mode === "stations" && result?.ok === true &&
-            result.created + result.updated === 0}
+            result.station_bills.created + result.station_bills.updated === 0}
           total={total}
           finalized={finalized}
           list={list}
@@ -254,7 +263,7 @@ export function adminBillingRoutes(deps: Deps): Hono<AppEnv> {
       const D = (k: string, p?: Record<string, string | number>) =>
         t(`billing.process.confirm_dialog.${k}`, p);
       if (form.confirm !== "yes") {
-        const zones = await zoneChoices(deps).catch(() => []);
+        const zones = await zoneChoices(deps, path.kind).catch(() => []);
         const zone = zones.find((z) => z.id === back.zone_id);
         const fields: Record<string, string> = {};
         if (back.zone_id) fields.zone_id = String(back.zone_id);
@@ -280,26 +289,28 @@ export function adminBillingRoutes(deps: Deps): Hono<AppEnv> {
         );
       }
       try {
-        const res = await runBilling(deps, form.zone_id, form.period, {
+        const r = await runBilling(deps, form.zone_id, form.period, {
           author: c.var.user!.email,
         });
-        const units = mode === "units";
-        return c.redirect(
-          `${base}${
-            pageQuery(back, {
-              result: "ok",
-              created: units ? res.total_bills_created : res.customer_bills_created,
-              updated: units ? res.total_bills_updated : res.customer_bills_updated,
-              stations: res.stations_processed,
-              failures: res.failures.length,
-            })
-          }`,
-          303,
-        );
+        const flags = {
+          result: "ok",
+          fin: r.finalized ? 1 : 0,
+          stations: r.stations_processed,
+          uc: r.unit_bills.created,
+          uu: r.unit_bills.updated,
+          us: r.unit_bills.skipped,
+          ue: r.unit_bills.estimated,
+          uf: r.unit_bills.failed,
+          sc: r.station_bills.created,
+          su: r.station_bills.updated,
+          ss: r.station_bills.skipped,
+          sf: r.station_bills.failed,
+        };
+        return c.redirect(`${base}${pageQuery(back, flags)}`, 303);
       } catch (e) {
         let reason = "server";
-        if (e instanceof BillingInputError) {
-          reason = e.key.replace("billing.errors.", "");
+        if (e instanceof Refusal) {
+          reason = (Object.values(e.fields)[0] ?? e.key).replace("billing.errors.", "");
         } else {
           deps.log.log("error", "billing run from the page failed", { error: String(e) });
         }
@@ -336,14 +347,17 @@ export function adminBillingRoutes(deps: Deps): Hono<AppEnv> {
           />,
         );
       }
-      const res = mode === "units"
-        ? await deleteUnitBill(deps.kv, id)
-        : await deleteCustomerBill(deps.kv, id);
-      const flag: Record<string, string> = res === "deleted"
-        ? { done: "deleted" }
-        : { error: res === "finalized" ? "bill_finalized" : "bill_not_found" };
-      return c.redirect(`${base}${pageQuery(back, flag)}`, 303);
+      try {
+        await (mode === "units" ? deleteUnitBillById(deps, id) : deleteCustomerBillById(deps, id));
+        return c.redirect(`${base}${pageQuery(back, { done: "deleted" })}`, 303);
+      } catch (e) {
+        if (!(e instanceof Refusal)) throw e;
+        const error = e.key.replace("billing.errors.", "");
+        return c.redirect(`${base}${pageQuery(back, { error })}`, 303);
+      }
     });
+
+    app.route("/", billingActionRoutes(deps, path));
   }
   return app;
 }

@@ -26,13 +26,9 @@ import {
   unitReport,
 } from "../services/report_views.ts";
 import { cityOf, periodName, zoneOfBill } from "../services/report_model.ts";
-import { checkReportRequest, generateReport, ReportError } from "../services/reports.ts";
-import {
-  RECALC_ERRORS,
-  RECALC_METHODS,
-  RecalcError,
-  recalculateBill,
-} from "../services/recalculation.ts";
+import { checkReportRequest, generateReport } from "../services/reports.ts";
+import { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "../services/billing/mod.ts";
+import { invalid, Refusal } from "../services/refusal.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
 import { StationNotFound } from "../components/devices/StationData.tsx";
 import { StationReport } from "../components/reports/StationReport.tsx";
@@ -329,19 +325,19 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
         energy_consumption: method === "manual_input" ? consumption : undefined,
       }, { id: user.id, email: user.email });
     } catch (e) {
-      if (!(e instanceof RecalcError)) {
+      if (!(e instanceof Refusal)) {
         deps.log.log("error", "recalculation failed", { bill: bill.id, error: String(e) });
         return failed(e instanceof Error ? e.message : String(e));
       }
-      for (const [field, key] of Object.entries(e.errors)) {
+      for (const [field, key] of Object.entries(e.fields)) {
         attempt.errors[field] = CONSUMPTION_KEYS.includes(key)
           ? t("billing.recalculation.validation.invalid_input", { error: t(key) })
           : key === RECALC_ERRORS.methodRequired
           ? t("reports.unit_report.recalc.select_method")
           : t(key);
       }
-      const message = attempt.errors[Object.keys(e.errors)[0]] ?? t(e.key);
-      return failed(message, e.status === 404 ? 404 : 400);
+      const message = attempt.errors[Object.keys(e.fields)[0]] ?? t(e.key);
+      return failed(message, e.kind === "not_found" ? 404 : 400);
     }
     const q = new URLSearchParams({ period, done: "recalculated", method });
     return c.redirect(
@@ -362,7 +358,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
       : "monthly";
     try {
       if (id === null || (q.type !== "unit" && q.type !== "customer")) {
-        throw new ReportError(400, "reports.errors.invalid_body");
+        throw invalid({}, "reports.errors.invalid_body");
       }
       const req = checkReportRequest({
         reportType: type,
@@ -373,7 +369,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
       }, c.var.lang);
       return pdfResponse(await generateReport(deps, c.var.user!, req));
     } catch (e) {
-      if (!(e instanceof ReportError)) throw e;
+      if (!(e instanceof Refusal)) throw e;
       if (id === null) return stationMissing(c);
       const back = new URLSearchParams({ report_error: "1" });
       if (q.period && /^[\d-]{7,10}$/.test(q.period)) back.set("period", q.period);

@@ -4,8 +4,8 @@ import type { AppEnv, Deps } from "./_deps.ts";
 import { idParam } from "./_http.ts";
 import { requirePageUser } from "./_session.ts";
 import { appPage } from "./_page.tsx";
-import { listNotifications } from "../db/notifications.ts";
-import { resolveByHand } from "../services/notifications.ts";
+import { notificationsOf, resolveByHand } from "../services/notifications.ts";
+import { Refusal } from "../services/refusal.ts";
 import { NotificationsPage } from "../components/NotificationsPage.tsx";
 
 const FILTERS = ["active", "resolved", "all"] as const;
@@ -18,7 +18,7 @@ export function notificationPageRoutes(deps: Deps): Hono<AppEnv> {
   app.get("/notifications", async (c) => {
     const q = c.req.query("status");
     const status = FILTERS.find((f) => f === q) ?? "active";
-    const list = await listNotifications(deps.kv, c.var.user!.id, status, 50);
+    const list = await notificationsOf(deps, c.var.user!.id, status, 50, c.var.lang);
     return appPage(
       c,
       deps,
@@ -34,17 +34,18 @@ export function notificationPageRoutes(deps: Deps): Hono<AppEnv> {
   });
   app.post("/notifications/:id/resolve", async (c) => {
     const id = idParam(c.req.param("id"));
-    const res = id === null ? null : await resolveByHand(deps, c.var.user!.id, id);
     const back = "/notifications";
-    if (!res || !res.ok) {
-      return c.redirect(
-        `${back}?error=${
-          res?.ok === false ? encodeURIComponent(res.key) : "errors.notification_not_found"
-        }`,
-        303,
-      );
+    let error = "errors.notification_not_found";
+    if (id !== null) {
+      try {
+        await resolveByHand(deps, c.var.user!.id, id, c.var.lang);
+        return c.redirect(back, 303);
+      } catch (e) {
+        if (!(e instanceof Refusal)) throw e;
+        error = e.key;
+      }
     }
-    return c.redirect(back, 303);
+    return c.redirect(`${back}?error=${encodeURIComponent(error)}`, 303);
   });
   return app;
 }

@@ -38,7 +38,7 @@ import { defaultZone, type Zone } from "../core/zone.ts";
 import { demoZoneBody } from "../services/demo_devices.ts";
 import { computeUnitBill } from "../core/tariff.ts";
 import { computeCustomerBill } from "../core/customer_bill.ts";
-import { periodBounds, runBilling } from "../services/billing.ts";
+import { periodBounds, runBilling } from "../services/billing/mod.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
 

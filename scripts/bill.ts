@@ -13,12 +13,12 @@ import { createLogger } from "../services/log.ts";
 import type { Deps } from "../services/deps.ts";
 import { openScriptDeps, scriptConfig } from "./_deps.ts";
 import {
-  BillingInputError,
   type BillingProgress,
   type BillingResult,
   runBilling,
   runBillingAll,
-} from "../services/billing.ts";
+} from "../services/billing/mod.ts";
+import { Refusal } from "../services/refusal.ts";
 
 const USAGE =
   "usage: deno task bill (--zone ID | --all) --period YYYY-MM[-MM] [--dry-run] [--json]";
@@ -72,6 +72,9 @@ function summary(r: BillingResult): string[] {
     `${r.dry_run ? "dry run (nothing written): " : ""}period ${r.period}, zones ${
       r.zone_ids.join(", ") || "none"
     }`,
+    r.finalized
+      ? "bills finalized (the period has ended): due in 10 business days, tenants notified"
+      : "drafts (the period is still open): tenants neither see them nor are notified",
     `stations processed: ${r.stations_processed}`,
     `unit bills: ${r.bills_created} created, ${r.bills_updated} updated, ${r.bills_skipped} skipped (finalized), ${r.bills_estimated} estimated`,
     `customer bills: ${r.customer_bills_created} created, ${r.customer_bills_updated} updated, ${r.customer_bills_skipped} skipped (finalized)`,
@@ -112,9 +115,10 @@ export async function runBillCli(
       ? await runBillingAll(deps, parsed.period, options)
       : await runBilling(deps, parsed.zone, parsed.period, options);
   } catch (e) {
-    if (e instanceof BillingInputError) {
-      if (parsed.json) out(JSON.stringify({ error: e.message, status: e.status }));
-      else err(e.message);
+    if (e instanceof Refusal) {
+      const message = deps.i18n.t("en")(e.key);
+      if (parsed.json) out(JSON.stringify({ error: message, kind: e.kind, detail: e.detail }));
+      else err(e.detail ? `${message}: ${e.detail}` : message);
       return 2;
     }
     throw e;

@@ -7,6 +7,8 @@
  *   sensors' stations (name, ids, location, status, their own units; no SSRs, customer or
  *   MQTT settings).
  */
+import { stationPaymentStatuses } from "./billing/mod.ts";
+import type { StationPaymentStatus } from "../core/bill.ts";
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import type { DeviceStatus, DeviceView, StationUnit } from "../core/devices.ts";
@@ -118,6 +120,8 @@ export interface ViewContext {
   now: number;
   /** Tenants: their own sensors' ids (the units a basic station view shows); else null. */
   ownSensors: Set<number> | null;
+  /** Each station's payment status, from its finalized unit bills (core/bill.ts). */
+  payments: Map<number, StationPaymentStatus>;
 }
 
 /** Loads what serving `devices` needs. */
@@ -176,6 +180,7 @@ export async function viewContext(
     ownSensors: viewer.role === "user"
       ? new Set(await sensorIdsOfTenant(deps.kv, viewer.id))
       : null,
+    payments: await stationPaymentStatuses(deps, [...stationIds]),
   };
 }
 
@@ -236,7 +241,7 @@ export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
     status: own.status,
     last_seen: own.last_seen,
     zone: zoneOf(ctx, d),
-    payment_status: "other" as const,
+    payment_status: ctx.payments.get(d.id) ?? "other",
   };
   const mqtt = ctx.admin ? { mqtt: { ...config.mqtt } } : {};
   if (d.type === "station") {
@@ -296,7 +301,7 @@ export function basicStationView(ctx: ViewContext, d: StoredDevice): DeviceView 
     customer: null,
     tenant_id: null,
     tenant: null,
-    payment_status: "other",
+    payment_status: ctx.payments.get(d.id) ?? "other",
     config: { station: { ssrs: [], units } },
     created_at: d.created_at,
     updated_at: d.updated_at,

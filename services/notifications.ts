@@ -1,26 +1,92 @@
-/** Notification use cases. */
+/**
+ * Notification use cases: reading a user's notifications with their texts in the reader's
+ * current language, and resolving one by hand.
+ *
+ * Bill notices (`bill_created`, `payment_overdue`, `payment_received`) are stored as a type plus
+ * parameters (unit and station names, period, amount in cents, currency, due date) and worded
+ * here, at read time, with `billing.notifications.{type}_title|_message`: the period as the reader
+ * says it ("noviembre 2026", "Nov–Dic 2026"), the amount with 2 decimals and its currency.
+ * Older notifications kept fixed texts and are shown as they are.
+ */
 import type { Deps } from "./deps.ts";
 import { canResolveByHand, type Notification } from "../core/types.ts";
-import { getNotification, resolveNotification } from "../db/notifications.ts";
+import { periodLabel } from "../core/periods.ts";
+import { centsToUnits, moneyText } from "../core/money.ts";
+import type { Language } from "../core/roles.ts";
+import type { Translate } from "./i18n.ts";
+import {
+  countActive,
+  getNotification,
+  listNotifications,
+  resolveNotification,
+} from "../db/notifications.ts";
+import { invalid, notFound } from "./refusal.ts";
 
-/** Resolves a user's own notification by hand; sensor_offline refuses ('Device still offline'). */
+/** A date `YYYY-MM-DD` as the reader says it ("20 de noviembre de 2026"). */
+function dateText(lang: Language, date: string): string {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(ms)) return date;
+  return new Intl.DateTimeFormat(lang, {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(ms);
+}
+
+/** A notification with its texts in the reader's language. */
+export function renderNotification(note: Notification, t: Translate, lang: Language): Notification {
+  const p = note.params;
+  if (!p) return { ...note, params: note.params ?? null, link: note.link ?? null };
+  const values: Record<string, string | number> = { ...p };
+  if (typeof p.period === "string") values.period = periodLabel(t, p.period, true);
+  if (typeof p.amount === "number") values.amount = moneyText(p.amount, String(p.currency ?? ""));
+  if (typeof p.due === "string") values.due = dateText(lang, p.due);
+  return {
+    ...note,
+    title: t(`billing.notifications.${note.type}_title`, values),
+    message: t(`billing.notifications.${note.type}_message`, values),
+    // Stored in cents; served, like every amount, in currency units.
+    params: typeof p.amount === "number" ? { ...p, amount: centsToUnits(p.amount) } : p,
+    link: note.link ?? null,
+  };
+}
+
+/** A user's notifications, newest first, worded in `lang`. */
+export async function notificationsOf(
+  deps: Deps,
+  userId: number,
+  status: "active" | "resolved" | "all",
+  limit: number,
+  lang: Language,
+): Promise<Notification[]> {
+  const t = deps.i18n.t(lang);
+  const list = await listNotifications(deps.kv, userId, status, limit);
+  return list.map((n) => renderNotification(n, t, lang));
+}
+
+/** How many active notifications a user has. */
+export function activeCount(deps: Deps, userId: number): Promise<number> {
+  return countActive(deps.kv, userId);
+}
+
+/**
+ * Resolves a user's own notification by hand, worded in `lang`. Refuses an unknown one (not
+ * found), a sensor_offline notice whose device is still offline and one already resolved.
+ */
 export async function resolveByHand(
   deps: Deps,
   userId: number,
   id: number,
-): Promise<
-  { ok: true; notification: Notification } | { ok: false; status: 400 | 404; key: string }
-> {
+  lang: Language = "es",
+): Promise<Notification> {
   const note = await getNotification(deps.kv, userId, id);
-  if (!note) return { ok: false, status: 404, key: "errors.notification_not_found" };
+  if (!note) throw notFound("errors.notification_not_found");
   if (note.type === "sensor_offline" && note.status === "active") {
-    return { ok: false, status: 400, key: "notifications.still_offline" };
+    throw invalid({}, "notifications.still_offline");
   }
-  if (!canResolveByHand(note)) {
-    return { ok: false, status: 400, key: "notifications.already_resolved" };
-  }
+  if (!canResolveByHand(note)) throw invalid({}, "notifications.already_resolved");
   const done = await resolveNotification(deps.kv, userId, id);
-  return done
-    ? { ok: true, notification: done }
-    : { ok: false, status: 404, key: "errors.notification_not_found" };
+  if (!done) throw notFound("errors.notification_not_found");
+  return renderNotification(done, deps.i18n.t(lang), lang);
 }

@@ -14,7 +14,6 @@ import {
   type PeriodKind,
   periodLabel,
 } from "../core/periods.ts";
-import type { StoredUnitBill } from "../db/bills.ts";
 import type { Translate } from "./i18n.ts";
 
 /** One tier line of a bill: its description, kWh, price and cost in cents. */
@@ -66,59 +65,7 @@ export function zoneOfBill(snapshot: unknown, current: Zone | null): Zone | null
   return current;
 }
 
-/** The status of a period row of the unit report. */
-export type ReportStatusKey =
-  | "saved"
-  | "estimate"
-  | "partial_estimate"
-  | "error"
-  | "recalculated"
-  | "not_saved"
-  | "future"
-  | "partially_saved";
-
-/** A status and its badge colour. */
-export interface ReportStatus {
-  key: ReportStatusKey;
-  colour: "purple" | "yellow" | "green" | "red" | "blue" | "grey";
-}
-
-/** The bill fields the status reads. */
-export type StatusBill = Pick<
-  StoredUnitBill,
-  | "is_finalized"
-  | "is_estimation"
-  | "override_reason"
-  | "recalculation_method"
-  | "created_by"
-  | "created_at"
-  | "updated_at"
->;
-
-/**
- * The report status (spec 001 section 4): Future for a period not started; Recalculated for a
- * bill with an override reason or a recalculation method, or one updated more than 5 s after
- * it was created; then as the lists: finalized with a creator Partially Saved, other finalized
- * Saved (red if estimated), draft estimation Estimate (blue in the current period, else red),
- * anything else (also no bill) Not Saved.
- */
-export function reportStatus(
-  bill: StatusBill | null,
-  timing: { future: boolean; current: boolean },
-): ReportStatus {
-  if (timing.future) return { key: "future", colour: "grey" };
-  if (!bill) return { key: "not_saved", colour: "grey" };
-  const edited = Date.parse(bill.updated_at) - Date.parse(bill.created_at) > 5000;
-  if (bill.override_reason || bill.recalculation_method || edited) {
-    return { key: "recalculated", colour: "purple" };
-  }
-  if (bill.is_finalized) {
-    if (bill.created_by) return { key: "partially_saved", colour: "yellow" };
-    return { key: "saved", colour: bill.is_estimation ? "red" : "green" };
-  }
-  if (bill.is_estimation) return { key: "estimate", colour: timing.current ? "blue" : "red" };
-  return { key: "not_saved", colour: "grey" };
-}
+export { type ReportStatus, reportStatus } from "../core/bill.ts";
 
 /** The periods of a year, oldest first. */
 export function periodsOfYear(kind: PeriodKind, year: number): string[] {

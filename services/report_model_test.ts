@@ -5,9 +5,11 @@ import {
   periodsOfYear,
   periodTiming,
   reportStatus,
-  type StatusBill,
   zoneOfBill,
 } from "./report_model.ts";
+import type { StatusFields, UnitBill } from "../core/bill.ts";
+
+type StatusBill = StatusFields & Pick<UnitBill, "created_at" | "updated_at">;
 import { currentPeriod, stationPeriods } from "./report_views.ts";
 import { defaultZone } from "../core/zone.ts";
 

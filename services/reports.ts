@@ -12,6 +12,7 @@
  * - File names: `{reportType}_report_{stationId}_{unitId}_{period}_{language}.pdf` for unit
  *   reports, `{reportType}_report_{stationId}_{period}_{language}.pdf` for customer reports.
  */
+import { Refusal } from "./refusal.ts";
 import { z } from "zod";
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
@@ -53,16 +54,10 @@ export const REPORT_ERRORS = {
   noCustomerBill: "reports.errors.no_customer_bill",
 } as const;
 
-/** A refused report: `key` is a locale key, `params` its placeholders. */
-export class ReportError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404,
-    readonly key: string,
-    readonly params: Record<string, string> = {},
-  ) {
-    super(key);
-    this.name = "ReportError";
-  }
+/** A refused report (services/refusal.ts): 400 bad request, 403 forbidden, 404 not found. */
+function refused(status: 400 | 403 | 404, key: string, params: Record<string, string> = {}) {
+  const kind = status === 400 ? "invalid" : status === 403 ? "forbidden" : "not_found";
+  return new Refusal(kind, key, {}, undefined, params);
 }
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -94,15 +89,15 @@ export interface ReportRequest {
   language: Language;
 }
 
-/** Validates a body; ReportError 400 with the first problem otherwise. */
+/** Validates a body; an invalid-input refusal with the first problem otherwise. */
 export function checkReportRequest(body: unknown, fallback: Language): ReportRequest {
   if (!body || typeof body !== "object" || Array.isArray(body)) {
-    throw new ReportError(400, REPORT_ERRORS.invalidBody);
+    throw refused(400, REPORT_ERRORS.invalidBody);
   }
   const res = schema.safeParse(body);
   if (!res.success) {
     const msg = res.error.issues[0]?.message ?? "";
-    throw new ReportError(
+    throw refused(
       400,
       Object.values(REPORT_ERRORS).includes(msg as never) ? msg : REPORT_ERRORS.invalidBody,
     );
@@ -111,12 +106,12 @@ export function checkReportRequest(body: unknown, fallback: Language): ReportReq
   const monthly = d.reportType === "monthly" || d.reportType === "customer";
   const period = monthly ? d.month ?? d.period : d.period ?? d.month;
   if (typeof period !== "string" || !(monthly ? MONTH : BIMESTER).test(period)) {
-    throw new ReportError(400, monthly ? REPORT_ERRORS.invalidMonth : REPORT_ERRORS.invalidPeriod);
+    throw refused(400, monthly ? REPORT_ERRORS.invalidMonth : REPORT_ERRORS.invalidPeriod);
   }
   const unit = d.reportType === "monthly" || d.reportType === "bimester";
-  if (unit && !d.unitId) throw new ReportError(400, REPORT_ERRORS.invalidUnit);
+  if (unit && !d.unitId) throw refused(400, REPORT_ERRORS.invalidUnit);
   if (d.language !== undefined && !isLanguage(d.language)) {
-    throw new ReportError(400, REPORT_ERRORS.invalidLanguage);
+    throw refused(400, REPORT_ERRORS.invalidLanguage);
   }
   return {
     reportType: d.reportType,
@@ -163,8 +158,9 @@ export async function unitTenant(
 }
 
 /**
- * Builds a report for `viewer`. Throws {@link ReportError}: 400 bad request, 403 a role that
- * may not have this kind of report, 404 a station, unit or bill that is missing or not theirs.
+ * Builds a report for `viewer`. Refuses a bad request (invalid), a role that may not have this
+ * kind of report (forbidden), a station, unit or bill that is missing or not theirs (not found).
+ * Drafts (bills of a period still open) are previews for the admin: others get not found.
  */
 export async function generateReport(
   deps: Deps,
@@ -172,13 +168,13 @@ export async function generateReport(
   req: ReportRequest,
 ): Promise<ReportFile> {
   const unitReport = req.unitId !== null;
-  if (viewer.role === "user" && !unitReport) throw new ReportError(403, REPORT_ERRORS.forbidden);
+  if (viewer.role === "user" && !unitReport) throw refused(403, REPORT_ERRORS.forbidden);
   const station = await getDevice(deps.kv, req.stationId);
   if (!station || station.type !== "station") {
-    throw new ReportError(404, REPORT_ERRORS.stationNotFound);
+    throw refused(404, REPORT_ERRORS.stationNotFound);
   }
   if (viewer.role === "customer" && station.customer_id !== viewer.id) {
-    throw new ReportError(404, REPORT_ERRORS.stationNotFound);
+    throw refused(404, REPORT_ERRORS.stationNotFound);
   }
   const t = deps.i18n.t(req.language);
   const portal = t("common.app_name");
@@ -190,9 +186,11 @@ export async function generateReport(
       !unit ||
       (viewer.role === "user" && tenantNow !== viewer.id && bill?.tenant_id !== viewer.id)
     ) {
-      throw new ReportError(404, REPORT_ERRORS.unitNotFound);
+      throw refused(404, REPORT_ERRORS.unitNotFound);
     }
-    if (!bill) throw new ReportError(404, REPORT_ERRORS.noBill, { period: req.period });
+    if (!bill || (viewer.role !== "admin" && !bill.is_finalized)) {
+      throw refused(404, REPORT_ERRORS.noBill, { period: req.period });
+    }
     const bytes = await renderUnitPdf({
       t,
       lang: req.language,
@@ -207,7 +205,9 @@ export async function generateReport(
   }
   const customer: StoredCustomerBill | null =
     (await readStationBills(deps.kv, station.id, req.period, [])).customer.value;
-  if (!customer) throw new ReportError(404, REPORT_ERRORS.noCustomerBill, { period: req.period });
+  if (!customer || (viewer.role !== "admin" && !customer.is_finalized)) {
+    throw refused(404, REPORT_ERRORS.noCustomerBill, { period: req.period });
+  }
   const units: StoredUnitBill[] = (await listUnitBills(deps.kv, station.id))
     .filter((b) => (b.billing_month ?? b.billing_period) === req.period);
   const tenants = new Map<number, string>();

@@ -4,7 +4,7 @@ import { account, call, type TestApp, testApp } from "./_helpers.ts";
 import { defaultZone } from "../core/zone.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { createZone } from "../db/zones.ts";
-import { periodBounds } from "../services/billing.ts";
+import { periodBounds, recalculateBill, recordPayment } from "../services/billing/mod.ts";
 
 /** The world of these tests: a tiered zone, one station, two units with metered tenants. */
 export interface BillingWorld {
@@ -100,4 +100,21 @@ export async function meter(t: TestApp, serial: string, period: string, kwh: num
     { serial, ts: to - H, values: { total_energy_kwh: 1000 + kwh } },
   ]);
   await t.deps.telemetry.flush();
+}
+
+/** Records a cash payment of a finalized bill as the world's admin would (the bill becomes paid). */
+export async function payBill(w: BillingWorld, id: number): Promise<void> {
+  const date = new Date(w.t.deps.now()).toISOString().slice(0, 10);
+  await recordPayment(w.t.deps, id, { method: "cash", payment_date: date }, {
+    email: "admin@test.example",
+  });
+}
+
+/** Finalizes one bill of a past period on its own, as an admin's recalculation does. */
+export async function finalizeOne(w: BillingWorld, id: number, kwh: number): Promise<void> {
+  await recalculateBill(w.t.deps, id, "monthly", {
+    override_reason: "meter checked on site",
+    recalculation_method: "manual_input",
+    energy_consumption: String(kwh),
+  }, { id: 1, email: "admin@test.example" });
 }

@@ -4,14 +4,15 @@
  * confirmation, and bad query values.
  */
 import assert from "node:assert/strict";
-import { billingWorld, meter } from "./_billing_world.ts";
+import { billingWorld, meter, payBill } from "./_billing_world.ts";
 import { account, call, type TestApp } from "./_helpers.ts";
-import { listCustomerBills, listUnitBills, setUnitBillFinalized } from "../db/bills.ts";
+import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { defaultPeriod } from "../core/periods.ts";
 import { defaultZone } from "../core/zone.ts";
 import { createZone } from "../db/zones.ts";
 import { localParts } from "../core/local_time.ts";
-import { firstWord, unitBillStatus } from "../components/billing/model.ts";
+import { firstWord } from "../components/billing/model.ts";
+import { listStatus as unitBillStatus } from "../core/bill.ts";
 
 async function html(t: TestApp, path: string, cookie: string, status = 200) {
   const res = await call(t, "GET", path, { cookie });
@@ -66,15 +67,18 @@ Deno.test("processing through the page creates the bills, listed with status and
     });
     assert.equal(res.status, 303);
     const location = res.headers.get("location")!;
-    assert.match(location, /^\/admin\/units-billing\?.*result=ok.*created=3/);
+    assert.match(location, /^\/admin\/units-billing\?.*result=ok.*fin=1.*uc=2.*sc=1/);
     const page = await html(w.t, location, cookie);
     assert.match(page, /Processing Complete/);
-    assert.match(page, /Bills created: 3/);
+    // Unit and station bills counted apart: 2 unit bills over a list of 2, 1 station bill.
+    assert.match(page, /data-count="row_created"[^]*?<td class="num">2<\/td><td class="num">1</);
+    assert.match(page, /the bills are finalized/);
     assert.match(page, /200\.00/);
     assert.match(page, /336\.40 MXN/);
     assert.match(page, /593\.34 MXN/);
     assert.match(page, /Depto 1/);
-    assert.match(page, /data-status="not_saved"/);
+    assert.match(page, /data-status="saved"/);
+    assert.match(page, /Pending · Due 20\d\d-\d\d-\d\d/);
     assert.match(page, /\/admin\/report\/station\/\d+\/unit\/unit_1/);
     assert.match(page, /data-testid="tile-total"[^]*?>2</);
     // The station page lists the customer bill.
@@ -85,7 +89,7 @@ Deno.test("processing through the page creates the bills, listed with status and
     );
     assert.match(st, /72\.15 MXN/);
     assert.match(st, /141\.69 MXN/);
-    assert.match(st, /Draft/);
+    assert.match(st, /Finalized/);
     // A bad period fails with its text, never a 500.
     res = await call(w.t, "POST", "/admin/units-billing/process", {
       cookie,
@@ -122,13 +126,13 @@ Deno.test("the stations page notices when processing finds no unit bills", async
     });
     const page2 = await html(w.t, res2.headers.get("location")!, cookie);
     assert.doesNotMatch(page2, /No unit bills available/);
-    assert.match(page2, /Bills created: 1/);
+    assert.match(page2, /data-count="row_created"[^]*?<td class="num">2<\/td><td class="num">1</);
   } finally {
     w.t.close();
   }
 });
 
-Deno.test("deleting a bill asks first, and a finalized bill cannot be deleted", async () => {
+Deno.test("deleting a bill asks first, and a paid bill cannot be deleted", async () => {
   const w = await billingWorld();
   try {
     const cookie = `token=${w.admin}`;
@@ -155,14 +159,14 @@ Deno.test("deleting a bill asks first, and a finalized bill cannot be deleted", 
     assert.match(res.headers.get("location")!, /done=deleted/);
     assert.match(await html(w.t, res.headers.get("location")!, cookie), /Bill deleted/);
     assert.equal((await listUnitBills(w.t.deps.kv)).length, 1);
-    await setUnitBillFinalized(w.t.deps.kv, b.id, true);
+    await payBill(w, b.id);
     res = await call(w.t, "POST", `/admin/units-billing/bills/${b.id}/delete`, {
       cookie,
       form: { ...back, confirm: "yes" },
     });
-    assert.match(res.headers.get("location")!, /error=bill_finalized/);
+    assert.match(res.headers.get("location")!, /error=bill_paid/);
     const page = await html(w.t, res.headers.get("location")!, cookie);
-    assert.match(page, /A finalized bill cannot be deleted/);
+    assert.match(page, /A paid bill cannot be deleted/);
     assert.match(page, /data-status="saved"/);
     const [cust] = await listCustomerBills(w.t.deps.kv);
     res = await call(w.t, "POST", `/admin/stations-billing/bills/${cust.id}/delete`, {
@@ -210,7 +214,7 @@ Deno.test("billing pages redirect non-admins and never fail on bad query values"
   }
 });
 
-Deno.test("unitBillStatus() derives the list status of spec 001 section 4", () => {
+Deno.test("listStatus() derives the list status of spec 001 section 4", () => {
   const base = {
     is_finalized: false,
     is_estimation: false,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
 import { account, call, type TestApp } from "./_helpers.ts";
-import { runBilling } from "../services/billing.ts";
+import { runBilling } from "../services/billing/mod.ts";
 import { getUnitBillOf } from "../db/bills.ts";
 import { createZone } from "../db/zones.ts";
 import { updateDevice } from "../db/devices.ts";

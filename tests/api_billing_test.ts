@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { account, call } from "./_helpers.ts";
-import { billingWorld, meter } from "./_billing_world.ts";
-import { listCustomerBills, listUnitBills, setUnitBillFinalized } from "../db/bills.ts";
+import { billingWorld, meter, payBill } from "./_billing_world.ts";
+import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { listNotifications } from "../db/notifications.ts";
 
 Deno.test("POST /api/unified-billing/process bills a zone and a rerun updates the same bills", async () => {
@@ -31,9 +31,18 @@ Deno.test("POST /api/unified-billing/process bills a zone and a rerun updates th
     });
     assert.equal(again.status, 200);
     const second = await again.json();
+    // January has ended: the first run finalized, the second leaves the bills alone.
+    assert.equal(first.finalized, true);
     assert.equal(second.total_bills_created, 0);
-    assert.equal(second.total_bills_updated, 3);
-    assert.equal(second.bills_updated, 2);
+    assert.equal(second.total_bills_updated, 0);
+    assert.deepEqual(second.unit_bills, {
+      created: 0,
+      updated: 0,
+      skipped: 2,
+      estimated: 0,
+      failed: 0,
+    });
+    assert.deepEqual(second.station_bills, { created: 0, updated: 0, skipped: 1, failed: 0 });
     assert.equal((await listUnitBills(w.t.deps.kv)).length, 2);
     assert.equal((await listCustomerBills(w.t.deps.kv)).length, 1);
     const notes = await listNotifications(w.t.deps.kv, w.tenants[1], "all", 50);
@@ -92,27 +101,22 @@ Deno.test("GET /api/bills shows admin every bill and a tenant only its unit's bi
       json: { period: "2026-01", zone_id: w.zoneId },
     });
     const q = `station_id=${w.stationId}&billing_month=2026-01`;
-    const all = await (await call(w.t, "GET", `/api/bills?${q}`, { token: w.admin })).json();
+    const bills = async (path: string, token: string) =>
+      (await (await call(w.t, "GET", path, { token })).json()).bills;
+    const all = await bills(`/api/bills?${q}`, w.admin);
     assert.equal(all.length, 2);
-    const one = await (await call(w.t, "GET", `/api/bills?${q}&unit_id=unit_2`, {
-      token: w.admin,
-    })).json();
+    // Money in currency units: 336.40 MXN, not 33640.
+    assert.equal(all.find((b: { unit_id: string }) => b.unit_id === "unit_1").total_cost, 336.4);
+    const one = await bills(`/api/bills?${q}&unit_id=unit_2`, w.admin);
     assert.deepEqual(one.map((b: { unit_id: string }) => b.unit_id), ["unit_2"]);
-    const mine = await (await call(w.t, "GET", `/api/bills?${q}`, { token: w.tenantTokens[0] }))
-      .json();
+    const mine = await bills(`/api/bills?${q}`, w.tenantTokens[0]);
     assert.deepEqual(mine.map((b: { unit_id: string }) => b.unit_id), ["unit_1"]);
-    const bimester = await (await call(w.t, "GET", "/api/bimester-bills", { token: w.admin }))
-      .json();
-    assert.deepEqual(bimester, []);
+    assert.deepEqual(await bills("/api/bimester-bills", w.admin), []);
     const customer = await account(w.t, "customer");
-    const none = await (await call(w.t, "GET", `/api/customer-bills?${q}`, {
-      token: customer.token,
-    })).json();
-    assert.deepEqual(none, []);
-    const stations = await (await call(w.t, "GET", `/api/customer-bills?${q}`, { token: w.admin }))
-      .json();
+    assert.deepEqual(await bills(`/api/customer-bills?${q}`, customer.token), []);
+    const stations = await bills(`/api/customer-bills?${q}`, w.admin);
     assert.equal(stations.length, 1);
-    assert.equal(stations[0].total_amount, 14169);
+    assert.equal(stations[0].total_amount, 141.69);
     for (const bad of ["station_id=abc", "billing_month=2026-01-02", "billing_period=2026-01"]) {
       const res = await call(w.t, "GET", `/api/bills?${bad}`, { token: w.admin });
       assert.equal(res.status, 400, bad);
@@ -123,7 +127,7 @@ Deno.test("GET /api/bills shows admin every bill and a tenant only its unit's bi
   }
 });
 
-Deno.test("DELETE /api/bills/{id} removes a draft and refuses a finalized bill", async () => {
+Deno.test("DELETE /api/bills/{id} removes an unpaid bill and refuses a paid one", async () => {
   const w = await billingWorld();
   try {
     await meter(w.t, "SIM-A", "2026-01", 200);
@@ -132,7 +136,7 @@ Deno.test("DELETE /api/bills/{id} removes a draft and refuses a finalized bill",
       json: { period: "2026-01", zone_id: w.zoneId },
     });
     const [a, b] = await listUnitBills(w.t.deps.kv);
-    await setUnitBillFinalized(w.t.deps.kv, a.id, true);
+    await payBill(w, a.id);
     const refused = await call(w.t, "DELETE", `/api/bills/${a.id}`, { token: w.admin });
     assert.equal(refused.status, 409);
     await refused.body?.cancel();

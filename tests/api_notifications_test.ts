@@ -57,7 +57,9 @@ Deno.test("GET /api/notifications filters active, resolved and all, newest first
   assert.deepEqual(Object.keys(first).sort(), [
     "created_at",
     "id",
+    "link",
     "message",
+    "params",
     "priority",
     "status",
     "subject_id",

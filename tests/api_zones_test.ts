@@ -65,12 +65,13 @@ Deno.test("GET /api/zones lists zones with station_count; stations lists the zon
     .json();
   const st = await call(t, "POST", "/api/devices", { token: admin.token, json: stationBody(z.id) });
   assert.equal(st.status, 201, await st.clone().text());
-  const list = await (await call(t, "GET", "/api/zones", { token: admin.token })).json();
+  const { zones: list } = await (await call(t, "GET", "/api/zones", { token: admin.token }))
+    .json();
   assert.equal(list.length, 1);
   assert.equal(list[0].station_count, 1);
   const one = await (await call(t, "GET", `/api/zones/${z.id}`, { token: admin.token })).json();
   assert.equal(one.station_count, 1);
-  const stations = await (await call(t, "GET", `/api/zones/${z.id}/stations`, {
+  const { stations } = await (await call(t, "GET", `/api/zones/${z.id}/stations`, {
     token: admin.token,
   })).json();
   assert.equal(stations.length, 1);
@@ -101,8 +102,9 @@ Deno.test("PUT /api/zones/{id} updates the zone and keeps every price change in 
   assert.equal(u.name, "Renamed");
   assert.equal(u.price_low, 2);
   assert.equal(u.price_middle, 0);
-  const h = await (await call(t, "GET", `/api/zones/${z.id}/history`, { token: admin.token }))
-    .json();
+  const { history: h } = await (await call(t, "GET", `/api/zones/${z.id}/history`, {
+    token: admin.token,
+  })).json();
   assert.deepEqual(h.map((e: { price_low: number }) => e.price_low), [2, 1.08]);
   assert.deepEqual(Object.keys(h[0]).sort(), [
     "effective_from",
@@ -180,7 +182,9 @@ Deno.test("bad zone bodies get 400 with the spec's messages and nothing is writt
   const notJson = await call(t, "POST", "/api/zones", { token: admin.token, body: "{" });
   assert.equal(notJson.status, 400);
   await notJson.body?.cancel();
-  assert.deepEqual(await (await call(t, "GET", "/api/zones", { token: admin.token })).json(), []);
+  assert.deepEqual(await (await call(t, "GET", "/api/zones", { token: admin.token })).json(), {
+    zones: [],
+  });
   t.close();
 });
 

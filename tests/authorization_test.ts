@@ -45,7 +45,7 @@ interface Fixture {
   /** Zones: `api` and `page` are read and updated, the others deleted by one row each. */
   zones: { api: number; apiDelete: number; page: number; pageDelete: number; pricing: number };
   /** Draft bills of `dev.station` (the tenant's unit_1), each deleted by one row. */
-  bills: { unit: number[]; customer: number[] };
+  bills: { unit: number[]; vacant: number[]; customer: number[] };
   /** A monthly and a bimonthly bill of the spare station, recalculated by the PUT rows. */
   recalc: number[];
   css: string;
@@ -314,12 +314,13 @@ const ROUTES: Row[] = [
     route,
     expect: signedInApi(200),
     check: async (res, actor) => {
-      const bills = await res.json() as { unit_id: string }[];
-      // Two monthly and two bimonthly bills of the tenant's unit; the other tenant sees none.
-      // The admin also sees the spare station's bill of the recalculation rows.
+      const { bills } = await res.json() as { bills: { unit_id: string }[] };
+      // Two bills of each kind for the tenant's unit and two for the vacant one; a tenant sees
+      // its own unit's, the other tenant none. The admin also sees the spare station's draft
+      // of the recalculation rows.
       assert.equal(
         bills.length,
-        actor === "tenant2" ? 0 : actor === "admin" ? 3 : 2,
+        actor === "tenant2" ? 0 : actor === "admin" ? 5 : actor === "customer" ? 4 : 2,
         `${route} ${i}`,
       );
     },
@@ -328,7 +329,7 @@ const ROUTES: Row[] = [
     method: "GET",
     route,
     expect: api(["admin", "customer"], 200),
-    check: async (res) => assert.equal((await res.json()).length, 2),
+    check: async (res) => assert.equal((await res.json()).bills.length, 2),
   })),
   ...["/bills/:id", "/api/bills/:id", "/bimester-bills/:id", "/api/bimester-bills/:id"].map(
     (route, i): Row => ({
@@ -888,8 +889,21 @@ const ROUTES: Row[] = [
   { method: "GET", route: null, path: () => "/api/no-such-call", expect: everyone(404) },
   { method: "POST", route: null, path: () => "/admin-ish", expect: everyone(404) },
 
-  // ---- admin billing pages (GET rows: the comingSoon list above) ----------------------
-  ...["/admin/units-billing", "/admin/stations-billing"].flatMap((base): Row[] => [
+  // ---- admin billing pages (the units and stations pages' GET rows: the list above) ----
+  ...[
+    "/admin/billing",
+    "/admin/bimester-billing",
+    "/admin/customer-billing",
+    "/admin/bimester-customer-billing",
+  ].map((route): Row => ({ method: "GET", route, expect: page("admin") })),
+  ...[
+    "/admin/units-billing",
+    "/admin/stations-billing",
+    "/admin/billing",
+    "/admin/bimester-billing",
+    "/admin/customer-billing",
+    "/admin/bimester-customer-billing",
+  ].flatMap((base): Row[] => [
     {
       method: "POST",
       route: `${base}/process`,
@@ -903,7 +917,36 @@ const ROUTES: Row[] = [
       body: () => ({ form: { confirm: "yes" } }),
       expect: page("admin", 303, /error=bill_not_found/),
     },
+    {
+      method: "GET",
+      route: `${base}/export.csv`,
+      path: (f) => `${base}/export.csv?zone_id=${f.zones.api}&period=2026-01`,
+      expect: page("admin"),
+    },
+    ...(base.includes("customer") || base.includes("stations") ? [] : [
+      {
+        method: "GET",
+        route: `${base}/bills/:id/payment`,
+        path: () => `${base}/bills/999999/payment`,
+        expect: page("admin", 404),
+      },
+      {
+        method: "POST",
+        route: `${base}/bills/:id/payment`,
+        path: () => `${base}/bills/999999/payment`,
+        body: () => ({ form: { method: "cash", payment_date: "2026-01-05" } }),
+        expect: page("admin", 404),
+      },
+    ] as Row[]),
   ]),
+  ...["/api/bills/:id/payments", "/api/bimester-bills/:id/payments"].map((route): Row => ({
+    method: "POST",
+    route,
+    path: (f) => route.replace(":id", String(f.bills.vacant[route.includes("bimester") ? 2 : 0])),
+    body: () => ({ json: { method: "transfer", payment_date: "2025-08-01", reference: "T-1" } }),
+    expect: api(["admin"], 200),
+    check: async (res) => assert.equal((await res.json()).payment_status, "paid"),
+  })),
   // ---- device certificates and MQTT connection tests ------------------------------------
   {
     method: "GET",
@@ -1086,9 +1129,13 @@ async function fixture(t: TestApp): Promise<Fixture> {
   return { who, victims, codes, notes, dev, zones, bills, recalc, css };
 }
 
-/** Draft bills of unit_1 of `station` for two months and two bimesters, with station bills. */
+/**
+ * Finalized bills of unit_1 (the tenant's) and unit_2 (vacant) of `station` for two months and
+ * two bimesters, with station bills.
+ */
 async function billFixture(t: TestApp, station: number, tenant: number, customer: number) {
   const unit: number[] = [];
+  const vacant: number[] = [];
   const cust: number[] = [];
   for (const period of ["2025-01", "2025-02", "2025-03-04", "2025-05-06"]) {
     const monthly = period.length === 7;
@@ -1111,7 +1158,14 @@ async function billFixture(t: TestApp, station: number, tenant: number, customer
       payment_due_date: "2025-12-31",
       payment_date: null,
       openpay_charge_id: null,
-      is_finalized: false,
+      late_fee: 0,
+      spei_clabe: null,
+      spei_reference: null,
+      spei_bank: null,
+      spei_expiry_date: null,
+      finalized_at: "2025-07-01T12:00:00.000Z",
+      payment_history: [],
+      is_finalized: true,
       is_estimation: false,
       estimation_method: null,
       recalculation_method: null,
@@ -1128,7 +1182,13 @@ async function billFixture(t: TestApp, station: number, tenant: number, customer
       t.deps.kv,
       station,
       period,
-      [{ draft, prev: { key: [], value: null, versionstamp: null } }],
+      [
+        { draft, prev: { key: [], value: null, versionstamp: null } },
+        {
+          draft: { ...draft, unit_id: "unit_2", tenant_id: null },
+          prev: { key: [], value: null, versionstamp: null },
+        },
+      ],
       {
         draft: {
           ...when,
@@ -1139,7 +1199,7 @@ async function billFixture(t: TestApp, station: number, tenant: number, customer
           tax_amount: 240,
           total_amount: 1740,
           currency: "MXN",
-          is_finalized: false,
+          is_finalized: true,
           calculation_details: {
             commission_base: 15000,
             commission_rate: 10,
@@ -1156,9 +1216,10 @@ async function billFixture(t: TestApp, station: number, tenant: number, customer
     );
     assert.ok(res.ok && res.customer);
     unit.push(res.created[0].id);
+    vacant.push(res.created[1].id);
     cust.push(res.customer.bill.id);
   }
-  return { unit, customer: cust };
+  return { unit, vacant, customer: cust };
 }
 
 /** A draft bill of unit_1 of the spare station for 2024-01 and for 2024-01-02 (no tenant). */
@@ -1182,6 +1243,13 @@ async function recalcFixture(t: TestApp, station: number, zone: number): Promise
       payment_due_date: "2024-12-31",
       payment_date: null,
       openpay_charge_id: null,
+      late_fee: 0,
+      spei_clabe: null,
+      spei_reference: null,
+      spei_bank: null,
+      spei_expiry_date: null,
+      finalized_at: null,
+      payment_history: [],
       is_finalized: false,
       is_estimation: false,
       estimation_method: null,

@@ -11,7 +11,7 @@ import { defaultZone } from "../core/zone.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import { loadConfig } from "../services/config.ts";
-import { periodBounds } from "../services/billing.ts";
+import { periodBounds } from "../services/billing/mod.ts";
 
 const PERIOD = "2026-01";
 const STATIONS = 400;
@@ -113,12 +113,14 @@ Deno.test("a billing run killed part way leaves whole stations only, and a rerun
       assert.equal(b.customer, 1, `station ${station} has its customer bill`);
     }
 
-    // Running it again completes the period; what was billed is updated, not duplicated.
+    // Running it again completes the period; what was billed (finalized: the period has
+    // ended) is left as it is, not duplicated.
     const rerun = await billCommand(dir, zone, ["--json"]).output();
     assert.equal(rerun.code, 0, new TextDecoder().decode(rerun.stderr));
     const result = JSON.parse(new TextDecoder().decode(rerun.stdout));
     assert.equal(result.stations_processed, STATIONS);
-    assert.equal(result.bills_updated, after.size * UNITS);
+    assert.equal(result.bills_skipped, after.size * UNITS);
+    assert.equal(result.bills_updated, 0);
     assert.equal(result.bills_created, (STATIONS - after.size) * UNITS);
     assert.equal(result.failures.length, 0);
     const complete = await billsByStation(dir);

@@ -5,16 +5,12 @@
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
 import { parsePeriod } from "../core/periods.ts";
-import { listCustomerBills, listUnitBills, setUnitBillFinalized } from "../db/bills.ts";
+import { listCustomerBills, listUnitBills } from "../db/bills.ts";
+import { Refusal } from "../services/refusal.ts";
 import { listNotifications } from "../db/notifications.ts";
 import { runBillCli } from "../scripts/bill.ts";
-import {
-  BillingInputError,
-  dueDateOf,
-  periodBounds,
-  previousPeriods,
-  runBilling,
-} from "../services/billing.ts";
+import { dueDateAfter } from "../core/bill.ts";
+import { periodBounds, previousPeriods, runBilling } from "../services/billing/mod.ts";
 
 Deno.test("runBilling() bills each unit and the station in exact cents from the counters", async () => {
   const w = await billingWorld();
@@ -29,6 +25,8 @@ Deno.test("runBilling() bills each unit and the station in exact cents from the 
       values: { total_energy_kwh: 1250 },
     }]);
     await w.t.deps.telemetry.flush();
+    // Billed on Friday 2026-02-13 (local), after the period ended.
+    w.t.deps.now = () => Date.parse("2026-02-13T18:00:00Z");
     const res = await runBilling(w.t.deps, w.zoneId, "2026-01");
     assert.deepEqual(res.failures, []);
     assert.equal(res.stations_processed, 1);
@@ -51,10 +49,11 @@ Deno.test("runBilling() bills each unit and the station in exact cents from the 
     assert.equal(a.billing_month, "2026-01");
     assert.equal(a.billing_period, null);
     assert.equal(a.is_estimation, false);
-    assert.equal(a.is_finalized, false);
+    assert.equal(a.is_finalized, true);
+    assert.equal(a.finalized_at, "2026-02-13T18:00:00.000Z");
     assert.equal(a.payment_status, "pending");
-    // The period ends Saturday 2026-01-31; ten business days later is Friday 2026-02-13.
-    assert.equal(a.payment_due_date, "2026-02-13");
+    // Ten business days after Friday 2026-02-13 is Friday 2026-02-27 (no holiday between).
+    assert.equal(a.payment_due_date, "2026-02-27");
     assert.equal(a.tenant_id, w.tenants[0]);
     const [cust] = await listCustomerBills(w.t.deps.kv, w.stationId);
     // Commission 10 % of 721.50 = 72.15; fee 2 × 25; tax 16 % of 122.15 = 19.544 → 19.54.
@@ -80,8 +79,12 @@ Deno.test("runBilling() run twice updates the same bills and never duplicates th
   try {
     await meter(w.t, "SIM-A", "2026-01", 200);
     await meter(w.t, "SIM-B", "2026-01", 300.5);
-    await runBilling(w.t.deps, w.zoneId, "2026-01");
+    // While January is open, runs write drafts and update them.
+    w.t.deps.now = () => Date.parse("2026-01-20T18:00:00Z");
+    const draft = await runBilling(w.t.deps, w.zoneId, "2026-01");
+    assert.equal(draft.finalized, false);
     const first = await listUnitBills(w.t.deps.kv);
+    assert.ok(first.every((b) => !b.is_finalized && b.payment_due_date === null));
     const again = await runBilling(w.t.deps, String(w.zoneId), "2026-01");
     assert.equal(again.total_bills_created, 0);
     assert.equal(again.total_bills_updated, 3);
@@ -90,25 +93,48 @@ Deno.test("runBilling() run twice updates the same bills and never duplicates th
     assert.equal(second.length, 2);
     assert.deepEqual(second.map((b) => b.id), first.map((b) => b.id));
     assert.equal((await listCustomerBills(w.t.deps.kv)).length, 1);
+    // Once January has ended the drafts are finalized, keeping their ids.
+    w.t.deps.now = () => Date.parse("2026-02-03T18:00:00Z");
+    const final = await runBilling(w.t.deps, w.zoneId, "2026-01");
+    assert.equal(final.finalized, true);
+    assert.deepEqual(final.unit_bills, {
+      created: 0,
+      updated: 2,
+      skipped: 0,
+      estimated: 0,
+      failed: 0,
+    });
+    const third = await listUnitBills(w.t.deps.kv);
+    assert.deepEqual(third.map((b) => b.id), first.map((b) => b.id));
+    assert.ok(third.every((b) => b.is_finalized && b.payment_due_date === "2026-02-17"));
+    assert.ok((await listCustomerBills(w.t.deps.kv)).every((b) => b.is_finalized));
   } finally {
     w.t.close();
   }
 });
 
-Deno.test("runBilling() leaves a finalized bill alone and counts it skipped", async () => {
+Deno.test("runBilling() on an ended period finalizes; a rerun leaves the bills alone and counts them skipped", async () => {
   const w = await billingWorld();
   try {
     await meter(w.t, "SIM-A", "2026-01", 200);
     await meter(w.t, "SIM-B", "2026-01", 300.5);
-    await runBilling(w.t.deps, w.zoneId, "2026-01");
-    const a = (await listUnitBills(w.t.deps.kv)).find((b) => b.unit_id === "unit_1")!;
-    assert.ok(await setUnitBillFinalized(w.t.deps.kv, a.id, true));
+    const first = await runBilling(w.t.deps, w.zoneId, "2026-01");
+    assert.equal(first.finalized, true);
+    const before = await listUnitBills(w.t.deps.kv);
+    assert.ok(before.every((b) => b.is_finalized && b.payment_status === "pending"));
     await meter(w.t, "SIM-A", "2026-01", 100); // the readings change after finalizing
     const res = await runBilling(w.t.deps, w.zoneId, "2026-01");
-    assert.equal(res.bills_skipped, 1);
-    assert.equal(res.bills_updated, 1);
-    const after = (await listUnitBills(w.t.deps.kv)).find((b) => b.unit_id === "unit_1")!;
-    assert.deepEqual(after, { ...a, is_finalized: true });
+    assert.equal(res.bills_skipped, 2);
+    assert.equal(res.bills_updated, 0);
+    assert.deepEqual(res.unit_bills, {
+      created: 0,
+      updated: 0,
+      skipped: 2,
+      estimated: 0,
+      failed: 0,
+    });
+    assert.deepEqual(res.station_bills, { created: 0, updated: 0, skipped: 1, failed: 0 });
+    assert.deepEqual(await listUnitBills(w.t.deps.kv), before);
   } finally {
     w.t.close();
   }
@@ -152,8 +178,9 @@ Deno.test("runBilling() sends bill_created to the unit's tenant once", async () 
     const notes = await listNotifications(w.t.deps.kv, w.tenants[0], "all", 50);
     const bills = notes.filter((n) => n.type === "bill_created");
     assert.equal(bills.length, 1);
-    assert.match(bills[0].message, /336\.40 MXN/);
-    assert.match(bills[0].title, /2026-01/);
+    assert.equal(bills[0].params?.amount, 33640);
+    assert.equal(bills[0].params?.currency, "MXN");
+    assert.equal(bills[0].params?.period, "2026-01");
   } finally {
     w.t.close();
   }
@@ -175,7 +202,7 @@ Deno.test("runBilling() refuses a bad period, a bad zone id and an unknown zone,
     ) {
       await assert.rejects(
         () => runBilling(w.t.deps, zone, period),
-        (e) => e instanceof BillingInputError && e.status === status,
+        (e) => e instanceof Refusal && e.kind === (status === 404 ? "not_found" : "invalid"),
       );
     }
     assert.deepEqual(await listUnitBills(w.t.deps.kv), []);
@@ -199,8 +226,11 @@ Deno.test("runBilling() with dryRun computes the counts and writes nothing", asy
   }
 });
 
-Deno.test("dueDateOf() and previousPeriods() follow the calendar across years", () => {
-  assert.equal(dueDateOf(parsePeriod("2026-11-12")), "2027-01-14");
+Deno.test("dueDateAfter() and previousPeriods() follow the calendar across years and holidays", () => {
+  // Thursday 12 Nov 2026: Monday 16 Nov (Revolution day) does not count.
+  assert.equal(dueDateAfter({ year: 2026, month: 11, day: 12 }), "2026-11-27");
+  // Christmas and New Year's Day do not count.
+  assert.equal(dueDateAfter({ year: 2026, month: 12, day: 24 }), "2027-01-11");
   assert.deepEqual(previousPeriods(parsePeriod("2026-02"), 3), ["2026-01", "2025-12", "2025-11"]);
   assert.deepEqual(previousPeriods(parsePeriod("2026-03-04"), 3), [
     "2026-01-02",

@@ -6,7 +6,7 @@ import { listDevices } from "../db/devices.ts";
 import { findUserByEmail, listUsers } from "../db/users.ts";
 import { listAccessCodes } from "../db/access_codes.ts";
 import { getZone } from "../db/zones.ts";
-import { runBilling } from "../services/billing.ts";
+import { runBilling } from "../services/billing/mod.ts";
 import { DEMO_ZONE_NAME } from "../services/demo_devices.ts";
 
 Deno.test("seedDemo() makes a customer's station with three metered units and a week of readings, once", async () => {

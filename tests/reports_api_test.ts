@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
 import { account, call } from "./_helpers.ts";
 import { pdfText } from "./_pdf_text.ts";
-import { runBilling } from "../services/billing.ts";
+import { runBilling } from "../services/billing/mod.ts";
 
 async function world() {
   const w = await billingWorld();
@@ -19,6 +19,8 @@ async function world() {
   assert.equal(res.status, 200, await res.clone().text());
   await meter(w.t, "SIM-A", "2026-01", 200);
   await meter(w.t, "SIM-B", "2026-01", 300.5);
+  // Billed on Tuesday 2026-02-03: due ten business days later, on 2026-02-17.
+  w.t.deps.now = () => Date.parse("2026-02-03T18:00:00Z");
   const run = await runBilling(w.t.deps, w.zoneId, "2026-01");
   assert.equal(run.bills_created, 2);
   return { ...w, customer: customer.token };
@@ -67,7 +69,7 @@ Deno.test("the monthly unit report is a PDF with the bill's tiers, amounts and n
         "$46.40 MXN", // tax 16 %
         "$336.40 MXN", // total
         "Tax (16.0 %)",
-        "2026-02-13",
+        "2026-02-17",
         "Pending",
         "Zone Prices: Tiered",
       ]

@@ -12,10 +12,11 @@ export type ProcessResult =
   | {
     ok: true;
     period: string;
-    created: number;
-    updated: number;
+    /** Whether the bills were finalized (the period has ended) or are drafts. */
+    finalized: boolean;
     stations: number;
-    failures: number;
+    units: { created: number; updated: number; skipped: number; estimated: number; failed: number };
+    station_bills: { created: number; updated: number; skipped: number; failed: number };
   }
   | { ok: false; message: string };
 
@@ -113,16 +114,38 @@ export function ResultPanel({ t, result }: { t: Translate; result: ProcessResult
       </section>
     );
   }
+  const X = (k: string) => t(`billing.process.result.${k}`);
+  const rows: [string, number, number | null][] = [
+    ["row_created", result.units.created, result.station_bills.created],
+    ["row_updated", result.units.updated, result.station_bills.updated],
+    ["row_skipped", result.units.skipped, result.station_bills.skipped],
+    ["row_estimated", result.units.estimated, null],
+    ["row_failed", result.units.failed, result.station_bills.failed],
+  ];
   return (
     <section className="alert alert-success billing-result" role="status" data-testid="result">
       <strong>{R("success_title")}</strong>
       <p>{R("success_message", { period: periodLabel(t, result.period) })}</p>
-      <ul>
-        <li>{R("total_bills_created", { count: result.created })}</li>
-        <li>{R("total_bills_updated", { count: result.updated })}</li>
-        <li>{R("stations_processed", { count: result.stations })}</li>
-        {result.failures > 0 && <li>{R("failures", { count: result.failures })}</li>}
-      </ul>
+      <p data-testid="result-kind">{X(result.finalized ? "finalized_notice" : "drafts_notice")}</p>
+      <table className="data result-counts">
+        <thead>
+          <tr>
+            <th scope="col">{X("kind")}</th>
+            <th scope="col" className="num">{X("unit_bills")}</th>
+            <th scope="col" className="num">{X("station_bills")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.filter(([k, u, s]) => k !== "row_failed" || u + (s ?? 0) > 0).map(([k, u, s]) => (
+            <tr key={k} data-count={k}>
+              <th scope="row">{X(k)}</th>
+              <td className="num">{u}</td>
+              <td className="num">{s ?? "—"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p>{R("stations_processed", { count: result.stations })}</p>
     </section>
   );
 }

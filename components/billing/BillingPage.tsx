@@ -15,6 +15,9 @@ export interface BillingPageProps {
   t: Translate;
   /** Which page: unit bills or station (customer) bills. */
   mode: "units" | "stations";
+  /** The page's path, and its title when it is one of the spec's other billing paths. */
+  base: string;
+  title?: string;
   pickers: Pickers;
   result: ProcessResult | null;
   /** A success notice (bill deleted) and an error (bill finalized, not found, load failed). */
@@ -34,12 +37,12 @@ export function BillingPage(p: BillingPageProps) {
   const section = p.mode === "units" ? "unit_billing" : "station_billing";
   const S = (k: string, params?: Record<string, string | number>) =>
     t(`billing.${section}.${k}`, params);
-  const base = p.mode === "units" ? "/admin/units-billing" : "/admin/stations-billing";
+  const base = p.base;
   return (
     <div className="billing-page" data-testid={`${p.mode}-billing`}>
       <div className="page-head">
         <div>
-          <h1>{S("title")}</h1>
+          <h1>{p.title ?? S("title")}</h1>
           <p className="muted">{S("subtitle")}</p>
         </div>
         <div className="page-actions">
@@ -72,7 +75,22 @@ export function BillingPage(p: BillingPageProps) {
             {p.mode === "units" && <p className="muted">{S("empty_hint")}</p>}
           </section>
         )
-        : p.list}
+        : (
+          <>
+            {p.list}
+            <p>
+              <a
+                className="btn btn-sm btn-secondary"
+                href={`${base}/export.csv?zone_id=${
+                  p.pickers.zone?.id ?? ""
+                }&period=${p.pickers.period}`}
+                download
+              >
+                {t("billing.export.csv")}
+              </a>
+            </p>
+          </>
+        )}
     </div>
   );
 }

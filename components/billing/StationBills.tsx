@@ -26,11 +26,13 @@ export interface StationBillRow {
 export interface StationBillsProps {
   t: Translate;
   rows: StationBillRow[];
+  /** The page's path (`/admin/stations-billing`, `/admin/customer-billing`, ...). */
+  base: string;
   back: Record<string, string>;
 }
 
 /** The table and the cards. */
-export function StationBills({ t, rows, back }: StationBillsProps) {
+export function StationBills({ t, rows, base, back }: StationBillsProps) {
   const C = (k: string) => t(`billing.station_billing.columns.${k}`);
   const badge = (r: StationBillRow) => (
     <span
@@ -58,7 +60,7 @@ export function StationBills({ t, rows, back }: StationBillsProps) {
       <Island
         of={ConfirmSubmit}
         props={{
-          action: `/admin/stations-billing/bills/${r.id}/delete`,
+          action: `${base}/bills/${r.id}/delete`,
           fields: back,
           label: t("billing.station_billing.actions.delete"),
           className: "btn btn-sm btn-danger",

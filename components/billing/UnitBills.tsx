@@ -4,53 +4,46 @@ import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";
 import { pdfHref } from "../reports/format.ts";
-import type { DerivedStatus } from "./model.ts";
-
-/** One unit bill as the list shows it. */
-export interface UnitBillRow {
-  id: number;
-  station_id: number;
-  station: string;
-  unit_id: string;
-  unit: string;
-  /** First word of the tenant's name, or null (not assigned). */
-  tenant: string | null;
-  energy: string;
-  total: string;
-  status: DerivedStatus;
-  payment: string;
-}
+import type { UnitBillRow } from "../../services/billing/lists.ts";
+import { moneyText } from "../../core/money.ts";
+import { firstWord, kwhText } from "./model.ts";
 
 /** Props of {@link UnitBills}. */
 export interface UnitBillsProps {
   t: Translate;
   rows: UnitBillRow[];
+  /** The page's path (`/admin/units-billing`, `/admin/billing`, ...). */
+  base: string;
   /** Hidden fields that bring the admin back to the same pickers after a delete. */
   back: Record<string, string>;
 }
 
-const PAYMENTS = [
-  "paid",
-  "pending",
-  "overdue",
-  "failed",
-  "awaiting_spei_transfer",
-  "reference_expired",
-  "partial",
-];
-
-/** The payment status text (Unknown for anything else). */
-export function paymentText(t: Translate, status: string): string {
-  return t(`billing.payment_status.${PAYMENTS.includes(status) ? status : "unknown"}`);
+/** The payment cell: the state, and the due or payment date; nothing for a draft. */
+export function paymentText(t: Translate, r: UnitBillRow): string {
+  if (!r.is_finalized) return "—";
+  const state = t(`billing.payment_status.${r.payment_status}`);
+  if (r.payment_status === "paid") return r.payment_date ? `${state} · ${r.payment_date}` : state;
+  const due = r.payment_due_date
+    ? ` · ${t("billing.columns_extra.due_date")} ${r.payment_due_date}`
+    : "";
+  return `${state}${due}`;
 }
 
 /** The table and the cards. */
-export function UnitBills({ t, rows, back }: UnitBillsProps) {
+export function UnitBills({ t, rows, base, back }: UnitBillsProps) {
   const C = (k: string) => t(`billing.unit_billing.columns.${k}`);
   const badge = (r: UnitBillRow) => (
-    <span className={`badge badge-${r.status.colour}`} data-status={r.status.key}>
-      {t(`billing.status.${r.status.key}`)}
-    </span>
+    <>
+      <span className={`badge badge-${r.status.colour}`} data-status={r.status.key}>
+        {t(`billing.status.${r.status.key}`)}
+      </span>
+      {!r.is_finalized && (
+        <>
+          {" "}
+          <span className="badge badge-grey" data-status="draft">{t("billing.status.draft")}</span>
+        </>
+      )}
+    </>
   );
   const actions = (r: UnitBillRow) => (
     <div className="row-actions">
@@ -70,22 +63,34 @@ export function UnitBills({ t, rows, back }: UnitBillsProps) {
             pdfHref(r.station_id, { type: "unit", period: back.period, unit: r.unit_id, language })}
         />
       )}
-      <Island
-        of={ConfirmSubmit}
-        props={{
-          action: `/admin/units-billing/bills/${r.id}/delete`,
-          fields: back,
-          label: t("billing.unit_billing.actions.delete"),
-          className: "btn btn-sm btn-danger",
-          title: t("billing.delete_dialog.title"),
-          message: `${t("billing.delete_dialog.message")} (${r.station} · ${r.unit})`,
-          confirmLabel: t("billing.delete_dialog.confirm"),
-          cancelLabel: t("billing.delete_dialog.cancel"),
-        }}
-      />
+      {r.can_record_payment && (
+        <a
+          className="btn btn-sm btn-secondary"
+          href={`${base}/bills/${r.id}/payment?${new URLSearchParams(back)}`}
+        >
+          {t("billing.payment_record.action")}
+        </a>
+      )}
+      {r.can_delete && (
+        <Island
+          of={ConfirmSubmit}
+          props={{
+            action: `${base}/bills/${r.id}/delete`,
+            fields: back,
+            label: t("billing.unit_billing.actions.delete"),
+            className: "btn btn-sm btn-danger",
+            title: t("billing.delete_dialog.title"),
+            message: `${t("billing.delete_dialog.message")} (${r.station} · ${r.unit})`,
+            confirmLabel: t("billing.delete_dialog.confirm"),
+            cancelLabel: t("billing.delete_dialog.cancel"),
+          }}
+        />
+      )}
     </div>
   );
-  const tenant = (r: UnitBillRow) => r.tenant ?? t("billing.unit_billing.not_assigned");
+  const tenant = (r: UnitBillRow) => firstWord(r.tenant) ?? t("billing.unit_billing.not_assigned");
+  const energy = (r: UnitBillRow) => kwhText(r.energy_kwh);
+  const total = (r: UnitBillRow) => moneyText(r.total_cost, r.currency);
   return (
     <>
       <div className="card table-wrap table-only">
@@ -108,10 +113,10 @@ export function UnitBills({ t, rows, back }: UnitBillsProps) {
                 <td>{r.station}</td>
                 <td>{r.unit}</td>
                 <td>{tenant(r)}</td>
-                <td className="num nowrap">{r.energy}</td>
-                <td className="num nowrap">{r.total}</td>
+                <td className="num nowrap">{energy(r)}</td>
+                <td className="num nowrap">{total(r)}</td>
                 <td>{badge(r)}</td>
-                <td>{r.payment}</td>
+                <td>{paymentText(t, r)}</td>
                 <td>{actions(r)}</td>
               </tr>
             ))}
@@ -129,11 +134,11 @@ export function UnitBills({ t, rows, back }: UnitBillsProps) {
               <dt>{C("tenant")}</dt>
               <dd>{tenant(r)}</dd>
               <dt>{C("energy")}</dt>
-              <dd>{r.energy}</dd>
+              <dd>{energy(r)}</dd>
               <dt>{C("total_cost")}</dt>
-              <dd>{r.total}</dd>
+              <dd>{total(r)}</dd>
               <dt>{C("payment")}</dt>
-              <dd>{r.payment}</dd>
+              <dd>{paymentText(t, r)}</dd>
             </dl>
             {actions(r)}
           </li>

@@ -1,7 +1,7 @@
 /**
  * The view model of the admin billing pages (spec 001 sections 2, 4 and 5): the picker values
- * (zone, year, period with their defaults and resets), the unit bill status derivation, and
- * small formatting helpers. Pure: "today" is a parameter.
+ * (zone, year, period with their defaults and resets) and small formatting helpers (the bill
+ * status derivations are core/bill.ts's). Pure: "today" is a parameter.
  */
 import {
   type DateParts,
@@ -11,12 +11,8 @@ import {
   periodOptions,
 } from "../../core/periods.ts";
 
-/** A zone as the pickers need it. */
-export interface ZoneChoice {
-  id: number;
-  name: string;
-  billing_type: PeriodKind;
-}
+export type { ZoneChoice } from "../../services/billing/lists.ts";
+import type { ZoneChoice } from "../../services/billing/lists.ts";
 
 /** The raw query of a billing page. */
 export interface PickerQuery {
@@ -73,48 +69,10 @@ export function yearOfPeriod(text: string | null): number | null {
   }
 }
 
-/** The fields of a unit bill the status derivation reads. */
-export interface StatusInput {
-  is_finalized: boolean;
-  is_estimation: boolean;
-  override_reason: string | null;
-  recalculation_method: string | null;
-  created_by: string | null;
-}
-
-/** A derived status: its locale key under `billing.status` and its badge colour. */
-export interface DerivedStatus {
-  key: "recalculated" | "partially_saved" | "saved" | "estimate" | "not_saved";
-  colour: "purple" | "yellow" | "green" | "red" | "blue" | "grey";
-}
-
-/**
- * The status of a unit bill in the lists (spec 001 section 4): finalized with an override
- * reason or a recalculation method is Recalculated; finalized with a creator is Partially
- * Saved; other finalized is Saved (red for an estimation, else green); a draft estimation is
- * Estimate (blue in the current period, else red); anything else Not Saved.
- */
-export function unitBillStatus(bill: StatusInput, isCurrentPeriod: boolean): DerivedStatus {
-  if (bill.is_finalized) {
-    if (bill.override_reason || bill.recalculation_method) {
-      return { key: "recalculated", colour: "purple" };
-    }
-    if (bill.created_by) return { key: "partially_saved", colour: "yellow" };
-    return { key: "saved", colour: bill.is_estimation ? "red" : "green" };
-  }
-  if (bill.is_estimation) return { key: "estimate", colour: isCurrentPeriod ? "blue" : "red" };
-  return { key: "not_saved", colour: "grey" };
-}
-
 /** The first word of a name, or null when there is none. */
 export function firstWord(name: string | null | undefined): string | null {
   const word = (name ?? "").trim().split(/\s+/)[0];
   return word ? word : null;
-}
-
-/** Integer cents as money with two decimals and the currency, e.g. `1234` → `12.34 MXN`. */
-export function centsText(cents: number, currency: string): string {
-  return `${(cents / 100).toFixed(2)} ${currency}`;
 }
 
 /** Energy in kWh with two decimals. */

@@ -100,11 +100,13 @@ export function PeriodDetails({ t, bill, status, zone }: PeriodDetailsProps) {
         )}
       </dl>
       {details.season && <p className="muted small">{D(`${details.season}_rates`)}</p>}
-      <p className="muted small">
-        {bill.payment_date
-          ? D("paid_on", { date: bill.payment_date.slice(0, 10) })
-          : D("payment_due", { date: bill.payment_due_date })}
-      </p>
+      {(bill.payment_date || bill.payment_due_date) && (
+        <p className="muted small">
+          {bill.payment_date
+            ? D("paid_on", { date: bill.payment_date.slice(0, 10) })
+            : D("payment_due", { date: bill.payment_due_date ?? "" })}
+        </p>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@
  * download per period, the expandable details and (admin, past periods with a bill) the
  * recalculation dialog. Everything works without JavaScript (<details> and GET/POST forms).
  */
+import { isPaymentStatus, PAYMENT_COLOURS } from "../../core/bill.ts";
 import type { Translate } from "../../services/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { PeriodRow } from "../../services/report_views.ts";
@@ -48,14 +49,6 @@ export interface UnitReportProps {
   recalcForm: (row: PeriodRow, attempt: RecalcAttempt | null) => RecalcFormProps;
 }
 
-const PAYMENT_COLOURS: Record<string, string> = {
-  paid: "green",
-  failed: "red",
-  overdue: "red",
-  awaiting_spei_transfer: "blue",
-  reference_expired: "yellow",
-};
-
 /** A short label of a period for the chart (`Jan`, `Jan-Feb`). */
 function shortLabel(t: Translate, text: string): string {
   const p = parsePeriod(text);
@@ -82,17 +75,9 @@ export function UnitReport(p: UnitReportProps) {
   const payment = (r: PeriodRow) => {
     if (!r.bill) return <span className="muted">-</span>;
     const s = r.bill.payment_status;
-    const known = [
-      "paid",
-      "pending",
-      "overdue",
-      "failed",
-      "awaiting_spei_transfer",
-      "reference_expired",
-      "partial",
-    ].includes(s);
+    const known = isPaymentStatus(s);
     return (
-      <span className={`badge badge-${PAYMENT_COLOURS[s] ?? "yellow"}`} data-payment={s}>
+      <span className={`badge badge-${known ? PAYMENT_COLOURS[s] : "yellow"}`} data-payment={s}>
         {t(`billing.payment_status.${known ? s : "unknown"}`)}
       </span>
     );

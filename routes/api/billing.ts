@@ -1,134 +1,110 @@
 /**
- * Bills API (spec 001 section 7): the billing run, bill lists and deletes.
+ * Bills API (spec 001 section 7; issue 9): the billing run, bill lists, deletes, recalculation
+ * and payments recorded by an admin. Money in currency units (`_bill_json.ts`); lists answer
+ * `{bills}`. Refusals of the services become 4xx answers in `routes/_refusal.tsx`.
  *
  * - `POST /unified-billing/process` and `/api/unified-billing/process` (admin): body
- *   `{period, zone_id}` → counts of the run (`services/billing.ts`).
+ *   `{period, zone_id}` → what the run did, unit and station bills counted apart.
  * - `GET /api/bills`, `/api/bimester-bills` (monthly / bimonthly unit bills; query station_id,
- *   billing_month or billing_period, optional unit_id): admin sees all, a customer the bills of
- *   its stations, a tenant the bills of its units.
- * - `GET /api/customer-bills`, `/api/bimester-customer-bills`: admin all, a customer its
- *   stations'; tenants 403.
+ *   billing_month or billing_period, optional unit_id) → `{bills}`: admin all, a customer its
+ *   stations', a tenant its own finalized bills with a total above 0.
+ * - `GET /api/customer-bills`, `/api/bimester-customer-bills` → `{bills}`: admin all, a
+ *   customer its stations'; tenants 403.
  * - `DELETE /bills/{id}`, `/bimester-bills/{id}`, `/customer-bills/{id}`,
- *   `/bimester-customer-bills/{id}` and their `/api` variants (admin): finalized bills stay (409).
- * - `PUT /api/bills/{id}`, `/api/bimester-bills/{id}` (admin): recalculation
- *   (`services/recalculation.ts`); answers the updated bill.
+ *   `/bimester-customer-bills/{id}` and their `/api` variants (admin): a paid bill or one with a
+ *   live SPEI reference stays (409).
+ * - `PUT /api/bills/{id}`, `/api/bimester-bills/{id}` (admin): recalculation → the bill.
+ * - `POST /api/bills/{id}/payments`, `/api/bimester-bills/{id}/payments` (admin): a payment
+ *   received outside the processor `{method: cash|transfer, payment_date, reference?, note?}` →
+ *   the paid bill.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
+import { z } from "zod";
 import type { AppEnv, Deps } from "../_deps.ts";
 import { badJson, idParam, readJson } from "../_http.ts";
 import { requireApi } from "../_session.ts";
-import { parsePeriod } from "../../core/periods.ts";
-import { BillingInputError, runBilling } from "../../services/billing.ts";
+import { isPeriod, parsePeriod, type PeriodKind } from "../../core/periods.ts";
 import {
-  deleteCustomerBill,
-  type DeleteResult,
-  deleteUnitBill,
-  listCustomerBills,
-  listUnitBills,
-  type StoredCustomerBill,
-  type StoredUnitBill,
-} from "../../db/bills.ts";
-import { stationIdsOfCustomer } from "../../db/devices.ts";
-import { RecalcError, recalculateBill } from "../../services/recalculation.ts";
+  customerBillsFor,
+  deleteCustomerBillById,
+  deleteUnitBillById,
+  recalculateBill,
+  recordPayment,
+  runBilling,
+  unitBillsFor,
+} from "../../services/billing/mod.ts";
+import { invalid, notFound } from "../../services/refusal.ts";
+import { customerBillJson, unitBillJson } from "./_bill_json.ts";
 
-/** Filters of a bill list, validated. */
-interface BillQuery {
-  station_id: number | null;
-  period: string | null;
-  unit_id: string | null;
-}
+const optionalId = z.union([z.literal(""), z.string().regex(/^\d{1,15}$/)]).optional();
 
-/** Reads the query; null when a value is malformed. */
-function billQuery(c: Context<AppEnv>): BillQuery | null {
-  const q = c.req.query();
-  let station_id: number | null = null;
-  if (q.station_id !== undefined && q.station_id !== "") {
-    station_id = idParam(q.station_id);
-    if (station_id === null) return null;
-  }
+/** The query of a bill list. */
+const billQuerySchema = z.object({
+  station_id: optionalId,
+  billing_month: z.string().optional(),
+  billing_period: z.string().optional(),
+  unit_id: z.union([z.literal(""), z.string().regex(/^[\w.-]{1,64}$/)]).optional(),
+});
+
+/** Reads a bill list's query for bills of `kind`; refuses a malformed one. */
+function billQuery(c: Context<AppEnv>, kind: PeriodKind) {
+  const q = billQuerySchema.safeParse(c.req.query());
+  if (!q.success) throw invalid({}, "billing.errors.invalid_query");
+  const { station_id, billing_month, billing_period, unit_id } = q.data;
   let period: string | null = null;
-  for (const name of ["billing_month", "billing_period"] as const) {
-    const v = q[name];
-    if (v === undefined || v === "") continue;
-    try {
-      const p = parsePeriod(v);
-      if ((name === "billing_month") !== (p.kind === "monthly")) return null;
-      period = p.text;
-    } catch {
-      return null;
+  for (const [name, v] of [["billing_month", billing_month], ["billing_period", billing_period]]) {
+    if (!v) continue;
+    if (!isPeriod(v) || (name === "billing_month") !== (parsePeriod(v).kind === "monthly")) {
+      throw invalid({ [name!]: "billing.errors.invalid_period" }, "billing.errors.invalid_query");
     }
+    period = parsePeriod(v).text;
   }
-  const unit_id = q.unit_id === undefined || q.unit_id === "" ? null : q.unit_id;
-  if (unit_id !== null && !/^[\w.-]{1,64}$/.test(unit_id)) return null;
-  return { station_id, period, unit_id };
+  return {
+    kind,
+    station_id: station_id ? Number(station_id) : null,
+    period,
+    unit_id: unit_id || null,
+  };
 }
 
-const periodOf = (b: { billing_month: string | null; billing_period: string | null }) =>
-  b.billing_month ?? b.billing_period;
+/** The bill id of the path; a 404 refusal when it is not one. */
+function billId(c: Context<AppEnv>): number {
+  const id = idParam(c.req.param("id"));
+  if (id === null) throw notFound("billing.errors.bill_not_found");
+  return id;
+}
 
-const badQuery = (c: Context<AppEnv>) =>
-  c.json({ message: c.var.t("billing.errors.invalid_query"), errors: {} }, 400);
+/** The JSON body; a 400 answer (null) when it is not JSON. */
+async function jsonBody(c: Context<AppEnv>): Promise<unknown | null> {
+  const body = await readJson(c);
+  return body === undefined ? null : body;
+}
 
 /** Routes of the billing run and the bill lists. */
 export function billingApiRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   const process = async (c: Context<AppEnv>) => {
-    const body = await readJson(c);
-    if (body === undefined || typeof body !== "object" || body === null) return badJson(c);
+    const body = await jsonBody(c);
+    if (body === null || typeof body !== "object") return badJson(c);
     const { period, zone_id } = body as Record<string, unknown>;
-    try {
-      const user = c.var.user!;
-      const res = await runBilling(deps, zone_id, period, { author: user.email });
-      return c.json(res);
-    } catch (e) {
-      if (e instanceof BillingInputError) {
-        return c.json({ message: c.var.t(e.key), detail: e.message }, e.status);
-      }
-      throw e;
-    }
+    return c.json(await runBilling(deps, zone_id, period, { author: c.var.user!.email }));
   };
   for (const path of ["/unified-billing/process", "/api/unified-billing/process"]) {
     app.post(path, requireApi("admin"), process);
   }
 
-  /** The station ids a customer may see, or null for every station (admin). */
-  const visibleStations = async (c: Context<AppEnv>): Promise<Set<number> | null> => {
-    const user = c.var.user!;
-    if (user.role === "admin") return null;
-    if (user.role === "customer") return new Set(await stationIdsOfCustomer(deps.kv, user.id));
-    return new Set();
-  };
-
-  const unitList = (kind: "monthly" | "bimonthly") => async (c: Context<AppEnv>) => {
-    const q = billQuery(c);
-    if (!q) return badQuery(c);
-    const user = c.var.user!;
-    const stations = await visibleStations(c);
-    const bills = (await listUnitBills(deps.kv, q.station_id ?? undefined)).filter((b) =>
-      (kind === "monthly" ? b.billing_month !== null : b.billing_period !== null) &&
-      (q.period === null || periodOf(b) === q.period) &&
-      (q.unit_id === null || b.unit_id === q.unit_id) &&
-      (user.role === "admin" ||
-        (user.role === "customer" && stations!.has(b.station_id)) ||
-        (user.role === "user" && b.tenant_id === user.id))
-    );
-    return c.json(bills satisfies StoredUnitBill[]);
+  const unitList = (kind: PeriodKind) => async (c: Context<AppEnv>) => {
+    const bills = await unitBillsFor(deps, c.var.user!, billQuery(c, kind));
+    return c.json({ bills: bills.map(unitBillJson) });
   };
   app.get("/api/bills", requireApi("admin", "customer", "user"), unitList("monthly"));
   app.get("/api/bimester-bills", requireApi("admin", "customer", "user"), unitList("bimonthly"));
 
-  const customerList = (kind: "monthly" | "bimonthly") => async (c: Context<AppEnv>) => {
-    const q = billQuery(c);
-    if (!q) return badQuery(c);
-    const stations = await visibleStations(c);
-    const bills = (await listCustomerBills(deps.kv, q.station_id ?? undefined)).filter((b) =>
-      (kind === "monthly" ? b.billing_month !== null : b.billing_period !== null) &&
-      (q.period === null || periodOf(b) === q.period) &&
-      (stations === null || stations.has(b.station_id))
-    );
-    return c.json(bills satisfies StoredCustomerBill[]);
+  const customerList = (kind: PeriodKind) => async (c: Context<AppEnv>) => {
+    const bills = await customerBillsFor(deps, c.var.user!, billQuery(c, kind));
+    return c.json({ bills: bills.map(customerBillJson) });
   };
   app.get("/api/customer-bills", requireApi("admin", "customer"), customerList("monthly"));
   app.get(
@@ -137,47 +113,38 @@ export function billingApiRoutes(deps: Deps): Hono<AppEnv> {
     customerList("bimonthly"),
   );
 
-  const remove =
-    (del: (kv: Deno.Kv, id: number) => Promise<DeleteResult>) => async (c: Context<AppEnv>) => {
-      const id = idParam(c.req.param("id"));
-      const res = id === null ? "not_found" : await del(deps.kv, id);
-      if (res === "not_found") {
-        return c.json({ message: c.var.t("billing.errors.bill_not_found") }, 404);
-      }
-      if (res === "finalized") {
-        return c.json({ message: c.var.t("billing.errors.bill_finalized") }, 409);
-      }
-      return c.json({ message: c.var.t("billing.messages.bill_deleted"), id });
-    };
+  const remove = (del: (deps: Deps, id: number) => Promise<void>) => async (c: Context<AppEnv>) => {
+    const id = billId(c);
+    await del(deps, id);
+    return c.json({ message: c.var.t("billing.messages.bill_deleted"), id });
+  };
   for (const prefix of ["", "/api"]) {
-    app.delete(`${prefix}/bills/:id`, requireApi("admin"), remove(deleteUnitBill));
-    app.delete(`${prefix}/bimester-bills/:id`, requireApi("admin"), remove(deleteUnitBill));
-    app.delete(`${prefix}/customer-bills/:id`, requireApi("admin"), remove(deleteCustomerBill));
+    app.delete(`${prefix}/bills/:id`, requireApi("admin"), remove(deleteUnitBillById));
+    app.delete(`${prefix}/bimester-bills/:id`, requireApi("admin"), remove(deleteUnitBillById));
+    app.delete(`${prefix}/customer-bills/:id`, requireApi("admin"), remove(deleteCustomerBillById));
     app.delete(
       `${prefix}/bimester-customer-bills/:id`,
       requireApi("admin"),
-      remove(deleteCustomerBill),
+      remove(deleteCustomerBillById),
     );
   }
 
-  const recalculate = (kind: "monthly" | "bimonthly") => async (c: Context<AppEnv>) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) return c.json({ message: c.var.t("billing.errors.bill_not_found") }, 404);
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    try {
-      const user = c.var.user!;
-      return c.json(await recalculateBill(deps, id, kind, body, user));
-    } catch (e) {
-      if (e instanceof RecalcError) {
-        const t = c.var.t;
-        const errors = Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, t(v)]));
-        return c.json({ message: t(e.key), errors }, e.status);
-      }
-      throw e;
-    }
+  const recalculate = (kind: PeriodKind) => async (c: Context<AppEnv>) => {
+    const id = billId(c);
+    const body = await jsonBody(c);
+    if (body === null) return badJson(c);
+    return c.json(unitBillJson(await recalculateBill(deps, id, kind, body, c.var.user!)));
   };
   app.put("/api/bills/:id", requireApi("admin"), recalculate("monthly"));
   app.put("/api/bimester-bills/:id", requireApi("admin"), recalculate("bimonthly"));
+
+  const pay = async (c: Context<AppEnv>) => {
+    const id = billId(c);
+    const body = await jsonBody(c);
+    if (body === null) return badJson(c);
+    return c.json(unitBillJson(await recordPayment(deps, id, body, c.var.user!)));
+  };
+  app.post("/api/bills/:id/payments", requireApi("admin"), pay);
+  app.post("/api/bimester-bills/:id/payments", requireApi("admin"), pay);
   return app;
 }

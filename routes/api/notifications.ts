@@ -4,8 +4,7 @@ import type { AppEnv, Deps } from "../_deps.ts";
 import { badRequest, idParam, validate } from "../_http.ts";
 import { requireApi } from "../_session.ts";
 import { notificationsQuerySchema } from "../../core/schemas.ts";
-import { countActive, listNotifications } from "../../db/notifications.ts";
-import { resolveByHand } from "../../services/notifications.ts";
+import { activeCount, notificationsOf, resolveByHand } from "../../services/notifications.ts";
 
 /** Routes under /api/notifications. */
 export function notificationApiRoutes(deps: Deps): Hono<AppEnv> {
@@ -16,28 +15,25 @@ export function notificationApiRoutes(deps: Deps): Hono<AppEnv> {
   app.get("/api/notifications", async (c) => {
     const parsed = validate(notificationsQuerySchema, c.req.query());
     if (!parsed.ok) return badRequest(c, parsed.errors);
-    const list = await listNotifications(
-      deps.kv,
+    const list = await notificationsOf(
+      deps,
       c.var.user!.id,
       parsed.data.status,
       parsed.data.limit,
+      c.var.lang,
     );
     return c.json({ notifications: list });
   });
 
   app.get("/api/notifications/count", async (c) => {
-    return c.json({ total_count: await countActive(deps.kv, c.var.user!.id) });
+    return c.json({ total_count: await activeCount(deps, c.var.user!.id) });
   });
 
   app.post("/api/notifications/:id/resolve", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.notification_not_found") }, 404);
-    const res = await resolveByHand(deps, c.var.user!.id, id);
-    if (!res.ok) return c.json({ message: c.var.t(res.key) }, res.status);
-    return c.json({
-      message: c.var.t("notifications.resolved_ok"),
-      notification: res.notification,
-    });
+    const notification = await resolveByHand(deps, c.var.user!.id, id, c.var.lang);
+    return c.json({ message: c.var.t("notifications.resolved_ok"), notification });
   });
   return app;
 }

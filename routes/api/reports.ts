@@ -2,7 +2,8 @@
  * Report API (spec 001 section 7, "Reports"): `POST /reports/generate` and
  * `/api/reports/generate` with a JSON body → `application/pdf` as an attachment
  * (`services/reports.ts`). Signed-in users only; who may have which report is decided there.
- * Refusals are JSON `{message}` in the asker's language: 400 bad body, 403, 404.
+ * Refusals are JSON `{message, errors}` in the asker's language (routes/_refusal.tsx): 400 bad
+ * body, 403, 404.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -13,9 +14,9 @@ import {
   checkReportRequest,
   generateReport,
   REPORT_ERRORS,
-  ReportError,
   type ReportFile,
 } from "../../services/reports.ts";
+import { invalid } from "../../services/refusal.ts";
 
 /** The PDF answer of a finished report. */
 export function pdfResponse(file: ReportFile): Response {
@@ -33,16 +34,10 @@ export function pdfResponse(file: ReportFile): Response {
 export function reportApiRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const generate = async (c: Context<AppEnv>) => {
-    const t = c.var.t;
-    try {
-      const body = await readJson(c);
-      if (body === undefined) throw new ReportError(400, REPORT_ERRORS.invalidBody);
-      const req = checkReportRequest(body, c.var.lang);
-      return pdfResponse(await generateReport(deps, c.var.user!, req));
-    } catch (e) {
-      if (e instanceof ReportError) return c.json({ message: t(e.key, e.params) }, e.status);
-      throw e;
-    }
+    const body = await readJson(c);
+    if (body === undefined) throw invalid({}, REPORT_ERRORS.invalidBody);
+    const req = checkReportRequest(body, c.var.lang);
+    return pdfResponse(await generateReport(deps, c.var.user!, req));
   };
   for (const path of ["/reports/generate", "/api/reports/generate"]) {
     app.post(path, requireApi("admin", "customer", "user"), generate);

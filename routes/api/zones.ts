@@ -35,7 +35,7 @@ export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
         : adminOnly(c, next),
   );
 
-  app.get("/api/zones", async (c) => c.json(await zoneViews(deps)));
+  app.get("/api/zones", async (c) => c.json({ zones: await zoneViews(deps) }));
   app.post("/api/zones", async (c) => {
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
@@ -67,12 +67,12 @@ export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
   app.get("/api/zones/:id/stations", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null || !await getZone(deps.kv, id)) return notFound(c);
-    return c.json(await zoneStations(deps, c.var.user!, id));
+    return c.json({ stations: await zoneStations(deps, c.var.user!, id) });
   });
   app.get("/api/zones/:id/history", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null || !await getZone(deps.kv, id)) return notFound(c);
-    return c.json(await zoneHistory(deps.kv, id));
+    return c.json({ history: await zoneHistory(deps.kv, id) });
   });
   app.delete("/api/zones/:id", async (c) => {
     const id = idParam(c.req.param("id"));

@@ -3,7 +3,7 @@
  * billing run and by recalculation: the extended range from the telemetry store and the
  * historical average of a unit's bills.
  */
-import type { Deps } from "./deps.ts";
+import type { Deps } from "../deps.ts";
 import {
   averageEnergy,
   extendedRangeEnergy,
@@ -12,9 +12,9 @@ import {
   hourlyCoverage,
   previousPeriods,
   type Range,
-} from "../core/estimation.ts";
-import type { Period } from "../core/periods.ts";
-import { getUnitBillsOf } from "../db/bills.ts";
+} from "../../core/estimation.ts";
+import type { Period } from "../../core/periods.ts";
+import { getUnitBillsOf } from "../../db/bills.ts";
 
 /**
  * The extended-range energy (kWh) of a meter for `period` (core/estimation.ts), or null when

@@ -1,32 +1,86 @@
 /**
- * The `bill_created` notifications of a billing run (services/billing.ts): each new bill tells
- * its unit's tenant, in the tenant's language, written in batches while the run goes on.
+ * The bill notices (issue 9): `bill_created` when a bill is finalized with a total above 0,
+ * `payment_overdue` once when it passes its due date, `payment_received` when it is paid. Each
+ * is stored as a type plus parameters (unit and station by name, the period, the amount due in
+ * cents and its currency, the due date) with a link to the bill, and worded in the reader's
+ * language when it is read (services/notifications.ts). A run's notices are written in batches
+ * while the run goes on.
  */
-import type { Deps } from "./deps.ts";
-import type { StoredDevice } from "../db/devices.ts";
-import type { StoredUnitBill } from "../db/bills.ts";
-import { createNotifications, type NewNotification } from "../db/notifications.ts";
-import { type StoredUser, userKey } from "../db/users.ts";
+import type { Deps } from "../deps.ts";
+import type { StoredDevice } from "../../db/devices.ts";
+import { amountDue, periodOfBill, type UnitBill } from "../../core/bill.ts";
+import type { NotificationType } from "../../core/types.ts";
+import type { Role } from "../../core/roles.ts";
+import { createNotifications, type NewNotification } from "../../db/notifications.ts";
+import { type StoredUser, userKey } from "../../db/users.ts";
+
+/** The bill notices. */
+export type BillNoticeType = Extract<
+  NotificationType,
+  "bill_created" | "payment_overdue" | "payment_received"
+>;
+
+/** Where a reader of a role acts on a bill. */
+export function billLink(role: Role, bill: UnitBill): string {
+  const period = encodeURIComponent(periodOfBill(bill));
+  if (role === "admin") {
+    return `/admin/report/station/${bill.station_id}/unit/${
+      encodeURIComponent(bill.unit_id)
+    }?period=${period}`;
+  }
+  if (role === "customer") return `/customer/installations/${bill.station_id}`;
+  return `/user/billing?period=${period}`;
+}
+
+/** The notice of `type` about `bill` for `reader`. */
+export function billNotice(
+  type: BillNoticeType,
+  bill: UnitBill,
+  station: Pick<StoredDevice, "name" | "config">,
+  reader: Pick<StoredUser, "id" | "role">,
+): NewNotification {
+  const unit = station.config.station?.units.find((u) => u.id === bill.unit_id)?.name ??
+    bill.unit_id;
+  return {
+    user_id: reader.id,
+    type,
+    priority: type === "payment_overdue" ? "high" : "medium",
+    title: "",
+    message: "",
+    subject_id: `bill:${bill.id}`,
+    params: {
+      unit,
+      station: station.name,
+      period: periodOfBill(bill),
+      amount: type === "bill_created" ? bill.total_cost : amountDue(bill),
+      currency: bill.currency,
+      due: bill.payment_due_date ?? "",
+    },
+    link: billLink(reader.role, bill),
+  };
+}
 
 /**
- * The `bill_created` notifications of a run, written in batches: each new bill tells its
- * unit's tenant, in the tenant's language. Tenants are read once per run.
+ * The `bill_created` notices of a run, written in batches: each finalized bill with a total
+ * above 0 tells its unit's tenant. Tenants are read once per run.
  */
 export class NoticeBatch {
-  #queue: { bill: StoredUnitBill; station: StoredDevice }[] = [];
+  #queue: { bill: UnitBill; station: StoredDevice }[] = [];
   #users = new Map<number, StoredUser | null>();
   #writing: Promise<string | null> = Promise.resolve(null);
 
-  constructor(private readonly deps: Deps, private readonly period: string) {}
+  constructor(private readonly deps: Deps) {}
 
   /** Whether enough are queued to write them. */
   get full(): boolean {
     return this.#queue.length >= 200;
   }
 
-  /** Queues the notification of a new bill (bills of units without a tenant tell nobody). */
-  add(bill: StoredUnitBill, station: StoredDevice): void {
-    if (bill.tenant_id !== null) this.#queue.push({ bill, station });
+  /** Queues the notice of a finalized bill (drafts, zero totals and vacant units tell nobody). */
+  add(bill: UnitBill, station: StoredDevice): void {
+    if (bill.tenant_id !== null && bill.is_finalized && bill.total_cost > 0) {
+      this.#queue.push({ bill, station });
+    }
   }
 
   /** Writes what is queued (one batch at a time); answers why it failed, or null. */
@@ -42,8 +96,8 @@ export class NoticeBatch {
     return this.#writing;
   }
 
-  async #write(batch: { bill: StoredUnitBill; station: StoredDevice }[]): Promise<void> {
-    const { kv, i18n, now } = this.deps;
+  async #write(batch: { bill: UnitBill; station: StoredDevice }[]): Promise<void> {
+    const { kv, now } = this.deps;
     const missing = [...new Set(batch.map((n) => n.bill.tenant_id!))].filter((id) =>
       !this.#users.has(id)
     );
@@ -55,24 +109,7 @@ export class NoticeBatch {
     const notes: NewNotification[] = [];
     for (const { bill, station } of batch) {
       const tenant = this.#users.get(bill.tenant_id!);
-      if (!tenant) continue;
-      const t = i18n.t(tenant.language ?? "es");
-      const period = this.period;
-      notes.push({
-        user_id: tenant.id,
-        type: "bill_created",
-        priority: "medium",
-        title: t("billing.notifications.bill_created_title", { period }),
-        message: t("billing.notifications.bill_created_message", {
-          period,
-          station: station.name,
-          unit: bill.unit_id,
-          amount: (bill.total_cost / 100).toFixed(2),
-          currency: bill.currency,
-          due: bill.payment_due_date,
-        }),
-        subject_id: `bill:${bill.id}`,
-      });
+      if (tenant) notes.push(billNotice("bill_created", bill, station, tenant));
     }
     if (notes.length > 0) await createNotifications(kv, notes, now());
   }

@@ -18,20 +18,35 @@
  * The bill is recomputed with the zone snapshot it keeps (else the zone as it is now), and keeps
  * who (`author` = the admin's email, `created_by` = the admin's id), how
  * (`recalculation_method`) and why (`override_reason`); it becomes finalized, so its status is
- * Recalculated (spec 001 section 4) and billing runs leave it alone. The station's customer bill
- * of the period is recomputed from its unit bills in the same atomic commit (when one exists;
- * its finalized flag is kept). Bad input writes nothing.
+ * Recalculated (spec 001 section 4) and billing runs leave it alone. A draft finalized this way
+ * gets its due date and its tenant's `bill_created` notice. A paid bill, or one waiting on a
+ * live SPEI reference, is refused (its amount is what the tenant is paying). The station's
+ * customer bill of the period is recomputed from its unit bills in the same atomic commit (when
+ * one exists; its finalized flag is kept). Bad input writes nothing.
  */
 import { z } from "zod";
-import type { Deps } from "./deps.ts";
-import type { Zone } from "../core/zone.ts";
-import { computeUnitBill } from "../core/tariff.ts";
-import { computeCustomerBill } from "../core/customer_bill.ts";
-import { parsePeriod } from "../core/periods.ts";
-import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
-import { getZone } from "../db/zones.ts";
-import type { StoredCustomerBill, StoredUnitBill } from "../db/bills.ts";
-import { BILLING_ERRORS, periodBounds } from "./billing.ts";
+import type { Deps } from "../deps.ts";
+import type { Zone } from "../../core/zone.ts";
+import { computeUnitBill } from "../../core/tariff.ts";
+import { computeCustomerBill } from "../../core/customer_bill.ts";
+import { parsePeriod } from "../../core/periods.ts";
+import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../../core/consumption_input.ts";
+import { getZone } from "../../db/zones.ts";
+import { getDevice } from "../../db/devices.ts";
+import { getUser } from "../../db/users.ts";
+import {
+  commitPeriodChange,
+  getUnitBillEntry,
+  listUnitBills,
+  readPeriodBills,
+  type StoredUnitBill,
+} from "../../db/bills.ts";
+import { createNotifications } from "../../db/notifications.ts";
+import { billAmounts, deleteBlocker, finalization, restatedCustomerBill } from "../../core/bill.ts";
+import { localParts } from "../../core/local_time.ts";
+import { conflict, invalid, notFound } from "../refusal.ts";
+import { BILLING_ERRORS, periodBounds } from "./run.ts";
+import { billNotice } from "./notices.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 
 /** The recalculation methods of the dialog. */
@@ -51,22 +66,12 @@ export const RECALC_ERRORS = {
   notPast: "billing.recalculation.errors.not_past_period",
   noEstimate: "billing.recalculation.errors.no_estimate",
   conflict: "billing.recalculation.errors.conflict",
+  billPaid: "billing.recalculation.errors.bill_paid",
+  liveReference: "billing.errors.bill_live_reference",
   billNotFound: "billing.errors.bill_not_found",
   zoneNotFound: BILLING_ERRORS.zoneNotFound,
   ...CONSUMPTION_ERRORS,
 } as const;
-
-/** A refused recalculation: nothing was written. `errors` maps fields to locale keys. */
-export class RecalcError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    readonly key: string,
-    readonly errors: Record<string, string> = {},
-  ) {
-    super(key);
-    this.name = "RecalcError";
-  }
-}
 
 const bodySchema = z.object({
   override_reason: z.unknown().optional(),
@@ -82,10 +87,10 @@ export interface RecalcRequest {
   kwh: number | null;
 }
 
-/** Validates a body; RecalcError 400 with field errors otherwise. */
+/** Validates a body; an invalid-input refusal with field errors otherwise. */
 export function checkRecalcBody(body: unknown): RecalcRequest {
   const parsed = bodySchema.safeParse(body);
-  if (!parsed.success || Array.isArray(body)) throw new RecalcError(400, RECALC_ERRORS.invalidBody);
+  if (!parsed.success || Array.isArray(body)) throw invalid({}, RECALC_ERRORS.invalidBody);
   const { override_reason, recalculation_method, energy_consumption } = parsed.data;
   const errors: Record<string, string> = {};
   const reason = typeof override_reason === "string" ? override_reason.trim() : "";
@@ -99,7 +104,7 @@ export function checkRecalcBody(body: unknown): RecalcRequest {
     else errors.energy_consumption = input.key;
   }
   const first = Object.values(errors)[0];
-  if (first) throw new RecalcError(400, first, errors);
+  if (first) throw invalid(errors, first);
   return { reason, method: method!, kwh };
 }
 
@@ -126,8 +131,7 @@ async function zoneAverage(
 ): Promise<number | null> {
   let sum = 0;
   let n = 0;
-  for await (const e of deps.kv.list<StoredUnitBill>({ prefix: ["unit_bills"] })) {
-    const b = e.value;
+  for (const b of await listUnitBills(deps.kv)) {
     if (
       b.zone_id !== bill.zone_id || (b.billing_month ?? b.billing_period) !== period ||
       b.id === bill.id || b.is_estimation || b.recalculation_method !== null
@@ -139,8 +143,9 @@ async function zoneAverage(
 }
 
 /**
- * Recalculates unit bill `id` of `kind`; answers the updated bill. Throws {@link RecalcError}
- * (400 bad body or a period not past, 404 unknown bill or zone, 409 kept conflicting).
+ * Recalculates unit bill `id` of `kind`; answers the updated bill. Refuses (nothing written) a
+ * bad body or a period not past (invalid), an unknown bill or zone (not found), a paid bill or
+ * one with a live SPEI reference, or one that kept changing meanwhile (conflict).
  */
 export async function recalculateBill(
   deps: Deps,
@@ -151,21 +156,23 @@ export async function recalculateBill(
 ): Promise<StoredUnitBill> {
   const req = checkRecalcBody(body);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const idx = await deps.kv.get<[number, string, string]>(["unit_bill_ids", id]);
-    if (!idx.value) throw new RecalcError(404, RECALC_ERRORS.billNotFound);
-    const entry = await deps.kv.get<StoredUnitBill>(["unit_bills", ...idx.value]);
-    const old = entry.value;
-    if (!old || old.id !== id) throw new RecalcError(404, RECALC_ERRORS.billNotFound);
-    const periodText = kind === "monthly" ? old.billing_month : old.billing_period;
-    if (periodText === null) throw new RecalcError(404, RECALC_ERRORS.billNotFound);
+    const entry = await getUnitBillEntry(deps.kv, id);
+    const old = entry?.value;
+    const periodText = kind === "monthly" ? old?.billing_month : old?.billing_period;
+    if (!old || !periodText) throw notFound(RECALC_ERRORS.billNotFound);
     const period = parsePeriod(periodText);
     const bounds = periodBounds(period, deps.config.utcOffsetMinutes);
-    if (bounds.to > deps.now()) throw new RecalcError(400, RECALC_ERRORS.notPast);
+    const now = deps.now();
+    if (bounds.to > now) throw invalid({}, RECALC_ERRORS.notPast);
+    const blocker = deleteBlocker(old, now);
+    if (blocker) {
+      throw conflict(blocker === "paid" ? RECALC_ERRORS.billPaid : RECALC_ERRORS.liveReference);
+    }
     let zone = zoneOfSnapshot(old.zone_snapshot);
     if (!zone) {
-      const now = await getZone(deps.kv, old.zone_id);
-      if (!now) throw new RecalcError(404, RECALC_ERRORS.zoneNotFound);
-      zone = { ...now, id: String(now.id) } as Zone;
+      const current = await getZone(deps.kv, old.zone_id);
+      if (!current) throw notFound(RECALC_ERRORS.zoneNotFound);
+      zone = { ...current, id: String(current.id) } as Zone;
     }
     const energy = req.method === "manual_input"
       ? req.kwh
@@ -177,72 +184,64 @@ export async function recalculateBill(
       ? await historicalAverage(deps.kv, old.station_id, old.unit_id, period)
       : await zoneAverage(deps, old, period.text);
     if (energy === null) {
-      throw new RecalcError(400, RECALC_ERRORS.noEstimate, {
-        recalculation_method: RECALC_ERRORS.noEstimate,
-      });
+      throw invalid({ recalculation_method: RECALC_ERRORS.noEstimate });
     }
+    const at = new Date(now).toISOString();
     const computed = computeUnitBill(zone, energy, { period: period.text });
-    const at = new Date(deps.now()).toISOString();
-    const bill: StoredUnitBill = {
+    let bill: StoredUnitBill = {
       ...old,
-      energy_consumption: computed.energy_consumption,
-      energy_cost: computed.energy_cost,
-      base_tariff: computed.base_tariff,
-      compensation_cost: computed.compensation_cost,
-      tax_cost: computed.tax_cost,
-      total_cost: computed.total_cost,
-      currency: computed.currency,
-      is_finalized: true,
+      ...billAmounts(computed),
       is_estimation: req.method !== "manual_input",
       estimation_method: req.method === "manual_input" ? null : req.method,
       recalculation_method: req.method,
       override_reason: req.reason,
-      calculation_details: {
-        pricing_mode: computed.pricing_mode,
-        season: computed.season,
-        winter_days: computed.winter_days,
-        summer_days: computed.summer_days,
-        tiers: computed.calculation_details,
-      },
       author: actor.email,
       created_by: String(actor.id),
       updated_at: at,
     };
-
-    const op = deps.kv.atomic().check(entry).check(idx).set(entry.key, bill);
-    // The station bill, recomputed from every unit bill of the station and period.
-    const custEntry = await deps.kv.get<StoredCustomerBill>([
-      "customer_bills",
-      old.station_id,
-      period.text,
-    ]);
-    if (custEntry.value) {
-      const units: StoredUnitBill[] = [];
-      for await (
-        const e of deps.kv.list<StoredUnitBill>({
-          prefix: ["unit_bills", old.station_id, period.text],
-        })
-      ) {
-        op.check(e);
-        units.push(e.value.id === id ? bill : e.value);
-      }
-      const cb = computeCustomerBill(zone, units);
-      op.check(custEntry).set(
-        custEntry.key,
-        {
-          ...custEntry.value,
-          energy_consumption: round3(cb.energy_consumption),
-          commission_amount: cb.commission_amount,
-          fee_amount: cb.fee_amount,
-          tax_amount: cb.tax_amount,
-          total_amount: cb.total_amount,
-          currency: cb.currency,
-          calculation_details: cb.calculation_details,
-          updated_at: at,
-        } satisfies StoredCustomerBill,
+    const newlyFinal = !old.is_finalized;
+    if (newlyFinal) {
+      const { change, ...fin } = finalization(
+        bill.total_cost,
+        at,
+        localParts(now, deps.config.utcOffsetMinutes),
       );
-    } else op.check(custEntry);
-    if ((await op.commit()).ok) return bill;
+      bill = { ...bill, ...fin, payment_history: [...old.payment_history, change] };
+    } else if (bill.total_cost === 0 && old.payment_status !== "paid") {
+      bill = { ...bill, payment_status: "paid", payment_date: at.slice(0, 10) };
+    }
+
+    // The station bill, recomputed from every unit bill of the station and period.
+    const read = await readPeriodBills(deps.kv, old.station_id, period.text);
+    if (!read.units.some((e) => e.value.id === id && e.versionstamp === entry!.versionstamp)) {
+      continue;
+    }
+    const cust = read.customer.value;
+    const customer = cust
+      ? restatedCustomerBill(
+        cust,
+        computeCustomerBill(zone, read.units.map((e) => e.value.id === id ? bill : e.value)),
+        at,
+      )
+      : undefined;
+    if (!await commitPeriodChange(deps.kv, read, { set: [bill], customer })) continue;
+    if (newlyFinal) await notifyFinalized(deps, bill);
+    return bill;
   }
-  throw new RecalcError(409, RECALC_ERRORS.conflict);
+  throw conflict(RECALC_ERRORS.conflict);
+}
+
+/** The tenant's `bill_created` notice of a bill that recalculation finalized. */
+async function notifyFinalized(deps: Deps, bill: StoredUnitBill): Promise<void> {
+  if (bill.tenant_id === null || bill.total_cost === 0) return;
+  const [tenant, station] = await Promise.all([
+    getUser(deps.kv, bill.tenant_id),
+    getDevice(deps.kv, bill.station_id),
+  ]);
+  if (!tenant || !station) return;
+  await createNotifications(
+    deps.kv,
+    [billNotice("bill_created", bill, station, tenant)],
+    deps.now(),
+  );
 }

@@ -12,8 +12,13 @@
  * average of the unit's measured bills of the last 3 periods
  * (`method_2_historical_average`), else the average of the units measured in this run of the
  * zone (`method_3_zone_average`). The bill says so: `is_estimation`, `estimation_method` and
- * `calculation_details.estimation` (`{ level, method }`). Bills are due 10 business days
- * after the period's last day; each new bill notifies its unit's tenant (`bill_created`).
+ * `calculation_details.estimation` (`{ level, method }`).
+ *
+ * A run on a period that has ended finalizes its bills ("Saved"): they are due 10 business
+ * days after the run (core/bill.ts), and each one with a total above 0 tells its unit's tenant
+ * (`bill_created`). A run on the open period writes drafts: previews that tenants do not see,
+ * nobody is told of and nothing can pay. A future period is refused. Finalized bills are left
+ * alone by later runs (counted as skipped); changing one is what recalculation is for.
  *
  * Cost: the zone's devices are read in one scan, each unit's energy and whether it has
  * readings in one telemetry query (rollups, so the density of raw readings does not matter),
@@ -21,23 +26,18 @@
  * commit; bill ids are reserved in blocks, tenants read once and notifications written in
  * batches. Stations are read a few at a time and billed as soon as they are read.
  */
-import type { Deps } from "./deps.ts";
-import type { Zone } from "../core/zone.ts";
-import { averageEnergy } from "../core/estimation.ts";
-import {
-  addBusinessDays,
-  daysInMonth,
-  formatDate,
-  parsePeriod,
-  type Period,
-} from "../core/periods.ts";
-import { monthBounds } from "../core/local_time.ts";
-import { getZone, listZones, type StoredZone } from "../db/zones.ts";
-import { listDevices, type StoredDevice } from "../db/devices.ts";
-import { idBlocks } from "../db/bills.ts";
-import { counterUsageOf } from "../db/telemetry/mod.ts";
+import type { Deps } from "../deps.ts";
+import type { Zone } from "../../core/zone.ts";
+import { averageEnergy } from "../../core/estimation.ts";
+import { parsePeriod, type Period } from "../../core/periods.ts";
+import { localParts, monthBounds } from "../../core/local_time.ts";
+import { invalid, notFound } from "../refusal.ts";
+import { getZone, listZones, type StoredZone } from "../../db/zones.ts";
+import { listDevices, type StoredDevice } from "../../db/devices.ts";
+import { idBlocks } from "../../db/bills.ts";
+import { counterUsageOf } from "../../db/telemetry/mod.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
-import { NoticeBatch } from "./billing_notices.ts";
+import { NoticeBatch } from "./notices.ts";
 import {
   billGroup,
   checksOf,
@@ -46,28 +46,21 @@ import {
   type Run,
   type StationPlan,
   type UnitPlan,
-} from "./billing_station.ts";
+} from "./station.ts";
 
 /** How an estimated energy was found (the automatic levels). */
-export type { EstimationMethod } from "./billing_station.ts";
+export type { EstimationMethod } from "./station.ts";
 
 /** The periods before a period (core/estimation.ts), as the billing run looks back on them. */
-export { previousPeriods } from "../core/estimation.ts";
+export { previousPeriods } from "../../core/estimation.ts";
 
 /** Locale keys of the errors a run refuses with. */
 export const BILLING_ERRORS = {
   invalidPeriod: "billing.errors.invalid_period",
+  futurePeriod: "billing.errors.future_period",
   invalidZone: "billing.errors.invalid_zone",
   zoneNotFound: "billing.errors.zone_not_found",
 } as const;
-
-/** A run refused before anything was written: bad input (400) or an unknown zone (404). */
-export class BillingInputError extends Error {
-  constructor(readonly status: 400 | 404, readonly key: string, message: string) {
-    super(message);
-    this.name = "BillingInputError";
-  }
-}
 
 /** Something that could not be billed, and why. */
 export interface BillingFailure {
@@ -77,11 +70,25 @@ export interface BillingFailure {
   reason: string;
 }
 
+/** What happened to one kind of bill in a run. */
+export interface BillCounts {
+  created: number;
+  updated: number;
+  /** Left alone: finalized before the run. */
+  skipped: number;
+  failed: number;
+}
+
 /** What a billing run did (field names of spec 001 section 7 first). */
 export interface BillingResult {
   period: string;
   zone_ids: number[];
   dry_run: boolean;
+  /** Whether the bills were finalized (a period that has ended) or are drafts (the open one). */
+  finalized: boolean;
+  /** Unit bills and station bills, each counted apart (what the screen shows). */
+  unit_bills: BillCounts & { estimated: number };
+  station_bills: BillCounts;
   /** Unit plus customer bills created and updated. */
   total_bills_created: number;
   total_bills_updated: number;
@@ -119,26 +126,37 @@ export interface BillingOptions {
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** Validates a period; BillingInputError 400 otherwise. */
+/** Validates a period; an invalid-input refusal otherwise. */
 export function checkPeriod(period: unknown): Period {
   try {
     return parsePeriod(period);
   } catch (e) {
-    throw new BillingInputError(400, BILLING_ERRORS.invalidPeriod, (e as Error).message);
+    throw invalid({ period: BILLING_ERRORS.invalidPeriod }, undefined, (e as Error).message);
   }
 }
 
-/** Validates a zone id (a positive integer, or its digits); BillingInputError 400 otherwise. */
+/** Validates a zone id (a positive integer, or its digits); an invalid-input refusal otherwise. */
 export function checkZoneId(zoneId: unknown): number {
   const n = typeof zoneId === "string" && /^\d{1,15}$/.test(zoneId) ? Number(zoneId) : zoneId;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) {
-    throw new BillingInputError(
-      400,
-      BILLING_ERRORS.invalidZone,
+    throw invalid(
+      { zone_id: BILLING_ERRORS.invalidZone },
+      undefined,
       `zone_id must be a positive integer, saw ${JSON.stringify(zoneId)}`,
     );
   }
   return n;
+}
+
+/** Refuses a period that has not started at `now`. */
+function checkStarted(period: Period, bounds: { from: number }, now: number): void {
+  if (bounds.from > now) {
+    throw invalid(
+      { period: BILLING_ERRORS.futurePeriod },
+      undefined,
+      `${period.text} has not started`,
+    );
+  }
 }
 
 /** The instants [from, to) of a period in the business time zone. */
@@ -149,14 +167,6 @@ export function periodBounds(period: Period, offset: number): { from: number; to
     from: monthBounds(period.year, first, offset).from,
     to: monthBounds(period.year, last, offset).to,
   };
-}
-
-/** The due date: 10 business days after the period's last day (`YYYY-MM-DD`). */
-export function dueDateOf(period: Period): string {
-  const month = period.months[period.months.length - 1];
-  return formatDate(
-    addBusinessDays({ year: period.year, month, day: daysInMonth(period.year, month) }, 10),
-  );
 }
 
 /** Stations billed at the same time (their reads and commits overlap). */
@@ -229,11 +239,19 @@ async function planStation(
   }
 }
 
-function emptyResult(period: string, zoneIds: number[], dryRun: boolean): BillingResult {
+function emptyResult(
+  period: string,
+  zoneIds: number[],
+  dryRun: boolean,
+  finalized: boolean,
+): BillingResult {
   return {
     period,
     zone_ids: zoneIds,
     dry_run: dryRun,
+    finalized,
+    unit_bills: { created: 0, updated: 0, skipped: 0, failed: 0, estimated: 0 },
+    station_bills: { created: 0, updated: 0, skipped: 0, failed: 0 },
     total_bills_created: 0,
     total_bills_updated: 0,
     stations_processed: 0,
@@ -248,9 +266,14 @@ function emptyResult(period: string, zoneIds: number[], dryRun: boolean): Billin
   };
 }
 
+/** Whether a run on `period` at `now` finalizes: the period has ended. */
+function endedAt(deps: Deps, period: Period): boolean {
+  return periodBounds(period, deps.config.utcOffsetMinutes).to <= deps.now();
+}
+
 /**
- * Bills one zone for a period. Throws {@link BillingInputError} for a bad period or zone id
- * (400) and an unknown zone (404) before reading or writing anything else.
+ * Bills one zone for a period. Refuses a bad period or zone id, a period not started (invalid)
+ * and an unknown zone (not found) before reading or writing anything else.
  */
 export async function runBilling(
   deps: Deps,
@@ -260,11 +283,10 @@ export async function runBilling(
 ): Promise<BillingResult> {
   const period = checkPeriod(periodText);
   const id = checkZoneId(zoneId);
+  checkStarted(period, periodBounds(period, deps.config.utcOffsetMinutes), deps.now());
   const zone = await getZone(deps.kv, id);
-  if (!zone) {
-    throw new BillingInputError(404, BILLING_ERRORS.zoneNotFound, `zone ${id} does not exist`);
-  }
-  const result = emptyResult(period.text, [id], options.dryRun ?? false);
+  if (!zone) throw notFound(BILLING_ERRORS.zoneNotFound, `zone ${id} does not exist`);
+  const result = emptyResult(period.text, [id], options.dryRun ?? false, endedAt(deps, period));
   await billZones(deps, [zone], period, options, result);
   return result;
 }
@@ -276,8 +298,14 @@ export async function runBillingAll(
   options: BillingOptions = {},
 ): Promise<BillingResult> {
   const period = checkPeriod(periodText);
+  checkStarted(period, periodBounds(period, deps.config.utcOffsetMinutes), deps.now());
   const zones = await listZones(deps.kv);
-  const result = emptyResult(period.text, zones.map((z) => z.id), options.dryRun ?? false);
+  const result = emptyResult(
+    period.text,
+    zones.map((z) => z.id),
+    options.dryRun ?? false,
+    endedAt(deps, period),
+  );
   await billZones(deps, zones, period, options, result);
   return result;
 }
@@ -290,16 +318,22 @@ async function billZones(
   result: BillingResult,
 ): Promise<void> {
   if (zones.length === 0) return;
+  const now = deps.now();
   const run: Run = {
     deps,
     period,
     bounds: periodBounds(period, deps.config.utcOffsetMinutes),
-    due: dueDateOf(period),
+    finalize: result.finalized
+      ? {
+        at: new Date(now).toISOString(),
+        on: localParts(now, deps.config.utcOffsetMinutes),
+      }
+      : null,
     dryRun: options.dryRun ?? false,
     author: options.author ?? null,
     result,
     ids: idBlocks(deps.kv),
-    notices: new NoticeBatch(deps, period.text),
+    notices: new NoticeBatch(deps),
   };
   const devices = await listDevices(deps.kv);
   const sensors = sensorsByStation(devices);
@@ -341,6 +375,9 @@ async function billZone(
         unit_id: null,
         reason: failure,
       });
+      result.unit_bills.failed += plan.units.length ||
+        (plan.station.config.station?.units.length ?? 0);
+      result.station_bills.failed++;
     }
     onProgress?.({
       zone_id: stored.id,

@@ -5,16 +5,17 @@
  * commit fails (a concurrent write, a limit), each of its stations is billed on its own with
  * retries, so each station stays atomic and fails alone.
  */
-import type { Deps } from "./deps.ts";
-import type { Zone } from "../core/zone.ts";
-import type { Period } from "../core/periods.ts";
-import { computeUnitBill } from "../core/tariff.ts";
-import { computeCustomerBill } from "../core/customer_bill.ts";
-import { type EstimationLevel, levelOf } from "../core/estimation.ts";
-import type { StoredZone } from "../db/zones.ts";
-import type { StoredDevice } from "../db/devices.ts";
+import type { Deps } from "../deps.ts";
+import type { Zone } from "../../core/zone.ts";
+import type { Period } from "../../core/periods.ts";
+import { computeUnitBill } from "../../core/tariff.ts";
+import { computeCustomerBill } from "../../core/customer_bill.ts";
+import { buildCustomerBill, buildUnitBill } from "../../core/bill.ts";
+import type { DateParts } from "../../core/periods.ts";
+import { type EstimationLevel, levelOf } from "../../core/estimation.ts";
+import type { StoredZone } from "../../db/zones.ts";
+import type { StoredDevice } from "../../db/devices.ts";
 import {
-  type CustomerBillDraft,
   type IdSource,
   readStationBills,
   readStationsBills,
@@ -24,8 +25,8 @@ import {
   type UnitBillDraft,
   writeStationBills,
   writeStationsBills,
-} from "../db/bills.ts";
-import type { NoticeBatch } from "./billing_notices.ts";
+} from "../../db/bills.ts";
+import type { NoticeBatch } from "./notices.ts";
 
 /** How an estimated energy was found (the automatic levels). */
 export type EstimationMethod = Exclude<EstimationLevel, "manual_input">;
@@ -33,6 +34,8 @@ export type EstimationMethod = Exclude<EstimationLevel, "manual_input">;
 /** The counts of a run that its stations add to (field names of spec 001 section 7). */
 export interface RunCounts {
   stations_processed: number;
+  /** Whether the run finalized its bills (the period has ended) or wrote drafts. */
+  finalized: boolean;
   total_bills_created: number;
   total_bills_updated: number;
   bills_created: number;
@@ -42,6 +45,8 @@ export interface RunCounts {
   customer_bills_updated: number;
   customer_bills_skipped: number;
   bills_estimated: number;
+  unit_bills: { created: number; updated: number; skipped: number; estimated: number };
+  station_bills: { created: number; updated: number; skipped: number };
 }
 
 /** One unit to bill and its energy. */
@@ -67,8 +72,8 @@ export interface Run {
   deps: Deps;
   period: Period;
   bounds: { from: number; to: number };
-  /** The bills' due date (`YYYY-MM-DD`). */
-  due: string;
+  /** When the run finalizes (a period that has ended), or null: drafts of the open period. */
+  finalize: { at: string; on: DateParts } | null;
   dryRun: boolean;
   author: string | null;
   result: RunCounts;
@@ -156,7 +161,7 @@ export async function billGroup(
   }
 }
 
-/** The unit bill draft of a planned unit. */
+/** The unit bill of a planned unit (finalized when the run finalizes). */
 function unitDraft(
   run: Run,
   stored: StoredZone,
@@ -165,44 +170,21 @@ function unitDraft(
   u: UnitPlan,
 ): UnitBillDraft {
   const { period } = run;
-  const monthly = period.kind === "monthly";
-  const bill = computeUnitBill(zone, u.energy!, { period: period.text });
-  return {
-    unit_id: u.unit_id,
-    station_id: station.id,
-    billing_month: monthly ? period.text : null,
-    billing_period: monthly ? null : period.text,
-    energy_consumption: bill.energy_consumption,
-    energy_cost: bill.energy_cost,
-    base_tariff: bill.base_tariff,
-    compensation_cost: bill.compensation_cost,
-    tax_cost: bill.tax_cost,
-    total_cost: bill.total_cost,
-    currency: bill.currency,
-    payment_status: "pending",
-    payment_due_date: run.due,
-    payment_date: null,
-    openpay_charge_id: null,
-    is_finalized: false,
-    is_estimation: u.method !== null,
-    estimation_method: u.method,
-    recalculation_method: null,
-    override_reason: null,
-    calculation_details: {
-      pricing_mode: bill.pricing_mode,
-      season: bill.season,
-      winter_days: bill.winter_days,
-      summer_days: bill.summer_days,
-      tiers: bill.calculation_details,
-      ...(u.method ? { estimation: { level: levelOf(u.method), method: u.method } } : {}),
+  return buildUnitBill(
+    {
+      unit_id: u.unit_id,
+      station_id: station.id,
+      zone_id: stored.id,
+      period,
+      tenant_id: u.tenant_id,
+      sensor_serial: u.sensor?.serial_number ?? null,
+      zone_snapshot: { ...stored },
+      author: run.author,
+      estimation: u.method ? { level: levelOf(u.method), method: u.method } : null,
+      finalize: run.finalize,
     },
-    zone_snapshot: { ...stored },
-    author: run.author,
-    created_by: null,
-    tenant_id: u.tenant_id,
-    sensor_serial: u.sensor?.serial_number ?? null,
-    zone_id: stored.id,
-  };
+    computeUnitBill(zone, u.energy!, { period: period.text }),
+  );
 }
 
 /** A station's write: its unit drafts and its customer bill, over what was read before. */
@@ -215,32 +197,28 @@ function stationWrite(
   prev: StationBills,
 ): StationWrite {
   const { period } = run;
-  const monthly = period.kind === "monthly";
   // The station bill counts finalized unit bills as they stand.
   const effective = drafts.map((d) => {
     const old = prev.units.get(d.unit_id)?.value;
     return old?.is_finalized ? old : d;
   });
-  const cb = computeCustomerBill(zone, effective);
-  const customer: CustomerBillDraft | null = drafts.length === 0 ? null : {
-    station_id: plan.station.id,
-    billing_month: monthly ? period.text : null,
-    billing_period: monthly ? null : period.text,
-    energy_consumption: round3(cb.energy_consumption),
-    commission_amount: cb.commission_amount,
-    fee_amount: cb.fee_amount,
-    tax_amount: cb.tax_amount,
-    total_amount: cb.total_amount,
-    currency: cb.currency,
-    is_finalized: false,
-    calculation_details: cb.calculation_details,
-    customer_id: plan.station.customer_id,
-    zone_id: stored.id,
-  };
+  const customer = drafts.length === 0 ? null : buildCustomerBill(
+    {
+      station_id: plan.station.id,
+      period,
+      customer_id: plan.station.customer_id,
+      zone_id: stored.id,
+      finalized: run.finalize !== null,
+    },
+    computeCustomerBill(zone, effective),
+  );
+  // A finalized station bill is restated when a unit bill of it is written (one billed again
+  // after a delete), so it always adds up its unit bills.
+  const restate = drafts.some((d) => !prev.units.get(d.unit_id)?.value?.is_finalized);
   return {
     stationId: plan.station.id,
     units: drafts.map((d) => ({ draft: d, prev: prev.units.get(d.unit_id)! })),
-    customer: customer ? { draft: customer, prev: prev.customer } : null,
+    customer: customer ? { draft: customer, prev: prev.customer, restate } : null,
   };
 }
 
@@ -255,7 +233,7 @@ function countDry(run: Run, plan: StationPlan, w: StationWrite): void {
   }
   if (w.customer) {
     const old = w.customer.prev.value;
-    if (old?.is_finalized) result.customer_bills_skipped++;
+    if (old?.is_finalized && !w.customer.restate) result.customer_bills_skipped++;
     else if (old) result.customer_bills_updated++;
     else result.customer_bills_created++;
   }
@@ -274,7 +252,9 @@ function applyWritten(run: Run, plan: StationPlan, res: StationWritten): void {
     else result.customer_bills_skipped++;
   }
   finishCounts(result, plan);
-  for (const bill of res.created) run.notices.add(bill, plan.station);
+  if (run.finalize) {
+    for (const bill of [...res.created, ...res.updated]) run.notices.add(bill, plan.station);
+  }
   if (run.notices.full) run.notices.flush(); // written while the next stations are billed
 }
 
@@ -320,8 +300,15 @@ function finishCounts(result: RunCounts, plan: StationPlan): void {
   result.bills_estimated += plan.units.filter((u) => u.method !== null).length;
   result.total_bills_created = result.bills_created + result.customer_bills_created;
   result.total_bills_updated = result.bills_updated + result.customer_bills_updated;
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
+  Object.assign(result.unit_bills, {
+    created: result.bills_created,
+    updated: result.bills_updated,
+    skipped: result.bills_skipped,
+    estimated: result.bills_estimated,
+  });
+  Object.assign(result.station_bills, {
+    created: result.customer_bills_created,
+    updated: result.customer_bills_updated,
+    skipped: result.customer_bills_skipped,
+  });
 }

@@ -4,6 +4,7 @@
  * due date, payment status, the estimation or recalculation note with its reason, the season
  * applied and the zone prices the bill was computed with.
  */
+import { isPaymentStatus } from "../../core/bill.ts";
 import type { Language } from "../../core/roles.ts";
 import type { Zone } from "../../core/zone.ts";
 import { buildTiers, pricingMode } from "../../core/tariff.ts";
@@ -26,8 +27,6 @@ export interface UnitPdfInput {
   /** The zone the bill was priced with (snapshot), or null. */
   zone: Zone | null;
 }
-
-const PAYMENTS = ["paid", "pending", "overdue", "failed", "awaiting_spei_transfer"];
 
 /** Draws the unit report; the PDF bytes. */
 export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
@@ -78,7 +77,7 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
   w.line(P("total"), money(bill.total_cost), true);
   w.line(P("currency"), bill.currency);
   w.line(P("due_date"), bill.payment_due_date || "-");
-  const pay = PAYMENTS.includes(bill.payment_status) ? bill.payment_status : "unknown";
+  const pay = isPaymentStatus(bill.payment_status) ? bill.payment_status : "unknown";
   w.line(
     P("payment_status"),
     t(`billing.payment_status.${pay}`) +

@@ -100,8 +100,13 @@ Deno.test("an operator defines a CFE-like zone, prices a station with it and bil
       page.click("[role=dialog] [data-testid=confirm-delete]"),
     ]);
     const result = await page.$eval("[data-testid=result]", (el) => el.textContent ?? "");
-    // Two unit bills and the station's customer bill.
-    assert.match(result, /Facturas creadas: 3/, result);
+    // Two unit bills and the station's bill, counted apart, finalized (last month has ended).
+    const created = await page.$eval(
+      "[data-count=row_created]",
+      (row) => [...row.querySelectorAll("td")].map((td) => td.textContent),
+    );
+    assert.deepEqual(created, ["2", "1"], result);
+    assert.match(result, /las facturas quedaron finalizadas/, result);
     assert.match(result, /Estaciones procesadas: 1/, result);
 
     // 4. Exact bills: 100 kWh → 76.13 + 30.98 = 107.11, tax 17.14, total 124.25;

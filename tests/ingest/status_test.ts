@@ -21,7 +21,7 @@ for (const { name, start } of BROKERS) {
     const broker = await start(directory);
     const ingest = startIngest(
       testIngestOptions(broker, { directory, status, store: new MemoryStore() }, {
-        silenceMs: 600,
+        silenceMs: 1_500,
       }),
     );
     await ingest.ready;
@@ -36,27 +36,42 @@ for (const { name, start } of BROKERS) {
         "all three online",
       );
 
+      // Under load a meter may have gone silent once while the others connected: each step
+      // reads the history from its own start.
+      const since = (serial: string) => {
+        const start = history(serial).length;
+        return () => history(serial).slice(start);
+      };
+      const saidSince = since(said.serial);
+      const diesSince = since(dies.serial);
       // 1. The meter itself says false on its online topic.
+      await a.tick();
       await a.publish(`${said.prefix}/online`, "false");
       await waitFor(() => status.current(said.serial)?.status === "offline", "offline on false");
       await a.tick();
       await waitFor(() => status.current(said.serial)?.status === "online", "online again");
-      assert.deepEqual(history(said.serial), ["online", "offline:online_false", "online"]);
+      assert.deepEqual(saidSince().filter((e) => e !== "online").slice(0, 1), [
+        "offline:online_false",
+      ]);
+      assert.equal(status.current(said.serial)?.status, "online");
 
       // 2. The socket dies without DISCONNECT: the broker publishes the Last Will (false).
       await b.tick();
       await b.die();
       await waitFor(() => status.current(dies.serial)?.status === "offline", "offline on will");
-      assert.deepEqual(history(dies.serial), ["online", "offline:online_false"]);
+      assert.equal(diesSince().at(-1), "offline:online_false");
 
       // 3. Connected but silent: offline after silenceMs; speaking again brings it back.
-      await waitFor(() => status.current(quiet.serial)?.status === "offline", "silence", 3_000);
+      await waitFor(() => status.current(quiet.serial)?.status === "offline", "silence", 6_000);
       const silentFor = status.current(quiet.serial)!.ts - status.lastSeen.get(quiet.serial)!;
-      assert.ok(silentFor >= 600 && silentFor < 1_000, `offline after ${silentFor} ms of silence`);
+      assert.ok(
+        silentFor >= 1_500 && silentFor < 3_000,
+        `offline after ${silentFor} ms of silence`,
+      );
       assert.equal(status.current(quiet.serial)?.reason, "silence");
       await c.tick();
       await waitFor(() => status.current(quiet.serial)?.status === "online", "back online");
-      assert.deepEqual(history(quiet.serial), ["online", "offline:silence", "online"]);
+      assert.deepEqual(history(quiet.serial).slice(-2), ["offline:silence", "online"]);
       assert.equal(ingest.stats().errors.status, 0);
     } finally {
       await Promise.all([a.stop(), c.stop()]);

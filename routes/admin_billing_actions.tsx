@@ -1,0 +1,186 @@
+/**
+ * The admin's actions on a billing page beside processing and deleting (issue 9): recording a
+ * payment received outside the processor (`GET|POST {base}/bills/{id}/payment`, unit bills)
+ * and the CSV export of the listed bills of a zone and period (`GET {base}/export.csv`, the
+ * columns of the screen, amounts in currency units, UTF-8 with a header row).
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { idParam, readForm } from "./_http.ts";
+import { appPage } from "./_page.tsx";
+import type { BillingPath } from "./admin_billing.tsx";
+import {
+  recordPayment,
+  stationBillRows,
+  unitBillRow,
+  unitBillRows,
+} from "../services/billing/mod.ts";
+import { invalid, notFound, Refusal } from "../services/refusal.ts";
+import { isPeriod, parsePeriod } from "../core/periods.ts";
+import { localParts } from "../core/local_time.ts";
+import { formatDate } from "../core/periods.ts";
+import { centsToUnits } from "../core/money.ts";
+import { pageQuery, periodLabel } from "../components/billing/model.ts";
+import { paymentText } from "../components/billing/UnitBills.tsx";
+import { PaymentRecordForm } from "../components/billing/PaymentRecordForm.tsx";
+import { csvText } from "./_csv.ts";
+
+const BACK_KEYS = ["zone_id", "year", "period"] as const;
+
+/** The picker values to come back to, from a query or a form. */
+function backFrom(src: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of BACK_KEYS) {
+    const v = src[k];
+    if (typeof v === "string" && /^[\d-]{1,15}$/.test(v)) out[k] = v;
+  }
+  return out;
+}
+
+/** The action routes of one billing page. */
+export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { base, mode } = path;
+
+  const paymentPage = async (
+    c: Context<AppEnv>,
+    values: { method?: string; payment_date: string; reference?: string; note?: string },
+    errors: Record<string, string>,
+    message: string | null,
+    back: Record<string, string>,
+  ) => {
+    const id = idParam(c.req.param("id"));
+    const bill = id === null ? null : await unitBillRow(deps, id);
+    if (!bill) throw notFound("billing.errors.bill_not_found");
+    const t = c.var.t;
+    return appPage(
+      c,
+      deps,
+      t("billing.payment_record.title"),
+      <PaymentRecordForm
+        t={t}
+        bill={bill}
+        action={`${base}/bills/${bill.id}/payment`}
+        cancelHref={`${base}${
+          pageQuery({
+            ...back,
+            zone_id: Number(back.zone_id) || null,
+            year: Number(back.year) || null,
+          })
+        }`}
+        back={back}
+        values={values}
+        errors={errors}
+        message={message}
+      />,
+      Object.keys(errors).length > 0 || message ? 400 : 200,
+    );
+  };
+
+  if (mode === "units") {
+    app.get(`${base}/bills/:id/payment`, (c) => {
+      const today = formatDate(localParts(deps.now(), deps.config.utcOffsetMinutes));
+      return paymentPage(c, { payment_date: today }, {}, null, backFrom(c.req.query()));
+    });
+
+    app.post(`${base}/bills/:id/payment`, async (c) => {
+      const form = await readForm(c);
+      const back = backFrom(form);
+      const id = idParam(c.req.param("id"));
+      const str = (k: string) => typeof form[k] === "string" ? form[k] as string : undefined;
+      const values = {
+        method: str("method"),
+        payment_date: str("payment_date") ?? "",
+        reference: str("reference"),
+        note: str("note"),
+      };
+      try {
+        if (id === null) throw notFound("billing.errors.bill_not_found");
+        await recordPayment(deps, id, values, c.var.user!);
+      } catch (e) {
+        if (!(e instanceof Refusal) || e.kind === "not_found") throw e;
+        const t = c.var.t;
+        const errors = Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [k, t(v)]));
+        return paymentPage(c, values, errors, e.kind === "invalid" ? null : t(e.key), back);
+      }
+      return c.redirect(`${base}?${new URLSearchParams({ ...back, done: "paid" })}`, 303);
+    });
+  }
+
+  app.get(`${base}/export.csv`, async (c) => {
+    const t = c.var.t;
+    const zoneId = idParam(c.req.query("zone_id"));
+    const period = c.req.query("period") ?? "";
+    if (zoneId === null) throw invalid({ zone_id: "billing.errors.invalid_zone" });
+    if (!isPeriod(period)) throw invalid({ period: "billing.errors.invalid_period" });
+    const p = parsePeriod(period);
+    let rows: (string | number)[][];
+    if (mode === "units") {
+      const C = (k: string) => t(`billing.unit_billing.columns.${k}`);
+      const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
+      const current = p.year === today.year && p.months.includes(today.month);
+      const bills = await unitBillRows(deps, zoneId, p.text, current);
+      rows = [
+        [
+          C("station"),
+          C("unit"),
+          C("tenant"),
+          C("energy"),
+          C("total_cost"),
+          "currency",
+          C("status"),
+          C("payment"),
+        ],
+        ...bills.map((b) => [
+          b.station,
+          b.unit,
+          b.tenant ?? t("billing.unit_billing.not_assigned"),
+          b.energy_kwh.toFixed(2),
+          centsToUnits(b.total_cost).toFixed(2),
+          b.currency,
+          t(`billing.status.${b.status.key}`),
+          paymentText(t, b),
+        ]),
+      ];
+    } else {
+      const C = (k: string) => t(`billing.station_billing.columns.${k}`);
+      const bills = await stationBillRows(deps, zoneId, p.text);
+      const money = (cents: number) => centsToUnits(cents).toFixed(2);
+      rows = [
+        [
+          C("type"),
+          C("period"),
+          C("station"),
+          C("customer"),
+          C("energy"),
+          C("commission"),
+          C("fee"),
+          C("tax"),
+          C("total_amount"),
+          "currency",
+          C("status"),
+        ],
+        ...bills.map((b) => [
+          t(`billing.billing_types.${b.kind}`),
+          periodLabel(t, b.period),
+          b.station,
+          b.customer ?? t("billing.station_billing.not_assigned"),
+          b.energy_kwh.toFixed(2),
+          money(b.commission),
+          money(b.fee),
+          money(b.tax),
+          money(b.total),
+          b.currency,
+          t(`billing.status.${b.is_finalized ? "finalized" : "draft"}`),
+        ]),
+      ];
+    }
+    const name = `${mode === "units" ? "unit" : "station"}_bills_${zoneId}_${p.text}.csv`;
+    return c.body(csvText(rows), 200, {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${name}"`,
+    });
+  });
+  return app;
+}

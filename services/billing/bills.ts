@@ -1,0 +1,273 @@
+/**
+ * Bills as their readers and the admin use them (issue 9): who sees which bill, deleting a
+ * bill (its station bill recomputed in the same commit), recording a payment received outside
+ * the processor, and a station's payment status. The rules are core/bill.ts's; the keys
+ * db/bills.ts's.
+ */
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import type { User } from "../../core/types.ts";
+import type { Zone } from "../../core/zone.ts";
+import { computeCustomerBill } from "../../core/customer_bill.ts";
+import {
+  changePayment,
+  deleteBlocker,
+  kindOfBill,
+  periodOfBill,
+  restatedCustomerBill,
+  type StationPaymentStatus,
+  stationPaymentStatus,
+  visibleToTenant,
+} from "../../core/bill.ts";
+import { formatDate } from "../../core/periods.ts";
+import { localParts } from "../../core/local_time.ts";
+import type { PeriodKind } from "../../core/periods.ts";
+import {
+  commitPeriodChange,
+  deleteCustomerBill,
+  getCustomerBillEntry,
+  getUnitBillEntry,
+  listCustomerBills,
+  listUnitBills,
+  readPeriodBills,
+  type StoredCustomerBill,
+  type StoredUnitBill,
+  updateUnitBill,
+} from "../../db/bills.ts";
+import { getDevice, stationIdsOfCustomer } from "../../db/devices.ts";
+import { getZone } from "../../db/zones.ts";
+import { getUser } from "../../db/users.ts";
+import { createNotifications, type NewNotification } from "../../db/notifications.ts";
+import { conflict, invalid, notFound } from "../refusal.ts";
+import { billNotice } from "./notices.ts";
+
+/** Locale keys of the refusals of this module. */
+export const BILL_ERRORS = {
+  notFound: "billing.errors.bill_not_found",
+  paid: "billing.errors.bill_paid",
+  liveReference: "billing.errors.bill_live_reference",
+  notPayable: "billing.errors.bill_not_payable",
+  changed: "billing.errors.bill_changed",
+  paymentDate: "billing.errors.payment_date_required",
+  paymentMethod: "billing.errors.payment_method_required",
+  referenceTooLong: "billing.errors.payment_reference_too_long",
+  noteTooLong: "billing.errors.payment_note_too_long",
+} as const;
+
+/** Filters of a bill list. */
+export interface BillFilter {
+  kind: PeriodKind;
+  station_id?: number | null;
+  period?: string | null;
+  unit_id?: string | null;
+  zone_id?: number | null;
+}
+
+const matches = (
+  b: { billing_month: string | null; station_id: number; zone_id: number },
+  f: BillFilter,
+) =>
+  kindOfBill(b) === f.kind &&
+  (f.period == null || periodOfBill(b as StoredUnitBill) === f.period) &&
+  (f.station_id == null || b.station_id === f.station_id) &&
+  (f.zone_id == null || b.zone_id === f.zone_id);
+
+/**
+ * The unit bills `user` may see: the admin every bill; a customer the finalized bills of its
+ * stations; a tenant its own finalized bills with a total above 0 (drafts are previews that
+ * only the admin sees).
+ */
+export async function unitBillsFor(
+  deps: Deps,
+  user: User,
+  f: BillFilter,
+): Promise<StoredUnitBill[]> {
+  const all = await listUnitBills(deps.kv, f.station_id ?? undefined);
+  const stations = user.role === "customer"
+    ? new Set(await stationIdsOfCustomer(deps.kv, user.id))
+    : null;
+  return all.filter((b) =>
+    matches(b, f) && (f.unit_id == null || b.unit_id === f.unit_id) &&
+    (user.role === "admin" ||
+      (user.role === "customer" && stations!.has(b.station_id) && b.is_finalized) ||
+      (user.role === "user" && b.tenant_id === user.id && visibleToTenant(b)))
+  );
+}
+
+/** The station bills `user` may see: the admin every one, a customer its own finalized ones. */
+export async function customerBillsFor(
+  deps: Deps,
+  user: User,
+  f: BillFilter,
+): Promise<StoredCustomerBill[]> {
+  if (user.role === "user") return [];
+  const all = await listCustomerBills(deps.kv, f.station_id ?? undefined);
+  const stations = user.role === "customer"
+    ? new Set(await stationIdsOfCustomer(deps.kv, user.id))
+    : null;
+  return all.filter((b) =>
+    matches(b, f) && (stations === null || (stations.has(b.station_id) && b.is_finalized))
+  );
+}
+
+/** The zone a bill was priced with: its snapshot, else the zone as it is now. */
+async function zoneOfBill(deps: Deps, bill: StoredUnitBill): Promise<Zone | null> {
+  const s = bill.zone_snapshot as Record<string, unknown> | null;
+  if (s && typeof s.currency === "string" && typeof s.customer_commission === "number") {
+    return { ...(s as unknown as Zone), id: String(s.id) };
+  }
+  const z = await getZone(deps.kv, bill.zone_id);
+  return z && { ...z, id: String(z.id) } as Zone;
+}
+
+/**
+ * Deletes a unit bill: refused when it is paid or waits on a live SPEI reference (conflict).
+ * Its station bill of the period is recomputed from the bills that remain, in the same commit
+ * (and removed with the last one).
+ */
+export async function deleteUnitBillById(deps: Deps, id: number): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const entry = await getUnitBillEntry(deps.kv, id);
+    if (!entry) throw notFound(BILL_ERRORS.notFound);
+    const bill = entry.value;
+    const blocker = deleteBlocker(bill, deps.now());
+    if (blocker) throw conflict(blocker === "paid" ? BILL_ERRORS.paid : BILL_ERRORS.liveReference);
+    const read = await readPeriodBills(deps.kv, bill.station_id, periodOfBill(bill));
+    const rest = read.units.map((e) => e.value).filter((b) => b.id !== id);
+    let customer: StoredCustomerBill | "delete" | undefined;
+    const cust = read.customer.value;
+    if (cust && rest.length === 0) customer = "delete";
+    else if (cust) {
+      const zone = await zoneOfBill(deps, bill);
+      if (zone) {
+        const at = new Date(deps.now()).toISOString();
+        customer = restatedCustomerBill(cust, computeCustomerBill(zone, rest), at);
+      }
+    }
+    if (await commitPeriodChange(deps.kv, read, { remove: [bill], customer })) return;
+  }
+  throw conflict(BILL_ERRORS.changed);
+}
+
+/** Deletes a customer (station) bill; a billing run makes it again from the unit bills. */
+export async function deleteCustomerBillById(deps: Deps, id: number): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const entry = await getCustomerBillEntry(deps.kv, id);
+    if (!entry) throw notFound(BILL_ERRORS.notFound);
+    if (await deleteCustomerBill(deps.kv, entry)) return;
+  }
+  throw conflict(BILL_ERRORS.changed);
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A payment received outside the processor, as an admin records it. */
+export const paymentRecordSchema = z.object({
+  method: z.enum(["cash", "transfer"], { error: BILL_ERRORS.paymentMethod }),
+  payment_date: z.string({ error: BILL_ERRORS.paymentDate }).trim().regex(DATE, {
+    error: BILL_ERRORS.paymentDate,
+  }),
+  reference: z.string().trim().max(100, { error: BILL_ERRORS.referenceTooLong }).optional()
+    .default(""),
+  note: z.string().trim().max(500, { error: BILL_ERRORS.noteTooLong }).optional().default(""),
+});
+
+/** The validated record of a payment. */
+export type PaymentRecord = z.output<typeof paymentRecordSchema>;
+
+/** Validates a payment record; an invalid-input refusal with field errors otherwise. */
+export function checkPaymentRecord(body: unknown, today: string): PaymentRecord {
+  const res = paymentRecordSchema.safeParse(body);
+  const errors: Record<string, string> = {};
+  if (!res.success) {
+    for (const issue of res.error.issues) {
+      const field = String(issue.path[0] ?? "method");
+      errors[field] ??= issue.message.startsWith("billing.")
+        ? issue.message
+        : field === "method"
+        ? BILL_ERRORS.paymentMethod
+        : BILL_ERRORS.paymentDate;
+    }
+    throw invalid(errors);
+  }
+  const d = res.data.payment_date;
+  const ms = Date.parse(`${d}T00:00:00Z`);
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== d || d > today) {
+    throw invalid({ payment_date: BILL_ERRORS.paymentDate });
+  }
+  return res.data;
+}
+
+/**
+ * Records a payment received outside the processor (cash, direct transfer): the bill becomes
+ * paid with the date, reference and note, kept in its history with who recorded it; the tenant
+ * and the station's owner are told (`payment_received`). Refuses a bill that is a draft, has
+ * nothing due or is already paid (conflict), and bad input (invalid).
+ */
+export async function recordPayment(
+  deps: Deps,
+  id: number,
+  body: unknown,
+  actor: Pick<User, "email">,
+): Promise<StoredUnitBill> {
+  const now = deps.now();
+  const today = formatDate(localParts(now, deps.config.utcOffsetMinutes));
+  const record = checkPaymentRecord(body, today);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const entry = await getUnitBillEntry(deps.kv, id);
+    if (!entry) throw notFound(BILL_ERRORS.notFound);
+    const bill = entry.value;
+    if (!visibleToTenant(bill) || bill.payment_status === "paid") {
+      throw conflict(BILL_ERRORS.notPayable);
+    }
+    const paid = changePayment(bill, "paid", {
+      at: new Date(now).toISOString(),
+      cause: "recorded_by_admin",
+      by: actor.email,
+      method: record.method,
+      reference: record.reference || null,
+      note: record.note || null,
+    }, { payment_date: record.payment_date });
+    if (!await updateUnitBill(deps.kv, entry, paid)) continue;
+    await notifyBill(deps, "payment_received", paid, { tenant: true, owner: true });
+    return paid;
+  }
+  throw conflict(BILL_ERRORS.changed);
+}
+
+/** Tells a bill's tenant and/or its station's owner about it; failures are logged, not thrown. */
+export async function notifyBill(
+  deps: Deps,
+  type: "bill_created" | "payment_overdue" | "payment_received",
+  bill: StoredUnitBill,
+  to: { tenant?: boolean; owner?: boolean },
+): Promise<void> {
+  try {
+    const station = await getDevice(deps.kv, bill.station_id);
+    if (!station) return;
+    const ids = [
+      to.tenant ? bill.tenant_id : null,
+      to.owner ? station.customer_id : null,
+    ].filter((x): x is number => x !== null);
+    const notes: NewNotification[] = [];
+    for (const id of new Set(ids)) {
+      const reader = await getUser(deps.kv, id);
+      if (reader) notes.push(billNotice(type, bill, station, reader));
+    }
+    if (notes.length > 0) await createNotifications(deps.kv, notes, deps.now());
+  } catch (e) {
+    deps.log.log("error", "bill notice failed", { bill: bill.id, type, error: String(e) });
+  }
+}
+
+/** The payment status of each station (issue 9), from its finalized unit bills. */
+export async function stationPaymentStatuses(
+  deps: Deps,
+  stationIds: readonly number[],
+): Promise<Map<number, StationPaymentStatus>> {
+  const out = new Map<number, StationPaymentStatus>();
+  for (const id of new Set(stationIds)) {
+    out.set(id, stationPaymentStatus(await listUnitBills(deps.kv, id)));
+  }
+  return out;
+}

@@ -1,0 +1,191 @@
+/**
+ * The admin's bill lists (spec 001 section 2, unit and station billing; issue 9): the zones to
+ * pick from, the years that have bills, and the rows of a zone and period with the names the
+ * screen and its CSV export show. Amounts stay in cents; the page and the CSV format them.
+ */
+import type { Deps } from "../deps.ts";
+import {
+  amountDue,
+  deleteBlocker,
+  type ListStatus,
+  listStatus,
+  type PaymentStatus,
+  periodOfBill,
+  visibleToTenant,
+} from "../../core/bill.ts";
+import type { PeriodKind } from "../../core/periods.ts";
+import { listZones } from "../../db/zones.ts";
+import { getDevices, type StoredDevice } from "../../db/devices.ts";
+import { getUser } from "../../db/users.ts";
+import {
+  getUnitBill,
+  listCustomerBills,
+  listUnitBills,
+  type StoredCustomerBill,
+  type StoredUnitBill,
+} from "../../db/bills.ts";
+
+/** A zone as the pickers need it. */
+export interface ZoneChoice {
+  id: number;
+  name: string;
+  billing_type: PeriodKind;
+}
+
+/** The zones to bill, optionally of one billing type. */
+export async function zoneChoices(deps: Deps, kind?: PeriodKind): Promise<ZoneChoice[]> {
+  return (await listZones(deps.kv))
+    .filter((z) => kind === undefined || z.billing_type === kind)
+    .map((z) => ({ id: z.id, name: z.name, billing_type: z.billing_type }));
+}
+
+/** One unit bill as the admin's list shows it (amounts in cents). */
+export interface UnitBillRow {
+  id: number;
+  period: string;
+  station_id: number;
+  station: string;
+  unit_id: string;
+  unit: string;
+  /** The tenant's full name, or null (not assigned). */
+  tenant: string | null;
+  energy_kwh: number;
+  total_cost: number;
+  amount_due: number;
+  currency: string;
+  status: ListStatus;
+  is_finalized: boolean;
+  payment_status: PaymentStatus;
+  payment_due_date: string | null;
+  payment_date: string | null;
+  /** Whether the admin may delete it now, and record a payment for it. */
+  can_delete: boolean;
+  can_record_payment: boolean;
+}
+
+/** One station bill as the admin's list shows it (amounts in cents). */
+export interface StationBillRow {
+  id: number;
+  station_id: number;
+  kind: PeriodKind;
+  period: string;
+  station: string;
+  /** The customer's full name, or null. */
+  customer: string | null;
+  energy_kwh: number;
+  commission: number;
+  fee: number;
+  tax: number;
+  total: number;
+  currency: string;
+  is_finalized: boolean;
+}
+
+async function namesOf(deps: Deps, ids: Iterable<number | null>): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (const id of new Set(ids)) {
+    if (id === null) continue;
+    const u = await getUser(deps.kv, id);
+    if (u) out.set(id, u.full_name);
+  }
+  return out;
+}
+
+async function stationsOf(deps: Deps, ids: Iterable<number>): Promise<Map<number, StoredDevice>> {
+  const devices = await getDevices(deps.kv, [...new Set(ids)]);
+  return new Map(devices.map((d) => [d.id, d]));
+}
+
+/** The years in which a zone has unit (or station) bills. */
+export async function billYears(
+  deps: Deps,
+  mode: "units" | "stations",
+  zoneId: number,
+): Promise<number[]> {
+  const bills: (StoredUnitBill | StoredCustomerBill)[] = mode === "units"
+    ? await listUnitBills(deps.kv)
+    : await listCustomerBills(deps.kv);
+  const years = bills.filter((b) => b.zone_id === zoneId)
+    .map((b) => Number(periodOfBill(b).slice(0, 4)));
+  return [...new Set(years)].filter((y) => Number.isInteger(y));
+}
+
+/** The unit bills of a zone and period as rows; `current` tells whether it is the open period. */
+export async function unitBillRows(
+  deps: Deps,
+  zoneId: number,
+  period: string,
+  current: boolean,
+): Promise<UnitBillRow[]> {
+  const bills = (await listUnitBills(deps.kv)).filter((b) =>
+    b.zone_id === zoneId && periodOfBill(b) === period
+  );
+  return await rowsOf(deps, bills, current);
+}
+
+/** One unit bill as a row (for the payment form), or null when it does not exist. */
+export async function unitBillRow(deps: Deps, id: number): Promise<UnitBillRow | null> {
+  const bill = await getUnitBill(deps.kv, id);
+  return bill ? (await rowsOf(deps, [bill], false))[0] : null;
+}
+
+async function rowsOf(
+  deps: Deps,
+  bills: StoredUnitBill[],
+  current: boolean,
+): Promise<UnitBillRow[]> {
+  const stations = await stationsOf(deps, bills.map((b) => b.station_id));
+  const tenants = await namesOf(deps, bills.map((b) => b.tenant_id));
+  const now = deps.now();
+  return bills.map((b) => {
+    const st = stations.get(b.station_id);
+    return {
+      period: periodOfBill(b),
+      id: b.id,
+      station_id: b.station_id,
+      station: st?.name ?? `#${b.station_id}`,
+      unit_id: b.unit_id,
+      unit: st?.config.station?.units.find((u) => u.id === b.unit_id)?.name ?? b.unit_id,
+      tenant: b.tenant_id === null ? null : tenants.get(b.tenant_id) ?? null,
+      energy_kwh: b.energy_consumption,
+      total_cost: b.total_cost,
+      amount_due: amountDue(b),
+      currency: b.currency,
+      status: listStatus(b, current),
+      is_finalized: b.is_finalized,
+      payment_status: b.payment_status,
+      payment_due_date: b.payment_due_date,
+      payment_date: b.payment_date,
+      can_delete: deleteBlocker(b, now) === null,
+      can_record_payment: visibleToTenant(b) && b.payment_status !== "paid",
+    };
+  });
+}
+
+/** The station bills of a zone and period as rows. */
+export async function stationBillRows(
+  deps: Deps,
+  zoneId: number,
+  period: string,
+): Promise<StationBillRow[]> {
+  const bills = (await listCustomerBills(deps.kv)).filter((b) =>
+    b.zone_id === zoneId && periodOfBill(b) === period
+  );
+  const stations = await stationsOf(deps, bills.map((b) => b.station_id));
+  const customers = await namesOf(deps, bills.map((b) => b.customer_id));
+  return bills.map((b) => ({
+    id: b.id,
+    station_id: b.station_id,
+    kind: b.billing_month ? "monthly" : "bimonthly",
+    period: periodOfBill(b),
+    station: stations.get(b.station_id)?.name ?? `#${b.station_id}`,
+    customer: b.customer_id === null ? null : customers.get(b.customer_id) ?? null,
+    energy_kwh: b.energy_consumption,
+    commission: b.commission_amount,
+    fee: b.fee_amount,
+    tax: b.tax_amount,
+    total: b.total_amount,
+    currency: b.currency,
+    is_finalized: b.is_finalized,
+  }));
+}

@@ -1,0 +1,49 @@
+/**
+ * Billing use cases (spec 001 sections 4, 5, 7; issue 9): billing runs (`run.ts`, writing in
+ * `station.ts`), estimation levels (`estimation.ts`), recalculation (`recalculation.ts`), who
+ * sees which bill and the admin's actions on bills (`bills.ts`), the overdue sweep
+ * (`sweep.ts`) and the bill notices (`notices.ts`). Routes and scripts import from here.
+ */
+export {
+  BILLING_ERRORS,
+  type BillingFailure,
+  type BillingOptions,
+  type BillingProgress,
+  type BillingResult,
+  checkPeriod,
+  checkZoneId,
+  periodBounds,
+  previousPeriods,
+  runBilling,
+  runBillingAll,
+} from "./run.ts";
+export {
+  RECALC_ERRORS,
+  RECALC_METHODS,
+  type RecalcMethod,
+  recalculateBill,
+} from "./recalculation.ts";
+export {
+  BILL_ERRORS,
+  type BillFilter,
+  checkPaymentRecord,
+  customerBillsFor,
+  deleteCustomerBillById,
+  deleteUnitBillById,
+  notifyBill,
+  recordPayment,
+  stationPaymentStatuses,
+  unitBillsFor,
+} from "./bills.ts";
+export { sweepOverdue, type SweepResult } from "./sweep.ts";
+export {
+  billYears,
+  type StationBillRow,
+  stationBillRows,
+  type UnitBillRow,
+  unitBillRow,
+  unitBillRows,
+  type ZoneChoice,
+  zoneChoices,
+} from "./lists.ts";
+export { billLink, billNotice } from "./notices.ts";

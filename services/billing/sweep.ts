@@ -1,0 +1,57 @@
+/**
+ * The overdue sweep (issue 9): finalized bills still unpaid (pending, reference expired, a
+ * failed reference) after their due date become overdue, the late fee of the legal terms
+ * (50.00 MXN) is added to what the tenant owes (not to the bill's total) once, and the tenant
+ * gets one `payment_overdue` notice. It reads only the due-date index (db/bills.ts), so its cost
+ * follows the bills that fall due, not the whole store. Runs in the portal every hour and as
+ * `deno task sweep`.
+ */
+import type { Deps } from "../deps.ts";
+import { changePayment, isPastDue } from "../../core/bill.ts";
+import { formatDate } from "../../core/periods.ts";
+import { localParts } from "../../core/local_time.ts";
+import { billsDueBefore, getUnitBillEntry, updateUnitBill } from "../../db/bills.ts";
+import { notifyBill } from "./bills.ts";
+
+/** What a sweep did. */
+export interface SweepResult {
+  /** The local date the sweep ran on (`YYYY-MM-DD`). */
+  date: string;
+  overdue: number;
+  /** Bills that got the late fee with this sweep. */
+  late_fees: number;
+}
+
+/** How many bills one sweep step reads. */
+const BATCH = 200;
+
+/** Moves every unpaid bill past its due date to overdue (see the module's text). */
+export async function sweepOverdue(deps: Deps): Promise<SweepResult> {
+  const now = deps.now();
+  const date = formatDate(localParts(now, deps.config.utcOffsetMinutes));
+  const result: SweepResult = { date, overdue: 0, late_fees: 0 };
+  const seen = new Set<number>();
+  for (;;) {
+    const ids = (await billsDueBefore(deps.kv, date, BATCH + seen.size)).filter((id) =>
+      !seen.has(id)
+    );
+    if (ids.length === 0) return result;
+    for (const id of ids) {
+      seen.add(id);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const entry = await getUnitBillEntry(deps.kv, id);
+        if (!entry || !isPastDue(entry.value, date)) break;
+        const next = changePayment(entry.value, "overdue", {
+          at: new Date(now).toISOString(),
+          cause: "due_date_passed",
+          by: null,
+        });
+        if (!await updateUnitBill(deps.kv, entry, next)) continue;
+        result.overdue++;
+        if (next.late_fee > entry.value.late_fee) result.late_fees++;
+        await notifyBill(deps, "payment_overdue", next, { tenant: true });
+        break;
+      }
+    }
+  }
+}

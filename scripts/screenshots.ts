@@ -184,8 +184,8 @@ async function sessionPage(
 }
 
 /**
- * Bills the demo zone's current month (drafts), so that the billing lists and the report
- * pages show the demo's bills.
+ * Bills the demo zone's last month (finalized) and current month (drafts), so that the billing
+ * lists, the report pages and the notices show the demo's bills.
  */
 async function billDemoMonth(base: string): Promise<void> {
   const login = await fetch(`${base}/auth/login`, {
@@ -197,14 +197,18 @@ async function billDemoMonth(base: string): Promise<void> {
     authorization: `Bearer ${(await login.json()).access_token}`,
     "content-type": "application/json",
   };
-  const zones = await (await fetch(`${base}/api/zones`, { headers: auth })).json();
-  const local = new Date(Date.now() - 6 * 3_600_000).toISOString().slice(0, 7);
-  const res = await fetch(`${base}/api/unified-billing/process`, {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({ period: local, zone_id: zones[0].id }),
-  });
-  if (!res.ok) throw new Error(`billing the demo failed: ${res.status} ${await res.text()}`);
+  const { zones } = await (await fetch(`${base}/api/zones`, { headers: auth })).json();
+  const local = new Date(Date.now() - 6 * 3_600_000);
+  const current = local.toISOString().slice(0, 7);
+  local.setUTCDate(0);
+  for (const period of [local.toISOString().slice(0, 7), current]) {
+    const res = await fetch(`${base}/api/unified-billing/process`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ period, zone_id: zones[0].id }),
+    });
+    if (!res.ok) throw new Error(`billing the demo failed: ${res.status} ${await res.text()}`);
+  }
 }
 
 /** True when the page's stylesheet loaded (a rebuild elsewhere renames the hashed files). */

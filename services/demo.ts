@@ -51,8 +51,12 @@ export async function seedDemo(deps: Deps): Promise<DemoSummary> {
       user_id: user.id,
       type: "bill_created",
       priority: "medium",
-      title: deps.i18n.t("es")("notifications.demo.welcome_title"),
-      message: deps.i18n.t("es")("notifications.demo.welcome_message"),
+      title: "",
+      message: "",
+      params: {
+        title_key: "notifications.demo.welcome_title",
+        message_key: "notifications.demo.welcome_message",
+      },
     }, now);
   }
   let codes = (await listAccessCodes(deps.kv)).filter((c) => !c.is_used);

@@ -6,7 +6,8 @@
  * parameters (unit and station names, period, amount in cents, currency, due date) and worded
  * here, at read time, with `billing.notifications.{type}_title|_message`: the period as the reader
  * says it ("noviembre 2026", "Nov–Dic 2026"), the amount with 2 decimals and its currency.
- * Older notifications kept fixed texts and are shown as they are.
+ * Other notices may be stored with the locale keys of their texts (`params.title_key`,
+ * `params.message_key`). Older notifications kept fixed texts and are shown as they are.
  */
 import type { Deps } from "./deps.ts";
 import { canResolveByHand, type Notification } from "../core/types.ts";
@@ -38,6 +39,9 @@ function dateText(lang: Language, date: string): string {
 export function renderNotification(note: Notification, t: Translate, lang: Language): Notification {
   const p = note.params;
   if (!p) return { ...note, params: note.params ?? null, link: note.link ?? null };
+  if (typeof p.title_key === "string" && typeof p.message_key === "string") {
+    return { ...note, title: t(p.title_key), message: t(p.message_key), link: note.link ?? null };
+  }
   const values: Record<string, string | number> = { ...p };
   if (typeof p.period === "string") values.period = periodLabel(t, p.period, true);
   if (typeof p.amount === "number") values.amount = moneyText(p.amount, String(p.currency ?? ""));

@@ -197,8 +197,7 @@ export async function pickersOf(
 ): Promise<Pickers> {
   const q = c.req.query();
   const zones: ZoneChoice[] = await zoneChoices(deps, path.kind);
-  const years = new Map<number, number[]>();
-  for (const z of zones) years.set(z.id, await billYears(deps, path.mode, z.id));
+  const years = await billYears(deps, path.mode);
   return resolvePickers(
     zones,
     { zone_id: q.zone_id, year: q.year, period: q.period },

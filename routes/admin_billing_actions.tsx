@@ -21,7 +21,7 @@ import { isPeriod, parsePeriod } from "../core/periods.ts";
 import { localParts } from "../core/local_time.ts";
 import { formatDate } from "../core/periods.ts";
 import { centsToUnits } from "../core/money.ts";
-import { pageQuery, periodLabel } from "../components/billing/model.ts";
+import { periodLabel } from "../components/billing/model.ts";
 import { paymentText } from "../components/billing/UnitBills.tsx";
 import { PaymentRecordForm } from "../components/billing/PaymentRecordForm.tsx";
 import { csvText } from "./_csv.ts";
@@ -62,13 +62,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<AppEnv>
         t={t}
         bill={bill}
         action={`${base}/bills/${bill.id}/payment`}
-        cancelHref={`${base}${
-          pageQuery({
-            ...back,
-            zone_id: Number(back.zone_id) || null,
-            year: Number(back.year) || null,
-          })
-        }`}
+        cancelHref={`${base}?${new URLSearchParams(back)}`}
         back={back}
         values={values}
         errors={errors}

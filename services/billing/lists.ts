@@ -96,18 +96,23 @@ async function stationsOf(deps: Deps, ids: Iterable<number>): Promise<Map<number
   return new Map(devices.map((d) => [d.id, d]));
 }
 
-/** The years in which a zone has unit (or station) bills. */
+/** The years in which each zone has unit (or station) bills: zone id → years. */
 export async function billYears(
   deps: Deps,
   mode: "units" | "stations",
-  zoneId: number,
-): Promise<number[]> {
+): Promise<Map<number, number[]>> {
   const bills: (StoredUnitBill | StoredCustomerBill)[] = mode === "units"
     ? await listUnitBills(deps.kv)
     : await listCustomerBills(deps.kv);
-  const years = bills.filter((b) => b.zone_id === zoneId)
-    .map((b) => Number(periodOfBill(b).slice(0, 4)));
-  return [...new Set(years)].filter((y) => Number.isInteger(y));
+  const out = new Map<number, Set<number>>();
+  for (const b of bills) {
+    const year = Number(periodOfBill(b).slice(0, 4));
+    if (!Number.isInteger(year)) continue;
+    let years = out.get(b.zone_id);
+    if (!years) out.set(b.zone_id, years = new Set());
+    years.add(year);
+  }
+  return new Map([...out].map(([zone, years]) => [zone, [...years]]));
 }
 
 /** The unit bills of a zone and period as rows; `current` tells whether it is the open period. */

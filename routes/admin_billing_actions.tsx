@@ -16,7 +16,7 @@ import {
   unitBillRow,
   unitBillRows,
 } from "../services/billing/mod.ts";
-import { invalid, notFound, Refusal } from "../services/refusal.ts";
+import { conflict, invalid, notFound, Refusal } from "../services/refusal.ts";
 import { isPeriod, parsePeriod } from "../core/periods.ts";
 import { localParts } from "../core/local_time.ts";
 import { formatDate } from "../core/periods.ts";
@@ -53,6 +53,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<AppEnv>
     const id = idParam(c.req.param("id"));
     const bill = id === null ? null : await unitBillRow(deps, id);
     if (!bill) throw notFound("billing.errors.bill_not_found");
+    if (!bill.can_record_payment) throw conflict("billing.errors.bill_not_payable");
     const t = c.var.t;
     return appPage(
       c,

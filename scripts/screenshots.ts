@@ -54,6 +54,13 @@ const openDrawer = async (page: Page) => {
   await new Promise((r) => setTimeout(r, 350));
 };
 
+/** The picker query of last month (finalized by the demo billing below). */
+const LAST_MONTH = (() => {
+  const local = new Date(Date.now() - 6 * 3_600_000);
+  local.setUTCDate(0);
+  return `zone_id=1&year=${local.getUTCFullYear()}&period=${local.toISOString().slice(0, 7)}`;
+})();
+
 const SHOTS: Shot[] = [
   { who: "anonymous", path: "/login", name: "login" },
   { who: "anonymous", path: "/login?next=%2Fadmin", name: "login-error", before: badLogin },
@@ -97,6 +104,14 @@ const SHOTS: Shot[] = [
   { who: "admin", path: "/admin/zones/create", name: "admin-zone-create" },
   { who: "admin", path: "/admin/units-billing", name: "admin-units-billing" },
   { who: "admin", path: "/admin/stations-billing", name: "admin-stations-billing" },
+  { who: "admin", path: `/admin/units-billing?${LAST_MONTH}`, name: "admin-units-billing-last" },
+  {
+    who: "admin",
+    path: `/admin/stations-billing?${LAST_MONTH}`,
+    name: "admin-stations-billing-last",
+  },
+  { who: "admin", path: "/admin/units-billing/bills/1/payment", name: "admin-payment-record" },
+  { who: "admin", path: "/admin/bimester-billing", name: "admin-bimester-billing" },
   { who: "admin", path: "/admin/report/station/1", name: "admin-station-report" },
   { who: "admin", path: "/admin/report/station/1/unit/unit_1", name: "admin-unit-report" },
   { who: "customer", path: "/customer", name: "customer" },

@@ -78,7 +78,7 @@ export function BillingPage(p: BillingPageProps) {
         : (
           <>
             {p.list}
-            <p>
+            <p className="list-foot">
               <a
                 className="btn btn-sm btn-secondary"
                 href={`${base}/export.csv?zone_id=${

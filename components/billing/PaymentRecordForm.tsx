@@ -31,7 +31,7 @@ export function PaymentRecordForm(p: PaymentRecordFormProps) {
     <section className="card form-card" aria-labelledby="payment-title">
       <h1 id="payment-title">{P("title")}</h1>
       <p className="muted">{P("intro")}</p>
-      <dl className="summary-list" data-testid="payment-bill">
+      <dl className="facts" data-testid="payment-bill">
         <dt>{t("billing.unit_billing.columns.station")}</dt>
         <dd>{bill.station} · {bill.unit}</dd>
         <dt>{t("billing.station_billing.columns.period")}</dt>
@@ -40,12 +40,12 @@ export function PaymentRecordForm(p: PaymentRecordFormProps) {
         <dd>{moneyText(bill.amount_due, bill.currency)}</dd>
       </dl>
       {p.message && <div className="alert alert-error" role="alert">{p.message}</div>}
-      <form method="post" action={p.action} noValidate>
+      <form method="post" action={p.action} className="form" noValidate>
         {Object.entries(p.back).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
         <fieldset className="field" {...errAttrs("method", errors.method)}>
           <legend>{P("method")}</legend>
           {(["cash", "transfer"] as const).map((m) => (
-            <label key={m} className="radio">
+            <label key={m} className="check">
               <input type="radio" name="method" value={m} defaultChecked={values.method === m} />
               {" "}
               {P(`method_${m}`)}
@@ -69,6 +69,7 @@ export function PaymentRecordForm(p: PaymentRecordFormProps) {
           <label htmlFor="reference">{P("reference")}</label>
           <input
             id="reference"
+            type="text"
             name="reference"
             maxLength={100}
             defaultValue={values.reference ?? ""}

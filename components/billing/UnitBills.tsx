@@ -21,6 +21,7 @@ export interface UnitBillsProps {
 /** The payment cell: the state, and the due or payment date; nothing for a draft. */
 export function paymentText(t: Translate, r: UnitBillRow): string {
   if (!r.is_finalized) return "—";
+  if (r.total_cost === 0) return t("billing.payment_status.nothing_due");
   const state = t(`billing.payment_status.${r.payment_status}`);
   if (r.payment_status === "paid") return r.payment_date ? `${state} · ${r.payment_date}` : state;
   const due = r.payment_due_date

@@ -2,9 +2,9 @@
  * Admin report pages (spec 001 section 2): the station report (`/admin/report/station/{id}`,
  * `?period=&unit=`), the unit report (`/admin/report/station/{id}/unit/{unitId}`,
  * `?year=&period=|month=`), its recalculation form
- * (`POST …/unit/{unitId}/recalculate`, `services/recalculation.ts`) and the PDF download for
+ * (`POST …/unit/{unitId}/recalculate`, `services/billing/`) and the PDF download for
  * links (`GET /admin/report/station/{id}/pdf?type=unit|customer&period=&unit=&language=`,
- * `services/reports.ts`). Everything works without JavaScript. The /admin guard is
+ * `services/reports/`). Everything works without JavaScript. The /admin guard is
  * `routes/admin.tsx`'s.
  */
 import { Hono } from "hono";
@@ -24,9 +24,9 @@ import {
   stationPeriods,
   stationReport,
   unitReport,
-} from "../services/report_views.ts";
-import { cityOf, periodName, zoneOfBill } from "../services/report_model.ts";
-import { checkReportRequest, generateReport } from "../services/reports.ts";
+} from "../services/reports/mod.ts";
+import { cityOf, periodName, zoneOfBill } from "../services/reports/mod.ts";
+import { checkReportRequest, generateReport } from "../services/reports/mod.ts";
 import { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "../services/billing/mod.ts";
 import { invalid, Refusal } from "../services/refusal.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";

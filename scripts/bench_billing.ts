@@ -1,5 +1,5 @@
 /**
- * `deno task bench:billing`: the billing run (services/billing.ts `runBilling`) of issue 4,
+ * `deno task bench:billing`: the billing run (services/billing/ `runBilling`) of issue 4,
  * "Measures", on the embedded SQLite store (a file, writer worker) and a Deno KV file:
  *
  * 1. Density: the same units billed twice, once with one month of real 10-second readings

@@ -1,6 +1,6 @@
 /**
  * `deno task bill --zone ID --period P` (or `--all` for every zone), the billing run from the
- * command line: the same service as `POST /unified-billing/process` (`services/billing.ts`).
+ * command line: the same service as `POST /unified-billing/process` (`services/billing/`).
  *
  * Options: `--dry-run` computes and writes nothing; `--json` prints the result as JSON instead
  * of progress lines and a summary. Exits 0 when everything was billed, 1 when a station

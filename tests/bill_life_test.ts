@@ -10,7 +10,7 @@
  * deleting a paid one or one with a live SPEI reference is refused; a zone's stations' payment
  * status; the CSV exports; the four monthly/bimonthly admin billing paths.
  *
- * The world (built here: the shared billing world still imports the old services/billing.ts):
+ * The world (built here, with a movable clock and tokens that outlive the weeks it moves):
  * zone "Tiered" (MXN; 1.00/kWh to 150, 2.00 to 280, 3.00 above; base 40.00; tax 16 %;
  * commission 10 %, fee 25.00 per unit, customer tax 16 %), station "Norte" owned by a customer
  * with unit_1 "Depto 1" (tenant A, Spanish, meter SIM-A) and unit_2 "Depto 2" (tenant B,

@@ -1,5 +1,5 @@
 /**
- * The billing run (services/billing.ts) over real readings in the embedded time-series store:
+ * The billing run (services/billing/) over real readings in the embedded time-series store:
  * exact cents, idempotent reruns, finalized bills left alone, estimations, notifications.
  */
 import assert from "node:assert/strict";

@@ -6,7 +6,7 @@
  * "Nov–Dic 2026" with an en dash for a bimonthly period), the amount with 2 decimals and its
  * currency, the due date as the reader writes dates; each notice links to the bill.
  *
- * The world (built here: the shared billing world still imports the old services/billing.ts):
+ * The world (built here, with a movable clock and tokens that outlive the weeks it moves):
  * zone "Tiered" (MXN; 1.00/kWh to 150, 2.00 to 280, 3.00 above; base 40.00; tax 16 %), monthly
  * or bimonthly, station "Norte" with unit_1 "Depto 1" metered by SIM-A for a Spanish tenant.
  */

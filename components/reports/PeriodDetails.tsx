@@ -6,7 +6,7 @@
 import type { Translate } from "../../services/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { StoredUnitBill } from "../../db/bills.ts";
-import { billBreakdown, type ReportStatus } from "../../services/report_model.ts";
+import { billBreakdown, type ReportStatus } from "../../services/reports/mod.ts";
 import { money } from "./format.ts";
 
 /** Props of {@link PeriodDetails}. */

@@ -6,8 +6,8 @@
 import type { Translate } from "../../services/i18n.ts";
 import type { StoredDevice } from "../../db/devices.ts";
 import type { StoredUnitBill } from "../../db/bills.ts";
-import type { StationReportData } from "../../services/report_views.ts";
-import { periodName } from "../../services/report_model.ts";
+import type { StationReportData } from "../../services/reports/mod.ts";
+import { periodName } from "../../services/reports/mod.ts";
 import { Donut } from "./Donut.tsx";
 import { LanguageMenu } from "./LanguageMenu.tsx";
 import { kwh, money, pdfHref } from "./format.ts";

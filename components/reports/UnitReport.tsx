@@ -7,8 +7,8 @@
 import { isPaymentStatus, PAYMENT_COLOURS } from "../../core/bill.ts";
 import type { Translate } from "../../services/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
-import type { PeriodRow } from "../../services/report_views.ts";
-import { periodName, zoneOfBill } from "../../services/report_model.ts";
+import type { PeriodRow } from "../../services/reports/mod.ts";
+import { periodName, zoneOfBill } from "../../services/reports/mod.ts";
 import { parsePeriod } from "../../core/periods.ts";
 import { Island } from "../render.tsx";
 import RecalcForm, { type RecalcFormProps } from "../../islands/RecalcForm.tsx";

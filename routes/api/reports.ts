@@ -1,7 +1,7 @@
 /**
  * Report API (spec 001 section 7, "Reports"): `POST /reports/generate` and
  * `/api/reports/generate` with a JSON body → `application/pdf` as an attachment
- * (`services/reports.ts`). Signed-in users only; who may have which report is decided there.
+ * (`services/reports/`). Signed-in users only; who may have which report is decided there.
  * Refusals are JSON `{message, errors}` in the asker's language (routes/_refusal.tsx): 400 bad
  * body, 403, 404.
  */
@@ -15,7 +15,7 @@ import {
   generateReport,
   REPORT_ERRORS,
   type ReportFile,
-} from "../../services/reports.ts";
+} from "../../services/reports/mod.ts";
 import { invalid } from "../../services/refusal.ts";
 
 /** The PDF answer of a finished report. */

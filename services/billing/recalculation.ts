@@ -11,7 +11,7 @@
  *   of the last one). Needs at least one day of readings. (The rule of core/estimation.ts,
  *   shared with the billing run's automatic estimation.)
  * - `method_2_historical_average`: the average of the unit's measured (not estimated) bills of
- *   the 3 periods before it (services/estimation.ts, as the billing run).
+ *   the 3 periods before it (estimation.ts, as the billing run).
  * - `method_3_zone_average`: the average of this period's measured bills of the zone (other
  *   units; estimated and recalculated bills do not count).
  * - `manual_input`: `energy_consumption`, parsed by core/consumption_input.ts.

@@ -2,7 +2,7 @@
  * The billing run (issue 4, "Billing runs"): for every unit of every station of a zone, the
  * energy of the period from the meter counters (local month bounds), the unit bill from the
  * tariff engine, the station's customer bill from its unit bills, written atomically per
- * station (`db/bills.ts`; a few stations share one commit, see services/billing_station.ts).
+ * station (`db/bills.ts`; a few stations share one commit, see station.ts).
  * Running a period again updates drafts and never duplicates a bill; finalized bills are left
  * alone.
  *

@@ -1,5 +1,5 @@
 /**
- * Writing a billing run's bills (services/billing.ts): the unit drafts of planned units, each
+ * Writing a billing run's bills (run.ts): the unit drafts of planned units, each
  * station's customer bill over what was read before, and the commits. Stations are committed
  * a group at a time (one batched read, one atomic commit for the group); when a group's
  * commit fails (a concurrent write, a limit), each of its stations is billed on its own with

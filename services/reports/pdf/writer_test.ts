@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PdfWriter } from "./writer.ts";
-import { pdfText } from "../../tests/_pdf_text.ts";
+import { pdfText } from "../../../tests/_pdf_text.ts";
 
 Deno.test("PdfWriter starts a new page when one is full and replaces undrawable text", async () => {
   const w = await PdfWriter.create("Test", "Energy Portal");

@@ -3,28 +3,28 @@
  * read from the devices, zones and bills: the station report of a period (bills, tenant and
  * customer summaries, profits) and the unit report of a year (period rows with their bills).
  */
-import type { Deps } from "./deps.ts";
-import type { Zone } from "../core/zone.ts";
-import type { StationUnit } from "../core/devices.ts";
+import type { Deps } from "../deps.ts";
+import type { Zone } from "../../core/zone.ts";
+import type { StationUnit } from "../../core/devices.ts";
 import {
   bimonthlyPeriod,
   type DateParts,
   monthlyPeriod,
   type PeriodKind,
   periodOptions,
-} from "../core/periods.ts";
-import { getDevice, type StoredDevice } from "../db/devices.ts";
-import { getZone } from "../db/zones.ts";
-import { getUser } from "../db/users.ts";
+} from "../../core/periods.ts";
+import { getDevice, type StoredDevice } from "../../db/devices.ts";
+import { getZone } from "../../db/zones.ts";
+import { getUser } from "../../db/users.ts";
 import {
   getUnitBillOf,
   listUnitBills,
   readStationBills,
   type StoredCustomerBill,
   type StoredUnitBill,
-} from "../db/bills.ts";
-import { periodsOfYear, periodTiming, type ReportStatus, reportStatus } from "./report_model.ts";
-import { unitTenant } from "./reports.ts";
+} from "../../db/bills.ts";
+import { periodsOfYear, periodTiming, type ReportStatus, reportStatus } from "./model.ts";
+import { unitTenant } from "./generate.ts";
 
 /** A station and its zone as it is now. */
 export interface StationContext {

@@ -6,12 +6,12 @@ import {
   periodTiming,
   reportStatus,
   zoneOfBill,
-} from "./report_model.ts";
-import type { StatusFields, UnitBill } from "../core/bill.ts";
+} from "./model.ts";
+import type { StatusFields, UnitBill } from "../../core/bill.ts";
 
 type StatusBill = StatusFields & Pick<UnitBill, "created_at" | "updated_at">;
-import { currentPeriod, stationPeriods } from "./report_views.ts";
-import { defaultZone } from "../core/zone.ts";
+import { currentPeriod, stationPeriods } from "./views.ts";
+import { defaultZone } from "../../core/zone.ts";
 
 const bill = (o: Partial<StatusBill> = {}): StatusBill => ({
   is_finalized: false,

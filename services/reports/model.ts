@@ -4,8 +4,8 @@
  * priced with, the report status of a period row, the periods of a year and their timing,
  * period labels and the city of a station.
  */
-import type { Zone } from "../core/zone.ts";
-import { parseLocation } from "../core/device_rules.ts";
+import type { Zone } from "../../core/zone.ts";
+import { parseLocation } from "../../core/device_rules.ts";
 import {
   bimonthlyPeriod,
   type DateParts,
@@ -13,8 +13,8 @@ import {
   parsePeriod,
   type PeriodKind,
   periodLabel,
-} from "../core/periods.ts";
-import type { Translate } from "./i18n.ts";
+} from "../../core/periods.ts";
+import type { Translate } from "../i18n.ts";
 
 /** One tier line of a bill: its description, kWh, price and cost in cents. */
 export interface TierLine {
@@ -65,7 +65,7 @@ export function zoneOfBill(snapshot: unknown, current: Zone | null): Zone | null
   return current;
 }
 
-export { type ReportStatus, reportStatus } from "../core/bill.ts";
+export { type ReportStatus, reportStatus } from "../../core/bill.ts";
 
 /** The periods of a year, oldest first. */
 export function periodsOfYear(kind: PeriodKind, year: number): string[] {

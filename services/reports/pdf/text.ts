@@ -2,7 +2,7 @@
  * Text for PDF reports drawn with the standard (WinAnsi) fonts: characters the font cannot
  * encode are replaced, and money (integer cents) and energy are formatted per report language.
  */
-import type { Language } from "../../core/roles.ts";
+import type { Language } from "../../../core/roles.ts";
 
 const LOCALE: Record<Language, string> = { es: "es-MX", en: "en-US", de: "de-DE" };
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { renderUnitPdf } from "./unit_pdf.ts";
-import { loadI18n } from "../i18n.ts";
-import { defaultZone, type Zone } from "../../core/zone.ts";
-import { computeUnitBill } from "../../core/tariff.ts";
-import type { StoredUnitBill } from "../../db/bills.ts";
-import type { StoredDevice } from "../../db/devices.ts";
-import { pdfText } from "../../tests/_pdf_text.ts";
+import { loadI18n } from "../../i18n.ts";
+import { defaultZone, type Zone } from "../../../core/zone.ts";
+import { computeUnitBill } from "../../../core/tariff.ts";
+import type { StoredUnitBill } from "../../../db/bills.ts";
+import type { StoredDevice } from "../../../db/devices.ts";
+import { pdfText } from "../../../tests/_pdf_text.ts";
 
 /** A seasonal industrial zone with 5 % compensation: winter 2.00/kWh, summer 1.00/kWh. */
 const zone: Zone = {

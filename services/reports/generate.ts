@@ -12,24 +12,24 @@
  * - File names: `{reportType}_report_{stationId}_{unitId}_{period}_{language}.pdf` for unit
  *   reports, `{reportType}_report_{stationId}_{period}_{language}.pdf` for customer reports.
  */
-import { Refusal } from "./refusal.ts";
+import { Refusal } from "../refusal.ts";
 import { z } from "zod";
-import type { Deps } from "./deps.ts";
-import type { User } from "../core/types.ts";
-import { isLanguage, type Language } from "../core/roles.ts";
-import { parsePeriod } from "../core/periods.ts";
-import type { Zone } from "../core/zone.ts";
-import { getDevice, type StoredDevice, unitBindings } from "../db/devices.ts";
-import { getUser } from "../db/users.ts";
-import { getZone } from "../db/zones.ts";
+import type { Deps } from "../deps.ts";
+import type { User } from "../../core/types.ts";
+import { isLanguage, type Language } from "../../core/roles.ts";
+import { parsePeriod } from "../../core/periods.ts";
+import type { Zone } from "../../core/zone.ts";
+import { getDevice, type StoredDevice, unitBindings } from "../../db/devices.ts";
+import { getUser } from "../../db/users.ts";
+import { getZone } from "../../db/zones.ts";
 import {
   getUnitBillOf,
   listUnitBills,
   readStationBills,
   type StoredCustomerBill,
   type StoredUnitBill,
-} from "../db/bills.ts";
-import { zoneOfBill } from "./report_model.ts";
+} from "../../db/bills.ts";
+import { zoneOfBill } from "./model.ts";
 import { renderUnitPdf } from "./pdf/unit_pdf.ts";
 import { renderCustomerPdf } from "./pdf/customer_pdf.ts";
 

@@ -4,14 +4,14 @@
  * due date, payment status, the estimation or recalculation note with its reason, the season
  * applied and the zone prices the bill was computed with.
  */
-import { isPaymentStatus } from "../../core/bill.ts";
-import type { Language } from "../../core/roles.ts";
-import type { Zone } from "../../core/zone.ts";
-import { buildTiers, pricingMode } from "../../core/tariff.ts";
-import type { StoredDevice } from "../../db/devices.ts";
-import type { StoredUnitBill } from "../../db/bills.ts";
-import type { Translate } from "../i18n.ts";
-import { billBreakdown, cityOf, periodName } from "../report_model.ts";
+import { isPaymentStatus } from "../../../core/bill.ts";
+import type { Language } from "../../../core/roles.ts";
+import type { Zone } from "../../../core/zone.ts";
+import { buildTiers, pricingMode } from "../../../core/tariff.ts";
+import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredUnitBill } from "../../../db/bills.ts";
+import type { Translate } from "../../i18n.ts";
+import { billBreakdown, cityOf, periodName } from "../model.ts";
 import { moneyText, numberText } from "./text.ts";
 import { PdfWriter } from "./writer.ts";
 

@@ -4,11 +4,11 @@
  * section 1: provider profit = commission + fees; customer profit = tenant payments −
  * commission − fees − taxes).
  */
-import type { Language } from "../../core/roles.ts";
-import type { StoredDevice } from "../../db/devices.ts";
-import type { StoredCustomerBill, StoredUnitBill } from "../../db/bills.ts";
-import type { Translate } from "../i18n.ts";
-import { cityOf, periodName } from "../report_model.ts";
+import type { Language } from "../../../core/roles.ts";
+import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredCustomerBill, StoredUnitBill } from "../../../db/bills.ts";
+import type { Translate } from "../../i18n.ts";
+import { cityOf, periodName } from "../model.ts";
 import { moneyText, numberText } from "./text.ts";
 import { PdfWriter } from "./writer.ts";
 

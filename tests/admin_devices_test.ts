@@ -159,7 +159,12 @@ Deno.test("GET /admin/devices lists stations with city, customer, units and link
     assert.match(html, new RegExp(`href="/admin/devices/station/${b}/data"`));
     assert.match(html, /class="status-dot dot-grey"/, "unknown status is grey");
     assert.match(html, /data-testid="stations-table"/);
-    assert.match(html, /class="cards-list"/);
+    assert.match(
+      html,
+      /<td class="mono nowrap" data-label="Serial Number">[^<]*MTY-001/,
+      "each cell carries its column label for the phone card",
+    );
+    assert.equal(html.match(/data-station-id=/g)?.length, 2, "each station is rendered once");
 
     const found = await page(t, "/admin/devices?q=gdl", admin);
     assert.match(found, /Estación GDL-002/);

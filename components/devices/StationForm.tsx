@@ -8,7 +8,8 @@ import { errAttrs, FieldError } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
-import StationEditor, { type EditorSsr, type EditorUnit } from "../../islands/StationEditor.tsx";
+import StationEditor from "../../islands/StationEditor.tsx";
+import type { EditorSsr, EditorUnit } from "../../core/station_editor.ts";
 import { MAX_GPIO_PIN, MAX_SSRS } from "../../core/devices.ts";
 import { FormError } from "../kit/mod.ts";
 

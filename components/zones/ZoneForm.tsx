@@ -6,7 +6,8 @@
 import type { Translate } from "../../services/i18n.ts";
 import { BILLING_TYPES, CURRENCIES, TARIFF_TYPES } from "../../core/zone.ts";
 import { Island } from "../render.tsx";
-import ZoneLevels, { type ZoneLevelsValues } from "../../islands/ZoneLevels.tsx";
+import ZoneLevels from "../../islands/ZoneLevels.tsx";
+import type { ZoneLevelsValues } from "../../core/zone_levels.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
 import { FormError } from "../kit/mod.ts";
 

@@ -2,10 +2,8 @@
 import type { Translate } from "../../services/i18n.ts";
 import { Island } from "../render.tsx";
 import { FormError } from "../kit/mod.ts";
-import AccessCodeForm, {
-  type StationOption,
-  type UnitOption,
-} from "../../islands/AccessCodeForm.tsx";
+import AccessCodeForm from "../../islands/AccessCodeForm.tsx";
+import type { StationOption, UnitOption } from "../../core/access_code.ts";
 
 /** What the form shows. */
 export interface AccessCodeValues {

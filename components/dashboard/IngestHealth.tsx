@@ -138,6 +138,7 @@ export function IngestHealth({ t, lang, health }: IngestHealthProps) {
                     {
                       label: health.instances.length > 1 ? H("total") : H("dropped.count"),
                       numeric: true,
+                      aside: health.instances.length <= 1,
                       cellAttrs: (reason) => ({ "data-testid": `dropped-${reason}` }),
                       cell: (reason) =>
                         num.format(health.total.dropped[reason]),

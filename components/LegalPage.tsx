@@ -1,6 +1,7 @@
 /** The terms and conditions and the privacy notice (Spanish only), on one page. */
 import type { Translate } from "../services/i18n.ts";
-import { type LegalDoc, LegalSections } from "../islands/TermsConsent.tsx";
+import { LegalSections } from "../islands/TermsConsent.tsx";
+import type { LegalDoc } from "../core/legal.ts";
 
 /** Props of {@link LegalPage}. */
 export interface LegalPageProps {

@@ -5,7 +5,8 @@ import { AuthFrame } from "./AuthFrame.tsx";
 import { errAttrs, FieldError, TextField } from "./Field.tsx";
 import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
-import TermsConsent, { type LegalDoc } from "../islands/TermsConsent.tsx";
+import TermsConsent from "../islands/TermsConsent.tsx";
+import type { LegalDoc } from "../core/legal.ts";
 
 /** What the form shows again after a failed post. */
 export interface RegisterValues {

@@ -37,3 +37,15 @@ export function isValidAccessCode(code: string): boolean {
   for (const ch of code) if (!ACCESS_CODE_ALPHABET.includes(ch)) return false;
   return true;
 }
+
+/** A station that a customer code can assign. */
+export interface StationOption {
+  id: number;
+  label: string;
+}
+
+/** A unit (with a sensor) that a tenant code can assign; `value` is `sensorId:unitId`. */
+export interface UnitOption {
+  value: string;
+  label: string;
+}

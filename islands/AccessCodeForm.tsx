@@ -7,19 +7,12 @@
  */
 import { useEffect, useState } from "react";
 import CopyButton from "./CopyButton.tsx";
-import { ACCESS_CODE_LENGTH, accessCodeFromBytes } from "../core/access_code.ts";
-
-/** A station that a customer code can assign. */
-export interface StationOption {
-  id: number;
-  label: string;
-}
-
-/** A unit (with a sensor) that a tenant code can assign; `value` is `sensorId:unitId`. */
-export interface UnitOption {
-  value: string;
-  label: string;
-}
+import {
+  ACCESS_CODE_LENGTH,
+  accessCodeFromBytes,
+  type StationOption,
+  type UnitOption,
+} from "../core/access_code.ts";
 
 /** Texts of the form, translated on the server. */
 export interface AccessCodeFormTexts {

@@ -4,7 +4,8 @@
  * (spec 000 section 4), then the overview every 30 s and the device counts every 60 s
  * (section 9). A failed refresh shows 'Error loading dashboard' with Retry (section 8).
  */
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { usePoll } from "./use_poll.ts";
 
 /** Overview polling interval. */
 export const OVERVIEW_POLL_MS = 30_000;
@@ -79,37 +80,18 @@ export function energyCells(o: LiveOverview | null, x: DashboardLiveTexts) {
 export default function DashboardLive({ overview: o0, stats: s0, texts: x }: DashboardLiveProps) {
   const [overview, setOverview] = useState<LiveOverview | null>(o0);
   const [stats, setStats] = useState<LiveStats>(s0);
-  const [failed, setFailed] = useState(false);
 
-  const loadOverview = useCallback(async () => {
-    try {
-      const res = await fetch("/api/measurements/overview", { credentials: "same-origin" });
-      if (!res.ok) throw new Error(String(res.status));
-      setOverview(await res.json());
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, []);
-  const loadStats = useCallback(async () => {
-    try {
-      const res = await fetch("/api/devices/stats", { credentials: "same-origin" });
-      if (res.ok) setStats(await res.json());
-    } catch {
-      // keep the last counts
-    }
-  }, []);
-
-  useEffect(() => {
-    const first = setTimeout(loadOverview, 100);
-    const a = setInterval(loadOverview, OVERVIEW_POLL_MS);
-    const b = setInterval(loadStats, DEVICES_POLL_MS);
-    return () => {
-      clearTimeout(first);
-      clearInterval(a);
-      clearInterval(b);
-    };
-  }, [loadOverview, loadStats]);
+  const live = usePoll(async (signal) => {
+    const res = await fetch("/api/measurements/overview", { credentials: "same-origin", signal });
+    if (!res.ok) throw new Error(String(res.status));
+    setOverview(await res.json());
+  }, { intervalMs: OVERVIEW_POLL_MS, firstDelayMs: 100 });
+  // A failed count refresh keeps the last counts.
+  usePoll(async (signal) => {
+    const res = await fetch("/api/devices/stats", { credentials: "same-origin", signal });
+    if (res.ok) setStats(await res.json());
+  }, { intervalMs: DEVICES_POLL_MS });
+  const failed = live.error !== null;
 
   const cards: [string, string, number][] = [
     ["stations", x.stations, stats.stationCount],
@@ -139,7 +121,7 @@ export default function DashboardLive({ overview: o0, stats: s0, texts: x }: Das
         {failed && (
           <div className="alert alert-error energy-error" role="alert">
             {x.errorLoading}{" "}
-            <button type="button" className="btn btn-sm btn-secondary" onClick={loadOverview}>
+            <button type="button" className="btn btn-sm btn-secondary" onClick={live.refresh}>
               {x.retry}
             </button>
           </div>

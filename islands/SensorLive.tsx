@@ -5,7 +5,8 @@
  * keeps the last values and says so. When the sensor comes online, the page's 'MQTT
  * Connection Issue' panel is hidden.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { usePoll } from "./use_poll.ts";
 import { timeAgo } from "../core/time_ago.ts";
 
 /** Polling interval of the sensor data page. */
@@ -85,39 +86,29 @@ export default function SensorLive(
   const [status, setStatus] = useState<Status>(asStatus(status0));
   const [seen, setSeen] = useState(lastSeen);
   const [m, setM] = useState<Record<string, number>>(measurements);
-  const [failed, setFailed] = useState(false);
 
-  useEffect(() => {
-    let stopped = false;
-    const poll = async () => {
-      try {
-        const [rt, st] = await Promise.all([
-          fetch(`/api/measurements/${sensorId}/realtime`, { credentials: "same-origin" }),
-          fetch(`/api/devices/${sensorId}/status`, { credentials: "same-origin" }),
-        ]);
-        if (stopped) return;
-        if (!rt.ok || !st.ok) throw new Error(`status ${rt.status}/${st.status}`);
-        const live = await rt.json();
-        const own = await st.json();
-        const s = asStatus(own.status);
-        setStatus(s);
-        setSeen(lastSeenText(typeof own.last_seen === "number" ? own.last_seen : null, texts));
-        if (live && typeof live.measurements === "object" && live.measurements) {
-          setM(live.measurements as Record<string, number>);
-        }
-        setFailed(false);
-        const panel = document.querySelector<HTMLElement>("[data-mqtt-issue]");
-        if (panel && s === "online") panel.hidden = true;
-      } catch {
-        if (!stopped) setFailed(true);
+  const { error } = usePoll(
+    async (signal) => {
+      const [rt, st] = await Promise.all([
+        fetch(`/api/measurements/${sensorId}/realtime`, { credentials: "same-origin", signal }),
+        fetch(`/api/devices/${sensorId}/status`, { credentials: "same-origin", signal }),
+      ]);
+      if (!rt.ok || !st.ok) throw new Error(`status ${rt.status}/${st.status}`);
+      const live = await rt.json();
+      const own = await st.json();
+      const s = asStatus(own.status);
+      setStatus(s);
+      setSeen(lastSeenText(typeof own.last_seen === "number" ? own.last_seen : null, texts));
+      if (live && typeof live.measurements === "object" && live.measurements) {
+        setM(live.measurements as Record<string, number>);
       }
-    };
-    const id = setInterval(poll, SENSOR_POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(id);
-    };
-  }, [sensorId]);
+      const panel = document.querySelector<HTMLElement>("[data-mqtt-issue]");
+      if (panel && s === "online") panel.hidden = true;
+    },
+    { intervalMs: SENSOR_POLL_MS },
+    sensorId,
+  );
+  const failed = error !== null;
 
   const f = (k: string) => fmt2(locale, m[k]);
   const empty = Object.keys(m).length === 0;

@@ -3,7 +3,8 @@
  * status labels, refreshed every 30 s (spec 000 section 9) from the station's status and
  * its sensors. Server-rendered with the values of the page; failures keep the last values.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { usePoll } from "./use_poll.ts";
 import { timeAgo } from "../core/time_ago.ts";
 
 /** Polling interval of the station data page. */
@@ -81,39 +82,32 @@ export default function StationStatus(
   const [counts, setCounts] = useState({ online: online0, total: total0 });
   const [seen, setSeen] = useState(lastSeen);
 
-  useEffect(() => {
-    let stopped = false;
-    const poll = async () => {
-      try {
-        const [own, list] = await Promise.all([
-          fetch(`/api/devices/${stationId}`, { credentials: "same-origin" }),
-          fetch(`/api/devices/${stationId}/sensors`, { credentials: "same-origin" }),
-        ]);
-        if (stopped || !own.ok || !list.ok) return;
-        const station = await own.json();
-        const body = await list.json();
-        const sensors: { id: number; status: unknown }[] = Array.isArray(body)
-          ? body
-          : body.sensors ?? [];
-        setStatus(asStatus(station.status));
-        setSeen(
-          lastSeenText(typeof station.last_seen === "number" ? station.last_seen : null, texts),
-        );
-        setCounts({
-          online: sensors.filter((s) => s.status === "online").length,
-          total: sensors.length,
-        });
-        for (const s of sensors) paintSensor(s.id, asStatus(s.status), texts);
-      } catch {
-        // keep the last values; the next poll tries again
-      }
-    };
-    const id = setInterval(poll, STATION_POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(id);
-    };
-  }, [stationId]);
+  // A failed refresh keeps the last values; the next one tries again.
+  usePoll(
+    async (signal) => {
+      const [own, list] = await Promise.all([
+        fetch(`/api/devices/${stationId}`, { credentials: "same-origin", signal }),
+        fetch(`/api/devices/${stationId}/sensors`, { credentials: "same-origin", signal }),
+      ]);
+      if (!own.ok || !list.ok) throw new Error(`status ${own.status}/${list.status}`);
+      const station = await own.json();
+      const body = await list.json();
+      const sensors: { id: number; status: unknown }[] = Array.isArray(body)
+        ? body
+        : body.sensors ?? [];
+      setStatus(asStatus(station.status));
+      setSeen(
+        lastSeenText(typeof station.last_seen === "number" ? station.last_seen : null, texts),
+      );
+      setCounts({
+        online: sensors.filter((s) => s.status === "online").length,
+        total: sensors.length,
+      });
+      for (const s of sensors) paintSensor(s.id, asStatus(s.status), texts);
+    },
+    { intervalMs: STATION_POLL_MS },
+    stationId,
+  );
 
   return (
     <>

@@ -4,12 +4,7 @@
  * Without JavaScript the box is a plain checkbox and the link opens the dialog (`#terms`).
  */
 import { useEffect, useState } from "react";
-
-/** A legal document: title and sections. */
-export interface LegalDoc {
-  title: string;
-  sections: { heading: string; paragraphs: string[] }[];
-}
+import type { LegalDoc } from "../core/legal.ts";
 
 /** The sections of a legal document (also used by the server-rendered legal page). */
 export function LegalSections({ doc }: { doc: LegalDoc }) {

@@ -14,33 +14,17 @@
  * copies the levels into summer and winter with price 0.
  */
 import { type ReactNode, useEffect, useState } from "react";
+import {
+  addLevel,
+  isSeasonal,
+  type LevelRow,
+  type Mode,
+  PRICING_MODES,
+  removeLevel,
+  seasonalCopy,
+  type ZoneLevelsValues,
+} from "../core/zone_levels.ts";
 import { MAX_LEVELS } from "../core/zone.ts";
-
-/** One level row; values are the texts of the inputs. */
-export interface LevelRow {
-  price: string;
-  threshold: string;
-  summer_price: string;
-  summer_threshold: string;
-  winter_price: string;
-  winter_threshold: string;
-}
-
-/** The pricing modes. */
-export type Mode = "basic" | "tiered" | "seasonal" | "seasonal_tiered";
-
-/** The editor's values. */
-export interface ZoneLevelsValues {
-  mode: Mode;
-  price_low: string;
-  summer_price_low: string;
-  winter_price_low: string;
-  winter_start_month: string;
-  winter_start_day: string;
-  winter_end_month: string;
-  winter_end_day: string;
-  levels: LevelRow[];
-}
 
 /** Props of the island. */
 export interface ZoneLevelsProps {
@@ -51,47 +35,7 @@ export interface ZoneLevelsProps {
   labels: Record<string, string>;
 }
 
-const MODES: Mode[] = ["basic", "tiered", "seasonal", "seasonal_tiered"];
 const LEVEL_KEYS = ["low", "middle", "high", "surplus"] as const;
-
-/** True for the seasonal modes. */
-export const isSeasonal = (m: Mode) => m === "seasonal" || m === "seasonal_tiered";
-
-/** A new level: threshold = previous threshold + 100, prices 0 (also in summer and winter). */
-export function addLevel(levels: LevelRow[]): LevelRow[] {
-  if (levels.length >= MAX_LEVELS) return levels;
-  const prev = levels[levels.length - 1];
-  const next = (s: string | undefined) => String((Number(s) || 0) + 100);
-  return [...levels, {
-    price: "0",
-    threshold: next(prev?.threshold),
-    summer_price: "0",
-    summer_threshold: next(prev?.summer_threshold),
-    winter_price: "0",
-    winter_threshold: next(prev?.winter_threshold),
-  }];
-}
-
-/** Removes level `i` (never the first). */
-export function removeLevel(levels: LevelRow[], i: number): LevelRow[] {
-  return i <= 0 || i >= levels.length ? levels : levels.filter((_, j) => j !== i);
-}
-
-/** Turning seasonal on: the levels copied into summer and winter with price 0. */
-export function seasonalCopy(v: ZoneLevelsValues): ZoneLevelsValues {
-  return {
-    ...v,
-    summer_price_low: "0",
-    winter_price_low: "0",
-    levels: v.levels.map((l) => ({
-      ...l,
-      summer_price: "0",
-      summer_threshold: l.threshold,
-      winter_price: "0",
-      winter_threshold: l.threshold,
-    })),
-  };
-}
 
 /** The editor. */
 export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProps) {
@@ -168,7 +112,7 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
       <input type="hidden" name="prev_mode" value={v.mode} />
       <fieldset className="mode-picker">
         <legend>{L.mode}</legend>
-        {MODES.map((m) => (
+        {PRICING_MODES.map((m) => (
           <label key={m} className="mode-option">
             <input
               type="radio"

@@ -14,7 +14,7 @@ import {
   DASHBOARD_TABS,
   type DashboardTab,
 } from "../components/dashboard/AdminDashboard.tsx";
-import { ENERGY_MODES, type EnergyMode } from "../islands/EnergyChart.tsx";
+import { ENERGY_MODES, type EnergyMode } from "../core/energy_modes.ts";
 import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
 import { adminDeviceRoutes, cityText } from "./admin_devices.tsx";

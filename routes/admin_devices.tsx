@@ -75,7 +75,7 @@ import {
   type EditorUnit,
   removeSsr,
   removeUnit,
-} from "../islands/StationEditor.tsx";
+} from "../core/station_editor.ts";
 
 type Form = Record<string, string | string[]>;
 type Ctx = Context<AppEnv>;

@@ -31,7 +31,7 @@ import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
 import { AccessCodePage, type AccessCodeValues } from "../components/users/AccessCodePage.tsx";
-import type { StationOption, UnitOption } from "../islands/AccessCodeForm.tsx";
+import type { StationOption, UnitOption } from "../core/access_code.ts";
 import { backFields } from "../components/users/RowActions.tsx";
 import {
   cleanSearch,

@@ -21,7 +21,7 @@ import {
   type Mode,
   removeLevel,
   seasonalCopy,
-} from "../islands/ZoneLevels.tsx";
+} from "../core/zone_levels.ts";
 import { ZoneNotFound } from "../components/zones/ZoneDetail.tsx";
 
 type Ctx = Context<AppEnv>;

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { barePage } from "./_page.tsx";
 import { LegalPage } from "../components/LegalPage.tsx";
-import type { LegalDoc } from "../islands/TermsConsent.tsx";
+import type { LegalDoc } from "../core/legal.ts";
 import { homeOf } from "../core/roles.ts";
 
 /** The Spanish legal document under `legal.{key}`. */

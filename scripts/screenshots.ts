@@ -101,6 +101,7 @@ const SHOTS: Shot[] = [
   { who: "admin", path: "/admin/devices/station/1/sensor/2/data", name: "admin-sensor-data" },
   { who: "admin", path: "/admin/devices/station/1/sensor/2", name: "admin-sensor-edit" },
   { who: "admin", path: "/admin/pricing", name: "admin-pricing" },
+  { who: "admin", path: "/admin/zones/1", name: "admin-zone-detail" },
   { who: "admin", path: "/admin/zones/create", name: "admin-zone-create" },
   { who: "admin", path: "/admin/units-billing", name: "admin-units-billing" },
   { who: "admin", path: "/admin/stations-billing", name: "admin-stations-billing" },

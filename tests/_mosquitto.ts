@@ -38,15 +38,6 @@ export interface Mosquitto {
 /** The binary used for Mosquitto. */
 export const MOSQUITTO_BIN = Deno.env.get("MOSQUITTO_BIN") ?? "/usr/sbin/mosquitto";
 
-/** Whether a Mosquitto binary is present. */
-export function hasMosquitto(): boolean {
-  try {
-    return Deno.statSync(MOSQUITTO_BIN).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
 export function freeLoopbackPort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

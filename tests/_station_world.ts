@@ -1,7 +1,7 @@
 /**
  * A station with one unit and its sensor, created through the Devices API by an admin,
  * three hours back on the app's clock (so that uptime has time to observe); afterwards
- * the clock is the wall clock again.
+ * the clock is the wall clock again, or stands still at `now` when one is given.
  */
 import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
@@ -18,8 +18,8 @@ export interface StationWorld {
 }
 
 /** Creates the app, an admin, a tenant, the station "Residencial Norte" and sensor SIM0001. */
-export async function stationWorld(): Promise<StationWorld> {
-  let clock = Date.now() - 3 * H;
+export async function stationWorld(now?: number): Promise<StationWorld> {
+  const clock = (now ?? Date.now()) - 3 * H;
   const t = await testApp({ now: () => clock });
   const admin = await account(t, "admin");
   const tenant = await account(t, "user");
@@ -57,8 +57,7 @@ export async function stationWorld(): Promise<StationWorld> {
   });
   assert.equal(sensor.status, 201, await sensor.clone().text());
   const sensorId = (await sensor.json()).id;
-  clock = Date.now();
-  t.deps.now = Date.now;
+  t.deps.now = now === undefined ? Date.now : () => now;
   return {
     t,
     admin: { token: admin.token, id: admin.user.id },

@@ -9,7 +9,6 @@ import { markOffline, markOnline } from "../db/device_status.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
 import { uptimeClass } from "../components/dashboard/SystemStats.tsx";
 import { placeStations } from "../components/dashboard/StationMap.tsx";
-import { seriesCsv, shiftDate } from "../islands/EnergyChart.tsx";
 
 const H = 3_600_000;
 
@@ -235,14 +234,4 @@ Deno.test("placeStations() places known cities, accents and case aside, and list
   ]);
   assert.equal(r.places.length, 3);
   assert.deepEqual(r.unplaced.map((s) => s.id), [4]);
-});
-
-Deno.test("shiftDate() and seriesCsv() move by the mode's step and export the series", () => {
-  assert.equal(shiftDate("day", "2026-03-01", -1), "2026-02-28");
-  assert.equal(shiftDate("month", "2026-01-31", -1), "2025-12-01");
-  assert.equal(shiftDate("year", "2026-05-10", 1), "2027-01-01");
-  assert.equal(
-    seriesCsv("day", [{ timestamp: 0, label: "00:00", energy: 0.5, power: 2 }]),
-    "label,timestamp,energy_kwh,power_kw\n00:00,1970-01-01T00:00:00.000Z,0.50,2.00\n",
-  );
 });

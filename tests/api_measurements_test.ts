@@ -8,8 +8,20 @@ import { account, call, type TestApp } from "./_helpers.ts";
 import { stationWorld } from "./_station_world.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
+import { loadConfig } from "../services/config.ts";
 
 const H = 3_600_000;
+
+/**
+ * The world's clock: 10:30 in the portal's time zone (the offset the test app is configured
+ * with) on the latest day where that is not in the future, so that "today" always has
+ * more than two hours of readings, whatever time the tests run.
+ */
+function lateMorning(): number {
+  const off = loadConfig({ DATA_DIR: "/nonexistent" }).utcOffsetMinutes;
+  const at = dayStart(localDate(Date.now(), off), off) + 10.5 * H;
+  return at <= Date.now() ? at : at - 24 * H;
+}
 
 interface World {
   t: TestApp;
@@ -27,7 +39,7 @@ interface World {
 
 /** The station world plus a customer who owns the station, another tenant, and readings. */
 async function world(): Promise<World> {
-  const w = await stationWorld();
+  const w = await stationWorld(lateMorning());
   const { t, stationId, sensorId } = w;
   const admin = { token: w.admin.token };
   const tenant = { token: w.tenant.token };
@@ -156,7 +168,8 @@ Deno.test("GET /api/analytics/delta is the counter's increase and refuses bad ra
     );
     assert.equal(res.status, 200);
     const body = await res.json();
-    if (w.t.deps.now() >= w.midnight + 2 * H) assert.equal(body.delta, 4);
+    assert.equal(w.t.deps.now() - w.midnight, 10.5 * H, "the clock stands at 10:30 local time");
+    assert.equal(body.delta, 4, "2 hours at 2 kW");
     for (
       const q of [
         `sensorId=${w.sensorId}&startDate=${end}&endDate=${start}`,

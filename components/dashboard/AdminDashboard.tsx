@@ -11,12 +11,8 @@ import { Island } from "../render.tsx";
 import { Icon } from "../icons.tsx";
 import { StationList, type StationRow } from "../devices/StationList.tsx";
 import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardLive.tsx";
-import EnergyChart, {
-  type EnergyChartTexts,
-  type EnergyMode,
-  seriesUrl,
-  yieldText,
-} from "../../islands/EnergyChart.tsx";
+import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
+import { type EnergyMode, seriesUrl, yieldText } from "../../core/energy_modes.ts";
 import { type MapStation, StationMap } from "./StationMap.tsx";
 
 /** The dashboard's tabs. */

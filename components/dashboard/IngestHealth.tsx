@@ -5,7 +5,8 @@
  * on the server from `ingest/health.ts`'s reports; no JavaScript.
  */
 import type { Translate } from "../../services/i18n.ts";
-import { DROP_REASONS } from "../../ingest/stats.ts";
+import { DROP_REASONS, type DropReason } from "../../ingest/stats.ts";
+import { type ListColumn, ResponsiveList } from "../kit/mod.ts";
 import type { IngestHealth as Health } from "../../ingest/health.ts";
 import { DISPLAY_TIME_ZONE } from "../users/format.ts";
 
@@ -111,38 +112,39 @@ export function IngestHealth({ t, lang, health }: IngestHealthProps) {
                   ))}
                 </ul>
                 <h3>{H("dropped.title")}</h3>
-                <div className="table-wrap">
-                  <table className="data num-table" data-testid="ingest-dropped">
-                    <thead>
-                      <tr>
-                        <th scope="col">{H("dropped.reason")}</th>
-                        {health.instances.length > 1 &&
-                          health.instances.map((r) => (
-                            <th scope="col" className="num mono" key={r.instance}>{r.instance}</th>
-                          ))}
-                        <th scope="col" className="num">
-                          {health.instances.length > 1 ? H("total") : H("dropped.count")}
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {DROP_REASONS.map((reason) => (
-                        <tr key={reason} data-reason={reason}>
-                          <td>{H(`dropped.reasons.${reason}`)}</td>
-                          {health.instances.length > 1 &&
-                            health.instances.map((r) => (
-                              <td className="num" key={r.instance}>
-                                {num.format(r.dropped[reason] ?? 0)}
-                              </td>
-                            ))}
-                          <td className="num" data-testid={`dropped-${reason}`}>
-                            {num.format(health.total.dropped[reason])}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <ResponsiveList
+                  label={H("dropped.title")}
+                  testId="ingest-dropped"
+                  className="num-table"
+                  framed={false}
+                  rows={DROP_REASONS}
+                  rowKey={(reason) => reason}
+                  rowAttrs={(reason) => ({ "data-reason": reason })}
+                  columns={[
+                    {
+                      label: H("dropped.reason"),
+                      primary: true,
+                      cell: (reason) =>
+                        H(`dropped.reasons.${reason}`),
+                    },
+                    ...(health.instances.length > 1
+                      ? health.instances.map((r): ListColumn<DropReason> => ({
+                        label: r.instance,
+                        numeric: true,
+                        cell: (reason) =>
+                          num.format(r.dropped[reason] ?? 0),
+                      }))
+                      : []),
+                    {
+                      label: health.instances.length > 1 ? H("total") : H("dropped.count"),
+                      numeric: true,
+                      aside: health.instances.length <= 1,
+                      cellAttrs: (reason) => ({ "data-testid": `dropped-${reason}` }),
+                      cell: (reason) =>
+                        num.format(health.total.dropped[reason]),
+                    },
+                  ]}
+                />
                 <p className="muted small">
                   {H("totals.received")}: {num.format(health.total.received)} ·{" "}
                   {H("totals.stored")}: {num.format(health.total.stored)}

@@ -7,6 +7,7 @@
 import type { Translate } from "../../services/i18n.ts";
 import { Island } from "../render.tsx";
 import UptimeCharts from "../../islands/UptimeCharts.tsx";
+import { ResponsiveList } from "../kit/mod.ts";
 import { DISPLAY_TIME_ZONE } from "../users/format.ts";
 
 /** Timeframes of the page. */
@@ -239,40 +240,45 @@ export function SystemStats({ t, lang, timeframe, figures, rows, last8 }: System
               {last8.length === 0
                 ? <p className="muted">{U("performance_table.empty")}</p>
                 : (
-                  <div className="table-wrap">
-                    <table className="data" data-testid="performance-table">
-                      <thead>
-                        <tr>
-                          <th scope="col">{U("performance_table.columns.hour")}</th>
-                          <th scope="col">{U("performance_table.columns.stations_online")}</th>
-                          <th scope="col">{U("performance_table.columns.station_connectivity")}</th>
-                          <th scope="col">{U("performance_table.columns.sensors_online")}</th>
-                          <th scope="col">{U("performance_table.columns.sensor_connectivity")}</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {last8.map((r) => (
-                          <tr key={r.hour}>
-                            <td className="nowrap">{time.format(new Date(r.hour))}</td>
-                            <td>
-                              {U("performance_table.online_of_total", {
-                                online: r.stations_online,
-                                total: r.stations_total,
-                              })}
-                            </td>
-                            <td>{pct(r.station_connectivity, r.stations_total)}</td>
-                            <td>
-                              {U("performance_table.online_of_total", {
-                                online: r.sensors_online,
-                                total: r.sensors_total,
-                              })}
-                            </td>
-                            <td>{pct(r.sensor_connectivity, r.sensors_total)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <ResponsiveList
+                    label={U("performance_table.title")}
+                    testId="performance-table"
+                    framed={false}
+                    rows={last8}
+                    rowKey={(r) => r.hour}
+                    columns={[
+                      {
+                        label: U("performance_table.columns.hour"),
+                        primary: true,
+                        className: "nowrap",
+                        cell: (r) => time.format(new Date(r.hour)),
+                      },
+                      {
+                        label: U("performance_table.columns.stations_online"),
+                        cell: (r) =>
+                          U("performance_table.online_of_total", {
+                            online: r.stations_online,
+                            total: r.stations_total,
+                          }),
+                      },
+                      {
+                        label: U("performance_table.columns.station_connectivity"),
+                        cell: (r) => pct(r.station_connectivity, r.stations_total),
+                      },
+                      {
+                        label: U("performance_table.columns.sensors_online"),
+                        cell: (r) =>
+                          U("performance_table.online_of_total", {
+                            online: r.sensors_online,
+                            total: r.sensors_total,
+                          }),
+                      },
+                      {
+                        label: U("performance_table.columns.sensor_connectivity"),
+                        cell: (r) => pct(r.sensor_connectivity, r.sensors_total),
+                      },
+                    ]}
+                  />
                 )}
             </section>
           </>

@@ -9,6 +9,7 @@ import { Island } from "../render.tsx";
 import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import { sensorStationId, sensorTopicPrefix } from "../../core/devices.ts";
+import { FormError } from "../kit/mod.ts";
 
 /** What the form shows and posts back. */
 export interface SensorFormValues {
@@ -99,11 +100,7 @@ export function SensorForm(
           <a className="btn btn-secondary" href={back}>{F("back")}</a>
         </div>
       </div>
-      {error && (
-        <div className="alert alert-error notice" role="alert" data-testid="form-error">
-          {error}
-        </div>
-      )}
+      <FormError testId="form-error">{error}</FormError>
       <form
         method="post"
         action={action}

@@ -10,6 +10,7 @@ import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import StationStatus from "../../islands/StationStatus.tsx";
 import { StatusLabel } from "./status.tsx";
 import { stationLinks } from "./StationList.tsx";
+import { ResponsiveList } from "../kit/mod.ts";
 
 /** One sensor row. */
 export interface SensorRow {
@@ -194,8 +195,13 @@ export function StationData({ t, station: s, lastSeen, notice, failure }: Statio
             </a>
           )}
         </div>
-        {s.sensors.length === 0
-          ? (
+        <ResponsiveList
+          label={D("sensors.title")}
+          testId="sensors-table"
+          rows={s.sensors}
+          rowKey={(x) => x.id}
+          rowAttrs={(x) => ({ "data-sensor-id": x.id })}
+          empty={
             <div className="card empty" data-testid="no-sensors">
               <h3>{D("sensors.empty_title")}</h3>
               <p>{D("sensors.empty_message")}</p>
@@ -203,56 +209,32 @@ export function StationData({ t, station: s, lastSeen, notice, failure }: Statio
                 <Icon name="plus" /> {D("sensors.add_first")}
               </a>
             </div>
-          )
-          : (
-            <>
-              <div className="card table-wrap table-only">
-                <table className="data" data-testid="sensors-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">{D("sensors.columns.name")}</th>
-                      <th scope="col">{D("sensors.columns.status")}</th>
-                      <th scope="col">{D("sensors.columns.serial_number")}</th>
-                      <th scope="col">{D("sensors.columns.assigned_unit")}</th>
-                      <th scope="col">{D("sensors.columns.actions")}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {s.sensors.map((x) => (
-                      <tr key={x.id} data-sensor-id={x.id}>
-                        <td>{x.name}</td>
-                        <td data-sensor-status={x.id}>
-                          <StatusLabel t={t} status={x.status} />
-                        </td>
-                        <td className="mono nowrap">{x.serial_number}</td>
-                        <td>{x.assignment}</td>
-                        <td className="actions-cell">{sensorActions(x)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <ul className="cards-list" aria-label={D("sensors.title")}>
-                {s.sensors.map((x) => (
-                  <li key={x.id} className="item-card" data-sensor-id={x.id}>
-                    <div className="item-head">
-                      <strong>{x.name}</strong>
-                      <span data-sensor-status={x.id}>
-                        <StatusLabel t={t} status={x.status} />
-                      </span>
-                    </div>
-                    <dl>
-                      <dt>{D("sensors.columns.serial_number")}</dt>
-                      <dd className="mono">{x.serial_number}</dd>
-                      <dt>{D("sensors.columns.assigned_unit")}</dt>
-                      <dd>{x.assignment}</dd>
-                    </dl>
-                    {sensorActions(x)}
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
+          }
+          columns={[
+            { label: D("sensors.columns.name"), primary: true, cell: (x) => x.name },
+            {
+              label: D("sensors.columns.status"),
+              aside: true,
+              cell: (x) => (
+                <span data-sensor-status={x.id}>
+                  <StatusLabel t={t} status={x.status} />
+                </span>
+              ),
+            },
+            {
+              label: D("sensors.columns.serial_number"),
+              className: "mono nowrap",
+              cell: (x) => x.serial_number,
+            },
+            { label: D("sensors.columns.assigned_unit"), cell: (x) => x.assignment },
+            {
+              label: D("sensors.columns.actions"),
+              actions: true,
+              className: "actions-cell",
+              cell: sensorActions,
+            },
+          ]}
+        />
       </section>
     </>
   );

@@ -8,8 +8,10 @@ import { errAttrs, FieldError } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
-import StationEditor, { type EditorSsr, type EditorUnit } from "../../islands/StationEditor.tsx";
+import StationEditor from "../../islands/StationEditor.tsx";
+import type { EditorSsr, EditorUnit } from "../../core/station_editor.ts";
 import { MAX_GPIO_PIN, MAX_SSRS } from "../../core/devices.ts";
+import { FormError } from "../kit/mod.ts";
 
 /** What the form shows and posts back. */
 export interface StationFormValues {
@@ -126,11 +128,7 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
           <a className="btn btn-secondary" href={back}>{F("back")}</a>
         </div>
       </div>
-      {error && (
-        <div className="alert alert-error notice" role="alert" data-testid="form-error">
-          {error}
-        </div>
-      )}
+      <FormError testId="form-error">{error}</FormError>
       <form
         method="post"
         action={editing ? `/admin/devices/station/${id}` : "/admin/devices/station/create"}

@@ -1,11 +1,13 @@
 /**
- * The station list of /admin/devices: a table on desktop and cards on phones with the
- * status dot, station name with city, serial number, customer, units count, payment
- * status, the Report (billing) and Hardware (details) buttons; Add station; search.
+ * The station list of /admin/devices: one responsive list (a table on desktop, cards on
+ * phones) with the status dot, station name with city, serial number, customer, units
+ * count, payment status, the Report (billing) and Hardware (details) buttons; Add station;
+ * search.
  */
 import type { Translate } from "../../services/i18n.ts";
 import { Icon } from "../icons.tsx";
-import { StatusDot, StatusLabel } from "./status.tsx";
+import { asStatus, StatusDot } from "./status.tsx";
+import { type BadgeTone, FormError, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
 import type { PaymentStatus } from "../../core/devices.ts";
 
 /** One station as the list shows it. */
@@ -33,18 +35,39 @@ export interface StationListProps {
   notice?: string;
 }
 
-const PAYMENT_BADGE: Record<PaymentStatus, string> = {
-  paid: "badge-green",
-  due: "badge-yellow",
-  overdue: "badge-red",
-  other: "badge-grey",
+const PAYMENT_BADGE: Record<PaymentStatus, BadgeTone> = {
+  paid: "green",
+  due: "yellow",
+  overdue: "red",
+  other: "grey",
 };
 
 /** The payment status badge. */
 function PaymentBadge({ t, status }: { t: Translate; status: PaymentStatus }) {
   return (
-    <span className={`badge ${PAYMENT_BADGE[status]}`}>
+    <StatusBadge tone={PAYMENT_BADGE[status]}>
       {t(`dashboard.payment_status.${status}`)}
+    </StatusBadge>
+  );
+}
+
+/** A button's icon, shown on phone cards only (the table's buttons are text). */
+function CardIcon({ name }: { name: "file" | "bolt" }) {
+  return (
+    <span className="rl-card-only">
+      <Icon name={name} />
+    </span>
+  );
+}
+
+/** The status dot, with the status word beside it on phone cards. */
+function StatusCell({ t, status }: { t: Translate; status: string }) {
+  return (
+    <span className="status-label">
+      <StatusDot t={t} status={status} />
+      <span className="rl-card-only" aria-hidden="true">
+        {t(`devices.status.${asStatus(status)}`)}
+      </span>
     </span>
   );
 }
@@ -59,26 +82,26 @@ export const stationLinks = (id: number) => ({
 export function StationList({ t, q, stations, notice }: StationListProps) {
   const L = (k: string, p?: Record<string, string | number>) => t(`dashboard.station_list.${k}`, p);
   const customer = (s: StationRow) => s.customer ?? L("no_customer");
-  const report = (s: StationRow, icon = true) => (
+  const report = (s: StationRow) => (
     <a className="btn btn-sm btn-secondary" href={stationLinks(s.id).report}>
-      {icon && <Icon name="file" />} {L("report")}
+      <CardIcon name="file" /> {L("report")}
     </a>
   );
-  const hardware = (s: StationRow, icon = true) => (
+  const hardware = (s: StationRow) => (
     <a className="btn btn-sm btn-secondary" href={stationLinks(s.id).data}>
-      {icon && <Icon name="bolt" />} {L("hardware")}
+      <CardIcon name="bolt" /> {L("hardware")}
     </a>
   );
   return (
     <>
-      <div className="page-head">
-        <h1>{t("devices.devices_page.title")}</h1>
-        <div className="page-actions">
+      <PageHeader
+        title={t("devices.devices_page.title")}
+        actions={
           <a className="btn" href="/admin/devices/station/create" data-testid="add-station">
             <Icon name="plus" /> {t("dashboard.admin_dashboard.add_station")}
           </a>
-        </div>
-      </div>
+        }
+      />
       {notice && <div className="alert alert-success notice" role="status">{notice}</div>}
       <div className="toolbar">
         <form method="get" action="/admin/devices" className="search" role="search">
@@ -98,91 +121,60 @@ export function StationList({ t, q, stations, notice }: StationListProps) {
         </form>
       </div>
       {stations === null && (
-        <div className="alert alert-error" role="alert">
-          {t("devices.devices_page.load_failed")}
-        </div>
+        <FormError notice={false}>{t("devices.devices_page.load_failed")}</FormError>
       )}
-      {stations && stations.length === 0 && (
-        <section className="card empty" data-testid="empty-state">
-          <h2>{q ? t("dashboard.search.no_results") : L("empty")}</h2>
-          {!q && (
-            <a className="btn" href="/admin/devices/station/create">
-              {t("dashboard.empty_state.button")}
-            </a>
-          )}
-        </section>
-      )}
-      {stations && stations.length > 0 && (
-        <>
-          <div className="card table-wrap table-only">
-            <table className="data" data-testid="stations-table">
-              <thead>
-                <tr>
-                  <th scope="col">{L("columns.status")}</th>
-                  <th scope="col">{L("columns.station")}</th>
-                  <th scope="col">{L("columns.serial_number")}</th>
-                  <th scope="col">{L("columns.customer")}</th>
-                  <th scope="col">{L("columns.units")}</th>
-                  <th scope="col">{L("columns.payment_status")}</th>
-                  <th scope="col">{L("columns.billing")}</th>
-                  <th scope="col">{L("columns.details")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {stations.map((s) => (
-                  <tr key={s.id} data-station-id={s.id}>
-                    <td>
-                      <StatusDot t={t} status={s.status} />
-                    </td>
-                    <td>
-                      <div className="station-cell">
-                        <a href={stationLinks(s.id).data}>{s.name}</a>
-                        <span className="muted">{s.city}</span>
-                      </div>
-                    </td>
-                    <td className="mono nowrap">{s.serial_number}</td>
-                    <td>{customer(s)}</td>
-                    <td className="nowrap">{L("units_count", { count: s.units })}</td>
-                    <td>
-                      <PaymentBadge t={t} status={s.payment_status} />
-                    </td>
-                    <td>{report(s, false)}</td>
-                    <td>{hardware(s, false)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <ul className="cards-list" aria-label={L("title")}>
-            {stations.map((s) => (
-              <li key={s.id} className="item-card" data-station-id={s.id}>
-                <div className="item-head">
-                  <div className="station-cell">
-                    <a href={stationLinks(s.id).data}>{s.name}</a>
-                    <span className="muted">{s.city}</span>
-                  </div>
-                  <StatusLabel t={t} status={s.status} />
+      {stations && (
+        <ResponsiveList
+          label={L("title")}
+          testId="stations-table"
+          rows={stations}
+          rowKey={(s) => s.id}
+          rowAttrs={(s) => ({ "data-station-id": s.id })}
+          empty={
+            <section className="card empty" data-testid="empty-state">
+              <h2>{q ? t("dashboard.search.no_results") : L("empty")}</h2>
+              {!q && (
+                <a className="btn" href="/admin/devices/station/create">
+                  {t("dashboard.empty_state.button")}
+                </a>
+              )}
+            </section>
+          }
+          columns={[
+            {
+              label: L("columns.status"),
+              aside: true,
+              cell: (s) => <StatusCell t={t} status={s.status} />,
+            },
+            {
+              label: L("columns.station"),
+              primary: true,
+              cell: (s) => (
+                <div className="station-cell">
+                  <a href={stationLinks(s.id).data}>{s.name}</a>
+                  <span className="muted">{s.city}</span>
                 </div>
-                <dl>
-                  <dt>{L("columns.serial_number")}</dt>
-                  <dd className="mono">{s.serial_number}</dd>
-                  <dt>{L("columns.customer")}</dt>
-                  <dd>{customer(s)}</dd>
-                  <dt>{L("columns.units")}</dt>
-                  <dd>{L("units_count", { count: s.units })}</dd>
-                  <dt>{L("columns.payment_status")}</dt>
-                  <dd>
-                    <PaymentBadge t={t} status={s.payment_status} />
-                  </dd>
-                </dl>
-                <div className="row-actions">
-                  {report(s)}
-                  {hardware(s)}
-                </div>
-              </li>
-            ))}
-          </ul>
-        </>
+              ),
+            },
+            {
+              label: L("columns.serial_number"),
+              className: "mono nowrap",
+              cell: (s) => s.serial_number,
+            },
+            { label: L("columns.customer"), cell: customer },
+            {
+              label: L("columns.units"),
+              className: "nowrap",
+              cell: (s) => L("units_count", { count: s.units }),
+            },
+            {
+              label: L("columns.payment_status"),
+              cell: (s) => <PaymentBadge t={t} status={s.payment_status} />,
+            },
+            { label: L("columns.billing"), actions: true, cell: report },
+            { label: L("columns.details"), actions: true, cell: hardware },
+          ]}
+        />
       )}
     </>
   );

@@ -1,10 +1,9 @@
 /** The Create Access Code page around its form island. */
 import type { Translate } from "../../services/i18n.ts";
 import { Island } from "../render.tsx";
-import AccessCodeForm, {
-  type StationOption,
-  type UnitOption,
-} from "../../islands/AccessCodeForm.tsx";
+import { FormError } from "../kit/mod.ts";
+import AccessCodeForm from "../../islands/AccessCodeForm.tsx";
+import type { StationOption, UnitOption } from "../../core/access_code.ts";
 
 /** What the form shows. */
 export interface AccessCodeValues {
@@ -39,7 +38,7 @@ export function AccessCodePage(
         <h1>{t("users.code_form.title")}</h1>
       </div>
       <p className="muted">{t("users.code_form.intro")}</p>
-      {error && <div className="alert alert-error notice" role="alert">{error}</div>}
+      <FormError>{error}</FormError>
       <Island
         of={AccessCodeForm}
         props={{

@@ -4,6 +4,7 @@ import { errAttrs, FieldError, TextField } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import RoleSelect from "../../islands/RoleSelect.tsx";
+import { FormError } from "../kit/mod.ts";
 
 /** The values shown in the form (never the password). */
 export interface AccountValues {
@@ -51,7 +52,7 @@ export function AccountForm(
       <div className="page-head">
         <h1>{title}</h1>
       </div>
-      {error && <div className="alert alert-error notice" role="alert">{error}</div>}
+      <FormError>{error}</FormError>
       <form method="post" action={action} className="form" noValidate>
         <Island of={ClearErrors} props={{}} />
         <section className="card">

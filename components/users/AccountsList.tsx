@@ -1,9 +1,10 @@
-/** The accounts of one tab: a table on desktop and cards on phones (same data). */
+/** The accounts of one tab: one responsive list (a table on desktop, cards on phones). */
 import type { Translate } from "../../services/i18n.ts";
 import type { User } from "../../core/types.ts";
 import { formatDate } from "./format.ts";
 import { backFields, DeleteButton, ToggleButton } from "./RowActions.tsx";
-import type { UserTab } from "./tabs.ts";
+import { tabLabelKey, type UserTab } from "./tabs.ts";
+import { type ListColumn, ResponsiveList, StatusBadge as Badge } from "../kit/mod.ts";
 
 /** Props of {@link AccountsList}. */
 export interface AccountsListProps {
@@ -17,13 +18,13 @@ export interface AccountsListProps {
 /** The Active/Inactive badge. */
 function StatusBadge({ t, active }: { t: Translate; active: boolean }) {
   return (
-    <span className={`badge ${active ? "badge-green" : "badge-grey"}`}>
+    <Badge tone={active ? "green" : "grey"}>
       {t(active ? "users.status.active" : "users.status.inactive")}
-    </span>
+    </Badge>
   );
 }
 
-/** Table and cards of accounts with Edit, Activate/Deactivate and Delete. */
+/** The accounts with Edit, Activate/Deactivate and Delete. */
 export function AccountsList({ t, lang, tab, q, users }: AccountsListProps) {
   const withCompany = tab === "customers";
   const fields = backFields(tab, q);
@@ -43,63 +44,28 @@ export function AccountsList({ t, lang, tab, q, users }: AccountsListProps) {
     </div>
   );
   const dash = (s: string) => s || "—";
+  const columns: ListColumn<User>[] = [
+    { label: t("users.columns.name"), primary: true, cell: (u) => u.full_name },
+    { label: t("users.columns.email"), cell: (u) => u.email },
+    { label: t("users.columns.phone"), cell: (u) => dash(u.phone) },
+    ...(withCompany
+      ? [{ label: t("users.columns.company"), cell: (u: User) => dash(u.company_name) }]
+      : []),
+    {
+      label: t("users.columns.status"),
+      aside: true,
+      cell: (u) => <StatusBadge t={t} active={u.is_active} />,
+    },
+    { label: t("users.columns.created"), cell: (u) => formatDate(u.created_at, lang) },
+    { label: t("users.columns.actions"), actions: true, cell: actions },
+  ];
   return (
-    <>
-      <div className="card table-wrap table-only">
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">{t("users.columns.name")}</th>
-              <th scope="col">{t("users.columns.email")}</th>
-              <th scope="col">{t("users.columns.phone")}</th>
-              {withCompany && <th scope="col">{t("users.columns.company")}</th>}
-              <th scope="col">{t("users.columns.status")}</th>
-              <th scope="col">{t("users.columns.created")}</th>
-              <th scope="col">{t("users.columns.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr key={u.id} data-user-id={u.id}>
-                <td>{u.full_name}</td>
-                <td>{u.email}</td>
-                <td>{dash(u.phone)}</td>
-                {withCompany && <td>{dash(u.company_name)}</td>}
-                <td>
-                  <StatusBadge t={t} active={u.is_active} />
-                </td>
-                <td>{formatDate(u.created_at, lang)}</td>
-                <td>{actions(u)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ul className="cards-list" aria-label={t("users.columns.name")}>
-        {users.map((u) => (
-          <li key={u.id} className="item-card">
-            <div className="item-head">
-              <strong>{u.full_name}</strong>
-              <StatusBadge t={t} active={u.is_active} />
-            </div>
-            <dl>
-              <dt>{t("users.columns.email")}</dt>
-              <dd>{u.email}</dd>
-              <dt>{t("users.columns.phone")}</dt>
-              <dd>{dash(u.phone)}</dd>
-              {withCompany && (
-                <>
-                  <dt>{t("users.columns.company")}</dt>
-                  <dd>{dash(u.company_name)}</dd>
-                </>
-              )}
-              <dt>{t("users.columns.created")}</dt>
-              <dd>{formatDate(u.created_at, lang)}</dd>
-            </dl>
-            {actions(u)}
-          </li>
-        ))}
-      </ul>
-    </>
+    <ResponsiveList
+      label={t(tabLabelKey(tab))}
+      columns={columns}
+      rows={users}
+      rowKey={(u) => u.id}
+      rowAttrs={(u) => ({ "data-user-id": u.id })}
+    />
   );
 }

@@ -1,10 +1,11 @@
-/** The access codes: a table on desktop and cards on phones (same data). */
+/** The access codes: one responsive list (a table on desktop, cards on phones). */
 import type { Translate } from "../../services/i18n.ts";
 import { type AccessCode, canDeleteAccessCode } from "../../core/types.ts";
 import { formatDate } from "./format.ts";
 import { backFields, DeleteButton } from "./RowActions.tsx";
 import { Island } from "../render.tsx";
 import CopyButton from "../../islands/CopyButton.tsx";
+import { ResponsiveList, StatusBadge } from "../kit/mod.ts";
 
 /** Props of {@link CodesList}. */
 export interface CodesListProps {
@@ -25,11 +26,11 @@ export function assignmentsLabel(t: Translate, code: AccessCode): string {
 /** Available, or Used with the e-mail that used it. */
 function CodeStatus({ t, code }: { t: Translate; code: AccessCode }) {
   if (!code.is_used) {
-    return <span className="badge badge-green">{t("users.status.available")}</span>;
+    return <StatusBadge tone="green">{t("users.status.available")}</StatusBadge>;
   }
   return (
     <span>
-      <span className="badge badge-grey">{t("users.status.used")}</span>
+      <StatusBadge tone="grey">{t("users.status.used")}</StatusBadge>
       {code.used_by_email && (
         <span className="small muted">
           {" "}
@@ -40,7 +41,7 @@ function CodeStatus({ t, code }: { t: Translate; code: AccessCode }) {
   );
 }
 
-/** Table and cards of access codes with Copy and, when allowed, Delete. */
+/** The access codes with Copy and, when allowed, Delete. */
 export function CodesList({ t, lang, q, codes }: CodesListProps) {
   const fields = backFields("access-codes", q);
   const actions = (c: AccessCode) => (
@@ -66,60 +67,28 @@ export function CodesList({ t, lang, q, codes }: CodesListProps) {
   );
   const role = (c: AccessCode) => t(`common.roles.${c.role}`);
   return (
-    <>
-      <div className="card table-wrap table-only">
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">{t("users.columns.code")}</th>
-              <th scope="col">{t("users.columns.role")}</th>
-              <th scope="col">{t("users.columns.notes")}</th>
-              <th scope="col">{t("users.columns.assignments")}</th>
-              <th scope="col">{t("users.columns.status")}</th>
-              <th scope="col">{t("users.columns.created")}</th>
-              <th scope="col">{t("users.columns.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {codes.map((c) => (
-              <tr key={c.id} data-code-id={c.id}>
-                <td>
-                  <code className="code">{c.code}</code>
-                </td>
-                <td>{role(c)}</td>
-                <td className="notes-cell">{c.notes || "—"}</td>
-                <td>{assignmentsLabel(t, c)}</td>
-                <td>
-                  <CodeStatus t={t} code={c} />
-                </td>
-                <td>{formatDate(c.created_at, lang)}</td>
-                <td>{actions(c)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ul className="cards-list" aria-label={t("users.tabs.access_codes")}>
-        {codes.map((c) => (
-          <li key={c.id} className="item-card">
-            <div className="item-head">
-              <code className="code">{c.code}</code>
-              <CodeStatus t={t} code={c} />
-            </div>
-            <dl>
-              <dt>{t("users.columns.role")}</dt>
-              <dd>{role(c)}</dd>
-              <dt>{t("users.columns.notes")}</dt>
-              <dd>{c.notes || "—"}</dd>
-              <dt>{t("users.columns.assignments")}</dt>
-              <dd>{assignmentsLabel(t, c)}</dd>
-              <dt>{t("users.columns.created")}</dt>
-              <dd>{formatDate(c.created_at, lang)}</dd>
-            </dl>
-            {actions(c)}
-          </li>
-        ))}
-      </ul>
-    </>
+    <ResponsiveList
+      label={t("users.tabs.access_codes")}
+      rows={codes}
+      rowKey={(c) => c.id}
+      rowAttrs={(c) => ({ "data-code-id": c.id })}
+      columns={[
+        {
+          label: t("users.columns.code"),
+          primary: true,
+          cell: (c) => <code className="code">{c.code}</code>,
+        },
+        { label: t("users.columns.role"), cell: role },
+        { label: t("users.columns.notes"), className: "notes-cell", cell: (c) => c.notes || "—" },
+        { label: t("users.columns.assignments"), cell: (c) => assignmentsLabel(t, c) },
+        {
+          label: t("users.columns.status"),
+          aside: true,
+          cell: (c) => <CodeStatus t={t} code={c} />,
+        },
+        { label: t("users.columns.created"), cell: (c) => formatDate(c.created_at, lang) },
+        { label: t("users.columns.actions"), actions: true, cell: actions },
+      ]}
+    />
   );
 }

@@ -7,6 +7,7 @@ import type { AccessCode, User, UserStats } from "../../core/types.ts";
 import { Stat } from "../HomePage.tsx";
 import { Icon } from "../icons.tsx";
 import { AccountsList } from "./AccountsList.tsx";
+import { FormError, PageHeader } from "../kit/mod.ts";
 import { CodesList } from "./CodesList.tsx";
 import {
   type Failure,
@@ -65,24 +66,20 @@ export function UsersPage(
     (content.kind === "codes" && content.codes.length === 0);
   return (
     <>
-      <div className="page-head">
-        <h1>{t("users.title")}</h1>
-        {create && (
-          <div className="page-actions">
-            <a className="btn" href={create.href} data-testid="create-button">
-              <Icon name="plus" /> {t(create.key)}
-            </a>
-          </div>
+      <PageHeader
+        title={t("users.title")}
+        actions={create && (
+          <a className="btn" href={create.href} data-testid="create-button">
+            <Icon name="plus" /> {t(create.key)}
+          </a>
         )}
-      </div>
+      />
       {notice && (
         <div className="alert alert-success notice" role="status">
           {t(`users.notices.${notice}`)}
         </div>
       )}
-      {failure && (
-        <div className="alert alert-error notice" role="alert">{failureText(t, failure)}</div>
-      )}
+      {failure && <FormError>{failureText(t, failure)}</FormError>}
       {stats
         ? (
           <div className="stats">
@@ -92,11 +89,7 @@ export function UsersPage(
             <Stat label={t("users.stats.unused_codes")} value={stats.unusedCodes} />
           </div>
         )
-        : (
-          <div className="alert alert-error notice" role="alert">
-            {t("users.errors.load_stats_failed")}
-          </div>
-        )}
+        : <FormError>{t("users.errors.load_stats_failed")}</FormError>}
       <nav className="tabs" aria-label={t("users.tabs.label")}>
         {USER_TABS.map((k) => (
           <a
@@ -132,9 +125,9 @@ export function UsersPage(
         </form>
       </div>
       {content.kind === "error" && (
-        <div className="alert alert-error" role="alert">
+        <FormError notice={false}>
           {t("users.errors.load_failed", { tab: t(tabLabelKey(tab)) })}
-        </div>
+        </FormError>
       )}
       {isEmpty && (
         <section className="card empty" data-testid="empty-state">

@@ -15,6 +15,7 @@ import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { configurationText, money, monthDay } from "./format.ts";
 import { PriceHistoryChart } from "./PriceHistoryChart.tsx";
+import { type BadgeTone, ResponsiveList, StatusBadge } from "../kit/mod.ts";
 
 /** Props of {@link ZoneDetail}. */
 export interface ZoneDetailProps {
@@ -114,7 +115,7 @@ function PricingTable({ t, zone }: { t: Translate; zone: Zone }) {
   );
 }
 
-const STATUS_BADGE: Record<string, string> = { online: "badge-green", offline: "badge-red" };
+const STATUS_BADGE: Record<string, BadgeTone> = { online: "green", offline: "red" };
 
 /** The page. */
 export function ZoneDetail({ t, zone, stations, history, blocked }: ZoneDetailProps) {
@@ -127,9 +128,9 @@ export function ZoneDetail({ t, zone, stations, history, blocked }: ZoneDetailPr
   const status = (s: ZoneStation) => {
     const k = s.status === "online" || s.status === "offline" ? s.status : "other";
     return (
-      <span className={`badge ${STATUS_BADGE[k] ?? "badge-grey"}`}>
+      <StatusBadge tone={STATUS_BADGE[k] ?? "grey"}>
         {D(`assigned_stations.status.${k}`)}
-      </span>
+      </StatusBadge>
     );
   };
   const pay = (s: ZoneStation) => {
@@ -254,60 +255,32 @@ export function ZoneDetail({ t, zone, stations, history, blocked }: ZoneDetailPr
         {stations === null && (
           <div className="alert alert-error">{D("errors.load_stations_failed")}</div>
         )}
-        {stations && stations.length === 0 && (
-          <div className="empty" data-testid="no-stations">
-            <h3>{D("assigned_stations.empty_title")}</h3>
-            <p className="muted">{D("assigned_stations.empty_message")}</p>
-          </div>
-        )}
-        {stations && stations.length > 0 && (
-          <>
-            <div className="table-wrap table-only">
-              <table className="data" data-testid="zone-stations">
-                <thead>
-                  <tr>
-                    <th scope="col">{A("name")}</th>
-                    <th scope="col">{A("serial_number")}</th>
-                    <th scope="col">{A("units")}</th>
-                    <th scope="col">{A("status")}</th>
-                    <th scope="col">{A("payment_status")}</th>
-                    <th scope="col">{A("actions")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {stations.map((s) => (
-                    <tr key={s.id} data-station-id={s.id}>
-                      <td>{s.name}</td>
-                      <td className="mono nowrap">{s.serial_number}</td>
-                      <td>{D("assigned_stations.units_count", { count: s.units_count })}</td>
-                      <td>{status(s)}</td>
-                      <td>{pay(s)}</td>
-                      <td>{actions(s)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <ul className="cards-list">
-              {stations.map((s) => (
-                <li key={s.id} className="item-card" data-station-id={s.id}>
-                  <div className="item-head">
-                    <strong>{s.name}</strong>
-                    {status(s)}
-                  </div>
-                  <dl>
-                    <dt>{A("serial_number")}</dt>
-                    <dd className="mono">{s.serial_number}</dd>
-                    <dt>{A("units")}</dt>
-                    <dd>{D("assigned_stations.units_count", { count: s.units_count })}</dd>
-                    <dt>{A("payment_status")}</dt>
-                    <dd>{pay(s)}</dd>
-                  </dl>
-                  {actions(s)}
-                </li>
-              ))}
-            </ul>
-          </>
+        {stations && (
+          <ResponsiveList
+            label={D("assigned_stations.title")}
+            testId="zone-stations"
+            framed={false}
+            rows={stations}
+            rowKey={(s) => s.id}
+            rowAttrs={(s) => ({ "data-station-id": s.id })}
+            empty={
+              <div className="empty" data-testid="no-stations">
+                <h3>{D("assigned_stations.empty_title")}</h3>
+                <p className="muted">{D("assigned_stations.empty_message")}</p>
+              </div>
+            }
+            columns={[
+              { label: A("name"), primary: true, cell: (s) => s.name },
+              { label: A("serial_number"), className: "mono nowrap", cell: (s) => s.serial_number },
+              {
+                label: A("units"),
+                cell: (s) => D("assigned_stations.units_count", { count: s.units_count }),
+              },
+              { label: A("status"), aside: true, cell: status },
+              { label: A("payment_status"), cell: pay },
+              { label: A("actions"), actions: true, cell: actions },
+            ]}
+          />
         )}
       </Card>
     </>

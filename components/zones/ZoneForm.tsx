@@ -6,8 +6,10 @@
 import type { Translate } from "../../services/i18n.ts";
 import { BILLING_TYPES, CURRENCIES, TARIFF_TYPES } from "../../core/zone.ts";
 import { Island } from "../render.tsx";
-import ZoneLevels, { type ZoneLevelsValues } from "../../islands/ZoneLevels.tsx";
+import ZoneLevels from "../../islands/ZoneLevels.tsx";
+import type { ZoneLevelsValues } from "../../core/zone_levels.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
+import { FormError } from "../kit/mod.ts";
 
 /** Text fields of the form, as entered. */
 export interface ZoneFormValues {
@@ -157,11 +159,7 @@ export function ZoneForm({ t, id, values: v, errors: fe, error }: ZoneFormProps)
           <a className="btn btn-secondary" href="/admin/pricing">{F("back")}</a>
         </div>
       </div>
-      {error && (
-        <div className="alert alert-error notice" role="alert" data-testid="form-error">
-          {error}
-        </div>
-      )}
+      <FormError testId="form-error">{error}</FormError>
       <form
         method="post"
         action={editing ? `/admin/zones/${id}/edit` : "/admin/zones/create"}

@@ -13,20 +13,34 @@ import type { Bucket, Point, Sample, TelemetryStore } from "./mod.ts";
 const S = 1_000, MIN = 60_000, H = 3_600_000, DAY = 86_400_000;
 const D = Date.UTC(2024, 2, 10); // a Sunday in March 2024
 
+/** Options of {@link runConformance}. */
+export interface ConformanceOptions {
+  /** Register every test as ignored (a backend that is not configured here); `open` is not called. */
+  ignore?: boolean;
+}
+
 /** Registers the suite for one backend. */
-export function runConformance(name: string, open: () => Promise<TelemetryStore>): void {
+export function runConformance(
+  name: string,
+  open: () => Promise<TelemetryStore>,
+  opts: ConformanceOptions = {},
+): void {
   const run = crypto.randomUUID().slice(0, 8);
   let n = 0;
   const serial = (label: string) => `${label}-${run}-${++n}`;
 
   const test = (title: string, fn: (store: TelemetryStore) => Promise<void>) =>
-    Deno.test(`${name}: ${title}`, async () => {
-      const store = await open();
-      try {
-        await fn(store);
-      } finally {
-        await store.close();
-      }
+    Deno.test({
+      name: `${name}: ${title}`,
+      ignore: opts.ignore ?? false,
+      fn: async () => {
+        const store = await open();
+        try {
+          await fn(store);
+        } finally {
+          await store.close();
+        }
+      },
     });
 
   test("flush() makes samples visible and latest() merges partial frames", async (store) => {

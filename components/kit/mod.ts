@@ -1,0 +1,13 @@
+/**
+ * The component kit: the shared building blocks of server-rendered pages.
+ *
+ * - {@link ResponsiveList}: one list rendered once, a table on wide screens and cards on
+ *   phones through CSS alone (`static/styles/kit.css`).
+ * - {@link PageHeader}: the page's title, subtitle and main actions.
+ * - {@link FormError}: the error box of a form or page.
+ * - {@link StatusBadge}: a coloured status pill.
+ */
+export { type ListColumn, ResponsiveList, type ResponsiveListProps } from "./ResponsiveList.tsx";
+export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
+export { FormError, type FormErrorProps } from "./FormError.tsx";
+export { type BadgeTone, StatusBadge, type StatusBadgeProps } from "./StatusBadge.tsx";

@@ -1,0 +1,75 @@
+/**
+ * The rules of the zone form's pricing level editor, the same in the browser and on the
+ * server (which answers the no-JavaScript form): up to {@link MAX_LEVELS} levels, the
+ * first cannot be removed, a new level's threshold is the previous one plus 100, and
+ * turning seasonal on copies the levels into summer and winter with price 0.
+ */
+import { MAX_LEVELS } from "./zone.ts";
+import type { PricingMode } from "./tariff.ts";
+
+/** One level row; values are the texts of the inputs. */
+export interface LevelRow {
+  price: string;
+  threshold: string;
+  summer_price: string;
+  summer_threshold: string;
+  winter_price: string;
+  winter_threshold: string;
+}
+
+/** The pricing modes. */
+export type Mode = PricingMode;
+/** The pricing modes in the editor's order. */
+export const PRICING_MODES: Mode[] = ["basic", "tiered", "seasonal", "seasonal_tiered"];
+
+/** The editor's values. */
+export interface ZoneLevelsValues {
+  mode: Mode;
+  price_low: string;
+  summer_price_low: string;
+  winter_price_low: string;
+  winter_start_month: string;
+  winter_start_day: string;
+  winter_end_month: string;
+  winter_end_day: string;
+  levels: LevelRow[];
+}
+
+/** True for the seasonal modes. */
+export const isSeasonal = (m: Mode) => m === "seasonal" || m === "seasonal_tiered";
+
+/** A new level: threshold = previous threshold + 100, prices 0 (also in summer and winter). */
+export function addLevel(levels: LevelRow[]): LevelRow[] {
+  if (levels.length >= MAX_LEVELS) return levels;
+  const prev = levels[levels.length - 1];
+  const next = (s: string | undefined) => String((Number(s) || 0) + 100);
+  return [...levels, {
+    price: "0",
+    threshold: next(prev?.threshold),
+    summer_price: "0",
+    summer_threshold: next(prev?.summer_threshold),
+    winter_price: "0",
+    winter_threshold: next(prev?.winter_threshold),
+  }];
+}
+
+/** Removes level `i` (never the first). */
+export function removeLevel(levels: LevelRow[], i: number): LevelRow[] {
+  return i <= 0 || i >= levels.length ? levels : levels.filter((_, j) => j !== i);
+}
+
+/** Turning seasonal on: the levels copied into summer and winter with price 0. */
+export function seasonalCopy(v: ZoneLevelsValues): ZoneLevelsValues {
+  return {
+    ...v,
+    summer_price_low: "0",
+    winter_price_low: "0",
+    levels: v.levels.map((l) => ({
+      ...l,
+      summer_price: "0",
+      summer_threshold: l.threshold,
+      winter_price: "0",
+      winter_threshold: l.threshold,
+    })),
+  };
+}

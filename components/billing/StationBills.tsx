@@ -1,4 +1,5 @@
-/** The customer (station) bills of a zone and period: a table on desktop, cards on phones. */
+/** The station bills of a zone and period: one responsive list (a table, or cards on phones). */
+import { ResponsiveList } from "../kit/mod.ts";
 import type { Translate } from "../../services/i18n.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
@@ -31,7 +32,7 @@ export interface StationBillsProps {
   back: Record<string, string>;
 }
 
-/** The table and the cards. */
+/** The list. */
 export function StationBills({ t, rows, base, back }: StationBillsProps) {
   const C = (k: string) => t(`billing.station_billing.columns.${k}`);
   const badge = (r: StationBillRow) => (
@@ -75,70 +76,26 @@ export function StationBills({ t, rows, base, back }: StationBillsProps) {
   const customer = (r: StationBillRow) => r.customer ?? t("billing.station_billing.not_assigned");
   const kind = (r: StationBillRow) => t(`billing.billing_types.${r.kind}`);
   return (
-    <>
-      <div className="card table-wrap table-only">
-        <table className="data" data-testid="station-bills">
-          <thead>
-            <tr>
-              <th scope="col">{C("type")}</th>
-              <th scope="col">{C("period")}</th>
-              <th scope="col">{C("station")}</th>
-              <th scope="col">{C("customer")}</th>
-              <th scope="col" className="num">{C("energy")}</th>
-              <th scope="col" className="num">{C("commission")}</th>
-              <th scope="col" className="num">{C("fee")}</th>
-              <th scope="col" className="num">{C("tax")}</th>
-              <th scope="col" className="num">{C("total_amount")}</th>
-              <th scope="col">{C("status")}</th>
-              <th scope="col">{C("actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id} data-bill-id={r.id}>
-                <td>{kind(r)}</td>
-                <td className="nowrap">{r.period}</td>
-                <td>{r.station}</td>
-                <td>{customer(r)}</td>
-                <td className="num nowrap">{r.energy}</td>
-                <td className="num nowrap">{r.commission}</td>
-                <td className="num nowrap">{r.fee}</td>
-                <td className="num nowrap">{r.tax}</td>
-                <td className="num nowrap">{r.total}</td>
-                <td>{badge(r)}</td>
-                <td>{actions(r)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ul className="cards-list" aria-label={t("billing.station_billing.title")}>
-        {rows.map((r) => (
-          <li key={r.id} className="item-card" data-bill-id={r.id}>
-            <div className="item-head">
-              <strong>{r.station}</strong>
-              {badge(r)}
-            </div>
-            <dl>
-              <dt>{C("type")}</dt>
-              <dd>{kind(r)} · {r.period}</dd>
-              <dt>{C("customer")}</dt>
-              <dd>{customer(r)}</dd>
-              <dt>{C("energy")}</dt>
-              <dd>{r.energy}</dd>
-              <dt>{C("commission")}</dt>
-              <dd>{r.commission}</dd>
-              <dt>{C("fee")}</dt>
-              <dd>{r.fee}</dd>
-              <dt>{C("tax")}</dt>
-              <dd>{r.tax}</dd>
-              <dt>{C("total_amount")}</dt>
-              <dd>{r.total}</dd>
-            </dl>
-            {actions(r)}
-          </li>
-        ))}
-      </ul>
-    </>
+    <ResponsiveList
+      label={t("billing.station_billing.title")}
+      testId="station-bills"
+      className="dense"
+      rows={rows}
+      rowKey={(r) => r.id}
+      rowAttrs={(r) => ({ "data-bill-id": r.id })}
+      columns={[
+        { label: C("station"), primary: true, cell: (r) => r.station },
+        { label: C("type"), cell: kind },
+        { label: C("period"), cell: (r) => r.period },
+        { label: C("customer"), cell: customer },
+        { label: C("energy"), numeric: true, cell: (r) => r.energy },
+        { label: C("commission"), numeric: true, cell: (r) => r.commission },
+        { label: C("fee"), numeric: true, cell: (r) => r.fee },
+        { label: C("tax"), numeric: true, cell: (r) => r.tax },
+        { label: C("total_amount"), numeric: true, cell: (r) => r.total },
+        { label: C("status"), aside: true, cell: badge },
+        { label: C("actions"), actions: true, cell: actions },
+      ]}
+    />
   );
 }

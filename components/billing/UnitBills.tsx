@@ -1,4 +1,5 @@
-/** The unit bills of a zone and period: a table on desktop, cards on phones. */
+/** The unit bills of a zone and period: one responsive list (a table, or cards on phones). */
+import { ResponsiveList } from "../kit/mod.ts";
 import type { Translate } from "../../services/i18n.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
@@ -30,7 +31,7 @@ export function paymentText(t: Translate, r: UnitBillRow): string {
   return `${state}${due}`;
 }
 
-/** The table and the cards. */
+/** The list. */
 export function UnitBills({ t, rows, base, back }: UnitBillsProps) {
   const C = (k: string) => t(`billing.unit_billing.columns.${k}`);
   const badge = (r: UnitBillRow) => (
@@ -90,61 +91,34 @@ export function UnitBills({ t, rows, base, back }: UnitBillsProps) {
     </div>
   );
   const tenant = (r: UnitBillRow) => firstWord(r.tenant) ?? t("billing.unit_billing.not_assigned");
-  const energy = (r: UnitBillRow) => kwhText(r.energy_kwh);
-  const total = (r: UnitBillRow) => moneyText(r.total_cost, r.currency);
   return (
-    <>
-      <div className="card table-wrap table-only">
-        <table className="data" data-testid="unit-bills">
-          <thead>
-            <tr>
-              <th scope="col">{C("station")}</th>
-              <th scope="col">{C("unit")}</th>
-              <th scope="col">{C("tenant")}</th>
-              <th scope="col" className="num">{C("energy")}</th>
-              <th scope="col" className="num">{C("total_cost")}</th>
-              <th scope="col">{C("status")}</th>
-              <th scope="col">{C("payment")}</th>
-              <th scope="col">{C("actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id} data-bill-id={r.id}>
-                <td>{r.station}</td>
-                <td>{r.unit}</td>
-                <td>{tenant(r)}</td>
-                <td className="num nowrap">{energy(r)}</td>
-                <td className="num nowrap">{total(r)}</td>
-                <td>{badge(r)}</td>
-                <td>{paymentText(t, r)}</td>
-                <td>{actions(r)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ul className="cards-list" aria-label={t("billing.unit_billing.title")}>
-        {rows.map((r) => (
-          <li key={r.id} className="item-card" data-bill-id={r.id}>
-            <div className="item-head">
-              <strong>{r.station} · {r.unit}</strong>
-              {badge(r)}
-            </div>
-            <dl>
-              <dt>{C("tenant")}</dt>
-              <dd>{tenant(r)}</dd>
-              <dt>{C("energy")}</dt>
-              <dd>{energy(r)}</dd>
-              <dt>{C("total_cost")}</dt>
-              <dd>{total(r)}</dd>
-              <dt>{C("payment")}</dt>
-              <dd>{paymentText(t, r)}</dd>
-            </dl>
-            {actions(r)}
-          </li>
-        ))}
-      </ul>
-    </>
+    <ResponsiveList
+      label={t("billing.unit_billing.title")}
+      testId="unit-bills"
+      className="dense"
+      rows={rows}
+      rowKey={(r) => r.id}
+      rowAttrs={(r) => ({ "data-bill-id": r.id })}
+      columns={[
+        { label: C("station"), primary: true, cell: (r) => r.station },
+        { label: C("unit"), cell: (r) => r.unit },
+        { label: C("tenant"), cell: tenant },
+        {
+          label: C("energy"),
+          numeric: true,
+          className: "nowrap",
+          cell: (r) => kwhText(r.energy_kwh),
+        },
+        {
+          label: C("total_cost"),
+          numeric: true,
+          className: "nowrap",
+          cell: (r) => moneyText(r.total_cost, r.currency),
+        },
+        { label: C("status"), aside: true, cell: badge },
+        { label: C("payment"), cell: (r) => paymentText(t, r) },
+        { label: C("actions"), actions: true, cell: actions },
+      ]}
+    />
   );
 }

@@ -417,6 +417,9 @@ export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> 
       HOSTNAME: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      // Its own broker ports, so that it runs beside another portal (a demo, a parallel test).
+      MQTT_PORT: String(freePort()),
+      MQTT_TLS_PORT: String(freePort()),
       ...o.env,
     },
     stdout: "piped",

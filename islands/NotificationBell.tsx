@@ -3,6 +3,7 @@
  * active, resolved or all notifications, where they can be resolved. Without JavaScript
  * the bell is a link to the notifications page.
  */
+import { usePoll } from "./use_poll.ts";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { badgeText, timeAgo } from "../core/time_ago.ts";
 
@@ -54,19 +55,11 @@ export default function NotificationBell({ unread, texts }: NotificationBellProp
   const [items, setItems] = useState<Item[] | null>(null);
   const panelRef = useRef<HTMLDivElement>(null);
 
-  const refreshCount = useCallback(async () => {
-    try {
-      const res = await fetch("/api/notifications/count", { credentials: "same-origin" });
-      if (res.ok) setCount((await res.json()).total_count ?? 0);
-    } catch {
-      // failures are ignored: the next poll tries again
-    }
-  }, []);
-
-  useEffect(() => {
-    const id = setInterval(refreshCount, COUNT_POLL_MS);
-    return () => clearInterval(id);
-  }, [refreshCount]);
+  // A failed count is kept as it was: the next poll tries again.
+  const { refresh: refreshCount } = usePoll(async (signal) => {
+    const res = await fetch("/api/notifications/count", { credentials: "same-origin", signal });
+    if (res.ok) setCount((await res.json()).total_count ?? 0);
+  }, { intervalMs: COUNT_POLL_MS });
 
   const load = useCallback(async (f: Filter) => {
     try {

@@ -153,13 +153,7 @@ export interface CustomerBill {
   total_amount: number;
   currency: string;
   is_finalized: boolean;
-  calculation_details: {
-    commission_base: number;
-    commission_rate: number;
-    unit_count: number;
-    fee_per_unit: number;
-    tax_rate: number;
-  };
+  calculation_details: CustomerBillResult["calculation_details"];
   customer_id: number | null;
   zone_id: number;
   created_at: string;
@@ -473,16 +467,23 @@ export function buildCustomerBill(
     station_id: input.station_id,
     billing_month: monthly ? input.period.text : null,
     billing_period: monthly ? null : input.period.text,
+    ...customerAmounts(cb),
+    is_finalized: input.finalized,
+    customer_id: input.customer_id,
+    zone_id: input.zone_id,
+  };
+}
+
+/** The amounts and details of a stored station bill from a computed one. */
+function customerAmounts(cb: CustomerBillResult) {
+  return {
     energy_consumption: Math.round(cb.energy_consumption * 1000) / 1000,
     commission_amount: cb.commission_amount,
     fee_amount: cb.fee_amount,
     tax_amount: cb.tax_amount,
     total_amount: cb.total_amount,
     currency: cb.currency,
-    is_finalized: input.finalized,
     calculation_details: cb.calculation_details,
-    customer_id: input.customer_id,
-    zone_id: input.zone_id,
   };
 }
 
@@ -492,15 +493,5 @@ export function restatedCustomerBill(
   cb: CustomerBillResult,
   at: string,
 ): CustomerBill {
-  return {
-    ...old,
-    energy_consumption: Math.round(cb.energy_consumption * 1000) / 1000,
-    commission_amount: cb.commission_amount,
-    fee_amount: cb.fee_amount,
-    tax_amount: cb.tax_amount,
-    total_amount: cb.total_amount,
-    currency: cb.currency,
-    calculation_details: cb.calculation_details,
-    updated_at: at,
-  };
+  return { ...old, ...customerAmounts(cb), updated_at: at };
 }

@@ -133,3 +133,26 @@ export async function deleteUser(kv: Deno.Kv, id: number): Promise<boolean> {
 
 /** The key of an account, for atomic operations spanning several collections. */
 export { emailKey, userKey };
+
+/** The accounts `ids` (nulls and unknown ids left out): id → account. */
+export async function getUsers(
+  kv: Deno.Kv,
+  ids: Iterable<number | null>,
+): Promise<Map<number, StoredUser>> {
+  const wanted = [...new Set(ids)].filter((id): id is number => id !== null);
+  const out = new Map<number, StoredUser>();
+  for (let i = 0; i < wanted.length; i += 10) {
+    const users = await kv.getMany<StoredUser[]>(wanted.slice(i, i + 10).map(userKey));
+    for (const u of users) if (u.value) out.set(u.value.id, u.value);
+  }
+  return out;
+}
+
+/** The full names of the accounts `ids` (nulls and unknown ids left out): id → name. */
+export async function fullNames(
+  kv: Deno.Kv,
+  ids: Iterable<number | null>,
+): Promise<Map<number, string>> {
+  const users = await getUsers(kv, ids);
+  return new Map([...users].map(([id, u]) => [id, u.full_name]));
+}

@@ -6,7 +6,7 @@
 import type { Translate } from "../../services/i18n.ts";
 import type { UnitBillRow } from "../../services/billing/lists.ts";
 import { moneyText } from "../../core/money.ts";
-import { errAttrs, FieldError } from "../Field.tsx";
+import { errAttrs, FieldError, TextField } from "../Field.tsx";
 import { periodLabel } from "./model.ts";
 
 /** Props of {@link PaymentRecordForm}. */
@@ -53,30 +53,20 @@ export function PaymentRecordForm(p: PaymentRecordFormProps) {
           ))}
           <FieldError id="method" message={errors.method} />
         </fieldset>
-        <div className="field">
-          <label htmlFor="payment_date">{P("date")}</label>
-          <input
-            id="payment_date"
-            name="payment_date"
-            type="date"
-            required
-            defaultValue={values.payment_date}
-            {...errAttrs("payment_date", errors.payment_date)}
-          />
-          <FieldError id="payment_date" message={errors.payment_date} />
-        </div>
-        <div className="field">
-          <label htmlFor="reference">{P("reference")}</label>
-          <input
-            id="reference"
-            type="text"
-            name="reference"
-            maxLength={100}
-            defaultValue={values.reference ?? ""}
-            {...errAttrs("reference", errors.reference)}
-          />
-          <FieldError id="reference" message={errors.reference} />
-        </div>
+        <TextField
+          id="payment_date"
+          type="date"
+          label={P("date")}
+          value={values.payment_date}
+          error={errors.payment_date}
+          required
+        />
+        <TextField
+          id="reference"
+          label={P("reference")}
+          value={values.reference ?? ""}
+          error={errors.reference}
+        />
         <div className="field">
           <label htmlFor="note">{P("note")}</label>
           <textarea

@@ -16,7 +16,7 @@ import {
 import type { PeriodKind } from "../../core/periods.ts";
 import { listZones } from "../../db/zones.ts";
 import { getDevices, type StoredDevice } from "../../db/devices.ts";
-import { getUser } from "../../db/users.ts";
+import { fullNames } from "../../db/users.ts";
 import {
   getUnitBill,
   listCustomerBills,
@@ -81,16 +81,6 @@ export interface StationBillRow {
   is_finalized: boolean;
 }
 
-async function namesOf(deps: Deps, ids: Iterable<number | null>): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
-  for (const id of new Set(ids)) {
-    if (id === null) continue;
-    const u = await getUser(deps.kv, id);
-    if (u) out.set(id, u.full_name);
-  }
-  return out;
-}
-
 async function stationsOf(deps: Deps, ids: Iterable<number>): Promise<Map<number, StoredDevice>> {
   const devices = await getDevices(deps.kv, [...new Set(ids)]);
   return new Map(devices.map((d) => [d.id, d]));
@@ -140,7 +130,7 @@ async function rowsOf(
   current: boolean,
 ): Promise<UnitBillRow[]> {
   const stations = await stationsOf(deps, bills.map((b) => b.station_id));
-  const tenants = await namesOf(deps, bills.map((b) => b.tenant_id));
+  const tenants = await fullNames(deps.kv, bills.map((b) => b.tenant_id));
   const now = deps.now();
   return bills.map((b) => {
     const st = stations.get(b.station_id);
@@ -177,7 +167,7 @@ export async function stationBillRows(
     b.zone_id === zoneId && periodOfBill(b) === period
   );
   const stations = await stationsOf(deps, bills.map((b) => b.station_id));
-  const customers = await namesOf(deps, bills.map((b) => b.customer_id));
+  const customers = await fullNames(deps.kv, bills.map((b) => b.customer_id));
   return bills.map((b) => ({
     id: b.id,
     station_id: b.station_id,

@@ -12,7 +12,7 @@ import { amountDue, periodOfBill, type UnitBill } from "../../core/bill.ts";
 import type { NotificationType } from "../../core/types.ts";
 import type { Role } from "../../core/roles.ts";
 import { createNotifications, type NewNotification } from "../../db/notifications.ts";
-import { type StoredUser, userKey } from "../../db/users.ts";
+import { getUsers, type StoredUser } from "../../db/users.ts";
 
 /** The bill notices. */
 export type BillNoticeType = Extract<
@@ -101,11 +101,8 @@ export class NoticeBatch {
     const missing = [...new Set(batch.map((n) => n.bill.tenant_id!))].filter((id) =>
       !this.#users.has(id)
     );
-    for (let i = 0; i < missing.length; i += 10) {
-      const chunk = missing.slice(i, i + 10);
-      const users = await kv.getMany<StoredUser[]>(chunk.map(userKey));
-      chunk.forEach((id, j) => this.#users.set(id, users[j].value));
-    }
+    const found = await getUsers(kv, missing);
+    for (const id of missing) this.#users.set(id, found.get(id) ?? null);
     const notes: NewNotification[] = [];
     for (const { bill, station } of batch) {
       const tenant = this.#users.get(bill.tenant_id!);

@@ -44,6 +44,7 @@ import {
   GROUP_CHECKS,
   groups,
   type Run,
+  type RunCounts,
   type StationPlan,
   type UnitPlan,
 } from "./station.ts";
@@ -79,29 +80,14 @@ export interface BillCounts {
   failed: number;
 }
 
-/** What a billing run did (field names of spec 001 section 7 first). */
-export interface BillingResult {
+/** What a billing run did: the counts of spec 001 section 7 (`RunCounts`) and more. */
+export interface BillingResult extends RunCounts {
   period: string;
   zone_ids: number[];
   dry_run: boolean;
-  /** Whether the bills were finalized (a period that has ended) or are drafts (the open one). */
-  finalized: boolean;
   /** Unit bills and station bills, each counted apart (what the screen shows). */
   unit_bills: BillCounts & { estimated: number };
   station_bills: BillCounts;
-  /** Unit plus customer bills created and updated. */
-  total_bills_created: number;
-  total_bills_updated: number;
-  stations_processed: number;
-  /** Unit bills created, updated and left alone (finalized). */
-  bills_created: number;
-  bills_updated: number;
-  bills_skipped: number;
-  customer_bills_created: number;
-  customer_bills_updated: number;
-  customer_bills_skipped: number;
-  /** Unit bills whose energy was estimated. */
-  bills_estimated: number;
   failures: BillingFailure[];
 }
 

@@ -31,13 +31,15 @@ import type { NoticeBatch } from "./notices.ts";
 /** How an estimated energy was found (the automatic levels). */
 export type EstimationMethod = Exclude<EstimationLevel, "manual_input">;
 
-/** The counts of a run that its stations add to (field names of spec 001 section 7). */
+/** The counts of a run that its stations add to (field names of spec 001 section 7 first). */
 export interface RunCounts {
   stations_processed: number;
-  /** Whether the run finalized its bills (the period has ended) or wrote drafts. */
-  finalized: boolean;
+  /** Unit plus station bills created and updated. */
   total_bills_created: number;
   total_bills_updated: number;
+  /** Whether the run finalized its bills (the period has ended) or wrote drafts. */
+  finalized: boolean;
+  /** Unit bills created, updated and left alone (finalized), and those estimated. */
   bills_created: number;
   bills_updated: number;
   bills_skipped: number;
@@ -45,6 +47,7 @@ export interface RunCounts {
   customer_bills_updated: number;
   customer_bills_skipped: number;
   bills_estimated: number;
+  /** The same counts by kind of bill (the run adds `failed` to them). */
   unit_bills: { created: number; updated: number; skipped: number; estimated: number };
   station_bills: { created: number; updated: number; skipped: number };
 }

@@ -15,7 +15,7 @@ import {
 } from "../../core/periods.ts";
 import { getDevice, type StoredDevice } from "../../db/devices.ts";
 import { getZone } from "../../db/zones.ts";
-import { getUser } from "../../db/users.ts";
+import { fullNames, getUser } from "../../db/users.ts";
 import {
   getUnitBillOf,
   listUnitBills,
@@ -90,16 +90,6 @@ export interface StationReportData {
   customerProfit: number | null;
 }
 
-async function names(deps: Deps, ids: Iterable<number | null>): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
-  for (const id of new Set(ids)) {
-    if (id === null) continue;
-    const u = await getUser(deps.kv, id);
-    if (u) out.set(id, u.full_name);
-  }
-  return out;
-}
-
 /** Reads the bills of a station and period with the summaries of the report. */
 export async function stationReport(
   deps: Deps,
@@ -123,13 +113,15 @@ export async function stationReport(
     tax_cost: sum((b) => b.tax_cost),
     total_cost: sum((b) => b.total_cost),
   };
-  const customerNames = await names(deps, [customerBill?.customer_id ?? station.customer_id]);
+  const customerNames = await fullNames(deps.kv, [
+    customerBill?.customer_id ?? station.customer_id,
+  ]);
   return {
     period,
     bills,
     customerBill,
     customerName: customerNames.values().next().value ?? null,
-    tenants: await names(deps, bills.map((b) => b.tenant_id)),
+    tenants: await fullNames(deps.kv, bills.map((b) => b.tenant_id)),
     currency: bills[0]?.currency ?? customerBill?.currency ?? ctx.zone?.currency ?? "MXN",
     totals,
     providerProfit: customerBill ? customerBill.commission_amount + customerBill.fee_amount : null,

@@ -4,12 +4,12 @@
  *
  * Flags: `--demo` seeds demo accounts and access codes; `--dev` marks a development run.
  */
-import { ConfigError, loadConfig } from "./services/config.ts";
+import { ConfigError, loadConfig } from "./services/platform/config.ts";
 import { openKv } from "./db/kv.ts";
-import { loadI18n } from "./services/i18n.ts";
+import { loadI18n } from "./services/platform/i18n.ts";
 import { loadAssets } from "./components/assets.ts";
-import { createLogger } from "./services/log.ts";
-import { loadOrCreateSecret } from "./services/secret.ts";
+import { createLogger } from "./services/platform/log.ts";
+import { loadOrCreateSecret } from "./services/platform/secret.ts";
 import { ensureAdmin } from "./services/accounts.ts";
 import { seedDemo } from "./services/demo.ts";
 import { startDemoMeters } from "./services/demo_devices.ts";
@@ -17,8 +17,8 @@ import { DEFAULT_THROTTLE } from "./db/throttle.ts";
 import { createApp } from "./routes/mod.ts";
 import type { Deps } from "./services/deps.ts";
 import { openTelemetry } from "./db/telemetry/open.ts";
-import { startMqtt } from "./services/mqtt_runtime.ts";
-import { CertificateAuthorityError, openCertificateAuthority } from "./services/pki.ts";
+import { startMqtt } from "./services/platform/mqtt_runtime.ts";
+import { CertificateAuthorityError, openCertificateAuthority } from "./services/platform/pki.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 

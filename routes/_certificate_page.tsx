@@ -5,7 +5,7 @@
  * the result again from the query and the stored certificate.
  */
 import type { Deps } from "./_deps.ts";
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import { renewSensorCertificate } from "../services/sensor_certificates.ts";
 import { type CertificateStatus, sensorCertificateStatus } from "../services/certificate_status.ts";
 import { localDateTime } from "../components/devices/sensor/format.ts";

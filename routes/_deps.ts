@@ -1,5 +1,5 @@
 /** The app's dependencies and the per-request values handlers read from `c.var`. */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import type { Language } from "../core/roles.ts";
 import type { User } from "../core/types.ts";
 export type { Deps } from "../services/deps.ts";

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react";
 import type { Deps } from "./_deps.ts";
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import {
   meterBroker,
   probeMessage,

@@ -7,7 +7,7 @@ import { countActive } from "../db/notifications.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
 import { homeOf } from "../core/roles.ts";
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 
 type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503;
 

@@ -6,8 +6,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Role } from "../core/roles.ts";
 import { getUser, publicUser } from "../db/users.ts";
-import { pickLanguage } from "../services/i18n.ts";
-import { issueToken, needsRefresh, readToken } from "../services/tokens.ts";
+import { pickLanguage } from "../services/platform/i18n.ts";
+import { issueToken, needsRefresh, readToken } from "../services/platform/tokens.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
 import type { User } from "../core/types.ts";
 

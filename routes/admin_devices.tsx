@@ -45,7 +45,7 @@ import {
   updateStation,
 } from "../services/devices.ts";
 import { findUsers } from "../services/accounts.ts";
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import { StationList, type StationRow } from "../components/devices/StationList.tsx";
 import {
   emptyStationValues,

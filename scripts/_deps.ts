@@ -4,16 +4,16 @@
  * portal's secret and certificate authority. Scripts render nothing, so the build output is
  * optional.
  */
-import { type Config, ConfigError, loadConfig } from "../services/config.ts";
+import { type Config, ConfigError, loadConfig } from "../services/platform/config.ts";
 import type { Deps } from "../services/deps.ts";
-import type { Logger } from "../services/log.ts";
+import type { Logger } from "../services/platform/log.ts";
 import { openKv } from "../db/kv.ts";
-import { loadI18n } from "../services/i18n.ts";
+import { loadI18n } from "../services/platform/i18n.ts";
 import { type Assets, BUILD_DIR, loadAssets } from "../components/assets.ts";
-import { loadOrCreateSecret } from "../services/secret.ts";
+import { loadOrCreateSecret } from "../services/platform/secret.ts";
 import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import { openTelemetry } from "../db/telemetry/open.ts";
-import { openCertificateAuthority } from "../services/pki.ts";
+import { openCertificateAuthority } from "../services/platform/pki.ts";
 
 /** The configuration from the environment, or null once `err` was told what is wrong. */
 export function scriptConfig(err: (line: string) => void): Config | null {

@@ -25,9 +25,9 @@
  */
 import { parseArgs } from "node:util";
 import type { Deps } from "../services/deps.ts";
-import { loadConfig } from "../services/config.ts";
-import { loadI18n } from "../services/i18n.ts";
-import { createLogger } from "../services/log.ts";
+import { loadConfig } from "../services/platform/config.ts";
+import { loadI18n } from "../services/platform/i18n.ts";
+import { createLogger } from "../services/platform/log.ts";
 import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import type { Sample } from "../db/telemetry/mod.ts";

@@ -5,7 +5,7 @@
  * lost). Prints one line per device and a summary; exits 0 when every device is provisioned,
  * 1 when some could not be (their reasons are listed), 2 for a bad configuration.
  */
-import { createLogger } from "../services/log.ts";
+import { createLogger } from "../services/platform/log.ts";
 import { dynsecEnabled } from "../services/device_provisioning.ts";
 import { syncDeviceAccounts } from "../services/device_sync.ts";
 import { openScriptDeps, scriptConfig } from "./_deps.ts";

@@ -2,8 +2,8 @@
 import type { Deps } from "./deps.ts";
 import type { Role } from "../core/roles.ts";
 import { assignmentsForRole, type User, type UserStats } from "../core/types.ts";
-import { burnVerification, hashPassword, verifyPassword } from "./passwords.ts";
-import { issueToken } from "./tokens.ts";
+import { burnVerification, hashPassword, verifyPassword } from "./platform/passwords.ts";
+import { issueToken } from "./platform/tokens.ts";
 import {
   createUser,
   deleteUser,

@@ -5,7 +5,7 @@
  */
 import { createPrivateKey, createPublicKey, X509Certificate } from "node:crypto";
 import type { Deps } from "./deps.ts";
-import type { IssuedCertificate } from "./pki.ts";
+import type { IssuedCertificate } from "./platform/pki.ts";
 import { sensorCertificate } from "./sensor_certificates.ts";
 import {
   type CertificateHealth,

@@ -29,7 +29,7 @@ import {
 } from "../db/device_status.ts";
 import { createNotification, resolveBySubject } from "../db/notifications.ts";
 import { getUser, listUsers } from "../db/users.ts";
-import { verifyMqttPassword } from "./mqtt_passwords.ts";
+import { verifyMqttPassword } from "./platform/mqtt_passwords.ts";
 
 /** The status sink with its batching controls. */
 export interface DeviceStatusService extends StatusSink {

@@ -34,7 +34,7 @@ import {
 import { deleteStatusOf, readStatuses, type StatusNow } from "../db/device_status.ts";
 import { resolveBySubject } from "../db/notifications.ts";
 import { getUser } from "../db/users.ts";
-import { hashMqttPassword, openMqttPassword, sealMqttPassword } from "./mqtt_passwords.ts";
+import { hashMqttPassword, openMqttPassword, sealMqttPassword } from "./platform/mqtt_passwords.ts";
 import {
   dynsecEnabled,
   provisionDevice,

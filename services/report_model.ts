@@ -15,7 +15,7 @@ import {
   periodLabel,
 } from "../core/periods.ts";
 import type { StoredUnitBill } from "../db/bills.ts";
-import type { Translate } from "./i18n.ts";
+import type { Translate } from "./platform/i18n.ts";
 
 /** One tier line of a bill: its description, kWh, price and cost in cents. */
 export interface TierLine {

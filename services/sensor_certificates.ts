@@ -4,7 +4,7 @@
  * replaced on renewal and forgotten when the sensor is deleted.
  */
 import type { Deps } from "./deps.ts";
-import type { IssuedCertificate } from "./pki.ts";
+import type { IssuedCertificate } from "./platform/pki.ts";
 import { SENSOR_CERT_DAYS } from "../core/certificates.ts";
 import {
   deleteCertificate,
@@ -14,7 +14,7 @@ import {
   type StoredCertificate,
 } from "../db/certificates.ts";
 import { getDevice } from "../db/devices.ts";
-import { encodeBase64 } from "./_base64.ts";
+import { encodeBase64 } from "./platform/_base64.ts";
 
 export { SENSOR_CERT_DAYS };
 

@@ -12,9 +12,9 @@ import {
   sealKey,
   sensorCertificate,
 } from "../services/sensor_certificates.ts";
-import { openCertificateAuthority } from "../services/pki.ts";
+import { openCertificateAuthority } from "../services/platform/pki.ts";
 import { getUser } from "../db/users.ts";
-import { issueToken } from "../services/tokens.ts";
+import { issueToken } from "../services/platform/tokens.ts";
 
 const DAY = 86_400_000;
 

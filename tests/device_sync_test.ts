@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { account, call, testApp, testCa } from "./_helpers.ts";
 import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
-import { loadConfig } from "../services/config.ts";
+import { loadConfig } from "../services/platform/config.ts";
 import { syncDeviceAccounts } from "../services/device_sync.ts";
 import { getDevice, updateDevice } from "../db/devices.ts";
 

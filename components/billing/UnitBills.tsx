@@ -1,5 +1,5 @@
 /** The unit bills of a zone and period: a table on desktop, cards on phones. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";

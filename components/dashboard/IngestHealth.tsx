@@ -4,7 +4,7 @@
  * total, dropped messages by reason, store errors and the time of each last report. Drawn
  * on the server from `ingest/health.ts`'s reports; no JavaScript.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { DROP_REASONS } from "../../ingest/stats.ts";
 import type { IngestHealth as Health } from "../../ingest/health.ts";
 import { DISPLAY_TIME_ZONE } from "../users/format.ts";

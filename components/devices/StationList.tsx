@@ -3,7 +3,7 @@
  * status dot, station name with city, serial number, customer, units count, payment
  * status, the Report (billing) and Hardware (details) buttons; Add station; search.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Icon } from "../icons.tsx";
 import { StatusDot, StatusLabel } from "./status.tsx";
 import type { PaymentStatus } from "../../core/devices.ts";

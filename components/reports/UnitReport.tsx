@@ -4,7 +4,7 @@
  * download per period, the expandable details and (admin, past periods with a bill) the
  * recalculation dialog. Everything works without JavaScript (<details> and GET/POST forms).
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { PeriodRow } from "../../services/report_views.ts";
 import { periodName, zoneOfBill } from "../../services/report_model.ts";

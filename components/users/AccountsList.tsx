@@ -1,5 +1,5 @@
 /** The accounts of one tab: a table on desktop and cards on phones (same data). */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { User } from "../../core/types.ts";
 import { formatDate } from "./format.ts";
 import { backFields, DeleteButton, ToggleButton } from "./RowActions.tsx";

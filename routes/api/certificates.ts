@@ -14,7 +14,7 @@ import type { Context } from "hono";
 import type { AppEnv, Deps } from "../_deps.ts";
 import { idParam } from "../_http.ts";
 import { requireApi } from "../_session.ts";
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import {
   NotASensorError,
   renewSensorCertificate,

@@ -3,7 +3,7 @@
  * `locales/{lang}/{namespace}.json`. A missing text falls back to English, then to the key.
  */
 import rosetta from "rosetta";
-import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from "../core/roles.ts";
+import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from "../../core/roles.ts";
 
 /** Translates a key with optional `{{name}}` parameters. */
 export type Translate = (key: string, params?: Record<string, string | number>) => string;

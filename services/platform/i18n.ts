@@ -19,7 +19,7 @@ export interface I18n {
 type Dict = Record<string, unknown>;
 
 /** Reads every locale file below `dir` (works inside a compiled binary too). */
-export async function loadI18n(dir = new URL("../locales/", import.meta.url)): Promise<I18n> {
+export async function loadI18n(dir = new URL("../../locales/", import.meta.url)): Promise<I18n> {
   const dicts: Record<string, Dict> = {};
   for (const lang of LANGUAGES) {
     const dict: Dict = {};

@@ -2,7 +2,18 @@
 import type { Translate } from "../services/platform/i18n.ts";
 import type { Language } from "../core/roles.ts";
 import type { User } from "../core/types.ts";
-export type { Deps } from "../services/deps.ts";
+import type { Deps as ServiceDeps } from "../services/deps.ts";
+import type { Assets } from "../components/assets.ts";
+export type { ServiceDeps };
+
+/** What the app is built from: the services' dependencies and the browser build's assets. */
+export type AppDeps = ServiceDeps & {
+  /** The browser build (islands and CSS) the pages link to. */
+  assets: Assets;
+};
+
+/** The routes' name for {@link AppDeps}. */
+export type Deps = AppDeps;
 
 /** Hono environment of the app. */
 export interface AppEnv {

@@ -101,7 +101,6 @@ async function world(units: number, perStation: number, kind: Readings): Promise
     kv,
     config,
     i18n: await loadI18n(),
-    assets: { dir: new URL(`file://${dir}/`), manifest: { css: "", islands: {} } },
     secret: "bench-secret-bench-secret-bench-secret-0",
     now: Date.now,
     log: createLogger("error"),

@@ -17,7 +17,8 @@ import { createDeviceDirectory, createStatusService } from "../services/device_s
 import { isTlsUrl, portalTls } from "../services/device_provisioning.ts";
 import type { ClientTls } from "../services/platform/mqtt_connect.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
-import { openScriptDeps, scriptConfig } from "./_deps.ts";
+import { scriptConfig } from "./_deps.ts";
+import { openStores } from "../services/platform/stores.ts";
 
 /** The real dependencies of ingest, and how to close them. */
 interface IngestWiring extends RunIngestDeps {
@@ -31,7 +32,7 @@ interface IngestWiring extends RunIngestDeps {
 // one place that knows which implementations ingest runs on.
 // ---------------------------------------------------------------------------------------
 async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring> {
-  const opened = await openScriptDeps(config, log);
+  const opened = await openStores(config, log);
   const { deps } = opened;
   const status = createStatusService(deps);
   return {

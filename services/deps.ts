@@ -3,7 +3,6 @@ import type { Config } from "./platform/config.ts";
 import type { I18n } from "./platform/i18n.ts";
 import type { Logger } from "./platform/log.ts";
 import type { ThrottlePolicy } from "../db/throttle.ts";
-import type { Assets } from "../components/assets.ts";
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import type { CertificateAuthority } from "./platform/pki.ts";
 
@@ -12,7 +11,6 @@ export interface Deps {
   kv: Deno.Kv;
   config: Config;
   i18n: I18n;
-  assets: Assets;
   /** Secret that signs access tokens. */
   secret: string;
   /** The clock, in epoch milliseconds. */

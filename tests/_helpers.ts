@@ -1,6 +1,6 @@
 /** Test helpers: a real app on an in-memory Deno KV, accounts, and requests. */
 import { createApp } from "../routes/mod.ts";
-import type { Deps } from "../services/deps.ts";
+import type { AppDeps } from "../routes/_deps.ts";
 import { loadConfig } from "../services/platform/config.ts";
 import { loadI18n } from "../services/platform/i18n.ts";
 import { loadAssets } from "../components/assets.ts";
@@ -15,7 +15,7 @@ import { type CertificateAuthority, openCertificateAuthority } from "../services
 
 /** A test app with its deps; close it at the end of the test. */
 export interface TestApp {
-  deps: Deps & { log: ReturnType<typeof memoryLogger> };
+  deps: AppDeps & { log: ReturnType<typeof memoryLogger> };
   app: ReturnType<typeof createApp>;
   close(): void;
 }
@@ -29,7 +29,7 @@ export function testCa(): Promise<CertificateAuthority> {
 }
 
 /** Builds the real app on `:memory:` KV with the real locales and build output. */
-export async function testApp(overrides: Partial<Deps> = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
   const kv = await Deno.openKv(":memory:");
   const telemetry = openSqliteStore(":memory:");
   const deps = {

@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { createApp } from "../../routes/mod.ts";
-import type { Deps } from "../../services/deps.ts";
+import type { AppDeps } from "../../routes/_deps.ts";
 import { loadConfig } from "../../services/platform/config.ts";
 import { loadI18n } from "../../services/platform/i18n.ts";
 import { type Assets, BUILD_DIR, loadAssets } from "../../components/assets.ts";
@@ -49,7 +49,7 @@ export const ROOT = new URL("../../", import.meta.url);
 export interface Portal {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   url: string;
-  deps: Deps & { log: ReturnType<typeof memoryLogger> };
+  deps: AppDeps & { log: ReturnType<typeof memoryLogger> };
   /** Stops the server and closes the store. */
   close(): Promise<void>;
 }

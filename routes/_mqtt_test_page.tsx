@@ -11,7 +11,7 @@ import {
   probeMessage,
   type ProbeResult,
   testSensorConnection,
-} from "../services/mqtt_probe.ts";
+} from "../services/devices/mod.ts";
 import type { User } from "../core/types.ts";
 import { TestConnection } from "../components/devices/sensor/TestConnection.tsx";
 

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { requirePageRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
-import { deviceStats, listDeviceViews } from "../services/devices.ts";
+import { deviceStats, listDeviceViews } from "../services/devices/mod.ts";
 import { chart, overview } from "../services/measurements.ts";
 import { parseLocation } from "../core/device_rules.ts";
 import { localDate } from "../core/local_time.ts";

@@ -7,7 +7,7 @@
  *
  * Every form works without JavaScript: the SSR and unit editor's add and remove buttons
  * post the form with `action` and the page comes back with the change; the StationEditor
- * island does the same in place. Data comes from `services/devices.ts`, validation from
+ * island does the same in place. Data comes from `services/devices/`, validation from
  * the device schemas of `core/device_rules.ts`. The /admin guard is `routes/admin.tsx`'s.
  */
 import { Hono } from "hono";
@@ -43,7 +43,7 @@ import {
   listSensorViews,
   updateSensor,
   updateStation,
-} from "../services/devices.ts";
+} from "../services/devices/mod.ts";
 import { findUsers } from "../services/accounts.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 import { StationList, type StationRow } from "../components/devices/StationList.tsx";

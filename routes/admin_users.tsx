@@ -24,7 +24,7 @@ import {
   userStats,
 } from "../services/accounts.ts";
 import { allCodes, createCode, generateCode, removeCode } from "../services/access_codes.ts";
-import { accessCodeChoices } from "../services/devices.ts";
+import { accessCodeChoices } from "../services/devices/mod.ts";
 import { getUser, publicUser } from "../db/users.ts";
 import { getAccessCode } from "../db/access_codes.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";

@@ -13,8 +13,12 @@
  */
 import type { Config } from "../services/platform/config.ts";
 import { createLogger, type Logger } from "../services/platform/log.ts";
-import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
-import { isTlsUrl, portalTls } from "../services/device_provisioning.ts";
+import {
+  createDeviceDirectory,
+  createStatusService,
+  isTlsUrl,
+  portalTls,
+} from "../services/devices/mod.ts";
 import type { ClientTls } from "../services/platform/mqtt_connect.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
 import { scriptConfig } from "./_deps.ts";

@@ -6,8 +6,7 @@
  * 1 when some could not be (their reasons are listed), 2 for a bad configuration.
  */
 import { createLogger } from "../services/platform/log.ts";
-import { dynsecEnabled } from "../services/device_provisioning.ts";
-import { syncDeviceAccounts } from "../services/device_sync.ts";
+import { dynsecEnabled, syncDeviceAccounts } from "../services/devices/mod.ts";
 import { scriptConfig } from "./_deps.ts";
 import { openStores } from "../services/platform/stores.ts";
 

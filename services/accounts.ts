@@ -17,7 +17,7 @@ import {
 import { clearFailures, recordFailure, retryAfter } from "../db/throttle.ts";
 import { forgetCodeUser, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
 import { deleteNotificationsOf } from "../db/notifications.ts";
-import { applyRegistrationAssignments } from "./devices.ts";
+import { applyRegistrationAssignments } from "./devices/mod.ts";
 import type { z } from "zod";
 import type {
   accountCreateSchema,

@@ -7,7 +7,7 @@
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import { sensorBodySchema, stationBodySchema, validateDeviceBody } from "../core/device_rules.ts";
-import { assignCustomer, createSensor, createStation } from "./devices.ts";
+import { assignCustomer, createSensor, createStation } from "./devices/mod.ts";
 import { findBySerial } from "../db/devices.ts";
 import { createZone, listZones } from "../db/zones.ts";
 import { type Zone, zoneBodyFromForm } from "../core/zone.ts";

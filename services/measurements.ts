@@ -7,8 +7,7 @@
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import type { DeviceView, MeasurementKey } from "../core/devices.ts";
-import { listDeviceViews } from "./devices.ts";
-import { deviceDisconnectEvents } from "./device_status.ts";
+import { deviceDisconnectEvents, listDeviceViews } from "./devices/mod.ts";
 import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../core/local_time.ts";
 import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
 

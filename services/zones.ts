@@ -5,8 +5,7 @@ import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
 import { listDevices } from "../db/devices.ts";
 import { deleteZone, getZone, listZones, type StoredZone } from "../db/zones.ts";
-import { listDeviceViews } from "./devices.ts";
-import { scopeOf } from "./device_views.ts";
+import { listDeviceViews, scopeOf } from "./devices/mod.ts";
 
 /** Locale key of the not-found answer. */
 export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";

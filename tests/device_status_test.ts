@@ -1,11 +1,15 @@
 /**
- * Device status for ingest (`services/device_status.ts`): transitions, disconnect events,
+ * Device status for ingest (`services/devices/status.ts`): transitions, disconnect events,
  * sensor_offline notifications, batched last_seen, and the device directory.
  */
 import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
-import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
-import { createSensor, createStation } from "../services/devices.ts";
+import {
+  createDeviceDirectory,
+  createSensor,
+  createStation,
+  createStatusService,
+} from "../services/devices/mod.ts";
 import { sensorBodySchema, stationBodySchema } from "../core/device_rules.ts";
 import { listDisconnectEvents, statusNow } from "../db/device_status.ts";
 import { listNotifications } from "../db/notifications.ts";

@@ -9,8 +9,7 @@ import { account, call, type TestApp, testApp, testCa } from "./_helpers.ts";
 import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
 import { loadConfig } from "../services/platform/config.ts";
 import { openCertificateAuthority } from "../services/platform/pki.ts";
-import { portalTls } from "../services/device_provisioning.ts";
-import { probe } from "../services/mqtt_probe.ts";
+import { portalTls, probe } from "../services/devices/mod.ts";
 import {
   deleteClientCommand,
   DynsecError,

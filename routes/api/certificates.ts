@@ -16,14 +16,12 @@ import { idParam } from "../_http.ts";
 import { requireApi } from "../_session.ts";
 import type { Translate } from "../../services/platform/i18n.ts";
 import {
+  type CertificateStatus,
   NotASensorError,
   renewSensorCertificate,
   sensorCertificate,
-} from "../../services/sensor_certificates.ts";
-import {
-  type CertificateStatus,
   sensorCertificateStatus,
-} from "../../services/certificate_status.ts";
+} from "../../services/devices/mod.ts";
 import { getDevice } from "../../db/devices.ts";
 
 type Ctx = Context<AppEnv>;

@@ -45,7 +45,7 @@ import {
   STATION_NOT_FOUND,
   updateSensor,
   updateStation,
-} from "../../services/devices.ts";
+} from "../../services/devices/mod.ts";
 
 type Ctx = Context<AppEnv>;
 

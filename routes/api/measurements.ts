@@ -18,7 +18,7 @@ import {
   summaryQuerySchema,
   uptimeQuerySchema,
 } from "../../core/measurement_queries.ts";
-import { getDeviceView } from "../../services/devices.ts";
+import { getDeviceView } from "../../services/devices/mod.ts";
 import {
   chart,
   delta,

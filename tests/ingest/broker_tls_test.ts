@@ -10,7 +10,7 @@ import { connect as tlsConnect } from "node:tls";
 import { X509Certificate } from "node:crypto";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { brokerTls } from "../../services/platform/mqtt_runtime.ts";
-import { createDeviceDirectory } from "../../services/device_status.ts";
+import { createDeviceDirectory } from "../../services/devices/mod.ts";
 import { openCertificateAuthority } from "../../services/platform/pki.ts";
 import { call } from "../_helpers.ts";
 import { stationWorld } from "../_station_world.ts";

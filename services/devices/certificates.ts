@@ -3,18 +3,18 @@
  * with the private key sealed (AES-GCM under a key derived from the portal's secret),
  * replaced on renewal and forgotten when the sensor is deleted.
  */
-import type { Deps } from "./deps.ts";
-import type { IssuedCertificate } from "./platform/pki.ts";
-import { SENSOR_CERT_DAYS } from "../core/certificates.ts";
+import type { Deps } from "../deps.ts";
+import type { IssuedCertificate } from "../platform/pki.ts";
+import { SENSOR_CERT_DAYS } from "../../core/certificates.ts";
 import {
   deleteCertificate,
   getCertificateEntry,
   insertCertificate,
   putCertificate,
   type StoredCertificate,
-} from "../db/certificates.ts";
-import { getDevice } from "../db/devices.ts";
-import { encodeBase64 } from "./platform/_base64.ts";
+} from "../../db/certificates.ts";
+import { getDevice } from "../../db/devices.ts";
+import { encodeBase64 } from "../platform/_base64.ts";
 
 export { SENSOR_CERT_DAYS };
 

@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Role } from "../core/roles.ts";
-import { getUser, publicUser } from "../db/users.ts";
+import { activeAccount } from "../services/accounts.ts";
 import { pickLanguage } from "../services/platform/i18n.ts";
 import { issueToken, needsRefresh, readToken } from "../services/platform/tokens.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
@@ -51,9 +51,8 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
       const now = deps.now();
       const claims = await readToken(deps.secret, token, now);
       if (claims) {
-        const stored = await getUser(deps.kv, claims.sub);
-        if (stored && stored.is_active) {
-          user = publicUser(stored);
+        user = await activeAccount(deps, claims.sub);
+        if (user) {
           if (cookie && needsRefresh(claims, now)) {
             const ttl = deps.config.tokenTtlMinutes * 60;
             setSessionCookie(c, await issueToken(deps.secret, user, now, ttl), ttl);

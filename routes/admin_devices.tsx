@@ -67,7 +67,7 @@ import { SensorDetail, SensorNotFound } from "../components/devices/SensorDetail
 import { testAndReturn, testConnectionSlot } from "./_mqtt_test_page.tsx";
 import { certificateView, renewAndReturn, verifyAndReturn } from "./_certificate_page.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
-import { listZones } from "../db/zones.ts";
+import { zoneChoices } from "../services/zones.ts";
 import {
   addSsr,
   addUnit,
@@ -436,7 +436,7 @@ export function adminDeviceRoutes(deps: Deps): Hono<AppEnv> {
     const title = t(`devices.station_form.${id === null ? "title_create" : "title_edit"}`);
     let zones: { id: number; name: string }[] | null;
     try {
-      zones = (await listZones(deps.kv)).map((z) => ({ id: z.id, name: z.name }));
+      zones = await zoneChoices(deps);
     } catch (e) {
       deps.log.log("error", "zones failed to load", { error: String(e) });
       zones = null;

@@ -19,14 +19,19 @@ import {
   createAccount,
   deleteAccount,
   findUsers,
+  getAccount,
   toggleAccount,
   updateAccount,
   userStats,
 } from "../services/accounts.ts";
-import { allCodes, createCode, generateCode, removeCode } from "../services/access_codes.ts";
+import {
+  allCodes,
+  createCode,
+  findCode,
+  generateCode,
+  removeCode,
+} from "../services/access_codes.ts";
 import { accessCodeChoices } from "../services/devices/mod.ts";
-import { getUser, publicUser } from "../db/users.ts";
-import { getAccessCode } from "../db/access_codes.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
@@ -138,7 +143,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
       c.redirect(usersUrl(back.tab, { q: back.q, error: "delete", reason }), 303);
     const id = idParam(c.req.param("id"));
     if (id === null) return fail("users.errors.no_selection");
-    const stored = await getUser(deps.kv, id);
+    const stored = await getAccount(deps, id);
     if (!stored) return fail("errors.user_not_found");
     const tab = form.tab === undefined ? tabOfRole(stored.role) : back.tab;
     const fields = backFields(tab, back.q);
@@ -221,9 +226,9 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
   app.get("/admin/users/accounts-form/:type/:id", async (c) => {
     const type = c.req.param("type");
     const id = idParam(c.req.param("id"));
-    const stored = isRole(type) && id !== null ? await getUser(deps.kv, id) : null;
+    const stored = isRole(type) && id !== null ? await getAccount(deps, id) : null;
     if (!stored || !isRole(type)) return c.redirect("/admin/users");
-    const u = publicUser(stored);
+    const u = stored;
     return renderAccountForm(c, {
       original: u.role,
       type,
@@ -245,7 +250,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     const rawId = c.req.param("id");
     if (!isRole(type)) return c.redirect("/admin/users", 303);
     const id = rawId === undefined ? null : idParam(rawId);
-    const stored = id === null ? null : await getUser(deps.kv, id);
+    const stored = id === null ? null : await getAccount(deps, id);
     if (rawId !== undefined && !stored) return c.redirect("/admin/users", 303);
     const form = await readForm(c);
     const values: AccountValues = {
@@ -369,7 +374,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
       c.redirect(usersUrl("access-codes", { q, error: "delete", reason }), 303);
     const id = idParam(c.req.param("id"));
     if (id === null) return fail("users.errors.no_selection");
-    const code = await getAccessCode(deps.kv, id);
+    const code = await findCode(deps, id);
     if (!code) return fail("errors.access_code_not_found");
     if (!canDeleteAccessCode(code)) return fail("errors.access_code_in_use");
     if (str(form, "confirm") !== "yes") {

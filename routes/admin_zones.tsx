@@ -10,8 +10,13 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { appPage } from "./_page.tsx";
-import { removeZone, zoneStations, zoneView, zoneViews } from "../services/zones.ts";
-import { zoneHistory } from "../db/zones.ts";
+import {
+  removeZone,
+  zonePriceHistory,
+  zoneStations,
+  zoneView,
+  zoneViews,
+} from "../services/zones.ts";
 import { ZoneList } from "../components/zones/ZoneList.tsx";
 import { ZoneDetail } from "../components/zones/ZoneDetail.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
@@ -51,7 +56,7 @@ export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
     const zone = id === null ? null : await zoneView(deps, id);
     if (!zone) return zoneNotFound(c, deps);
     const stations = await zoneStations(deps, c.var.user!, zone.id).catch(() => null);
-    const history = await zoneHistory(deps.kv, zone.id).catch(() => null);
+    const history = await zonePriceHistory(deps, zone.id).catch(() => null);
     return appPage(
       c,
       deps,

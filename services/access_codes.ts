@@ -65,3 +65,8 @@ export async function removeCode(
   await deleteAccessCode(deps.kv, id);
   return { ok: true };
 }
+
+/** The access code with `id`, or null. */
+export async function findCode(deps: Deps, id: number): Promise<AccessCode | null> {
+  return await getAccessCode(deps.kv, id);
+}

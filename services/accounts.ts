@@ -288,3 +288,15 @@ export function generatePassword(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
 }
+
+/** The account with `id` without its password hash, or null when there is none. */
+export async function getAccount(deps: Deps, id: number): Promise<User | null> {
+  const stored = await getUser(deps.kv, id);
+  return stored ? publicUser(stored) : null;
+}
+
+/** The active account a token's subject names, or null (unknown or deactivated). */
+export async function activeAccount(deps: Deps, id: number): Promise<User | null> {
+  const stored = await getUser(deps.kv, id);
+  return stored && stored.is_active ? publicUser(stored) : null;
+}

@@ -4,7 +4,16 @@ import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
 import { listDevices } from "../db/devices.ts";
-import { deleteZone, getZone, listZones, type StoredZone } from "../db/zones.ts";
+import {
+  createZone,
+  deleteZone,
+  getZone,
+  listZones,
+  type StoredZone,
+  updateZone,
+  zoneHistory,
+  type ZoneHistoryEntry,
+} from "../db/zones.ts";
 import { listDeviceViews, scopeOf } from "./devices/mod.ts";
 
 /** Locale key of the not-found answer. */
@@ -106,4 +115,29 @@ export async function removeZone(
   if (n > 0) return { ok: false, status: 409, key: ZONE_HAS_STATIONS, stations: n };
   if (!await deleteZone(deps.kv, id)) return { ok: false, status: 404, key: ZONE_NOT_FOUND };
   return { ok: true };
+}
+
+/** The stored zone with `id`, or null. */
+export async function findZone(deps: Deps, id: number): Promise<StoredZone | null> {
+  return await getZone(deps.kv, id);
+}
+
+/** Every zone as a choice of the station form: id and name. */
+export async function zoneChoices(deps: Deps): Promise<{ id: number; name: string }[]> {
+  return (await listZones(deps.kv)).map((z) => ({ id: z.id, name: z.name }));
+}
+
+/** Creates a zone from a validated body. */
+export function addZone(deps: Deps, zone: Zone): Promise<StoredZone> {
+  return createZone(deps.kv, zone, deps.now());
+}
+
+/** Replaces a zone's definition (its price history keeps the old one); null when it is gone. */
+export function editZone(deps: Deps, id: number, zone: Zone): Promise<StoredZone | null> {
+  return updateZone(deps.kv, id, zone, deps.now());
+}
+
+/** A zone's price history, newest first. */
+export function zonePriceHistory(deps: Deps, id: number): Promise<ZoneHistoryEntry[]> {
+  return zoneHistory(deps.kv, id);
 }

@@ -19,12 +19,12 @@ import {
   createAccount,
   deleteAccount,
   findUsers,
+  getAccount,
   toggleAccount,
   updateAccount,
   updateProfile,
   userStats,
 } from "../../services/accounts.ts";
-import { getUser, publicUser } from "../../db/users.ts";
 import { allCodes, createCode, removeCode } from "../../services/access_codes.ts";
 
 function accountAnswer(c: Context<AppEnv>, res: AccountResult, created = false) {
@@ -84,9 +84,9 @@ export function userApiRoutes(deps: Deps): Hono<AppEnv> {
   });
   app.get("/api/users/:id", async (c) => {
     const id = idParam(c.req.param("id"));
-    const user = id === null ? null : await getUser(deps.kv, id);
+    const user = id === null ? null : await getAccount(deps, id);
     if (!user) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
-    return c.json(publicUser(user));
+    return c.json(user);
   });
   app.put("/api/users/:id", async (c) => {
     const id = idParam(c.req.param("id"));

@@ -8,11 +8,14 @@ import type { Context } from "hono";
 import type { AppEnv, Deps } from "../_deps.ts";
 import { badJson, badRequest, idParam, readJson } from "../_http.ts";
 import { requireApi } from "../_session.ts";
-import { createZone, getZone, updateZone, zoneHistory } from "../../db/zones.ts";
 import {
+  addZone,
+  editZone,
+  findZone,
   parseZone,
   removeZone,
   ZONE_NOT_FOUND,
+  zonePriceHistory,
   zoneStations,
   zoneView,
   zoneViews,
@@ -43,7 +46,7 @@ export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
     if (!parsed.ok) {
       return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
     }
-    const zone = await createZone(deps.kv, parsed.zone, deps.now());
+    const zone = await addZone(deps, parsed.zone);
     return c.json({ ...zone, station_count: 0 }, 201);
   });
   app.get("/api/zones/:id", async (c) => {
@@ -54,25 +57,25 @@ export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
   });
   app.put("/api/zones/:id", async (c) => {
     const id = idParam(c.req.param("id"));
-    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
+    if (id === null || !await findZone(deps, id)) return notFound(c);
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
     const parsed = parseZone(body);
     if (!parsed.ok) {
       return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
     }
-    if (!await updateZone(deps.kv, id, parsed.zone, deps.now())) return notFound(c);
+    if (!await editZone(deps, id, parsed.zone)) return notFound(c);
     return c.json(await zoneView(deps, id));
   });
   app.get("/api/zones/:id/stations", async (c) => {
     const id = idParam(c.req.param("id"));
-    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
+    if (id === null || !await findZone(deps, id)) return notFound(c);
     return c.json(await zoneStations(deps, c.var.user!, id));
   });
   app.get("/api/zones/:id/history", async (c) => {
     const id = idParam(c.req.param("id"));
-    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
-    return c.json(await zoneHistory(deps.kv, id));
+    if (id === null || !await findZone(deps, id)) return notFound(c);
+    return c.json(await zonePriceHistory(deps, id));
   });
   app.delete("/api/zones/:id", async (c) => {
     const id = idParam(c.req.param("id"));

@@ -166,3 +166,8 @@ export async function renewSensorCertificate(
 export async function forgetSensorCertificate(deps: Deps, sensorId: number): Promise<void> {
   await deleteCertificate(deps.kv, sensorId);
 }
+
+/** Whether `id` is a sensor (the certificate calls answer 404 otherwise). */
+export async function isSensor(deps: Deps, id: number): Promise<boolean> {
+  return (await getDevice(deps.kv, id))?.type === "sensor";
+}

@@ -25,5 +25,13 @@ export interface AppEnv {
     authVia: "bearer" | "cookie" | null;
     lang: Language;
     t: Translate;
+    /** Set once a page guard has remembered this GET as the last route. */
+    routeRecorded?: boolean;
   };
 }
+
+/**
+ * The environment of handlers behind a role guard (`requireRole`, `requireApiRole`): the
+ * signed-in user is known, so `c.var.user` is a `User`.
+ */
+export type UserEnv = AppEnv & { Variables: { user: User } };

@@ -20,22 +20,22 @@ export const REFUSAL_STATUS: Record<RefusalKind, ContentfulStatusCode> = {
 };
 
 /** The translated JSON body of a refusal: `{message, errors}` (and `detail` when known). */
-export function refusalBody(c: Context<AppEnv>, r: Refusal) {
+export function refusalBody<E extends AppEnv>(c: Context<E>, r: Refusal) {
   const t = c.var.t;
   const errors = Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, t(v)]));
   return { message: t(r.key, r.params), errors, ...(r.detail ? { detail: r.detail } : {}) };
 }
 
 /** Whether a request wants JSON rather than a page. */
-export function wantsJson(c: Context<AppEnv>): boolean {
+export function wantsJson<E extends AppEnv>(c: Context<E>): boolean {
   const p = c.req.path;
   return p.startsWith("/api/") || p.startsWith("/auth/") || c.req.method !== "GET" ||
     (c.req.header("accept") ?? "").startsWith("application/json");
 }
 
 /** Answers a refusal: JSON for the API and non-GET requests, a page otherwise. */
-export function refusalResponse(
-  c: Context<AppEnv>,
+export function refusalResponse<E extends AppEnv>(
+  c: Context<E>,
   deps: Deps,
   r: Refusal,
 ): Response | Promise<Response> {

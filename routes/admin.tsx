@@ -17,7 +17,12 @@ import {
 import { ENERGY_MODES, type EnergyMode } from "../islands/EnergyChart.tsx";
 import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
-import { adminDeviceRoutes, cityText } from "./admin_devices.tsx";
+import { adminDeviceRoutes } from "./admin_devices.tsx";
+import { adminStationFormRoutes } from "./admin_station_form.tsx";
+import { adminStationDataRoutes } from "./admin_station_data.tsx";
+import { adminSensorFormRoutes } from "./admin_sensor_form.tsx";
+import { adminSensorDataRoutes } from "./admin_sensor_data.tsx";
+import { cityText } from "./_devices.tsx";
 import { adminReportRoutes } from "./admin_reports.tsx";
 import { adminStatsRoutes } from "./admin_stats.tsx";
 import { adminZoneRoutes } from "./admin_zones.tsx";
@@ -98,7 +103,11 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
   });
   app.route("/", adminStatsRoutes(deps));
   app.route("/", adminUserRoutes(deps));
-  app.route("/", adminDeviceRoutes(deps));
+  app.route("/admin/devices", adminDeviceRoutes(deps));
+  app.route("/admin/devices/station", adminStationFormRoutes(deps));
+  app.route("/admin/devices/station", adminStationDataRoutes(deps));
+  app.route("/admin/devices/station/:id/sensor", adminSensorFormRoutes(deps));
+  app.route("/admin/devices/station/:id/sensor", adminSensorDataRoutes(deps));
   app.route("/", adminReportRoutes(deps));
   app.route("/", adminZoneRoutes(deps));
   app.route("/", adminBillingRoutes(deps));

@@ -17,6 +17,7 @@ import {
 import { ENERGY_MODES, type EnergyMode } from "../islands/EnergyChart.tsx";
 import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
+import { adminAccessCodeRoutes } from "./admin_access_codes.tsx";
 import { adminDeviceRoutes } from "./admin_devices.tsx";
 import { adminStationFormRoutes } from "./admin_station_form.tsx";
 import { adminStationDataRoutes } from "./admin_station_data.tsx";
@@ -103,6 +104,7 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
   });
   app.route("/", adminStatsRoutes(deps));
   app.route("/", adminUserRoutes(deps));
+  app.route("/admin/access-codes", adminAccessCodeRoutes(deps));
   app.route("/admin/devices", adminDeviceRoutes(deps));
   app.route("/admin/devices/station", adminStationFormRoutes(deps));
   app.route("/admin/devices/station", adminStationDataRoutes(deps));

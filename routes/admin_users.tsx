@@ -1,19 +1,25 @@
 /**
- * Admin pages for accounts and access codes: the users management page
- * (`/admin/users?tab=&q=`), activate/deactivate and delete with confirmation, the account
- * form (`/admin/users/accounts-form/{type}[/{id}]`) and Create Access Code
- * (`/admin/access-codes/create`). Every form works without JavaScript; the /admin guard
- * is mounted by `routes/admin.tsx`.
+ * Admin pages for accounts: the users management page (`/admin/users?tab=&q=`, which lists
+ * access codes too), activate/deactivate and delete with confirmation, and the account form
+ * (`/admin/users/accounts-form/{type}[/{id}]`). Create Access Code is
+ * `admin_access_codes.tsx`. Every form works without JavaScript; the /admin guard is
+ * mounted by `routes/admin.tsx`.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
-import { idParam, readForm, translateErrors, validate } from "./_http.ts";
+import {
+  type Form,
+  formString as str,
+  idParam,
+  readForm,
+  translateErrors,
+  validate,
+} from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import { type Role, ROLES } from "../core/roles.ts";
-import { accessCodeSchema, accountCreateSchema, accountUpdateSchema } from "../core/schemas.ts";
+import { accountCreateSchema, accountUpdateSchema } from "../core/schemas.ts";
 import type { FieldErrors } from "../core/schemas.ts";
-import { canDeleteAccessCode } from "../core/types.ts";
 import {
   type AccountResult,
   createAccount,
@@ -24,19 +30,10 @@ import {
   updateAccount,
   userStats,
 } from "../services/accounts.ts";
-import {
-  allCodes,
-  createCode,
-  findCode,
-  generateCode,
-  removeCode,
-} from "../services/access_codes.ts";
-import { accessCodeChoices } from "../services/devices/mod.ts";
+import { allCodes } from "../services/access_codes.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
-import { AccessCodePage, type AccessCodeValues } from "../components/users/AccessCodePage.tsx";
-import type { StationOption, UnitOption } from "../islands/AccessCodeForm.tsx";
 import { backFields } from "../components/users/RowActions.tsx";
 import {
   cleanSearch,
@@ -49,16 +46,7 @@ import {
   type UserTab,
 } from "../components/users/tabs.ts";
 
-type Form = Record<string, string | string[]>;
 type Ctx = Context<AppEnv>;
-
-/** A single form value as a string ("" when missing or repeated). */
-const str = (form: Form, k: string) => (typeof form[k] === "string" ? form[k] as string : "");
-/** A form value as a list (checkboxes). */
-const list = (form: Form, k: string) => {
-  const v = form[k];
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
-};
 
 const isRole = (v: string | undefined): v is Role => (ROLES as readonly unknown[]).includes(v);
 
@@ -68,12 +56,7 @@ function backOf(form: Form, fallback: UserTab): { tab: UserTab; q: string } {
   return { tab, q: cleanSearch(str(form, "q")) };
 }
 
-/** Stations and units (of sensors that have one) an access code can assign. */
-function assignables(deps: Deps): Promise<{ stations: StationOption[]; units: UnitOption[] }> {
-  return accessCodeChoices(deps);
-}
-
-/** Routes under /admin/users and /admin/access-codes. */
+/** Routes under /admin/users. */
 export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -294,109 +277,6 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
   };
   app.post("/admin/users/accounts-form/:type", postAccount);
   app.post("/admin/users/accounts-form/:type/:id", postAccount);
-
-  // Access codes.
-  const renderCodeForm = async (
-    c: Ctx,
-    values: AccessCodeValues,
-    fieldErrors: FieldErrors = {},
-    error?: string,
-    status: 200 | 400 = 200,
-  ) => {
-    let options: { stations: StationOption[]; units: UnitOption[] };
-    try {
-      options = await assignables(deps);
-    } catch (e) {
-      deps.log.log("error", "access code resources failed", { error: String(e) });
-      options = { stations: [], units: [] };
-      error ??= c.var.t("users.errors.fetch_resources");
-    }
-    return appPage(
-      c,
-      deps,
-      c.var.t("users.code_form.title"),
-      <AccessCodePage
-        t={c.var.t}
-        action="/admin/access-codes/create"
-        cancelHref={usersUrl("access-codes")}
-        values={values}
-        stations={options.stations}
-        units={options.units}
-        fieldErrors={fieldErrors}
-        error={error}
-      />,
-      status,
-    );
-  };
-
-  app.get("/admin/access-codes/create", async (c) =>
-    renderCodeForm(c, {
-      code: await generateCode(deps),
-      role: "user",
-      notes: "",
-      stations: [],
-      units: [],
-    }));
-
-  app.post("/admin/access-codes/create", async (c) => {
-    const form = await readForm(c);
-    const values: AccessCodeValues = {
-      code: str(form, "code"),
-      role: str(form, "role") === "customer" ? "customer" : "user",
-      notes: str(form, "notes"),
-      stations: list(form, "stations").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0),
-      units: list(form, "units"),
-    };
-    if (str(form, "action") === "regenerate") {
-      return renderCodeForm(c, { ...values, code: await generateCode(deps) });
-    }
-    const failed = c.var.t("users.errors.create_code_failed");
-    const parsed = validate(accessCodeSchema, {
-      code: values.code,
-      role: str(form, "role"),
-      assignments: { stations: list(form, "stations"), units: list(form, "units") },
-      notes: values.notes,
-    });
-    if (!parsed.ok) {
-      return renderCodeForm(c, values, translateErrors(c, parsed.errors), failed, 400);
-    }
-    const res = await createCode(deps, parsed.data);
-    if (!res.ok) {
-      return renderCodeForm(c, values, { [res.field]: c.var.t(res.key) }, failed, 400);
-    }
-    return c.redirect(usersUrl("access-codes", { done: "code_created" }), 303);
-  });
-
-  app.post("/admin/access-codes/:id/delete", async (c) => {
-    const form = await readForm(c);
-    const q = cleanSearch(str(form, "q"));
-    const fail = (reason: string) =>
-      c.redirect(usersUrl("access-codes", { q, error: "delete", reason }), 303);
-    const id = idParam(c.req.param("id"));
-    if (id === null) return fail("users.errors.no_selection");
-    const code = await findCode(deps, id);
-    if (!code) return fail("errors.access_code_not_found");
-    if (!canDeleteAccessCode(code)) return fail("errors.access_code_in_use");
-    if (str(form, "confirm") !== "yes") {
-      const t = c.var.t;
-      return appPage(
-        c,
-        deps,
-        t("users.confirm.delete_code_title"),
-        <ConfirmPage
-          t={t}
-          title={t("users.confirm.delete_code_title")}
-          message={t("users.confirm.delete_code_text", { code: code.code })}
-          action={`/admin/access-codes/${id}/delete`}
-          fields={backFields("access-codes", q)}
-          cancelHref={usersUrl("access-codes", { q })}
-        />,
-      );
-    }
-    const res = await removeCode(deps, id);
-    if (!res.ok) return fail(res.key);
-    return c.redirect(usersUrl("access-codes", { q, done: "code_deleted" }), 303);
-  });
 
   return app;
 }

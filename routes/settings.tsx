@@ -1,7 +1,7 @@
 /** The settings page, mounted under each role's area. */
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
-import { readForm, translateErrors, validate } from "./_http.ts";
+import { formString, readForm, translateErrors, validate } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
@@ -27,7 +27,7 @@ export function settingsRoutes(deps: Deps, path: string): Hono<AppEnv> {
   });
   app.post(path, async (c) => {
     const form = await readForm(c);
-    const str = (k: string) => (typeof form[k] === "string" ? (form[k] as string) : "");
+    const str = (k: string) => formString(form, k);
     const values = {
       email: str("email"),
       full_name: str("full_name"),

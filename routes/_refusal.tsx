@@ -19,11 +19,29 @@ export const REFUSAL_STATUS: Record<RefusalKind, ContentfulStatusCode> = {
   unavailable: 503,
 };
 
-/** The translated JSON body of a refusal: `{message, errors}` (and `detail` when known). */
+/**
+ * The translated JSON body of a refusal: `{message}`, with `errors` (by field) when the
+ * refusal names fields, as the API answered before refusals existed.
+ */
 export function refusalBody<E extends AppEnv>(c: Context<E>, r: Refusal) {
   const t = c.var.t;
-  const errors = Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, t(v)]));
-  return { message: t(r.key, r.params), errors, ...(r.detail ? { detail: r.detail } : {}) };
+  const fields = Object.entries(r.fields);
+  if (fields.length === 0) return { message: t(r.key, r.params) };
+  const errors = Object.fromEntries(fields.map(([k, v]) => [k, t(v, r.params)]));
+  return { message: t(r.key, r.params), errors };
+}
+
+/**
+ * The result of `work`, or the {@link Refusal} it was refused with (any other error is
+ * thrown on): for pages that answer a refusal with their form or a redirect.
+ */
+export async function attempt<T>(work: Promise<T>): Promise<T | Refusal> {
+  try {
+    return await work;
+  } catch (e) {
+    if (e instanceof Refusal) return e;
+    throw e;
+  }
 }
 
 /** Whether a request wants JSON rather than a page. */

@@ -16,6 +16,7 @@ import {
 } from "./_http.ts";
 import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
+import { attempt, Refusal } from "./_refusal.tsx";
 import { accessCodeSchema, type FieldErrors } from "../core/schemas.ts";
 import { canDeleteAccessCode } from "../core/types.ts";
 import { createCode, findCode, generateCode, removeCode } from "../services/access_codes.ts";
@@ -95,9 +96,9 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
     if (!parsed.ok) {
       return renderCodeForm(c, values, translateErrors(c, parsed.errors), failed, 400);
     }
-    const res = await createCode(deps, parsed.data);
-    if (!res.ok) {
-      return renderCodeForm(c, values, { [res.field]: c.var.t(res.key) }, failed, 400);
+    const res = await attempt(createCode(deps, parsed.data));
+    if (res instanceof Refusal) {
+      return renderCodeForm(c, values, translateErrors(c, res.fields), failed, 400);
     }
     return c.redirect(usersUrl("access-codes", { done: "code_created" }), 303);
   });
@@ -128,8 +129,8 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
         />,
       );
     }
-    const res = await removeCode(deps, id);
-    if (!res.ok) return fail(res.key);
+    const refused = await attempt(removeCode(deps, id));
+    if (refused instanceof Refusal) return fail(refused.key);
     return c.redirect(usersUrl("access-codes", { q, done: "code_deleted" }), 303);
   });
 

@@ -17,11 +17,12 @@ import {
   validate,
 } from "./_http.ts";
 import { appPage } from "./_page.tsx";
+import { attempt, Refusal } from "./_refusal.tsx";
+import type { User } from "../core/types.ts";
 import { type Role, ROLES } from "../core/roles.ts";
 import { accountCreateSchema, accountUpdateSchema } from "../core/schemas.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import {
-  type AccountResult,
   createAccount,
   deleteAccount,
   findUsers,
@@ -108,15 +109,15 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     if (id === null) {
       return c.redirect(usersUrl(back.tab, { q: back.q, error: "toggle" }), 303);
     }
-    const res = await toggleAccount(deps, c.var.user!, id);
-    if (!res.ok) {
+    const user = await attempt(toggleAccount(deps, c.var.user!, id));
+    if (user instanceof Refusal) {
       return c.redirect(
-        usersUrl(back.tab, { q: back.q, error: "toggle", reason: res.key }),
+        usersUrl(back.tab, { q: back.q, error: "toggle", reason: user.key }),
         303,
       );
     }
-    const done = res.user.is_active ? "activated" : "deactivated";
-    return c.redirect(usersUrl(tabOfRole(res.user.role), { q: back.q, done }), 303);
+    const done = user.is_active ? "activated" : "deactivated";
+    return c.redirect(usersUrl(tabOfRole(user.role), { q: back.q, done }), 303);
   });
 
   app.post("/admin/users/:id/delete", async (c) => {
@@ -146,9 +147,9 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
         />,
       );
     }
-    const res = await deleteAccount(deps, c.var.user!, id);
-    if (!res.ok) {
-      return c.redirect(usersUrl(tab, { q: back.q, error: "delete", reason: res.key }), 303);
+    const refused = await attempt(deleteAccount(deps, c.var.user!, id));
+    if (refused instanceof Refusal) {
+      return c.redirect(usersUrl(tab, { q: back.q, error: "delete", reason: refused.key }), 303);
     }
     return c.redirect(usersUrl(tab, { q: back.q, done: "deleted" }), 303);
   });
@@ -258,22 +259,24 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
         fieldErrors,
         error: detail ? `${failed}: ${detail}` : failed,
       }, 400);
-    let res: AccountResult;
+    let res: User | Refusal;
     if (stored) {
       const parsed = validate(accountUpdateSchema, body);
       if (!parsed.ok) return again(translateErrors(c, parsed.errors));
-      res = await updateAccount(deps, c.var.user!, stored.id, parsed.data);
+      res = await attempt(updateAccount(deps, c.var.user!, stored.id, parsed.data));
     } else {
       const parsed = validate(accountCreateSchema, body);
       if (!parsed.ok) return again(translateErrors(c, parsed.errors));
-      res = await createAccount(deps, parsed.data);
+      res = await attempt(createAccount(deps, parsed.data));
     }
-    if (!res.ok) {
-      if (res.status === 404) return c.redirect("/admin/users", 303);
-      return res.field ? again({ [res.field]: t(res.key) }) : again({}, t(res.key));
+    if (res instanceof Refusal) {
+      if (res.kind === "not_found") return c.redirect("/admin/users", 303);
+      return Object.keys(res.fields).length
+        ? again(translateErrors(c, res.fields))
+        : again({}, t(res.key));
     }
     const done = stored ? "updated" : "created";
-    return c.redirect(usersUrl(tabOfRole(res.user.role), { done }), 303);
+    return c.redirect(usersUrl(tabOfRole(res.role), { done }), 303);
   };
   app.post("/admin/users/accounts-form/:type", postAccount);
   app.post("/admin/users/accounts-form/:type/:id", postAccount);

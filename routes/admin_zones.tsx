@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { appPage } from "./_page.tsx";
+import { attempt, Refusal } from "./_refusal.tsx";
 import {
   removeZone,
   zonePriceHistory,
@@ -96,9 +97,11 @@ export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
         />,
       );
     }
-    const res = await removeZone(deps, zone.id);
-    if (!res.ok) {
-      return res.status === 409 ? c.redirect(`${base}?delete=blocked`, 303) : zoneNotFound(c, deps);
+    const refused = await attempt(removeZone(deps, zone.id));
+    if (refused instanceof Refusal) {
+      return refused.kind === "conflict"
+        ? c.redirect(`${base}?delete=blocked`, 303)
+        : zoneNotFound(c, deps);
     }
     return c.redirect("/admin/pricing?done=deleted", 303);
   });

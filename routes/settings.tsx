@@ -5,6 +5,7 @@ import { formString, readForm, translateErrors, validate } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
+import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
 
 /** GET and POST `path` (e.g. /admin/settings); the role guard is the caller's. */
@@ -52,12 +53,9 @@ export function settingsRoutes(deps: Deps, path: string): Hono<AppEnv> {
     if (!parsed.ok) {
       return render(translateErrors(c, parsed.errors), c.var.t("settings.errors.update_failed"));
     }
-    const res = await updateProfile(deps, c.var.user!, parsed.data);
-    if (!res.ok) {
-      return render(
-        res.field ? { [res.field]: c.var.t(res.key) } : {},
-        c.var.t("settings.errors.update_failed"),
-      );
+    const res = await attempt(updateProfile(deps, c.var.user!, parsed.data));
+    if (res instanceof Refusal) {
+      return render(translateErrors(c, res.fields), c.var.t("settings.errors.update_failed"));
     }
     return c.redirect(`${path}?saved=1`, 303);
   });

@@ -1,5 +1,6 @@
 /** Pricing zones: validation of zone bodies, zones with their station counts, stations, delete. */
 import type { Deps } from "./deps.ts";
+import { conflict, notFound } from "./refusal.ts";
 import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
@@ -105,16 +106,15 @@ export async function zoneStations(deps: Deps, viewer: User, id: number): Promis
   }));
 }
 
-/** Deletes a zone unless stations are assigned to it. */
-export async function removeZone(
-  deps: Deps,
-  id: number,
-): Promise<{ ok: true } | { ok: false; status: 404 | 409; key: string; stations?: number }> {
-  if (!await getZone(deps.kv, id)) return { ok: false, status: 404, key: ZONE_NOT_FOUND };
+/**
+ * Deletes a zone; refused when it does not exist (not found) or while stations are
+ * assigned to it (conflict, with their number as `stations`).
+ */
+export async function removeZone(deps: Deps, id: number): Promise<void> {
+  if (!await getZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
   const n = (await stationCounts(deps)).get(id) ?? 0;
-  if (n > 0) return { ok: false, status: 409, key: ZONE_HAS_STATIONS, stations: n };
-  if (!await deleteZone(deps.kv, id)) return { ok: false, status: 404, key: ZONE_NOT_FOUND };
-  return { ok: true };
+  if (n > 0) throw conflict(ZONE_HAS_STATIONS, `zone ${id} has ${n} stations`, { stations: n });
+  if (!await deleteZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
 }
 
 /** The stored zone with `id`, or null. */

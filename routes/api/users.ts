@@ -3,7 +3,6 @@
  * `/api/users/access-codes*`, `/api/users/{id}/toggle`. Admin only, except the profile.
  */
 import { Hono } from "hono";
-import type { Context } from "hono";
 import type { AppEnv, Deps } from "../_deps.ts";
 import { badJson, badRequest, idParam, readJson, validate } from "../_http.ts";
 import { requireApi } from "../_session.ts";
@@ -15,7 +14,6 @@ import {
   usersQuerySchema,
 } from "../../core/schemas.ts";
 import {
-  type AccountResult,
   createAccount,
   deleteAccount,
   findUsers,
@@ -26,12 +24,6 @@ import {
   userStats,
 } from "../../services/accounts.ts";
 import { allCodes, createCode, removeCode } from "../../services/access_codes.ts";
-
-function accountAnswer(c: Context<AppEnv>, res: AccountResult, created = false) {
-  if (res.ok) return c.json(res.user, created ? 201 : 200);
-  if (res.field) return badRequest(c, { [res.field]: res.key }, c.var.t(res.key));
-  return c.json({ message: c.var.t(res.key) }, res.status);
-}
 
 /** Routes under /api/users. */
 export function userApiRoutes(deps: Deps): Hono<AppEnv> {
@@ -44,7 +36,7 @@ export function userApiRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(profileSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors);
-    return accountAnswer(c, await updateProfile(deps, c.var.user!, parsed.data));
+    return c.json(await updateProfile(deps, c.var.user!, parsed.data));
   });
 
   app.use("/api/users", requireApi("admin"));
@@ -58,15 +50,12 @@ export function userApiRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(accessCodeSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.create_code_failed"));
-    const res = await createCode(deps, parsed.data);
-    if (!res.ok) return badRequest(c, { [res.field]: res.key }, c.var.t(res.key));
-    return c.json(res.code, 201);
+    return c.json(await createCode(deps, parsed.data), 201);
   });
   app.delete("/api/users/access-codes/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.access_code_not_found") }, 404);
-    const res = await removeCode(deps, id);
-    if (!res.ok) return c.json({ message: c.var.t(res.key) }, res.status);
+    await removeCode(deps, id);
     return c.json({ message: "Access code deleted successfully" });
   });
 
@@ -80,7 +69,7 @@ export function userApiRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(accountCreateSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.create_failed"));
-    return accountAnswer(c, await createAccount(deps, parsed.data), true);
+    return c.json(await createAccount(deps, parsed.data), 201);
   });
   app.get("/api/users/:id", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -95,19 +84,18 @@ export function userApiRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(accountUpdateSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.update_failed"));
-    return accountAnswer(c, await updateAccount(deps, c.var.user!, id, parsed.data));
+    return c.json(await updateAccount(deps, c.var.user!, id, parsed.data));
   });
   app.delete("/api/users/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
-    const res = await deleteAccount(deps, c.var.user!, id);
-    if (!res.ok) return c.json({ message: c.var.t(res.key) }, res.status);
+    await deleteAccount(deps, c.var.user!, id);
     return c.json({ message: "User deleted successfully" });
   });
   app.post("/api/users/:id/toggle", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
-    return accountAnswer(c, await toggleAccount(deps, c.var.user!, id));
+    return c.json(await toggleAccount(deps, c.var.user!, id));
   });
   return app;
 }

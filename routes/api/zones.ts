@@ -80,8 +80,7 @@ export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
   app.delete("/api/zones/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c);
-    const res = await removeZone(deps, id);
-    if (!res.ok) return c.json({ message: c.var.t(res.key) }, res.status);
+    await removeZone(deps, id);
     return c.json({ message: "Zone deleted successfully" });
   });
   return app;

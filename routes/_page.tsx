@@ -9,7 +9,7 @@ import { ErrorPage } from "../components/ErrorPage.tsx";
 import { homeOf } from "../core/roles.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 
-type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503;
+type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
 
 /** Renders a signed-in page inside the layout. */
 export async function appPage<E extends AppEnv>(

@@ -10,6 +10,19 @@ import { Refusal, type RefusalKind } from "../services/refusal.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { appPage, barePage } from "./_page.tsx";
 
+/**
+ * Locale-key prefixes of refusals by an upstream server the portal talks to on the
+ * caller's behalf (the MQTT broker that keeps the devices' accounts): 502 Bad Gateway
+ * rather than the 503 of `unavailable`.
+ */
+const GATEWAY_KEYS = ["mqtt_test.provisioning."];
+
+/** The HTTP status of a refusal: by its kind, 502 for an upstream server's. */
+export function refusalStatus(r: Refusal): ContentfulStatusCode {
+  if (r.kind === "unavailable" && GATEWAY_KEYS.some((p) => r.key.startsWith(p))) return 502;
+  return REFUSAL_STATUS[r.kind];
+}
+
 /** The HTTP status of each kind of refusal. */
 export const REFUSAL_STATUS: Record<RefusalKind, ContentfulStatusCode> = {
   invalid: 400,
@@ -21,14 +34,15 @@ export const REFUSAL_STATUS: Record<RefusalKind, ContentfulStatusCode> = {
 
 /**
  * The translated JSON body of a refusal: `{message}`, with `errors` (by field) when the
- * refusal names fields, as the API answered before refusals existed.
+ * refusal names fields, as the API answered before refusals existed (and `detail` when known).
  */
 export function refusalBody<E extends AppEnv>(c: Context<E>, r: Refusal) {
   const t = c.var.t;
   const fields = Object.entries(r.fields);
-  if (fields.length === 0) return { message: t(r.key, r.params) };
+  const detail = r.detail ? { detail: r.detail } : {};
+  if (fields.length === 0) return { message: t(r.key, r.params), ...detail };
   const errors = Object.fromEntries(fields.map(([k, v]) => [k, t(v, r.params)]));
-  return { message: t(r.key, r.params), errors };
+  return { message: t(r.key, r.params), errors, ...detail };
 }
 
 /**
@@ -57,7 +71,7 @@ export function refusalResponse<E extends AppEnv>(
   deps: Deps,
   r: Refusal,
 ): Response | Promise<Response> {
-  const status = REFUSAL_STATUS[r.kind];
+  const status = refusalStatus(r);
   if (wantsJson(c)) return c.json(refusalBody(c, r), status);
   const t = c.var.t;
   const body = (
@@ -68,7 +82,7 @@ export function refusalResponse<E extends AppEnv>(
       </div>
     </main>
   );
-  const pageStatus = status as 400 | 403 | 404 | 409 | 503;
+  const pageStatus = status as 400 | 403 | 404 | 409 | 502 | 503;
   return c.var.user
     ? appPage(c, deps, t(r.key, r.params), body, pageStatus)
     : barePage(c, deps, t(r.key, r.params), body, pageStatus);

@@ -8,6 +8,7 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, idParam, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
+import { attempt, Refusal } from "./_refusal.tsx";
 import { sensorTopicPrefix } from "../core/devices.ts";
 import { localParts } from "../core/local_time.ts";
 import { monthlyUptime, realtime } from "../services/measurements.ts";
@@ -177,8 +178,8 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
         />,
       );
     }
-    const res = await deleteSensor(deps, s.id, x.id);
-    if (!res.ok) {
+    const res = await attempt(deleteSensor(deps, s.id, x.id));
+    if (res instanceof Refusal) {
       return c.redirect(dataUrl(s.id, { error: "delete_sensor", reason: res.key }), 303);
     }
     return c.redirect(dataUrl(s.id, { done: "sensor_deleted" }), 303);

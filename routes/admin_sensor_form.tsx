@@ -18,6 +18,7 @@ import {
   updateSensor,
 } from "../services/devices/mod.ts";
 import { findUsers } from "../services/accounts.ts";
+import { attempt, Refusal } from "./_refusal.tsx";
 import {
   SensorForm,
   type SensorFormValues,
@@ -150,17 +151,20 @@ export function adminSensorFormRoutes(deps: Deps): Hono<UserEnv> {
     if (!parsed.ok) {
       return renderSensorForm(c, s, sensorId, values, translate(c, parsed.errors), failed, 400);
     }
-    const res = sensorId === null
-      ? await createSensor(deps, c.var.user, s.id, parsed.data)
-      : await updateSensor(deps, c.var.user, s.id, sensorId, parsed.data);
-    if (!res.ok) {
-      if (res.status === 404 && !res.errors) {
+    const res = await attempt(
+      sensorId === null
+        ? createSensor(deps, c.var.user, s.id, parsed.data)
+        : updateSensor(deps, c.var.user, s.id, sensorId, parsed.data),
+    );
+    if (res instanceof Refusal) {
+      if (res.kind === "not_found") {
         return res.key === "devices.sensor_form.errors.station_not_found"
           ? stationNotFound(c, deps)
           : c.redirect(dataUrl(s.id), 303);
       }
-      const errors = res.errors ? translate(c, res.errors) : {};
-      const detail = res.errors ? "" : `: ${tr(c, res.key)}`;
+      const named = Object.keys(res.fields).length > 0;
+      const errors = named ? translate(c, res.fields) : {};
+      const detail = named ? "" : `: ${tr(c, res.key)}`;
       return renderSensorForm(c, s, sensorId, values, errors, `${failed}${detail}`, 400);
     }
     const done = sensorId === null ? "sensor_created" : "sensor_updated";

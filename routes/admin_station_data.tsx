@@ -7,6 +7,7 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
+import { attempt, Refusal } from "./_refusal.tsx";
 import type { DeviceView } from "../core/devices.ts";
 import { deleteStation, listSensorViews } from "../services/devices/mod.ts";
 import { type SensorRow, StationData } from "../components/devices/StationData.tsx";
@@ -96,9 +97,9 @@ export function adminStationDataRoutes(deps: Deps): Hono<UserEnv> {
         />,
       );
     }
-    const res = await deleteStation(deps, s.id);
-    if (!res.ok) {
-      if (res.status === 409) {
+    const res = await attempt(deleteStation(deps, s.id));
+    if (res instanceof Refusal) {
+      if (res.kind === "conflict") {
         return c.redirect(dataUrl(s.id, { error: "station_has_sensors" }), 303);
       }
       return c.redirect(dataUrl(s.id, { error: "delete_station", reason: res.key }), 303);

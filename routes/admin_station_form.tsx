@@ -21,7 +21,8 @@ import {
   type StationLocation,
   validateDeviceBody,
 } from "../core/device_rules.ts";
-import { createStation, type DeviceChange, updateStation } from "../services/devices/mod.ts";
+import { createStation, updateStation } from "../services/devices/mod.ts";
+import { attempt, Refusal } from "./_refusal.tsx";
 import { zoneChoices } from "../services/zones.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 import {
@@ -219,22 +220,25 @@ export function adminStationFormRoutes(deps: Deps): Hono<UserEnv> {
     if (!parsed.ok) {
       return renderStationForm(c, id, shown, translate(c, parsed.errors), failed, 400);
     }
-    let res: DeviceChange;
+    let res: DeviceView | Refusal;
     try {
-      res = id === null
-        ? await createStation(deps, c.var.user, parsed.data)
-        : await updateStation(deps, c.var.user, id, parsed.data);
+      res = await attempt(
+        id === null
+          ? createStation(deps, c.var.user, parsed.data)
+          : updateStation(deps, c.var.user, id, parsed.data),
+      );
     } catch (e) {
       deps.log.log("error", "station save failed", { id, error: String(e) });
       return renderStationForm(c, id, shown, {}, failed, 400);
     }
-    if (!res.ok) {
-      if (res.status === 404) return stationNotFound(c, deps);
-      const errors = res.errors ? translate(c, res.errors) : {};
-      const detail = res.errors ? "" : `: ${tr(c, res.key)}`;
+    if (res instanceof Refusal) {
+      if (res.kind === "not_found") return stationNotFound(c, deps);
+      const named = Object.keys(res.fields).length > 0;
+      const errors = named ? translate(c, res.fields) : {};
+      const detail = named ? "" : `: ${tr(c, res.key)}`;
       return renderStationForm(c, id, shown, errors, `${failed}${detail}`, 400);
     }
-    return c.redirect(dataUrl(res.device.id, { done: id === null ? "created" : "updated" }), 303);
+    return c.redirect(dataUrl(res.id, { done: id === null ? "created" : "updated" }), 303);
   };
   app.post("/create", (c) => postStation(c, null));
 

@@ -113,7 +113,7 @@ export async function zoneStations(deps: Deps, viewer: User, id: number): Promis
 export async function removeZone(deps: Deps, id: number): Promise<void> {
   if (!await getZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
   const n = (await stationCounts(deps)).get(id) ?? 0;
-  if (n > 0) throw conflict(ZONE_HAS_STATIONS, `zone ${id} has ${n} stations`, { stations: n });
+  if (n > 0) throw conflict(ZONE_HAS_STATIONS, undefined, { stations: n });
   if (!await deleteZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
 }
 

@@ -37,11 +37,10 @@ async function setup(t: TestApp, admin: User, tenant: User | null) {
       },
     }),
   );
-  assert.ok(station.ok);
   const sensor = await createSensor(
     t.deps,
     admin,
-    station.device.id,
+    station.id,
     sensorBodySchema("create").parse({
       name: "Medidor 1",
       serial_number: "ShellyA",
@@ -51,8 +50,7 @@ async function setup(t: TestApp, admin: User, tenant: User | null) {
       },
     }),
   );
-  assert.ok(sensor.ok);
-  return { station: station.device.id, sensor: sensor.device.id };
+  return { station: station.id, sensor: sensor.id };
 }
 
 Deno.test("offline notifies the tenant and every admin in their language; online resolves it", async () => {

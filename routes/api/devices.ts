@@ -30,8 +30,6 @@ import {
   deleteSensor,
   deleteStation,
   DEVICE_NOT_FOUND,
-  type DeviceAction,
-  type DeviceChange,
   deviceStats,
   deviceStatuses,
   deviceStatusView,
@@ -73,17 +71,9 @@ async function body<S extends z.ZodType>(
   return parsed.ok ? parsed : { ok: false, res: invalid(c, parsed.errors) };
 }
 
-function changed(c: Ctx, res: DeviceChange, created = false) {
-  if (res.ok) return c.json(res.device, created ? 201 : 200);
-  if (res.errors) return invalid(c, res.errors);
-  return c.json({ message: c.var.t(res.key, DEVICE_MESSAGE_PARAMS) }, res.status);
-}
-
-function done(c: Ctx, res: DeviceAction, messageKey: string) {
-  if (res.ok) return c.json({ message: c.var.t(messageKey), updated: res.count });
-  if (res.errors) return invalid(c, res.errors);
-  return c.json({ message: c.var.t(res.key) }, res.status);
-}
+/** The answer of a change that went through: its message and how many devices changed. */
+const done = (c: Ctx, count: number, messageKey: string) =>
+  c.json({ message: c.var.t(messageKey), updated: count });
 
 /** Routes under /api/devices. */
 export function deviceApiRoutes(deps: Deps): Hono<AppEnv> {
@@ -107,14 +97,14 @@ export function deviceApiRoutes(deps: Deps): Hono<AppEnv> {
   app.post("/api/devices/assign-customer", admin, async (c) => {
     const b = await body(c, assignCustomerSchema);
     if (!b.ok) return b.res;
-    const res = await assignCustomer(deps, b.data.customer_id, b.data.station_ids);
-    return done(c, res, "devices.api.customer_assigned");
+    const count = await assignCustomer(deps, b.data.customer_id, b.data.station_ids);
+    return done(c, count, "devices.api.customer_assigned");
   });
   app.post("/api/devices/assign-tenant", admin, async (c) => {
     const b = await body(c, assignTenantSchema);
     if (!b.ok) return b.res;
-    const res = await assignTenant(deps, b.data.tenant_id, b.data.sensor_ids);
-    return done(c, res, "devices.api.tenant_assigned");
+    const count = await assignTenant(deps, b.data.tenant_id, b.data.sensor_ids);
+    return done(c, count, "devices.api.tenant_assigned");
   });
   app.post("/api/devices/remove-customer/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
@@ -130,7 +120,7 @@ export function deviceApiRoutes(deps: Deps): Hono<AppEnv> {
   app.post("/api/devices", admin, async (c) => {
     const b = await body(c, stationBodySchema("create"));
     if (!b.ok) return b.res;
-    return changed(c, await createStation(deps, c.var.user!, b.data), true);
+    return c.json(await createStation(deps, c.var.user!, b.data), 201);
   });
   app.get("/api/devices/:id", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -147,7 +137,7 @@ export function deviceApiRoutes(deps: Deps): Hono<AppEnv> {
     if (id === null) return notFound(c, STATION_NOT_FOUND);
     const b = await body(c, stationBodySchema("update"));
     if (!b.ok) return b.res;
-    return changed(c, await updateStation(deps, c.var.user!, id, b.data));
+    return c.json(await updateStation(deps, c.var.user!, id, b.data));
   });
   app.delete("/api/devices/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
@@ -165,7 +155,7 @@ export function deviceApiRoutes(deps: Deps): Hono<AppEnv> {
     if (id === null) return notFound(c, STATION_NOT_FOUND);
     const b = await body(c, sensorBodySchema("create"));
     if (!b.ok) return b.res;
-    return changed(c, await createSensor(deps, c.var.user!, id, b.data), true);
+    return c.json(await createSensor(deps, c.var.user!, id, b.data), 201);
   });
   app.get("/api/devices/:id/sensors/:sensorId", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -181,7 +171,7 @@ export function deviceApiRoutes(deps: Deps): Hono<AppEnv> {
     if (id === null || sensorId === null) return notFound(c, SENSOR_NOT_FOUND);
     const b = await body(c, sensorBodySchema("update"));
     if (!b.ok) return b.res;
-    return changed(c, await updateSensor(deps, c.var.user!, id, sensorId, b.data));
+    return c.json(await updateSensor(deps, c.var.user!, id, sensorId, b.data));
   });
   app.delete("/api/devices/:id/sensors/:sensorId", admin, async (c) => {
     const id = idParam(c.req.param("id"));

@@ -1,10 +1,11 @@
 /**
- * What the device changes share: the locale keys of their refusals, their outcomes, and
- * turning a store write into the served device or a refusal.
+ * What the device changes share: the locale keys of their refusals, the refusals (with the
+ * placeholders of device messages), and turning a store write into the served device.
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import type { FieldErrors } from "../../core/schemas.ts";
+import { DEVICE_MESSAGE_PARAMS } from "../../core/device_rules.ts";
+import { conflict, notFound, Refusal, unavailable } from "../refusal.ts";
 import { type DeviceView } from "../../core/devices.ts";
 import { type WriteResult } from "../../db/devices.ts";
 import { deleteStatusOf } from "../../db/device_status.ts";
@@ -12,6 +13,7 @@ import { resolveBySubject } from "../../db/notifications.ts";
 import { getUser } from "../../db/users.ts";
 import { getDeviceView } from "./views.ts";
 
+/** Prefix of the device validation messages. */
 export const DV = "devices.validation.";
 /** 'Station not found'. */
 export const STATION_NOT_FOUND = "devices.sensor_form.errors.station_not_found";
@@ -22,48 +24,43 @@ export const DEVICE_NOT_FOUND = "devices.api.device_not_found";
 /** 'Cannot delete station with active sensors. Please delete all sensors first.' */
 export const STATION_HAS_SENSORS = "devices.station_data.delete_station_dialog.has_sensors";
 
-/** The outcome of a change; 502 when the MQTT broker could not be brought along. */
-export type DeviceChange =
-  | { ok: true; device: DeviceView }
-  | { ok: false; status: 400 | 404 | 409 | 502; key: string; errors?: FieldErrors };
-
-/** The outcome of a change with nothing to serve; 502 when the broker could not be told. */
-export type DeviceAction =
-  | { ok: true; count: number }
-  | { ok: false; status: 400 | 404 | 409 | 502; key: string; errors?: FieldErrors };
-
+/** The message of a unique field that is taken. */
 export const TAKEN_KEYS: Record<string, string> = {
   serial_number: `${DV}serial_taken`,
   mqtt_username: `${DV}mqtt_username_taken`,
   unit_id: `${DV}unit_taken`,
 };
 
-/** A field refusal. */
-export const fieldError = (field: string, key: string): DeviceChange & { ok: false } => ({
-  ok: false,
-  status: 400,
-  key,
-  errors: { [field]: key },
-});
+/** A refusal of one field (invalid input), worded with the device messages' placeholders. */
+export const fieldError = (field: string, key: string): Refusal =>
+  new Refusal("invalid", key, { [field]: key }, undefined, DEVICE_MESSAGE_PARAMS);
 
-/** The served device of a write, or its refusal (`missing` when it is gone). */
-export async function answer(deps: Deps, actor: User, res: WriteResult, missing: string) {
+/** A refusal by the state of the devices (e.g. a unit in use). */
+export const deviceConflict = (key: string): Refusal =>
+  conflict(key, undefined, DEVICE_MESSAGE_PARAMS);
+
+/** The MQTT broker could not be brought along (`key` says why). */
+export const brokerFailure = (key: string): Refusal =>
+  unavailable(key, undefined, DEVICE_MESSAGE_PARAMS);
+
+/** The served device of a write; refused as the write was (`missing` when it is gone). */
+export async function answer(
+  deps: Deps,
+  actor: User,
+  res: WriteResult,
+  missing: string,
+): Promise<DeviceView> {
   if (res.ok) {
     const view = await getDeviceView(deps, actor, res.device.id);
-    return view
-      ? { ok: true as const, device: view }
-      : { ok: false as const, status: 404 as const, key: missing };
+    if (view) return view;
+    throw notFound(missing);
   }
-  if (res.reason === "taken") return fieldError(res.field, TAKEN_KEYS[res.field]);
+  if (res.reason === "taken") throw fieldError(res.field, TAKEN_KEYS[res.field]);
   if (res.reason === "refused") {
-    return res.field
-      ? fieldError(res.field, res.key)
-      : { ok: false as const, status: 409 as const, key: res.key };
+    throw res.field ? fieldError(res.field, res.key) : deviceConflict(res.key);
   }
-  if (res.reason === "parent_missing") {
-    return { ok: false as const, status: 404 as const, key: STATION_NOT_FOUND };
-  }
-  return { ok: false as const, status: 404 as const, key: missing };
+  if (res.reason === "parent_missing") throw notFound(STATION_NOT_FOUND);
+  throw notFound(missing);
 }
 
 /** Forgets a deleted device's status and resolves its open offline notifications. */

@@ -6,14 +6,8 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import { getDevice, type StoredDevice, updateDevice } from "../../db/devices.ts";
 import { getUser } from "../../db/users.ts";
-import {
-  type DeviceAction,
-  DV,
-  fieldError,
-  isTenant,
-  SENSOR_NOT_FOUND,
-  STATION_NOT_FOUND,
-} from "./_changes.ts";
+import { DV, fieldError, isTenant, SENSOR_NOT_FOUND, STATION_NOT_FOUND } from "./_changes.ts";
+import { notFound } from "../refusal.ts";
 
 /** Sets the customer of stations (null removes it); answers how many changed. */
 async function setCustomer(deps: Deps, stationIds: readonly number[], customerId: number | null) {
@@ -62,14 +56,14 @@ export async function assignCustomer(
   deps: Deps,
   customerId: number,
   stationIds: readonly number[],
-): Promise<DeviceAction> {
+): Promise<number> {
   if ((await getUser(deps.kv, customerId))?.role !== "customer") {
-    return { ...fieldError("customer_id", `${DV}customer_invalid`) };
+    throw fieldError("customer_id", `${DV}customer_invalid`);
   }
   if ((await missingOf(deps, stationIds, "station")).length) {
-    return { ...fieldError("station_ids", `${DV}stations_invalid`) };
+    throw fieldError("station_ids", `${DV}stations_invalid`);
   }
-  return { ok: true, count: await setCustomer(deps, [...new Set(stationIds)], customerId) };
+  return await setCustomer(deps, [...new Set(stationIds)], customerId);
 }
 
 /** POST /api/devices/assign-tenant: the tenant becomes the sensors' (and units') tenant. */
@@ -77,30 +71,30 @@ export async function assignTenant(
   deps: Deps,
   tenantId: number,
   sensorIds: readonly number[],
-): Promise<DeviceAction> {
+): Promise<number> {
   if (!(await isTenant(deps, tenantId))) {
-    return { ...fieldError("tenant_id", `${DV}tenant_invalid`) };
+    throw fieldError("tenant_id", `${DV}tenant_invalid`);
   }
   if ((await missingOf(deps, sensorIds, "sensor")).length) {
-    return { ...fieldError("sensor_ids", `${DV}sensors_invalid`) };
+    throw fieldError("sensor_ids", `${DV}sensors_invalid`);
   }
-  return { ok: true, count: await setTenant(deps, [...new Set(sensorIds)], tenantId) };
+  return await setTenant(deps, [...new Set(sensorIds)], tenantId);
 }
 
 /** POST /api/devices/remove-customer/{id}: the station has no customer any more. */
-export async function removeCustomer(deps: Deps, stationId: number): Promise<DeviceAction> {
+export async function removeCustomer(deps: Deps, stationId: number): Promise<number> {
   if ((await getDevice(deps.kv, stationId))?.type !== "station") {
-    return { ok: false, status: 404, key: STATION_NOT_FOUND };
+    throw notFound(STATION_NOT_FOUND);
   }
-  return { ok: true, count: await setCustomer(deps, [stationId], null) };
+  return await setCustomer(deps, [stationId], null);
 }
 
 /** POST /api/devices/remove-tenant/{id}: the sensor (and its unit) has no tenant any more. */
-export async function removeTenant(deps: Deps, sensorId: number): Promise<DeviceAction> {
+export async function removeTenant(deps: Deps, sensorId: number): Promise<number> {
   if ((await getDevice(deps.kv, sensorId))?.type !== "sensor") {
-    return { ok: false, status: 404, key: SENSOR_NOT_FOUND };
+    throw notFound(SENSOR_NOT_FOUND);
   }
-  return { ok: true, count: await setTenant(deps, [sensorId], null) };
+  return await setTenant(deps, [sensorId], null);
 }
 
 /**

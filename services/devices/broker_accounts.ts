@@ -122,6 +122,3 @@ export async function leaveBroker(deps: Deps, d: StoredDevice): Promise<string |
     return provisioningKey(e);
   }
 }
-
-/** The 502 of a broker that was not brought along. */
-export const brokerFailure = (key: string) => ({ ok: false as const, status: 502 as const, key });

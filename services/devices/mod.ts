@@ -9,8 +9,6 @@ export * from "./assignments.ts";
 export * from "./choices.ts";
 export {
   DEVICE_NOT_FOUND,
-  type DeviceAction,
-  type DeviceChange,
   SENSOR_NOT_FOUND,
   STATION_HAS_SENSORS,
   STATION_NOT_FOUND,

@@ -14,16 +14,16 @@ import { hashMqttPassword } from "../platform/mqtt_passwords.ts";
 import { forgetSensorCertificate } from "./certificates.ts";
 import {
   answer,
-  type DeviceAction,
-  type DeviceChange,
+  brokerFailure,
   DV,
   fieldError,
   forgetStatus,
   isTenant,
   SENSOR_NOT_FOUND,
 } from "./_changes.ts";
+import { notFound } from "../refusal.ts";
+import type { DeviceView } from "../../core/devices.ts";
 import {
-  brokerFailure,
   followBroker,
   leaveBroker,
   type PasswordFields,
@@ -79,10 +79,10 @@ export async function createSensor(
   actor: User,
   stationId: number,
   input: SensorInput,
-): Promise<DeviceChange> {
+): Promise<DeviceView> {
   const tenant = input.config.sensor.tenant_id;
   if (tenant !== null && !(await isTenant(deps, tenant))) {
-    return fieldError("tenant_id", `${DV}tenant_invalid`);
+    throw fieldError("tenant_id", `${DV}tenant_invalid`);
   }
   const pw = (await passwordFields(deps, input.config.mqtt.password)) ??
     { mqtt_password_hash: await hashMqttPassword("") };
@@ -93,7 +93,7 @@ export async function createSensor(
   );
   if (res.ok) {
     const failed = await followBroker(deps, res.device, null);
-    if (failed) return brokerFailure(failed);
+    if (failed) throw brokerFailure(failed);
     deps.log.log("info", "sensor created", { id: res.device.id, station: stationId });
   }
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
@@ -106,10 +106,10 @@ export async function updateSensor(
   stationId: number,
   sensorId: number,
   input: SensorInput,
-): Promise<DeviceChange> {
+): Promise<DeviceView> {
   const tenant = input.config.sensor.tenant_id;
   if (tenant !== null && !(await isTenant(deps, tenant))) {
-    return fieldError("tenant_id", `${DV}tenant_invalid`);
+    throw fieldError("tenant_id", `${DV}tenant_invalid`);
   }
   const pw = await passwordFields(deps, input.config.mqtt.password);
   let prev: StoredDevice | null = null;
@@ -122,7 +122,7 @@ export async function updateSensor(
   });
   if (res.ok) {
     const failed = await followBroker(deps, res.device, prev);
-    if (failed) return brokerFailure(failed);
+    if (failed) throw brokerFailure(failed);
   }
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }
@@ -136,19 +136,19 @@ export async function deleteSensor(
   deps: Deps,
   stationId: number,
   sensorId: number,
-): Promise<DeviceAction> {
+): Promise<number> {
   const cur = await getDevice(deps.kv, sensorId);
   if (!cur || cur.type !== "sensor" || cur.parent_id !== stationId) {
-    return { ok: false, status: 404, key: SENSOR_NOT_FOUND };
+    throw notFound(SENSOR_NOT_FOUND);
   }
   const left = await leaveBroker(deps, cur);
-  if (left) return brokerFailure(left);
+  if (left) throw brokerFailure(left);
   const res = await deleteDevice(deps.kv, sensorId);
-  if (!res.ok) return { ok: false, status: 404, key: SENSOR_NOT_FOUND };
+  if (!res.ok) throw notFound(SENSOR_NOT_FOUND);
   await forgetSensorCertificate(deps, sensorId).catch((e) =>
     deps.log.log("error", "sensor certificate not forgotten", { id: sensorId, error: String(e) })
   );
   await forgetStatus(deps, sensorId);
   deps.log.log("info", "sensor deleted", { id: sensorId, station: stationId });
-  return { ok: true, count: 1 };
+  return 1;
 }

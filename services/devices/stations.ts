@@ -16,15 +16,17 @@ import {
 import { hashMqttPassword } from "../platform/mqtt_passwords.ts";
 import {
   answer,
-  type DeviceAction,
-  type DeviceChange,
+  brokerFailure,
+  deviceConflict,
   DV,
+  fieldError,
   forgetStatus,
   STATION_HAS_SENSORS,
   STATION_NOT_FOUND,
 } from "./_changes.ts";
+import { notFound, type Refusal } from "../refusal.ts";
+import type { DeviceView } from "../../core/devices.ts";
 import {
-  brokerFailure,
   followBroker,
   leaveBroker,
   type PasswordFields,
@@ -33,10 +35,10 @@ import {
 } from "./broker_accounts.ts";
 
 /** A 400 naming `zone_id` when the station's pricing zone does not exist, else null. */
-async function missingZone(deps: Deps, input: StationInput): Promise<DeviceChange | null> {
+async function missingZone(deps: Deps, input: StationInput): Promise<Refusal | null> {
   if (input.zone_id === null || await getZone(deps.kv, input.zone_id)) return null;
   const key = "devices.validation.zone_invalid";
-  return { ok: false, status: 400, key, errors: { zone_id: key } };
+  return fieldError("zone_id", key);
 }
 
 /** The stored station from a validated body (`prev` when editing). */
@@ -79,9 +81,9 @@ export async function createStation(
   deps: Deps,
   actor: User,
   input: StationInput,
-): Promise<DeviceChange> {
+): Promise<DeviceView> {
   const noZone = await missingZone(deps, input);
-  if (noZone) return noZone;
+  if (noZone) throw noZone;
   const pw = (await passwordFields(deps, input.config.mqtt.password)) ??
     { mqtt_password_hash: await hashMqttPassword("") };
   const res = await createDevice(
@@ -91,7 +93,7 @@ export async function createStation(
   );
   if (res.ok) {
     const failed = await followBroker(deps, res.device, null);
-    if (failed) return brokerFailure(failed);
+    if (failed) throw brokerFailure(failed);
     deps.log.log("info", "station created", { id: res.device.id });
   }
   return answer(deps, actor, res, STATION_NOT_FOUND);
@@ -106,9 +108,9 @@ export async function updateStation(
   actor: User,
   id: number,
   input: StationInput,
-): Promise<DeviceChange> {
+): Promise<DeviceView> {
   const noZone = await missingZone(deps, input);
-  if (noZone) return noZone;
+  if (noZone) throw noZone;
   const pw = await passwordFields(deps, input.config.mqtt.password);
   let prev: StoredDevice | null = null;
   const res = await updateDevice(deps.kv, id, async (cur) => {
@@ -122,7 +124,7 @@ export async function updateStation(
   });
   if (res.ok) {
     const failed = await followBroker(deps, res.device, prev);
-    if (failed) return brokerFailure(failed);
+    if (failed) throw brokerFailure(failed);
     for (const sensorId of await sensorIdsOf(deps.kv, id)) {
       await updateDevice(deps.kv, sensorId, (s) => ({
         ...s,
@@ -134,21 +136,21 @@ export async function updateStation(
 }
 
 /** Deletes a station (admin); refused (409) while it has sensors. */
-export async function deleteStation(deps: Deps, id: number): Promise<DeviceAction> {
+export async function deleteStation(deps: Deps, id: number): Promise<number> {
   const cur = await getDevice(deps.kv, id);
-  if (!cur || cur.type !== "station") return { ok: false, status: 404, key: STATION_NOT_FOUND };
+  if (!cur || cur.type !== "station") throw notFound(STATION_NOT_FOUND);
   if ((await sensorIdsOf(deps.kv, id)).length > 0) {
-    return { ok: false, status: 409, key: STATION_HAS_SENSORS };
+    throw deviceConflict(STATION_HAS_SENSORS);
   }
   const left = await leaveBroker(deps, cur);
-  if (left) return brokerFailure(left);
+  if (left) throw brokerFailure(left);
   const res = await deleteDevice(deps.kv, id);
   if (!res.ok) {
-    return res.reason === "refused"
-      ? { ok: false, status: 409, key: STATION_HAS_SENSORS }
-      : { ok: false, status: 404, key: STATION_NOT_FOUND };
+    throw res.reason === "refused"
+      ? deviceConflict(STATION_HAS_SENSORS)
+      : notFound(STATION_NOT_FOUND);
   }
   await forgetStatus(deps, id);
   deps.log.log("info", "station deleted", { id });
-  return { ok: true, count: 1 };
+  return 1;
 }

@@ -42,7 +42,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", loggingRoutes(deps));
   app.route("/", userApiRoutes(deps));
   app.route("/", notificationApiRoutes(deps));
-  app.route("/", deviceApiRoutes(deps));
+  app.route("/api/devices", deviceApiRoutes(deps));
   app.route("/", mqttConnectionApiRoutes(deps));
   app.route("/", certificateApiRoutes(deps));
   app.route("/", measurementApiRoutes(deps));

@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", mqttConnectionApiRoutes(deps));
   app.route("/", certificateApiRoutes(deps));
   app.route("/", measurementApiRoutes(deps));
-  app.route("/", zoneApiRoutes(deps));
+  app.route("/api/zones", zoneApiRoutes(deps));
   app.route("/", billingApiRoutes(deps));
   app.route("/", reportApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));

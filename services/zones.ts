@@ -22,6 +22,8 @@ export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";
 /** Locale key of the refusal to delete a zone with stations. */
 export const ZONE_HAS_STATIONS = "zones.zone_detail.errors.cannot_delete";
 
+export type { StoredZone };
+
 /** A zone as served: stored fields plus its station count. */
 export type ZoneView = StoredZone & { station_count: number };
 

@@ -40,7 +40,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", authRoutes(deps));
   app.route("/", legalRoutes(deps));
   app.route("/", loggingRoutes(deps));
-  app.route("/", userApiRoutes(deps));
+  app.route("/api/users", userApiRoutes(deps));
   app.route("/", notificationApiRoutes(deps));
   app.route("/api/devices", deviceApiRoutes(deps));
   app.route("/", mqttConnectionApiRoutes(deps));

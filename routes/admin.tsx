@@ -103,7 +103,7 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
   app.route("/", adminStatsRoutes(deps));
-  app.route("/", adminUserRoutes(deps));
+  app.route("/admin/users", adminUserRoutes(deps));
   app.route("/admin/access-codes", adminAccessCodeRoutes(deps));
   app.route("/admin/devices", adminDeviceRoutes(deps));
   app.route("/admin/devices/station", adminStationFormRoutes(deps));

@@ -7,7 +7,8 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
+import { requireRole } from "./_session.ts";
 import {
   type Form,
   formString as str,
@@ -47,7 +48,7 @@ import {
   type UserTab,
 } from "../components/users/tabs.ts";
 
-type Ctx = Context<AppEnv>;
+type Ctx = Context<UserEnv>;
 
 const isRole = (v: string | undefined): v is Role => (ROLES as readonly unknown[]).includes(v);
 
@@ -57,11 +58,12 @@ function backOf(form: Form, fallback: UserTab): { tab: UserTab; q: string } {
   return { tab, q: cleanSearch(str(form, "q")) };
 }
 
-/** Routes under /admin/users. */
-export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** Routes under /admin/users, mounted at that prefix. */
+export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(requireRole("admin"));
 
-  app.get("/admin/users", async (c) => {
+  app.get("/", async (c) => {
     const tab = parseTab(c.req.query("tab"));
     const q = cleanSearch(c.req.query("q"));
     const stats = await userStats(deps).catch((e) => {
@@ -102,14 +104,14 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
 
-  app.post("/admin/users/:id/toggle", async (c) => {
+  app.post("/:id/toggle", async (c) => {
     const form = await readForm(c);
     const back = backOf(form, "tenants");
     const id = idParam(c.req.param("id"));
     if (id === null) {
       return c.redirect(usersUrl(back.tab, { q: back.q, error: "toggle" }), 303);
     }
-    const user = await attempt(toggleAccount(deps, c.var.user!, id));
+    const user = await attempt(toggleAccount(deps, c.var.user, id));
     if (user instanceof Refusal) {
       return c.redirect(
         usersUrl(back.tab, { q: back.q, error: "toggle", reason: user.key }),
@@ -120,7 +122,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     return c.redirect(usersUrl(tabOfRole(user.role), { q: back.q, done }), 303);
   });
 
-  app.post("/admin/users/:id/delete", async (c) => {
+  app.post("/:id/delete", async (c) => {
     const form = await readForm(c);
     const back = backOf(form, "tenants");
     const fail = (reason: string) =>
@@ -147,7 +149,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
         />,
       );
     }
-    const refused = await attempt(deleteAccount(deps, c.var.user!, id));
+    const refused = await attempt(deleteAccount(deps, c.var.user, id));
     if (refused instanceof Refusal) {
       return c.redirect(usersUrl(tab, { q: back.q, error: "delete", reason: refused.key }), 303);
     }
@@ -188,7 +190,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     );
   };
 
-  app.get("/admin/users/accounts-form/:type", (c) => {
+  app.get("/accounts-form/:type", (c) => {
     const type = c.req.param("type");
     if (!isRole(type)) return c.redirect("/admin/users");
     return renderAccountForm(c, {
@@ -207,7 +209,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     });
   });
 
-  app.get("/admin/users/accounts-form/:type/:id", async (c) => {
+  app.get("/accounts-form/:type/:id", async (c) => {
     const type = c.req.param("type");
     const id = idParam(c.req.param("id"));
     const stored = isRole(type) && id !== null ? await getAccount(deps, id) : null;
@@ -263,7 +265,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     if (stored) {
       const parsed = validate(accountUpdateSchema, body);
       if (!parsed.ok) return again(translateErrors(c, parsed.errors));
-      res = await attempt(updateAccount(deps, c.var.user!, stored.id, parsed.data));
+      res = await attempt(updateAccount(deps, c.var.user, stored.id, parsed.data));
     } else {
       const parsed = validate(accountCreateSchema, body);
       if (!parsed.ok) return again(translateErrors(c, parsed.errors));
@@ -278,8 +280,8 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     const done = stored ? "updated" : "created";
     return c.redirect(usersUrl(tabOfRole(res.role), { done }), 303);
   };
-  app.post("/admin/users/accounts-form/:type", postAccount);
-  app.post("/admin/users/accounts-form/:type/:id", postAccount);
+  app.post("/accounts-form/:type", postAccount);
+  app.post("/accounts-form/:type/:id", postAccount);
 
   return app;
 }

@@ -5,21 +5,17 @@
  * Flags: `--demo` seeds demo accounts and access codes; `--dev` marks a development run.
  */
 import { sweepOverdue } from "./services/billing/mod.ts";
-import { ConfigError, loadConfig } from "./services/config.ts";
-import { openKv } from "./db/kv.ts";
-import { loadI18n } from "./services/i18n.ts";
+import { ConfigError, loadConfig } from "./services/platform/config.ts";
 import { loadAssets } from "./components/assets.ts";
-import { createLogger } from "./services/log.ts";
-import { loadOrCreateSecret } from "./services/secret.ts";
+import { createLogger } from "./services/platform/log.ts";
 import { ensureAdmin } from "./services/accounts.ts";
 import { seedDemo } from "./services/demo.ts";
 import { startDemoMeters } from "./services/demo_devices.ts";
-import { DEFAULT_THROTTLE } from "./db/throttle.ts";
 import { createApp } from "./routes/mod.ts";
-import type { Deps } from "./services/deps.ts";
-import { openTelemetry } from "./db/telemetry/open.ts";
-import { startMqtt } from "./services/mqtt_runtime.ts";
-import { CertificateAuthorityError, openCertificateAuthority } from "./services/pki.ts";
+import type { AppDeps } from "./routes/_deps.ts";
+import { startMqtt } from "./services/platform/mqtt_runtime.ts";
+import { CertificateAuthorityError } from "./services/platform/pki.ts";
+import { openStores } from "./services/platform/stores.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
@@ -34,10 +30,10 @@ async function main() {
     }
     throw e;
   }
-  await Deno.mkdir(config.dataDir, { recursive: true });
-  let pki;
+  const log = createLogger(config.logLevel);
+  let stores;
   try {
-    pki = await openCertificateAuthority(config.dataDir);
+    stores = await openStores(config, log);
   } catch (e) {
     if (e instanceof CertificateAuthorityError) {
       Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
@@ -45,26 +41,8 @@ async function main() {
     }
     throw e;
   }
-  const log = createLogger(config.logLevel);
-  const kv = await openKv(config.kvPath);
-  const telemetry = await openTelemetry({
-    questdbUrl: config.telemetry.questdbUrl,
-    sqlitePath: `${config.dataDir}/telemetry.sqlite`,
-    rawRetentionDays: config.telemetry.rawRetentionDays,
-    onError: (error) => log.log("error", "telemetry write failed", { error: String(error) }),
-  });
-  const deps: Deps = {
-    kv,
-    config,
-    i18n: await loadI18n(),
-    assets: await loadAssets(),
-    secret: config.jwtSecret ?? await loadOrCreateSecret(config.dataDir),
-    now: Date.now,
-    log,
-    throttle: DEFAULT_THROTTLE,
-    telemetry,
-    pki,
-  };
+  const { telemetry } = stores.deps;
+  const deps: AppDeps = { ...stores.deps, assets: await loadAssets() };
 
   const admin = await ensureAdmin(deps);
   if (admin) {
@@ -126,8 +104,7 @@ async function main() {
   clearInterval(sweep);
   await meters?.stop();
   await mqtt.stop();
-  await telemetry.close();
-  kv.close();
+  await stores.close();
 }
 
 if (import.meta.main) await main();

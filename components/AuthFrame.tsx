@@ -1,6 +1,6 @@
 /** The frame of the sign-in and registration pages, with the language switch. */
 import type { ReactNode } from "react";
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
 import { Icon } from "./icons.tsx";
 

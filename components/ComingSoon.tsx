@@ -1,5 +1,5 @@
 /** A plain notice for a section of the portal that is not available yet (no dead links). */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 
 /** Says plainly that a section is not available yet and links back home. */
 export function ComingSoon({ t, title, home }: { t: Translate; title: string; home: string }) {

@@ -1,5 +1,5 @@
 /** The error page: 'Something went wrong' with expandable details. */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 
 /** Props of {@link ErrorPage}. */
 export interface ErrorPageProps {

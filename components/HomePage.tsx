@@ -1,5 +1,5 @@
 /** The customer and tenant homes (welcome and empty state) and the stat card. */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import type { User } from "../core/types.ts";
 
 /** A stat card. */

@@ -1,8 +1,8 @@
 /** The signed-in page frame: sidebar (drawer on phones), header, content, contact dialog. */
 import type { ReactNode } from "react";
 import type { User } from "../core/types.ts";
-import type { Translate } from "../services/i18n.ts";
-import type { Contact } from "../services/config.ts";
+import type { Translate } from "../services/platform/i18n.ts";
+import type { Contact } from "../services/platform/config.ts";
 import { Icon, type IconName } from "./icons.tsx";
 import { Island } from "./render.tsx";
 import NotificationBell from "../islands/NotificationBell.tsx";

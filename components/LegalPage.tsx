@@ -1,5 +1,5 @@
 /** The terms and conditions and the privacy notice (Spanish only), on one page. */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import { LegalSections } from "../islands/TermsConsent.tsx";
 import type { LegalDoc } from "../core/legal.ts";
 

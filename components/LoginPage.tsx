@@ -1,5 +1,5 @@
 /** The sign-in page (`/login`). */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import { AuthFrame } from "./AuthFrame.tsx";
 import { TextField } from "./Field.tsx";
 

@@ -1,5 +1,5 @@
 /** The notifications list page with its filters and resolve buttons. */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import type { Notification } from "../core/types.ts";
 import { timeAgo } from "../core/time_ago.ts";
 

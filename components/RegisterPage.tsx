@@ -1,5 +1,5 @@
 /** The registration page (`/register`). */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import { PHONE_COUNTRIES } from "../core/schemas.ts";
 import { AuthFrame } from "./AuthFrame.tsx";
 import { errAttrs, FieldError, TextField } from "./Field.tsx";

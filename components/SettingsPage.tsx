@@ -1,5 +1,5 @@
 /** The settings page of every role: profile, language and password change. */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
 import { TextField } from "./Field.tsx";
 import { Island } from "./render.tsx";

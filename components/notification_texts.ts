@@ -1,5 +1,5 @@
 /** Translated texts handed to the notification bell island. */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import type { BellTexts } from "../islands/NotificationBell.tsx";
 
 /** The bell's texts in the user's language. */

@@ -1,6 +1,6 @@
 /**
  * Sensors' client certificates in Deno KV. The private key is stored sealed (AES-GCM, see
- * `services/sensor_certificates.ts`); this module stores and reads records as given.
+ * `services/devices/certificates.ts`); this module stores and reads records as given.
  *
  * Key layout:
  * - `["sensor_certificates", sensorId]` → {@link StoredCertificate}

@@ -23,10 +23,10 @@ import { nextId } from "./kv.ts";
 
 /** A device as stored: the public fields (no status) plus the MQTT password hash. */
 export interface StoredDevice extends Omit<Device, "status" | "last_seen"> {
-  /** PBKDF2 hash of the MQTT password (see `services/devices.ts`); never served. */
+  /** PBKDF2 hash of the MQTT password (see `services/devices/broker_accounts.ts`); never served. */
   mqtt_password_hash: string;
   /**
-   * The MQTT password sealed with the portal's secret (`services/mqtt_passwords.ts`), so it
+   * The MQTT password sealed with the portal's secret (`services/platform/mqtt_passwords.ts`), so it
    * can be given to an external broker and used to test the connection; never served.
    * Missing on devices whose password was set before it was kept.
    */

@@ -1,5 +1,5 @@
 /**
- * The log ingest writes to (structurally the portal's `Logger` from `services/log.ts`) and
+ * The log ingest writes to (structurally the portal's `Logger` from `services/platform/log.ts`) and
  * a throttle so that a flood of bad messages gives a few lines, not one per message.
  */
 

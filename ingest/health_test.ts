@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readIngestHealth, startHealthPublisher } from "./health.ts";
+import { startHealthPublisher } from "./health.ts";
+import { readIngestHealth } from "../db/ingest_health.ts";
 import type { SubscriberStats } from "./subscriber.ts";
 import { StatsCounter } from "./stats.ts";
 

@@ -5,9 +5,12 @@
  * the result again from the query and the stored certificate.
  */
 import type { Deps } from "./_deps.ts";
-import type { Translate } from "../services/i18n.ts";
-import { renewSensorCertificate } from "../services/sensor_certificates.ts";
-import { type CertificateStatus, sensorCertificateStatus } from "../services/certificate_status.ts";
+import type { Translate } from "../services/platform/i18n.ts";
+import {
+  type CertificateStatus,
+  renewSensorCertificate,
+  sensorCertificateStatus,
+} from "../services/devices/mod.ts";
 import { localDateTime } from "../components/devices/sensor/format.ts";
 import type { CertificateView } from "../components/devices/sensor/CertificatePanel.tsx";
 import { statusMessage } from "./api/certificates.ts";

@@ -1,8 +1,19 @@
 /** The app's dependencies and the per-request values handlers read from `c.var`. */
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import type { Language } from "../core/roles.ts";
 import type { User } from "../core/types.ts";
-export type { Deps } from "../services/deps.ts";
+import type { Deps as ServiceDeps } from "../services/deps.ts";
+import type { Assets } from "../components/assets.ts";
+export type { ServiceDeps };
+
+/** What the app is built from: the services' dependencies and the browser build's assets. */
+export type AppDeps = ServiceDeps & {
+  /** The browser build (islands and CSS) the pages link to. */
+  assets: Assets;
+};
+
+/** The routes' name for {@link AppDeps}. */
+export type Deps = AppDeps;
 
 /** Hono environment of the app. */
 export interface AppEnv {
@@ -14,5 +25,13 @@ export interface AppEnv {
     authVia: "bearer" | "cookie" | null;
     lang: Language;
     t: Translate;
+    /** Set once a page guard has remembered this GET as the last route. */
+    routeRecorded?: boolean;
   };
 }
+
+/**
+ * The environment of handlers behind a role guard (`requireRole`, `requireApiRole`): the
+ * signed-in user is known, so `c.var.user` is a `User`.
+ */
+export type UserEnv = AppEnv & { Variables: { user: User } };

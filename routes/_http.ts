@@ -11,7 +11,7 @@ export const MAX_BODY = 64 * 1024;
 export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
 /** Reads a JSON body; `undefined` when it is missing, too large or not JSON. */
-export async function readJson(c: Context<AppEnv>): Promise<unknown | undefined> {
+export async function readJson(c: Context): Promise<unknown | undefined> {
   const text = await readText(c);
   if (text === undefined || text.trim() === "") return undefined;
   try {
@@ -21,7 +21,7 @@ export async function readJson(c: Context<AppEnv>): Promise<unknown | undefined>
   }
 }
 
-async function readText(c: Context<AppEnv>): Promise<string | undefined> {
+async function readText(c: Context): Promise<string | undefined> {
   const len = Number(c.req.header("content-length") ?? "0");
   if (len > MAX_BODY) return undefined;
   try {
@@ -33,9 +33,12 @@ async function readText(c: Context<AppEnv>): Promise<string | undefined> {
   }
 }
 
+/** A posted form: each name's value, or its values when the name is repeated. */
+export type Form = Record<string, string | string[]>;
+
 /** Reads an urlencoded or multipart form as a plain object; repeated names become arrays. */
-export async function readForm(c: Context<AppEnv>): Promise<Record<string, string | string[]>> {
-  const out: Record<string, string | string[]> = {};
+export async function readForm(c: Context): Promise<Form> {
+  const out: Form = {};
   const text = await readText(c);
   if (text === undefined) return out;
   const type = c.req.header("content-type") ?? "";
@@ -47,6 +50,16 @@ export async function readForm(c: Context<AppEnv>): Promise<Record<string, strin
   return out;
 }
 
+/** A single form value as a string ("" when missing or repeated). */
+export const formString = (form: Form, k: string): string =>
+  typeof form[k] === "string" ? form[k] as string : "";
+
+/** A form value as a list (checkboxes, repeated rows). */
+export function formList(form: Form, k: string): string[] {
+  const v = form[k];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
 /** Validates `data` with `schema`; field errors are locale keys. */
 export function validate<S extends z.ZodType>(schema: S, data: unknown): Parsed<z.output<S>> {
   const res = schema.safeParse(data);
@@ -55,13 +68,13 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown): Parsed<
 }
 
 /** Translates a field-errors map of locale keys. */
-export function translateErrors(c: Context<AppEnv>, errors: FieldErrors): FieldErrors {
+export function translateErrors<E extends AppEnv>(c: Context<E>, errors: FieldErrors): FieldErrors {
   const t = c.var.t;
   return Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, t(v)]));
 }
 
 /** A 400 answer with a message and the translated field-errors map. */
-export function badRequest(c: Context<AppEnv>, errors: FieldErrors, message?: string) {
+export function badRequest<E extends AppEnv>(c: Context<E>, errors: FieldErrors, message?: string) {
   return c.json(
     { message: message ?? c.var.t("validation.failed"), errors: translateErrors(c, errors) },
     400,
@@ -69,7 +82,7 @@ export function badRequest(c: Context<AppEnv>, errors: FieldErrors, message?: st
 }
 
 /** A 400 answer for a body that is not JSON. */
-export function badJson(c: Context<AppEnv>) {
+export function badJson<E extends AppEnv>(c: Context<E>) {
   return c.json({ message: c.var.t("validation.bad_json"), errors: {} }, 400);
 }
 
@@ -81,7 +94,7 @@ export function idParam(value: string | undefined): number | null {
 }
 
 /** The client's address, from the connection (never from a header a client could forge). */
-export function clientAddress(c: Context<AppEnv>): string {
+export function clientAddress<E extends AppEnv>(c: Context<E>): string {
   const info = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr;
   return info?.hostname ?? "local";
 }

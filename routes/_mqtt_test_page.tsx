@@ -5,13 +5,13 @@
  */
 import type { ReactNode } from "react";
 import type { Deps } from "./_deps.ts";
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 import {
   meterBroker,
   probeMessage,
   type ProbeResult,
   testSensorConnection,
-} from "../services/mqtt_probe.ts";
+} from "../services/devices/mod.ts";
 import type { User } from "../core/types.ts";
 import { TestConnection } from "../components/devices/sensor/TestConnection.tsx";
 

@@ -7,13 +7,13 @@ import { activeCount } from "../services/notifications.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
 import { homeOf } from "../core/roles.ts";
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 
-type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 503;
+type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
 
 /** Renders a signed-in page inside the layout. */
-export async function appPage(
-  c: Context<AppEnv>,
+export async function appPage<E extends AppEnv>(
+  c: Context<E>,
   deps: Deps,
   title: string,
   body: ReactNode,
@@ -43,8 +43,8 @@ export async function appPage(
 }
 
 /** Renders a page without the signed-in frame. */
-export function barePage(
-  c: Context<AppEnv>,
+export function barePage<E extends AppEnv>(
+  c: Context<E>,
   deps: Deps,
   title: string,
   body: ReactNode,
@@ -59,7 +59,12 @@ export function barePage(
 }
 
 /** The 'Something went wrong' page for an unexpected failure. */
-export function errorPage(c: Context<AppEnv>, deps: Deps, t: Translate, err: unknown): Response {
+export function errorPage<E extends AppEnv>(
+  c: Context<E>,
+  deps: Deps,
+  t: Translate,
+  err: unknown,
+): Response {
   const user = c.var.user;
   const html = renderDocument(
     <ErrorPage t={t} details={String(err)} home={user ? homeOf(user.role) : "/login"} />,

@@ -5,10 +5,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Role } from "../core/roles.ts";
-import { getUser, publicUser } from "../db/users.ts";
-import { pickLanguage } from "../services/i18n.ts";
-import { issueToken, needsRefresh, readToken } from "../services/tokens.ts";
-import type { AppEnv, Deps } from "./_deps.ts";
+import { activeAccount } from "../services/accounts.ts";
+import { pickLanguage } from "../services/platform/i18n.ts";
+import { issueToken, needsRefresh, readToken } from "../services/platform/tokens.ts";
+import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import type { User } from "../core/types.ts";
 
 /** Name of the session cookie (httpOnly). */
@@ -51,9 +51,8 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
       const now = deps.now();
       const claims = await readToken(deps.secret, token, now);
       if (claims) {
-        const stored = await getUser(deps.kv, claims.sub);
-        if (stored && stored.is_active) {
-          user = publicUser(stored);
+        user = await activeAccount(deps, claims.sub);
+        if (user) {
           if (cookie && needsRefresh(claims, now)) {
             const ttl = deps.config.tokenTtlMinutes * 60;
             setSessionCookie(c, await issueToken(deps.secret, user, now, ttl), ttl);
@@ -108,8 +107,12 @@ export function csrfMiddleware(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Guard for a page group: anonymous to /login keeping the location, other roles to /. */
-export function requirePageRole(role: Role): MiddlewareHandler<AppEnv> {
+/**
+ * Guard for pages of `role`: anonymous to /login keeping the location, other roles to /; a
+ * GET is remembered as the last route (once per request, so nested guards agree). Handlers
+ * behind it read the signed-in user as `c.var.user`, typed non-null.
+ */
+export function requireRole(role: Role): MiddlewareHandler<UserEnv> {
   return async (c, next) => {
     const user = c.var.user;
     if (!user) {
@@ -117,16 +120,22 @@ export function requirePageRole(role: Role): MiddlewareHandler<AppEnv> {
       return c.redirect(`/login?next=${encodeURIComponent(url.pathname + url.search)}`);
     }
     if (user.role !== role) return c.redirect("/");
-    if (c.req.method === "GET") {
+    if (c.req.method === "GET" && !c.var.routeRecorded) {
       const url = new URL(c.req.url);
       setCookie(c, LAST_ROUTE_COOKIE, url.pathname + url.search, {
         httpOnly: true,
         sameSite: "Lax",
         path: "/",
       });
+      c.set("routeRecorded", true);
     }
     await next();
   };
+}
+
+/** {@link requireRole} for route groups typed with the plain `AppEnv`. */
+export function requirePageRole(role: Role): MiddlewareHandler<AppEnv> {
+  return requireRole(role) as unknown as MiddlewareHandler<AppEnv>;
 }
 
 /** Guard for any signed-in page. */
@@ -140,8 +149,11 @@ export function requirePageUser(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Guard for the API: 401 without a session, 403 when the role is not among `roles`. */
-export function requireApi(...roles: Role[]): MiddlewareHandler<AppEnv> {
+/**
+ * Guard for the API: 401 without a session, 403 when the role is not among `roles` (any
+ * role when none is given). Handlers behind it read `c.var.user` typed non-null.
+ */
+export function requireApiRole(...roles: Role[]): MiddlewareHandler<UserEnv> {
   return async (c, next) => {
     const user = c.var.user;
     if (!user) return c.json({ message: c.var.t("errors.missing_token") }, 401);
@@ -150,6 +162,11 @@ export function requireApi(...roles: Role[]): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/** {@link requireApiRole} for route groups typed with the plain `AppEnv`. */
+export function requireApi(...roles: Role[]): MiddlewareHandler<AppEnv> {
+  return requireApiRole(...roles) as unknown as MiddlewareHandler<AppEnv>;
 }
 
 /** A safe local path to go to after sign-in (no protocol-relative or external URLs). */

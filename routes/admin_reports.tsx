@@ -36,7 +36,7 @@ import { type RecalcAttempt, UnitReport } from "../components/reports/UnitReport
 import { UnitNotFound } from "../components/reports/UnitNotFound.tsx";
 import { ReportErrorState } from "../components/reports/ReportError.tsx";
 import type { RecalcFormProps } from "../islands/RecalcForm.tsx";
-import type { Translate } from "../services/i18n.ts";
+import type { Translate } from "../services/platform/i18n.ts";
 
 type Ctx = Context<AppEnv>;
 const UNIT_ID = /^[\w.-]{1,64}$/;

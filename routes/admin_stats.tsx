@@ -1,12 +1,17 @@
 /**
  * The system uptime page `/admin/stats?timeframe=24h|7d|30d` (spec 000 sections 2 and 9):
  * figures from `services/measurements.ts`; the hourly lines are fetched by the island;
- * the ingest health section reads what each ingest published (`ingest/health.ts`).
+ * the ingest health section reads what each ingest published (`db/ingest_health.ts`).
  */
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { appPage } from "./_page.tsx";
-import { systemPerformance, systemStats } from "../services/measurements.ts";
+import {
+  type IngestHealth as Health,
+  ingestHealth,
+  systemPerformance,
+  systemStats,
+} from "../services/measurements.ts";
 import {
   type PerformanceRow,
   STATS_TIMEFRAMES,
@@ -15,7 +20,6 @@ import {
   SystemStats,
 } from "../components/dashboard/SystemStats.tsx";
 import { IngestHealth } from "../components/dashboard/IngestHealth.tsx";
-import { type IngestHealth as Health, readIngestHealth } from "../ingest/health.ts";
 
 /** Routes of the system uptime page (the /admin guard is `routes/admin.tsx`'s). */
 export function adminStatsRoutes(deps: Deps): Hono<AppEnv> {
@@ -39,7 +43,7 @@ export function adminStatsRoutes(deps: Deps): Hono<AppEnv> {
     }
     let health: Health | null = null;
     try {
-      health = await readIngestHealth(deps.kv, deps.now());
+      health = await ingestHealth(deps);
     } catch (e) {
       deps.log.log("error", "ingest health failed", { error: String(e) });
     }

@@ -1,37 +1,41 @@
 /**
- * Admin pages for accounts and access codes: the users management page
- * (`/admin/users?tab=&q=`), activate/deactivate and delete with confirmation, the account
- * form (`/admin/users/accounts-form/{type}[/{id}]`) and Create Access Code
- * (`/admin/access-codes/create`). Every form works without JavaScript; the /admin guard
- * is mounted by `routes/admin.tsx`.
+ * Admin pages for accounts: the users management page (`/admin/users?tab=&q=`, which lists
+ * access codes too), activate/deactivate and delete with confirmation, and the account form
+ * (`/admin/users/accounts-form/{type}[/{id}]`). Create Access Code is
+ * `admin_access_codes.tsx`. Every form works without JavaScript; the /admin guard is
+ * mounted by `routes/admin.tsx`.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
-import { idParam, readForm, translateErrors, validate } from "./_http.ts";
-import { appPage } from "./_page.tsx";
-import { type Role, ROLES } from "../core/roles.ts";
-import { accessCodeSchema, accountCreateSchema, accountUpdateSchema } from "../core/schemas.ts";
-import type { FieldErrors } from "../core/schemas.ts";
-import { canDeleteAccessCode } from "../core/types.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
+import { requireRole } from "./_session.ts";
 import {
-  type AccountResult,
+  type Form,
+  formString as str,
+  idParam,
+  readForm,
+  translateErrors,
+  validate,
+} from "./_http.ts";
+import { appPage } from "./_page.tsx";
+import { attempt, Refusal } from "./_refusal.tsx";
+import type { User } from "../core/types.ts";
+import { type Role, ROLES } from "../core/roles.ts";
+import { accountCreateSchema, accountUpdateSchema } from "../core/schemas.ts";
+import type { FieldErrors } from "../core/schemas.ts";
+import {
   createAccount,
   deleteAccount,
   findUsers,
+  getAccount,
   toggleAccount,
   updateAccount,
   userStats,
 } from "../services/accounts.ts";
-import { allCodes, createCode, generateCode, removeCode } from "../services/access_codes.ts";
-import { accessCodeChoices } from "../services/devices.ts";
-import { getUser, publicUser } from "../db/users.ts";
-import { getAccessCode } from "../db/access_codes.ts";
+import { allCodes } from "../services/access_codes.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
-import { AccessCodePage, type AccessCodeValues } from "../components/users/AccessCodePage.tsx";
-import type { StationOption, UnitOption } from "../core/access_code.ts";
 import { backFields } from "../components/users/RowActions.tsx";
 import {
   cleanSearch,
@@ -44,16 +48,7 @@ import {
   type UserTab,
 } from "../components/users/tabs.ts";
 
-type Form = Record<string, string | string[]>;
-type Ctx = Context<AppEnv>;
-
-/** A single form value as a string ("" when missing or repeated). */
-const str = (form: Form, k: string) => (typeof form[k] === "string" ? form[k] as string : "");
-/** A form value as a list (checkboxes). */
-const list = (form: Form, k: string) => {
-  const v = form[k];
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
-};
+type Ctx = Context<UserEnv>;
 
 const isRole = (v: string | undefined): v is Role => (ROLES as readonly unknown[]).includes(v);
 
@@ -63,16 +58,12 @@ function backOf(form: Form, fallback: UserTab): { tab: UserTab; q: string } {
   return { tab, q: cleanSearch(str(form, "q")) };
 }
 
-/** Stations and units (of sensors that have one) an access code can assign. */
-function assignables(deps: Deps): Promise<{ stations: StationOption[]; units: UnitOption[] }> {
-  return accessCodeChoices(deps);
-}
+/** Routes under /admin/users, mounted at that prefix. */
+export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(requireRole("admin"));
 
-/** Routes under /admin/users and /admin/access-codes. */
-export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-
-  app.get("/admin/users", async (c) => {
+  app.get("/", async (c) => {
     const tab = parseTab(c.req.query("tab"));
     const q = cleanSearch(c.req.query("q"));
     const stats = await userStats(deps).catch((e) => {
@@ -113,32 +104,32 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
 
-  app.post("/admin/users/:id/toggle", async (c) => {
+  app.post("/:id/toggle", async (c) => {
     const form = await readForm(c);
     const back = backOf(form, "tenants");
     const id = idParam(c.req.param("id"));
     if (id === null) {
       return c.redirect(usersUrl(back.tab, { q: back.q, error: "toggle" }), 303);
     }
-    const res = await toggleAccount(deps, c.var.user!, id);
-    if (!res.ok) {
+    const user = await attempt(toggleAccount(deps, c.var.user, id));
+    if (user instanceof Refusal) {
       return c.redirect(
-        usersUrl(back.tab, { q: back.q, error: "toggle", reason: res.key }),
+        usersUrl(back.tab, { q: back.q, error: "toggle", reason: user.key }),
         303,
       );
     }
-    const done = res.user.is_active ? "activated" : "deactivated";
-    return c.redirect(usersUrl(tabOfRole(res.user.role), { q: back.q, done }), 303);
+    const done = user.is_active ? "activated" : "deactivated";
+    return c.redirect(usersUrl(tabOfRole(user.role), { q: back.q, done }), 303);
   });
 
-  app.post("/admin/users/:id/delete", async (c) => {
+  app.post("/:id/delete", async (c) => {
     const form = await readForm(c);
     const back = backOf(form, "tenants");
     const fail = (reason: string) =>
       c.redirect(usersUrl(back.tab, { q: back.q, error: "delete", reason }), 303);
     const id = idParam(c.req.param("id"));
     if (id === null) return fail("users.errors.no_selection");
-    const stored = await getUser(deps.kv, id);
+    const stored = await getAccount(deps, id);
     if (!stored) return fail("errors.user_not_found");
     const tab = form.tab === undefined ? tabOfRole(stored.role) : back.tab;
     const fields = backFields(tab, back.q);
@@ -158,9 +149,9 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
         />,
       );
     }
-    const res = await deleteAccount(deps, c.var.user!, id);
-    if (!res.ok) {
-      return c.redirect(usersUrl(tab, { q: back.q, error: "delete", reason: res.key }), 303);
+    const refused = await attempt(deleteAccount(deps, c.var.user, id));
+    if (refused instanceof Refusal) {
+      return c.redirect(usersUrl(tab, { q: back.q, error: "delete", reason: refused.key }), 303);
     }
     return c.redirect(usersUrl(tab, { q: back.q, done: "deleted" }), 303);
   });
@@ -199,7 +190,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     );
   };
 
-  app.get("/admin/users/accounts-form/:type", (c) => {
+  app.get("/accounts-form/:type", (c) => {
     const type = c.req.param("type");
     if (!isRole(type)) return c.redirect("/admin/users");
     return renderAccountForm(c, {
@@ -218,12 +209,12 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     });
   });
 
-  app.get("/admin/users/accounts-form/:type/:id", async (c) => {
+  app.get("/accounts-form/:type/:id", async (c) => {
     const type = c.req.param("type");
     const id = idParam(c.req.param("id"));
-    const stored = isRole(type) && id !== null ? await getUser(deps.kv, id) : null;
+    const stored = isRole(type) && id !== null ? await getAccount(deps, id) : null;
     if (!stored || !isRole(type)) return c.redirect("/admin/users");
-    const u = publicUser(stored);
+    const u = stored;
     return renderAccountForm(c, {
       original: u.role,
       type,
@@ -245,7 +236,7 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
     const rawId = c.req.param("id");
     if (!isRole(type)) return c.redirect("/admin/users", 303);
     const id = rawId === undefined ? null : idParam(rawId);
-    const stored = id === null ? null : await getUser(deps.kv, id);
+    const stored = id === null ? null : await getAccount(deps, id);
     if (rawId !== undefined && !stored) return c.redirect("/admin/users", 303);
     const form = await readForm(c);
     const values: AccountValues = {
@@ -270,128 +261,27 @@ export function adminUserRoutes(deps: Deps): Hono<AppEnv> {
         fieldErrors,
         error: detail ? `${failed}: ${detail}` : failed,
       }, 400);
-    let res: AccountResult;
+    let res: User | Refusal;
     if (stored) {
       const parsed = validate(accountUpdateSchema, body);
       if (!parsed.ok) return again(translateErrors(c, parsed.errors));
-      res = await updateAccount(deps, c.var.user!, stored.id, parsed.data);
+      res = await attempt(updateAccount(deps, c.var.user, stored.id, parsed.data));
     } else {
       const parsed = validate(accountCreateSchema, body);
       if (!parsed.ok) return again(translateErrors(c, parsed.errors));
-      res = await createAccount(deps, parsed.data);
+      res = await attempt(createAccount(deps, parsed.data));
     }
-    if (!res.ok) {
-      if (res.status === 404) return c.redirect("/admin/users", 303);
-      return res.field ? again({ [res.field]: t(res.key) }) : again({}, t(res.key));
+    if (res instanceof Refusal) {
+      if (res.kind === "not_found") return c.redirect("/admin/users", 303);
+      return Object.keys(res.fields).length
+        ? again(translateErrors(c, res.fields))
+        : again({}, t(res.key));
     }
     const done = stored ? "updated" : "created";
-    return c.redirect(usersUrl(tabOfRole(res.user.role), { done }), 303);
+    return c.redirect(usersUrl(tabOfRole(res.role), { done }), 303);
   };
-  app.post("/admin/users/accounts-form/:type", postAccount);
-  app.post("/admin/users/accounts-form/:type/:id", postAccount);
-
-  // Access codes.
-  const renderCodeForm = async (
-    c: Ctx,
-    values: AccessCodeValues,
-    fieldErrors: FieldErrors = {},
-    error?: string,
-    status: 200 | 400 = 200,
-  ) => {
-    let options: { stations: StationOption[]; units: UnitOption[] };
-    try {
-      options = await assignables(deps);
-    } catch (e) {
-      deps.log.log("error", "access code resources failed", { error: String(e) });
-      options = { stations: [], units: [] };
-      error ??= c.var.t("users.errors.fetch_resources");
-    }
-    return appPage(
-      c,
-      deps,
-      c.var.t("users.code_form.title"),
-      <AccessCodePage
-        t={c.var.t}
-        action="/admin/access-codes/create"
-        cancelHref={usersUrl("access-codes")}
-        values={values}
-        stations={options.stations}
-        units={options.units}
-        fieldErrors={fieldErrors}
-        error={error}
-      />,
-      status,
-    );
-  };
-
-  app.get("/admin/access-codes/create", async (c) =>
-    renderCodeForm(c, {
-      code: await generateCode(deps),
-      role: "user",
-      notes: "",
-      stations: [],
-      units: [],
-    }));
-
-  app.post("/admin/access-codes/create", async (c) => {
-    const form = await readForm(c);
-    const values: AccessCodeValues = {
-      code: str(form, "code"),
-      role: str(form, "role") === "customer" ? "customer" : "user",
-      notes: str(form, "notes"),
-      stations: list(form, "stations").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0),
-      units: list(form, "units"),
-    };
-    if (str(form, "action") === "regenerate") {
-      return renderCodeForm(c, { ...values, code: await generateCode(deps) });
-    }
-    const failed = c.var.t("users.errors.create_code_failed");
-    const parsed = validate(accessCodeSchema, {
-      code: values.code,
-      role: str(form, "role"),
-      assignments: { stations: list(form, "stations"), units: list(form, "units") },
-      notes: values.notes,
-    });
-    if (!parsed.ok) {
-      return renderCodeForm(c, values, translateErrors(c, parsed.errors), failed, 400);
-    }
-    const res = await createCode(deps, parsed.data);
-    if (!res.ok) {
-      return renderCodeForm(c, values, { [res.field]: c.var.t(res.key) }, failed, 400);
-    }
-    return c.redirect(usersUrl("access-codes", { done: "code_created" }), 303);
-  });
-
-  app.post("/admin/access-codes/:id/delete", async (c) => {
-    const form = await readForm(c);
-    const q = cleanSearch(str(form, "q"));
-    const fail = (reason: string) =>
-      c.redirect(usersUrl("access-codes", { q, error: "delete", reason }), 303);
-    const id = idParam(c.req.param("id"));
-    if (id === null) return fail("users.errors.no_selection");
-    const code = await getAccessCode(deps.kv, id);
-    if (!code) return fail("errors.access_code_not_found");
-    if (!canDeleteAccessCode(code)) return fail("errors.access_code_in_use");
-    if (str(form, "confirm") !== "yes") {
-      const t = c.var.t;
-      return appPage(
-        c,
-        deps,
-        t("users.confirm.delete_code_title"),
-        <ConfirmPage
-          t={t}
-          title={t("users.confirm.delete_code_title")}
-          message={t("users.confirm.delete_code_text", { code: code.code })}
-          action={`/admin/access-codes/${id}/delete`}
-          fields={backFields("access-codes", q)}
-          cancelHref={usersUrl("access-codes", { q })}
-        />,
-      );
-    }
-    const res = await removeCode(deps, id);
-    if (!res.ok) return fail(res.key);
-    return c.redirect(usersUrl("access-codes", { q, done: "code_deleted" }), 303);
-  });
+  app.post("/accounts-form/:type", postAccount);
+  app.post("/accounts-form/:type/:id", postAccount);
 
   return app;
 }

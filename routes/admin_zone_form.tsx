@@ -11,8 +11,7 @@ import { idParam, readForm, translateErrors } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import { defaultZone, LEVEL_NAMES, MAX_LEVELS, type Zone } from "../core/zone.ts";
 import { pricingMode } from "../core/tariff.ts";
-import { createZone, getZone, updateZone } from "../db/zones.ts";
-import { parseZone } from "../services/zones.ts";
+import { addZone, editZone, findZone, parseZone } from "../services/zones.ts";
 import { ZoneForm, type ZoneFormValues } from "../components/zones/ZoneForm.tsx";
 import {
   addLevel,
@@ -224,7 +223,7 @@ export function zoneFormRoutes(deps: Deps): Hono<AppEnv> {
     const t = c.var.t;
     const raw = c.req.param("id");
     const id = raw === undefined ? null : idParam(raw);
-    if (raw !== undefined && (id === null || !await getZone(deps.kv, id))) {
+    if (raw !== undefined && (id === null || !await findZone(deps, id))) {
       return zoneNotFound(c, deps);
     }
     const form = await readForm(c);
@@ -255,10 +254,10 @@ export function zoneFormRoutes(deps: Deps): Hono<AppEnv> {
       );
     }
     if (id === null) {
-      await createZone(deps.kv, parsed.zone, deps.now());
+      await addZone(deps, parsed.zone);
       return c.redirect("/admin/pricing?done=created", 303);
     }
-    if (!await updateZone(deps.kv, id, parsed.zone, deps.now())) return zoneNotFound(c, deps);
+    if (!await editZone(deps, id, parsed.zone)) return zoneNotFound(c, deps);
     return c.redirect("/admin/pricing?done=updated", 303);
   };
 
@@ -269,7 +268,7 @@ export function zoneFormRoutes(deps: Deps): Hono<AppEnv> {
   app.post("/admin/zones/new", post);
   app.get("/admin/zones/:id/edit", async (c) => {
     const id = idParam(c.req.param("id"));
-    const zone = id === null ? null : await getZone(deps.kv, id);
+    const zone = id === null ? null : await findZone(deps, id);
     if (!zone) return zoneNotFound(c, deps);
     return render(c, zone.id, valuesFromZone(zone as unknown as Zone));
   });

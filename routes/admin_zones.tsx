@@ -10,8 +10,14 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { appPage } from "./_page.tsx";
-import { removeZone, zoneStations, zoneView, zoneViews } from "../services/zones.ts";
-import { zoneHistory } from "../db/zones.ts";
+import { attempt, Refusal } from "./_refusal.tsx";
+import {
+  removeZone,
+  zonePriceHistory,
+  zoneStations,
+  zoneView,
+  zoneViews,
+} from "../services/zones.ts";
 import { ZoneList } from "../components/zones/ZoneList.tsx";
 import { ZoneDetail } from "../components/zones/ZoneDetail.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
@@ -51,7 +57,7 @@ export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
     const zone = id === null ? null : await zoneView(deps, id);
     if (!zone) return zoneNotFound(c, deps);
     const stations = await zoneStations(deps, c.var.user!, zone.id).catch(() => null);
-    const history = await zoneHistory(deps.kv, zone.id).catch(() => null);
+    const history = await zonePriceHistory(deps, zone.id).catch(() => null);
     return appPage(
       c,
       deps,
@@ -91,9 +97,11 @@ export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
         />,
       );
     }
-    const res = await removeZone(deps, zone.id);
-    if (!res.ok) {
-      return res.status === 409 ? c.redirect(`${base}?delete=blocked`, 303) : zoneNotFound(c, deps);
+    const refused = await attempt(removeZone(deps, zone.id));
+    if (refused instanceof Refusal) {
+      return refused.kind === "conflict"
+        ? c.redirect(`${base}?delete=blocked`, 303)
+        : zoneNotFound(c, deps);
     }
     return c.redirect("/admin/pricing?done=deleted", 303);
   });

@@ -11,6 +11,7 @@ import {
   badJson,
   badRequest,
   clientAddress,
+  formString,
   readForm,
   readJson,
   translateErrors,
@@ -184,7 +185,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
 
   app.post("/register", async (c) => {
     const form = await readForm(c);
-    const str = (k: string) => (typeof form[k] === "string" ? form[k] as string : "");
+    const str = (k: string) => formString(form, k);
     const country = PHONE_COUNTRIES.find((p) => p.id === str("phone_country")) ??
       PHONE_COUNTRIES[0];
     const digits = str("phone").replace(/[\s()-]/g, "");

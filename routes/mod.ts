@@ -1,7 +1,7 @@
 /** `createApp(deps)`: the whole HTTP surface, with no network needed (tests call `app.request`). */
 import { Hono } from "hono";
 import { compress } from "hono/compress";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { AppDeps, AppEnv } from "./_deps.ts";
 import { csrfMiddleware, sessionMiddleware } from "./_session.ts";
 import { staticRoutes } from "./static.ts";
 import { authRoutes } from "./auth.tsx";
@@ -24,7 +24,7 @@ import { errorPage } from "./_page.tsx";
 import { Refusal, refusalResponse } from "./_refusal.tsx";
 
 /** Builds the portal's Hono app from its dependencies. */
-export function createApp(deps: Deps): Hono<AppEnv> {
+export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(compress());
   app.route("/", staticRoutes(deps));
@@ -40,13 +40,13 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route("/", authRoutes(deps));
   app.route("/", legalRoutes(deps));
   app.route("/", loggingRoutes(deps));
-  app.route("/", userApiRoutes(deps));
+  app.route("/api/users", userApiRoutes(deps));
   app.route("/", notificationApiRoutes(deps));
-  app.route("/", deviceApiRoutes(deps));
+  app.route("/api/devices", deviceApiRoutes(deps));
   app.route("/", mqttConnectionApiRoutes(deps));
   app.route("/", certificateApiRoutes(deps));
   app.route("/", measurementApiRoutes(deps));
-  app.route("/", zoneApiRoutes(deps));
+  app.route("/api/zones", zoneApiRoutes(deps));
   app.route("/", billingApiRoutes(deps));
   app.route("/", reportApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));

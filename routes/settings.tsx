@@ -1,10 +1,11 @@
 /** The settings page, mounted under each role's area. */
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
-import { readForm, translateErrors, validate } from "./_http.ts";
+import { formString, readForm, translateErrors, validate } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
+import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
 
 /** GET and POST `path` (e.g. /admin/settings); the role guard is the caller's. */
@@ -27,7 +28,7 @@ export function settingsRoutes(deps: Deps, path: string): Hono<AppEnv> {
   });
   app.post(path, async (c) => {
     const form = await readForm(c);
-    const str = (k: string) => (typeof form[k] === "string" ? (form[k] as string) : "");
+    const str = (k: string) => formString(form, k);
     const values = {
       email: str("email"),
       full_name: str("full_name"),
@@ -52,12 +53,9 @@ export function settingsRoutes(deps: Deps, path: string): Hono<AppEnv> {
     if (!parsed.ok) {
       return render(translateErrors(c, parsed.errors), c.var.t("settings.errors.update_failed"));
     }
-    const res = await updateProfile(deps, c.var.user!, parsed.data);
-    if (!res.ok) {
-      return render(
-        res.field ? { [res.field]: c.var.t(res.key) } : {},
-        c.var.t("settings.errors.update_failed"),
-      );
+    const res = await attempt(updateProfile(deps, c.var.user!, parsed.data));
+    if (res instanceof Refusal) {
+      return render(translateErrors(c, res.fields), c.var.t("settings.errors.update_failed"));
     }
     return c.redirect(`${path}?saved=1`, 303);
   });

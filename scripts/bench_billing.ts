@@ -25,9 +25,9 @@
  */
 import { parseArgs } from "node:util";
 import type { Deps } from "../services/deps.ts";
-import { loadConfig } from "../services/config.ts";
-import { loadI18n } from "../services/i18n.ts";
-import { createLogger } from "../services/log.ts";
+import { loadConfig } from "../services/platform/config.ts";
+import { loadI18n } from "../services/platform/i18n.ts";
+import { createLogger } from "../services/platform/log.ts";
 import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
@@ -101,7 +101,6 @@ async function world(units: number, perStation: number, kind: Readings): Promise
     kv,
     config,
     i18n: await loadI18n(),
-    assets: { dir: new URL(`file://${dir}/`), manifest: { css: "", islands: {} } },
     secret: "bench-secret-bench-secret-bench-secret-0",
     now: Date.now,
     log: createLogger("error"),

@@ -9,7 +9,7 @@
  * It opens the real stores from the configuration (the environment), as main.ts does.
  */
 import { parseArgs } from "node:util";
-import { createLogger } from "../services/log.ts";
+import { createLogger } from "../services/platform/log.ts";
 import type { Deps } from "../services/deps.ts";
 import { openScriptDeps, scriptConfig } from "./_deps.ts";
 import {

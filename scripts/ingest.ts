@@ -4,20 +4,25 @@
  * `INGEST_SHARE_GROUP` (an MQTT 5 shared subscription; each needs its own
  * `INGEST_CLIENT_ID`).
  *
- * Environment (see services/config.ts): `MQTT_URL` (default: the portal's embedded broker
+ * Environment (see services/platform/config.ts): `MQTT_URL` (default: the portal's embedded broker
  * at `mqtt://127.0.0.1:$MQTT_PORT`), `MQTT_USERNAME` / `MQTT_PASSWORD` (ingest's own
  * credentials), `INGEST_SHARE_GROUP`, `DEVICE_SILENCE_SECONDS`, `DATA_DIR` / `DENO_KV_URL`
  * (the devices and their status), `QUESTDB_URL` (else SQLite in the data folder),
  * `LOG_LEVEL`; and `INGEST_CLIENT_ID` (the persistent session's id; default
  * `portal-ingest-<hostname>`).
  */
-import type { Config } from "../services/config.ts";
-import { createLogger, type Logger } from "../services/log.ts";
-import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
-import { isTlsUrl, portalTls } from "../services/device_provisioning.ts";
-import type { ClientTls } from "../services/mqtt_connect.ts";
+import type { Config } from "../services/platform/config.ts";
+import { createLogger, type Logger } from "../services/platform/log.ts";
+import {
+  createDeviceDirectory,
+  createStatusService,
+  isTlsUrl,
+  portalTls,
+} from "../services/devices/mod.ts";
+import type { ClientTls } from "../services/platform/mqtt_connect.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
-import { openScriptDeps, scriptConfig } from "./_deps.ts";
+import { scriptConfig } from "./_deps.ts";
+import { openStores } from "../services/platform/stores.ts";
 
 /** The real dependencies of ingest, and how to close them. */
 interface IngestWiring extends RunIngestDeps {
@@ -31,7 +36,7 @@ interface IngestWiring extends RunIngestDeps {
 // one place that knows which implementations ingest runs on.
 // ---------------------------------------------------------------------------------------
 async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring> {
-  const opened = await openScriptDeps(config, log);
+  const opened = await openStores(config, log);
   const { deps } = opened;
   const status = createStatusService(deps);
   return {

@@ -11,8 +11,8 @@
  * Exits 0 when written, 2 for a bad command line or configuration.
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../services/config.ts";
-import { CertificateAuthorityError, openCertificateAuthority } from "../services/pki.ts";
+import { ConfigError, loadConfig } from "../services/platform/config.ts";
+import { CertificateAuthorityError, openCertificateAuthority } from "../services/platform/pki.ts";
 
 const USAGE = "usage: deno task pki server --host NAME[,NAME...] --out DIR [--days N]\n" +
   "       deno task pki ca --out DIR";

@@ -5,10 +5,10 @@
  * lost). Prints one line per device and a summary; exits 0 when every device is provisioned,
  * 1 when some could not be (their reasons are listed), 2 for a bad configuration.
  */
-import { createLogger } from "../services/log.ts";
-import { dynsecEnabled } from "../services/device_provisioning.ts";
-import { syncDeviceAccounts } from "../services/device_sync.ts";
-import { openScriptDeps, scriptConfig } from "./_deps.ts";
+import { createLogger } from "../services/platform/log.ts";
+import { dynsecEnabled, syncDeviceAccounts } from "../services/devices/mod.ts";
+import { scriptConfig } from "./_deps.ts";
+import { openStores } from "../services/platform/stores.ts";
 
 async function main(): Promise<number> {
   const enc = new TextEncoder();
@@ -16,7 +16,7 @@ async function main(): Promise<number> {
   const err = (l: string) => Deno.stderr.writeSync(enc.encode(l + "\n"));
   const config = scriptConfig(err);
   if (!config) return 2;
-  const opened = await openScriptDeps(config, createLogger(config.logLevel));
+  const opened = await openStores(config, createLogger(config.logLevel));
   try {
     const { deps } = opened;
     if (!dynsecEnabled(deps)) {

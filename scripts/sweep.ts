@@ -4,7 +4,7 @@
  * tenant told. Prints what it did (`--json` as JSON). Exits 0, or 2 for a bad configuration.
  * The portal runs the same sweep every hour on its own.
  */
-import { createLogger } from "../services/log.ts";
+import { createLogger } from "../services/platform/log.ts";
 import { openScriptDeps, scriptConfig } from "./_deps.ts";
 import { sweepOverdue } from "../services/billing/mod.ts";
 

@@ -1,5 +1,6 @@
 /** Access code use cases: generate, create, delete (with the spec's delete rule). */
 import type { Deps } from "./deps.ts";
+import { invalid, notFound } from "./refusal.ts";
 import { ACCESS_CODE_LENGTH, accessCodeFromBytes } from "../core/access_code.ts";
 import { type AccessCode, canDeleteAccessCode } from "../core/types.ts";
 import {
@@ -26,42 +27,37 @@ export async function allCodes(deps: Deps): Promise<AccessCode[]> {
   return (await listAccessCodes(deps.kv)).reverse();
 }
 
-/** Outcome of creating a code. */
-export type CreateCodeResult = { ok: true; code: AccessCode } | {
-  ok: false;
-  field: string;
-  key: string;
-};
-
-/** Creates an access code; customers get stations, tenants units. */
+/**
+ * Creates an access code; customers get stations, tenants units. Refused (invalid `code`)
+ * when the code exists.
+ */
 export async function createCode(
   deps: Deps,
   input: z.output<typeof accessCodeSchema>,
-): Promise<CreateCodeResult> {
+): Promise<AccessCode> {
   const assignments = input.role === "customer"
     ? { stations: [...new Set(input.assignments.stations)], units: [] }
     : { stations: [], units: [...new Set(input.assignments.units)] };
   try {
-    const code = await createAccessCode(deps.kv, { ...input, assignments }, deps.now());
-    return { ok: true, code };
+    return await createAccessCode(deps.kv, { ...input, assignments }, deps.now());
   } catch (e) {
-    if (e instanceof CodeTakenError) {
-      return { ok: false, field: "code", key: "validation.access_code_exists" };
-    }
+    if (e instanceof CodeTakenError) throw invalid({ code: "validation.access_code_exists" });
     throw e;
   }
 }
 
-/** Deletes a code when the rule allows: unused, or used with no user id. */
-export async function removeCode(
-  deps: Deps,
-  id: number,
-): Promise<{ ok: true } | { ok: false; status: 400 | 404; key: string }> {
+/**
+ * Deletes a code when the rule allows: unused, or used with no user id; refused when it
+ * does not exist or is in use.
+ */
+export async function removeCode(deps: Deps, id: number): Promise<void> {
   const code = await getAccessCode(deps.kv, id);
-  if (!code) return { ok: false, status: 404, key: "errors.access_code_not_found" };
-  if (!canDeleteAccessCode(code)) {
-    return { ok: false, status: 400, key: "errors.access_code_in_use" };
-  }
+  if (!code) throw notFound("errors.access_code_not_found");
+  if (!canDeleteAccessCode(code)) throw invalid({}, "errors.access_code_in_use");
   await deleteAccessCode(deps.kv, id);
-  return { ok: true };
+}
+
+/** The access code with `id`, or null. */
+export async function findCode(deps: Deps, id: number): Promise<AccessCode | null> {
+  return await getAccessCode(deps.kv, id);
 }

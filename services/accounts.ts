@@ -1,9 +1,10 @@
 /** Account use cases: sign-in, registration, administration, profile, first admin. */
 import type { Deps } from "./deps.ts";
+import { invalid, notFound } from "./refusal.ts";
 import type { Role } from "../core/roles.ts";
 import { assignmentsForRole, type User, type UserStats } from "../core/types.ts";
-import { burnVerification, hashPassword, verifyPassword } from "./passwords.ts";
-import { issueToken } from "./tokens.ts";
+import { burnVerification, hashPassword, verifyPassword } from "./platform/passwords.ts";
+import { issueToken } from "./platform/tokens.ts";
 import {
   createUser,
   deleteUser,
@@ -17,7 +18,7 @@ import {
 import { clearFailures, recordFailure, retryAfter } from "../db/throttle.ts";
 import { forgetCodeUser, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
 import { deleteNotificationsOf } from "../db/notifications.ts";
-import { applyRegistrationAssignments } from "./devices.ts";
+import { applyRegistrationAssignments } from "./devices/mod.ts";
 import type { z } from "zod";
 import type {
   accountCreateSchema,
@@ -135,27 +136,20 @@ export async function findUsers(deps: Deps, role?: Role, search?: string): Promi
     );
 }
 
-/** Outcome of an account change. */
-export type AccountResult =
-  | { ok: true; user: User }
-  | { ok: false; status: 400 | 404; field?: string; key: string };
-
 /** Creates an account (admin). */
 export async function createAccount(
   deps: Deps,
   input: z.output<typeof accountCreateSchema>,
-): Promise<AccountResult> {
+): Promise<User> {
   try {
     const user = await createUser(deps.kv, {
       ...input,
       is_active: input.is_active ?? true,
       password_hash: await hashPassword(input.password),
     }, deps.now());
-    return { ok: true, user: publicUser(user) };
+    return publicUser(user);
   } catch (e) {
-    if (e instanceof EmailTakenError) {
-      return { ok: false, status: 400, field: "email", key: "validation.email_taken" };
-    }
+    if (e instanceof EmailTakenError) throw invalid({ email: "validation.email_taken" });
     throw e;
   }
 }
@@ -170,11 +164,11 @@ export async function updateAccount(
   actor: User,
   id: number,
   input: z.output<typeof accountUpdateSchema>,
-): Promise<AccountResult> {
+): Promise<User> {
   const cur = await getUser(deps.kv, id);
-  if (!cur) return { ok: false, status: 404, key: "errors.user_not_found" };
+  if (!cur) throw notFound("errors.user_not_found");
   if (actor.id === id && (input.role !== "admin" || input.is_active === false)) {
-    return { ok: false, status: 400, field: "role", key: "errors.cannot_demote_self" };
+    throw invalid({ role: "errors.cannot_demote_self" });
   }
   try {
     const next = await updateUser(deps.kv, id, {
@@ -189,24 +183,22 @@ export async function updateAccount(
       assignments: assignmentsForRole(cur.assignments, input.role),
       ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
     }, deps.now());
-    if (!next) return { ok: false, status: 404, key: "errors.user_not_found" };
-    return { ok: true, user: publicUser(next) };
+    if (!next) throw notFound("errors.user_not_found");
+    return publicUser(next);
   } catch (e) {
-    if (e instanceof EmailTakenError) {
-      return { ok: false, status: 400, field: "email", key: "validation.email_taken" };
-    }
+    if (e instanceof EmailTakenError) throw invalid({ email: "validation.email_taken" });
     throw e;
   }
 }
 
 /** Flips an account between active and inactive (admin; not oneself). */
-export async function toggleAccount(deps: Deps, actor: User, id: number): Promise<AccountResult> {
-  if (actor.id === id) return { ok: false, status: 400, key: "errors.cannot_deactivate_self" };
+export async function toggleAccount(deps: Deps, actor: User, id: number): Promise<User> {
+  if (actor.id === id) throw invalid({}, "errors.cannot_deactivate_self");
   const cur = await getUser(deps.kv, id);
-  if (!cur) return { ok: false, status: 404, key: "errors.user_not_found" };
+  if (!cur) throw notFound("errors.user_not_found");
   const next = await updateUser(deps.kv, id, { is_active: !cur.is_active }, deps.now());
-  if (!next) return { ok: false, status: 404, key: "errors.user_not_found" };
-  return { ok: true, user: publicUser(next) };
+  if (!next) throw notFound("errors.user_not_found");
+  return publicUser(next);
 }
 
 /** Deletes an account (admin; not oneself), its notifications and its hold on used codes. */
@@ -214,14 +206,11 @@ export async function deleteAccount(
   deps: Deps,
   actor: User,
   id: number,
-): Promise<{ ok: true } | { ok: false; status: 400 | 404; key: string }> {
-  if (actor.id === id) return { ok: false, status: 400, key: "errors.cannot_delete_self" };
-  if (!(await deleteUser(deps.kv, id))) {
-    return { ok: false, status: 404, key: "errors.user_not_found" };
-  }
+): Promise<void> {
+  if (actor.id === id) throw invalid({}, "errors.cannot_delete_self");
+  if (!(await deleteUser(deps.kv, id))) throw notFound("errors.user_not_found");
   await forgetCodeUser(deps.kv, id);
   await deleteNotificationsOf(deps.kv, id);
-  return { ok: true };
 }
 
 /** Updates one's own profile; a new password needs the current one. */
@@ -229,18 +218,13 @@ export async function updateProfile(
   deps: Deps,
   actor: User,
   input: z.output<typeof profileSchema>,
-): Promise<AccountResult> {
+): Promise<User> {
   const cur = await getUser(deps.kv, actor.id);
-  if (!cur) return { ok: false, status: 404, key: "errors.user_not_found" };
+  if (!cur) throw notFound("errors.user_not_found");
   let password_hash: string | undefined;
   if (input.new_password) {
     if (!(await verifyPassword(input.current_password, cur.password_hash))) {
-      return {
-        ok: false,
-        status: 400,
-        field: "current_password",
-        key: "validation.current_password_wrong",
-      };
+      throw invalid({ current_password: "validation.current_password_wrong" });
     }
     password_hash = await hashPassword(input.new_password);
   }
@@ -252,12 +236,10 @@ export async function updateProfile(
       language: input.language,
       ...(password_hash ? { password_hash } : {}),
     }, deps.now());
-    if (!next) return { ok: false, status: 404, key: "errors.user_not_found" };
-    return { ok: true, user: publicUser(next) };
+    if (!next) throw notFound("errors.user_not_found");
+    return publicUser(next);
   } catch (e) {
-    if (e instanceof EmailTakenError) {
-      return { ok: false, status: 400, field: "email", key: "validation.email_taken" };
-    }
+    if (e instanceof EmailTakenError) throw invalid({ email: "validation.email_taken" });
     throw e;
   }
 }
@@ -287,4 +269,16 @@ export function generatePassword(): string {
   const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
+}
+
+/** The account with `id` without its password hash, or null when there is none. */
+export async function getAccount(deps: Deps, id: number): Promise<User | null> {
+  const stored = await getUser(deps.kv, id);
+  return stored ? publicUser(stored) : null;
+}
+
+/** The active account a token's subject names, or null (unknown or deactivated). */
+export async function activeAccount(deps: Deps, id: number): Promise<User | null> {
+  const stored = await getUser(deps.kv, id);
+  return stored && stored.is_active ? publicUser(stored) : null;
 }

@@ -6,7 +6,7 @@ import type { Deps } from "./deps.ts";
 import { createUser, findUserByEmail, listUsers, publicUser } from "../db/users.ts";
 import { seedDemoDevices } from "./demo_devices.ts";
 import type { User } from "../core/types.ts";
-import { hashPassword } from "./passwords.ts";
+import { hashPassword } from "./platform/passwords.ts";
 import { createAccessCode, listAccessCodes } from "../db/access_codes.ts";
 import { generateCode } from "./access_codes.ts";
 import { createNotification } from "../db/notifications.ts";

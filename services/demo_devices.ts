@@ -7,7 +7,7 @@
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import { sensorBodySchema, stationBodySchema, validateDeviceBody } from "../core/device_rules.ts";
-import { assignCustomer, createSensor, createStation } from "./devices.ts";
+import { assignCustomer, createSensor, createStation } from "./devices/mod.ts";
 import { findBySerial } from "../db/devices.ts";
 import { createZone, listZones } from "../db/zones.ts";
 import { type Zone, zoneBodyFromForm } from "../core/zone.ts";
@@ -100,7 +100,6 @@ export async function seedDemoDevices(
   });
   if (!station.ok) throw new Error(`demo station is invalid: ${JSON.stringify(station.errors)}`);
   const made = await createStation(deps, admin, station.data);
-  if (!made.ok) throw new Error(`demo station was refused: ${made.key}`);
   for (let i = 0; i < DEMO_METERS; i++) {
     const id = simIdentity(i + 1);
     const body = validateDeviceBody(sensorBodySchema("create"), {
@@ -117,10 +116,9 @@ export async function seedDemoDevices(
       },
     });
     if (!body.ok) throw new Error(`demo sensor is invalid: ${JSON.stringify(body.errors)}`);
-    const sensor = await createSensor(deps, admin, made.device.id, body.data);
-    if (!sensor.ok) throw new Error(`demo sensor was refused: ${sensor.key}`);
+    await createSensor(deps, admin, made.id, body.data);
   }
-  if (customer) await assignCustomer(deps, customer.id, [made.device.id]);
+  if (customer) await assignCustomer(deps, customer.id, [made.id]);
   await backfill(deps, serials, 7);
   return serials;
 }

@@ -1,18 +1,16 @@
 /** The long-lived things every use case is built from. */
-import type { Config } from "./config.ts";
-import type { I18n } from "./i18n.ts";
-import type { Logger } from "./log.ts";
+import type { Config } from "./platform/config.ts";
+import type { I18n } from "./platform/i18n.ts";
+import type { Logger } from "./platform/log.ts";
 import type { ThrottlePolicy } from "../db/throttle.ts";
-import type { Assets } from "../components/assets.ts";
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
-import type { CertificateAuthority } from "./pki.ts";
+import type { CertificateAuthority } from "./platform/pki.ts";
 
 /** What `createApp`, the scripts and the services are given (nothing opens a store itself). */
 export interface Deps {
   kv: Deno.Kv;
   config: Config;
   i18n: I18n;
-  assets: Assets;
   /** Secret that signs access tokens. */
   secret: string;
   /** The clock, in epoch milliseconds. */

@@ -7,10 +7,10 @@
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import type { DeviceView, MeasurementKey } from "../core/devices.ts";
-import { listDeviceViews } from "./devices.ts";
-import { deviceDisconnectEvents } from "./device_status.ts";
+import { deviceDisconnectEvents, listDeviceViews } from "./devices/mod.ts";
 import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../core/local_time.ts";
 import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
+import { type IngestHealth, readIngestHealth } from "../db/ingest_health.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -367,4 +367,11 @@ export async function systemPerformance(
     });
   }
   return { timeframe, data: rows };
+}
+
+export type { IngestHealth };
+
+/** What each running ingest last published (admin): per instance and summed, at `deps.now()`. */
+export function ingestHealth(deps: Deps): Promise<IngestHealth> {
+  return readIngestHealth(deps.kv, deps.now());
 }

@@ -14,7 +14,7 @@ import { canResolveByHand, type Notification } from "../core/types.ts";
 import { periodLabel } from "../core/periods.ts";
 import { centsToUnits, moneyText } from "../core/money.ts";
 import type { Language } from "../core/roles.ts";
-import type { Translate } from "./i18n.ts";
+import type { Translate } from "./platform/i18n.ts";
 import {
   countActive,
   getNotification,

@@ -1,17 +1,28 @@
 /** Pricing zones: validation of zone bodies, zones with their station counts, stations, delete. */
 import type { Deps } from "./deps.ts";
+import { conflict, notFound } from "./refusal.ts";
 import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
 import { listDevices } from "../db/devices.ts";
-import { deleteZone, getZone, listZones, type StoredZone } from "../db/zones.ts";
-import { listDeviceViews } from "./devices.ts";
-import { scopeOf } from "./device_views.ts";
+import {
+  createZone,
+  deleteZone,
+  getZone,
+  listZones,
+  type StoredZone,
+  updateZone,
+  zoneHistory,
+  type ZoneHistoryEntry,
+} from "../db/zones.ts";
+import { listDeviceViews, scopeOf } from "./devices/mod.ts";
 
 /** Locale key of the not-found answer. */
 export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";
 /** Locale key of the refusal to delete a zone with stations. */
 export const ZONE_HAS_STATIONS = "zones.zone_detail.errors.cannot_delete";
+
+export type { StoredZone };
 
 /** A zone as served: stored fields plus its station count. */
 export type ZoneView = StoredZone & { station_count: number };
@@ -97,14 +108,38 @@ export async function zoneStations(deps: Deps, viewer: User, id: number): Promis
   }));
 }
 
-/** Deletes a zone unless stations are assigned to it. */
-export async function removeZone(
-  deps: Deps,
-  id: number,
-): Promise<{ ok: true } | { ok: false; status: 404 | 409; key: string; stations?: number }> {
-  if (!await getZone(deps.kv, id)) return { ok: false, status: 404, key: ZONE_NOT_FOUND };
+/**
+ * Deletes a zone; refused when it does not exist (not found) or while stations are
+ * assigned to it (conflict, with their number as `stations`).
+ */
+export async function removeZone(deps: Deps, id: number): Promise<void> {
+  if (!await getZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
   const n = (await stationCounts(deps)).get(id) ?? 0;
-  if (n > 0) return { ok: false, status: 409, key: ZONE_HAS_STATIONS, stations: n };
-  if (!await deleteZone(deps.kv, id)) return { ok: false, status: 404, key: ZONE_NOT_FOUND };
-  return { ok: true };
+  if (n > 0) throw conflict(ZONE_HAS_STATIONS, undefined, { stations: n });
+  if (!await deleteZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
+}
+
+/** The stored zone with `id`, or null. */
+export async function findZone(deps: Deps, id: number): Promise<StoredZone | null> {
+  return await getZone(deps.kv, id);
+}
+
+/** Every zone as a choice of the station form: id and name. */
+export async function zoneChoices(deps: Deps): Promise<{ id: number; name: string }[]> {
+  return (await listZones(deps.kv)).map((z) => ({ id: z.id, name: z.name }));
+}
+
+/** Creates a zone from a validated body. */
+export function addZone(deps: Deps, zone: Zone): Promise<StoredZone> {
+  return createZone(deps.kv, zone, deps.now());
+}
+
+/** Replaces a zone's definition (its price history keeps the old one); null when it is gone. */
+export function editZone(deps: Deps, id: number, zone: Zone): Promise<StoredZone | null> {
+  return updateZone(deps.kv, id, zone, deps.now());
+}
+
+/** A zone's price history, newest first. */
+export function zonePriceHistory(deps: Deps, id: number): Promise<ZoneHistoryEntry[]> {
+  return zoneHistory(deps.kv, id);
 }

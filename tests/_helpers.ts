@@ -1,21 +1,21 @@
 /** Test helpers: a real app on an in-memory Deno KV, accounts, and requests. */
 import { createApp } from "../routes/mod.ts";
-import type { Deps } from "../services/deps.ts";
-import { loadConfig } from "../services/config.ts";
-import { loadI18n } from "../services/i18n.ts";
+import type { AppDeps } from "../routes/_deps.ts";
+import { loadConfig } from "../services/platform/config.ts";
+import { loadI18n } from "../services/platform/i18n.ts";
 import { loadAssets } from "../components/assets.ts";
-import { memoryLogger } from "../services/log.ts";
+import { memoryLogger } from "../services/platform/log.ts";
 import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import { createUser, type StoredUser } from "../db/users.ts";
-import { hashPassword } from "../services/passwords.ts";
+import { hashPassword } from "../services/platform/passwords.ts";
 import type { Role } from "../core/roles.ts";
-import { issueToken } from "../services/tokens.ts";
+import { issueToken } from "../services/platform/tokens.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
-import { type CertificateAuthority, openCertificateAuthority } from "../services/pki.ts";
+import { type CertificateAuthority, openCertificateAuthority } from "../services/platform/pki.ts";
 
 /** A test app with its deps; close it at the end of the test. */
 export interface TestApp {
-  deps: Deps & { log: ReturnType<typeof memoryLogger> };
+  deps: AppDeps & { log: ReturnType<typeof memoryLogger> };
   app: ReturnType<typeof createApp>;
   close(): void;
 }
@@ -29,7 +29,7 @@ export function testCa(): Promise<CertificateAuthority> {
 }
 
 /** Builds the real app on `:memory:` KV with the real locales and build output. */
-export async function testApp(overrides: Partial<Deps> = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
   const kv = await Deno.openKv(":memory:");
   const telemetry = openSqliteStore(":memory:");
   const deps = {

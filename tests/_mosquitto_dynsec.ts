@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import mqtt, { type MqttClient } from "mqtt";
-import type { CertificateAuthority } from "../services/pki.ts";
+import type { CertificateAuthority } from "../services/platform/pki.ts";
 import { call, type TestApp } from "./_helpers.ts";
 import { freeLoopbackPort, MOSQUITTO_BIN } from "./_mosquitto.ts";
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
 import { getDevice, listDevices } from "../db/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
-import { verifyMqttPassword } from "../services/mqtt_passwords.ts";
+import { verifyMqttPassword } from "../services/platform/mqtt_passwords.ts";
 import { createZone } from "../db/zones.ts";
 import { defaultZone } from "../core/zone.ts";
 

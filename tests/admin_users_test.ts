@@ -8,7 +8,7 @@ import {
   listAccessCodes,
   registerWithCode,
 } from "../db/access_codes.ts";
-import { hashPassword } from "../services/passwords.ts";
+import { hashPassword } from "../services/platform/passwords.ts";
 
 async function withApp(fn: (t: TestApp, admin: string) => Promise<void>) {
   const t = await testApp();

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { decode } from "hono/jwt";
 import { account, call, type CallOptions, cookieFrom, type TestApp, testApp } from "./_helpers.ts";
-import { issueToken } from "../services/tokens.ts";
+import { issueToken } from "../services/platform/tokens.ts";
 import { getUser, listUsers } from "../db/users.ts";
 import { getAccessCode } from "../db/access_codes.ts";
 

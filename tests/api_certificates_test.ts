@@ -7,14 +7,10 @@ import { createPrivateKey, createPublicKey, X509Certificate } from "node:crypto"
 import { call } from "./_helpers.ts";
 import { stationWorld } from "./_station_world.ts";
 import { getCertificateEntry, putCertificate } from "../db/certificates.ts";
-import {
-  forgetSensorCertificate,
-  sealKey,
-  sensorCertificate,
-} from "../services/sensor_certificates.ts";
-import { openCertificateAuthority } from "../services/pki.ts";
+import { forgetSensorCertificate, sealKey, sensorCertificate } from "../services/devices/mod.ts";
+import { openCertificateAuthority } from "../services/platform/pki.ts";
 import { getUser } from "../db/users.ts";
-import { issueToken } from "../services/tokens.ts";
+import { issueToken } from "../services/platform/tokens.ts";
 
 const DAY = 86_400_000;
 

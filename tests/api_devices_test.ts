@@ -5,7 +5,7 @@ import { findByMqttUsername, getDevice, listDevices } from "../db/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { createAccessCode } from "../db/access_codes.ts";
 import { findUserByEmail, getUser } from "../db/users.ts";
-import { verifyMqttPassword } from "../services/mqtt_passwords.ts";
+import { verifyMqttPassword } from "../services/platform/mqtt_passwords.ts";
 
 /** A valid station body; `over` replaces top-level fields. */
 function stationBody(n: number, over: Record<string, unknown> = {}) {

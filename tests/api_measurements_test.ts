@@ -8,7 +8,7 @@ import { account, call, type TestApp } from "./_helpers.ts";
 import { stationWorld } from "./_station_world.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
-import { loadConfig } from "../services/config.ts";
+import { loadConfig } from "../services/platform/config.ts";
 
 const H = 3_600_000;
 

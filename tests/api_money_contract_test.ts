@@ -27,7 +27,7 @@ import { amountDue } from "../core/bill.ts";
 import type { Role } from "../core/roles.ts";
 import { createZone } from "../db/zones.ts";
 import { listCustomerBills, listUnitBills } from "../db/bills.ts";
-import { issueToken } from "../services/tokens.ts";
+import { issueToken } from "../services/platform/tokens.ts";
 import { periodBounds, runBilling, sweepOverdue } from "../services/billing/mod.ts";
 import { CERTIFICATE_FILES } from "../routes/api/certificates.ts";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
 import { createUser, getUser, listUsers } from "../db/users.ts";
-import { hashPassword } from "../services/passwords.ts";
+import { hashPassword } from "../services/platform/passwords.ts";
 import { getAccessCode } from "../db/access_codes.ts";
 import { ACCESS_CODE_ALPHABET } from "../core/access_code.ts";
 

@@ -9,7 +9,7 @@ import { createUser, type StoredUser } from "../db/users.ts";
 import { createAccessCode } from "../db/access_codes.ts";
 import { createNotification } from "../db/notifications.ts";
 import { updateDevice } from "../db/devices.ts";
-import { hashPassword } from "../services/passwords.ts";
+import { hashPassword } from "../services/platform/passwords.ts";
 import type { Role } from "../core/roles.ts";
 import { type UnitBillDraft, writeStationBills } from "../db/bills.ts";
 

@@ -31,7 +31,7 @@ import {
   updateUnitBill,
 } from "../db/bills.ts";
 import { listNotifications } from "../db/notifications.ts";
-import { issueToken } from "../services/tokens.ts";
+import { issueToken } from "../services/platform/tokens.ts";
 import { Refusal } from "../services/refusal.ts";
 import { periodBounds, runBilling, sweepOverdue } from "../services/billing/mod.ts";
 

@@ -10,7 +10,7 @@ import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { defaultZone } from "../core/zone.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
-import { loadConfig } from "../services/config.ts";
+import { loadConfig } from "../services/platform/config.ts";
 import { periodBounds } from "../services/billing/mod.ts";
 
 const PERIOD = "2026-01";

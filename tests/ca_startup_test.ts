@@ -1,6 +1,6 @@
 /** The portal refuses to start when its CA key can be read by other users. */
 import assert from "node:assert/strict";
-import { CA_KEY_FILE, openCertificateAuthority } from "../services/pki.ts";
+import { CA_KEY_FILE, openCertificateAuthority } from "../services/platform/pki.ts";
 
 Deno.test("main.ts stops with exit code 2 and names the fix when ca.key is readable by others", async () => {
   const dir = await Deno.makeTempDir();

@@ -1,11 +1,15 @@
 /**
- * Device status for ingest (`services/device_status.ts`): transitions, disconnect events,
+ * Device status for ingest (`services/devices/status.ts`): transitions, disconnect events,
  * sensor_offline notifications, batched last_seen, and the device directory.
  */
 import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
-import { createDeviceDirectory, createStatusService } from "../services/device_status.ts";
-import { createSensor, createStation } from "../services/devices.ts";
+import {
+  createDeviceDirectory,
+  createSensor,
+  createStation,
+  createStatusService,
+} from "../services/devices/mod.ts";
 import { sensorBodySchema, stationBodySchema } from "../core/device_rules.ts";
 import { listDisconnectEvents, statusNow } from "../db/device_status.ts";
 import { listNotifications } from "../db/notifications.ts";
@@ -33,11 +37,10 @@ async function setup(t: TestApp, admin: User, tenant: User | null) {
       },
     }),
   );
-  assert.ok(station.ok);
   const sensor = await createSensor(
     t.deps,
     admin,
-    station.device.id,
+    station.id,
     sensorBodySchema("create").parse({
       name: "Medidor 1",
       serial_number: "ShellyA",
@@ -47,8 +50,7 @@ async function setup(t: TestApp, admin: User, tenant: User | null) {
       },
     }),
   );
-  assert.ok(sensor.ok);
-  return { station: station.device.id, sensor: sensor.device.id };
+  return { station: station.id, sensor: sensor.id };
 }
 
 Deno.test("offline notifies the tenant and every admin in their language; online resolves it", async () => {

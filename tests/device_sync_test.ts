@@ -1,13 +1,13 @@
 /**
- * `deno task provision` (services/device_sync.ts) against a real Mosquitto with TLS, client
+ * `deno task provision` (services/devices/sync.ts) against a real Mosquitto with TLS, client
  * certificates and the dynamic-security plugin: devices made while MQTT_DYNSEC was off get
  * their broker accounts, and a device without a kept password is listed to be set again.
  */
 import assert from "node:assert/strict";
 import { account, call, testApp, testCa } from "./_helpers.ts";
 import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
-import { loadConfig } from "../services/config.ts";
-import { syncDeviceAccounts } from "../services/device_sync.ts";
+import { loadConfig } from "../services/platform/config.ts";
+import { syncDeviceAccounts } from "../services/devices/mod.ts";
 import { getDevice, updateDevice } from "../db/devices.ts";
 
 const ADMIN = { username: "portal-admin", password: "admin-pass-0123456789" };

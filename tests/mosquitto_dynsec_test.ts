@@ -7,16 +7,15 @@ import assert from "node:assert/strict";
 import type { MqttClient } from "mqtt";
 import { account, call, type TestApp, testApp, testCa } from "./_helpers.ts";
 import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
-import { loadConfig } from "../services/config.ts";
-import { openCertificateAuthority } from "../services/pki.ts";
-import { portalTls } from "../services/device_provisioning.ts";
-import { probe } from "../services/mqtt_probe.ts";
+import { loadConfig } from "../services/platform/config.ts";
+import { openCertificateAuthority } from "../services/platform/pki.ts";
+import { portalTls, probe } from "../services/devices/mod.ts";
 import {
   deleteClientCommand,
   DynsecError,
   getClientCommand,
   openDynsec,
-} from "../services/mosquitto_dynsec.ts";
+} from "../services/platform/mosquitto_dynsec.ts";
 import { startMosquitto } from "./_mosquitto.ts";
 
 const ADMIN = { username: "portal-admin", password: "admin-pass-0123456789" };

@@ -6,12 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { startEmbeddedBroker } from "../ingest/broker.ts";
-import { brokerTls } from "../services/mqtt_runtime.ts";
-import { createDeviceDirectory } from "../services/device_status.ts";
-import { probe } from "../services/mqtt_probe.ts";
-import { sealMqttPassword } from "../services/mqtt_passwords.ts";
+import { brokerTls } from "../services/platform/mqtt_runtime.ts";
+import { createDeviceDirectory, probe, storedSensorCertificate } from "../services/devices/mod.ts";
+import { sealMqttPassword } from "../services/platform/mqtt_passwords.ts";
 import { getDevice, updateDevice } from "../db/devices.ts";
-import { storedSensorCertificate } from "../services/sensor_certificates.ts";
 import { account, call } from "./_helpers.ts";
 import { stationWorld } from "./_station_world.ts";
 import { INGEST_CREDENTIALS } from "./ingest/_helpers.ts";

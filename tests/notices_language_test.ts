@@ -18,7 +18,7 @@ import { createZone } from "../db/zones.ts";
 import { listUnitBills } from "../db/bills.ts";
 import { listNotifications } from "../db/notifications.ts";
 import { updateUser } from "../db/users.ts";
-import { issueToken } from "../services/tokens.ts";
+import { issueToken } from "../services/platform/tokens.ts";
 import type { Role } from "../core/roles.ts";
 import { periodBounds, runBilling } from "../services/billing/mod.ts";
 

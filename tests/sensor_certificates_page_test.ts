@@ -9,7 +9,7 @@ import { X509Certificate } from "node:crypto";
 import { call } from "./_helpers.ts";
 import { stationWorld } from "./_station_world.ts";
 import { markOnline } from "../db/device_status.ts";
-import { sensorCertificate } from "../services/sensor_certificates.ts";
+import { sensorCertificate } from "../services/devices/mod.ts";
 
 type World = Awaited<ReturnType<typeof stationWorld>>;
 

@@ -2,7 +2,7 @@
  * The shared parts of the admin billing pages: the zone/year/period pickers (a GET form), the
  * process form (with its confirmation), the result panel and the four tiles.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { periodLabel, type Pickers } from "./model.ts";

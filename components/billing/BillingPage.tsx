@@ -1,6 +1,6 @@
 /** The frame of both admin billing pages: head, pickers, process, result, tiles and the list. */
 import type { ReactNode } from "react";
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import {
   PickerForm,
   ProcessForm,

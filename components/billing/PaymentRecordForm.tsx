@@ -3,7 +3,7 @@
  * in short, how it was paid (cash or direct transfer), the date, a reference and a note. Plain
  * HTML: it works without JavaScript.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { UnitBillRow } from "../../services/billing/lists.ts";
 import { moneyText } from "../../core/money.ts";
 import { errAttrs, FieldError, TextField } from "../Field.tsx";

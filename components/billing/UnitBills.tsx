@@ -1,6 +1,6 @@
 /** The unit bills of a zone and period: one responsive list (a table, or cards on phones). */
 import { ResponsiveList } from "../kit/mod.ts";
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";

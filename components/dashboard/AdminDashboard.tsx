@@ -4,7 +4,7 @@
  * tab reuses the station list with its own search; the chart tab shows the chart island
  * and, for readers without JavaScript, a server-rendered table of the same series.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { DeviceStats } from "../../core/devices.ts";
 import type { Chart, Overview } from "../../services/measurements.ts";
 import { Island } from "../render.tsx";

@@ -2,12 +2,12 @@
  * The ingest health section of the system uptime page: whether ingest runs (or stopped
  * reporting), messages per minute received, stored and dropped per ingest process and in
  * total, dropped messages by reason, store errors and the time of each last report. Drawn
- * on the server from `ingest/health.ts`'s reports; no JavaScript.
+ * on the server from `db/ingest_health.ts`'s reports; no JavaScript.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { DROP_REASONS, type DropReason } from "../../ingest/stats.ts";
 import { type ListColumn, ResponsiveList } from "../kit/mod.ts";
-import type { IngestHealth as Health } from "../../ingest/health.ts";
+import type { IngestHealth as Health } from "../../db/ingest_health.ts";
 import { DISPLAY_TIME_ZONE } from "../users/format.ts";
 
 /** Props of {@link IngestHealth}. */

@@ -3,7 +3,7 @@
  * server), one marker per city with its station count coloured by status, and beside it
  * the cities with their stations and the stations whose city is not in the table.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { stationLinks } from "../devices/StationList.tsx";
 import { cityKey, cityPosition, MAP_H, MAP_W, MEXICO_OUTLINE, project } from "./mexico.ts";
 

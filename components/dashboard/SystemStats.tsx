@@ -4,7 +4,7 @@
  * server, the hourly connectivity lines (island), the last 8 hours table and the 24 h /
  * 7 d / 30 d selector as links. Uptime above 90 % is green, above 70 % amber, else red.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Island } from "../render.tsx";
 import UptimeCharts from "../../islands/UptimeCharts.tsx";
 import { ResponsiveList } from "../kit/mod.ts";

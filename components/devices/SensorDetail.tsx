@@ -6,7 +6,7 @@
  * Monthly Uptime Statistics. Everything is rendered on the server first.
  */
 import type { ReactNode } from "react";
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { CertificateView } from "./sensor/CertificatePanel.tsx";
 import { Island } from "../render.tsx";
 import SensorLive from "../../islands/SensorLive.tsx";

@@ -3,7 +3,7 @@
  * IP address, MQTT username and write-only password, the topic prefix and the sensor
  * station id shown read-only. A plain POST form; errors come back inline.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";

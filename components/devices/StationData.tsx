@@ -3,7 +3,7 @@
  * active sensors, assigned units, customer); the sensors table with phone cards, and the
  * empty state. The status card and the sensors' statuses refresh every 30 s (island).
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Icon } from "../icons.tsx";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";

@@ -3,7 +3,7 @@
  * configuration (the StationEditor island), MQTT configuration. A plain POST form that
  * works without JavaScript; errors come back inline from the server.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";

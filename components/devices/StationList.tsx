@@ -4,7 +4,7 @@
  * count, payment status, the Report (billing) and Hardware (details) buttons; Add station;
  * search.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Icon } from "../icons.tsx";
 import { asStatus, StatusDot } from "./status.tsx";
 import { type BadgeTone, FormError, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";

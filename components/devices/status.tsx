@@ -1,6 +1,6 @@
 /** Device status dots and badges, in the colours of spec 000 section 4. */
 import type { DeviceStatus } from "../../core/devices.ts";
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 
 /** The colour of a status: online green, error or offline red, alarm yellow, else grey. */
 export type StatusColour = "green" | "red" | "yellow" | "grey";

@@ -1,5 +1,5 @@
 /** A download button that opens a small menu of report languages (a <details>, no JavaScript). */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 
 /** Props of {@link LanguageMenu}. */
 export interface LanguageMenuProps {

@@ -3,7 +3,7 @@
  * energy cost per tier (or energy times price), compensation, tax base, tax, final bill, the
  * season whose rates applied, who made it and why, payment dates.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { StoredUnitBill } from "../../db/bills.ts";
 import { billBreakdown, type ReportStatus } from "../../services/reports/mod.ts";

@@ -1,5 +1,5 @@
 /** The error state of a report page: a title, the message and the ways back. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 
 /** Props of {@link ReportError}. */
 export interface ReportErrorProps {

@@ -3,7 +3,7 @@
  * overview, costs overview (tenant billing versus customer billing, with profits), a unit
  * picker when more than one bill exists, and the selected unit's breakdown with a donut.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { StoredDevice } from "../../db/devices.ts";
 import type { StoredUnitBill } from "../../db/bills.ts";
 import type { StationReportData } from "../../services/reports/mod.ts";

@@ -1,5 +1,5 @@
 /** The Unit Not Found state of the unit report, with the way back to the station report. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 
 /** Props of {@link UnitNotFound}. */
 export interface UnitNotFoundProps {

@@ -5,7 +5,7 @@
  * recalculation dialog. Everything works without JavaScript (<details> and GET/POST forms).
  */
 import { isPaymentStatus, PAYMENT_COLOURS } from "../../core/bill.ts";
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { PeriodRow } from "../../services/reports/mod.ts";
 import { periodName, zoneOfBill } from "../../services/reports/mod.ts";

@@ -3,7 +3,7 @@
  * tariff, tax rate, currency, the price table of its mode (basic, tiered, seasonal, seasonal
  * tiered; tiered levels only when their price is above 0) and the industrial components.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import { LEVEL_NAMES } from "../../core/zone.ts";
 import { price } from "./format.ts";

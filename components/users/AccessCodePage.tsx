@@ -1,5 +1,5 @@
 /** The Create Access Code page around its form island. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Island } from "../render.tsx";
 import { FormError } from "../kit/mod.ts";
 import AccessCodeForm from "../../islands/AccessCodeForm.tsx";

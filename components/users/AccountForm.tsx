@@ -1,5 +1,5 @@
 /** The account form: create or edit a customer, tenant or admin. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError, TextField } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";

@@ -1,5 +1,5 @@
 /** The accounts of one tab: one responsive list (a table on desktop, cards on phones). */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { User } from "../../core/types.ts";
 import { formatDate } from "./format.ts";
 import { backFields, DeleteButton, ToggleButton } from "./RowActions.tsx";

@@ -1,5 +1,5 @@
 /** The access codes: one responsive list (a table on desktop, cards on phones). */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { type AccessCode, canDeleteAccessCode } from "../../core/types.ts";
 import { formatDate } from "./format.ts";
 import { backFields, DeleteButton } from "./RowActions.tsx";

@@ -1,5 +1,5 @@
 /** The delete confirmation page, for browsers without JavaScript. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 
 /** Props of {@link ConfirmPage}. */
 export interface ConfirmPageProps {

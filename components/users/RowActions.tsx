@@ -1,5 +1,5 @@
 /** The row actions of the users management lists: activate/deactivate and delete. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 

@@ -2,7 +2,7 @@
  * The users management page: stat cards, tabs (Tenants, Customers, Admins, Access Codes),
  * search, create buttons, the list of the tab, empty states and notices.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { AccessCode, User, UserStats } from "../../core/types.ts";
 import { Stat } from "../HomePage.tsx";
 import { Icon } from "../icons.tsx";

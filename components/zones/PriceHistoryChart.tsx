@@ -1,5 +1,5 @@
 /** The price history chart of the zone detail page: a server-rendered SVG line chart. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { ZoneHistoryEntry } from "../../db/zones.ts";
 
 const SERIES = [

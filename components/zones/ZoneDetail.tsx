@@ -6,7 +6,7 @@
  * confirmation; with stations assigned it shows why it cannot delete instead.
  */
 import type { ReactNode } from "react";
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { ZoneStation, ZoneView } from "../../services/zones.ts";
 import type { ZoneHistoryEntry } from "../../db/zones.ts";
 import type { Zone } from "../../core/zone.ts";

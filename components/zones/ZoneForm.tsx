@@ -3,7 +3,7 @@
  * Information, Pricing Configuration, Customer Billing Configuration, Additional Pricing
  * Factors). The pricing levels are the ZoneLevels island; the rest are plain fields.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { BILLING_TYPES, CURRENCIES, TARIFF_TYPES } from "../../core/zone.ts";
 import { Island } from "../render.tsx";
 import ZoneLevels from "../../islands/ZoneLevels.tsx";

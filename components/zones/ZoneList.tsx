@@ -3,7 +3,7 @@
  * configuration, base tariff, station count and Details, as one responsive list (a table on
  * desktop, cards on phones); an empty state; a notice after a save or delete.
  */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import type { ZoneView } from "../../services/zones.ts";
 import type { Zone } from "../../core/zone.ts";
 import { Icon } from "../icons.tsx";

@@ -1,5 +1,5 @@
 /** Small formatting helpers of the zone pages. */
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import { pricingMode } from "../../core/tariff.ts";
 import type { Zone } from "../../core/zone.ts";
 

@@ -6,12 +6,19 @@
  */
 import assert from "node:assert/strict";
 import type { MeasurementKey } from "../../core/devices.ts";
-import { counterDelta as referenceDelta, type CounterReading } from "../../core/energy.ts";
-import { bucketFloor, bucketNext } from "./_buckets.ts";
-import type { Bucket, Point, Sample, TelemetryStore } from "./mod.ts";
-
-const S = 1_000, MIN = 60_000, H = 3_600_000, DAY = 86_400_000;
-const D = Date.UTC(2024, 2, 10); // a Sunday in March 2024
+import { counterDelta as referenceDelta } from "../../core/energy.ts";
+import type { Bucket, Sample, TelemetryStore } from "./mod.ts";
+import {
+  assertClose,
+  assertPoints,
+  D,
+  DAY,
+  denseDay,
+  H,
+  MIN,
+  referenceSeries,
+  S,
+} from "./_conformance_data.ts";
 
 /** Options of {@link runConformance}. */
 export interface ConformanceOptions {
@@ -404,66 +411,4 @@ export function runConformance(
       RangeError,
     );
   });
-}
-
-/**
- * A realistic stretch of meter data from `start`: power frames every 10 s (phase a only
- * partially), energy frames every 30 s (at +5 s) with a load curve, one meter reset and
- * some jitter. Returns the samples and the energy readings they contain.
- */
-export function denseDay(
-  serial: string,
-  start: number,
-  length: number,
-): { samples: Sample[]; energy: CounterReading[] } {
-  const samples: Sample[] = [];
-  const energy: CounterReading[] = [];
-  let kwh = 1234.5;
-  for (let ts = start; ts < start + length; ts += 10 * S) {
-    const hour = ((ts - Date.UTC(2024, 0, 1)) / H) % 24;
-    const power = 300 + 1200 * Math.max(0, Math.sin(((hour - 6) / 24) * 2 * Math.PI)) +
-      (ts / S % 7) * 3;
-    const values: Sample["values"] = { total_power: power };
-    if ((ts / S) % 20 === 0) values.phase_a_voltage = 228 + (ts / S % 5);
-    samples.push({ serial, ts, values });
-    if ((ts / S) % 30 === 0) {
-      kwh += (power * 30) / 3_600_000;
-      if (ts === start + Math.floor(length / 2 / 30_000) * 30_000) kwh = 0.002; // reset
-      const jitter = (ts / S) % 330 === 0 ? -0.003 : 0;
-      energy.push({ ts: ts + 5 * S, value: kwh + jitter });
-      samples.push({ serial, ts: ts + 5 * S, values: { total_energy_kwh: kwh + jitter } });
-    }
-  }
-  return { samples, energy };
-}
-
-/** The expected counter series of readings over whole buckets in [from, to). */
-function referenceSeries(
-  readings: CounterReading[],
-  from: number,
-  to: number,
-  bucket: Bucket,
-): Point[] {
-  const out: Point[] = [];
-  for (let s = bucketFloor(bucket, from); s < to; s = bucketNext(bucket, s)) {
-    const e = bucketNext(bucket, s);
-    if (readings.some((r) => r.ts >= s && r.ts < e)) {
-      out.push({ ts: s, value: referenceDelta(readings, s, e) });
-    }
-  }
-  return out;
-}
-
-function assertClose(actual: number, expected: number, message = "value"): void {
-  assert.ok(
-    Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)),
-    `${message}: expected ${expected}, got ${actual}`,
-  );
-}
-
-function assertPoints(actual: Point[], expected: Point[], message = "points"): void {
-  assert.deepEqual(actual.map((p) => p.ts), expected.map((p) => p.ts), `${message}: bucket starts`);
-  actual.forEach((p, i) =>
-    assertClose(p.value, expected[i].value, `${message} at ${new Date(p.ts).toISOString()}`)
-  );
 }

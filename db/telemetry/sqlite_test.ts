@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { counterDelta as referenceDelta } from "../../core/energy.ts";
-import { denseDay, runConformance } from "./conformance.ts";
+import { runConformance } from "./conformance.ts";
+import { denseDay } from "./_conformance_data.ts";
 import { counterUsageOf, type TelemetryStore } from "./mod.ts";
 import { openSqliteStore, type SqliteStoreOptions } from "./sqlite.ts";
 

@@ -14,17 +14,15 @@ import type { Context } from "hono";
 import type { AppEnv, Deps } from "../_deps.ts";
 import { idParam } from "../_http.ts";
 import { requireApi } from "../_session.ts";
-import type { Translate } from "../../services/i18n.ts";
+import type { Translate } from "../../services/platform/i18n.ts";
 import {
+  type CertificateStatus,
+  isSensor,
   NotASensorError,
   renewSensorCertificate,
   sensorCertificate,
-} from "../../services/sensor_certificates.ts";
-import {
-  type CertificateStatus,
   sensorCertificateStatus,
-} from "../../services/certificate_status.ts";
-import { getDevice } from "../../db/devices.ts";
+} from "../../services/devices/mod.ts";
 
 type Ctx = Context<AppEnv>;
 
@@ -66,8 +64,7 @@ export function certificateApiRoutes(deps: Deps): Hono<AppEnv> {
     const id = idParam(c.req.param("sensorId"));
     if (id === null) return c.json({ message: t("certificates.errors.bad_id") }, 400);
     try {
-      const device = await getDevice(deps.kv, id);
-      if (!device || device.type !== "sensor") {
+      if (!(await isSensor(deps, id))) {
         return c.json({ message: t("certificates.errors.sensor_not_found") }, 404);
       }
       return await work(id);

@@ -8,9 +8,9 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Deps, UserEnv } from "../_deps.ts";
 import { badJson, idParam, readJson } from "../_http.ts";
-import { requireApi } from "../_session.ts";
+import { requireApiRole } from "../_session.ts";
 import type { FieldErrors } from "../../core/schemas.ts";
 import {
   assignCustomerSchema,
@@ -30,8 +30,6 @@ import {
   deleteSensor,
   deleteStation,
   DEVICE_NOT_FOUND,
-  type DeviceAction,
-  type DeviceChange,
   deviceStats,
   deviceStatuses,
   deviceStatusView,
@@ -45,9 +43,9 @@ import {
   STATION_NOT_FOUND,
   updateSensor,
   updateStation,
-} from "../../services/devices.ts";
+} from "../../services/devices/mod.ts";
 
-type Ctx = Context<AppEnv>;
+type Ctx = Context<UserEnv>;
 
 /** A 400 with translated field errors; the message is the first error (or `message`). */
 function invalid(c: Ctx, errors: FieldErrors, message?: string) {
@@ -73,117 +71,108 @@ async function body<S extends z.ZodType>(
   return parsed.ok ? parsed : { ok: false, res: invalid(c, parsed.errors) };
 }
 
-function changed(c: Ctx, res: DeviceChange, created = false) {
-  if (res.ok) return c.json(res.device, created ? 201 : 200);
-  if (res.errors) return invalid(c, res.errors);
-  return c.json({ message: c.var.t(res.key, DEVICE_MESSAGE_PARAMS) }, res.status);
-}
+/** The answer of a change that went through: its message and how many devices changed. */
+const done = (c: Ctx, count: number, messageKey: string) =>
+  c.json({ message: c.var.t(messageKey), updated: count });
 
-function done(c: Ctx, res: DeviceAction, messageKey: string) {
-  if (res.ok) return c.json({ message: c.var.t(messageKey), updated: res.count });
-  if (res.errors) return invalid(c, res.errors);
-  return c.json({ message: c.var.t(res.key) }, res.status);
-}
+/** Routes under /api/devices, mounted at that prefix. */
+export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  const admin = requireApiRole("admin");
+  app.use(requireApiRole());
 
-/** Routes under /api/devices. */
-export function deviceApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  const admin = requireApi("admin");
-  app.use("/api/devices", requireApi());
-  app.use("/api/devices/*", requireApi());
-
-  app.get("/api/devices", async (c) => {
+  app.get("/", async (c) => {
     const parsed = validateDeviceBody(devicesQuerySchema, c.req.query());
     if (!parsed.ok) return invalid(c, parsed.errors);
-    return c.json({ devices: await listDeviceViews(deps, c.var.user!, parsed.data) });
+    return c.json({ devices: await listDeviceViews(deps, c.var.user, parsed.data) });
   });
-  app.get("/api/devices/stats", async (c) => c.json(await deviceStats(deps, c.var.user!)));
-  app.post("/api/devices/statuses", async (c) => {
+  app.get("/stats", async (c) => c.json(await deviceStats(deps, c.var.user)));
+  app.post("/statuses", async (c) => {
     const b = await body(c, statusesSchema);
     if (!b.ok) return b.res;
-    return c.json({ statuses: await deviceStatuses(deps, c.var.user!, b.data.deviceIds) });
+    return c.json({ statuses: await deviceStatuses(deps, c.var.user, b.data.deviceIds) });
   });
 
-  app.post("/api/devices/assign-customer", admin, async (c) => {
+  app.post("/assign-customer", admin, async (c) => {
     const b = await body(c, assignCustomerSchema);
     if (!b.ok) return b.res;
-    const res = await assignCustomer(deps, b.data.customer_id, b.data.station_ids);
-    return done(c, res, "devices.api.customer_assigned");
+    const count = await assignCustomer(deps, b.data.customer_id, b.data.station_ids);
+    return done(c, count, "devices.api.customer_assigned");
   });
-  app.post("/api/devices/assign-tenant", admin, async (c) => {
+  app.post("/assign-tenant", admin, async (c) => {
     const b = await body(c, assignTenantSchema);
     if (!b.ok) return b.res;
-    const res = await assignTenant(deps, b.data.tenant_id, b.data.sensor_ids);
-    return done(c, res, "devices.api.tenant_assigned");
+    const count = await assignTenant(deps, b.data.tenant_id, b.data.sensor_ids);
+    return done(c, count, "devices.api.tenant_assigned");
   });
-  app.post("/api/devices/remove-customer/:id", admin, async (c) => {
+  app.post("/remove-customer/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
     return done(c, await removeCustomer(deps, id), "devices.api.customer_removed");
   });
-  app.post("/api/devices/remove-tenant/:id", admin, async (c) => {
+  app.post("/remove-tenant/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, SENSOR_NOT_FOUND);
     return done(c, await removeTenant(deps, id), "devices.api.tenant_removed");
   });
 
-  app.post("/api/devices", admin, async (c) => {
+  app.post("/", admin, async (c) => {
     const b = await body(c, stationBodySchema("create"));
     if (!b.ok) return b.res;
-    return changed(c, await createStation(deps, c.var.user!, b.data), true);
+    return c.json(await createStation(deps, c.var.user, b.data), 201);
   });
-  app.get("/api/devices/:id", async (c) => {
+  app.get("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
-    const view = id === null ? null : await getDeviceView(deps, c.var.user!, id);
+    const view = id === null ? null : await getDeviceView(deps, c.var.user, id);
     return view ? c.json(view) : notFound(c, DEVICE_NOT_FOUND);
   });
-  app.get("/api/devices/:id/status", async (c) => {
+  app.get("/:id/status", async (c) => {
     const id = idParam(c.req.param("id"));
-    const status = id === null ? null : await deviceStatusView(deps, c.var.user!, id);
+    const status = id === null ? null : await deviceStatusView(deps, c.var.user, id);
     return status ? c.json(status) : notFound(c, DEVICE_NOT_FOUND);
   });
-  app.put("/api/devices/:id", admin, async (c) => {
+  app.put("/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
     const b = await body(c, stationBodySchema("update"));
     if (!b.ok) return b.res;
-    return changed(c, await updateStation(deps, c.var.user!, id, b.data));
+    return c.json(await updateStation(deps, c.var.user, id, b.data));
   });
-  app.delete("/api/devices/:id", admin, async (c) => {
+  app.delete("/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
     return done(c, await deleteStation(deps, id), "devices.api.station_deleted");
   });
 
-  app.get("/api/devices/:id/sensors", async (c) => {
+  app.get("/:id/sensors", async (c) => {
     const id = idParam(c.req.param("id"));
-    const sensors = id === null ? null : await listSensorViews(deps, c.var.user!, id);
+    const sensors = id === null ? null : await listSensorViews(deps, c.var.user, id);
     return sensors ? c.json({ sensors }) : notFound(c, STATION_NOT_FOUND);
   });
-  app.post("/api/devices/:id/sensors", admin, async (c) => {
+  app.post("/:id/sensors", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
     const b = await body(c, sensorBodySchema("create"));
     if (!b.ok) return b.res;
-    return changed(c, await createSensor(deps, c.var.user!, id, b.data), true);
+    return c.json(await createSensor(deps, c.var.user, id, b.data), 201);
   });
-  app.get("/api/devices/:id/sensors/:sensorId", async (c) => {
+  app.get("/:id/sensors/:sensorId", async (c) => {
     const id = idParam(c.req.param("id"));
     const sensorId = idParam(c.req.param("sensorId"));
     const view = id === null || sensorId === null
       ? null
-      : await getSensorView(deps, c.var.user!, id, sensorId);
+      : await getSensorView(deps, c.var.user, id, sensorId);
     return view ? c.json(view) : notFound(c, SENSOR_NOT_FOUND);
   });
-  app.put("/api/devices/:id/sensors/:sensorId", admin, async (c) => {
+  app.put("/:id/sensors/:sensorId", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     const sensorId = idParam(c.req.param("sensorId"));
     if (id === null || sensorId === null) return notFound(c, SENSOR_NOT_FOUND);
     const b = await body(c, sensorBodySchema("update"));
     if (!b.ok) return b.res;
-    return changed(c, await updateSensor(deps, c.var.user!, id, sensorId, b.data));
+    return c.json(await updateSensor(deps, c.var.user, id, sensorId, b.data));
   });
-  app.delete("/api/devices/:id/sensors/:sensorId", admin, async (c) => {
+  app.delete("/:id/sensors/:sensorId", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     const sensorId = idParam(c.req.param("sensorId"));
     if (id === null || sensorId === null) return notFound(c, SENSOR_NOT_FOUND);

@@ -18,11 +18,12 @@ import {
   summaryQuerySchema,
   uptimeQuerySchema,
 } from "../../core/measurement_queries.ts";
-import { getDeviceView } from "../../services/devices.ts";
+import { getDeviceView } from "../../services/devices/mod.ts";
 import {
   chart,
   delta,
   history,
+  ingestHealth,
   monthlyUptime,
   overview,
   realtime,
@@ -31,7 +32,6 @@ import {
   systemStats,
 } from "../../services/measurements.ts";
 import { localDate } from "../../core/local_time.ts";
-import { readIngestHealth } from "../../ingest/health.ts";
 import type { DeviceView } from "../../core/devices.ts";
 
 /** The sensor of `:id` the caller may see, or a 404 answer. */
@@ -70,11 +70,11 @@ export function measurementApiRoutes(deps: Deps): Hono<AppEnv> {
     async (c) => c.json(await systemStats(deps, c.var.user!)),
   );
 
-  // Admin only: what each ingest process published (ingest/health.ts).
+  // Admin only: what each ingest process published (db/ingest_health.ts).
   app.get(
     "/api/measurements/ingest-health",
     requireApi("admin"),
-    async (c) => c.json(await readIngestHealth(deps.kv, deps.now())),
+    async (c) => c.json(await ingestHealth(deps)),
   );
 
   app.get("/api/measurements/system-performance", async (c) => {

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "../_deps.ts";
 import { idParam } from "../_http.ts";
 import { requireApi } from "../_session.ts";
-import { probeMessage, testSensorConnection } from "../../services/mqtt_probe.ts";
+import { probeMessage, testSensorConnection } from "../../services/devices/mod.ts";
 
 /** Routes of the connection test. */
 export function mqttConnectionApiRoutes(deps: Deps): Hono<AppEnv> {

@@ -3,10 +3,9 @@
  * `/api/users/access-codes*`, `/api/users/{id}/toggle`. Admin only, except the profile.
  */
 import { Hono } from "hono";
-import type { Context } from "hono";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Deps, UserEnv } from "../_deps.ts";
 import { badJson, badRequest, idParam, readJson, validate } from "../_http.ts";
-import { requireApi } from "../_session.ts";
+import { requireApiRole } from "../_session.ts";
 import {
   accessCodeSchema,
   accountCreateSchema,
@@ -15,99 +14,87 @@ import {
   usersQuerySchema,
 } from "../../core/schemas.ts";
 import {
-  type AccountResult,
   createAccount,
   deleteAccount,
   findUsers,
+  getAccount,
   toggleAccount,
   updateAccount,
   updateProfile,
   userStats,
 } from "../../services/accounts.ts";
-import { getUser, publicUser } from "../../db/users.ts";
 import { allCodes, createCode, removeCode } from "../../services/access_codes.ts";
 
-function accountAnswer(c: Context<AppEnv>, res: AccountResult, created = false) {
-  if (res.ok) return c.json(res.user, created ? 201 : 200);
-  if (res.field) return badRequest(c, { [res.field]: res.key }, c.var.t(res.key));
-  return c.json({ message: c.var.t(res.key) }, res.status);
-}
-
-/** Routes under /api/users. */
-export function userApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** Routes under /api/users, mounted at that prefix. */
+export function userApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
 
   // The profile is anyone's own; it is registered before the admin guard.
-  app.get("/api/users/profile", requireApi(), (c) => c.json(c.var.user));
-  app.put("/api/users/profile", requireApi(), async (c) => {
+  app.get("/profile", requireApiRole(), (c) => c.json(c.var.user));
+  app.put("/profile", requireApiRole(), async (c) => {
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
     const parsed = validate(profileSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors);
-    return accountAnswer(c, await updateProfile(deps, c.var.user!, parsed.data));
+    return c.json(await updateProfile(deps, c.var.user, parsed.data));
   });
 
-  app.use("/api/users", requireApi("admin"));
-  app.use("/api/users/*", requireApi("admin"));
+  app.use(requireApiRole("admin"));
 
-  app.get("/api/users/stats", async (c) => c.json(await userStats(deps)));
+  app.get("/stats", async (c) => c.json(await userStats(deps)));
 
-  app.get("/api/users/access-codes", async (c) => c.json({ codes: await allCodes(deps) }));
-  app.post("/api/users/access-codes", async (c) => {
+  app.get("/access-codes", async (c) => c.json({ codes: await allCodes(deps) }));
+  app.post("/access-codes", async (c) => {
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
     const parsed = validate(accessCodeSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.create_code_failed"));
-    const res = await createCode(deps, parsed.data);
-    if (!res.ok) return badRequest(c, { [res.field]: res.key }, c.var.t(res.key));
-    return c.json(res.code, 201);
+    return c.json(await createCode(deps, parsed.data), 201);
   });
-  app.delete("/api/users/access-codes/:id", async (c) => {
+  app.delete("/access-codes/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.access_code_not_found") }, 404);
-    const res = await removeCode(deps, id);
-    if (!res.ok) return c.json({ message: c.var.t(res.key) }, res.status);
+    await removeCode(deps, id);
     return c.json({ message: "Access code deleted successfully" });
   });
 
-  app.get("/api/users", async (c) => {
+  app.get("/", async (c) => {
     const parsed = validate(usersQuerySchema, c.req.query());
     if (!parsed.ok) return badRequest(c, parsed.errors);
     return c.json({ users: await findUsers(deps, parsed.data.role, parsed.data.search) });
   });
-  app.post("/api/users", async (c) => {
+  app.post("/", async (c) => {
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
     const parsed = validate(accountCreateSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.create_failed"));
-    return accountAnswer(c, await createAccount(deps, parsed.data), true);
+    return c.json(await createAccount(deps, parsed.data), 201);
   });
-  app.get("/api/users/:id", async (c) => {
+  app.get("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
-    const user = id === null ? null : await getUser(deps.kv, id);
+    const user = id === null ? null : await getAccount(deps, id);
     if (!user) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
-    return c.json(publicUser(user));
+    return c.json(user);
   });
-  app.put("/api/users/:id", async (c) => {
+  app.put("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
     const parsed = validate(accountUpdateSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.update_failed"));
-    return accountAnswer(c, await updateAccount(deps, c.var.user!, id, parsed.data));
+    return c.json(await updateAccount(deps, c.var.user, id, parsed.data));
   });
-  app.delete("/api/users/:id", async (c) => {
+  app.delete("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
-    const res = await deleteAccount(deps, c.var.user!, id);
-    if (!res.ok) return c.json({ message: c.var.t(res.key) }, res.status);
+    await deleteAccount(deps, c.var.user, id);
     return c.json({ message: "User deleted successfully" });
   });
-  app.post("/api/users/:id/toggle", async (c) => {
+  app.post("/:id/toggle", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
-    return accountAnswer(c, await toggleAccount(deps, c.var.user!, id));
+    return c.json(await toggleAccount(deps, c.var.user, id));
   });
   return app;
 }

@@ -4,81 +4,90 @@
  * any other zone answers 404 to them, as if it did not exist.
  */
 import { Hono } from "hono";
-import type { Context } from "hono";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv, Deps, UserEnv } from "../_deps.ts";
 import { badJson, badRequest, idParam, readJson } from "../_http.ts";
-import { requireApi } from "../_session.ts";
-import { createZone, getZone, updateZone, zoneHistory } from "../../db/zones.ts";
+import { requireApiRole } from "../_session.ts";
 import {
+  addZone,
+  editZone,
+  findZone,
   parseZone,
   removeZone,
+  type StoredZone,
   ZONE_NOT_FOUND,
+  zonePriceHistory,
   zoneStations,
   zoneView,
   zoneViews,
   zoneVisibleTo,
 } from "../../services/zones.ts";
 
-const notFound = (c: Context<AppEnv>) => c.json({ message: c.var.t(ZONE_NOT_FOUND) }, 404);
+const notFound = <E extends AppEnv>(c: Context<E>) =>
+  c.json({ message: c.var.t(ZONE_NOT_FOUND) }, 404);
 
-/** Routes under /api/zones. */
-export function zoneApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("/api/zones", requireApi("admin"));
-  const adminOnly = requireApi("admin");
-  const signedIn = requireApi("admin", "customer", "user");
-  app.use(
-    "/api/zones/*",
-    (c, next) =>
-      c.req.method === "GET" && /^\/api\/zones\/[^/]+$/.test(c.req.path)
-        ? signedIn(c, next)
-        : adminOnly(c, next),
+/** The environment of handlers behind the zone loader: the zone is `c.var.zone`. */
+type ZoneEnv = UserEnv & { Variables: { zone: StoredZone } };
+
+/** Routes under /api/zones, mounted at that prefix. */
+export function zoneApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  const adminOnly = requireApiRole("admin");
+  const signedIn = requireApiRole("admin", "customer", "user");
+  // One zone (GET /api/zones/{id}) is for anyone signed in; everything else is the admin's.
+  app.use((c, next) =>
+    c.req.method === "GET" && /^\/api\/zones\/[^/]+$/.test(c.req.path)
+      ? signedIn(c, next)
+      : adminOnly(c, next)
   );
 
-  app.get("/api/zones", async (c) => c.json({ zones: await zoneViews(deps) }));
-  app.post("/api/zones", async (c) => {
+  /** Loads the zone the path's `:id` names into `c.var.zone`; 404 when there is none. */
+  const loadZone: MiddlewareHandler<ZoneEnv> = async (c, next) => {
+    const id = idParam(c.req.param("id"));
+    const zone = id === null ? null : await findZone(deps, id);
+    if (!zone) return notFound(c);
+    c.set("zone", zone);
+    await next();
+  };
+
+  app.get("/", async (c) => c.json({ zones: await zoneViews(deps) }));
+  app.post("/", async (c) => {
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
     const parsed = parseZone(body);
     if (!parsed.ok) {
       return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
     }
-    const zone = await createZone(deps.kv, parsed.zone, deps.now());
+    const zone = await addZone(deps, parsed.zone);
     return c.json({ ...zone, station_count: 0 }, 201);
   });
-  app.get("/api/zones/:id", async (c) => {
+  app.get("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
-    if (id === null || !await zoneVisibleTo(deps, c.var.user!, id)) return notFound(c);
+    if (id === null || !await zoneVisibleTo(deps, c.var.user, id)) return notFound(c);
     const zone = await zoneView(deps, id);
     return zone ? c.json(zone) : notFound(c);
   });
-  app.put("/api/zones/:id", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
+  app.put("/:id", loadZone, async (c) => {
+    const id = c.var.zone.id;
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
     const parsed = parseZone(body);
     if (!parsed.ok) {
       return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
     }
-    if (!await updateZone(deps.kv, id, parsed.zone, deps.now())) return notFound(c);
+    if (!await editZone(deps, id, parsed.zone)) return notFound(c);
     return c.json(await zoneView(deps, id));
   });
-  app.get("/api/zones/:id/stations", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
-    return c.json({ stations: await zoneStations(deps, c.var.user!, id) });
+  app.get("/:id/stations", loadZone, async (c) => {
+    return c.json({ stations: await zoneStations(deps, c.var.user, c.var.zone.id) });
   });
-  app.get("/api/zones/:id/history", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null || !await getZone(deps.kv, id)) return notFound(c);
-    return c.json({ history: await zoneHistory(deps.kv, id) });
+  app.get("/:id/history", loadZone, async (c) => {
+    return c.json({ history: await zonePriceHistory(deps, c.var.zone.id) });
   });
-  app.delete("/api/zones/:id", async (c) => {
+  app.delete("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c);
-    const res = await removeZone(deps, id);
-    if (!res.ok) return c.json({ message: c.var.t(res.key) }, res.status);
+    await removeZone(deps, id);
     return c.json({ message: "Zone deleted successfully" });
   });
   return app;

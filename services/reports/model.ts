@@ -14,7 +14,7 @@ import {
   type PeriodKind,
   periodLabel,
 } from "../../core/periods.ts";
-import type { Translate } from "../i18n.ts";
+import type { Translate } from "../platform/i18n.ts";
 
 /** One tier line of a bill: its description, kWh, price and cost in cents. */
 export interface TierLine {

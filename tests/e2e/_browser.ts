@@ -13,17 +13,17 @@
 import assert from "node:assert/strict";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { createApp } from "../../routes/mod.ts";
-import type { Deps } from "../../services/deps.ts";
-import { loadConfig } from "../../services/config.ts";
-import { loadI18n } from "../../services/i18n.ts";
+import type { AppDeps } from "../../routes/_deps.ts";
+import { loadConfig } from "../../services/platform/config.ts";
+import { loadI18n } from "../../services/platform/i18n.ts";
 import { type Assets, BUILD_DIR, loadAssets } from "../../components/assets.ts";
-import { memoryLogger } from "../../services/log.ts";
+import { memoryLogger } from "../../services/platform/log.ts";
 import { DEFAULT_THROTTLE } from "../../db/throttle.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { testCa } from "../_helpers.ts";
 import { createUser, type StoredUser } from "../../db/users.ts";
-import { hashPassword } from "../../services/passwords.ts";
-import { issueToken } from "../../services/tokens.ts";
+import { hashPassword } from "../../services/platform/passwords.ts";
+import { issueToken } from "../../services/platform/tokens.ts";
 import type { Language, Role } from "../../core/roles.ts";
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from "../../core/access_code.ts";
 
@@ -49,7 +49,7 @@ export const ROOT = new URL("../../", import.meta.url);
 export interface Portal {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   url: string;
-  deps: Deps & { log: ReturnType<typeof memoryLogger> };
+  deps: AppDeps & { log: ReturnType<typeof memoryLogger> };
   /** Stops the server and closes the store. */
   close(): Promise<void>;
 }

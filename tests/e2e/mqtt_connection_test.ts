@@ -13,9 +13,9 @@ import {
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
-import { brokerTls } from "../../services/mqtt_runtime.ts";
-import { createDeviceDirectory } from "../../services/device_status.ts";
-import { sealMqttPassword } from "../../services/mqtt_passwords.ts";
+import { brokerTls } from "../../services/platform/mqtt_runtime.ts";
+import { createDeviceDirectory } from "../../services/devices/mod.ts";
+import { sealMqttPassword } from "../../services/platform/mqtt_passwords.ts";
 import { updateDevice } from "../../db/devices.ts";
 import { INGEST_CREDENTIALS } from "../ingest/_helpers.ts";
 

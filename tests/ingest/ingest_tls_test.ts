@@ -7,9 +7,12 @@ import assert from "node:assert/strict";
 import mqtt from "mqtt";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { runIngest } from "../../ingest/run.ts";
-import { brokerTls } from "../../services/mqtt_runtime.ts";
-import { portalTls } from "../../services/device_provisioning.ts";
-import { createDeviceDirectory, createStatusService } from "../../services/device_status.ts";
+import { brokerTls } from "../../services/platform/mqtt_runtime.ts";
+import {
+  createDeviceDirectory,
+  createStatusService,
+  portalTls,
+} from "../../services/devices/mod.ts";
 import { call } from "../_helpers.ts";
 import { stationWorld } from "../_station_world.ts";
 import { INGEST_CREDENTIALS, waitFor } from "./_helpers.ts";

@@ -5,7 +5,7 @@
  * page), then the slot for the connection test. Works without JavaScript.
  */
 import type { ReactNode } from "react";
-import type { Translate } from "../../../services/i18n.ts";
+import type { Translate } from "../../../services/platform/i18n.ts";
 
 /** The certificate status, worded for the page. */
 export interface CertificateStatusView {

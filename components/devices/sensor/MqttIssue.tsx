@@ -5,7 +5,7 @@
  * certificates (downloads, status, Renew, Verify) and the connection test's slot.
  */
 import type { ReactNode } from "react";
-import type { Translate } from "../../../services/i18n.ts";
+import type { Translate } from "../../../services/platform/i18n.ts";
 import { CertificatePanel, type CertificateView } from "./CertificatePanel.tsx";
 
 /** What the panel shows. */

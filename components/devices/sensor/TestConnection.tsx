@@ -3,7 +3,7 @@
  * (works without JavaScript) that comes back to the sensor page with the result shown
  * above the button.
  */
-import type { Translate } from "../../../services/i18n.ts";
+import type { Translate } from "../../../services/platform/i18n.ts";
 
 /** What the button shows. */
 export interface TestConnectionProps {

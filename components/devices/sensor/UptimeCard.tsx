@@ -3,7 +3,7 @@
  * navigation, uptime with its colour band, online and offline durations, previous months,
  * the 10 most recent disconnect events and the consumption missed while offline.
  */
-import type { Translate } from "../../../services/i18n.ts";
+import type { Translate } from "../../../services/platform/i18n.ts";
 import { missedEnergyKwh, sensorUptimeColor } from "../../../core/uptime.ts";
 import { durationText, fixed, localDateTime } from "./format.ts";
 

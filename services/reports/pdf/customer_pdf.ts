@@ -7,7 +7,7 @@
 import type { Language } from "../../../core/roles.ts";
 import type { StoredDevice } from "../../../db/devices.ts";
 import type { StoredCustomerBill, StoredUnitBill } from "../../../db/bills.ts";
-import type { Translate } from "../../i18n.ts";
+import type { Translate } from "../../platform/i18n.ts";
 import { cityOf, periodName } from "../model.ts";
 import { moneyText, numberText } from "./text.ts";
 import { PdfWriter } from "./writer.ts";

@@ -10,7 +10,7 @@ import type { Zone } from "../../../core/zone.ts";
 import { buildTiers, pricingMode } from "../../../core/tariff.ts";
 import type { StoredDevice } from "../../../db/devices.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
-import type { Translate } from "../../i18n.ts";
+import type { Translate } from "../../platform/i18n.ts";
 import { billBreakdown, cityOf, periodName } from "../model.ts";
 import { moneyText, numberText } from "./text.ts";
 import { PdfWriter } from "./writer.ts";

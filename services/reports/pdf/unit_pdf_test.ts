@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { renderUnitPdf } from "./unit_pdf.ts";
-import { loadI18n } from "../../i18n.ts";
+import { loadI18n } from "../../platform/i18n.ts";
 import { defaultZone, type Zone } from "../../../core/zone.ts";
 import { computeUnitBill } from "../../../core/tariff.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";

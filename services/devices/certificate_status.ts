@@ -4,15 +4,15 @@
  * (signed by the portal's current CA, key matches the certificate, within its validity).
  */
 import { createPrivateKey, createPublicKey, X509Certificate } from "node:crypto";
-import type { Deps } from "./deps.ts";
-import type { IssuedCertificate } from "./pki.ts";
-import { sensorCertificate } from "./sensor_certificates.ts";
+import type { Deps } from "../deps.ts";
+import type { IssuedCertificate } from "../platform/pki.ts";
+import { sensorCertificate } from "./certificates.ts";
 import {
   type CertificateHealth,
   certificateHealth,
   daysRemaining,
   healthMessageKey,
-} from "../core/certificates.ts";
+} from "../../core/certificates.ts";
 
 /** Why a certificate failed verification (a locale key under `certificates.verify`). */
 export type VerifyProblem = "not_signed" | "key_mismatch" | "expired" | "not_yet_valid";

@@ -29,7 +29,7 @@ function paths(node: unknown, prefix = ""): string[] {
 }
 
 Deno.test("es, en and de have the same texts in every namespace (legal texts Spanish only)", async () => {
-  const dir = new URL("../locales/", import.meta.url);
+  const dir = new URL("../../locales/", import.meta.url);
   const namespaces = (lang: string) =>
     [...Deno.readDirSync(new URL(`${lang}/`, dir))].map((e) => e.name).sort();
   const es = namespaces("es");
@@ -52,7 +52,7 @@ Deno.test("es, en and de have the same texts in every namespace (legal texts Spa
 });
 
 Deno.test("placeholders are the same in every language", () => {
-  const dir = new URL("../locales/", import.meta.url);
+  const dir = new URL("../../locales/", import.meta.url);
   const flat = (node: unknown, prefix = ""): [string, string][] =>
     node !== null && typeof node === "object"
       ? Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>

@@ -3,18 +3,18 @@
  * with the private key sealed (AES-GCM under a key derived from the portal's secret),
  * replaced on renewal and forgotten when the sensor is deleted.
  */
-import type { Deps } from "./deps.ts";
-import type { IssuedCertificate } from "./pki.ts";
-import { SENSOR_CERT_DAYS } from "../core/certificates.ts";
+import type { Deps } from "../deps.ts";
+import type { IssuedCertificate } from "../platform/pki.ts";
+import { SENSOR_CERT_DAYS } from "../../core/certificates.ts";
 import {
   deleteCertificate,
   getCertificateEntry,
   insertCertificate,
   putCertificate,
   type StoredCertificate,
-} from "../db/certificates.ts";
-import { getDevice } from "../db/devices.ts";
-import { encodeBase64 } from "./_base64.ts";
+} from "../../db/certificates.ts";
+import { getDevice } from "../../db/devices.ts";
+import { encodeBase64 } from "../platform/_base64.ts";
 
 export { SENSOR_CERT_DAYS };
 
@@ -165,4 +165,9 @@ export async function renewSensorCertificate(
 /** Forgets the sensor's certificate (called when the sensor is deleted). */
 export async function forgetSensorCertificate(deps: Deps, sensorId: number): Promise<void> {
   await deleteCertificate(deps.kv, sensorId);
+}
+
+/** Whether `id` is a sensor (the certificate calls answer 404 otherwise). */
+export async function isSensor(deps: Deps, id: number): Promise<boolean> {
+  return (await getDevice(deps.kv, id))?.type === "sensor";
 }

@@ -3,14 +3,14 @@
  * and flushed, online/offline transitions with disconnect events and sensor_offline
  * notifications) and the {@link DeviceDirectory} (devices, prefixes, MQTT logins).
  */
-import type { Deps } from "./deps.ts";
-import type { DisconnectEvent } from "../core/devices.ts";
+import type { Deps } from "../deps.ts";
+import type { DisconnectEvent } from "../../core/devices.ts";
 import type {
   DeviceDirectory,
   IngestDevice,
   OfflineReason,
   StatusSink,
-} from "../ingest/contract.ts";
+} from "../../ingest/contract.ts";
 import {
   findByMqttUsername,
   findBySerial,
@@ -18,7 +18,7 @@ import {
   idBySerial,
   listDevices,
   type StoredDevice,
-} from "../db/devices.ts";
+} from "../../db/devices.ts";
 import {
   listDisconnectEvents,
   markOffline,
@@ -26,10 +26,10 @@ import {
   recordLastSeen,
   type StatusNow,
   statusNow,
-} from "../db/device_status.ts";
-import { createNotification, resolveBySubject } from "../db/notifications.ts";
-import { getUser, listUsers } from "../db/users.ts";
-import { verifyMqttPassword } from "./mqtt_passwords.ts";
+} from "../../db/device_status.ts";
+import { createNotification, resolveBySubject } from "../../db/notifications.ts";
+import { getUser, listUsers } from "../../db/users.ts";
+import { verifyMqttPassword } from "../platform/mqtt_passwords.ts";
 
 /** The status sink with its batching controls. */
 export interface DeviceStatusService extends StatusSink {

@@ -8,9 +8,9 @@
  * The admin connection uses MQTT_URL with MQTT_USERNAME/MQTT_PASSWORD; over TLS it trusts
  * the portal's CA and presents a client certificate the CA issues for the portal itself.
  */
-import type { Deps } from "./deps.ts";
-import type { ClientTls } from "./mqtt_connect.ts";
-import type { CertificateAuthority, IssuedCertificate } from "./pki.ts";
+import type { Deps } from "../deps.ts";
+import type { ClientTls } from "../platform/mqtt_connect.ts";
+import type { CertificateAuthority, IssuedCertificate } from "../platform/pki.ts";
 import {
   createClientCommand,
   createRoleCommand,
@@ -26,7 +26,7 @@ import {
   openDynsec,
   removeClientRoleCommand,
   requireSuccess,
-} from "./mosquitto_dynsec.ts";
+} from "../platform/mosquitto_dynsec.ts";
 
 /** The account a device should have on the broker. */
 export interface DeviceAccount {

@@ -5,19 +5,19 @@
  *
  * The broker: see {@link meterBroker}.
  */
-import type { Deps } from "./deps.ts";
-import type { User } from "../core/types.ts";
-import type { Translate } from "./i18n.ts";
-import { getDevice } from "../db/devices.ts";
-import { deviceMqttPassword } from "./devices.ts";
-import { sensorCertificate } from "./sensor_certificates.ts";
+import type { Deps } from "../deps.ts";
+import type { User } from "../../core/types.ts";
+import type { Translate } from "../platform/i18n.ts";
+import { getDevice } from "../../db/devices.ts";
+import { deviceMqttPassword } from "./broker_accounts.ts";
+import { sensorCertificate } from "./certificates.ts";
 import {
   type ClientTls,
   type ConnectFailure,
   connectOnce,
   endClient,
   subscribeGranted,
-} from "./mqtt_connect.ts";
+} from "../platform/mqtt_connect.ts";
 
 /** Why a test failed, beyond what connecting answers. */
 export type ProbeFailure =

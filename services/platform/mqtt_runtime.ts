@@ -3,12 +3,11 @@
  * is configured) and ingest (unless it runs as its own process), wired to the KV-backed
  * device directory and status, and to the telemetry store.
  */
-import type { Deps } from "./deps.ts";
-import { createDeviceDirectory, createStatusService } from "./device_status.ts";
+import type { Deps } from "../deps.ts";
+import { createDeviceDirectory, createStatusService, isTlsUrl, portalTls } from "../devices/mod.ts";
 import { loadOrCreateSecret } from "./secret.ts";
-import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../ingest/broker.ts";
-import { runIngest, type RunningIngest } from "../ingest/run.ts";
-import { isTlsUrl, portalTls } from "./device_provisioning.ts";
+import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../../ingest/broker.ts";
+import { runIngest, type RunningIngest } from "../../ingest/run.ts";
 
 /** User name of the ingest client on the embedded broker when none is configured. */
 export const INGEST_USERNAME = "portal-ingest";

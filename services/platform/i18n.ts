@@ -3,7 +3,7 @@
  * `locales/{lang}/{namespace}.json`. A missing text falls back to English, then to the key.
  */
 import rosetta from "rosetta";
-import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from "../core/roles.ts";
+import { DEFAULT_LANGUAGE, isLanguage, type Language, LANGUAGES } from "../../core/roles.ts";
 
 /** Translates a key with optional `{{name}}` parameters. */
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
@@ -19,7 +19,7 @@ export interface I18n {
 type Dict = Record<string, unknown>;
 
 /** Reads every locale file below `dir` (works inside a compiled binary too). */
-export async function loadI18n(dir = new URL("../locales/", import.meta.url)): Promise<I18n> {
+export async function loadI18n(dir = new URL("../../locales/", import.meta.url)): Promise<I18n> {
   const dicts: Record<string, Dict> = {};
   for (const lang of LANGUAGES) {
     const dict: Dict = {};

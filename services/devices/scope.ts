@@ -7,13 +7,13 @@
  *   sensors' stations (name, ids, location, status, their own units; no SSRs, customer or
  *   MQTT settings).
  */
-import { stationPaymentStatuses } from "./billing/mod.ts";
-import type { StationPaymentStatus } from "../core/bill.ts";
-import type { Deps } from "./deps.ts";
-import type { User } from "../core/types.ts";
-import type { DeviceStatus, DeviceView, StationUnit } from "../core/devices.ts";
-import { sensorStationId } from "../core/devices.ts";
-import { effectiveStationStatus } from "../core/device_rules.ts";
+import { stationPaymentStatuses } from "../billing/mod.ts";
+import type { StationPaymentStatus } from "../../core/bill.ts";
+import type { Deps } from "../deps.ts";
+import type { User } from "../../core/types.ts";
+import type { DeviceStatus, DeviceView, StationUnit } from "../../core/devices.ts";
+import { sensorStationId } from "../../core/devices.ts";
+import { effectiveStationStatus } from "../../core/device_rules.ts";
 import {
   getDevice,
   getDevices,
@@ -22,12 +22,12 @@ import {
   sensorIdsOfTenant,
   stationIdsOfCustomer,
   type StoredDevice,
-} from "../db/devices.ts";
-import { readStatuses, type StatusNow } from "../db/device_status.ts";
-import { getUser } from "../db/users.ts";
-import { getZone } from "../db/zones.ts";
-import { getCertificates, type StoredCertificate } from "../db/certificates.ts";
-import { daysRemaining } from "../core/certificates.ts";
+} from "../../db/devices.ts";
+import { readStatuses, type StatusNow } from "../../db/device_status.ts";
+import { getUser } from "../../db/users.ts";
+import { getZone } from "../../db/zones.ts";
+import { getCertificates, type StoredCertificate } from "../../db/certificates.ts";
+import { daysRemaining } from "../../core/certificates.ts";
 
 /** The devices a caller may see, loaded. */
 export interface Scope {

@@ -5,10 +5,10 @@
  * Devices whose password was set before the portal kept it sealed cannot be provisioned:
  * they are listed so that an admin sets their password again.
  */
-import type { Deps } from "./deps.ts";
-import { listDevices } from "../db/devices.ts";
-import { PROVISIONING_KEYS } from "./device_provisioning.ts";
-import { provisionStored } from "./devices.ts";
+import type { Deps } from "../deps.ts";
+import { listDevices } from "../../db/devices.ts";
+import { PROVISIONING_KEYS } from "./provisioning.ts";
+import { provisionStored } from "./broker_accounts.ts";
 
 /** A device the sync could not provision, and why (a locale key). */
 export interface SyncFailure {

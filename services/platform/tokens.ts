@@ -1,6 +1,6 @@
 /** Access tokens: HS256 JWTs carrying the user id and role, with an expiry. */
 import { sign, verify } from "hono/jwt";
-import type { Role } from "../core/roles.ts";
+import type { Role } from "../../core/roles.ts";
 
 /** What an access token says. */
 export interface TokenClaims {

@@ -1,0 +1,189 @@
+/**
+ * The sensor detail page (spec 000 section 2): `/admin/devices/station/{id}/sensor/{sensorId}/data`
+ * with the sensor's connection, readings, monthly uptime, certificate (renew and verify) and
+ * Test MQTT Connection, and the sensor delete with its confirmation.
+ */
+import { Hono } from "hono";
+import type { Deps, UserEnv } from "./_deps.ts";
+import { formString as str, idParam, readForm } from "./_http.ts";
+import { requireRole } from "./_session.ts";
+import { appPage } from "./_page.tsx";
+import { attempt, Refusal } from "./_refusal.tsx";
+import { sensorTopicPrefix } from "../core/devices.ts";
+import { localParts } from "../core/local_time.ts";
+import { monthlyUptime, realtime } from "../services/measurements.ts";
+import { deleteSensor } from "../services/devices/mod.ts";
+import { isMonth, localDateTime, shiftMonth } from "../components/devices/sensor/format.ts";
+import { SensorDetail } from "../components/devices/SensorDetail.tsx";
+import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
+import { testAndReturn, testConnectionSlot } from "./_mqtt_test_page.tsx";
+import { certificateView, renewAndReturn, verifyAndReturn } from "./_certificate_page.tsx";
+import {
+  dataUrl,
+  lastSeenText,
+  loadSensor,
+  loadStation,
+  sensorNotFound,
+  stationUrl,
+} from "./_devices.tsx";
+
+/** The broker as meters reach it: the external broker's host and port, or this host and the embedded broker's port. */
+function brokerAddress(deps: Deps, hostHeader: string | undefined): string {
+  const url = deps.config.mqtt.url;
+  if (url) {
+    try {
+      const u = new URL(url);
+      const tls = u.protocol === "mqtts:" || u.protocol === "tls:";
+      return `${u.hostname}:${u.port || (tls ? 8883 : 1883)}`;
+    } catch {
+      // fall through to the embedded broker
+    }
+  }
+  const host = (hostHeader ?? "localhost").replace(/:\d+$/, "");
+  return `${host}:${deps.config.mqtt.port}`;
+}
+
+/** The sensor detail page and its actions, mounted at `/admin/devices/station/:id/sensor`. */
+export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(requireRole("admin"));
+  /** A missing sensor: 'Sensor Not Found' on its page, back to the station for actions. */
+  const notFoundPage = loadSensor(deps, (c, stationId) => sensorNotFound(c, deps, stationId));
+  const backToStation = loadSensor(deps, (c, stationId) => c.redirect(dataUrl(stationId), 303));
+  const deleteMissing = loadSensor(
+    deps,
+    (c, stationId) =>
+      c.redirect(
+        dataUrl(stationId, { error: "delete_sensor", reason: "devices.api.sensor_not_found" }),
+        303,
+      ),
+  );
+
+  app.get("/:sensorId/data", loadStation(deps), notFoundPage, async (c) => {
+    const t = c.var.t;
+    const s = c.var.station;
+    const x = c.var.sensor;
+    const unitId = x.config.sensor?.unit_id ?? null;
+    const unit = unitId ? s.config.station?.units.find((u) => u.id === unitId) : undefined;
+    const now = deps.now();
+    const off = deps.config.utcOffsetMinutes;
+    const here = localParts(now, off);
+    const thisMonth = `${here.year}-${String(here.month).padStart(2, "0")}`;
+    const asked = c.req.query("month");
+    const valid = asked !== undefined && isMonth(asked);
+    const month = valid ? asked : thisMonth;
+    let measurements: Record<string, number> | null = null;
+    try {
+      measurements = (await realtime(deps, x)).measurements as Record<string, number>;
+    } catch (e) {
+      deps.log.log("error", "sensor page: realtime failed", { sensor: x.id, error: String(e) });
+    }
+    let uptime: Awaited<ReturnType<typeof monthlyUptime>> | null = null;
+    try {
+      uptime = await monthlyUptime(deps, x, month);
+    } catch (e) {
+      deps.log.log("error", "sensor page: monthly uptime failed", {
+        sensor: x.id,
+        error: String(e),
+      });
+    }
+    const page = `${stationUrl(s.id)}/sensor/${x.id}/data`;
+    const ip = x.config.sensor?.ip_address ?? "";
+    return appPage(
+      c,
+      deps,
+      x.name,
+      <SensorDetail
+        t={t}
+        locale={c.var.lang}
+        sensor={{
+          id: x.id,
+          name: x.name,
+          serial_number: x.serial_number,
+          status: x.status,
+          lastSeen: lastSeenText(t, x.last_seen, now),
+          lastSeenAt: x.last_seen === null ? null : localDateTime(x.last_seen, off),
+          created: localDateTime(x.created_at, off),
+          station: { id: s.id, name: s.name },
+          station_id: x.station_id,
+          unit: unitId
+            ? unit?.name ?? t("devices.location.unknown_unit")
+            : t("devices.location.not_assigned"),
+          tenant: x.tenant_id === null
+            ? t("devices.location.no_tenant")
+            : x.tenant?.full_name ?? t("devices.location.unknown_tenant"),
+          ip_address: ip,
+          topic_prefix: sensorTopicPrefix(x.serial_number),
+          mqtt_username: x.config.mqtt?.username ?? "",
+          credentialsSet: (x.config.mqtt?.username ?? "") !== "",
+          broker: brokerAddress(deps, c.req.header("host")),
+          measurements,
+          tls: deps.config.mqtt.url ? undefined : {
+            port: deps.config.mqtt.tlsPort === 0 ? null : deps.config.mqtt.tlsPort,
+            requireClientCert: deps.config.mqtt.requireClientCert,
+          },
+          certificate: x.status === "online"
+            ? undefined
+            : await certificateView(deps, t, s.id, x.id, (n) => c.req.query(n)),
+        }}
+        uptime={{
+          offsetMinutes: off,
+          month,
+          prevHref: `${page}?month=${shiftMonth(month, -1)}`,
+          nextHref: month < thisMonth ? `${page}?month=${shiftMonth(month, 1)}` : null,
+          data: uptime,
+          invalidMonth: asked !== undefined && !valid ? asked : null,
+        }}
+        testConnection={testConnectionSlot(deps, t, s.id, x.id, (n) => c.req.query(n))}
+      />,
+    );
+  });
+
+  app.post("/:sensorId/certificate/renew", loadStation(deps), backToStation, async (c) => {
+    const s = c.var.station;
+    const x = c.var.sensor;
+    const confirmed = str(await readForm(c), "confirm") === "yes";
+    return c.redirect(await renewAndReturn(deps, s.id, x.id, confirmed), 303);
+  });
+  app.post("/:sensorId/certificate/verify", loadStation(deps), backToStation, async (c) => {
+    const s = c.var.station;
+    const x = c.var.sensor;
+    return c.redirect(await verifyAndReturn(deps, s.id, x.id), 303);
+  });
+
+  app.post("/:sensorId/test-mqtt", loadStation(deps), async (c) => {
+    const s = c.var.station;
+    const sensorId = idParam(c.req.param("sensorId"));
+    const back = sensorId === null ? null : await testAndReturn(deps, c.var.user, s.id, sensorId);
+    return c.redirect(back ?? dataUrl(s.id), 303);
+  });
+
+  app.post("/:sensorId/delete", loadStation(deps), deleteMissing, async (c) => {
+    const t = c.var.t;
+    const s = c.var.station;
+    const x = c.var.sensor;
+    const form = await readForm(c);
+    if (str(form, "confirm") !== "yes") {
+      return appPage(
+        c,
+        deps,
+        t("devices.station_data.delete_sensor_dialog.title"),
+        <ConfirmPage
+          t={t}
+          title={t("devices.station_data.delete_sensor_dialog.title")}
+          message={t("devices.station_data.delete_sensor_dialog.message", { name: x.name })}
+          action={`${stationUrl(s.id)}/sensor/${x.id}/delete`}
+          fields={{}}
+          cancelHref={dataUrl(s.id)}
+        />,
+      );
+    }
+    const res = await attempt(deleteSensor(deps, s.id, x.id));
+    if (res instanceof Refusal) {
+      return c.redirect(dataUrl(s.id, { error: "delete_sensor", reason: res.key }), 303);
+    }
+    return c.redirect(dataUrl(s.id, { done: "sensor_deleted" }), 303);
+  });
+
+  return app;
+}

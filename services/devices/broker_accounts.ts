@@ -1,0 +1,124 @@
+/**
+ * Devices' MQTT passwords (hashed for the device login, sealed for provisioning) and their
+ * accounts on the broker (MQTT_DYNSEC=on): bringing the broker along after a change and
+ * removing an account before a delete.
+ */
+import type { Deps } from "../deps.ts";
+import { deleteDevice, type StoredDevice, updateDevice } from "../../db/devices.ts";
+import {
+  hashMqttPassword,
+  openMqttPassword,
+  sealMqttPassword,
+} from "../platform/mqtt_passwords.ts";
+import {
+  dynsecEnabled,
+  provisionDevice,
+  PROVISIONING_KEYS,
+  provisioningKey,
+  unprovisionDevice,
+} from "./provisioning.ts";
+
+/** The stored forms of an MQTT password: its hash (device login) and its sealed copy. */
+export type PasswordFields = Pick<StoredDevice, "mqtt_password_hash" | "mqtt_password_sealed">;
+
+/** The stored forms of a new password, or null when it is blank (the current one stays). */
+export async function passwordFields(
+  deps: Deps,
+  password: string | undefined,
+): Promise<PasswordFields | null> {
+  if (!password) return null;
+  return {
+    mqtt_password_hash: await hashMqttPassword(password),
+    mqtt_password_sealed: await sealMqttPassword(deps.secret, password),
+  };
+}
+
+/** The password fields of a stored device (a device from before sealing has the hash only). */
+export function storedPassword(d: StoredDevice): PasswordFields {
+  return d.mqtt_password_sealed === undefined
+    ? { mqtt_password_hash: d.mqtt_password_hash }
+    : { mqtt_password_hash: d.mqtt_password_hash, mqtt_password_sealed: d.mqtt_password_sealed };
+}
+
+/** The MQTT password of a device in clear, or null when it was set before it was kept sealed. */
+export function deviceMqttPassword(deps: Deps, d: StoredDevice): Promise<string | null> {
+  return d.mqtt_password_sealed
+    ? openMqttPassword(deps.secret, d.mqtt_password_sealed)
+    : Promise.resolve(null);
+}
+
+/** Whether the broker's account of a device must change from `prev` to `next`. */
+const accountChanged = (prev: StoredDevice, next: StoredDevice) =>
+  prev.config.mqtt.username !== next.config.mqtt.username ||
+  prev.config.mqtt.topic_prefix !== next.config.mqtt.topic_prefix ||
+  prev.mqtt_password_hash !== next.mqtt_password_hash;
+
+/** Tells the broker the device's account as stored; answers a locale key on failure. */
+export async function provisionStored(
+  deps: Deps,
+  d: StoredDevice,
+  formerUsername: string | null,
+): Promise<string | null> {
+  const password = await deviceMqttPassword(deps, d);
+  if (password === null) return PROVISIONING_KEYS.password_missing;
+  try {
+    await provisionDevice(deps, {
+      id: d.id,
+      username: d.config.mqtt.username,
+      password,
+      prefix: d.config.mqtt.topic_prefix.replace(/\/+$/, ""),
+    }, formerUsername);
+    return null;
+  } catch (e) {
+    deps.log.log("error", "broker account not provisioned", { id: d.id, error: String(e) });
+    return provisioningKey(e);
+  }
+}
+
+/**
+ * Brings the broker along after a create (`prev` null) or an edit, when MQTT_DYNSEC is on.
+ *
+ * Failure policy: the change is written first (the device id and the unique checks come
+ * from the store), then the broker is told. When the broker refuses or cannot be reached,
+ * the write is undone — a created device is deleted again, an edited one gets its previous
+ * record back and the broker its previous account (best effort) — and the admin gets a
+ * 502 with the reason. So the portal and the broker never disagree silently, and there is
+ * no "not provisioned" state waiting for a retry: the admin saves again once the broker is
+ * back. Deletes go the other way round (see {@link deleteSensor}).
+ */
+export async function followBroker(
+  deps: Deps,
+  saved: StoredDevice,
+  prev: StoredDevice | null,
+): Promise<string | null> {
+  if (!dynsecEnabled(deps) || (prev && !accountChanged(prev, saved))) return null;
+  const failed = await provisionStored(deps, saved, prev?.config.mqtt.username ?? null);
+  if (!failed) return null;
+  if (prev) {
+    await updateDevice(deps.kv, saved.id, (cur) => ({ ...prev, parent_id: cur.parent_id }));
+    if (prev.mqtt_password_sealed) {
+      await provisionStored(deps, prev, saved.config.mqtt.username);
+    }
+  } else {
+    await deleteDevice(deps.kv, saved.id);
+    await unprovisionDevice(deps, saved.id, saved.config.mqtt.username).catch((e) =>
+      deps.log.log("warn", "broker account of an undone device not removed", {
+        id: saved.id,
+        error: String(e),
+      })
+    );
+  }
+  return failed;
+}
+
+/** Removes a device's broker account before its record goes; a locale key on failure. */
+export async function leaveBroker(deps: Deps, d: StoredDevice): Promise<string | null> {
+  if (!dynsecEnabled(deps)) return null;
+  try {
+    await unprovisionDevice(deps, d.id, d.config.mqtt.username);
+    return null;
+  } catch (e) {
+    deps.log.log("error", "broker account not removed", { id: d.id, error: String(e) });
+    return provisioningKey(e);
+  }
+}

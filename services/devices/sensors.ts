@@ -1,0 +1,154 @@
+/** Sensors of a station (admin): create, edit, delete; the unit must be a unit of the station. */
+import type { Deps } from "../deps.ts";
+import type { User } from "../../core/types.ts";
+import { sensorStationId, sensorTopicPrefix } from "../../core/devices.ts";
+import { type SensorInput } from "../../core/device_rules.ts";
+import {
+  createDevice,
+  deleteDevice,
+  getDevice,
+  type StoredDevice,
+  updateDevice,
+} from "../../db/devices.ts";
+import { hashMqttPassword } from "../platform/mqtt_passwords.ts";
+import { forgetSensorCertificate } from "./certificates.ts";
+import {
+  answer,
+  brokerFailure,
+  DV,
+  fieldError,
+  forgetStatus,
+  isTenant,
+  SENSOR_NOT_FOUND,
+} from "./_changes.ts";
+import { notFound } from "../refusal.ts";
+import type { DeviceView } from "../../core/devices.ts";
+import {
+  followBroker,
+  leaveBroker,
+  type PasswordFields,
+  passwordFields,
+  storedPassword,
+} from "./broker_accounts.ts";
+
+/** The stored sensor from a validated body, or a refusal when its unit is not in `station`. */
+function sensorRecord(
+  id: number,
+  station: StoredDevice,
+  input: SensorInput,
+  pw: PasswordFields,
+  now: number,
+  prev: StoredDevice | null,
+): StoredDevice | { reason: "refused"; key: string; field: string } {
+  const unitId = input.config.sensor.unit_id;
+  if (!station.config.station?.units.some((u) => u.id === unitId)) {
+    return {
+      reason: "refused",
+      key: "devices.sensor_form.errors.unit_not_found",
+      field: "unit_id",
+    };
+  }
+  const tenant = input.config.sensor.tenant_id;
+  return {
+    id,
+    type: "sensor",
+    name: input.name,
+    serial_number: input.serial_number,
+    station_id: sensorStationId(station.station_id, input.serial_number),
+    parent_id: station.id,
+    zone_id: null,
+    location: "",
+    customer_id: null,
+    tenant_id: tenant,
+    config: {
+      mqtt: {
+        username: input.config.mqtt.username,
+        topic_prefix: sensorTopicPrefix(input.serial_number),
+      },
+      sensor: { unit_id: unitId, tenant_id: tenant, ip_address: input.config.sensor.ip_address },
+    },
+    created_at: prev?.created_at ?? now,
+    updated_at: now,
+    ...pw,
+  };
+}
+
+/** Adds a sensor to a station (admin): unit of that station, free; tenant an existing tenant. */
+export async function createSensor(
+  deps: Deps,
+  actor: User,
+  stationId: number,
+  input: SensorInput,
+): Promise<DeviceView> {
+  const tenant = input.config.sensor.tenant_id;
+  if (tenant !== null && !(await isTenant(deps, tenant))) {
+    throw fieldError("tenant_id", `${DV}tenant_invalid`);
+  }
+  const pw = (await passwordFields(deps, input.config.mqtt.password)) ??
+    { mqtt_password_hash: await hashMqttPassword("") };
+  const res = await createDevice(
+    deps.kv,
+    stationId,
+    (id, station) => sensorRecord(id, station!, input, pw, deps.now(), null),
+  );
+  if (res.ok) {
+    const failed = await followBroker(deps, res.device, null);
+    if (failed) throw brokerFailure(failed);
+    deps.log.log("info", "sensor created", { id: res.device.id, station: stationId });
+  }
+  return answer(deps, actor, res, SENSOR_NOT_FOUND);
+}
+
+/** Edits a sensor of a station (admin); a blank password keeps the current one. */
+export async function updateSensor(
+  deps: Deps,
+  actor: User,
+  stationId: number,
+  sensorId: number,
+  input: SensorInput,
+): Promise<DeviceView> {
+  const tenant = input.config.sensor.tenant_id;
+  if (tenant !== null && !(await isTenant(deps, tenant))) {
+    throw fieldError("tenant_id", `${DV}tenant_invalid`);
+  }
+  const pw = await passwordFields(deps, input.config.mqtt.password);
+  let prev: StoredDevice | null = null;
+  const res = await updateDevice(deps.kv, sensorId, (cur, station) => {
+    if (cur.type !== "sensor" || cur.parent_id !== stationId || !station) {
+      return { reason: "not_found" };
+    }
+    prev = cur;
+    return sensorRecord(sensorId, station, input, pw ?? storedPassword(cur), deps.now(), cur);
+  });
+  if (res.ok) {
+    const failed = await followBroker(deps, res.device, prev);
+    if (failed) throw brokerFailure(failed);
+  }
+  return answer(deps, actor, res, SENSOR_NOT_FOUND);
+}
+
+/**
+ * Deletes a sensor of a station (admin). With MQTT_DYNSEC on, its broker account goes
+ * first and the delete is refused (502) when the broker cannot be told: a deleted sensor
+ * must not keep a working login. Its client certificate is forgotten.
+ */
+export async function deleteSensor(
+  deps: Deps,
+  stationId: number,
+  sensorId: number,
+): Promise<number> {
+  const cur = await getDevice(deps.kv, sensorId);
+  if (!cur || cur.type !== "sensor" || cur.parent_id !== stationId) {
+    throw notFound(SENSOR_NOT_FOUND);
+  }
+  const left = await leaveBroker(deps, cur);
+  if (left) throw brokerFailure(left);
+  const res = await deleteDevice(deps.kv, sensorId);
+  if (!res.ok) throw notFound(SENSOR_NOT_FOUND);
+  await forgetSensorCertificate(deps, sensorId).catch((e) =>
+    deps.log.log("error", "sensor certificate not forgotten", { id: sensorId, error: String(e) })
+  );
+  await forgetStatus(deps, sensorId);
+  deps.log.log("info", "sensor deleted", { id: sensorId, station: stationId });
+  return 1;
+}

@@ -15,18 +15,21 @@ import { appPage } from "./_page.tsx";
 import { pdfResponse } from "./api/reports.ts";
 import { localParts } from "../core/local_time.ts";
 import { parsePeriod } from "../core/periods.ts";
-import { getUnitBillOf } from "../db/bills.ts";
 import {
+  checkReportRequest,
+  cityOf,
   currentPeriod,
+  generateReport,
+  periodName,
   type PeriodRow,
   type StationContext,
   stationContext,
   stationPeriods,
   stationReport,
+  unitBillOf,
   unitReport,
+  zoneOfBill,
 } from "../services/reports/mod.ts";
-import { cityOf, periodName, zoneOfBill } from "../services/reports/mod.ts";
-import { checkReportRequest, generateReport } from "../services/reports/mod.ts";
 import { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "../services/billing/mod.ts";
 import { invalid, Refusal } from "../services/refusal.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
@@ -302,7 +305,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
         status,
       });
     const bill = period && UNIT_ID.test(unitId)
-      ? await getUnitBillOf(deps.kv, ctx.station.id, period, unitId)
+      ? await unitBillOf(deps, ctx.station.id, period, unitId)
       : null;
     if (!period || !bill || String(bill.id) !== str(form, "bill_id")) {
       return failed(t("billing.errors.bill_not_found"), 404);

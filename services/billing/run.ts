@@ -27,7 +27,6 @@
  * batches. Stations are read a few at a time and billed as soon as they are read.
  */
 import type { Deps } from "../deps.ts";
-import type { Zone } from "../../core/zone.ts";
 import { averageEnergy } from "../../core/estimation.ts";
 import { parsePeriod, type Period } from "../../core/periods.ts";
 import { localParts, monthBounds } from "../../core/local_time.ts";
@@ -35,8 +34,7 @@ import { invalid, notFound } from "../refusal.ts";
 import { getZone, listZones, type StoredZone } from "../../db/zones.ts";
 import { listDevices, type StoredDevice } from "../../db/devices.ts";
 import { idBlocks } from "../../db/bills.ts";
-import { counterUsageOf } from "../../db/telemetry/mod.ts";
-import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
+import { asZone, inFlight, planStation, sensorsByStation, STATIONS_IN_FLIGHT } from "./plan.ts";
 import { NoticeBatch } from "./notices.ts";
 import {
   billGroup,
@@ -46,7 +44,6 @@ import {
   type Run,
   type RunCounts,
   type StationPlan,
-  type UnitPlan,
 } from "./station.ts";
 
 /** How an estimated energy was found (the automatic levels). */
@@ -110,8 +107,6 @@ export interface BillingOptions {
   author?: string | null;
 }
 
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
-
 /** Validates a period; an invalid-input refusal otherwise. */
 export function checkPeriod(period: unknown): Period {
   try {
@@ -153,76 +148,6 @@ export function periodBounds(period: Period, offset: number): { from: number; to
     from: monthBounds(period.year, first, offset).from,
     to: monthBounds(period.year, last, offset).to,
   };
-}
-
-/** Stations billed at the same time (their reads and commits overlap). */
-const STATIONS_IN_FLIGHT = 4;
-
-function asZone(z: StoredZone): Zone {
-  return { ...z, id: String(z.id) };
-}
-
-/** The sensor bound to each unit, per station: station id → unit id → sensor. */
-function sensorsByStation(
-  devices: readonly StoredDevice[],
-): Map<number, Map<string, StoredDevice>> {
-  const out = new Map<number, Map<string, StoredDevice>>();
-  for (const d of devices) {
-    const unit = d.config.sensor?.unit_id;
-    if (d.type !== "sensor" || d.parent_id === null || !unit) continue;
-    let units = out.get(d.parent_id);
-    if (!units) out.set(d.parent_id, units = new Map());
-    units.set(unit, d);
-  }
-  return out;
-}
-
-/** A station's units with their measured energy, or the levels 1 and 2 of the estimation. */
-async function planStation(
-  run: Run,
-  station: StoredDevice,
-  sensors: Map<string, StoredDevice> | undefined,
-): Promise<StationPlan> {
-  const units: UnitPlan[] = [];
-  const { deps, bounds } = run;
-  try {
-    for (const unit of station.config.station?.units ?? []) {
-      const sensor = sensors?.get(unit.id) ?? null;
-      const plan: UnitPlan = {
-        unit_id: unit.id,
-        sensor,
-        tenant_id: sensor?.tenant_id ?? sensor?.config.sensor?.tenant_id ?? unit.tenant_id ?? null,
-        energy: null,
-        method: null,
-      };
-      if (sensor) {
-        const usage = await counterUsageOf(
-          deps.telemetry,
-          sensor.serial_number,
-          "total_energy_kwh",
-          bounds.from,
-          bounds.to,
-        );
-        if (usage.readings > 0) plan.energy = round3(usage.delta);
-        else {
-          plan.energy = await extendedRangeEstimate(deps, sensor.serial_number, bounds, {
-            bothSides: true,
-          });
-          if (plan.energy !== null) plan.method = "method_1_extended_range";
-        }
-      }
-      if (plan.energy === null) {
-        plan.energy = await historicalAverage(deps.kv, station.id, unit.id, run.period);
-        plan.method = plan.energy === null
-          ? "method_3_zone_average"
-          : "method_2_historical_average";
-      }
-      units.push(plan);
-    }
-    return { station, units, error: null };
-  } catch (e) {
-    return { station, units, error: e instanceof Error ? e.message : String(e) };
-  }
 }
 
 function emptyResult(
@@ -398,22 +323,4 @@ async function billZone(
   }
   group.push(...waiting);
   for (const g of groups(group)) await billed(g);
-}
-
-/** `fn` over `items`, at most `limit` at a time; answers the results in the order of `items`. */
-async function inFlight<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

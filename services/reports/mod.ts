@@ -21,6 +21,7 @@ export {
   stationPeriods,
   stationReport,
   type StationReportData,
+  unitBillOf,
   unitReport,
   type UnitReportData,
 } from "./views.ts";

@@ -166,3 +166,13 @@ export async function unitReport(
   const tenant = tenantId === null ? null : (await getUser(deps.kv, tenantId))?.full_name ?? null;
   return { unit, tenant, rows };
 }
+
+/** The bill of a unit of a station for a period (the one a recalculation names), or null. */
+export function unitBillOf(
+  deps: Deps,
+  stationId: number,
+  period: string,
+  unitId: string,
+): Promise<StoredUnitBill | null> {
+  return getUnitBillOf(deps.kv, stationId, period, unitId);
+}

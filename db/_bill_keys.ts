@@ -1,0 +1,82 @@
+/**
+ * The keys of the bill families (the layout is written at the top of `bills.ts`) and the
+ * staging of a unit bill's writes with its indexes: internal to `bills.ts` and `bills_run.ts`.
+ */
+import {
+  type CustomerBill,
+  type CustomerBillDraft,
+  isPaymentStatus,
+  PAYMENT_TRANSITIONS,
+  periodOfBill,
+  type UnitBill,
+  type UnitBillDraft,
+} from "../core/bill.ts";
+
+/** A unit bill as stored (core/bill.ts); amounts in integer cents. */
+export type StoredUnitBill = UnitBill;
+/** A customer (station) bill as stored (core/bill.ts); amounts in integer cents. */
+export type StoredCustomerBill = CustomerBill;
+export type { CustomerBillDraft, UnitBillDraft };
+
+/**
+ * A unit bill read from the store with the fields added since it was written (bills made
+ * before finalization and payment states existed) filled in.
+ */
+export function normalizeUnitBill(v: StoredUnitBill): StoredUnitBill {
+  if (v.payment_history !== undefined && v.late_fee !== undefined) return v;
+  const status = isPaymentStatus(v.payment_status) ? v.payment_status : "pending";
+  return {
+    ...v,
+    payment_status: status,
+    payment_due_date: v.is_finalized ? v.payment_due_date ?? null : null,
+    late_fee: v.late_fee ?? 0,
+    spei_clabe: v.spei_clabe ?? null,
+    spei_reference: v.spei_reference ?? null,
+    spei_bank: v.spei_bank ?? null,
+    spei_expiry_date: v.spei_expiry_date ?? null,
+    finalized_at: v.finalized_at ?? (v.is_finalized ? v.updated_at : null),
+    payment_history: v.payment_history ?? [],
+  };
+}
+
+/** The due-date index key of a bill that a sweep may move to overdue, or null. */
+function dueKey(b: StoredUnitBill): Deno.KvKey | null {
+  if (!b.is_finalized || b.payment_due_date === null) return null;
+  if (!PAYMENT_TRANSITIONS[b.payment_status].includes("overdue")) return null;
+  return ["unit_bills_due", b.payment_due_date, b.id];
+}
+
+/** Stages the writes of one unit bill: the bill, its id index and its due-date index. */
+export function putUnitBill(
+  op: Deno.AtomicOperation,
+  old: StoredUnitBill | null,
+  bill: StoredUnitBill,
+) {
+  const key = unitKey(bill.station_id, periodOfBill(bill), bill.unit_id);
+  op.set(key, bill);
+  if (!old) op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), bill.unit_id]);
+  const before = old ? dueKey(old) : null;
+  const after = dueKey(bill);
+  if (before && (!after || before.join("|") !== after.join("|"))) op.delete(before);
+  if (after) op.set(after, null);
+}
+
+/** Stages the removal of one unit bill and its indexes. */
+export function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
+  op.delete(unitKey(bill.station_id, periodOfBill(bill), bill.unit_id));
+  op.delete(["unit_bill_ids", bill.id]);
+  const due = dueKey(bill);
+  if (due) op.delete(due);
+}
+
+export const unitKey = (stationId: number, period: string, unitId: string): Deno.KvKey => [
+  "unit_bills",
+  stationId,
+  period,
+  unitId,
+];
+export const customerKey = (stationId: number, period: string): Deno.KvKey => [
+  "customer_bills",
+  stationId,
+  period,
+];

@@ -1,0 +1,233 @@
+/**
+ * A billing run's writes (db/bills.ts's layout): a station's unit bills and its customer bill
+ * in ONE atomic commit checked against what was read before computing them, several stations
+ * in one commit, and bill ids reserved in blocks.
+ */
+import {
+  type CustomerBillDraft,
+  customerKey,
+  normalizeUnitBill,
+  putUnitBill,
+  type StoredCustomerBill,
+  type StoredUnitBill,
+  type UnitBillDraft,
+  unitKey,
+} from "./_bill_keys.ts";
+
+/** Reserves `n` consecutive ids of `collection` (the `["seq", collection]` of db/kv.ts); the first. */
+async function reserveIds(kv: Deno.Kv, collection: string, n: number): Promise<number> {
+  const key = ["seq", collection];
+  for (;;) {
+    const cur = await kv.get<number>(key);
+    const first = (cur.value ?? 0) + 1;
+    if ((await kv.atomic().check(cur).set(key, first + n - 1).commit()).ok) return first;
+  }
+}
+
+/** The stored bills of one station and period, with versionstamps for the atomic write. */
+export interface StationBills {
+  units: Map<string, Deno.KvEntryMaybe<StoredUnitBill>>;
+  customer: Deno.KvEntryMaybe<StoredCustomerBill>;
+}
+
+/** Reads the bills of the given units of a station for a period, and its customer bill. */
+export async function readStationBills(
+  kv: Deno.Kv,
+  stationId: number,
+  period: string,
+  unitIds: readonly string[],
+): Promise<StationBills> {
+  return (await readStationsBills(kv, period, [{ stationId, unitIds }]))[0];
+}
+
+/** {@link readStationBills} for several stations at once (10 keys per read). */
+export async function readStationsBills(
+  kv: Deno.Kv,
+  period: string,
+  stations: readonly { stationId: number; unitIds: readonly string[] }[],
+): Promise<StationBills[]> {
+  const keys = stations.flatMap(({ stationId, unitIds }) => [
+    ...unitIds.map((u) => unitKey(stationId, period, u)),
+    customerKey(stationId, period),
+  ]);
+  const entries: Deno.KvEntryMaybe<unknown>[] = [];
+  for (let i = 0; i < keys.length; i += 10) {
+    entries.push(...await kv.getMany<unknown[]>(keys.slice(i, i + 10)));
+  }
+  let at = 0;
+  return stations.map(({ unitIds }) => {
+    const units = new Map<string, Deno.KvEntryMaybe<StoredUnitBill>>();
+    for (const u of unitIds) {
+      const e = entries[at++] as Deno.KvEntryMaybe<StoredUnitBill>;
+      units.set(u, e.value ? { ...e, value: normalizeUnitBill(e.value) } : e);
+    }
+    return { units, customer: entries[at++] as Deno.KvEntryMaybe<StoredCustomerBill> };
+  });
+}
+
+/** Hands out `n` consecutive ids of a collection (`bills`, `customer_bills`); the first. */
+export type IdSource = (collection: string, n: number) => Promise<number>;
+
+/**
+ * An {@link IdSource} that reserves ids `size` at a time, for a run that writes many bills:
+ * one sequence write per block instead of one per station. Ids of a block left unused when
+ * the run ends are never handed out (ids have gaps, as after a failed commit).
+ */
+export function idBlocks(kv: Deno.Kv, size = 500): IdSource {
+  const blocks = new Map<string, { next: number; end: number }>();
+  const pending = new Map<string, Promise<void>>();
+  const take = async (collection: string, n: number): Promise<number> => {
+    for (;;) {
+      const b = blocks.get(collection);
+      if (b && b.next + n <= b.end) {
+        b.next += n;
+        return b.next - n;
+      }
+      let refill = pending.get(collection);
+      if (!refill) {
+        const count = Math.max(size, n);
+        refill = reserveIds(kv, collection, count).then((first) => {
+          blocks.set(collection, { next: first, end: first + count });
+        }).finally(() => pending.delete(collection));
+        pending.set(collection, refill);
+      }
+      await refill;
+    }
+  };
+  return take;
+}
+
+/** One unit bill of a station write and what was read before computing it. */
+export interface UnitWrite {
+  draft: UnitBillDraft;
+  prev: Deno.KvEntryMaybe<StoredUnitBill>;
+}
+
+/** The outcome of {@link writeStationBills}. */
+export type StationWriteResult =
+  | { ok: false; reason: "conflict" }
+  | {
+    ok: true;
+    /** Unit bills created, updated and left alone (finalized). */
+    created: StoredUnitBill[];
+    updated: StoredUnitBill[];
+    skipped: StoredUnitBill[];
+    customer: { bill: StoredCustomerBill; outcome: "created" | "updated" | "skipped" } | null;
+  };
+
+/** What one station writes: its unit bills and customer bill, with what was read before. */
+export interface StationWrite {
+  stationId: number;
+  units: readonly UnitWrite[];
+  customer: {
+    draft: CustomerBillDraft;
+    prev: Deno.KvEntryMaybe<StoredCustomerBill>;
+    /** Write it even when it is finalized: one of its unit bills is created or changed. */
+    restate?: boolean;
+  } | null;
+}
+
+/** What a station write did. */
+export type StationWritten = Extract<StationWriteResult, { ok: true }>;
+
+/**
+ * Writes a station's unit bills and customer bill for a period in one atomic commit. A bill
+ * whose previous version is finalized is left alone; a draft keeps its id, created_at and
+ * payment fields. Answers `conflict` when something changed since `prev` was read.
+ */
+export async function writeStationBills(
+  kv: Deno.Kv,
+  stationId: number,
+  period: string,
+  units: readonly UnitWrite[],
+  customer: StationWrite["customer"],
+  now: number,
+  ids: IdSource = (collection, n) => reserveIds(kv, collection, n),
+): Promise<StationWriteResult> {
+  const res = await writeStationsBills(kv, period, [{ stationId, units, customer }], now, ids);
+  return res === null ? { ok: false, reason: "conflict" } : res[0];
+}
+
+/**
+ * {@link writeStationBills} for several stations in ONE atomic commit (all or none): null when
+ * something changed since it was read. The caller keeps the commit within Deno KV's limits
+ * (checks: one per bill).
+ */
+export async function writeStationsBills(
+  kv: Deno.Kv,
+  period: string,
+  stations: readonly StationWrite[],
+  now: number,
+  ids: IdSource = (collection, n) => reserveIds(kv, collection, n),
+): Promise<StationWritten[] | null> {
+  const at = new Date(now).toISOString();
+  const op = kv.atomic();
+  const out: StationWritten[] = [];
+  for (const s of stations) out.push(await stage(op, period, s, at, ids));
+  const res = await op.commit();
+  return res.ok ? out : null;
+}
+
+async function stage(
+  op: Deno.AtomicOperation,
+  period: string,
+  { stationId, units, customer }: StationWrite,
+  at: string,
+  ids: IdSource,
+): Promise<StationWritten> {
+  const created: StoredUnitBill[] = [];
+  const updated: StoredUnitBill[] = [];
+  const skipped: StoredUnitBill[] = [];
+  const fresh = units.filter((u) => u.prev.value === null).length;
+  let nextBillId = fresh > 0 ? await ids("bills", fresh) : 0;
+  for (const { draft, prev } of units) {
+    op.check({ key: unitKey(stationId, period, draft.unit_id), versionstamp: prev.versionstamp });
+    const old = prev.value;
+    if (old?.is_finalized) {
+      skipped.push(old);
+      continue;
+    }
+    if (old) {
+      // A draft is replaced (drafts carry no payment); it keeps its id and creation time.
+      const bill: StoredUnitBill = {
+        ...draft,
+        id: old.id,
+        created_at: old.created_at,
+        updated_at: at,
+      };
+      putUnitBill(op, normalizeUnitBill(old), bill);
+      updated.push(bill);
+    } else {
+      const id = nextBillId++;
+      const bill: StoredUnitBill = { ...draft, id, created_at: at, updated_at: at };
+      putUnitBill(op, null, bill);
+      created.push(bill);
+    }
+  }
+  let cust: StationWritten["customer"] = null;
+  if (customer) {
+    const key = customerKey(stationId, period);
+    op.check({ key, versionstamp: customer.prev.versionstamp });
+    const old = customer.prev.value;
+    if (old?.is_finalized && !customer.restate) {
+      cust = { bill: old, outcome: "skipped" };
+    } else if (old) {
+      const bill = {
+        ...customer.draft,
+        is_finalized: customer.draft.is_finalized || old.is_finalized,
+        id: old.id,
+        created_at: old.created_at,
+        updated_at: at,
+      };
+      op.set(key, bill);
+      cust = { bill, outcome: "updated" };
+    } else {
+      const id = await ids("customer_bills", 1);
+      const bill = { ...customer.draft, id, created_at: at, updated_at: at };
+      op.set(key, bill);
+      op.set(["customer_bill_ids", id], [stationId, period]);
+      cust = { bill, outcome: "created" };
+    }
+  }
+  return { ok: true, created, updated, skipped, customer: cust };
+}

@@ -8,24 +8,14 @@ import type { Page } from "puppeteer-core";
 import { seedDemo } from "../../services/demo.ts";
 import {
   addAccount,
+  axeSerious,
+  type AxeViolation,
   freshPage,
   randomAccessCode,
-  ROOT,
   signIn,
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { createAccessCode } from "../../db/access_codes.ts";
-
-const AXE_SOURCE = await Deno.readTextFile(new URL("node_modules/axe-core/axe.min.js", ROOT));
-
-/** What axe reports for one rule. */
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  helpUrl: string;
-  nodes: { target: unknown[]; failureSummary?: string; html: string }[];
-}
 
 /** A page to check: who looks at it, and optionally what to do before checking. */
 interface Check {
@@ -75,21 +65,8 @@ const CHECKS: Check[] = [
   { path: "/user/settings", as: "user" },
 ];
 
-/** Runs axe on the page and returns the serious and critical violations. */
-async function axeSerious(page: Page): Promise<Violation[]> {
-  const has = await page.evaluate(() => "axe" in globalThis);
-  if (!has) await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    // deno-lint-ignore no-explicit-any
-    const axe = (globalThis as any).axe;
-    const r = await axe.run(document, { resultTypes: ["violations"] });
-    return JSON.parse(JSON.stringify(r.violations));
-  }) as Violation[];
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-}
-
 /** A readable account of violations. */
-function describe(label: string, vs: Violation[]): string {
+function describe(label: string, vs: AxeViolation[]): string {
   return vs.map((v) =>
     `${label}: [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
     v.nodes.slice(0, 5).map((n) =>

@@ -4,14 +4,7 @@
  * and the page comes back with the result; a password the broker refuses is reported so.
  */
 import assert from "node:assert/strict";
-import {
-  addAccount,
-  apiStation,
-  freshPage,
-  portalApi,
-  signIn,
-  withPortalAndBrowser,
-} from "./_browser.ts";
+import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { brokerTls } from "../../services/mqtt_runtime.ts";
 import { createDeviceDirectory } from "../../services/device_status.ts";
@@ -33,15 +26,13 @@ Deno.test("the Test MQTT Connection button works without JavaScript and shows th
     try {
       deps.config.mqtt.port = broker.port;
       deps.config.mqtt.tlsPort = broker.tlsPort!;
-      const admin = await addAccount(portal, "admin", { language: "en" });
-      const { station, sensors: [sensor] } = await apiStation(await portalApi(portal, admin.user), {
+      const { admin, station, sensors: [sensor] } = await adminWithStation(portal, {
         serial: "STE2E",
         units: ["Depto 101"],
         sensors: [{ serial: "E2E001", unit: "unit_1" }],
       });
 
-      const page = await freshPage(browser);
-      await signIn(page, portal, admin.email, admin.password);
+      const page = await signedInPage(browser, portal, admin);
       await page.setJavaScriptEnabled(false);
       const data = `${portal.url}/admin/devices/station/${station}/sensor/${sensor}/data`;
       await page.goto(data, { waitUntil: "load" });

@@ -13,7 +13,7 @@ import type {
 import { sensorTopicPrefix } from "../../core/devices.ts";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
-import type { IngestOptions } from "../../ingest/subscriber.ts";
+import { type IngestOptions, startIngest } from "../../ingest/subscriber.ts";
 import { connectSimMeter, type SimMeter, type SimMeterOptions } from "../../ingest/sim_meter.ts";
 import { type Mosquitto, startMosquitto } from "../_mosquitto.ts";
 
@@ -273,6 +273,35 @@ export function testIngestOptions(
     statsLogMs: 0,
     ...deps,
     ...overrides,
+  };
+}
+
+/**
+ * A test's ingest: `devices` in a memory directory, a status sink, a SQLite store, the broker
+ * `start` makes on the directory, and ingest started on them (`overrides` of
+ * {@link testIngestOptions}); `close()` stops ingest, then the store, then the broker.
+ */
+export async function startTestIngest(
+  start: (directory: DeviceDirectory) => Promise<TestBroker>,
+  devices: TestDevice[],
+  overrides: Partial<IngestOptions> = {},
+) {
+  const directory = new MemoryDirectory(devices);
+  const status = new MemoryStatus();
+  const store = sqliteStore();
+  const broker = await start(directory);
+  const ingest = startIngest(testIngestOptions(broker, { directory, status, store }, overrides));
+  return {
+    directory,
+    status,
+    store,
+    broker,
+    ingest,
+    async close() {
+      await ingest.stop();
+      await store.close();
+      await broker.close();
+    },
   };
 }
 

@@ -24,7 +24,7 @@ export interface BillingWorld {
   tenantTokens: string[];
   adminUser: StoredUser;
   tenantUsers: StoredUser[];
-  /** The station's owner (a customer), in a world built with `owner: true`. */
+  /** The station's owner (a customer), in a world built with `owner`. */
   owner: { id: number; token: string } | null;
 }
 
@@ -37,8 +37,8 @@ export interface BillingWorldOptions {
   now?: number;
   /** Fields of zone "Tiered" to override (a billing type, other prices). */
   zone?: Partial<Zone>;
-  /** A customer owning the station. */
-  owner?: boolean;
+  /** A customer owning the station (with these account fields, if given). */
+  owner?: boolean | Partial<StoredUser>;
   /** The admin's account fields. */
   admin?: Partial<StoredUser>;
   /**
@@ -153,7 +153,9 @@ export async function billingWorld(options: BillingWorldOptions = {}): Promise<B
   const clock = { now: start ?? Date.now() };
   const t = start === undefined ? await testApp() : await testApp({ now: () => clock.now });
   const admin = await account(t, "admin", options.admin ?? {});
-  const owner = options.owner ? await account(t, "customer") : null;
+  const owner = options.owner
+    ? await account(t, "customer", options.owner === true ? {} : options.owner)
+    : null;
   const tenants = [];
   for (const extra of options.tenants ?? [{ language: "es" }, {}]) {
     tenants.push(await account(t, "user", extra));

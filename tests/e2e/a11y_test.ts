@@ -25,6 +25,13 @@ interface Check {
   before?: (page: Page) => Promise<void>;
 }
 
+/** Opens a dialog: once `ready` (the island) is there, clicks `button` and waits for `shown`. */
+const opening = (ready: string, button: string, shown: string) => async (page: Page) => {
+  await page.waitForSelector(ready);
+  await page.click(button);
+  await page.waitForSelector(shown, { visible: true });
+};
+
 const CHECKS: Check[] = [
   { path: "/login", as: "anonymous" },
   { path: "/register", as: "anonymous" },
@@ -32,22 +39,18 @@ const CHECKS: Check[] = [
     path: "/register",
     as: "anonymous",
     label: "/register with the terms dialog open",
-    before: async (page) => {
-      await page.waitForSelector("[data-island=TermsConsent] [role=tablist]");
-      await page.click("#terms");
-      await page.waitForSelector("#terms-dialog.open", { visible: true });
-    },
+    before: opening("[data-island=TermsConsent] [role=tablist]", "#terms", "#terms-dialog.open"),
   },
   { path: "/admin", as: "admin" },
   {
     path: "/admin",
     as: "admin",
     label: "/admin with the notifications panel open",
-    before: async (page) => {
-      await page.waitForSelector("[data-island=NotificationBell] [data-testid=notification-bell]");
-      await page.click("[data-testid=notification-bell]");
-      await page.waitForSelector(".notif-panel", { visible: true });
-    },
+    before: opening(
+      "[data-island=NotificationBell] [data-testid=notification-bell]",
+      "[data-testid=notification-bell]",
+      ".notif-panel",
+    ),
   },
   { path: "/admin#contact", as: "admin", label: "/admin with the contact dialog open" },
   { path: "/admin/settings", as: "admin" },

@@ -5,24 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
-import { startEmbeddedBroker } from "../../ingest/broker.ts";
-import { brokerTls } from "../../services/mqtt_runtime.ts";
-import { createDeviceDirectory } from "../../services/device_status.ts";
 import { sealMqttPassword } from "../../services/mqtt_passwords.ts";
 import { updateDevice } from "../../db/devices.ts";
-import { INGEST_CREDENTIALS } from "../ingest/_helpers.ts";
+import { portalTlsBroker } from "../ingest/_helpers.ts";
 
 Deno.test("the Test MQTT Connection button works without JavaScript and shows the broker's answer", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
     const deps = portal.deps;
     deps.config.mqtt.tlsHosts = ["localhost", "127.0.0.1"];
-    const broker = await startEmbeddedBroker({
-      port: 0,
-      hostname: "127.0.0.1",
-      directory: createDeviceDirectory(deps),
-      ingestCredentials: INGEST_CREDENTIALS,
-      tls: { ...(await brokerTls(deps))!, port: 0 },
-    });
+    const broker = await portalTlsBroker(deps);
     try {
       deps.config.mqtt.port = broker.port;
       deps.config.mqtt.tlsPort = broker.tlsPort!;

@@ -12,6 +12,9 @@ import type {
 } from "../../ingest/contract.ts";
 import { sensorTopicPrefix } from "../../core/devices.ts";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
+import type { Deps } from "../../services/deps.ts";
+import { createDeviceDirectory } from "../../services/device_status.ts";
+import { brokerTls } from "../../services/mqtt_runtime.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { type IngestOptions, startIngest } from "../../ingest/subscriber.ts";
 import { connectSimMeter, type SimMeter, type SimMeterOptions } from "../../ingest/sim_meter.ts";
@@ -246,6 +249,20 @@ export async function embeddedBroker(directory: DeviceDirectory): Promise<TestBr
     ingestCredentials: INGEST_CREDENTIALS,
   });
   return { name: "embedded", url: b.url, close: () => b.close() };
+}
+
+/**
+ * The portal's embedded broker (of `deps`) on free loopback ports, plain and TLS with the
+ * portal's broker certificate, authenticating the portal's devices and ingest.
+ */
+export async function portalTlsBroker(deps: Deps) {
+  return await startEmbeddedBroker({
+    port: 0,
+    hostname: "127.0.0.1",
+    directory: createDeviceDirectory(deps),
+    ingestCredentials: INGEST_CREDENTIALS,
+    tls: { ...(await brokerTls(deps))!, port: 0 },
+  });
 }
 
 /** Both kinds of broker, for tests that run on each. */

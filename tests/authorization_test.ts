@@ -172,6 +172,9 @@ const api = (roles: Role[], status: number) =>
 /** An API route for anyone signed in. */
 const signedInApi = (status: number) => api(["admin", "customer", "user"], status);
 
+/** An API route of the matrix's station: 200 for the signed-in, 404 for the other tenant. */
+const ofStation200 = () => ({ ...signedInApi(200), tenant2: { status: 404 } });
+
 /** A page of one role's area: anonymous to /login?next=, other roles to /. */
 const page = (role: Role | "any", status = 200, location?: string | RegExp) =>
   each((a) =>
@@ -516,10 +519,7 @@ const ROUTES: Row[] = [
     body: () => ({ json: matrixStation("MX-NEW") }),
     expect: api(["admin"], 201),
   },
-  at("GET", "/api/devices/:id", (f) => [f.dev.station], {
-    ...signedInApi(200),
-    tenant2: { status: 404 },
-  }),
+  at("GET", "/api/devices/:id", (f) => [f.dev.station], ofStation200()),
   { method: "GET", route: "/api/measurements/overview", expect: signedInApi(200) },
   {
     method: "GET",
@@ -534,39 +534,33 @@ const ROUTES: Row[] = [
     path: () => "/api/measurements/system-performance?timeframe=24h",
     expect: signedInApi(200),
   },
-  at("GET", "/api/measurements/:id/realtime", (f) => [f.dev.sensor], {
-    ...signedInApi(200),
-    tenant2: { status: 404 },
-  }),
+  at("GET", "/api/measurements/:id/realtime", (f) => [f.dev.sensor], ofStation200()),
   {
     method: "GET",
     route: "/api/measurements/:id/history",
     path: (f) => `/api/measurements/${f.dev.sensor}/history?aggregation=15m`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+    expect: ofStation200(),
   },
   {
     method: "GET",
     route: "/api/measurements/:id/summary",
     path: (f) => `/api/measurements/${f.dev.sensor}/summary?month=2026-01`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+    expect: ofStation200(),
   },
   {
     method: "GET",
     route: "/api/analytics/uptime/:id",
     path: (f) => `/api/analytics/uptime/${f.dev.sensor}?month=2026-01`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+    expect: ofStation200(),
   },
   {
     method: "GET",
     route: "/api/analytics/delta",
     path: (f) =>
       `/api/analytics/delta?sensorId=${f.dev.sensor}&startDate=2026-01-01&endDate=2026-02-01`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+    expect: ofStation200(),
   },
-  at("GET", "/api/devices/:id/status", (f) => [f.dev.sensor], {
-    ...signedInApi(200),
-    tenant2: { status: 404 },
-  }),
+  at("GET", "/api/devices/:id/status", (f) => [f.dev.sensor], ofStation200()),
   at(
     "PUT",
     "/api/devices/:id",
@@ -575,10 +569,7 @@ const ROUTES: Row[] = [
     () => ({ json: matrixStation("MX-2") }),
   ),
   at("DELETE", "/api/devices/:id", (f) => [f.dev.empty], api(["admin"], 200)),
-  at("GET", "/api/devices/:id/sensors", (f) => [f.dev.station], {
-    ...signedInApi(200),
-    tenant2: { status: 404 },
-  }),
+  at("GET", "/api/devices/:id/sensors", (f) => [f.dev.station], ofStation200()),
   at(
     "POST",
     "/api/devices/:id/sensors",
@@ -586,10 +577,12 @@ const ROUTES: Row[] = [
     api(["admin"], 201),
     () => ({ json: matrixSensor("MX-2C", "unit_3") }),
   ),
-  at("GET", "/api/devices/:id/sensors/:sensorId", (f) => [f.dev.station, f.dev.sensor], {
-    ...signedInApi(200),
-    tenant2: { status: 404 },
-  }),
+  at(
+    "GET",
+    "/api/devices/:id/sensors/:sensorId",
+    (f) => [f.dev.station, f.dev.sensor],
+    ofStation200(),
+  ),
   at(
     "PUT",
     "/api/devices/:id/sensors/:sensorId",

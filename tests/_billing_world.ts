@@ -1,103 +1,221 @@
-/** A billing world for the billing tests: a tiered zone, a station, two metered units. */
+/** A billing world for the billing tests: a tiered zone, a station, metered units with tenants. */
 import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
-import { defaultZone } from "../core/zone.ts";
+import { defaultZone, type Zone } from "../core/zone.ts";
 import { parsePeriod } from "../core/periods.ts";
+import type { StoredUser } from "../db/users.ts";
 import { createZone } from "../db/zones.ts";
+import { issueToken } from "../services/platform/tokens.ts";
 import { periodBounds, recalculateBill, recordPayment } from "../services/billing/mod.ts";
 
-/** The world of these tests: a tiered zone, one station, two units with metered tenants. */
+const H = 3_600_000;
+
+/** The world of these tests: a tiered zone, one station, metered units with tenants. */
 export interface BillingWorld {
   t: TestApp;
+  /** The app's clock: it moves (assign `now`) only in a world built with `now`. */
+  clock: { now: number };
   zoneId: number;
   stationId: number;
+  /** The units' meters (SIM-A, SIM-B, …), one per tenant. */
+  sensors: number[];
   tenants: number[];
   admin: string;
   tenantTokens: string[];
+  adminUser: StoredUser;
+  tenantUsers: StoredUser[];
+  /** The station's owner (a customer), in a world built with `owner`. */
+  owner: { id: number; token: string } | null;
+}
+
+/** Options of {@link billingWorld}. */
+export interface BillingWorldOptions {
+  /**
+   * Start of a movable clock (`w.clock.now`), and the tokens then stay valid from 30 days before
+   * it for 400 days (the clock may move by weeks). Without it: the real clock, one-hour tokens.
+   */
+  now?: number;
+  /** Fields of zone "Tiered" to override (a billing type, other prices). */
+  zone?: Partial<Zone>;
+  /** A customer owning the station (with these account fields, if given). */
+  owner?: boolean | Partial<StoredUser>;
+  /** The admin's account fields. */
+  admin?: Partial<StoredUser>;
+  /**
+   * One tenant per unit (unit_1 metered by SIM-A, unit_2 by SIM-B, …): the tenants' account
+   * fields. Default: tenant A in Spanish, tenant B in English.
+   */
+  tenants?: Partial<StoredUser>[];
+}
+
+/** A unit of {@link addStation}: its id and name, its meter's serial and its tenant. */
+export interface StationUnit {
+  id: string;
+  name: string;
+  serial: string;
+  tenant: number;
+  /** The meter's name; `Medidor <serial>` unless given. */
+  meter?: string;
 }
 
 /**
- * Zone: 1.00/kWh up to 150, 2.00 up to 280, 3.00 above; base 40, tax 16 %; commission 10 %,
- * fee 25 per unit, customer tax 16 %. Station "Norte" with unit_1 (SIM-A) and unit_2 (SIM-B).
+ * Creates a station through the API (one SSR; `serial_number` and MQTT user derived from
+ * `serial`) with a metered unit per entry of `units`; answers its id and its meters' ids.
  */
-export async function billingWorld(): Promise<BillingWorld> {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const tenantA = await account(t, "user", { language: "es" });
-  const tenantB = await account(t, "user");
-  const zone = await createZone(t.deps.kv, {
-    ...defaultZone("Tiered"),
-    enable_levels: true,
-    price_low: 1,
-    price_low_threshold: 150,
-    price_middle: 2,
-    price_middle_threshold: 280,
-    price_high: 3,
-    price_high_threshold: 0,
-    base_tariff: 40,
-    tax_percentage: 16,
-    customer_commission: 10,
-    customer_fee: 25,
-    customer_tax: 16,
-  }, Date.now());
-  const station = await call(t, "POST", "/api/devices", {
-    token: admin.token,
+export async function addStation(
+  t: TestApp,
+  token: string,
+  station: { name: string; serial: string; zoneId: number },
+  units: StationUnit[],
+): Promise<{ id: number; sensors: number[] }> {
+  const res = await call(t, "POST", "/api/devices", {
+    token,
     json: {
-      name: "Norte",
+      name: station.name,
       location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: "ST-B1",
-      station_id: "norte",
-      zone_id: zone.id,
+      serial_number: station.serial,
+      station_id: station.name.toLowerCase(),
+      zone_id: station.zoneId,
       type: "station",
       config: {
-        mqtt: { username: "st-b1", password: "station-pass", topic_prefix: "x" },
+        mqtt: {
+          username: station.serial.toLowerCase(),
+          password: "station-pass",
+          topic_prefix: "x",
+        },
         station: {
           ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: [
-            { id: "unit_1", name: "Depto 1", ssr_id: "ssr_1" },
-            { id: "unit_2", name: "Depto 2", ssr_id: "ssr_1" },
-          ],
+          units: units.map((u) => ({ id: u.id, name: u.name, ssr_id: "ssr_1" })),
         },
       },
     },
   });
-  assert.equal(station.status, 201, await station.clone().text());
-  const stationId = (await station.json()).id as number;
-  for (const [i, tenant] of [tenantA, tenantB].entries()) {
-    const serial = `SIM-${"AB"[i]}`;
-    const res = await call(t, "POST", `/api/devices/${stationId}/sensors`, {
-      token: admin.token,
+  assert.equal(res.status, 201, await res.clone().text());
+  const id = (await res.json()).id as number;
+  const sensors: number[] = [];
+  for (const u of units) {
+    const s = await call(t, "POST", `/api/devices/${id}/sensors`, {
+      token,
       json: {
-        name: `Medidor ${i + 1}`,
-        serial_number: serial,
+        name: u.meter ?? `Medidor ${u.serial}`,
+        serial_number: u.serial,
         type: "sensor",
         config: {
-          mqtt: { username: serial.toLowerCase(), password: "pw-sim-x", topic_prefix: "x" },
-          sensor: { unit_id: `unit_${i + 1}`, tenant_id: tenant.user.id, ip_address: "10.0.0.5" },
+          mqtt: { username: u.serial.toLowerCase(), password: "pw-sim-x", topic_prefix: "x" },
+          sensor: { unit_id: u.id, tenant_id: u.tenant, ip_address: "10.0.0.5" },
         },
       },
     });
-    assert.equal(res.status, 201, await res.clone().text());
+    assert.equal(s.status, 201, await s.clone().text());
+    sensors.push((await s.json()).id as number);
   }
+  return { id, sensors };
+}
+
+/** Assigns `stationIds` to the customer `customerId` through the API. */
+export async function assignOwner(
+  t: TestApp,
+  token: string,
+  customerId: number,
+  stationIds: number[],
+): Promise<void> {
+  const res = await call(t, "POST", "/api/devices/assign-customer", {
+    token,
+    json: { customer_id: customerId, station_ids: stationIds },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  await res.body?.cancel();
+}
+
+/** The tiered zone's fields: 1.00/kWh up to 150, 2.00 up to 280, 3.00 above; and so on. */
+export const TIERED: Partial<Zone> = {
+  enable_levels: true,
+  price_low: 1,
+  price_low_threshold: 150,
+  price_middle: 2,
+  price_middle_threshold: 280,
+  price_high: 3,
+  price_high_threshold: 0,
+  base_tariff: 40,
+  tax_percentage: 16,
+  customer_commission: 10,
+  customer_fee: 25,
+  customer_tax: 16,
+};
+
+/**
+ * Zone: 1.00/kWh up to 150, 2.00 up to 280, 3.00 above; base 40, tax 16 %; commission 10 %,
+ * fee 25 per unit, customer tax 16 % (and `options.zone`). Station "Norte" with unit_1 (SIM-A)
+ * and unit_2 (SIM-B), a unit per tenant of `options.tenants`; see {@link BillingWorldOptions}.
+ */
+export async function billingWorld(options: BillingWorldOptions = {}): Promise<BillingWorld> {
+  const start = options.now;
+  const clock = { now: start ?? Date.now() };
+  const t = start === undefined ? await testApp() : await testApp({ now: () => clock.now });
+  const admin = await account(t, "admin", options.admin ?? {});
+  const owner = options.owner
+    ? await account(t, "customer", options.owner === true ? {} : options.owner)
+    : null;
+  const tenants = [];
+  for (const extra of options.tenants ?? [{ language: "es" }, {}]) {
+    tenants.push(await account(t, "user", extra));
+  }
+  /** An account's token: the helpers' one-hour token, or one outliving the moving clock. */
+  const token = (a: { user: StoredUser; token: string }) =>
+    start === undefined
+      ? Promise.resolve(a.token)
+      : issueToken(t.deps.secret, a.user, start - 30 * 24 * H, 400 * 24 * 3600);
+  const adminToken = await token(admin);
+  const zone = await createZone(t.deps.kv, {
+    ...defaultZone("Tiered"),
+    ...TIERED,
+    ...options.zone,
+  } as Zone, start ?? Date.now());
+  const station = await addStation(
+    t,
+    adminToken,
+    { name: "Norte", serial: "ST-B1", zoneId: zone.id },
+    tenants.map((tenant, i) => ({
+      id: `unit_${i + 1}`,
+      name: `Depto ${i + 1}`,
+      serial: `SIM-${"ABCDEFGH"[i]}`,
+      meter: `Medidor ${i + 1}`,
+      tenant: tenant.user.id,
+    })),
+  );
+  if (owner) await assignOwner(t, adminToken, owner.user.id, [station.id]);
   return {
     t,
+    clock,
     zoneId: zone.id,
-    stationId,
-    tenants: [tenantA.user.id, tenantB.user.id],
-    admin: admin.token,
-    tenantTokens: [tenantA.token, tenantB.token],
+    stationId: station.id,
+    sensors: station.sensors,
+    tenants: tenants.map((x) => x.user.id),
+    admin: adminToken,
+    tenantTokens: await Promise.all(tenants.map(token)),
+    adminUser: admin.user,
+    tenantUsers: tenants.map((x) => x.user),
+    owner: owner && { id: owner.user.id, token: await token(owner) },
   };
 }
 
-/** Writes counter readings whose delta over `period` is `kwh` (and one reading just before it). */
+/**
+ * Writes counter readings whose delta over `period` is `kwh`: one just before it, one at its
+ * start, one half-way (10 days in at most) and the last an hour before its end, or an hour
+ * before the app's clock in the open period.
+ */
 export async function meter(t: TestApp, serial: string, period: string, kwh: number) {
   const { from, to } = periodBounds(parsePeriod(period), t.deps.config.utcOffsetMinutes);
-  const H = 3_600_000;
+  const last = Math.min(to, t.deps.now()) - H;
   t.deps.telemetry.write([
     { serial, ts: from - H, values: { total_energy_kwh: 1000 } },
     { serial, ts: from + H, values: { total_energy_kwh: 1000 } },
-    { serial, ts: from + 240 * H, values: { total_energy_kwh: 1000 + kwh / 2 } },
-    { serial, ts: to - H, values: { total_energy_kwh: 1000 + kwh } },
+    {
+      serial,
+      ts: Math.min(from + 240 * H, (from + last) / 2),
+      values: { total_energy_kwh: 1000 + kwh / 2 },
+    },
+    { serial, ts: last, values: { total_energy_kwh: 1000 + kwh } },
   ]);
   await t.deps.telemetry.flush();
 }

@@ -76,6 +76,23 @@ export async function account(
   return { user, token, password };
 }
 
+/**
+ * Runs `fn` with a fresh app and the bearer token of an admin (with the account fields
+ * `admin`), closing the app however `fn` ends.
+ */
+export async function withAdminApp(
+  fn: (t: TestApp, token: string) => Promise<void>,
+  admin: Partial<StoredUser> = {},
+): Promise<void> {
+  const t = await testApp();
+  try {
+    const { token } = await account(t, "admin", admin);
+    await fn(t, token);
+  } finally {
+    t.close();
+  }
+}
+
 /** Options of {@link call}. */
 export interface CallOptions {
   token?: string;

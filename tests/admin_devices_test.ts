@@ -5,28 +5,30 @@
  * here too (its pure functions; the browser check is `e2e/station_editor_test.ts`).
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, call, type TestApp, testApp, withAdminApp as withApp } from "./_helpers.ts";
 import { getDevice, listDevices } from "../db/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { verifyMqttPassword } from "../services/platform/mqtt_passwords.ts";
 import { createZone } from "../db/zones.ts";
 import { defaultZone } from "../core/zone.ts";
 
-async function withApp(fn: (t: TestApp, admin: string) => Promise<void>) {
-  const t = await testApp();
-  try {
-    const { token } = await account(t, "admin");
-    await fn(t, token);
-  } finally {
-    t.close();
-  }
-}
-
 async function page(t: TestApp, path: string, token: string, status = 200) {
   const res = await call(t, "GET", path, { token });
   assert.equal(res.status, status, `GET ${path}`);
   return await res.text();
 }
+
+/** The station form's location fields, as the station stores them. */
+const LOCATION = {
+  street: "Av. Juárez",
+  street_number: "100",
+  colony: "Centro",
+  postal_code: "64000",
+  city: "Monterrey",
+  state: "Nuevo León",
+  country: "México",
+  indications: "Gate 2",
+};
 
 /** A valid station form, with `ssrs` SSRs (GPIO 0..) and one unit per SSR. */
 function stationForm(serial: string, o: { ssrs?: number; password?: string } = {}) {
@@ -36,14 +38,7 @@ function stationForm(serial: string, o: { ssrs?: number; password?: string } = {
     name: `Estación ${serial}`,
     serial_number: serial,
     station_id: `st_${serial}`,
-    street: "Av. Juárez",
-    street_number: "100",
-    colony: "Centro",
-    postal_code: "64000",
-    city: "Monterrey",
-    state: "Nuevo León",
-    country: "México",
-    indications: "Gate 2",
+    ...LOCATION,
     mqtt_username: `mq-${serial}`,
     mqtt_password: o.password ?? "secret-pw",
     ssr_id: ssr.map((i) => `ssr_${i + 1}`),
@@ -200,16 +195,7 @@ Deno.test("POST /admin/devices/station/create stores the station and goes to its
     assert.equal(stored.name, "Estación MTY-001");
     assert.equal(stored.station_id, "st_MTY-001");
     assert.equal(stored.zone_id, null);
-    assert.deepEqual(JSON.parse(stored.location), {
-      street: "Av. Juárez",
-      street_number: "100",
-      colony: "Centro",
-      postal_code: "64000",
-      city: "Monterrey",
-      state: "Nuevo León",
-      country: "México",
-      indications: "Gate 2",
-    });
+    assert.deepEqual(JSON.parse(stored.location), LOCATION);
     assert.equal(stored.config.mqtt.username, "mq-MTY-001");
     assert.equal(stored.config.mqtt.topic_prefix, "station/MTY-001");
     assert.ok(await verifyMqttPassword("secret-pw", stored.mqtt_password_hash));

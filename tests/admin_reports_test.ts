@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
-import { account, call, type TestApp } from "./_helpers.ts";
+import { call, type TestApp } from "./_helpers.ts";
 import { runBilling } from "../services/billing/mod.ts";
 import { getUnitBillOf } from "../db/bills.ts";
 import { createZone } from "../db/zones.ts";
@@ -14,13 +14,7 @@ import { defaultZone } from "../core/zone.ts";
 import { pdfText } from "./_pdf_text.ts";
 
 async function world() {
-  const w = await billingWorld();
-  const customer = await account(w.t, "customer", { full_name: "Carmen Núñez" });
-  const res = await call(w.t, "POST", "/api/devices/assign-customer", {
-    token: w.admin,
-    json: { customer_id: customer.user.id, station_ids: [w.stationId] },
-  });
-  assert.equal(res.status, 200);
+  const w = await billingWorld({ owner: { full_name: "Carmen Núñez" } });
   await meter(w.t, "SIM-A", "2026-01", 200);
   await meter(w.t, "SIM-B", "2026-01", 300.5);
   await runBilling(w.t.deps, w.zoneId, "2026-01");

@@ -1,6 +1,6 @@
 /** The admin users management screens: lists, account form, toggle, delete, access codes. */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, call, type TestApp, testApp, withAdminApp as withApp } from "./_helpers.ts";
 import { createUser, findUserByEmail, getUser, listUsers } from "../db/users.ts";
 import {
   createAccessCode,
@@ -9,16 +9,6 @@ import {
   registerWithCode,
 } from "../db/access_codes.ts";
 import { hashPassword } from "../services/platform/passwords.ts";
-
-async function withApp(fn: (t: TestApp, admin: string) => Promise<void>) {
-  const t = await testApp();
-  try {
-    const { token } = await account(t, "admin");
-    await fn(t, token);
-  } finally {
-    t.close();
-  }
-}
 
 async function page(t: TestApp, path: string, token: string) {
   const res = await call(t, "GET", path, { token });

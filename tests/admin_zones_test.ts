@@ -1,17 +1,11 @@
 /** The zone pages: list, detail, form (without JavaScript), delete, and the level editor's rules. */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, call, type TestApp, withAdminApp } from "./_helpers.ts";
 import { listZones, zoneHistory } from "../db/zones.ts";
 
-async function withApp(fn: (t: TestApp, cookie: string) => Promise<void>) {
-  const t = await testApp();
-  const admin = await account(t, "admin", { language: "en" });
-  try {
-    await fn(t, `token=${admin.token}`);
-  } finally {
-    t.close();
-  }
-}
+/** Runs `fn` with a fresh app and an English-speaking admin's session cookie. */
+const withApp = (fn: (t: TestApp, cookie: string) => Promise<void>) =>
+  withAdminApp((t, token) => fn(t, `token=${token}`), { language: "en" });
 
 async function html(t: TestApp, path: string, cookie: string, status = 200) {
   const res = await call(t, "GET", path, { cookie });

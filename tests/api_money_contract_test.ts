@@ -11,7 +11,7 @@
  * /api/bills/{id}` (recalculation) and `POST /api/bills/{id}/payments` are held to the same
  * rule.
  *
- * The world: a monthly zone (MXN; 1.00/kWh to 150, 2.00 to 280, 3.00 above; base 40.00; tax
+ * The world: a monthly zone "Tiered" (MXN; 1.00/kWh to 150, 2.00 to 280, 3.00 above; base 40.00; tax
  * 16 %; commission 10 %, fee 25.00, customer tax 16 %) with station "Norte" (unit_1 of tenant
  * A at 200 kWh → 336.40, unit_2 of tenant B at 300.5 kWh → 593.34, station bill 141.69) billed
  * for November 2026, and a bimonthly zone (1.375/kWh flat: a rate, not an amount; base 55.55, tax 16 %, commission
@@ -20,15 +20,13 @@
  * 50.00, amount due 386.40).
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { call, type TestApp } from "./_helpers.ts";
+import { addStation, assignOwner, billingWorld, meter } from "./_billing_world.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
-import { parsePeriod } from "../core/periods.ts";
 import { amountDue } from "../core/bill.ts";
-import type { Role } from "../core/roles.ts";
 import { createZone } from "../db/zones.ts";
 import { listCustomerBills, listUnitBills } from "../db/bills.ts";
-import { issueToken } from "../services/platform/tokens.ts";
-import { periodBounds, runBilling, sweepOverdue } from "../services/billing/mod.ts";
+import { runBilling, sweepOverdue } from "../services/billing/mod.ts";
 import { CERTIFICATE_FILES } from "../routes/api/certificates.ts";
 
 const H = 3_600_000;
@@ -55,88 +53,11 @@ interface World {
   tokens: Record<Who, string>;
 }
 
-async function station(
-  t: TestApp,
-  token: string,
-  name: string,
-  zoneId: number,
-  units: { id: string; name: string; serial: string; tenant: number }[],
-): Promise<{ id: number; sensors: number[] }> {
-  const res = await call(t, "POST", "/api/devices", {
-    token,
-    json: {
-      name,
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: `ST-${name}`,
-      station_id: name.toLowerCase(),
-      zone_id: zoneId,
-      type: "station",
-      config: {
-        mqtt: { username: `st-${name.toLowerCase()}`, password: "station-pass", topic_prefix: "x" },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: units.map((u) => ({ id: u.id, name: u.name, ssr_id: "ssr_1" })),
-        },
-      },
-    },
-  });
-  assert.equal(res.status, 201, await res.clone().text());
-  const id = (await res.json()).id as number;
-  const sensors: number[] = [];
-  for (const u of units) {
-    const s = await call(t, "POST", `/api/devices/${id}/sensors`, {
-      token,
-      json: {
-        name: `Medidor ${u.serial}`,
-        serial_number: u.serial,
-        type: "sensor",
-        config: {
-          mqtt: { username: u.serial.toLowerCase(), password: "pw-sim-x", topic_prefix: "x" },
-          sensor: { unit_id: u.id, tenant_id: u.tenant, ip_address: "10.0.0.5" },
-        },
-      },
-    });
-    assert.equal(s.status, 201, await s.clone().text());
-    sensors.push((await s.json()).id as number);
-  }
-  return { id, sensors };
-}
-
-async function meter(t: TestApp, serial: string, period: string, kwh: number) {
-  const { from, to } = periodBounds(parsePeriod(period), t.deps.config.utcOffsetMinutes);
-  t.deps.telemetry.write([
-    { serial, ts: from - H, values: { total_energy_kwh: 1000 } },
-    { serial, ts: from + H, values: { total_energy_kwh: 1000 } },
-    { serial, ts: to - H, values: { total_energy_kwh: 1000 + kwh } },
-  ]);
-  await t.deps.telemetry.flush();
-}
-
 async function world(): Promise<World> {
-  const clock = { now: T0 };
-  const t = await testApp({ now: () => clock.now });
-  const long = (u: { id: number; role: Role }) =>
-    issueToken(t.deps.secret, u, T0 - 24 * H, 90 * 24 * 3600);
-  const admin = await account(t, "admin");
-  const owner = await account(t, "customer");
-  const tenantA = await account(t, "user", { language: "es" });
-  const tenantB = await account(t, "user");
-  const adminToken = await long(admin.user);
-  const monthly = await createZone(t.deps.kv, {
-    ...defaultZone("Mensual"),
-    enable_levels: true,
-    price_low: 1,
-    price_low_threshold: 150,
-    price_middle: 2,
-    price_middle_threshold: 280,
-    price_high: 3,
-    price_high_threshold: 0,
-    base_tariff: 40,
-    tax_percentage: 16,
-    customer_commission: 10,
-    customer_fee: 25,
-    customer_tax: 16,
-  } as Zone, T0);
+  const w = await billingWorld({ now: T0, owner: true });
+  const { t, clock } = w;
+  assert.ok(w.owner);
+  const adminToken = w.admin;
   const bimonthly = await createZone(t.deps.kv, {
     ...defaultZone("Bimestral"),
     billing_type: "bimonthly",
@@ -147,19 +68,16 @@ async function world(): Promise<World> {
     customer_fee: 33.33,
     customer_tax: 16,
   } as Zone, T0);
-  const norte = await station(t, adminToken, "Norte", monthly.id, [
-    { id: "unit_1", name: "Depto 1", serial: "SIM-A", tenant: tenantA.user.id },
-    { id: "unit_2", name: "Depto 2", serial: "SIM-B", tenant: tenantB.user.id },
+  const monthly = { id: w.zoneId };
+  const norte = { id: w.stationId, sensors: w.sensors };
+  const sur = await addStation(t, adminToken, {
+    name: "Sur",
+    serial: "ST-Sur",
+    zoneId: bimonthly.id,
+  }, [
+    { id: "unit_1", name: "Casa 1", serial: "SIM-C", tenant: w.tenants[0] },
   ]);
-  const sur = await station(t, adminToken, "Sur", bimonthly.id, [
-    { id: "unit_1", name: "Casa 1", serial: "SIM-C", tenant: tenantA.user.id },
-  ]);
-  const assigned = await call(t, "POST", "/api/devices/assign-customer", {
-    token: adminToken,
-    json: { customer_id: owner.user.id, station_ids: [norte.id, sur.id] },
-  });
-  assert.equal(assigned.status, 200, await assigned.clone().text());
-  await assigned.body?.cancel();
+  await assignOwner(t, adminToken, w.owner.id, [sur.id]);
 
   await meter(t, "SIM-A", "2026-11", 200);
   await meter(t, "SIM-B", "2026-11", 300.5);
@@ -188,12 +106,8 @@ async function world(): Promise<World> {
     zones: { monthly: monthly.id, bimonthly: bimonthly.id },
     stations: { norte: norte.id, sur: sur.id },
     sensor: norte.sensors[0],
-    tenantId: tenantA.user.id,
-    tokens: {
-      admin: adminToken,
-      owner: await long(owner.user),
-      tenant: await long(tenantA.user),
-    },
+    tenantId: w.tenants[0],
+    tokens: { admin: adminToken, owner: w.owner.token, tenant: w.tenantTokens[0] },
   };
 }
 

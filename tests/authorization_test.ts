@@ -11,7 +11,8 @@ import { createNotification } from "../db/notifications.ts";
 import { updateDevice } from "../db/devices.ts";
 import { hashPassword } from "../services/platform/passwords.ts";
 import type { Role } from "../core/roles.ts";
-import { type UnitBillDraft, writeStationBills } from "../db/bills.ts";
+import { writeStationBills } from "../db/bills.ts";
+import { billPeriod, customerBillDraft, fresh, unitBillDraft } from "./_bills.ts";
 
 /** Who asks. */
 type Actor = "anonymous" | "admin" | "customer" | "tenant" | "tenant2";
@@ -171,6 +172,9 @@ const api = (roles: Role[], status: number) =>
 /** An API route for anyone signed in. */
 const signedInApi = (status: number) => api(["admin", "customer", "user"], status);
 
+/** An API route of the matrix's station: 200 for the signed-in, 404 for the other tenant. */
+const ofStation200 = () => ({ ...signedInApi(200), tenant2: { status: 404 } });
+
 /** A page of one role's area: anonymous to /login?next=, other roles to /. */
 const page = (role: Role | "any", status = 200, location?: string | RegExp) =>
   each((a) =>
@@ -205,6 +209,26 @@ const comingSoon = (role: Role, paths: string[]): Row[] =>
   paths.map((p) => ({ method: "GET", route: p, expect: page(role) }));
 
 const USERS_DONE = (done: string) => new RegExp(`^/admin/users\\?tab=[a-z-]+&done=${done}$`);
+
+/**
+ * A row asking for `route` with its `:params` filled in order by `args` of the fixture, sending
+ * `body` if given.
+ */
+function at(
+  method: Row["method"],
+  route: string,
+  args: (f: Fixture) => (string | number)[],
+  expect: Row["expect"],
+  body?: Row["body"],
+): Row {
+  const path = (f: Fixture) => {
+    const values = args(f);
+    const params = route.match(/:\w+/g) ?? [];
+    assert.equal(values.length, params.length, `${route}: one value per parameter`);
+    return route.replace(/:\w+/g, () => String(values.shift()));
+  };
+  return body ? { method, route, path, body, expect } : { method, route, path, expect };
+}
 
 /** Every route of the app. */
 const ROUTES: Row[] = [
@@ -276,31 +300,16 @@ const ROUTES: Row[] = [
     // The zone of the customer's station, where the first tenant's unit is (tenant pricing).
     expect: each((a) => ({ status: a === "anonymous" ? 401 : a === "tenant2" ? 404 : 200 })),
   },
-  {
-    method: "PUT",
-    route: "/api/zones/:id",
-    path: (f) => `/api/zones/${f.zones.api}`,
-    body: () => ({ json: zoneJson("Matrix updated") }),
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "GET",
-    route: "/api/zones/:id/stations",
-    path: (f) => `/api/zones/${f.zones.api}/stations`,
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "GET",
-    route: "/api/zones/:id/history",
-    path: (f) => `/api/zones/${f.zones.api}/history`,
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "DELETE",
-    route: "/api/zones/:id",
-    path: (f) => `/api/zones/${f.zones.apiDelete}`,
-    expect: api(["admin"], 200),
-  },
+  at(
+    "PUT",
+    "/api/zones/:id",
+    (f) => [f.zones.api],
+    api(["admin"], 200),
+    () => ({ json: zoneJson("Matrix updated") }),
+  ),
+  at("GET", "/api/zones/:id/stations", (f) => [f.zones.api], api(["admin"], 200)),
+  at("GET", "/api/zones/:id/history", (f) => [f.zones.api], api(["admin"], 200)),
+  at("DELETE", "/api/zones/:id", (f) => [f.zones.apiDelete], api(["admin"], 200)),
 
   // ---- bills API: processing and deletes admin only; lists filtered by owner ----------
   ...["/unified-billing/process", "/api/unified-billing/process"].map((route): Row => ({
@@ -391,12 +400,7 @@ const ROUTES: Row[] = [
     body: () => ({ json: { code: "MTRX2345", role: "user" } }),
     expect: api(["admin"], 201),
   },
-  {
-    method: "DELETE",
-    route: "/api/users/access-codes/:id",
-    path: (f) => `/api/users/access-codes/${f.codes.apiDelete}`,
-    expect: api(["admin"], 200),
-  },
+  at("DELETE", "/api/users/access-codes/:id", (f) => [f.codes.apiDelete], api(["admin"], 200)),
   { method: "GET", route: "/api/users", expect: api(["admin"], 200) },
   {
     method: "POST",
@@ -406,12 +410,7 @@ const ROUTES: Row[] = [
     }),
     expect: api(["admin"], 201),
   },
-  {
-    method: "GET",
-    route: "/api/users/:id",
-    path: (f) => `/api/users/${f.who.tenant.user.id}`,
-    expect: api(["admin"], 200),
-  },
+  at("GET", "/api/users/:id", (f) => [f.who.tenant.user.id], api(["admin"], 200)),
   {
     method: "PUT",
     route: "/api/users/:id",
@@ -421,18 +420,8 @@ const ROUTES: Row[] = [
     }),
     expect: api(["admin"], 200),
   },
-  {
-    method: "DELETE",
-    route: "/api/users/:id",
-    path: (f) => `/api/users/${f.victims.apiDelete.id}`,
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "POST",
-    route: "/api/users/:id/toggle",
-    path: (f) => `/api/users/${f.victims.apiToggle.id}/toggle`,
-    expect: api(["admin"], 200),
-  },
+  at("DELETE", "/api/users/:id", (f) => [f.victims.apiDelete.id], api(["admin"], 200)),
+  at("POST", "/api/users/:id/toggle", (f) => [f.victims.apiToggle.id], api(["admin"], 200)),
 
   // ---- notifications: each user only their own ----------------------------------------
   {
@@ -454,12 +443,10 @@ const ROUTES: Row[] = [
       assert.equal((await res.json()).total_count, a === "tenant" ? 2 : 1, a);
     },
   },
-  {
-    method: "POST",
-    route: "/api/notifications/:id/resolve",
-    path: (f) => `/api/notifications/${f.notes.api}/resolve`,
-    expect: { ...signedInApi(404), tenant: { status: 200 } },
-  },
+  at("POST", "/api/notifications/:id/resolve", (f) => [f.notes.api], {
+    ...signedInApi(404),
+    tenant: { status: 200 },
+  }),
   { method: "GET", route: "/notifications", expect: page("any") },
   {
     method: "POST",
@@ -524,30 +511,15 @@ const ROUTES: Row[] = [
     body: (f) => ({ json: { tenant_id: f.who.tenant.user.id, sensor_ids: [f.dev.sensor] } }),
     expect: api(["admin"], 200),
   },
-  {
-    method: "POST",
-    route: "/api/devices/remove-customer/:id",
-    path: (f) => `/api/devices/remove-customer/${f.dev.spare}`,
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "POST",
-    route: "/api/devices/remove-tenant/:id",
-    path: (f) => `/api/devices/remove-tenant/${f.dev.spareSensor}`,
-    expect: api(["admin"], 200),
-  },
+  at("POST", "/api/devices/remove-customer/:id", (f) => [f.dev.spare], api(["admin"], 200)),
+  at("POST", "/api/devices/remove-tenant/:id", (f) => [f.dev.spareSensor], api(["admin"], 200)),
   {
     method: "POST",
     route: "/api/devices",
     body: () => ({ json: matrixStation("MX-NEW") }),
     expect: api(["admin"], 201),
   },
-  {
-    method: "GET",
-    route: "/api/devices/:id",
-    path: (f) => `/api/devices/${f.dev.station}`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
-  },
+  at("GET", "/api/devices/:id", (f) => [f.dev.station], ofStation200()),
   { method: "GET", route: "/api/measurements/overview", expect: signedInApi(200) },
   {
     method: "GET",
@@ -562,88 +534,68 @@ const ROUTES: Row[] = [
     path: () => "/api/measurements/system-performance?timeframe=24h",
     expect: signedInApi(200),
   },
-  {
-    method: "GET",
-    route: "/api/measurements/:id/realtime",
-    path: (f) => `/api/measurements/${f.dev.sensor}/realtime`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
-  },
+  at("GET", "/api/measurements/:id/realtime", (f) => [f.dev.sensor], ofStation200()),
   {
     method: "GET",
     route: "/api/measurements/:id/history",
     path: (f) => `/api/measurements/${f.dev.sensor}/history?aggregation=15m`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+    expect: ofStation200(),
   },
   {
     method: "GET",
     route: "/api/measurements/:id/summary",
     path: (f) => `/api/measurements/${f.dev.sensor}/summary?month=2026-01`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+    expect: ofStation200(),
   },
   {
     method: "GET",
     route: "/api/analytics/uptime/:id",
     path: (f) => `/api/analytics/uptime/${f.dev.sensor}?month=2026-01`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+    expect: ofStation200(),
   },
   {
     method: "GET",
     route: "/api/analytics/delta",
     path: (f) =>
       `/api/analytics/delta?sensorId=${f.dev.sensor}&startDate=2026-01-01&endDate=2026-02-01`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
+    expect: ofStation200(),
   },
-  {
-    method: "GET",
-    route: "/api/devices/:id/status",
-    path: (f) => `/api/devices/${f.dev.sensor}/status`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
-  },
-  {
-    method: "PUT",
-    route: "/api/devices/:id",
-    path: (f) => `/api/devices/${f.dev.spare}`,
-    body: () => ({ json: matrixStation("MX-2") }),
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "DELETE",
-    route: "/api/devices/:id",
-    path: (f) => `/api/devices/${f.dev.empty}`,
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "GET",
-    route: "/api/devices/:id/sensors",
-    path: (f) => `/api/devices/${f.dev.station}/sensors`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
-  },
-  {
-    method: "POST",
-    route: "/api/devices/:id/sensors",
-    path: (f) => `/api/devices/${f.dev.spare}/sensors`,
-    body: () => ({ json: matrixSensor("MX-2C", "unit_3") }),
-    expect: api(["admin"], 201),
-  },
-  {
-    method: "GET",
-    route: "/api/devices/:id/sensors/:sensorId",
-    path: (f) => `/api/devices/${f.dev.station}/sensors/${f.dev.sensor}`,
-    expect: { ...signedInApi(200), tenant2: { status: 404 } },
-  },
-  {
-    method: "PUT",
-    route: "/api/devices/:id/sensors/:sensorId",
-    path: (f) => `/api/devices/${f.dev.spare}/sensors/${f.dev.spareSensor}`,
-    body: () => ({ json: matrixSensor("MX-2A", "unit_1") }),
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "DELETE",
-    route: "/api/devices/:id/sensors/:sensorId",
-    path: (f) => `/api/devices/${f.dev.spare}/sensors/${f.dev.doomedSensor}`,
-    expect: api(["admin"], 200),
-  },
+  at("GET", "/api/devices/:id/status", (f) => [f.dev.sensor], ofStation200()),
+  at(
+    "PUT",
+    "/api/devices/:id",
+    (f) => [f.dev.spare],
+    api(["admin"], 200),
+    () => ({ json: matrixStation("MX-2") }),
+  ),
+  at("DELETE", "/api/devices/:id", (f) => [f.dev.empty], api(["admin"], 200)),
+  at("GET", "/api/devices/:id/sensors", (f) => [f.dev.station], ofStation200()),
+  at(
+    "POST",
+    "/api/devices/:id/sensors",
+    (f) => [f.dev.spare],
+    api(["admin"], 201),
+    () => ({ json: matrixSensor("MX-2C", "unit_3") }),
+  ),
+  at(
+    "GET",
+    "/api/devices/:id/sensors/:sensorId",
+    (f) => [f.dev.station, f.dev.sensor],
+    ofStation200(),
+  ),
+  at(
+    "PUT",
+    "/api/devices/:id/sensors/:sensorId",
+    (f) => [f.dev.spare, f.dev.spareSensor],
+    api(["admin"], 200),
+    () => ({ json: matrixSensor("MX-2A", "unit_1") }),
+  ),
+  at(
+    "DELETE",
+    "/api/devices/:id/sensors/:sensorId",
+    (f) => [f.dev.spare, f.dev.doomedSensor],
+    api(["admin"], 200),
+  ),
 
   // ---- admin area ----------------------------------------------------------------------
   { method: "GET", route: "/admin", expect: page("admin") },
@@ -663,12 +615,7 @@ const ROUTES: Row[] = [
   { method: "GET", route: "/admin/users", expect: page("admin") },
   // ---- admin zone pages ------------------------------------------------------------------
   { method: "GET", route: "/admin/pricing", expect: page("admin") },
-  {
-    method: "GET",
-    route: "/admin/zones/:id",
-    path: (f) => `/admin/zones/${f.zones.page}`,
-    expect: page("admin"),
-  },
+  at("GET", "/admin/zones/:id", (f) => [f.zones.page], page("admin")),
   { method: "GET", route: "/admin/zones/create", expect: page("admin") },
   { method: "GET", route: "/admin/zones/new", expect: page("admin") },
   {
@@ -683,26 +630,21 @@ const ROUTES: Row[] = [
     body: () => ({ form: { name: "Form zone 2", pricing_mode: "basic", price_low: "1.2" } }),
     expect: page("admin", 303, "/admin/pricing?done=created"),
   },
-  {
-    method: "GET",
-    route: "/admin/zones/:id/edit",
-    path: (f) => `/admin/zones/${f.zones.page}/edit`,
-    expect: page("admin"),
-  },
-  {
-    method: "POST",
-    route: "/admin/zones/:id/edit",
-    path: (f) => `/admin/zones/${f.zones.page}/edit`,
-    body: () => ({ form: { name: "Form updated", pricing_mode: "basic", price_low: "2" } }),
-    expect: page("admin", 303, "/admin/pricing?done=updated"),
-  },
-  {
-    method: "POST",
-    route: "/admin/zones/:id/delete",
-    path: (f) => `/admin/zones/${f.zones.pageDelete}/delete`,
-    body: () => ({ form: { confirm: "yes" } }),
-    expect: page("admin", 303, "/admin/pricing?done=deleted"),
-  },
+  at("GET", "/admin/zones/:id/edit", (f) => [f.zones.page], page("admin")),
+  at(
+    "POST",
+    "/admin/zones/:id/edit",
+    (f) => [f.zones.page],
+    page("admin", 303, "/admin/pricing?done=updated"),
+    () => ({ form: { name: "Form updated", pricing_mode: "basic", price_low: "2" } }),
+  ),
+  at(
+    "POST",
+    "/admin/zones/:id/delete",
+    (f) => [f.zones.pageDelete],
+    page("admin", 303, "/admin/pricing?done=deleted"),
+    () => ({ form: { confirm: "yes" } }),
+  ),
   // ---- admin device pages (the matrix's devices: see deviceFixture) --------------------
   { method: "GET", route: "/admin/devices", expect: page("admin") },
   { method: "GET", route: "/admin/devices/station/create", expect: page("admin") },
@@ -712,112 +654,92 @@ const ROUTES: Row[] = [
     body: () => ({ form: pageStationForm("MX-PAGE", "pw") }),
     expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=created$/),
   },
-  {
-    method: "GET",
-    route: "/admin/devices/station/:id",
-    path: (f) => `/admin/devices/station/${f.dev.station}`,
-    expect: page("admin"),
-  },
-  {
-    method: "POST",
-    route: "/admin/devices/station/:id",
-    path: (f) => `/admin/devices/station/${f.dev.station}`,
-    body: () => ({ form: pageStationForm("MX-1", "") }),
-    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=updated$/),
-  },
-  {
-    method: "GET",
-    route: "/admin/devices/station/:id/data",
-    path: (f) => `/admin/devices/station/${f.dev.station}/data`,
-    expect: page("admin"),
-  },
-  {
-    method: "POST",
-    route: "/admin/devices/station/:id/delete",
-    path: (f) => `/admin/devices/station/${f.dev.station}/delete`,
-    body: () => ({ form: { confirm: "yes" } }),
-    expect: page(
+  at("GET", "/admin/devices/station/:id", (f) => [f.dev.station], page("admin")),
+  at(
+    "POST",
+    "/admin/devices/station/:id",
+    (f) => [f.dev.station],
+    page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=updated$/),
+    () => ({ form: pageStationForm("MX-1", "") }),
+  ),
+  at("GET", "/admin/devices/station/:id/data", (f) => [f.dev.station], page("admin")),
+  at(
+    "POST",
+    "/admin/devices/station/:id/delete",
+    (f) => [f.dev.station],
+    page(
       "admin",
       303,
       /^\/admin\/devices\/station\/\d+\/data\?error=station_has_sensors$/,
     ),
-  },
-  {
-    method: "GET",
-    route: "/admin/devices/station/:id/sensor/create",
-    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/create`,
-    expect: page("admin"),
-  },
-  {
-    method: "POST",
-    route: "/admin/devices/station/:id/sensor/create",
-    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/create`,
-    body: () => ({ form: pageSensorForm("MX-1P", "unit_2", null) }),
-    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_created$/),
-  },
-  {
-    method: "GET",
-    route: "/admin/devices/station/:id/sensor/:sensorId",
-    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}`,
-    expect: page("admin"),
-  },
-  {
-    method: "POST",
-    route: "/admin/devices/station/:id/sensor/:sensorId",
-    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}`,
-    body: (f) => ({ form: pageSensorForm("MX-1A", "unit_1", f.who.tenant.user.id) }),
-    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_updated$/),
-  },
-  {
-    method: "GET",
-    route: "/admin/devices/station/:id/sensor/:sensorId/data",
-    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}/data`,
-    expect: page("admin"),
-  },
-  {
-    method: "POST",
-    route: "/admin/devices/station/:id/sensor/:sensorId/delete",
-    path: (f) => `/admin/devices/station/${f.dev.spare}/sensor/${f.dev.spareSensor}/delete`,
-    body: () => ({ form: { confirm: "yes" } }),
-    expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_deleted$/),
-  },
-  {
-    method: "GET",
-    route: "/admin/report/station/:id",
-    path: (f) => `/admin/report/station/${f.dev.station}`,
-    expect: page("admin"),
-  },
-  {
-    method: "GET",
-    route: "/admin/report/station/:id/unit/:unitId",
-    path: (f) => `/admin/report/station/${f.dev.station}/unit/unit_1`,
-    expect: page("admin"),
-  },
-  {
-    method: "POST",
-    route: "/admin/users/:id/toggle",
-    path: (f) => `/admin/users/${f.victims.pageToggle.id}/toggle`,
-    expect: page("admin", 303, USERS_DONE("deactivated")),
-  },
-  {
-    method: "POST",
-    route: "/admin/users/:id/delete",
-    path: (f) => `/admin/users/${f.victims.pageDelete.id}/delete`,
-    body: () => ({ form: { confirm: "yes" } }),
-    expect: page("admin", 303, USERS_DONE("deleted")),
-  },
+    () => ({ form: { confirm: "yes" } }),
+  ),
+  at("GET", "/admin/devices/station/:id/sensor/create", (f) => [f.dev.station], page("admin")),
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/create",
+    (f) => [f.dev.station],
+    page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_created$/),
+    () => ({ form: pageSensorForm("MX-1P", "unit_2", null) }),
+  ),
+  at(
+    "GET",
+    "/admin/devices/station/:id/sensor/:sensorId",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin"),
+  ),
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/:sensorId",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_updated$/),
+    (f) => ({ form: pageSensorForm("MX-1A", "unit_1", f.who.tenant.user.id) }),
+  ),
+  at(
+    "GET",
+    "/admin/devices/station/:id/sensor/:sensorId/data",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin"),
+  ),
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/:sensorId/delete",
+    (f) => [f.dev.spare, f.dev.spareSensor],
+    page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=sensor_deleted$/),
+    () => ({ form: { confirm: "yes" } }),
+  ),
+  at("GET", "/admin/report/station/:id", (f) => [f.dev.station], page("admin")),
+  at(
+    "GET",
+    "/admin/report/station/:id/unit/:unitId",
+    (f) => [f.dev.station, "unit_1"],
+    page("admin"),
+  ),
+  at(
+    "POST",
+    "/admin/users/:id/toggle",
+    (f) => [f.victims.pageToggle.id],
+    page("admin", 303, USERS_DONE("deactivated")),
+  ),
+  at(
+    "POST",
+    "/admin/users/:id/delete",
+    (f) => [f.victims.pageDelete.id],
+    page("admin", 303, USERS_DONE("deleted")),
+    () => ({ form: { confirm: "yes" } }),
+  ),
   {
     method: "GET",
     route: "/admin/users/accounts-form/:type",
     path: () => "/admin/users/accounts-form/customer",
     expect: page("admin"),
   },
-  {
-    method: "GET",
-    route: "/admin/users/accounts-form/:type/:id",
-    path: (f) => `/admin/users/accounts-form/customer/${f.who.customer.user.id}`,
-    expect: page("admin"),
-  },
+  at(
+    "GET",
+    "/admin/users/accounts-form/:type/:id",
+    (f) => ["customer", f.who.customer.user.id],
+    page("admin"),
+  ),
   {
     method: "POST",
     route: "/admin/users/accounts-form/:type",
@@ -854,13 +776,13 @@ const ROUTES: Row[] = [
     body: () => ({ form: { code: "PAGE2345", role: "user" } }),
     expect: page("admin", 303, USERS_DONE("code_created")),
   },
-  {
-    method: "POST",
-    route: "/admin/access-codes/:id/delete",
-    path: (f) => `/admin/access-codes/${f.codes.pageDelete}/delete`,
-    body: () => ({ form: { confirm: "yes" } }),
-    expect: page("admin", 303, USERS_DONE("code_deleted")),
-  },
+  at(
+    "POST",
+    "/admin/access-codes/:id/delete",
+    (f) => [f.codes.pageDelete],
+    page("admin", 303, USERS_DONE("code_deleted")),
+    () => ({ form: { confirm: "yes" } }),
+  ),
 
   // ---- customer area -------------------------------------------------------------------
   { method: "GET", route: "/customer", expect: page("customer") },
@@ -948,12 +870,7 @@ const ROUTES: Row[] = [
     check: async (res) => assert.equal((await res.json()).payment_status, "paid"),
   })),
   // ---- device certificates and MQTT connection tests ------------------------------------
-  {
-    method: "GET",
-    route: "/api/devices/:sensorId/certificate",
-    path: (f) => `/api/devices/${f.dev.sensor}/certificate`,
-    expect: api(["admin"], 200),
-  },
+  at("GET", "/api/devices/:sensorId/certificate", (f) => [f.dev.sensor], api(["admin"], 200)),
   {
     method: "GET",
     route: "/api/devices/:sensorId/certificates/:file",
@@ -963,25 +880,25 @@ const ROUTES: Row[] = [
       assert.match(await res.text(), /^-----BEGIN PRIVATE KEY-----/);
     },
   },
-  {
-    method: "POST",
-    route: "/api/devices/:sensorId/certificate/renew",
-    path: (f) => `/api/devices/${f.dev.sensor}/certificate/renew`,
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "POST",
-    route: "/api/devices/:sensorId/certificate/verify",
-    path: (f) => `/api/devices/${f.dev.sensor}/certificate/verify`,
-    expect: api(["admin"], 200),
-  },
-  {
-    method: "POST",
-    route: "/admin/devices/station/:id/sensor/:sensorId/certificate/renew",
-    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}/certificate/renew`,
-    body: () => ({ form: { confirm: "yes" } }),
-    expect: page("admin", 303, /\/data\?done=certificate_renewed#certificate$/),
-  },
+  at(
+    "POST",
+    "/api/devices/:sensorId/certificate/renew",
+    (f) => [f.dev.sensor],
+    api(["admin"], 200),
+  ),
+  at(
+    "POST",
+    "/api/devices/:sensorId/certificate/verify",
+    (f) => [f.dev.sensor],
+    api(["admin"], 200),
+  ),
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/:sensorId/certificate/renew",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin", 303, /\/data\?done=certificate_renewed#certificate$/),
+    () => ({ form: { confirm: "yes" } }),
+  ),
   {
     method: "POST",
     route: "/admin/devices/station/:id/sensor/:sensorId/certificate/verify",
@@ -1000,12 +917,12 @@ const ROUTES: Row[] = [
       assert.equal(typeof body.message, "string");
     },
   },
-  {
-    method: "POST",
-    route: "/admin/devices/station/:id/sensor/:sensorId/test-mqtt",
-    path: (f) => `/admin/devices/station/${f.dev.station}/sensor/${f.dev.sensor}/test-mqtt`,
-    expect: page("admin", 303, /\/sensor\/\d+\/data\?mqtt_test=[a-z_]+/),
-  },
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/:sensorId/test-mqtt",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin", 303, /\/sensor\/\d+\/data\?mqtt_test=[a-z_]+/),
+  ),
 
   // ---- reports ---------------------------------------------------------------------------
   ...(["/reports/generate", "/api/reports/generate"] as const).map((route, i): Row => ({
@@ -1138,80 +1055,27 @@ async function billFixture(t: TestApp, station: number, tenant: number, customer
   const vacant: number[] = [];
   const cust: number[] = [];
   for (const period of ["2025-01", "2025-02", "2025-03-04", "2025-05-06"]) {
-    const monthly = period.length === 7;
-    const when = {
-      billing_month: monthly ? period : null,
-      billing_period: monthly ? null : period,
-    };
-    const draft: UnitBillDraft = {
+    const when = billPeriod(period);
+    const draft = unitBillDraft({
       ...when,
-      unit_id: "unit_1",
       station_id: station,
-      energy_consumption: 100,
-      energy_cost: 15000,
-      base_tariff: 4000,
-      compensation_cost: 0,
-      tax_cost: 3040,
-      total_cost: 22040,
-      currency: "MXN",
-      payment_status: "pending",
       payment_due_date: "2025-12-31",
-      payment_date: null,
-      openpay_charge_id: null,
-      late_fee: 0,
-      spei_clabe: null,
-      spei_reference: null,
-      spei_bank: null,
-      spei_expiry_date: null,
       finalized_at: "2025-07-01T12:00:00.000Z",
-      payment_history: [],
       is_finalized: true,
-      is_estimation: false,
-      estimation_method: null,
-      recalculation_method: null,
-      override_reason: null,
-      calculation_details: [],
-      zone_snapshot: null,
-      author: null,
-      created_by: null,
       tenant_id: tenant,
       sensor_serial: "MX-1A",
-      zone_id: 1,
-    };
+    });
     const res = await writeStationBills(
       t.deps.kv,
       station,
       period,
-      [
-        { draft, prev: { key: [], value: null, versionstamp: null } },
-        {
-          draft: { ...draft, unit_id: "unit_2", tenant_id: null },
-          prev: { key: [], value: null, versionstamp: null },
-        },
-      ],
-      {
-        draft: {
-          ...when,
-          station_id: station,
-          energy_consumption: 100,
-          commission_amount: 1500,
-          fee_amount: 0,
-          tax_amount: 240,
-          total_amount: 1740,
-          currency: "MXN",
-          is_finalized: true,
-          calculation_details: {
-            commission_base: 15000,
-            commission_rate: 10,
-            unit_count: 1,
-            fee_per_unit: 0,
-            tax_rate: 16,
-          },
-          customer_id: customer,
-          zone_id: 1,
-        },
-        prev: { key: [], value: null, versionstamp: null },
-      },
+      [fresh(draft), fresh({ ...draft, unit_id: "unit_2", tenant_id: null })],
+      fresh(customerBillDraft({
+        ...when,
+        station_id: station,
+        is_finalized: true,
+        customer_id: customer,
+      })),
       Date.now(),
     );
     assert.ok(res.ok && res.customer);
@@ -1226,48 +1090,17 @@ async function billFixture(t: TestApp, station: number, tenant: number, customer
 async function recalcFixture(t: TestApp, station: number, zone: number): Promise<number[]> {
   const ids: number[] = [];
   for (const period of ["2024-01", "2024-01-02"]) {
-    const monthly = period.length === 7;
-    const draft: UnitBillDraft = {
-      billing_month: monthly ? period : null,
-      billing_period: monthly ? null : period,
-      unit_id: "unit_1",
+    const draft = unitBillDraft({
+      ...billPeriod(period),
       station_id: station,
-      energy_consumption: 100,
-      energy_cost: 15000,
-      base_tariff: 4000,
-      compensation_cost: 0,
-      tax_cost: 3040,
-      total_cost: 22040,
-      currency: "MXN",
-      payment_status: "pending",
       payment_due_date: "2024-12-31",
-      payment_date: null,
-      openpay_charge_id: null,
-      late_fee: 0,
-      spei_clabe: null,
-      spei_reference: null,
-      spei_bank: null,
-      spei_expiry_date: null,
-      finalized_at: null,
-      payment_history: [],
-      is_finalized: false,
-      is_estimation: false,
-      estimation_method: null,
-      recalculation_method: null,
-      override_reason: null,
-      calculation_details: [],
-      zone_snapshot: null,
-      author: null,
-      created_by: null,
-      tenant_id: null,
-      sensor_serial: null,
       zone_id: zone,
-    };
+    });
     const res = await writeStationBills(
       t.deps.kv,
       station,
       period,
-      [{ draft, prev: { key: [], value: null, versionstamp: null } }],
+      [fresh(draft)],
       null,
       Date.now(),
     );

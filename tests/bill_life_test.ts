@@ -18,11 +18,11 @@
  * has ended and December is the open month.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { call, type TestApp } from "./_helpers.ts";
+import { billingWorld, meter } from "./_billing_world.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
-import { parsePeriod } from "../core/periods.ts";
-import { changePayment } from "../core/bill.ts";
 import { createZone } from "../db/zones.ts";
+import { changePayment } from "../core/bill.ts";
 import {
   getUnitBillEntry,
   listCustomerBills,
@@ -31,9 +31,8 @@ import {
   updateUnitBill,
 } from "../db/bills.ts";
 import { listNotifications } from "../db/notifications.ts";
-import { issueToken } from "../services/platform/tokens.ts";
 import { Refusal } from "../services/refusal.ts";
-import { periodBounds, runBilling, sweepOverdue } from "../services/billing/mod.ts";
+import { runBilling, sweepOverdue } from "../services/billing/mod.ts";
 
 const H = 3_600_000;
 /** Thursday 2026-12-03 09:00 in the business time zone (UTC−6). */
@@ -49,113 +48,31 @@ interface World {
   tenants: { id: number; token: string }[];
 }
 
-/** A token valid for a year from T0 (the clock moves; the helpers' tokens last an hour). */
-const longToken = (t: TestApp, user: { id: number; role: "admin" | "customer" | "user" }) =>
-  issueToken(t.deps.secret, user, T0 - 30 * 24 * H, 400 * 24 * 3600);
-
-async function world(zoneFields: Partial<Zone> = {}): Promise<World> {
-  const clock = { now: T0 };
-  const t = await testApp({ now: () => clock.now });
-  const admin = await account(t, "admin", { email: "billing.admin@test.mx" });
-  const owner = await account(t, "customer");
-  const tenantA = await account(t, "user", { language: "es" });
-  const tenantB = await account(t, "user", { language: "en" });
-  const adminToken = await longToken(t, admin.user);
-  const zone = await createZone(t.deps.kv, {
-    ...defaultZone("Tiered"),
-    enable_levels: true,
-    price_low: 1,
-    price_low_threshold: 150,
-    price_middle: 2,
-    price_middle_threshold: 280,
-    price_high: 3,
-    price_high_threshold: 0,
-    base_tariff: 40,
-    tax_percentage: 16,
-    customer_commission: 10,
-    customer_fee: 25,
-    customer_tax: 16,
-    ...zoneFields,
-  }, T0);
-  const station = await call(t, "POST", "/api/devices", {
-    token: adminToken,
-    json: {
-      name: "Norte",
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: "ST-B1",
-      station_id: "norte",
-      zone_id: zone.id,
-      type: "station",
-      config: {
-        mqtt: { username: "st-b1", password: "station-pass", topic_prefix: "x" },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: [
-            { id: "unit_1", name: "Depto 1", ssr_id: "ssr_1" },
-            { id: "unit_2", name: "Depto 2", ssr_id: "ssr_1" },
-          ],
-        },
-      },
-    },
+/** The billing world with an owner, its clock at T0 and tokens outliving the weeks it moves. */
+async function world(zone: Partial<Zone> = {}): Promise<World> {
+  const w = await billingWorld({
+    now: T0,
+    zone,
+    owner: true,
+    admin: { email: "billing.admin@test.mx" },
+    tenants: [{ language: "es" }, { language: "en" }],
   });
-  assert.equal(station.status, 201, await station.clone().text());
-  const stationId = (await station.json()).id as number;
-  for (const [i, tenant] of [tenantA, tenantB].entries()) {
-    const serial = `SIM-${"AB"[i]}`;
-    const res = await call(t, "POST", `/api/devices/${stationId}/sensors`, {
-      token: adminToken,
-      json: {
-        name: `Medidor ${i + 1}`,
-        serial_number: serial,
-        type: "sensor",
-        config: {
-          mqtt: { username: serial.toLowerCase(), password: "pw-sim-x", topic_prefix: "x" },
-          sensor: { unit_id: `unit_${i + 1}`, tenant_id: tenant.user.id, ip_address: "10.0.0.5" },
-        },
-      },
-    });
-    assert.equal(res.status, 201, await res.clone().text());
-  }
-  const assigned = await call(t, "POST", "/api/devices/assign-customer", {
-    token: adminToken,
-    json: { customer_id: owner.user.id, station_ids: [stationId] },
-  });
-  assert.equal(assigned.status, 200, await assigned.clone().text());
-  await assigned.body?.cancel();
+  assert.ok(w.owner);
   return {
-    t,
-    clock,
-    zoneId: zone.id,
-    stationId,
-    admin: { id: admin.user.id, email: admin.user.email, token: adminToken },
-    owner: { id: owner.user.id, token: await longToken(t, owner.user) },
-    tenants: [
-      { id: tenantA.user.id, token: await longToken(t, tenantA.user) },
-      { id: tenantB.user.id, token: await longToken(t, tenantB.user) },
-    ],
+    t: w.t,
+    clock: w.clock,
+    zoneId: w.zoneId,
+    stationId: w.stationId,
+    admin: { id: w.adminUser.id, email: w.adminUser.email, token: w.admin },
+    owner: w.owner,
+    tenants: w.tenants.map((id, i) => ({ id, token: w.tenantTokens[i] })),
   };
-}
-
-/**
- * Counter readings whose delta over `period` is `kwh`; in the open period the last reading is
- * an hour before the clock.
- */
-async function meter(w: World, serial: string, period: string, kwh: number) {
-  const { from, to } = periodBounds(parsePeriod(period), w.t.deps.config.utcOffsetMinutes);
-  const last = Math.min(to, w.clock.now) - H;
-  w.t.deps.telemetry.write([
-    { serial, ts: from - H, values: { total_energy_kwh: 1000 } },
-    { serial, ts: from + H, values: { total_energy_kwh: 1000 } },
-    { serial, ts: (from + last) / 2, values: { total_energy_kwh: 1000 + kwh / 2 } },
-    { serial, ts: last, values: { total_energy_kwh: 1000 + kwh } },
-  ]);
-  await w.t.deps.telemetry.flush();
 }
 
 /** November metered (unit_1 200 kWh → 336.40; unit_2 300.5 kWh → 593.34) and billed at T0. */
 async function novemberBilled(w: World) {
-  await meter(w, "SIM-A", "2026-11", 200);
-  await meter(w, "SIM-B", "2026-11", 300.5);
+  await meter(w.t, "SIM-A", "2026-11", 200);
+  await meter(w.t, "SIM-B", "2026-11", 300.5);
   const res = await runBilling(w.t.deps, w.zoneId, "2026-11");
   assert.deepEqual(res.failures, []);
   return res;
@@ -235,7 +152,7 @@ Deno.test("a rerun on an ended period leaves the finalized bills alone, counts t
     await novemberBilled(w);
     const before = await listUnitBills(w.t.deps.kv);
     const custBefore = await listCustomerBills(w.t.deps.kv);
-    await meter(w, "SIM-A", "2026-11", 250); // the readings change after finalizing
+    await meter(w.t, "SIM-A", "2026-11", 250); // the readings change after finalizing
     w.clock.now += 24 * H;
     const res = await call(w.t, "POST", "/api/unified-billing/process", {
       token: w.admin.token,
@@ -269,8 +186,8 @@ Deno.test("a rerun on an ended period leaves the finalized bills alone, counts t
 Deno.test("a run on the current month writes drafts, notifies nobody, and tenants' /api/bills hides them", async () => {
   const w = await world();
   try {
-    await meter(w, "SIM-A", "2026-12", 40);
-    await meter(w, "SIM-B", "2026-12", 60);
+    await meter(w.t, "SIM-A", "2026-12", 40);
+    await meter(w.t, "SIM-B", "2026-12", 60);
     const res = await call(w.t, "POST", "/api/unified-billing/process", {
       token: w.admin.token,
       json: { period: "2026-12", zone_id: w.zoneId },
@@ -316,8 +233,8 @@ Deno.test("a run on the current month writes drafts, notifies nobody, and tenant
 Deno.test("a month ends at local midnight: a run a minute before drafts, a run at midnight finalizes the drafts and notifies then", async () => {
   const w = await world();
   try {
-    await meter(w, "SIM-A", "2026-11", 200);
-    await meter(w, "SIM-B", "2026-11", 300.5);
+    await meter(w.t, "SIM-A", "2026-11", 200);
+    await meter(w.t, "SIM-B", "2026-11", 300.5);
     // 30 Nov 23:59 local (UTC−6) is 05:59 UTC on 1 Dec: November is still open.
     w.clock.now = Date.parse("2026-12-01T05:59:00.000Z");
     const open = await runBilling(w.t.deps, w.zoneId, "2026-11");
@@ -355,8 +272,8 @@ Deno.test("a month ends at local midnight: a run a minute before drafts, a run a
 Deno.test("a finalized bill with a total of 0 is settled (paid, nothing due), tells nobody and is hidden from the tenant", async () => {
   const w = await world({ base_tariff: 0 });
   try {
-    await meter(w, "SIM-A", "2026-11", 0);
-    await meter(w, "SIM-B", "2026-11", 100);
+    await meter(w.t, "SIM-A", "2026-11", 0);
+    await meter(w.t, "SIM-B", "2026-11", 100);
     const res = await runBilling(w.t.deps, w.zoneId, "2026-11");
     assert.equal(res.finalized, true);
     const zero = await unitBill(w, "unit_1");
@@ -410,7 +327,7 @@ Deno.test("the due date counts 10 business days from the run's local date, not t
 Deno.test("a future period is refused as invalid input and nothing is written or notified", async () => {
   const w = await world();
   try {
-    await meter(w, "SIM-A", "2026-11", 200);
+    await meter(w.t, "SIM-A", "2026-11", 200);
     for (const period of ["2027-01", "2027-01-02"]) {
       await assert.rejects(
         () => runBilling(w.t.deps, w.zoneId, period),
@@ -632,7 +549,7 @@ Deno.test("a payment with bad input answers 400 with field errors and changes no
   const w = await world();
   try {
     await novemberBilled(w);
-    await meter(w, "SIM-A", "2026-12", 40);
+    await meter(w.t, "SIM-A", "2026-12", 40);
     await runBilling(w.t.deps, w.zoneId, "2026-12"); // a draft of the open month
     // Friday 4 Dec 21:00 local, already Saturday 5 Dec in UTC: "today" is the 4th.
     w.clock.now = Date.parse("2026-12-05T03:00:00.000Z");
@@ -729,7 +646,7 @@ Deno.test("a finalized bill deleted and billed again by a rerun is counted in th
     await res.body?.cancel();
     assert.equal((await listCustomerBills(w.t.deps.kv))[0].total_amount, 5800);
     // The corrected reading, billed again.
-    await meter(w, "SIM-B", "2026-11", 300.5);
+    await meter(w.t, "SIM-B", "2026-11", 300.5);
     const again = await runBilling(w.t.deps, w.zoneId, "2026-11");
     assert.equal(again.unit_bills.created, 1);
     assert.equal(again.unit_bills.skipped, 1);
@@ -811,7 +728,7 @@ Deno.test("a zone's stations show their payment status: other without bills, due
       return s.payment_status;
     };
     assert.equal(await status(), "other");
-    await meter(w, "SIM-A", "2026-12", 40);
+    await meter(w.t, "SIM-A", "2026-12", 40);
     await runBilling(w.t.deps, w.zoneId, "2026-12");
     assert.equal(await status(), "other", "drafts do not count");
     await novemberBilled(w);

@@ -5,14 +5,12 @@
  * kept, a broker that never answers, none listening).
  */
 import assert from "node:assert/strict";
-import { startEmbeddedBroker } from "../ingest/broker.ts";
-import { brokerTls } from "../services/platform/mqtt_runtime.ts";
-import { createDeviceDirectory, probe, storedSensorCertificate } from "../services/devices/mod.ts";
+import { probe, storedSensorCertificate } from "../services/devices/mod.ts";
 import { sealMqttPassword } from "../services/platform/mqtt_passwords.ts";
 import { getDevice, updateDevice } from "../db/devices.ts";
 import { account, call } from "./_helpers.ts";
 import { stationWorld } from "./_station_world.ts";
-import { INGEST_CREDENTIALS } from "./ingest/_helpers.ts";
+import { portalTlsBroker } from "./ingest/_helpers.ts";
 
 /** The station world with the embedded broker running on free loopback ports (TLS on). */
 async function withBroker() {
@@ -25,13 +23,7 @@ async function withBroker() {
       requireClientCert: true,
     },
   };
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    hostname: "127.0.0.1",
-    directory: createDeviceDirectory(w.t.deps),
-    ingestCredentials: INGEST_CREDENTIALS,
-    tls: { ...(await brokerTls(w.t.deps))!, port: 0 },
-  });
+  const broker = await portalTlsBroker(w.t.deps);
   w.t.deps.config.mqtt.port = broker.port;
   w.t.deps.config.mqtt.tlsPort = broker.tlsPort!;
   const api = `/api/devices/${w.stationId}/sensors/${w.sensorId}/test-mqtt-connection`;

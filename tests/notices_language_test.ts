@@ -11,18 +11,12 @@
  * or bimonthly, station "Norte" with unit_1 "Depto 1" metered by SIM-A for a Spanish tenant.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
-import { defaultZone } from "../core/zone.ts";
-import { parsePeriod } from "../core/periods.ts";
-import { createZone } from "../db/zones.ts";
+import { call, type TestApp } from "./_helpers.ts";
+import { billingWorld, meter } from "./_billing_world.ts";
 import { listUnitBills } from "../db/bills.ts";
 import { listNotifications } from "../db/notifications.ts";
 import { updateUser } from "../db/users.ts";
-import { issueToken } from "../services/platform/tokens.ts";
-import type { Role } from "../core/roles.ts";
-import { periodBounds, runBilling } from "../services/billing/mod.ts";
-
-const H = 3_600_000;
+import { runBilling } from "../services/billing/mod.ts";
 
 interface World {
   t: TestApp;
@@ -33,84 +27,23 @@ interface World {
 
 /** A zone of `billingType`, one station with unit_1 metered for a Spanish-speaking tenant. */
 async function world(billingType: "monthly" | "bimonthly", now: number): Promise<World> {
-  const t = await testApp({ now: () => now });
-  const token = (u: { id: number; role: Role }) =>
-    issueToken(t.deps.secret, u, now - 24 * H, 30 * 24 * 3600);
-  const admin = await account(t, "admin");
-  const tenant = await account(t, "user", { language: "es", full_name: "Ana Pérez" });
-  const adminToken = await token(admin.user);
-  const zone = await createZone(t.deps.kv, {
-    ...defaultZone("Tiered"),
-    billing_type: billingType,
-    enable_levels: true,
-    price_low: 1,
-    price_low_threshold: 150,
-    price_middle: 2,
-    price_middle_threshold: 280,
-    price_high: 3,
-    price_high_threshold: 0,
-    base_tariff: 40,
-    tax_percentage: 16,
-    customer_commission: 10,
-    customer_fee: 25,
-    customer_tax: 16,
-  }, now);
-  const station = await call(t, "POST", "/api/devices", {
-    token: adminToken,
-    json: {
-      name: "Norte",
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: "ST-B1",
-      station_id: "norte",
-      zone_id: zone.id,
-      type: "station",
-      config: {
-        mqtt: { username: "st-b1", password: "station-pass", topic_prefix: "x" },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: [{ id: "unit_1", name: "Depto 1", ssr_id: "ssr_1" }],
-        },
-      },
-    },
+  const w = await billingWorld({
+    now,
+    zone: { billing_type: billingType },
+    tenants: [{ language: "es", full_name: "Ana Pérez" }],
   });
-  assert.equal(station.status, 201, await station.clone().text());
-  const stationId = (await station.json()).id as number;
-  const sensor = await call(t, "POST", `/api/devices/${stationId}/sensors`, {
-    token: adminToken,
-    json: {
-      name: "Medidor 1",
-      serial_number: "SIM-A",
-      type: "sensor",
-      config: {
-        mqtt: { username: "sim-a", password: "pw-sim-x", topic_prefix: "x" },
-        sensor: { unit_id: "unit_1", tenant_id: tenant.user.id, ip_address: "10.0.0.5" },
-      },
-    },
-  });
-  assert.equal(sensor.status, 201, await sensor.clone().text());
-  await sensor.body?.cancel();
+  const [tenant] = w.tenantUsers;
   return {
-    t,
-    zoneId: zone.id,
-    stationId,
+    t: w.t,
+    zoneId: w.zoneId,
+    stationId: w.stationId,
     tenant: {
-      id: tenant.user.id,
-      email: tenant.user.email,
-      full_name: tenant.user.full_name,
-      token: await token(tenant.user),
+      id: tenant.id,
+      email: tenant.email,
+      full_name: tenant.full_name,
+      token: w.tenantTokens[0],
     },
   };
-}
-
-/** Counter readings whose delta over `period` is `kwh`. */
-async function meter(t: TestApp, serial: string, period: string, kwh: number) {
-  const { from, to } = periodBounds(parsePeriod(period), t.deps.config.utcOffsetMinutes);
-  t.deps.telemetry.write([
-    { serial, ts: from - H, values: { total_energy_kwh: 1000 } },
-    { serial, ts: from + H, values: { total_energy_kwh: 1000 } },
-    { serial, ts: to - H, values: { total_energy_kwh: 1000 + kwh } },
-  ]);
-  await t.deps.telemetry.flush();
 }
 
 interface ReadNotice {

@@ -10,20 +10,15 @@ import { pdfText } from "./_pdf_text.ts";
 import { runBilling } from "../services/billing/mod.ts";
 
 async function world() {
-  const w = await billingWorld();
-  const customer = await account(w.t, "customer", { full_name: "Carmen Núñez" });
-  const res = await call(w.t, "POST", "/api/devices/assign-customer", {
-    token: w.admin,
-    json: { customer_id: customer.user.id, station_ids: [w.stationId] },
-  });
-  assert.equal(res.status, 200, await res.clone().text());
+  const w = await billingWorld({ owner: { full_name: "Carmen Núñez" } });
+  assert.ok(w.owner);
   await meter(w.t, "SIM-A", "2026-01", 200);
   await meter(w.t, "SIM-B", "2026-01", 300.5);
   // Billed on Tuesday 2026-02-03: due ten business days later, on 2026-02-17.
   w.t.deps.now = () => Date.parse("2026-02-03T18:00:00Z");
   const run = await runBilling(w.t.deps, w.zoneId, "2026-01");
   assert.equal(run.bills_created, 2);
-  return { ...w, customer: customer.token };
+  return { ...w, customer: w.owner.token };
 }
 
 const unitBody = (stationId: number, extra: Record<string, unknown> = {}) => ({

@@ -241,6 +241,20 @@ export async function apiStation(
   return { station, sensors };
 }
 
+/** An English-speaking admin and a station of `o` made through the API as them. */
+export async function adminWithStation(
+  portal: Portal,
+  o: ApiStationOptions,
+): Promise<{
+  admin: { user: StoredUser; email: string; password: string };
+  station: number;
+  sensors: number[];
+}> {
+  const admin = await addAccount(portal, "admin", { language: "en" });
+  const made = await apiStation(await portalApi(portal, admin.user), o);
+  return { admin, ...made };
+}
+
 /** A fresh, valid access code (8 symbols of the code alphabet). */
 export function randomAccessCode(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(ACCESS_CODE_LENGTH));
@@ -333,6 +347,43 @@ export async function signIn(
 ): Promise<void> {
   await page.goto(`${portal.url}/login`, { waitUntil: "load" });
   await submitLogin(page, email, password);
+}
+
+/** A fresh page (see {@link freshPage}) signed in as `account` (see {@link signIn}). */
+export async function signedInPage(
+  browser: Browser,
+  portal: Portal,
+  account: { email: string; password: string },
+): Promise<Page> {
+  const page = await freshPage(browser);
+  await signIn(page, portal, account.email, account.password);
+  return page;
+}
+
+/** What axe-core reports for one rule. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  nodes: { target: unknown[]; failureSummary?: string; html: string }[];
+}
+
+let axeSource: string | undefined;
+
+/** Runs axe-core on the page (injected once) and answers its serious and critical violations. */
+export async function axeSerious(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => "axe" in globalThis))) {
+    axeSource ??= await Deno.readTextFile(new URL("node_modules/axe-core/axe.min.js", ROOT));
+    await page.addScriptTag({ content: axeSource });
+  }
+  const violations = await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const axe = (globalThis as any).axe;
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return JSON.parse(JSON.stringify(r.violations));
+  }) as AxeViolation[];
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
 /** The path (and query) of the page's current URL. */

@@ -8,24 +8,14 @@ import type { Page } from "puppeteer-core";
 import { seedDemo } from "../../services/demo.ts";
 import {
   addAccount,
+  axeSerious,
+  type AxeViolation,
   freshPage,
   randomAccessCode,
-  ROOT,
   signIn,
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { createAccessCode } from "../../db/access_codes.ts";
-
-const AXE_SOURCE = await Deno.readTextFile(new URL("node_modules/axe-core/axe.min.js", ROOT));
-
-/** What axe reports for one rule. */
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  helpUrl: string;
-  nodes: { target: unknown[]; failureSummary?: string; html: string }[];
-}
 
 /** A page to check: who looks at it, and optionally what to do before checking. */
 interface Check {
@@ -35,6 +25,13 @@ interface Check {
   before?: (page: Page) => Promise<void>;
 }
 
+/** Opens a dialog: once `ready` (the island) is there, clicks `button` and waits for `shown`. */
+const opening = (ready: string, button: string, shown: string) => async (page: Page) => {
+  await page.waitForSelector(ready);
+  await page.click(button);
+  await page.waitForSelector(shown, { visible: true });
+};
+
 const CHECKS: Check[] = [
   { path: "/login", as: "anonymous" },
   { path: "/register", as: "anonymous" },
@@ -42,22 +39,18 @@ const CHECKS: Check[] = [
     path: "/register",
     as: "anonymous",
     label: "/register with the terms dialog open",
-    before: async (page) => {
-      await page.waitForSelector("[data-island=TermsConsent] [role=tablist]");
-      await page.click("#terms");
-      await page.waitForSelector("#terms-dialog.open", { visible: true });
-    },
+    before: opening("[data-island=TermsConsent] [role=tablist]", "#terms", "#terms-dialog.open"),
   },
   { path: "/admin", as: "admin" },
   {
     path: "/admin",
     as: "admin",
     label: "/admin with the notifications panel open",
-    before: async (page) => {
-      await page.waitForSelector("[data-island=NotificationBell] [data-testid=notification-bell]");
-      await page.click("[data-testid=notification-bell]");
-      await page.waitForSelector(".notif-panel", { visible: true });
-    },
+    before: opening(
+      "[data-island=NotificationBell] [data-testid=notification-bell]",
+      "[data-testid=notification-bell]",
+      ".notif-panel",
+    ),
   },
   { path: "/admin#contact", as: "admin", label: "/admin with the contact dialog open" },
   { path: "/admin/settings", as: "admin" },
@@ -75,21 +68,8 @@ const CHECKS: Check[] = [
   { path: "/user/settings", as: "user" },
 ];
 
-/** Runs axe on the page and returns the serious and critical violations. */
-async function axeSerious(page: Page): Promise<Violation[]> {
-  const has = await page.evaluate(() => "axe" in globalThis);
-  if (!has) await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    // deno-lint-ignore no-explicit-any
-    const axe = (globalThis as any).axe;
-    const r = await axe.run(document, { resultTypes: ["violations"] });
-    return JSON.parse(JSON.stringify(r.violations));
-  }) as Violation[];
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-}
-
 /** A readable account of violations. */
-function describe(label: string, vs: Violation[]): string {
+function describe(label: string, vs: AxeViolation[]): string {
   return vs.map((v) =>
     `${label}: [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
     v.nodes.slice(0, 5).map((n) =>

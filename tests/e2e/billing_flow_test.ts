@@ -8,10 +8,9 @@ import type { Page } from "puppeteer-core";
 import {
   addAccount,
   apiStation,
-  freshPage,
   pathOf,
   portalApi,
-  signIn,
+  signedInPage,
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { monthBounds } from "../../core/local_time.ts";
@@ -49,8 +48,7 @@ Deno.test("an operator defines a CFE-like zone, prices a station with it and bil
     ]);
     await portal.deps.telemetry.flush();
 
-    const page = await freshPage(browser);
-    await signIn(page, portal, admin.email, admin.password);
+    const page = await signedInPage(browser, portal, admin);
 
     // 1. The zone: CFE tariff 1 (75 kWh at 1.015, next 65 at 1.239, then 3.620), IVA 16 %.
     await page.goto(`${portal.url}/admin/zones/create`, { waitUntil: "load" });

@@ -4,20 +4,12 @@
  * with `data-ready` (what the phone-load benchmark waits for).
  */
 import assert from "node:assert/strict";
-import {
-  addAccount,
-  apiStation,
-  freshPage,
-  portalApi,
-  signIn,
-  withPortalAndBrowser,
-} from "./_browser.ts";
+import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
 import { dayStart, localDate } from "../../core/local_time.ts";
 
 Deno.test("the dashboard chart draws today's series from the preloaded request and marks itself ready", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    const admin = await addAccount(portal, "admin", { language: "en" });
-    await apiStation(await portalApi(portal, admin.user), {
+    const { admin } = await adminWithStation(portal, {
       serial: "ST-CHART",
       units: ["Depto 101"],
       sensors: [{ serial: "SIMCHART1", unit: "unit_1" }],
@@ -36,8 +28,7 @@ Deno.test("the dashboard chart draws today's series from the preloaded request a
     portal.deps.telemetry.write(samples);
     await portal.deps.telemetry.flush();
 
-    const page = await freshPage(browser);
-    await signIn(page, portal, admin.email, admin.password);
+    const page = await signedInPage(browser, portal, admin);
     const seriesRequests: string[] = [];
     page.on("request", (r) => {
       if (r.url().includes("/api/measurements?type=power")) seriesRequests.push(r.url());

@@ -11,6 +11,7 @@ import {
   freshPage,
   pathOf,
   randomAccessCode,
+  signedInPage,
   signIn,
   submitLogin,
   until,
@@ -108,8 +109,7 @@ Deno.test("signing in takes each role to its home, and the guard returns to the 
 Deno.test("an admin creates a customer with the account form and finds it under Customers", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
     const admin = await addAccount(portal, "admin");
-    const page = await freshPage(browser);
-    await signIn(page, portal, admin.email, admin.password);
+    const page = await signedInPage(browser, portal, admin);
     const res = await page.goto(`${portal.url}/admin/users/accounts-form/customer`, {
       waitUntil: "load",
     });

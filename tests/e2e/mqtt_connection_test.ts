@@ -4,44 +4,26 @@
  * and the page comes back with the result; a password the broker refuses is reported so.
  */
 import assert from "node:assert/strict";
-import {
-  addAccount,
-  apiStation,
-  freshPage,
-  portalApi,
-  signIn,
-  withPortalAndBrowser,
-} from "./_browser.ts";
-import { startEmbeddedBroker } from "../../ingest/broker.ts";
-import { brokerTls } from "../../services/platform/mqtt_runtime.ts";
-import { createDeviceDirectory } from "../../services/devices/mod.ts";
+import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
 import { sealMqttPassword } from "../../services/platform/mqtt_passwords.ts";
 import { updateDevice } from "../../db/devices.ts";
-import { INGEST_CREDENTIALS } from "../ingest/_helpers.ts";
+import { portalTlsBroker } from "../ingest/_helpers.ts";
 
 Deno.test("the Test MQTT Connection button works without JavaScript and shows the broker's answer", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
     const deps = portal.deps;
     deps.config.mqtt.tlsHosts = ["localhost", "127.0.0.1"];
-    const broker = await startEmbeddedBroker({
-      port: 0,
-      hostname: "127.0.0.1",
-      directory: createDeviceDirectory(deps),
-      ingestCredentials: INGEST_CREDENTIALS,
-      tls: { ...(await brokerTls(deps))!, port: 0 },
-    });
+    const broker = await portalTlsBroker(deps);
     try {
       deps.config.mqtt.port = broker.port;
       deps.config.mqtt.tlsPort = broker.tlsPort!;
-      const admin = await addAccount(portal, "admin", { language: "en" });
-      const { station, sensors: [sensor] } = await apiStation(await portalApi(portal, admin.user), {
+      const { admin, station, sensors: [sensor] } = await adminWithStation(portal, {
         serial: "STE2E",
         units: ["Depto 101"],
         sensors: [{ serial: "E2E001", unit: "unit_1" }],
       });
 
-      const page = await freshPage(browser);
-      await signIn(page, portal, admin.email, admin.password);
+      const page = await signedInPage(browser, portal, admin);
       await page.setJavaScriptEnabled(false);
       const data = `${portal.url}/admin/devices/station/${station}/sensor/${sensor}/data`;
       await page.goto(data, { waitUntil: "load" });

@@ -8,14 +8,14 @@ import assert from "node:assert/strict";
 import {
   addAccount,
   apiStation,
-  freshPage,
   portalApi,
-  signIn,
+  signedInPage,
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { defaultZone } from "../../core/zone.ts";
 import { createZone } from "../../db/zones.ts";
-import { getUnitBillOf, type UnitBillDraft, writeStationBills } from "../../db/bills.ts";
+import { getUnitBillOf, writeStationBills } from "../../db/bills.ts";
+import { billPeriod, fresh, unitBillDraft } from "../_bills.ts";
 
 Deno.test("an operator recalculates a past bill with manual input from the unit report", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
@@ -34,57 +34,27 @@ Deno.test("an operator recalculates a past bill with manual input from the unit 
       units: ["Local 1"],
       sensors: [],
     });
-    const draft: UnitBillDraft = {
-      unit_id: "unit_1",
+    const draft = unitBillDraft({
       station_id: station,
-      billing_month: "2025-06",
-      billing_period: null,
-      energy_consumption: 100,
+      ...billPeriod("2025-06"),
       energy_cost: 20000,
       base_tariff: 1000,
-      compensation_cost: 0,
       tax_cost: 2100,
       total_cost: 23100,
-      currency: "MXN",
-      payment_status: "pending",
       payment_due_date: "2025-07-14",
-      payment_date: null,
-      openpay_charge_id: null,
-      late_fee: 0,
-      spei_clabe: null,
-      spei_reference: null,
-      spei_bank: null,
-      spei_expiry_date: null,
-      finalized_at: null,
-      payment_history: [],
-      is_finalized: false,
-      is_estimation: false,
-      estimation_method: null,
-      recalculation_method: null,
-      override_reason: null,
-      calculation_details: [],
-      zone_snapshot: null,
-      author: null,
-      created_by: null,
-      tenant_id: null,
-      sensor_serial: null,
       zone_id: zone.id,
-    };
+    });
     const written = await writeStationBills(
       kv,
       station,
       "2025-06",
-      [{
-        draft,
-        prev: { key: [], value: null, versionstamp: null },
-      }],
+      [fresh(draft)],
       null,
       Date.now(),
     );
     assert.ok(written.ok);
 
-    const page = await freshPage(browser);
-    await signIn(page, portal, admin.email, admin.password);
+    const page = await signedInPage(browser, portal, admin);
     await page.goto(`${portal.url}/admin/report/station/${station}/unit/unit_1?month=2025-06`, {
       waitUntil: "load",
     });

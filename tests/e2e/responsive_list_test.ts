@@ -13,14 +13,11 @@ import { listZones } from "../../db/zones.ts";
 import { DEMO_STATION_SERIAL, DEMO_ZONE_NAME } from "../../services/demo_devices.ts";
 import {
   addAccount,
-  freshPage,
+  axeSerious,
   randomAccessCode,
-  ROOT,
-  signIn,
+  signedInPage,
   withPortalAndBrowser,
 } from "./_browser.ts";
-
-const AXE_SOURCE = await Deno.readTextFile(new URL("node_modules/axe-core/axe.min.js", ROOT));
 
 /** The list pages, with the demo station and zone. */
 const pages = (station: number, zone: number): string[] => [
@@ -67,20 +64,9 @@ function layout(page: Page): Promise<Layout> {
   });
 }
 
-async function axeSerious(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in globalThis))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  const found = await page.evaluate(async () => {
-    // deno-lint-ignore no-explicit-any
-    const r = await (globalThis as any).axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.filter((v: { impact: string }) =>
-      v.impact === "serious" || v.impact === "critical"
-    ).map((v: { id: string; nodes: { html: string }[] }) =>
-      `${v.id}: ${v.nodes[0]?.html.slice(0, 120)}`
-    );
-  });
-  return found as string[];
+/** The serious and critical axe violations of the page, each as its rule and first node. */
+async function axeFindings(page: Page): Promise<string[]> {
+  return (await axeSerious(page)).map((v) => `${v.id}: ${v.nodes[0]?.html.slice(0, 120)}`);
 }
 
 Deno.test("each list is one table: cards with labelled cells on a phone, a table on a desktop", async () => {
@@ -97,8 +83,7 @@ Deno.test("each list is one table: cards with labelled cells on a phone, a table
       notes: "a note long enough to wrap on a phone screen, with words",
       assignments: { stations: [], units: [] },
     }, Date.now());
-    const page = await freshPage(browser);
-    await signIn(page, portal, admin.email, admin.password);
+    const page = await signedInPage(browser, portal, admin);
     const problems: string[] = [];
     for (const [width, height] of [[360, 740], [1280, 800]]) {
       await page.setViewport({ width, height });
@@ -116,7 +101,7 @@ Deno.test("each list is one table: cards with labelled cells on a phone, a table
         for (const { shown, header } of l.labels) {
           assert.equal(shown, phone ? header : "", `${at}: the cell's label`);
         }
-        for (const v of await axeSerious(page)) problems.push(`${at}: ${v}`);
+        for (const v of await axeFindings(page)) problems.push(`${at}: ${v}`);
       }
     }
     assert.deepEqual(problems, [], "no serious or critical accessibility violation");

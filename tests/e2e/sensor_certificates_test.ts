@@ -6,28 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
-import {
-  addAccount,
-  apiStation,
-  freshPage,
-  portalApi,
-  signIn,
-  withPortalAndBrowser,
-} from "./_browser.ts";
+import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
 
 Deno.test("without JavaScript, Verify Certificates and Renew work from the sensor page and client.pem downloads", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    const admin = await addAccount(portal, "admin", { language: "en" });
-    const { station: stationId, sensors: [sensorId] } = await apiStation(
-      await portalApi(portal, admin.user),
-      {
-        serial: "ST-CERT",
-        units: ["Depto 101"],
-        sensors: [{ serial: "SIMCERT1", unit: "unit_1" }],
-      },
-    );
-    const page = await freshPage(browser);
-    await signIn(page, portal, admin.email, admin.password);
+    const { admin, station: stationId, sensors: [sensorId] } = await adminWithStation(portal, {
+      serial: "ST-CERT",
+      units: ["Depto 101"],
+      sensors: [{ serial: "SIMCERT1", unit: "unit_1" }],
+    });
+    const page = await signedInPage(browser, portal, admin);
     await page.setJavaScriptEnabled(false);
     const path = `/admin/devices/station/${stationId}/sensor/${sensorId}/data`;
     await page.goto(portal.url + path, { waitUntil: "load" });

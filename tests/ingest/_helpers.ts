@@ -12,8 +12,11 @@ import type {
 } from "../../ingest/contract.ts";
 import { sensorTopicPrefix } from "../../core/devices.ts";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
+import type { Deps } from "../../services/deps.ts";
+import { createDeviceDirectory } from "../../services/devices/status.ts";
+import { brokerTls } from "../../services/platform/mqtt_runtime.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
-import type { IngestOptions } from "../../ingest/subscriber.ts";
+import { type IngestOptions, startIngest } from "../../ingest/subscriber.ts";
 import { connectSimMeter, type SimMeter, type SimMeterOptions } from "../../ingest/sim_meter.ts";
 import { type Mosquitto, startMosquitto } from "../_mosquitto.ts";
 
@@ -248,6 +251,20 @@ export async function embeddedBroker(directory: DeviceDirectory): Promise<TestBr
   return { name: "embedded", url: b.url, close: () => b.close() };
 }
 
+/**
+ * The portal's embedded broker (of `deps`) on free loopback ports, plain and TLS with the
+ * portal's broker certificate, authenticating the portal's devices and ingest.
+ */
+export async function portalTlsBroker(deps: Deps) {
+  return await startEmbeddedBroker({
+    port: 0,
+    hostname: "127.0.0.1",
+    directory: createDeviceDirectory(deps),
+    ingestCredentials: INGEST_CREDENTIALS,
+    tls: { ...(await brokerTls(deps))!, port: 0 },
+  });
+}
+
 /** Both kinds of broker, for tests that run on each. */
 export const BROKERS: {
   name: TestBroker["name"];
@@ -273,6 +290,35 @@ export function testIngestOptions(
     statsLogMs: 0,
     ...deps,
     ...overrides,
+  };
+}
+
+/**
+ * A test's ingest: `devices` in a memory directory, a status sink, a SQLite store, the broker
+ * `start` makes on the directory, and ingest started on them (`overrides` of
+ * {@link testIngestOptions}); `close()` stops ingest, then the store, then the broker.
+ */
+export async function startTestIngest(
+  start: (directory: DeviceDirectory) => Promise<TestBroker>,
+  devices: TestDevice[],
+  overrides: Partial<IngestOptions> = {},
+) {
+  const directory = new MemoryDirectory(devices);
+  const status = new MemoryStatus();
+  const store = sqliteStore();
+  const broker = await start(directory);
+  const ingest = startIngest(testIngestOptions(broker, { directory, status, store }, overrides));
+  return {
+    directory,
+    status,
+    store,
+    broker,
+    ingest,
+    async close() {
+      await ingest.stop();
+      await store.close();
+      await broker.close();
+    },
   };
 }
 

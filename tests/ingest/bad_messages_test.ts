@@ -1,32 +1,16 @@
 import assert from "node:assert/strict";
 import mqtt from "mqtt";
-import { startIngest } from "../../ingest/subscriber.ts";
-import {
-  BROKERS,
-  connectMeters,
-  MemoryDirectory,
-  MemoryStatus,
-  sqliteStore,
-  testIngestOptions,
-  testSensor,
-  waitFor,
-} from "./_helpers.ts";
+import { BROKERS, connectMeters, startTestIngest, testSensor, waitFor } from "./_helpers.ts";
 
 for (const { name, start } of BROKERS) {
   Deno.test(`${name}: bad messages are survived and counted while good ones keep flowing`, async () => {
     const good = testSensor("GOOD-1");
     const bad = testSensor("BAD-1");
-    const directory = new MemoryDirectory([good, bad]);
-    const status = new MemoryStatus();
-    const store = sqliteStore();
-    const broker = await start(directory);
-    const ingest = startIngest(
-      testIngestOptions(broker, { directory, status, store }, {
-        maxMessageBytes: 2_000,
-        ratePerDevice: 5,
-        burstPerDevice: 30,
-      }),
-    );
+    const { status, store, broker, ingest, close } = await startTestIngest(start, [good, bad], {
+      maxMessageBytes: 2_000,
+      ratePerDevice: 5,
+      burstPerDevice: 30,
+    });
     await ingest.ready;
     let t = Date.now();
     const [g, x] = await connectMeters(broker, [good, bad], {
@@ -79,9 +63,7 @@ for (const { name, start } of BROKERS) {
     } finally {
       await stranger?.endAsync();
       await Promise.all([g.stop(), x.stop()]);
-      await ingest.stop();
-      await store.close();
-      await broker.close();
+      await close();
     }
   });
 }

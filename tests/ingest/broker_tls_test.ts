@@ -8,13 +8,10 @@ import assert from "node:assert/strict";
 import mqtt from "mqtt";
 import { connect as tlsConnect } from "node:tls";
 import { X509Certificate } from "node:crypto";
-import { startEmbeddedBroker } from "../../ingest/broker.ts";
-import { brokerTls } from "../../services/platform/mqtt_runtime.ts";
-import { createDeviceDirectory } from "../../services/devices/mod.ts";
 import { openCertificateAuthority } from "../../services/platform/pki.ts";
 import { call } from "../_helpers.ts";
 import { stationWorld } from "../_station_world.ts";
-import { INGEST_CREDENTIALS, waitFor } from "./_helpers.ts";
+import { INGEST_CREDENTIALS, portalTlsBroker, waitFor } from "./_helpers.ts";
 
 async function download(
   w: Awaited<ReturnType<typeof stationWorld>>,
@@ -38,13 +35,7 @@ async function setup(requireClientCert: boolean) {
       requireClientCert,
     },
   };
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    hostname: "127.0.0.1",
-    directory: createDeviceDirectory(w.t.deps),
-    ingestCredentials: INGEST_CREDENTIALS,
-    tls: { ...(await brokerTls(w.t.deps))!, port: 0 },
-  });
+  const broker = await portalTlsBroker(w.t.deps);
   const files = {
     ca: await download(w, "ca"),
     cert: await download(w, "cert"),

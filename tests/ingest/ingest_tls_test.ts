@@ -5,17 +5,12 @@
  */
 import assert from "node:assert/strict";
 import mqtt from "mqtt";
-import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { runIngest } from "../../ingest/run.ts";
-import { brokerTls } from "../../services/platform/mqtt_runtime.ts";
-import {
-  createDeviceDirectory,
-  createStatusService,
-  portalTls,
-} from "../../services/devices/mod.ts";
+import { portalTls } from "../../services/devices/provisioning.ts";
+import { createDeviceDirectory, createStatusService } from "../../services/devices/status.ts";
 import { call } from "../_helpers.ts";
 import { stationWorld } from "../_station_world.ts";
-import { INGEST_CREDENTIALS, waitFor } from "./_helpers.ts";
+import { INGEST_CREDENTIALS, portalTlsBroker, waitFor } from "./_helpers.ts";
 
 Deno.test("ingest with the portal's client certificate reads a meter over TLS when certificates are required", async () => {
   const w = await stationWorld();
@@ -24,13 +19,7 @@ Deno.test("ingest with the portal's client certificate reads a meter over TLS wh
     ...deps.config,
     mqtt: { ...deps.config.mqtt, tlsHosts: ["127.0.0.1"], requireClientCert: true },
   };
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    hostname: "127.0.0.1",
-    directory: createDeviceDirectory(deps),
-    ingestCredentials: INGEST_CREDENTIALS,
-    tls: { ...(await brokerTls(deps))!, port: 0 },
-  });
+  const broker = await portalTlsBroker(deps);
   const status = createStatusService(deps);
   const running = runIngest(
     { directory: createDeviceDirectory(deps), status, store: deps.telemetry, log: deps.log },

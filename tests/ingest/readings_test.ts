@@ -1,24 +1,10 @@
 import assert from "node:assert/strict";
-import { startIngest } from "../../ingest/subscriber.ts";
-import {
-  BROKERS,
-  connectMeters,
-  MemoryDirectory,
-  MemoryStatus,
-  sqliteStore,
-  testIngestOptions,
-  testSensor,
-  waitFor,
-} from "./_helpers.ts";
+import { BROKERS, connectMeters, startTestIngest, testSensor, waitFor } from "./_helpers.ts";
 
 for (const { name, start } of BROKERS) {
   Deno.test(`${name}: simulated meters' readings arrive in the store and they are online`, async () => {
     const devices = [testSensor("PRO3EM-01"), testSensor("PRO3EM-02"), testSensor("PRO3EM-03")];
-    const directory = new MemoryDirectory(devices);
-    const status = new MemoryStatus();
-    const store = sqliteStore();
-    const broker = await start(directory);
-    const ingest = startIngest(testIngestOptions(broker, { directory, status, store }));
+    const { status, store, broker, ingest, close } = await startTestIngest(start, devices);
     await ingest.ready;
     // Each meter's clock moves 10 s per tick, so every frame has its own time.
     const base = Date.now();
@@ -72,9 +58,7 @@ for (const { name, start } of BROKERS) {
       assert.equal(s.connected, true);
     } finally {
       await Promise.all(meters.map((m) => m.stop()));
-      await ingest.stop();
-      await store.close();
-      await broker.close();
+      await close();
     }
   });
 }

@@ -1,31 +1,22 @@
 import assert from "node:assert/strict";
-import { startIngest } from "../../ingest/subscriber.ts";
 import {
   connectMeters,
-  MemoryDirectory,
-  MemoryStatus,
   mosquittoBroker,
-  sqliteStore,
-  testIngestOptions,
+  startTestIngest,
   testSensor,
   waitFor,
 } from "./_helpers.ts";
 
 Deno.test("mosquitto: a broker restart mid-stream loses no acknowledged reading", async () => {
   const devices = [testSensor("RST-1"), testSensor("RST-2")];
-  const directory = new MemoryDirectory(devices);
-  const store = sqliteStore();
-  const broker = await mosquittoBroker();
+  const { store, broker, ingest, close } = await startTestIngest(mosquittoBroker, devices, {
+    ratePerDevice: 1_000,
+    burstPerDevice: 5_000,
+    // Ingest comes back well after the meters: what they publish meanwhile waits in
+    // ingest's persistent session, which the broker kept across its restart.
+    reconnectMs: 700,
+  });
   const mosquitto = broker.mosquitto!;
-  const ingest = startIngest(
-    testIngestOptions(broker, { directory, status: new MemoryStatus(), store }, {
-      ratePerDevice: 1_000,
-      burstPerDevice: 5_000,
-      // Ingest comes back well after the meters: what they publish meanwhile waits in
-      // ingest's persistent session, which the broker kept across its restart.
-      reconnectMs: 700,
-    }),
-  );
   await ingest.ready;
   const meters = await connectMeters(broker, devices);
   const acked = new Set<string>();
@@ -77,8 +68,6 @@ Deno.test("mosquitto: a broker restart mid-stream loses no acknowledged reading"
     }
   } finally {
     await Promise.all(meters.map((m) => m.stop()));
-    await ingest.stop();
-    await store.close();
-    await broker.close();
+    await close();
   }
 });

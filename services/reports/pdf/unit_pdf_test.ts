@@ -6,6 +6,7 @@ import { computeUnitBill } from "../../../core/tariff.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
 import type { StoredDevice } from "../../../db/devices.ts";
 import { pdfText } from "../../../tests/_pdf_text.ts";
+import { storedUnitBill } from "../../../tests/_bills.ts";
 
 /** A seasonal industrial zone with 5 % compensation: winter 2.00/kWh, summer 1.00/kWh. */
 const zone: Zone = {
@@ -30,50 +31,31 @@ const station = {
 
 function billOf(energy: number, period: string, extra: Partial<StoredUnitBill>): StoredUnitBill {
   const c = computeUnitBill(zone, energy, { period });
-  return {
-    id: 1,
-    unit_id: "unit_1",
-    station_id: 3,
+  return storedUnitBill({
     billing_month: period,
-    billing_period: null,
     energy_consumption: c.energy_consumption,
     energy_cost: c.energy_cost,
     base_tariff: c.base_tariff,
     compensation_cost: c.compensation_cost,
     tax_cost: c.tax_cost,
     total_cost: c.total_cost,
-    currency: "MXN",
     payment_status: "paid",
     payment_due_date: "2026-02-13",
     payment_date: "2026-02-02T10:00:00.000Z",
-    openpay_charge_id: null,
-    late_fee: 0,
-    spei_clabe: null,
-    spei_reference: null,
-    spei_bank: null,
-    spei_expiry_date: null,
-    finalized_at: null,
-    payment_history: [],
     is_finalized: true,
     is_estimation: true,
     estimation_method: "method_3_zone_average",
-    recalculation_method: null,
-    override_reason: null,
     calculation_details: {
       pricing_mode: c.pricing_mode,
       season: c.season,
       tiers: c.calculation_details,
     },
     zone_snapshot: zone,
-    author: null,
-    created_by: null,
     tenant_id: 9,
     sensor_serial: "S",
-    zone_id: 1,
-    created_at: "2026-02-01T00:00:00.000Z",
-    updated_at: "2026-02-01T00:00:00.000Z",
+    station_id: 3,
     ...extra,
-  };
+  });
 }
 
 Deno.test("the unit PDF states the season, compensation, estimation and zone prices", async () => {

@@ -40,7 +40,12 @@ export default function TenantChart(p: TenantChartProps) {
 
   useEffect(() => {
     const el = box.current;
-    if (!el || p.labels.length === 0) return;
+    if (!el) return;
+    if (p.labels.length === 0) {
+      // Nothing to draw: the table (empty) and the note stand.
+      el.dataset.ready = "true";
+      return;
+    }
     const style = getComputedStyle(el);
     const primary = style.getPropertyValue("--primary").trim() || "#0b6b4f";
     const second = style.getPropertyValue("--info").trim() || "#1f5fae";

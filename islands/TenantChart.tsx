@@ -67,7 +67,9 @@ export default function TenantChart(p: TenantChartProps) {
       axes: [
         {
           values: (_u, splits) => splits.map((i) => p.labels[Math.round(i)] ?? ""),
-          space: 44,
+          // Whole steps only, wide enough for the longest label.
+          incrs: [1, 2, 3, 4, 6, 8, 12],
+          space: Math.max(28, Math.max(...p.labels.map((l) => l.length)) * 7 + 10),
         },
         { values: (_u, splits) => splits.map(abbreviateK), size: 48 },
         ...(other
@@ -115,29 +117,31 @@ export default function TenantChart(p: TenantChartProps) {
     <div className="tenant-chart" data-chart={p.name}>
       {empty && <p className="muted chart-note">{p.noData}</p>}
       <div className="chart-box" ref={box} />
-      <details className="series-details" open={!drawn}>
-        <summary>{p.caption}</summary>
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{p.labelHeading}</th>
-                {p.series.map((s) => <th key={s.name} scope="col">{s.name}</th>)}
-              </tr>
-            </thead>
-            <tbody>
-              {p.labels.map((l, i) => (
-                <tr key={`${l}-${i}`}>
-                  <td>{l}</td>
-                  {p.series.map((s) => (
-                    <td key={s.name} className="num">{(s.values[i] ?? 0).toFixed(2)}</td>
-                  ))}
+      {p.labels.length > 0 && (
+        <details className="series-details" open={!drawn}>
+          <summary>{p.caption}</summary>
+          <div className="table-wrap">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">{p.labelHeading}</th>
+                  {p.series.map((s) => <th key={s.name} scope="col">{s.name}</th>)}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+              </thead>
+              <tbody>
+                {p.labels.map((l, i) => (
+                  <tr key={`${l}-${i}`}>
+                    <td>{l}</td>
+                    {p.series.map((s) => (
+                      <td key={s.name} className="num">{(s.values[i] ?? 0).toFixed(2)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      )}
     </div>
   );
 }

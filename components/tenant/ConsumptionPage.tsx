@@ -12,7 +12,7 @@ import { kwh, money, StatusBadge } from "./format.tsx";
 export function TrendText({ t, trend }: { t: Translate; trend: Trend }) {
   const up = trend.direction === "up";
   return (
-    <span className={up ? "trend-up" : "trend-down"}>
+    <span className={trend.percent === 0 ? "muted" : up ? "trend-up" : "trend-down"}>
       {up ? "▲ " : "▼ "}
       {t(`tenant.consumption_overview.unit_card.trend_${trend.direction}`, {
         percent: trend.percent,

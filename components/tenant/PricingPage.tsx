@@ -6,7 +6,8 @@
 import type { Translate } from "../../services/i18n.ts";
 import type { TenantPricing, TenantUnit } from "../../services/tenant/mod.ts";
 import type { ZoneView } from "../../services/zones.ts";
-import { LEVEL_NAMES, type LevelName } from "../../core/zone.ts";
+import type { Zone } from "../../core/zone.ts";
+import { buildTiers, type Season } from "../../core/tariff.ts";
 import { StatusBadge } from "./format.tsx";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
@@ -16,22 +17,23 @@ const price = (v: number, currency: string) =>
 
 const monthName = (t: Translate, m: number) => t(`zones.months.m${String(m).padStart(2, "0")}`);
 
-function Levels({ P, z, prefix }: { P: T; z: ZoneView; prefix: "" | "summer_" | "winter_" }) {
-  const f = (k: string) => (z as unknown as Record<string, number>)[prefix + k] ?? 0;
-  const shown = LEVEL_NAMES.filter((l) => f(`price_${l}`) > 0);
-  const upTo = (l: LevelName) =>
-    l === "surplus"
-      ? P("tiered.over", { kwh: f("price_high_threshold") })
-      : P("tiered.up_to", { kwh: f(`price_${l}_threshold`) });
+function Levels({ P, z, season }: { P: T; z: ZoneView; season: Season | null }) {
+  // The tiers as the bills build them: the last one is open-ended ("Over ...").
+  const tiers = buildTiers({ ...z, id: String(z.id) } as Zone, season).filter((x) => x.price > 0);
+  const kwhOf = (d: { n: bigint; s: number }) => Number(d.n) / 10 ** d.s;
   return (
     <div className="table-wrap">
-      <table className="data">
+      <table className="data tenant-levels">
         <tbody>
-          {shown.map((l) => (
-            <tr key={l}>
-              <th scope="row">{P(`tiered.${l}`)}</th>
-              <td>{upTo(l)}</td>
-              <td className="num">{price(f(`price_${l}`), z.currency)}</td>
+          {tiers.map((x) => (
+            <tr key={x.level}>
+              <th scope="row">{P(`tiered.${x.level}`)}</th>
+              <td>
+                {x.to === null
+                  ? P("tiered.over", { kwh: kwhOf(x.from) })
+                  : P("tiered.up_to", { kwh: kwhOf(x.to) })}
+              </td>
+              <td className="num">{price(x.price, z.currency)}</td>
             </tr>
           ))}
         </tbody>
@@ -47,7 +49,7 @@ function Prices({ P, z }: { P: T; z: ZoneView }) {
         {(["winter", "summer"] as const).map((s) => (
           <section key={s} className="card">
             <h2>{P(`seasonal.${s}`)}</h2>
-            {z.enable_levels ? <Levels P={P} z={z} prefix={`${s}_`} /> : (
+            {z.enable_levels ? <Levels P={P} z={z} season={s} /> : (
               <dl className="facts">
                 <dt>{P("seasonal.price_per_kwh")}</dt>
                 <dd>{price(z[`${s}_price_low`], z.currency)}</dd>
@@ -65,7 +67,7 @@ function Prices({ P, z }: { P: T; z: ZoneView }) {
     return (
       <section className="card" data-testid="pricing-tiered">
         <h2>{P("tiered.title")}</h2>
-        <Levels P={P} z={z} prefix="" />
+        <Levels P={P} z={z} season={null} />
       </section>
     );
   }

@@ -30,7 +30,10 @@ function Overview({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
         {U("overview.average_daily", { kwh: d.dailyAverageKwh.toFixed(2) })} ·{" "}
         <TrendText t={t} trend={d.trend} />
         {d.band && (
-          <>· {U(`efficiency_bands.${d.band}`)} ({U(`efficiency_bands.${d.band}_range`)})</>
+          <>
+            {" · "}
+            {U(`efficiency_bands.${d.band}`)} ({U(`efficiency_bands.${d.band}_range`)})
+          </>
         )}
       </p>
       <section className="card">
@@ -156,7 +159,7 @@ export function UnitView({ t, d, tab, offset }: UnitViewProps) {
         </div>
         <StatusBadge t={t} status={u.status} />
       </div>
-      <nav className="tabs" aria-label={u.name}>
+      <nav className="tabs tenant-tabs" aria-label={u.name}>
         {UNIT_TABS.map((k) => (
           <a
             key={k}

@@ -73,6 +73,9 @@ const CHECKS: Check[] = [
   { path: "/customer/settings", as: "customer" },
   { path: "/user", as: "user" },
   { path: "/user/settings", as: "user" },
+  { path: "/user/consumption", as: "user" },
+  { path: "/user/pricing", as: "user" },
+  { path: "/user/billing", as: "user" },
 ];
 
 /** Runs axe on the page and returns the serious and critical violations. */

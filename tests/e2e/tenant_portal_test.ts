@@ -8,6 +8,7 @@ import type { Page } from "puppeteer-core";
 import {
   addAccount,
   apiStation,
+  collectConsole,
   pathOf,
   portalApi,
   signIn,
@@ -99,6 +100,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
     });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    const logged = collectConsole(page);
     await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
     await signIn(page, portal, tenant.email, tenant.password);
 
@@ -179,6 +181,8 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       assert.ok(size > 1000, `${name} was downloaded`);
       const head = new TextDecoder().decode((await Deno.readFile(`${dir}/${name}`)).slice(0, 5));
       assert.equal(head, "%PDF-");
+      const errors = logged.filter((e) => e.kind === "error" || e.kind === "pageerror");
+      assert.deepEqual(errors, [], "the tenant pages log no errors");
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

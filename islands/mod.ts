@@ -11,6 +11,7 @@ import EnergyChart from "./EnergyChart.tsx";
 import LiveRefresh from "./LiveRefresh.tsx";
 import NotificationBell from "./NotificationBell.tsx";
 import RecalcForm from "./RecalcForm.tsx";
+import ReportDownload from "./ReportDownload.tsx";
 import RoleSelect from "./RoleSelect.tsx";
 import SensorLive from "./SensorLive.tsx";
 import StationEditor from "./StationEditor.tsx";
@@ -31,6 +32,7 @@ export const ISLANDS = {
   LiveRefresh,
   NotificationBell,
   RecalcForm,
+  ReportDownload,
   RoleSelect,
   SensorLive,
   StationEditor,

@@ -63,6 +63,15 @@ Deno.test("the tenant's bill and the estimate of the finished month agree to the
     assert.match(html, /591\.60 MXN/);
     assert.match(html, new RegExp(`<option value="${period}" selected`));
     assert.doesNotMatch(html, /Depto 2/);
+    // The admin's unit report shows the same total.
+    const report = await call(
+      w.t,
+      "GET",
+      `/admin/report/station/${w.stationId}/unit/unit_1?period=${period}`,
+      { token: w.admin },
+    );
+    assert.equal(report.status, 200);
+    assert.match(await report.text(), /591\.60 MXN/);
   } finally {
     w.t.close();
   }

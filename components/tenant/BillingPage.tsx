@@ -12,6 +12,7 @@ import { cityOf } from "../../services/report_model.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";
+import ReportDownload from "../../islands/ReportDownload.tsx";
 import { kwh, money } from "./format.tsx";
 
 /** Props of {@link BillingPage}. */
@@ -91,14 +92,18 @@ function BillCard(
         )}
       </dl>
       <div className="page-actions">
-        <a
-          className="btn btn-sm btn-secondary"
-          href={`/user/billing/report?${q}`}
-          download={file}
-          data-testid="bill-report"
-        >
-          {B("bills.download_report")}
-        </a>
+        <Island
+          of={ReportDownload}
+          props={{
+            href: `/user/billing/report?${q}`,
+            filename: file,
+            label: B("bills.download_report"),
+            busyLabel: B("bills.downloading"),
+            errorText: B("errors.download"),
+            className: "btn btn-sm btn-secondary",
+            testId: "bill-report",
+          }}
+        />
         {b.payment_status !== "paid" && (
           <a className="btn btn-sm" href="/user/payments">{B("bills.pay_now")}</a>
         )}
@@ -171,13 +176,20 @@ export function BillingPage(p: BillingPageProps) {
         <div className="section-head">
           <h2>{B("bills.title", { period: periodLabel(t, p.period) })}</h2>
           {p.bills.length > 0 && (
-            <a
-              className="btn btn-sm btn-secondary"
-              href={`/user/billing/pdf?period=${p.period}&language=${p.language}`}
-              data-testid="period-pdf"
-            >
-              {B("download_period_pdf")}
-            </a>
+            <Island
+              of={ReportDownload}
+              props={{
+                href: `/user/billing/pdf?period=${p.period}&language=${p.language}`,
+                filename: `${
+                  p.period.length === 7 ? "monthly" : "bimester"
+                }_report_${p.period}.pdf`,
+                label: B("download_period_pdf"),
+                busyLabel: B("bills.downloading"),
+                errorText: B("errors.download"),
+                className: "btn btn-sm btn-secondary",
+                testId: "period-pdf",
+              }}
+            />
           )}
         </div>
         {p.bills.length === 0

@@ -83,7 +83,7 @@ export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps)
       </div>
       <section className="card">
         <h2>{D("chart.title")}</h2>
-        <nav className="tabs" aria-label={D("chart.title")}>
+        <nav className="tabs tenant-tabs" aria-label={D("chart.title")}>
           {(["power", "consumption", "monthly"] as DashboardChart[]).map((m) => (
             <a
               key={m}

@@ -115,86 +115,89 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
     await runBilling(portal.deps, zone.id, month.text);
 
     const dir = await Deno.makeTempDir({ prefix: "tenant-download-" });
-    const context = await browser.createBrowserContext({
-      downloadBehavior: { policy: "allow", downloadPath: dir },
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const logged = collectConsole(page);
-    await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
-    await signIn(page, portal, tenant.email, tenant.password);
-
-    // 1. The dashboard.
-    assert.equal(pathOf(page), "/user");
-    assert.match(await text(page, "h1"), /Welcome, Lucía Pérez Gómez/);
-    assert.equal(await page.$("[data-testid=tenant-empty]"), null);
-    const cards = await text(page, "[data-testid=tenant-cards]");
-    assert.match(cards, /Current Usage/);
-    assert.match(cards, /Estimated Monthly Cost/);
-    await drawn(page, "power");
-    const units = await page.$$eval(
-      "[data-testid=tenant-unit]",
-      (els) => els.map((e) => (e as HTMLElement).innerText),
-    );
-    assert.equal(units.length, 1);
-    assert.match(units[0], /Depto 101/);
-    assert.match(units[0], /TP0001/);
-    assert.match(await text(page, "[data-testid=recent-bills]"), /591\.60 MXN/);
-    await noOverflow(page);
-    assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
-    await Promise.all([page.waitForNavigation(), page.click("a[href='/user?chart=consumption']")]);
-    await drawn(page, "consumption");
-    await Promise.all([page.waitForNavigation(), page.click("a[href='/user?chart=monthly']")]);
-    await drawn(page, "monthly");
-
-    // 2. The unit's tabs.
-    await Promise.all([
-      page.waitForNavigation(),
-      page.click(`a[href='/user/consumption/${sensors[0]}']`),
-    ]);
-    assert.match(await text(page, "[data-testid=unit-overview]"), /78\.0 %/);
-    await drawn(page, "unit-trend");
-    await Promise.all([
-      page.waitForNavigation(),
-      page.click(`a[href='/user/consumption/${sensors[0]}?tab=analytics']`),
-    ]);
-    await drawn(page, "hourly");
-    const peaks = await text(page, "main");
-    assert.match(peaks, /Morning Peak\s+6:00-9:00 AM/);
-    assert.match(peaks, /Off-Peak\s+11:00 PM-5:00 AM/);
-    await noOverflow(page);
-    assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
-    await Promise.all([
-      page.waitForNavigation(),
-      page.click(`a[href='/user/consumption/${sensors[0]}?tab=insights']`),
-    ]);
-    const tips = await page.$$eval(
-      "[data-tip]",
-      (els) => els.map((e) => e.getAttribute("data-tip")),
-    );
-    assert.ok(tips.includes("efficiency_low"), `tips: ${tips}`);
-    assert.ok(tips.includes("phase_imbalance"), `tips: ${tips}`);
-    assert.match(await text(page, "[data-testid=unit-forecast]"), /Projected Cost/);
-    assert.match(await text(page, "[data-testid=unit-info]"), /unit_1/);
-
-    // 3. The pricing.
-    await page.goto(`${portal.url}/user/pricing`, { waitUntil: "load" });
-    assert.match(await text(page, "[data-testid=pricing-tiered]"), /Up to 150 kWh/);
-    assert.match(await text(page, "[data-testid=pricing-zone]"), /Tiered/);
-    assert.match(await text(page, "[data-testid=pricing-devices]"), /TP0001/);
-    assert.doesNotMatch(await text(page, "main"), /TP0002/);
-    await noOverflow(page);
-    assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
-
-    // 4. The billing page with the bill of last month and its report.
-    await page.goto(`${portal.url}/user/billing?period=${month.text}`, { waitUntil: "load" });
-    await drawn(page, "billing");
-    assert.match(await text(page, "[data-testid=tenant-bill]"), /591\.60 MXN/);
-    await page.click("[data-testid=how-it-works] summary");
-    assert.match(await text(page, "[data-testid=how-it-works]"), /Total = Base tariff/);
-    await noOverflow(page);
-    assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
     try {
+      const context = await browser.createBrowserContext({
+        downloadBehavior: { policy: "allow", downloadPath: dir },
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const logged = collectConsole(page);
+      await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
+      await signIn(page, portal, tenant.email, tenant.password);
+
+      // 1. The dashboard.
+      assert.equal(pathOf(page), "/user");
+      assert.match(await text(page, "h1"), /Welcome, Lucía Pérez Gómez/);
+      assert.equal(await page.$("[data-testid=tenant-empty]"), null);
+      const cards = await text(page, "[data-testid=tenant-cards]");
+      assert.match(cards, /Current Usage/);
+      assert.match(cards, /Estimated Monthly Cost/);
+      await drawn(page, "power");
+      const units = await page.$$eval(
+        "[data-testid=tenant-unit]",
+        (els) => els.map((e) => (e as HTMLElement).innerText),
+      );
+      assert.equal(units.length, 1);
+      assert.match(units[0], /Depto 101/);
+      assert.match(units[0], /TP0001/);
+      assert.match(await text(page, "[data-testid=recent-bills]"), /591\.60 MXN/);
+      await noOverflow(page);
+      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click("a[href='/user?chart=consumption']"),
+      ]);
+      await drawn(page, "consumption");
+      await Promise.all([page.waitForNavigation(), page.click("a[href='/user?chart=monthly']")]);
+      await drawn(page, "monthly");
+
+      // 2. The unit's tabs.
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click(`a[href='/user/consumption/${sensors[0]}']`),
+      ]);
+      assert.match(await text(page, "[data-testid=unit-overview]"), /78\.0 %/);
+      await drawn(page, "unit-trend");
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click(`a[href='/user/consumption/${sensors[0]}?tab=analytics']`),
+      ]);
+      await drawn(page, "hourly");
+      const peaks = await text(page, "main");
+      assert.match(peaks, /Morning Peak\s+6:00-9:00 AM/);
+      assert.match(peaks, /Off-Peak\s+11:00 PM-5:00 AM/);
+      await noOverflow(page);
+      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click(`a[href='/user/consumption/${sensors[0]}?tab=insights']`),
+      ]);
+      const tips = await page.$$eval(
+        "[data-tip]",
+        (els) => els.map((e) => e.getAttribute("data-tip")),
+      );
+      assert.ok(tips.includes("efficiency_low"), `tips: ${tips}`);
+      assert.ok(tips.includes("phase_imbalance"), `tips: ${tips}`);
+      assert.match(await text(page, "[data-testid=unit-forecast]"), /Projected Cost/);
+      assert.match(await text(page, "[data-testid=unit-info]"), /unit_1/);
+
+      // 3. The pricing.
+      await page.goto(`${portal.url}/user/pricing`, { waitUntil: "load" });
+      assert.match(await text(page, "[data-testid=pricing-tiered]"), /Up to 150 kWh/);
+      assert.match(await text(page, "[data-testid=pricing-zone]"), /Tiered/);
+      assert.match(await text(page, "[data-testid=pricing-devices]"), /TP0001/);
+      assert.doesNotMatch(await text(page, "main"), /TP0002/);
+      await noOverflow(page);
+      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+
+      // 4. The billing page with the bill of last month and its report.
+      await page.goto(`${portal.url}/user/billing?period=${month.text}`, { waitUntil: "load" });
+      await drawn(page, "billing");
+      assert.match(await text(page, "[data-testid=tenant-bill]"), /591\.60 MXN/);
+      await page.click("[data-testid=how-it-works] summary");
+      assert.match(await text(page, "[data-testid=how-it-works]"), /Total = Base tariff/);
+      await noOverflow(page);
+      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
       await page.click("[data-testid=bill-report]");
       const name = `monthly_report_${station}_unit_1_${month.text}.pdf`;
       let size = 0;
@@ -205,6 +208,15 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       assert.ok(size > 1000, `${name} was downloaded`);
       const head = new TextDecoder().decode((await Deno.readFile(`${dir}/${name}`)).slice(0, 5));
       assert.equal(head, "%PDF-");
+      // The PDF of the whole period.
+      await page.click("[data-testid=period-pdf]");
+      const all = `monthly_report_${month.text}.pdf`;
+      let allSize = 0;
+      for (let i = 0; i < 100 && allSize === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        allSize = await Deno.stat(`${dir}/${all}`).then((s) => s.size, () => 0);
+      }
+      assert.ok(allSize > 1000, `${all} was downloaded`);
       const errors = logged.filter((e) => e.kind === "error" || e.kind === "pageerror");
       assert.deepEqual(errors, [], "the tenant pages log no errors");
     } finally {

@@ -1,7 +1,7 @@
 /** What the tenant screens read from the meters: the 24-hour power chart and the hourly averages. */
 import assert from "node:assert/strict";
 import { testApp } from "./_helpers.ts";
-import { dailySeries, hourlyAverage, powerSeries } from "../services/tenant/usage.ts";
+import { dailySeries, hourlyAverage, powerSeries, unitNow } from "../services/tenant/usage.ts";
 import type { TenantUnit } from "../services/tenant/mod.ts";
 
 /** 2026-11-20 12:30 UTC (06:30 in Mexico City, UTC-6). */
@@ -58,6 +58,33 @@ Deno.test("the hourly averages split each hour's energy over the days that had i
     const days = await dailySeries(t.deps, [unit]);
     assert.equal(days.length, 7);
     assert.deepEqual(days.slice(-3).map((d) => d.value), [1, 3, 0]);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("failed meter reads fall back to zeros instead of failing the tenant's pages", async () => {
+  const t = await testApp({ now: () => NOW });
+  const failing = new Proxy(t.deps.telemetry, {
+    get(target, key) {
+      const v = Reflect.get(target, key);
+      if (["latest", "series", "counterDelta", "counterSeries"].includes(String(key))) {
+        return () => Promise.reject(new Error("store unreachable"));
+      }
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  try {
+    const deps = { ...t.deps, telemetry: failing };
+    assert.deepEqual(await unitNow(deps, unit), {
+      power: 0,
+      powerFactor: null,
+      phasePowers: [0, 0, 0],
+      readingAt: null,
+    });
+    assert.ok((await powerSeries(deps, [unit])).every((p) => p.value === 0));
+    assert.deepEqual(await hourlyAverage(deps, unit), Array(24).fill(0));
+    assert.ok(t.deps.log.lines.some((e) => e.message === "tenant usage read failed"));
   } finally {
     t.close();
   }

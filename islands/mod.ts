@@ -8,12 +8,15 @@ import ConfirmSubmit from "./ConfirmSubmit.tsx";
 import CopyButton from "./CopyButton.tsx";
 import DashboardLive from "./DashboardLive.tsx";
 import EnergyChart from "./EnergyChart.tsx";
+import LiveRefresh from "./LiveRefresh.tsx";
 import NotificationBell from "./NotificationBell.tsx";
 import RecalcForm from "./RecalcForm.tsx";
+import ReportDownload from "./ReportDownload.tsx";
 import RoleSelect from "./RoleSelect.tsx";
 import SensorLive from "./SensorLive.tsx";
 import StationEditor from "./StationEditor.tsx";
 import StationStatus from "./StationStatus.tsx";
+import TenantChart from "./TenantChart.tsx";
 import TermsConsent from "./TermsConsent.tsx";
 import UptimeCharts from "./UptimeCharts.tsx";
 import ZoneLevels from "./ZoneLevels.tsx";
@@ -26,12 +29,15 @@ export const ISLANDS = {
   CopyButton,
   DashboardLive,
   EnergyChart,
+  LiveRefresh,
   NotificationBell,
   RecalcForm,
+  ReportDownload,
   RoleSelect,
   SensorLive,
   StationEditor,
   StationStatus,
+  TenantChart,
   TermsConsent,
   UptimeCharts,
   ZoneLevels,

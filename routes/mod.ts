@@ -14,6 +14,7 @@ import { certificateApiRoutes } from "./api/certificates.ts";
 import { measurementApiRoutes } from "./api/measurements.ts";
 import { zoneApiRoutes } from "./api/zones.ts";
 import { billingApiRoutes } from "./api/billing.ts";
+import { tenantBillingApiRoutes } from "./api/tenant_billing.ts";
 import { reportApiRoutes } from "./api/reports.ts";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", measurementApiRoutes(deps));
   app.route("/api/zones", zoneApiRoutes(deps));
   app.route("/", billingApiRoutes(deps));
+  app.route("/", tenantBillingApiRoutes(deps));
   app.route("/", reportApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));
   app.route("/", adminRoutes(deps));

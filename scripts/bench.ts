@@ -12,7 +12,8 @@
  *    a Hono hello-world served by a child process (`bench.ts --hello PORT`).
  *
  * Prints a table and, as its last line, the figures as JSON (also written to
- * `.build/bench.json`). Options: `--seconds N` (default 5), `--concurrency N` (default 32).
+ * `.build/bench.json`). Options: `--seconds N` (default 5), `--concurrency N` (default 32),
+ * `--bytes-only` (the first-load figures alone).
  */
 import { Hono } from "hono";
 import { freePort, ROOT, type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
@@ -33,6 +34,12 @@ const PAGES: { path: string; who: Who }[] = [
   { path: "/admin/settings", who: "admin" },
   { path: "/customer", who: "customer" },
   { path: "/user", who: "user" },
+  { path: "/user/consumption", who: "user" },
+  { path: "/user/consumption/2", who: "user" },
+  { path: "/user/consumption/2?tab=analytics", who: "user" },
+  { path: "/user/consumption/2?tab=insights", who: "user" },
+  { path: "/user/pricing", who: "user" },
+  { path: "/user/billing", who: "user" },
   { path: "/notifications", who: "admin" },
 ];
 
@@ -295,6 +302,7 @@ async function main() {
     })) ?? "none";
     printBytes(bytes);
     out(`(the portal itself answers with content-encoding: ${encoding})`);
+    if (Deno.args.includes("--bytes-only")) return;
 
     const portalRun = await load(
       `${portal.url}/admin/users`,

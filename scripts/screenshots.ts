@@ -49,6 +49,9 @@ const uptimeDrawn = async (page: Page) => {
 const chartDrawn = async (page: Page) => {
   await page.waitForSelector('.chart-box[data-ready="true"]');
 };
+const openHow = async (page: Page) => {
+  await page.click("[data-testid=how-it-works] summary");
+};
 const openDrawer = async (page: Page) => {
   await page.click(".menu-toggle");
   await new Promise((r) => setTimeout(r, 350));
@@ -118,7 +121,21 @@ const SHOTS: Shot[] = [
   { who: "customer", path: "/customer", name: "customer" },
   { who: "customer", path: "/customer/settings", name: "customer-settings" },
   { who: "customer", path: "/notifications", name: "customer-notifications" },
-  { who: "user", path: "/user", name: "user" },
+  { who: "user", path: "/user", name: "user", before: chartDrawn },
+  { who: "user", path: "/user?chart=consumption", name: "user-7d", before: chartDrawn },
+  { who: "user", path: "/user?chart=monthly", name: "user-6m", before: chartDrawn },
+  { who: "user", path: "/user/consumption", name: "user-consumption" },
+  { who: "user", path: "/user/consumption/2", name: "user-unit", before: chartDrawn },
+  {
+    who: "user",
+    path: "/user/consumption/2?tab=analytics",
+    name: "user-unit-analytics",
+    before: chartDrawn,
+  },
+  { who: "user", path: "/user/consumption/2?tab=insights", name: "user-unit-insights" },
+  { who: "user", path: "/user/pricing", name: "user-pricing" },
+  { who: "user", path: "/user/billing", name: "user-billing", before: chartDrawn },
+  { who: "user", path: "/user/billing", name: "user-billing-how", before: openHow },
   { who: "user", path: "/user", name: "user-drawer", before: openDrawer, width: 360 },
   { who: "user", path: "/user/settings", name: "user-settings" },
   { who: "user", path: "/notifications", name: "user-notifications" },

@@ -340,6 +340,54 @@ const ROUTES: Row[] = [
     expect: api(["admin", "customer"], 200),
     check: async (res) => assert.equal((await res.json()).bills.length, 2),
   })),
+  // ---- the tenant's bills (before the rows that delete the fixture's bills) -------------
+  {
+    method: "GET",
+    route: "/api/tenant-billing-overview/billing-type",
+    expect: api(["user"], 200),
+    check: async (res, a) => assert.equal((await res.json()).sensors_count, a === "tenant" ? 1 : 0),
+  },
+  {
+    method: "GET",
+    route: "/api/tenant-billing-overview/overview",
+    path: () => "/api/tenant-billing-overview/overview?year=2025",
+    expect: api(["user"], 200),
+    check: async (res, a) =>
+      assert.equal((await res.json()).yearly_overview.total_bills, a === "tenant" ? 4 : 0),
+  },
+  {
+    method: "GET",
+    route: "/api/tenant-billing-overview/detail",
+    path: () => "/api/tenant-billing-overview/detail?period=2025-01",
+    expect: api(["user"], 200),
+    check: async (res, a) => {
+      const { unit_bills } = await res.json();
+      assert.deepEqual(
+        unit_bills.map((b: { unit_id: string }) => b.unit_id),
+        a === "tenant" ? ["unit_1"] : [],
+      );
+    },
+  },
+  {
+    method: "GET",
+    route: "/user/billing/report",
+    path: (f) => `/user/billing/report?station=${f.dev.station}&unit=unit_1&period=2025-01`,
+    expect: { ...page("user"), tenant2: { status: 404 } },
+    check: async (res) => {
+      assert.equal(res.headers.get("content-type"), "application/pdf");
+      assert.ok((await res.arrayBuffer()).byteLength > 1000);
+    },
+  },
+  {
+    method: "GET",
+    route: "/user/billing/pdf",
+    path: () => "/user/billing/pdf?period=2025-01",
+    expect: { ...page("user"), tenant2: { status: 404 } },
+    check: async (res) => {
+      assert.equal(res.headers.get("content-type"), "application/pdf");
+      assert.ok((await res.arrayBuffer()).byteLength > 1000);
+    },
+  },
   ...["/bills/:id", "/api/bills/:id", "/bimester-bills/:id", "/api/bimester-bills/:id"].map(
     (route, i): Row => ({
       method: "DELETE",
@@ -804,7 +852,16 @@ const ROUTES: Row[] = [
     body: (f, a) => ({ form: ownProfile(f, a) }),
     expect: page("user", 303, "/user/settings?saved=1"),
   },
-  ...comingSoon("user", ["/user/consumption", "/user/pricing", "/user/billing", "/user/payments"]),
+  { method: "GET", route: "/user/consumption", expect: page("user") },
+  {
+    method: "GET",
+    route: "/user/consumption/:id",
+    path: (f) => `/user/consumption/${f.dev.sensor}?tab=insights`,
+    expect: { ...page("user"), tenant2: { status: 404 } },
+  },
+  { method: "GET", route: "/user/pricing", expect: page("user") },
+  { method: "GET", route: "/user/billing", expect: page("user") },
+  ...comingSoon("user", ["/user/payments"]),
 
   // ---- paths no route matches ----------------------------------------------------------
   { method: "GET", route: null, path: () => "/no-such-page", expect: everyone(302, "/") },

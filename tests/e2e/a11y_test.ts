@@ -66,6 +66,9 @@ const CHECKS: Check[] = [
   { path: "/customer/settings", as: "customer" },
   { path: "/user", as: "user" },
   { path: "/user/settings", as: "user" },
+  { path: "/user/consumption", as: "user" },
+  { path: "/user/pricing", as: "user" },
+  { path: "/user/billing", as: "user" },
 ];
 
 /** A readable account of violations. */

@@ -1,0 +1,237 @@
+/**
+ * The tenant's pricing (`/user/pricing`, spec 001 section 2): zone information, configuration
+ * flags and the winter period, billing factors, the seasonal cards or the tiered table or the
+ * basic price, and the assigned devices; the empty and error states.
+ */
+import type { Translate } from "../../services/platform/i18n.ts";
+import type { TenantPricing, TenantUnit } from "../../services/tenant/mod.ts";
+import type { ZoneView } from "../../services/zones.ts";
+import type { Zone } from "../../core/zone.ts";
+import { buildTiers, type Season } from "../../core/tariff.ts";
+import { StatusBadge } from "./format.tsx";
+
+type T = (k: string, p?: Record<string, string | number>) => string;
+
+const price = (v: number, currency: string) =>
+  `${Number.isInteger(v * 100) ? v.toFixed(2) : String(Number(v.toFixed(4)))} ${currency}`;
+
+const monthName = (t: Translate, m: number) => t(`zones.months.m${String(m).padStart(2, "0")}`);
+
+function Levels({ P, z, season }: { P: T; z: ZoneView; season: Season | null }) {
+  // The tiers as the bills build them: the last one is open-ended ("Over ...").
+  const tiers = buildTiers({ ...z, id: String(z.id) } as Zone, season).filter((x) => x.price > 0);
+  const kwhOf = (d: { n: bigint; s: number }) => Number(d.n) / 10 ** d.s;
+  return (
+    <div className="table-wrap">
+      <table className="data tenant-levels">
+        <tbody>
+          {tiers.map((x) => (
+            <tr key={x.level}>
+              <th scope="row">{P(`tiered.${x.level}`)}</th>
+              <td>
+                {x.to === null
+                  ? P("tiered.over", { kwh: kwhOf(x.from) })
+                  : P("tiered.up_to", { kwh: kwhOf(x.to) })}
+              </td>
+              <td className="num">{price(x.price, z.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Prices({ P, z }: { P: T; z: ZoneView }) {
+  if (z.seasonal_tariff) {
+    return (
+      <div className="tenant-grid" data-testid="pricing-seasonal">
+        {(["winter", "summer"] as const).map((s) => (
+          <section key={s} className="card">
+            <h2>{P(`seasonal.${s}`)}</h2>
+            {z.enable_levels ? <Levels P={P} z={z} season={s} /> : (
+              <dl className="facts">
+                <dt>{P("seasonal.price_per_kwh")}</dt>
+                <dd>{price(z[`${s}_price_low`], z.currency)}</dd>
+                <dt>{P("seasonal.threshold")}</dt>
+                <dd>{z[`${s}_price_low_threshold`]}</dd>
+              </dl>
+            )}
+            {s === "summer" && <p className="muted small">{P("seasonal.summer_rest_of_year")}</p>}
+          </section>
+        ))}
+      </div>
+    );
+  }
+  if (z.enable_levels) {
+    return (
+      <section className="card" data-testid="pricing-tiered">
+        <h2>{P("tiered.title")}</h2>
+        <Levels P={P} z={z} season={null} />
+      </section>
+    );
+  }
+  return (
+    <section className="card" data-testid="pricing-basic">
+      <h2>{P("basic.title")}</h2>
+      <dl className="facts">
+        <dt>{P("basic.price_per_kwh")}</dt>
+        <dd>{price(z.price_low, z.currency)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function Devices({ t, P, units }: { t: Translate; P: T; units: TenantUnit[] }) {
+  return (
+    <section className="card" data-testid="pricing-devices">
+      <h2>{P("devices.title")}</h2>
+      {units.map((u) => (
+        <article key={u.id} className="item-card">
+          <div className="item-head">
+            <strong>{u.name}</strong>
+            <StatusBadge t={t} status={u.status} />
+          </div>
+          <dl>
+            <dt>{P("devices.serial_number")}</dt>
+            <dd className="mono">{u.serial_number}</dd>
+            <dt>{P("devices.unit_id")}</dt>
+            <dd className="mono">{u.unit_id ?? "—"}</dd>
+          </dl>
+          <a className="btn btn-sm btn-secondary" href={`/user/consumption/${u.id}`}>
+            {P("devices.view_usage")}
+          </a>
+        </article>
+      ))}
+    </section>
+  );
+}
+
+/** The error state of the pricing page. */
+export function PricingError({ t, message }: { t: Translate; message: string | null }) {
+  return (
+    <section className="card" role="alert">
+      <h1>{t("tenant.pricing.title")}</h1>
+      <p>{message ?? t("tenant.pricing.errors.load_failed")}</p>
+      <a className="btn" href="/user/pricing">{t("tenant.pricing.errors.retry")}</a>
+    </section>
+  );
+}
+
+/** The page. */
+export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) {
+  const P: T = (k, p) => t(`tenant.pricing.${k}`, p);
+  const head = (
+    <div className="page-head">
+      <div>
+        <h1>{P("title")}</h1>
+        <p className="page-sub">{P("subtitle")}</p>
+      </div>
+    </div>
+  );
+  if (data.state === "no_devices") {
+    return (
+      <>
+        {head}
+        <section className="card empty" data-testid="pricing-empty">
+          <p>{P("empty.no_devices")}</p>
+          <a className="btn btn-secondary" href="/user">{P("empty.back_to_dashboard")}</a>
+        </section>
+      </>
+    );
+  }
+  if (data.state === "no_zone") {
+    return (
+      <>
+        {head}
+        <section className="card empty" data-testid="pricing-no-zone">
+          <h2>{P("empty.zone_not_available")}</h2>
+          <p>{P("empty.zone_not_available_message")}</p>
+          <a className="btn btn-secondary" href="/user">{P("empty.back_to_dashboard")}</a>
+        </section>
+        <Devices t={t} P={P} units={data.units} />
+      </>
+    );
+  }
+  const z = data.zone;
+  const onOff = (b: boolean) => P(b ? "configuration.enabled" : "configuration.disabled");
+  const industrial = z.industrial_tariff;
+  return (
+    <>
+      {head}
+      <div className="tenant-grid">
+        <section className="card" data-testid="pricing-zone">
+          <h2>{P("zone_info.title")}</h2>
+          <dl className="facts">
+            <dt>{P("zone_info.name")}</dt>
+            <dd>{z.name}</dd>
+            <dt>{P("zone_info.currency")}</dt>
+            <dd>{z.currency}</dd>
+            <dt>{P("zone_info.tariff_type")}</dt>
+            <dd>{t(`zones.tariff_types.${z.tariff_type}`)}</dd>
+            <dt>{P("zone_info.last_updated")}</dt>
+            <dd>{z.updated_at.slice(0, 10)}</dd>
+            <dt>{P("zone_info.assigned_devices")}</dt>
+            <dd>{data.units.length}</dd>
+          </dl>
+        </section>
+        <section className="card">
+          <h2>{P("configuration.title")}</h2>
+          <dl className="facts">
+            <dt>{P("configuration.levels")}</dt>
+            <dd>{onOff(z.enable_levels)}</dd>
+            <dt>{P("configuration.seasonal")}</dt>
+            <dd>{onOff(z.seasonal_tariff)}</dd>
+            <dt>{P("configuration.industrial")}</dt>
+            <dd>{onOff(industrial)}</dd>
+            <dt>{P("configuration.winter_period")}</dt>
+            <dd data-testid="winter-period">
+              {z.seasonal_tariff
+                ? P("configuration.winter_period_value", {
+                  start_month: monthName(t, z.winter_start_month),
+                  start_day: z.winter_start_day,
+                  end_month: monthName(t, z.winter_end_month),
+                  end_day: z.winter_end_day,
+                })
+                : P("configuration.not_configured")}
+            </dd>
+          </dl>
+        </section>
+        <section className="card">
+          <h2>{P("billing_factors.title")}</h2>
+          <dl className="facts">
+            <dt>{P("billing_factors.base_tariff")}</dt>
+            <dd>{price(z.base_tariff, z.currency)}</dd>
+            <dt>{P("billing_factors.tax")}</dt>
+            <dd>{z.tax_percentage} %</dd>
+            <dt>{P("billing_factors.compensation")}</dt>
+            <dd>
+              {industrial && z.compensation_factor_enabled
+                ? `${z.compensation_factor_percentage} %`
+                : P("configuration.disabled")}
+            </dd>
+          </dl>
+          {industrial && (
+            <>
+              <h3>{P("billing_factors.industrial_components")}</h3>
+              <dl className="facts">
+                <dt>{P("billing_factors.low_tension")}</dt>
+                <dd>{onOff(z.low_tension_enabled)}</dd>
+                <dt>{P("billing_factors.power_factor")}</dt>
+                <dd>{onOff(z.power_factor_enabled)}</dd>
+                <dt>{P("billing_factors.distribution")}</dt>
+                <dd>
+                  {z.distribution_enabled ? price(z.distribution_price, z.currency) : onOff(false)}
+                </dd>
+                <dt>{P("billing_factors.capacity")}</dt>
+                <dd>{z.capacity_enabled ? price(z.capacity_price, z.currency) : onOff(false)}</dd>
+              </dl>
+            </>
+          )}
+        </section>
+      </div>
+      <Prices P={P} z={z} />
+      <Devices t={t} P={P} units={data.units} />
+    </>
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * The tenant dashboard (`/user`, spec 001 section 2): welcome, the four cards, the chart tabs
+ * (links, so they work without JavaScript), the units, the three most recent bills and the
+ * quick actions; the empty state when no unit is assigned. Cards, units and bills refresh
+ * every 30 s (LiveRefresh).
+ */
+import type { Translate } from "../../services/platform/i18n.ts";
+import type { User } from "../../core/types.ts";
+import type { DashboardChart, TenantDashboard as Data } from "../../services/tenant/mod.ts";
+import { periodLabel } from "../../core/periods.ts";
+import { Island } from "../render.tsx";
+import { Stat } from "../HomePage.tsx";
+import TenantChart from "../../islands/TenantChart.tsx";
+import LiveRefresh from "../../islands/LiveRefresh.tsx";
+import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
+
+/** Props of {@link TenantDashboard}. */
+export interface TenantDashboardProps {
+  t: Translate;
+  user: User;
+  data: Data;
+  offset: number;
+}
+
+const CHART_KIND = { power: "area", consumption: "bars", monthly: "line" } as const;
+
+/** The page's heading. */
+function Head({ t, user }: { t: Translate; user: User }) {
+  return (
+    <div className="page-head">
+      <div>
+        <h1>{t("tenant.dashboard.welcome", { name: user.full_name })}</h1>
+        <p className="page-sub">{t("tenant.dashboard.subtitle")}</p>
+      </div>
+    </div>
+  );
+}
+
+/** The error state: the text with a retry link. */
+export function DashboardError({ t, user }: { t: Translate; user: User }) {
+  return (
+    <>
+      <Head t={t} user={user} />
+      <section className="card" role="alert" data-testid="tenant-error">
+        <h2>{t("tenant.dashboard.errors.heading")}</h2>
+        <p>{t("tenant.dashboard.errors.message")}</p>
+        <a className="btn" href="/user">{t("tenant.dashboard.errors.retry")}</a>
+      </section>
+    </>
+  );
+}
+
+/** The dashboard. */
+export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps) {
+  const D = (k: string, p?: Record<string, string | number>) => t(`tenant.dashboard.${k}`, p);
+  if (data.units.length === 0) {
+    return (
+      <>
+        <Head t={t} user={user} />
+        <section className="card empty" data-testid="tenant-empty">
+          <h2>{D("empty.title")}</h2>
+          <p>{D("empty.message")}</p>
+          <a className="btn btn-secondary" href="#contact">{t("layout.contact.title")}</a>
+        </section>
+      </>
+    );
+  }
+  const c = data.cards;
+  const mode = data.chart.mode;
+  const axis = mode === "power" ? D("chart.power_axis") : D("chart.energy_axis");
+  return (
+    <>
+      <Head t={t} user={user} />
+      <Island
+        of={LiveRefresh}
+        props={{ seconds: 30, errorText: D("errors.heading"), retry: D("errors.retry") }}
+      />
+      <div className="stats" data-live="cards" data-testid="tenant-cards">
+        <Stat label={D("cards.current_usage")} value={kw(c.currentKw)} />
+        <Stat label={D("cards.today")} value={kwh(c.todayKwh)} />
+        <Stat label={D("cards.monthly")} value={kwh(c.monthKwh)} />
+        <Stat label={D("cards.estimated_cost")} value={money(c.estimatedCostCents, c.currency)} />
+      </div>
+      <section className="card">
+        <h2>{D("chart.title")}</h2>
+        <nav className="tabs tenant-tabs" aria-label={D("chart.title")}>
+          {(["power", "consumption", "monthly"] as DashboardChart[]).map((m) => (
+            <a
+              key={m}
+              className="tab"
+              href={`/user?chart=${m}`}
+              aria-current={m === mode ? "page" : undefined}
+            >
+              {D(`chart.${m}`)}
+            </a>
+          ))}
+        </nav>
+        <Island
+          of={TenantChart}
+          props={{
+            kind: CHART_KIND[mode],
+            labels: data.chart.points.map((p) => p.label),
+            series: [{ name: axis, values: data.chart.points.map((p) => p.value) }],
+            caption: D("chart.table_caption"),
+            labelHeading: D(`chart.label_${mode}`),
+            noData: D("chart.no_data"),
+            name: mode,
+          }}
+        />
+      </section>
+      <section className="card" data-live="units">
+        <h2>{D("units.title")}</h2>
+        <div className="tenant-units">
+          {data.units.map((u) => (
+            <article key={u.id} className="item-card" data-testid="tenant-unit">
+              <div className="item-head">
+                <strong>{u.name}</strong>
+                <StatusBadge t={t} status={u.status} />
+              </div>
+              <dl>
+                <dt>{D("units.city")}</dt>
+                <dd>{u.station?.city ?? D("units.no_city")}</dd>
+                <dt>{D("units.serial_number")}</dt>
+                <dd className="mono">{u.serial_number}</dd>
+                <dt>{D("units.last_reading")}</dt>
+                <dd>{localTime(t, u.last_seen, offset)}</dd>
+                <dt>{D("units.station")}</dt>
+                <dd>{u.station?.name ?? "—"}</dd>
+                <dt>{D("units.unit_id")}</dt>
+                <dd className="mono">{u.unit_id ?? "—"}</dd>
+              </dl>
+              <a className="btn btn-sm" href={`/user/consumption/${u.id}`}>{D("units.details")}</a>
+            </article>
+          ))}
+        </div>
+      </section>
+      <section className="card" data-live="bills">
+        <div className="section-head">
+          <h2>{D("recent_bills.title")}</h2>
+          <a href="/user/billing">{D("recent_bills.view_all")}</a>
+        </div>
+        {data.recentBills.length === 0
+          ? <p className="muted">{D("recent_bills.empty")}</p>
+          : (
+            <ul className="tenant-bills" data-testid="recent-bills">
+              {data.recentBills.map((r) => (
+                <li key={r.bill.id}>
+                  <a href={`/user/billing?period=${r.period}`}>
+                    <span>{periodLabel(t, r.period)} · {r.unit_name}</span>
+                    <strong>{money(r.bill.total_cost, r.bill.currency)}</strong>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+      </section>
+      <section className="card">
+        <h2>{D("quick_actions.title")}</h2>
+        <div className="quick-actions">
+          <a className="btn btn-secondary" href="/user/consumption">
+            {D("quick_actions.consumption")}
+          </a>
+          <a className="btn btn-secondary" href="/user/billing">{D("quick_actions.billing")}</a>
+          <a className="btn btn-secondary" href="/user/pricing">{D("quick_actions.pricing")}</a>
+          <a className="btn btn-secondary" href="/user/settings">{D("quick_actions.settings")}</a>
+        </div>
+      </section>
+    </>
+  );
+}

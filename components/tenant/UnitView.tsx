@@ -1,0 +1,200 @@
+/**
+ * One tenant unit (`/user/consumption/{id}`, spec 001 section 2): tabs Overview, Analytics and
+ * Insights as links (`?tab=`, so they work without JavaScript), and the unit information card.
+ */
+import type { Translate } from "../../services/platform/i18n.ts";
+import type { UnitDetail, UnitTab } from "../../services/tenant/mod.ts";
+import { UNIT_TABS } from "../../services/tenant/mod.ts";
+import { Island } from "../render.tsx";
+import { Stat } from "../HomePage.tsx";
+import TenantChart from "../../islands/TenantChart.tsx";
+import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
+import { efficiencyText, TrendText } from "./ConsumptionPage.tsx";
+import { cityOf } from "../../services/reports/mod.ts";
+
+type T = (k: string, p?: Record<string, string | number>) => string;
+
+function Overview({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
+  return (
+    <>
+      <div className="stats" data-testid="unit-overview">
+        <Stat label={U("overview.current_power")} value={kw(d.now.power)} />
+        <Stat label={U("overview.monthly_usage")} value={kwh(d.monthKwh)} />
+        <Stat label={U("overview.cost")} value={money(d.costCents, d.currency)} />
+        <Stat
+          label={U("overview.efficiency")}
+          value={efficiencyText(d.efficiency)}
+        />
+      </div>
+      <p className="muted">
+        {U("overview.average_daily", { kwh: d.dailyAverageKwh.toFixed(2) })} ·{" "}
+        <TrendText t={t} trend={d.trend} />
+        {d.band && (
+          <>
+            {" · "}
+            {U(`efficiency_bands.${d.band}`)} ({U(`efficiency_bands.${d.band}_range`)})
+          </>
+        )}
+      </p>
+      <section className="card">
+        <h2>{U("overview.trend_chart")}</h2>
+        <Island
+          of={TenantChart}
+          props={{
+            kind: "line",
+            labels: d.trendSeries.map((p) => p.label),
+            series: [{ name: U("analytics.usage"), values: d.trendSeries.map((p) => p.value) }],
+            caption: t("tenant.dashboard.chart.table_caption"),
+            labelHeading: t("tenant.dashboard.chart.label_monthly"),
+            noData: t("tenant.common_states.no_data"),
+            name: "unit-trend",
+          }}
+        />
+      </section>
+    </>
+  );
+}
+
+function Analytics({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
+  const peaks = [
+    ["morning_peak", "morning_peak_time"],
+    ["evening_peak", "evening_peak_time"],
+    ["off_peak", "off_peak_time"],
+  ];
+  return (
+    <>
+      <section className="card" data-testid="unit-analytics">
+        <h2>{U("analytics.hourly_title")}</h2>
+        <Island
+          of={TenantChart}
+          props={{
+            kind: "bars",
+            labels: d.hourly.map((_, h) => String(h).padStart(2, "0")),
+            series: [{ name: U("analytics.usage"), values: d.hourly }],
+            caption: t("tenant.dashboard.chart.table_caption"),
+            labelHeading: U("analytics.hour"),
+            noData: t("tenant.common_states.no_data"),
+            name: "hourly",
+          }}
+        />
+      </section>
+      <section className="card">
+        <h2>{U("analytics.peak_hours_title")}</h2>
+        <dl className="facts">
+          {peaks.map(([name, time]) => [
+            <dt key={name}>{U(`analytics.${name}`)}</dt>,
+            <dd key={time}>{U(`analytics.${time}`)}</dd>,
+          ])}
+        </dl>
+      </section>
+    </>
+  );
+}
+
+const TIP_BADGE = { success: "badge-green", info: "badge-blue", warning: "badge-yellow" };
+
+function Insights({ U, d }: { U: T; d: UnitDetail }) {
+  return (
+    <>
+      <section className="card" data-testid="unit-insights">
+        <h2>{U("insights.title")}</h2>
+        {d.insights.length === 0
+          ? <p className="muted">{U("insights.empty")}</p>
+          : (
+            <ul className="tenant-tips">
+              {d.insights.map((i) => (
+                <li key={i.key} data-tip={i.key}>
+                  <span className={`badge ${TIP_BADGE[i.type]}`}>
+                    {U(`insights.types.${i.type}`)}
+                  </span>
+                  <span>
+                    {U(`insights.tips.${i.key}`, {
+                      ...i.params,
+                      ...(typeof i.params.amount === "number"
+                        ? { amount: money(i.params.amount, d.currency) }
+                        : {}),
+                    })}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+      </section>
+      <section className="card" data-testid="unit-forecast">
+        <h2>{U("insights.forecast.title")}</h2>
+        <dl className="facts">
+          <dt>{U("insights.forecast.projected_kwh")}</dt>
+          <dd>{kwh(d.forecast.projectedKwh)}</dd>
+          <dt>{U("insights.forecast.projected_cost")}</dt>
+          <dd>{money(d.forecast.projectedCostCents, d.currency)}</dd>
+          <dt>{U("insights.forecast.potential_savings")}</dt>
+          <dd>{money(d.forecast.potentialSavingsCents, d.currency)}</dd>
+        </dl>
+      </section>
+    </>
+  );
+}
+
+/** Props of {@link UnitView}. */
+export interface UnitViewProps {
+  t: Translate;
+  d: UnitDetail;
+  tab: UnitTab;
+  offset: number;
+}
+
+/** The unit page. */
+export function UnitView({ t, d, tab, offset }: UnitViewProps) {
+  const U: T = (k, p) => t(`tenant.unit_view.${k}`, p);
+  const u = d.unit;
+  return (
+    <>
+      <p>
+        <a href="/user/consumption">← {U("back")}</a>
+      </p>
+      <div className="page-head">
+        <div>
+          <h1>{u.name}</h1>
+          <p className="page-sub">{u.station?.name}</p>
+        </div>
+        <StatusBadge t={t} status={u.status} />
+      </div>
+      <nav className="tabs tenant-tabs" aria-label={u.name}>
+        {UNIT_TABS.map((k) => (
+          <a
+            key={k}
+            className="tab"
+            href={`/user/consumption/${u.id}?tab=${k}`}
+            aria-current={k === tab ? "page" : undefined}
+          >
+            {U(`tabs.${k}`)}
+          </a>
+        ))}
+      </nav>
+      {tab === "overview" && <Overview t={t} U={U} d={d} />}
+      {tab === "analytics" && <Analytics t={t} U={U} d={d} />}
+      {tab === "insights" && <Insights U={U} d={d} />}
+      <section className="card" data-testid="unit-info">
+        <h2>{U("unit_info.title")}</h2>
+        <dl className="facts">
+          <dt>{U("unit_info.name")}</dt>
+          <dd>{u.name}</dd>
+          <dt>{U("unit_info.unit_id")}</dt>
+          <dd className="mono">{u.unit_id ?? "—"}</dd>
+          <dt>{U("unit_info.station")}</dt>
+          <dd>{u.station?.name ?? "—"}</dd>
+          <dt>{U("unit_info.location")}</dt>
+          <dd>{u.station ? cityOf(t, u.station.location) : "—"}</dd>
+          <dt>{U("unit_info.serial_number")}</dt>
+          <dd className="mono">{u.serial_number}</dd>
+          <dt>{U("unit_info.status")}</dt>
+          <dd>
+            <StatusBadge t={t} status={u.status} />
+          </dd>
+          <dt>{U("unit_info.last_reading")}</dt>
+          <dd>{localTime(t, d.now.readingAt ?? u.last_seen, offset)}</dd>
+        </dl>
+      </section>
+    </>
+  );
+}

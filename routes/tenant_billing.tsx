@@ -1,0 +1,76 @@
+/**
+ * The tenant's billing page `/user/billing?year=&period=` (spec 001 section 2) and its
+ * downloads: `/user/billing/report?station=&unit=&period=&language=` (one bill's report, named
+ * `{type}_report_{station}_{unit}_{period}.pdf`) and `/user/billing/pdf?period=` (every bill of
+ * the period). Bill notices link to `/user/billing?period=YYYY-MM`, which selects that period.
+ */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { appPage } from "./_page.tsx";
+import { validate } from "./_http.ts";
+import { invalid } from "../services/refusal.ts";
+import { billingPageQuerySchema } from "../core/tenant_queries.ts";
+import { defaultPeriod, parsePeriod, periodOptions } from "../core/periods.ts";
+import { localParts } from "../core/local_time.ts";
+import { isLanguage } from "../core/roles.ts";
+import {
+  checkTenantReport,
+  periodReport,
+  tenantOverview,
+  tenantPeriodBills,
+  tenantReport,
+} from "../services/tenant/mod.ts";
+import { BillingPage } from "../components/tenant/BillingPage.tsx";
+import { pdfResponse } from "./api/reports.ts";
+
+/** Routes of the tenant's billing page (guarded by `tenantRoutes`). */
+export function tenantBillingRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/user/billing", async (c) => {
+    const q = validate(billingPageQuerySchema, c.req.query());
+    if (!q.ok) throw invalid(q.errors);
+    const user = c.var.user!;
+    const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
+    const years = [today.year, today.year - 1, today.year - 2];
+    const year = q.data.period ? parsePeriod(q.data.period).year : q.data.year ?? today.year;
+    const overview = await tenantOverview(deps, user, year);
+    const kind = q.data.period ? parsePeriod(q.data.period).kind : overview.billing_type;
+    const period = q.data.period ?? defaultPeriod(kind, year, today);
+    const periods = periodOptions(kind, year);
+    if (!periods.includes(period)) periods.unshift(period);
+    if (!years.includes(year)) years.push(year);
+    const bills = await tenantPeriodBills(deps, user, period);
+    return appPage(
+      c,
+      deps,
+      c.var.t("tenant.billing.title"),
+      <BillingPage
+        t={c.var.t}
+        overview={overview}
+        years={years}
+        periods={periods}
+        period={period}
+        bills={bills}
+        language={c.var.lang}
+      />,
+    );
+  });
+
+  app.get("/user/billing/report", async (c) => {
+    const req = checkTenantReport(c.req.query(), c.var.lang);
+    return pdfResponse(await tenantReport(deps, c.var.user!, req));
+  });
+
+  app.get("/user/billing/pdf", async (c) => {
+    const lang = c.req.query("language");
+    if (lang !== undefined && !isLanguage(lang)) {
+      throw invalid({ language: "reports.errors.invalid_language" });
+    }
+    const period = c.req.query("period") ?? "";
+    return pdfResponse(
+      await periodReport(deps, c.var.user!, period, (lang as typeof c.var.lang) ?? c.var.lang),
+    );
+  });
+  return app;
+}

@@ -1,0 +1,96 @@
+/**
+ * Tenant pages (spec 001 section 2): the dashboard `/user`, the consumption overview and a
+ * unit's tabs `/user/consumption/{id}?tab=`, and the pricing `/user/pricing`. Each is rendered on
+ * the server from `services/tenant/` and works without JavaScript.
+ */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./_deps.ts";
+import { appPage } from "./_page.tsx";
+import { idParam, validate } from "./_http.ts";
+import { z } from "zod";
+import { invalid, notFound, Refusal } from "../services/refusal.ts";
+import {
+  consumptionOverview,
+  DASHBOARD_CHARTS,
+  tenantDashboard,
+  tenantPricing,
+  UNIT_NOT_FOUND,
+  UNIT_TABS,
+  unitDetail,
+} from "../services/tenant/mod.ts";
+import { DashboardError, TenantDashboard } from "../components/tenant/TenantDashboard.tsx";
+import { ConsumptionPage } from "../components/tenant/ConsumptionPage.tsx";
+import { UnitView } from "../components/tenant/UnitView.tsx";
+import { PricingError, PricingPage } from "../components/tenant/PricingPage.tsx";
+
+const dashboardQuery = z.object({
+  chart: z.enum(DASHBOARD_CHARTS, { error: "validation.invalid" }).default("power"),
+});
+const unitQuery = z.object({
+  tab: z.enum(UNIT_TABS, { error: "validation.invalid" }).default("overview"),
+});
+
+/** The tenant's dashboard, consumption and pricing pages (guarded by `tenantRoutes`). */
+export function tenantPageRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const off = deps.config.utcOffsetMinutes;
+
+  app.get("/user", async (c) => {
+    const q = validate(dashboardQuery, c.req.query());
+    if (!q.ok) throw invalid(q.errors);
+    const t = c.var.t;
+    const user = c.var.user!;
+    let body;
+    try {
+      const data = await tenantDashboard(deps, user, q.data.chart);
+      body = <TenantDashboard t={t} user={user} data={data} offset={off} />;
+    } catch (e) {
+      deps.log.log("error", "tenant dashboard failed", { error: String(e) });
+      return appPage(c, deps, t("layout.nav.dashboard"), <DashboardError t={t} user={user} />, 500);
+    }
+    return appPage(c, deps, t("layout.nav.dashboard"), body);
+  });
+
+  app.get("/user/consumption", async (c) => {
+    const data = await consumptionOverview(deps, c.var.user!);
+    return appPage(
+      c,
+      deps,
+      c.var.t("tenant.consumption_overview.title"),
+      <ConsumptionPage t={c.var.t} data={data} />,
+    );
+  });
+
+  app.get("/user/consumption/:id", async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) throw notFound(UNIT_NOT_FOUND);
+    const q = validate(unitQuery, c.req.query());
+    if (!q.ok) throw invalid(q.errors);
+    const d = await unitDetail(deps, c.var.user!, id);
+    return appPage(
+      c,
+      deps,
+      d.unit.name,
+      <UnitView t={c.var.t} d={d} tab={q.data.tab} offset={off} />,
+    );
+  });
+
+  app.get("/user/pricing", async (c) => {
+    const t = c.var.t;
+    try {
+      const data = await tenantPricing(deps, c.var.user!);
+      return appPage(c, deps, t("tenant.pricing.title"), <PricingPage t={t} data={data} />);
+    } catch (e) {
+      deps.log.log("error", "tenant pricing failed", { error: String(e) });
+      const message = e instanceof Refusal ? t(e.key) : null;
+      return appPage(
+        c,
+        deps,
+        t("tenant.pricing.title"),
+        <PricingError t={t} message={message} />,
+        500,
+      );
+    }
+  });
+  return app;
+}

@@ -1,0 +1,39 @@
+/**
+ * Tenant use cases (spec 001 section 2, tenant screens; section 7, tenant billing overview):
+ * their units, dashboard, consumption with insights and forecast, pricing, bills and reports.
+ * Every answer covers only the caller's own units and bills.
+ */
+export { type TenantUnit, tenantUnit, tenantUnits, UNIT_NOT_FOUND } from "./units.ts";
+export type { SeriesPoint, UnitNow } from "./usage.ts";
+export {
+  DASHBOARD_CHARTS,
+  type DashboardChart,
+  type TenantDashboard,
+  tenantDashboard,
+} from "./dashboard.ts";
+export {
+  type ConsumptionOverview,
+  consumptionOverview,
+  UNIT_TABS,
+  type UnitDetail,
+  unitDetail,
+  type UnitMonth,
+  unitPeriodEstimate,
+  type UnitTab,
+} from "./consumption.ts";
+export { type TenantPricing, tenantPricing } from "./pricing.ts";
+export { type TenantBillFilter, type TenantBillRow, tenantBillRows } from "./bills.ts";
+export {
+  type TenantBillingType,
+  tenantBillingType,
+  type TenantOverview,
+  tenantOverview,
+  tenantPeriodBills,
+  type TenantPeriodTotals,
+} from "./overview.ts";
+export {
+  checkTenantReport,
+  periodReport,
+  tenantReport,
+  type TenantReportRequest,
+} from "./reports.ts";

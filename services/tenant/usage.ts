@@ -1,0 +1,215 @@
+/**
+ * What a tenant's meters measured: current power and power factor, phase powers, today's,
+ * this month's and last month's energy, and the chart series (24 hourly points of power from
+ * 15-minute averages in kW, 7 days and 6 months of energy, the average use per hour of day).
+ * A failed read falls back to zeros (spec 001 section 8), logged.
+ */
+import type { Deps } from "../deps.ts";
+import type { TenantUnit } from "./units.ts";
+import { dayStart, localDate, localParts, monthBounds } from "../../core/local_time.ts";
+import { daysInMonth } from "../../core/periods.ts";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** A chart point: its label (local time or date) and value. */
+export interface SeriesPoint {
+  label: string;
+  value: number;
+}
+
+/** The live values of a unit. */
+export interface UnitNow {
+  /** kW. */
+  power: number;
+  /** Power factor 0-1, or null when the meter never sent one. */
+  powerFactor: number | null;
+  /** Watts of phases A, B, C. */
+  phasePowers: number[];
+  /** Epoch ms of the latest reading, or null. */
+  readingAt: number | null;
+}
+
+/** Energy of a unit this month and around it. */
+export interface UnitEnergy {
+  todayKwh: number;
+  monthKwh: number;
+  /** This month's kWh to 3 decimals, as bills read energy. */
+  monthKwhExact: number;
+  /** Last month over the same number of days as this month so far. */
+  lastMonthSameSpanKwh: number;
+  /** Days of this month elapsed (fractional) and the month's length. */
+  elapsedDays: number;
+  daysInMonth: number;
+  /** `YYYY-MM` of this month. */
+  month: string;
+}
+
+async function safe<T>(deps: Deps, what: string, fallback: T, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    deps.log.log("warn", "tenant usage read failed", { what, error: String(e) });
+    return fallback;
+  }
+}
+
+/** The latest readings of a unit (zeros when none). */
+export function unitNow(deps: Deps, unit: TenantUnit): Promise<UnitNow> {
+  const empty: UnitNow = { power: 0, powerFactor: null, phasePowers: [0, 0, 0], readingAt: null };
+  return safe(deps, "latest", empty, async () => {
+    const latest = await deps.telemetry.latest(unit.serial_number);
+    if (!latest) return empty;
+    const v = latest.values;
+    const online = unit.status === "online";
+    return {
+      power: online ? round2((v.total_power ?? 0) / 1000) : 0,
+      powerFactor: typeof v.total_pf === "number" ? v.total_pf : null,
+      phasePowers: [v.phase_a_power ?? 0, v.phase_b_power ?? 0, v.phase_c_power ?? 0],
+      readingAt: latest.ts,
+    };
+  });
+}
+
+function delta(deps: Deps, unit: TenantUnit, from: number, to: number): Promise<number> {
+  if (to <= from) return Promise.resolve(0);
+  return safe(
+    deps,
+    "delta",
+    0,
+    () => deps.telemetry.counterDelta(unit.serial_number, "total_energy_kwh", from, to),
+  );
+}
+
+/** Energy of `[from, to)` for a unit in kWh (3 decimals, as bills read it). */
+export async function energyBetween(
+  deps: Deps,
+  unit: TenantUnit,
+  from: number,
+  to: number,
+): Promise<number> {
+  return round3(await delta(deps, unit, from, Math.min(to, deps.now())));
+}
+
+/** Today's, this month's and last month's (same span) energy of a unit. */
+export async function unitEnergy(deps: Deps, unit: TenantUnit): Promise<UnitEnergy> {
+  const now = deps.now();
+  const off = deps.config.utcOffsetMinutes;
+  const p = localParts(now, off);
+  const month = monthBounds(p.year, p.month, off);
+  const prev = monthBounds(
+    p.month === 1 ? p.year - 1 : p.year,
+    p.month === 1 ? 12 : p.month - 1,
+    off,
+  );
+  const span = now - month.from;
+  const monthExact = round3(await delta(deps, unit, month.from, now));
+  return {
+    todayKwh: round2(await delta(deps, unit, dayStart(localDate(now, off), off), now)),
+    monthKwh: round2(monthExact),
+    monthKwhExact: monthExact,
+    lastMonthSameSpanKwh: round2(
+      await delta(deps, unit, prev.from, Math.min(prev.from + span, prev.to)),
+    ),
+    elapsedDays: span / DAY,
+    daysInMonth: daysInMonth(p.year, p.month),
+    month: `${p.year}-${String(p.month).padStart(2, "0")}`,
+  };
+}
+
+const hh = (h: number) => `${String(h).padStart(2, "0")}:00`;
+
+/**
+ * The last 24 hours of power in kW: 24 hourly points, each the mean of the hour's 15-minute
+ * averages (watts / 1000), summed over the units.
+ */
+export async function powerSeries(deps: Deps, units: TenantUnit[]): Promise<SeriesPoint[]> {
+  const off = deps.config.utcOffsetMinutes;
+  const end = Math.floor(deps.now() / HOUR) * HOUR + HOUR;
+  const from = end - DAY;
+  const sums = Array(24).fill(0);
+  for (const u of units) {
+    const points = await safe(
+      deps,
+      "power series",
+      [],
+      () => deps.telemetry.series(u.serial_number, "total_power", from, end, "15m", "avg"),
+    );
+    const byHour = new Map<number, number[]>();
+    for (const p of points) {
+      const i = Math.floor((p.ts - from) / HOUR);
+      if (i < 0 || i > 23) continue;
+      byHour.set(i, [...(byHour.get(i) ?? []), p.value]);
+    }
+    for (const [i, vs] of byHour) sums[i] += vs.reduce((s, v) => s + v, 0) / vs.length;
+  }
+  return sums.map((w, i) => ({
+    label: hh(new Date(from + i * HOUR + off * 60_000).getUTCHours()),
+    value: round2(w / 1000),
+  }));
+}
+
+/** Energy of each of the last 7 local days (today last), summed over the units. */
+export async function dailySeries(deps: Deps, units: TenantUnit[]): Promise<SeriesPoint[]> {
+  const off = deps.config.utcOffsetMinutes;
+  const today = dayStart(localDate(deps.now(), off), off);
+  const out: SeriesPoint[] = [];
+  for (let i = 6; i >= 0; i--) {
+    const from = today - i * DAY;
+    let sum = 0;
+    for (const u of units) sum += await energyBetween(deps, u, from, from + DAY);
+    out.push({ label: localDate(from, off).slice(5), value: round2(sum) });
+  }
+  return out;
+}
+
+/** Energy of each of the last `n` local months (this month last), summed over the units. */
+export async function monthlySeries(
+  deps: Deps,
+  units: TenantUnit[],
+  n = 6,
+): Promise<SeriesPoint[]> {
+  const off = deps.config.utcOffsetMinutes;
+  const p = localParts(deps.now(), off);
+  const out: SeriesPoint[] = [];
+  for (let i = n - 1; i >= 0; i--) {
+    const d = new Date(Date.UTC(p.year, p.month - 1 - i, 1));
+    const b = monthBounds(d.getUTCFullYear(), d.getUTCMonth() + 1, off);
+    let sum = 0;
+    for (const u of units) sum += await energyBetween(deps, u, b.from, b.to);
+    out.push({ label: d.toISOString().slice(0, 7), value: round2(sum) });
+  }
+  return out;
+}
+
+/**
+ * The average energy per hour of the local day over the last 7 days (24 values, kWh): each
+ * hour's increases summed over the days that had readings, divided by those days.
+ */
+export async function hourlyAverage(deps: Deps, unit: TenantUnit): Promise<number[]> {
+  const off = deps.config.utcOffsetMinutes;
+  const end = Math.floor(deps.now() / HOUR) * HOUR;
+  const points = await safe(
+    deps,
+    "hourly series",
+    [],
+    () =>
+      deps.telemetry.counterSeries(
+        unit.serial_number,
+        "total_energy_kwh",
+        end - 7 * DAY,
+        end,
+        "1h",
+      ),
+  );
+  const sum = Array(24).fill(0);
+  const count = Array(24).fill(0);
+  for (const p of points) {
+    const h = new Date(p.ts + off * 60_000).getUTCHours();
+    sum[h] += p.value;
+    count[h] += 1;
+  }
+  return sum.map((s, h) => (count[h] ? round3(s / count[h]) : 0));
+}

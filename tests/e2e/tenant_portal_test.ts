@@ -1,0 +1,226 @@
+/**
+ * The tenant's portal in headless Chromium at 360x740 against the real portal: the dashboard
+ * with its chart tabs, a unit's Overview, Analytics and Insights tabs, the pricing and the
+ * billing page with a report download, on metered units of a tiered zone.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import {
+  addAccount,
+  apiStation,
+  collectConsole,
+  pathOf,
+  portalApi,
+  ROOT,
+  signIn,
+  withPortalAndBrowser,
+} from "./_browser.ts";
+import { monthBounds } from "../../core/local_time.ts";
+import { defaultZone } from "../../core/zone.ts";
+import { createZone } from "../../db/zones.ts";
+import { runBilling } from "../../services/billing/mod.ts";
+import type { Sample } from "../../db/telemetry/mod.ts";
+
+function lastMonth(offset: number) {
+  const local = new Date(Date.now() + offset * 60_000);
+  const y = local.getUTCMonth() === 0 ? local.getUTCFullYear() - 1 : local.getUTCFullYear();
+  const m = local.getUTCMonth() === 0 ? 12 : local.getUTCMonth();
+  return { text: `${y}-${String(m).padStart(2, "0")}`, ...monthBounds(y, m, offset) };
+}
+
+const drawn = (page: Page, chart: string) =>
+  page.waitForSelector(`[data-chart="${chart}"] .chart-box[data-ready="true"]`);
+
+const noOverflow = async (page: Page) => {
+  const over = await page.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
+  assert.ok(over <= 1, `${pathOf(page)} is ${over}px wider than the phone`);
+};
+
+const AXE_SOURCE = await Deno.readTextFile(new URL("node_modules/axe-core/axe.min.js", ROOT));
+
+/** Serious and critical axe-core violations of the page, as `id: target` lines. */
+async function axeSerious(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in globalThis))) {
+    await page.addScriptTag({ content: AXE_SOURCE });
+  }
+  return await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const axe = (globalThis as any).axe;
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations
+      .filter((v: { impact: string }) => v.impact === "serious" || v.impact === "critical")
+      .map((v: { id: string; nodes: { target: unknown }[] }) =>
+        `${v.id}: ${JSON.stringify(v.nodes[0]?.target)}`
+      );
+  });
+}
+
+const text = (page: Page, sel: string) => page.$eval(sel, (el) => (el as HTMLElement).innerText);
+
+Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downloads a bill on a phone", async () => {
+  await withPortalAndBrowser(async (portal, browser) => {
+    const admin = await addAccount(portal, "admin");
+    const tenant = await addAccount(portal, "user", {
+      language: "en",
+      full_name: "Lucía Pérez Gómez",
+    });
+    const other = await addAccount(portal, "user", { language: "en" });
+    const zone = await createZone(portal.deps.kv, {
+      ...defaultZone("Tiered"),
+      enable_levels: true,
+      price_low: 1,
+      price_low_threshold: 150,
+      price_middle: 2,
+      price_middle_threshold: 280,
+      price_high: 3,
+      base_tariff: 40,
+      tax_percentage: 16,
+    }, Date.now());
+    const { station, sensors } = await apiStation(await portalApi(portal, admin.user), {
+      serial: "TP-01",
+      name: "Residencial Tenant",
+      zoneId: zone.id,
+      units: ["Depto 101", "Depto 102"],
+      sensors: [
+        { serial: "TP0001", unit: "unit_1", tenant: tenant.user.id },
+        { serial: "TP0002", unit: "unit_2", tenant: other.user.id },
+      ],
+    });
+    // Last month: 300 kWh (bill 591.60 MXN). The last day: hourly power and counter readings.
+    const month = lastMonth(portal.deps.config.utcOffsetMinutes);
+    const H = 3_600_000;
+    const now = Date.now();
+    const samples: Sample[] = [
+      { serial: "TP0001", ts: month.from + H, values: { total_energy_kwh: 1000 } },
+      { serial: "TP0001", ts: month.to - H, values: { total_energy_kwh: 1300 } },
+    ];
+    for (let i = 23; i >= 0; i--) {
+      samples.push({
+        serial: "TP0001",
+        ts: now - i * H - 60_000,
+        values: {
+          total_energy_kwh: 1300 + (24 - i) * 0.5,
+          total_power: 500 + (i % 6) * 300,
+          total_pf: 0.78,
+          phase_a_power: 900,
+          phase_b_power: 300,
+          phase_c_power: 300,
+        },
+      });
+    }
+    portal.deps.telemetry.write(samples);
+    await portal.deps.telemetry.flush();
+    await runBilling(portal.deps, zone.id, month.text);
+
+    const dir = await Deno.makeTempDir({ prefix: "tenant-download-" });
+    try {
+      const context = await browser.createBrowserContext({
+        downloadBehavior: { policy: "allow", downloadPath: dir },
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const logged = collectConsole(page);
+      await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
+      await signIn(page, portal, tenant.email, tenant.password);
+
+      // 1. The dashboard.
+      assert.equal(pathOf(page), "/user");
+      assert.match(await text(page, "h1"), /Welcome, Lucía Pérez Gómez/);
+      assert.equal(await page.$("[data-testid=tenant-empty]"), null);
+      const cards = await text(page, "[data-testid=tenant-cards]");
+      assert.match(cards, /Current Usage/);
+      assert.match(cards, /Estimated Monthly Cost/);
+      await drawn(page, "power");
+      const units = await page.$$eval(
+        "[data-testid=tenant-unit]",
+        (els) => els.map((e) => (e as HTMLElement).innerText),
+      );
+      assert.equal(units.length, 1);
+      assert.match(units[0], /Depto 101/);
+      assert.match(units[0], /TP0001/);
+      assert.match(await text(page, "[data-testid=recent-bills]"), /591\.60 MXN/);
+      await noOverflow(page);
+      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click("a[href='/user?chart=consumption']"),
+      ]);
+      await drawn(page, "consumption");
+      await Promise.all([page.waitForNavigation(), page.click("a[href='/user?chart=monthly']")]);
+      await drawn(page, "monthly");
+
+      // 2. The unit's tabs.
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click(`a[href='/user/consumption/${sensors[0]}']`),
+      ]);
+      assert.match(await text(page, "[data-testid=unit-overview]"), /78\.0 %/);
+      await drawn(page, "unit-trend");
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click(`a[href='/user/consumption/${sensors[0]}?tab=analytics']`),
+      ]);
+      await drawn(page, "hourly");
+      const peaks = await text(page, "main");
+      assert.match(peaks, /Morning Peak\s+6:00-9:00 AM/);
+      assert.match(peaks, /Off-Peak\s+11:00 PM-5:00 AM/);
+      await noOverflow(page);
+      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click(`a[href='/user/consumption/${sensors[0]}?tab=insights']`),
+      ]);
+      const tips = await page.$$eval(
+        "[data-tip]",
+        (els) => els.map((e) => e.getAttribute("data-tip")),
+      );
+      assert.ok(tips.includes("efficiency_low"), `tips: ${tips}`);
+      assert.ok(tips.includes("phase_imbalance"), `tips: ${tips}`);
+      assert.match(await text(page, "[data-testid=unit-forecast]"), /Projected Cost/);
+      assert.match(await text(page, "[data-testid=unit-info]"), /unit_1/);
+
+      // 3. The pricing.
+      await page.goto(`${portal.url}/user/pricing`, { waitUntil: "load" });
+      assert.match(await text(page, "[data-testid=pricing-tiered]"), /Up to 150 kWh/);
+      assert.match(await text(page, "[data-testid=pricing-zone]"), /Tiered/);
+      assert.match(await text(page, "[data-testid=pricing-devices]"), /TP0001/);
+      assert.doesNotMatch(await text(page, "main"), /TP0002/);
+      await noOverflow(page);
+      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+
+      // 4. The billing page with the bill of last month and its report.
+      await page.goto(`${portal.url}/user/billing?period=${month.text}`, { waitUntil: "load" });
+      await drawn(page, "billing");
+      assert.match(await text(page, "[data-testid=tenant-bill]"), /591\.60 MXN/);
+      await page.click("[data-testid=how-it-works] summary");
+      assert.match(await text(page, "[data-testid=how-it-works]"), /Total = Base tariff/);
+      await noOverflow(page);
+      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      await page.click("[data-testid=bill-report]");
+      const name = `monthly_report_${station}_unit_1_${month.text}.pdf`;
+      let size = 0;
+      for (let i = 0; i < 100 && size === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        size = await Deno.stat(`${dir}/${name}`).then((s) => s.size, () => 0);
+      }
+      assert.ok(size > 1000, `${name} was downloaded`);
+      const head = new TextDecoder().decode((await Deno.readFile(`${dir}/${name}`)).slice(0, 5));
+      assert.equal(head, "%PDF-");
+      // The PDF of the whole period.
+      await page.click("[data-testid=period-pdf]");
+      const all = `monthly_report_${month.text}.pdf`;
+      let allSize = 0;
+      for (let i = 0; i < 100 && allSize === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        allSize = await Deno.stat(`${dir}/${all}`).then((s) => s.size, () => 0);
+      }
+      assert.ok(allSize > 1000, `${all} was downloaded`);
+      const errors = logged.filter((e) => e.kind === "error" || e.kind === "pageerror");
+      assert.deepEqual(errors, [], "the tenant pages log no errors");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});

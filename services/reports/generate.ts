@@ -54,9 +54,12 @@ export const REPORT_ERRORS = {
   noCustomerBill: "reports.errors.no_customer_bill",
 } as const;
 
-/** A refused report (services/refusal.ts): 400 bad request, 403 forbidden, 404 not found. */
-function refused(status: 400 | 403 | 404, key: string, params: Record<string, string> = {}) {
-  const kind = status === 400 ? "invalid" : status === 403 ? "forbidden" : "not_found";
+/** A refused report (services/refusal.ts): bad request, forbidden, or not found. */
+function refused(
+  kind: "invalid" | "forbidden" | "not_found",
+  key: string,
+  params: Record<string, string> = {},
+) {
   return new Refusal(kind, key, {}, undefined, params);
 }
 
@@ -92,13 +95,13 @@ export interface ReportRequest {
 /** Validates a body; an invalid-input refusal with the first problem otherwise. */
 export function checkReportRequest(body: unknown, fallback: Language): ReportRequest {
   if (!body || typeof body !== "object" || Array.isArray(body)) {
-    throw refused(400, REPORT_ERRORS.invalidBody);
+    throw refused("invalid", REPORT_ERRORS.invalidBody);
   }
   const res = schema.safeParse(body);
   if (!res.success) {
     const msg = res.error.issues[0]?.message ?? "";
     throw refused(
-      400,
+      "invalid",
       Object.values(REPORT_ERRORS).includes(msg as never) ? msg : REPORT_ERRORS.invalidBody,
     );
   }
@@ -106,12 +109,12 @@ export function checkReportRequest(body: unknown, fallback: Language): ReportReq
   const monthly = d.reportType === "monthly" || d.reportType === "customer";
   const period = monthly ? d.month ?? d.period : d.period ?? d.month;
   if (typeof period !== "string" || !(monthly ? MONTH : BIMESTER).test(period)) {
-    throw refused(400, monthly ? REPORT_ERRORS.invalidMonth : REPORT_ERRORS.invalidPeriod);
+    throw refused("invalid", monthly ? REPORT_ERRORS.invalidMonth : REPORT_ERRORS.invalidPeriod);
   }
   const unit = d.reportType === "monthly" || d.reportType === "bimester";
-  if (unit && !d.unitId) throw refused(400, REPORT_ERRORS.invalidUnit);
+  if (unit && !d.unitId) throw refused("invalid", REPORT_ERRORS.invalidUnit);
   if (d.language !== undefined && !isLanguage(d.language)) {
-    throw refused(400, REPORT_ERRORS.invalidLanguage);
+    throw refused("invalid", REPORT_ERRORS.invalidLanguage);
   }
   return {
     reportType: d.reportType,
@@ -168,13 +171,13 @@ export async function generateReport(
   req: ReportRequest,
 ): Promise<ReportFile> {
   const unitReport = req.unitId !== null;
-  if (viewer.role === "user" && !unitReport) throw refused(403, REPORT_ERRORS.forbidden);
+  if (viewer.role === "user" && !unitReport) throw refused("forbidden", REPORT_ERRORS.forbidden);
   const station = await getDevice(deps.kv, req.stationId);
   if (!station || station.type !== "station") {
-    throw refused(404, REPORT_ERRORS.stationNotFound);
+    throw refused("not_found", REPORT_ERRORS.stationNotFound);
   }
   if (viewer.role === "customer" && station.customer_id !== viewer.id) {
-    throw refused(404, REPORT_ERRORS.stationNotFound);
+    throw refused("not_found", REPORT_ERRORS.stationNotFound);
   }
   const t = deps.i18n.t(req.language);
   const portal = t("common.app_name");
@@ -186,10 +189,10 @@ export async function generateReport(
       !unit ||
       (viewer.role === "user" && tenantNow !== viewer.id && bill?.tenant_id !== viewer.id)
     ) {
-      throw refused(404, REPORT_ERRORS.unitNotFound);
+      throw refused("not_found", REPORT_ERRORS.unitNotFound);
     }
     if (!bill || (viewer.role !== "admin" && !bill.is_finalized)) {
-      throw refused(404, REPORT_ERRORS.noBill, { period: req.period });
+      throw refused("not_found", REPORT_ERRORS.noBill, { period: req.period });
     }
     const bytes = await renderUnitPdf({
       t,
@@ -206,7 +209,7 @@ export async function generateReport(
   const customer: StoredCustomerBill | null =
     (await readStationBills(deps.kv, station.id, req.period, [])).customer.value;
   if (!customer || (viewer.role !== "admin" && !customer.is_finalized)) {
-    throw refused(404, REPORT_ERRORS.noCustomerBill, { period: req.period });
+    throw refused("not_found", REPORT_ERRORS.noCustomerBill, { period: req.period });
   }
   const units: StoredUnitBill[] = (await listUnitBills(deps.kv, station.id))
     .filter((b) => (b.billing_month ?? b.billing_period) === req.period);

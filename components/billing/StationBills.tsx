@@ -1,8 +1,7 @@
 /** The station bills of a zone and period: one responsive list (a table, or cards on phones). */
 import { ResponsiveList } from "../kit/mod.ts";
+import { DeleteBill } from "./DeleteBill.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
-import { Island } from "../render.tsx";
-import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";
 import { pdfHref } from "../reports/format.ts";
 
@@ -58,18 +57,13 @@ export function StationBills({ t, rows, base, back }: StationBillsProps) {
             pdfHref(r.station_id, { type: "customer", period: back.period, language })}
         />
       )}
-      <Island
-        of={ConfirmSubmit}
-        props={{
-          action: `${base}/bills/${r.id}/delete`,
-          fields: back,
-          label: t("billing.station_billing.actions.delete"),
-          className: "btn btn-sm btn-danger",
-          title: t("billing.delete_dialog.title"),
-          message: `${t("billing.delete_dialog.message")} (${r.station} · ${r.period})`,
-          confirmLabel: t("billing.delete_dialog.confirm"),
-          cancelLabel: t("billing.delete_dialog.cancel"),
-        }}
+      <DeleteBill
+        t={t}
+        base={base}
+        id={r.id}
+        label={t("billing.station_billing.actions.delete")}
+        what={`${r.station} · ${r.period}`}
+        back={back}
       />
     </div>
   );

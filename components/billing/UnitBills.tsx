@@ -1,8 +1,7 @@
 /** The unit bills of a zone and period: one responsive list (a table, or cards on phones). */
 import { ResponsiveList } from "../kit/mod.ts";
+import { DeleteBill } from "./DeleteBill.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
-import { Island } from "../render.tsx";
-import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";
 import { pdfHref } from "../reports/format.ts";
 import type { UnitBillRow } from "../../services/billing/lists.ts";
@@ -74,18 +73,13 @@ export function UnitBills({ t, rows, base, back }: UnitBillsProps) {
         </a>
       )}
       {r.can_delete && (
-        <Island
-          of={ConfirmSubmit}
-          props={{
-            action: `${base}/bills/${r.id}/delete`,
-            fields: back,
-            label: t("billing.unit_billing.actions.delete"),
-            className: "btn btn-sm btn-danger",
-            title: t("billing.delete_dialog.title"),
-            message: `${t("billing.delete_dialog.message")} (${r.station} · ${r.unit})`,
-            confirmLabel: t("billing.delete_dialog.confirm"),
-            cancelLabel: t("billing.delete_dialog.cancel"),
-          }}
+        <DeleteBill
+          t={t}
+          base={base}
+          id={r.id}
+          label={t("billing.unit_billing.actions.delete")}
+          what={`${r.station} · ${r.unit}`}
+          back={back}
         />
       )}
     </div>

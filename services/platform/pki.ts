@@ -245,8 +245,11 @@ async function readSoon(path: string): Promise<string> {
 async function openFromDir(dir: string, now: () => number): Promise<CertificateAuthority> {
   const certPath = `${dir}/${CA_CERT_FILE}`;
   const keyPath = `${dir}/${CA_KEY_FILE}`;
+  // The certificate is looked at before the key: a creator links the key before it renames the
+  // certificate, so a certificate seen without a key is a real loss, not a creation under way.
+  const certSeen = await exists(certPath);
   if (!await exists(keyPath)) {
-    if (await exists(certPath)) {
+    if (certSeen) {
       throw new CertificateAuthorityError(
         `${certPath} exists but its key ${keyPath} is missing; restore the key or remove both files`,
       );

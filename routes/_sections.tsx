@@ -6,7 +6,11 @@ import { ComingSoon } from "../components/ComingSoon.tsx";
 import { homeOf } from "../core/roles.ts";
 
 /** Registers `GET path` for each `[path, titleKey]`, rendering the coming-soon notice. */
-export function comingSoon(app: Hono<AppEnv>, deps: Deps, pages: [string, string][]) {
+export function comingSoon<E extends AppEnv>(
+  app: Hono<E>,
+  deps: Deps,
+  pages: [string, string][],
+) {
   for (const [path, titleKey] of pages) {
     app.get(path, (c) => {
       const t = c.var.t;

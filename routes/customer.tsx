@@ -1,31 +1,80 @@
-/** Customer (owner) pages of this slice. */
+/**
+ * The customer (owner) area, mounted at `/customer` behind the customer guard (spec 001
+ * section 2): the dashboard `/customer?chart=`, the finances roadmap, the installations and
+ * their units (`customer_installations.tsx`), the settings, and the billing section.
+ */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
-import { requirePageRole } from "./_session.ts";
+import { z } from "zod";
+import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
+import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
-import { MemberHome } from "../components/HomePage.tsx";
+import { validate } from "./_http.ts";
+import { cityText } from "./_devices.tsx";
 import { comingSoon } from "./_sections.tsx";
 import { settingsRoutes } from "./settings.tsx";
+import { customerInstallationRoutes } from "./customer_installations.tsx";
+import { invalid } from "../services/refusal.ts";
+import { OWNER_CHARTS, ownerDashboard } from "../services/owner/mod.ts";
+import {
+  type InstallationRow,
+  OwnerDashboard,
+  OwnerDashboardError,
+} from "../components/owner/OwnerDashboard.tsx";
+import { FinancesPage } from "../components/owner/FinancesPage.tsx";
 
-/** Routes under /customer. */
-export function customerRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("/customer", requirePageRole("customer"));
-  app.use("/customer/*", requirePageRole("customer"));
-  app.get(
-    "/customer",
-    (c) =>
-      appPage(
+const dashboardQuery = z.object({
+  chart: z.enum(OWNER_CHARTS, { error: "validation.invalid" }).default("power"),
+});
+
+/** Routes under /customer (mount at `/customer`). */
+export function customerRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(requireRole("customer"));
+
+  app.get("/", async (c) => {
+    const q = validate(dashboardQuery, c.req.query());
+    if (!q.ok) throw invalid(q.errors);
+    const { t, user } = c.var;
+    const title = t("layout.nav.dashboard");
+    try {
+      const data = await ownerDashboard(deps, user, q.data.chart);
+      const rows: InstallationRow[] = data.stations.map(({ station: s, zone }) => ({
+        id: s.id,
+        name: s.name,
+        location: cityText(t, s.location),
+        serial_number: s.serial_number,
+        online: s.status === "online",
+        last_seen: s.last_seen,
+        customer: s.customer?.full_name ?? null,
+        zone: s.zone?.name ?? null,
+        type: zone ? t(`zones.tariff_types.${zone.tariff_type}`) : null,
+        created_at: s.created_at,
+      }));
+      const offset = deps.config.utcOffsetMinutes;
+      return appPage(
         c,
         deps,
-        c.var.t("layout.nav.dashboard"),
-        <MemberHome t={c.var.t} user={c.var.user!} />,
-      ),
-  );
-  app.route("/", settingsRoutes(deps, "/customer/settings"));
+        title,
+        <OwnerDashboard t={t} user={user} data={data} rows={rows} offset={offset} />,
+      );
+    } catch (e) {
+      deps.log.log("error", "owner dashboard failed", { error: String(e) });
+      return appPage(c, deps, title, <OwnerDashboardError t={t} user={user} />, 503);
+    }
+  });
+
+  app.get("/finances", (c) =>
+    appPage(
+      c,
+      deps,
+      c.var.t("customer.finances_placeholder.title"),
+      <FinancesPage t={c.var.t} />,
+    ));
+
+  app.route("/installations", customerInstallationRoutes(deps));
+  app.route("/", settingsRoutes(deps, "/customer/settings", "/settings") as Hono<AppEnv>);
   comingSoon(app, deps, [
-    ["/customer/billing", "layout.nav.billing"],
-    ["/customer/finances", "layout.nav.finances"],
+    ["/billing", "layout.nav.billing"],
   ]);
   return app;
 }

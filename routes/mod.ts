@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", reportApiRoutes(deps));
   app.route("/", notificationPageRoutes(deps));
   app.route("/", adminRoutes(deps));
-  app.route("/", customerRoutes(deps));
+  app.route("/customer", customerRoutes(deps));
   app.route("/", tenantRoutes(deps));
 
   app.notFound((c) => {

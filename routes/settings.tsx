@@ -8,10 +8,13 @@ import { updateProfile } from "../services/accounts.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
 
-/** GET and POST `path` (e.g. /admin/settings); the role guard is the caller's. */
-export function settingsRoutes(deps: Deps, path: string): Hono<AppEnv> {
+/**
+ * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's. `route` is the
+ * path as registered when the app is mounted at a prefix (`/settings` under `/customer`).
+ */
+export function settingsRoutes(deps: Deps, path: string, route = path): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get(path, (c) => {
+  app.get(route, (c) => {
     const u = c.var.user!;
     return appPage(
       c,
@@ -26,7 +29,7 @@ export function settingsRoutes(deps: Deps, path: string): Hono<AppEnv> {
       />,
     );
   });
-  app.post(path, async (c) => {
+  app.post(route, async (c) => {
     const form = await readForm(c);
     const str = (k: string) => formString(form, k);
     const values = {

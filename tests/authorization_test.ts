@@ -208,6 +208,12 @@ function ownProfile(f: Fixture, actor: Actor) {
 const comingSoon = (role: Role, paths: string[]): Row[] =>
   paths.map((p) => ({ method: "GET", route: p, expect: page(role) }));
 
+/** Last month `YYYY-MM` (offered by the invoice's month selector in every time zone). */
+const LAST_MONTH = (() => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+})();
+
 const USERS_DONE = (done: string) => new RegExp(`^/admin/users\\?tab=[a-z-]+&done=${done}$`);
 
 /**
@@ -841,7 +847,36 @@ const ROUTES: Row[] = [
     body: (f, a) => ({ form: ownProfile(f, a) }),
     expect: page("customer", 303, "/customer/settings?saved=1"),
   },
-  ...comingSoon("customer", ["/customer/billing", "/customer/finances"]),
+  ...comingSoon("customer", ["/customer/billing"]),
+  { method: "GET", route: "/customer/finances", expect: page("customer") },
+  // The customer's own station answers; a station of no customer of theirs is not found.
+  at("GET", "/customer/installations/:id", (f) => [f.dev.station], page("customer")),
+  at("GET", "/customer/installations/:id", (f) => [f.dev.spare], page("customer", 404)),
+  at(
+    "GET",
+    "/customer/installations/:installationId/unit/:unitId",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("customer"),
+  ),
+  at(
+    "GET",
+    "/customer/installations/:installationId/unit/:unitId",
+    (f) => [f.dev.spare, f.dev.spareSensor],
+    page("customer", 404),
+  ),
+  {
+    method: "GET",
+    route: "/customer/installations/:id/invoice",
+    // No finalized bill that month: back to the page with the download error.
+    path: (f) => `/customer/installations/${f.dev.station}/invoice?month=${LAST_MONTH}&language=en`,
+    expect: page("customer", 302, /invoice_error=1$/),
+  },
+  {
+    method: "GET",
+    route: "/customer/installations/:id/invoice",
+    path: (f) => `/customer/installations/${f.dev.spare}/invoice?month=${LAST_MONTH}&language=es`,
+    expect: page("customer", 404),
+  },
 
   // ---- tenant area ---------------------------------------------------------------------
   { method: "GET", route: "/user", expect: page("user") },

@@ -10,7 +10,7 @@ import type { DashboardChart, TenantDashboard as Data } from "../../services/ten
 import { periodLabel } from "../../core/periods.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
-import TenantChart from "../../islands/TenantChart.tsx";
+import { ModeChart } from "../ModeChart.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
 
@@ -81,33 +81,19 @@ export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps)
         <Stat label={D("cards.monthly")} value={kwh(c.monthKwh)} />
         <Stat label={D("cards.estimated_cost")} value={money(c.estimatedCostCents, c.currency)} />
       </div>
-      <section className="card">
-        <h2>{D("chart.title")}</h2>
-        <nav className="tabs tenant-tabs" aria-label={D("chart.title")}>
-          {(["power", "consumption", "monthly"] as DashboardChart[]).map((m) => (
-            <a
-              key={m}
-              className="tab"
-              href={`/user?chart=${m}`}
-              aria-current={m === mode ? "page" : undefined}
-            >
-              {D(`chart.${m}`)}
-            </a>
-          ))}
-        </nav>
-        <Island
-          of={TenantChart}
-          props={{
-            kind: CHART_KIND[mode],
-            labels: data.chart.points.map((p) => p.label),
-            series: [{ name: axis, values: data.chart.points.map((p) => p.value) }],
-            caption: D("chart.table_caption"),
-            labelHeading: D(`chart.label_${mode}`),
-            noData: D("chart.no_data"),
-            name: mode,
-          }}
-        />
-      </section>
+      <ModeChart
+        title={D("chart.title")}
+        modes={["power", "consumption", "monthly"] as DashboardChart[]}
+        mode={mode}
+        href={(m) => `/user?chart=${m}`}
+        tab={(m) => D(`chart.${m}`)}
+        kind={CHART_KIND[mode]}
+        points={data.chart.points}
+        axis={axis}
+        caption={D("chart.table_caption")}
+        labelHeading={D(`chart.label_${mode}`)}
+        noData={D("chart.no_data")}
+      />
       <section className="card" data-live="units">
         <h2>{D("units.title")}</h2>
         <div className="tenant-units">

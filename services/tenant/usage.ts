@@ -14,6 +14,9 @@ const DAY = 24 * HOUR;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** What the readings need of a unit: its meter's serial number and status. */
+export type Meter = Pick<TenantUnit, "serial_number" | "status">;
+
 /** A chart point: its label (local time or date) and value. */
 export interface SeriesPoint {
   label: string;
@@ -57,7 +60,7 @@ async function safe<T>(deps: Deps, what: string, fallback: T, read: () => Promis
 }
 
 /** The latest readings of a unit (zeros when none). */
-export function unitNow(deps: Deps, unit: TenantUnit): Promise<UnitNow> {
+export function unitNow(deps: Deps, unit: Meter): Promise<UnitNow> {
   const empty: UnitNow = { power: 0, powerFactor: null, phasePowers: [0, 0, 0], readingAt: null };
   return safe(deps, "latest", empty, async () => {
     const latest = await deps.telemetry.latest(unit.serial_number);
@@ -73,7 +76,7 @@ export function unitNow(deps: Deps, unit: TenantUnit): Promise<UnitNow> {
   });
 }
 
-function delta(deps: Deps, unit: TenantUnit, from: number, to: number): Promise<number> {
+function delta(deps: Deps, unit: Meter, from: number, to: number): Promise<number> {
   if (to <= from) return Promise.resolve(0);
   return safe(
     deps,
@@ -86,7 +89,7 @@ function delta(deps: Deps, unit: TenantUnit, from: number, to: number): Promise<
 /** Energy of `[from, to)` for a unit in kWh (3 decimals, as bills read it). */
 export async function energyBetween(
   deps: Deps,
-  unit: TenantUnit,
+  unit: Meter,
   from: number,
   to: number,
 ): Promise<number> {
@@ -94,7 +97,7 @@ export async function energyBetween(
 }
 
 /** Today's, this month's and last month's (same span) energy of a unit. */
-export async function unitEnergy(deps: Deps, unit: TenantUnit): Promise<UnitEnergy> {
+export async function unitEnergy(deps: Deps, unit: Meter): Promise<UnitEnergy> {
   const now = deps.now();
   const off = deps.config.utcOffsetMinutes;
   const p = localParts(now, off);
@@ -125,7 +128,7 @@ const hh = (h: number) => `${String(h).padStart(2, "0")}:00`;
  * The last 24 hours of power in kW: 24 hourly points, each the mean of the hour's 15-minute
  * averages (watts / 1000), summed over the units.
  */
-export async function powerSeries(deps: Deps, units: TenantUnit[]): Promise<SeriesPoint[]> {
+export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<SeriesPoint[]> {
   const off = deps.config.utcOffsetMinutes;
   const end = Math.floor(deps.now() / HOUR) * HOUR + HOUR;
   const from = end - DAY;
@@ -152,7 +155,7 @@ export async function powerSeries(deps: Deps, units: TenantUnit[]): Promise<Seri
 }
 
 /** Energy of each of the last 7 local days (today last), summed over the units. */
-export async function dailySeries(deps: Deps, units: TenantUnit[]): Promise<SeriesPoint[]> {
+export async function dailySeries(deps: Deps, units: readonly Meter[]): Promise<SeriesPoint[]> {
   const off = deps.config.utcOffsetMinutes;
   const today = dayStart(localDate(deps.now(), off), off);
   const out: SeriesPoint[] = [];
@@ -168,7 +171,7 @@ export async function dailySeries(deps: Deps, units: TenantUnit[]): Promise<Seri
 /** Energy of each of the last `n` local months (this month last), summed over the units. */
 export async function monthlySeries(
   deps: Deps,
-  units: TenantUnit[],
+  units: readonly Meter[],
   n = 6,
 ): Promise<SeriesPoint[]> {
   const off = deps.config.utcOffsetMinutes;
@@ -188,7 +191,7 @@ export async function monthlySeries(
  * The average energy per hour of the local day over the last 7 days (24 values, kWh): each
  * hour's increases summed over the days that had readings, divided by those days.
  */
-export async function hourlyAverage(deps: Deps, unit: TenantUnit): Promise<number[]> {
+export async function hourlyAverage(deps: Deps, unit: Meter): Promise<number[]> {
   const off = deps.config.utcOffsetMinutes;
   const end = Math.floor(deps.now() / HOUR) * HOUR;
   const points = await safe(

@@ -1,0 +1,133 @@
+/**
+ * An owner's installations (spec 001 section 2), mounted at `/customer/installations` behind
+ * the customer guard: `/{id}?month=` (the installation), `/{id}/invoice?month=&language=` (the
+ * invoice PDF; a month without a finalized bill comes back to the page with the download error)
+ * and `/{installationId}/unit/{unitId}` (a unit; `unitId` is its meter's id). Another owner's
+ * station or unit is not found.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { Deps, UserEnv } from "./_deps.ts";
+import { appPage } from "./_page.tsx";
+import { idParam, validate } from "./_http.ts";
+import { locationText } from "./_devices.tsx";
+import { pdfResponse } from "./api/reports.ts";
+import { invalid, Refusal } from "../services/refusal.ts";
+import { localParts } from "../core/local_time.ts";
+import { monthChoices } from "../core/owner_rules.ts";
+import { installation, INVOICE_LANGUAGES, ownerInvoice, ownerUnit } from "../services/owner/mod.ts";
+import { REPORT_ERRORS } from "../services/reports/mod.ts";
+import { InstallationPage, OwnerError } from "../components/owner/InstallationPage.tsx";
+import { OwnerUnitPage } from "../components/owner/OwnerUnitPage.tsx";
+
+type Ctx = Context<UserEnv>;
+
+/** The installation routes (guarded by `customerRoutes`). */
+export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  const months = () => monthChoices(localParts(deps.now(), deps.config.utcOffsetMinutes));
+  const monthQuery = () =>
+    z.object({
+      month: z.enum(months() as [string, ...string[]], { error: "validation.invalid" })
+        .optional(),
+      invoice_error: z.literal("1").optional(),
+    });
+  const invoiceQuery = () =>
+    z.object({
+      month: z.enum(months() as [string, ...string[]], { error: "validation.invalid" }),
+      language: z.enum(INVOICE_LANGUAGES, { error: "reports.errors.invalid_language" }),
+    });
+
+  /** The error screen: 404 for a refusal (missing or not theirs), 503 otherwise. */
+  const failed = (c: Ctx, e: unknown, title: string, message: string, back: string) => {
+    const t = c.var.t;
+    if (!(e instanceof Refusal)) deps.log.log("error", "owner page failed", { error: String(e) });
+    const url = new URL(c.req.url);
+    return appPage(
+      c,
+      deps,
+      title,
+      <OwnerError
+        t={t}
+        title={title}
+        message={message}
+        back={back}
+        retry={url.pathname + url.search}
+      />,
+      e instanceof Refusal ? 404 : 503,
+    );
+  };
+
+  app.get("/:id", async (c) => {
+    const t = c.var.t;
+    const q = validate(monthQuery(), c.req.query());
+    if (!q.ok) throw invalid(q.errors);
+    const id = idParam(c.req.param("id"));
+    const month = q.data.month ?? months()[0];
+    const E = (k: string, p?: Record<string, string>) =>
+      t(`customer.installation_detail.errors.${k}`, p);
+    try {
+      if (id === null) throw invalid({});
+      const data = await installation(deps, c.var.user, id, month);
+      return appPage(
+        c,
+        deps,
+        data.station.name,
+        <InstallationPage
+          t={t}
+          data={data}
+          address={locationText(t, data.station.location)}
+          months={months()}
+          invoiceError={q.data.invoice_error === "1"}
+        />,
+      );
+    } catch (e) {
+      const message = e instanceof Refusal
+        ? E("could_not_load")
+        : E("fetch_error", { message: String(e) });
+      return failed(c, e, E("title"), message, "/customer");
+    }
+  });
+
+  app.get("/:id/invoice", async (c) => {
+    const q = validate(invoiceQuery(), c.req.query());
+    if (!q.ok) throw invalid(q.errors);
+    const id = idParam(c.req.param("id"));
+    if (id === null) throw invalid({ id: "validation.invalid" });
+    try {
+      const { month, language } = q.data;
+      return pdfResponse(await ownerInvoice(deps, c.var.user, id, month, language));
+    } catch (e) {
+      if (e instanceof Refusal && e.key === REPORT_ERRORS.noCustomerBill) {
+        return c.redirect(`/customer/installations/${id}?month=${q.data.month}&invoice_error=1`);
+      }
+      throw e;
+    }
+  });
+
+  app.get("/:installationId/unit/:unitId", async (c) => {
+    const t = c.var.t;
+    const U = (k: string, p?: Record<string, string>) => t(`customer.unit_detail.errors.${k}`, p);
+    const stationId = idParam(c.req.param("installationId"));
+    const sensorId = idParam(c.req.param("unitId"));
+    if (stationId === null || sensorId === null) {
+      return failed(c, invalid({}), U("title"), U("missing_info"), "/customer");
+    }
+    try {
+      const d = await ownerUnit(deps, c.var.user, stationId, sensorId);
+      return appPage(
+        c,
+        deps,
+        d.name,
+        <OwnerUnitPage t={t} d={d} offset={deps.config.utcOffsetMinutes} />,
+      );
+    } catch (e) {
+      const message = e instanceof Refusal
+        ? U("failed_unit_data")
+        : U("error_loading", { message: String(e) });
+      return failed(c, e, U("title"), message, `/customer/installations/${stationId}`);
+    }
+  });
+  return app;
+}

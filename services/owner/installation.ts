@@ -1,0 +1,144 @@
+/**
+ * An owner's installation (spec 001 section 2, "Customer installation detail"): the station,
+ * its units with the selected month's energy and phase split, the month's energy, the billing
+ * summary of the month (the finalized station bill) and the total profit of all time.
+ */
+import type { Deps } from "../deps.ts";
+import type { User } from "../../core/types.ts";
+import type { DeviceView } from "../../core/devices.ts";
+import type { Zone } from "../../core/zone.ts";
+import { monthBounds } from "../../core/local_time.ts";
+import { bimonthlyPeriod, parsePeriod } from "../../core/periods.ts";
+import { phaseSplit } from "../../core/owner_rules.ts";
+import type { StoredCustomerBill } from "../../db/bills.ts";
+import { listCustomerBills } from "../../db/bills.ts";
+import { stationContext, stationReport } from "../reports/mod.ts";
+import { ownerStation } from "./stations.ts";
+
+/** A unit of the installation: its meter, the month's energy, and phases A, B, C (kWh). */
+export interface InstallationUnit {
+  sensor: DeviceView;
+  name: string;
+  tenant: string | null;
+  monthKwh: number;
+  phases: number[];
+}
+
+/** The month's station bill as the billing summary shows it (cents). */
+export interface BillingSummary {
+  period: string;
+  energy: number;
+  commission: number;
+  fee: number;
+  tax: number;
+  total: number;
+  currency: string;
+}
+
+/** Everything the installation page shows. */
+export interface Installation {
+  station: DeviceView;
+  zone: Zone | null;
+  month: string;
+  units: InstallationUnit[];
+  monthKwh: number;
+  billing: BillingSummary | null;
+  /**
+   * The owner's profit over every finalized period (cents), from the station report's rule;
+   * null when no station bill is finalized yet.
+   */
+  totalProfit: { cents: number; currency: string } | null;
+}
+
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+async function counter(deps: Deps, serial: string, key: string, from: number, to: number) {
+  if (to <= from) return 0;
+  try {
+    return await deps.telemetry.counterDelta(serial, key as never, from, to);
+  } catch (e) {
+    deps.log.log("warn", "installation energy read failed", { serial, error: String(e) });
+    return 0;
+  }
+}
+
+/** The energy of one meter over a month: total and phases (the 40/35/25 split as fallback). */
+export async function meterMonth(deps: Deps, serial: string, month: string) {
+  const p = parsePeriod(month);
+  const b = monthBounds(p.year, p.months[0], deps.config.utcOffsetMinutes);
+  const to = Math.min(b.to, deps.now());
+  const total = r3(await counter(deps, serial, "total_energy_kwh", b.from, to));
+  const measured: number[] = [];
+  for (const ph of ["a", "b", "c"]) {
+    measured.push(r3(await counter(deps, serial, `phase_${ph}_energy_kwh`, b.from, to)));
+  }
+  return { total, phases: phaseSplit(total, measured) };
+}
+
+/** The period billing uses for `month`: the month, or the pair holding it. */
+function billingPeriod(zone: Zone | null, month: string): string {
+  const p = parsePeriod(month);
+  return zone?.billing_type === "bimonthly" ? bimonthlyPeriod(p.year, p.months[0]) : month;
+}
+
+function summaryOf(bill: StoredCustomerBill | null, period: string): BillingSummary | null {
+  if (!bill || !bill.is_finalized) return null;
+  return {
+    period,
+    energy: bill.energy_consumption,
+    commission: bill.commission_amount,
+    fee: bill.fee_amount,
+    tax: bill.tax_amount,
+    total: bill.total_amount,
+    currency: bill.currency,
+  };
+}
+
+/** The caller's installation `id` in `month` (`YYYY-MM`); not found when not theirs. */
+export async function installation(
+  deps: Deps,
+  user: User,
+  id: number,
+  month: string,
+): Promise<Installation> {
+  const { station, zone, sensors } = await ownerStation(deps, user, id);
+  const stationUnits = station.config.station?.units ?? [];
+  const units: InstallationUnit[] = [];
+  for (const s of sensors) {
+    const unitId = s.config.sensor?.unit_id ?? null;
+    const unit = stationUnits.find((u) => u.id === unitId);
+    const m = await meterMonth(deps, s.serial_number, month);
+    units.push({
+      sensor: s,
+      name: unit?.name || unitId || s.name,
+      tenant: s.tenant?.full_name ?? null,
+      monthKwh: m.total,
+      phases: m.phases,
+    });
+  }
+  const ctx = await stationContext(deps, id);
+  const period = billingPeriod(zone, month);
+  const finalized = (await listCustomerBills(deps.kv, id)).filter((b) => b.is_finalized);
+  let billing: BillingSummary | null = null;
+  let profitCents = 0;
+  let profitCurrency: string | null = null;
+  if (ctx) {
+    for (const bill of finalized) {
+      const p = bill.billing_month ?? bill.billing_period ?? "";
+      const report = await stationReport(deps, ctx, p);
+      if (p === period) billing = summaryOf(report.customerBill, period);
+      if (report.customerProfit === null) continue;
+      profitCents += report.customerProfit;
+      profitCurrency ??= report.currency;
+    }
+  }
+  return {
+    station,
+    zone,
+    month,
+    units,
+    monthKwh: r3(units.reduce((s, u) => s + u.monthKwh, 0)),
+    billing,
+    totalProfit: profitCurrency === null ? null : { cents: profitCents, currency: profitCurrency },
+  };
+}

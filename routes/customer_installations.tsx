@@ -80,6 +80,7 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
           address={locationText(t, data.station.location)}
           months={months()}
           invoiceError={q.data.invoice_error === "1"}
+          lang={c.var.lang}
         />,
       );
     } catch (e) {

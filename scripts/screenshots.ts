@@ -52,6 +52,9 @@ const chartDrawn = async (page: Page) => {
 const openHow = async (page: Page) => {
   await page.click("[data-testid=how-it-works] summary");
 };
+const openInvoice = async (page: Page) => {
+  await page.click("[data-testid=invoice-open]");
+};
 const openDrawer = async (page: Page) => {
   await page.click(".menu-toggle");
   await new Promise((r) => setTimeout(r, 350));
@@ -118,7 +121,18 @@ const SHOTS: Shot[] = [
   { who: "admin", path: "/admin/bimester-billing", name: "admin-bimester-billing" },
   { who: "admin", path: "/admin/report/station/1", name: "admin-station-report" },
   { who: "admin", path: "/admin/report/station/1/unit/unit_1", name: "admin-unit-report" },
-  { who: "customer", path: "/customer", name: "customer" },
+  { who: "customer", path: "/customer", name: "customer", before: chartDrawn },
+  { who: "customer", path: "/customer?chart=energy", name: "customer-7d", before: chartDrawn },
+  { who: "customer", path: "/customer?chart=trend", name: "customer-6m", before: chartDrawn },
+  { who: "customer", path: "/customer/installations/1", name: "customer-installation" },
+  {
+    who: "customer",
+    path: "/customer/installations/1",
+    name: "customer-installation-invoice",
+    before: openInvoice,
+  },
+  { who: "customer", path: "/customer/installations/1/unit/3", name: "customer-unit" },
+  { who: "customer", path: "/customer/finances", name: "customer-finances" },
   { who: "customer", path: "/customer/settings", name: "customer-settings" },
   { who: "customer", path: "/notifications", name: "customer-notifications" },
   { who: "user", path: "/user", name: "user", before: chartDrawn },

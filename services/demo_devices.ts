@@ -9,6 +9,7 @@ import type { User } from "../core/types.ts";
 import { sensorBodySchema, stationBodySchema, validateDeviceBody } from "../core/device_rules.ts";
 import { assignCustomer, createSensor, createStation } from "./devices/mod.ts";
 import { findBySerial } from "../db/devices.ts";
+import { markOffline, markOnline } from "../db/device_status.ts";
 import { createZone, listZones } from "../db/zones.ts";
 import { type Zone, zoneBodyFromForm } from "../core/zone.ts";
 import { createMeter, notifyFullStatus, simIdentity, stepMeter } from "../ingest/sim.ts";
@@ -24,6 +25,9 @@ export const DEMO_STATION_SERIAL = "DEMO-ST-01";
 export const DEMO_STATION_MQTT = { username: "demo-station-01", password: "demo-station-pass" };
 /** How many simulated meters the demo station has. */
 export const DEMO_METERS = 3;
+
+/** Days of history the demo writes. */
+const HISTORY_DAYS = 7;
 
 /** Name of the demo's pricing zone. */
 export const DEMO_ZONE_NAME = "CFE Tarifa 1 (demo)";
@@ -99,7 +103,9 @@ export async function seedDemoDevices(
     },
   });
   if (!station.ok) throw new Error(`demo station is invalid: ${JSON.stringify(station.errors)}`);
-  const made = await createStation(deps, admin, station.data);
+  // Installed when its week of history begins, so that its uptime covers that week.
+  const since = { ...deps, now: () => deps.now() - HISTORY_DAYS * 86_400_000 };
+  const made = await createStation(since, admin, station.data);
   for (let i = 0; i < DEMO_METERS; i++) {
     const id = simIdentity(i + 1);
     const body = validateDeviceBody(sensorBodySchema("create"), {
@@ -116,11 +122,29 @@ export async function seedDemoDevices(
       },
     });
     if (!body.ok) throw new Error(`demo sensor is invalid: ${JSON.stringify(body.errors)}`);
-    await createSensor(deps, admin, made.id, body.data);
+    await createSensor(since, admin, made.id, body.data);
   }
   if (customer) await assignCustomer(deps, customer.id, [made.id]);
-  await backfill(deps, serials, 7);
+  await backfill(deps, serials, HISTORY_DAYS);
+  await pastOutages(deps, serials[1]);
   return serials;
+}
+
+/**
+ * Six past outages of one meter over the last days (the owner's unit page lists its
+ * disconnections), written as the status tracker writes them, without notices.
+ */
+async function pastOutages(deps: Deps, serial: string): Promise<void> {
+  const meter = await findBySerial(deps.kv, serial);
+  if (!meter) return;
+  const hour = 3_600_000;
+  const start = deps.now() - 6 * 24 * hour;
+  await markOnline(deps.kv, meter.id, start);
+  for (let i = 0; i < 6; i++) {
+    const down = start + (i * 20 + 3) * hour;
+    await markOffline(deps.kv, meter.id, down, i % 2 ? "silence" : "will", []);
+    await markOnline(deps.kv, meter.id, down + (15 + i * 25) * 60_000);
+  }
 }
 
 /** Writes `days` of 5-minute history for each meter, through the Shelly parsing path. */

@@ -19,6 +19,8 @@ export interface InstallationPageProps {
   months: string[];
   /** The invoice download failed (shown once, after the redirect back). */
   invoiceError: boolean;
+  /** The reader's language: the invoice's default when it is one of the two offered. */
+  lang: string;
 }
 
 const COLORS = ["var(--primary, #0b6b4f)", "var(--info, #1f5fae)", "var(--warning, #b7791f)"];
@@ -79,7 +81,9 @@ function UnitCard({ t, u, stationId }: { t: Translate; u: InstallationUnit; stat
   );
 }
 
-function InvoiceDialog({ t, id, month }: { t: Translate; id: number; month: string }) {
+function InvoiceDialog(
+  { t, id, month, lang }: { t: Translate; id: number; month: string; lang: string },
+) {
   const L = (k: string) => t(`customer.installation_detail.language_dialog.${k}`);
   return (
     <details className="lang-menu invoice-dialog">
@@ -95,11 +99,11 @@ function InvoiceDialog({ t, id, month }: { t: Translate; id: number; month: stri
           <legend>{L("title")}</legend>
           <input type="hidden" name="month" value={month} />
           <label className="radio">
-            <input type="radio" name="language" value="en" defaultChecked />
+            <input type="radio" name="language" value="en" defaultChecked={lang !== "es"} />
             {L("english")}
           </label>
           <label className="radio">
-            <input type="radio" name="language" value="es" />
+            <input type="radio" name="language" value="es" defaultChecked={lang === "es"} />
             {L("spanish")}
           </label>
         </fieldset>
@@ -116,7 +120,7 @@ function InvoiceDialog({ t, id, month }: { t: Translate; id: number; month: stri
 
 /** The installation page. */
 export function InstallationPage(
-  { t, data, address, months, invoiceError }: InstallationPageProps,
+  { t, data, address, months, invoiceError, lang }: InstallationPageProps,
 ) {
   const I = (k: string, p?: Record<string, string | number>) =>
     t(`customer.installation_detail.${k}`, p);
@@ -144,7 +148,7 @@ export function InstallationPage(
                 {t("billing.pickers.show")}
               </button>
             </form>
-            <InvoiceDialog t={t} id={s.id} month={data.month} />
+            <InvoiceDialog t={t} id={s.id} month={data.month} lang={lang} />
           </>
         }
       />

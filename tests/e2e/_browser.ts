@@ -409,6 +409,37 @@ export function collectConsole(page: Page): ConsoleEntry[] {
   return entries;
 }
 
+/**
+ * A phone page (360x740, touch) in a new browser context that downloads into `dir`, with the
+ * log of its console (see {@link collectConsole}).
+ */
+export async function phonePage(
+  browser: Browser,
+  dir: string,
+): Promise<{ page: Page; logged: ConsoleEntry[] }> {
+  const context = await browser.createBrowserContext({
+    downloadBehavior: { policy: "allow", downloadPath: dir },
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const logged = collectConsole(page);
+  await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
+  return { page, logged };
+}
+
+/** Waits (10 s at most) for the download `dir/name` and answers its bytes; asserts a PDF. */
+export async function downloadedPdf(dir: string, name: string): Promise<Uint8Array> {
+  let size = 0;
+  for (let i = 0; i < 100 && size === 0; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    size = await Deno.stat(`${dir}/${name}`).then((s) => s.size, () => 0);
+  }
+  assert.ok(size > 1000, `${name} was downloaded`);
+  const bytes = await Deno.readFile(`${dir}/${name}`);
+  assert.equal(new TextDecoder().decode(bytes.slice(0, 5)), "%PDF-");
+  return bytes;
+}
+
 /** Waits until `predicate` holds, polling every 50 ms, or throws after `timeoutMs`. */
 export async function until(
   what: string,

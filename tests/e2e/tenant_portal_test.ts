@@ -8,8 +8,9 @@ import type { Page } from "puppeteer-core";
 import {
   addAccount,
   apiStation,
-  collectConsole,
+  downloadedPdf,
   pathOf,
+  phonePage,
   portalApi,
   ROOT,
   signIn,
@@ -116,13 +117,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
 
     const dir = await Deno.makeTempDir({ prefix: "tenant-download-" });
     try {
-      const context = await browser.createBrowserContext({
-        downloadBehavior: { policy: "allow", downloadPath: dir },
-      });
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      const logged = collectConsole(page);
-      await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
+      const { page, logged } = await phonePage(browser, dir);
       await signIn(page, portal, tenant.email, tenant.password);
 
       // 1. The dashboard.
@@ -199,24 +194,10 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       await noOverflow(page);
       assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
       await page.click("[data-testid=bill-report]");
-      const name = `monthly_report_${station}_unit_1_${month.text}.pdf`;
-      let size = 0;
-      for (let i = 0; i < 100 && size === 0; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        size = await Deno.stat(`${dir}/${name}`).then((s) => s.size, () => 0);
-      }
-      assert.ok(size > 1000, `${name} was downloaded`);
-      const head = new TextDecoder().decode((await Deno.readFile(`${dir}/${name}`)).slice(0, 5));
-      assert.equal(head, "%PDF-");
+      await downloadedPdf(dir, `monthly_report_${station}_unit_1_${month.text}.pdf`);
       // The PDF of the whole period.
       await page.click("[data-testid=period-pdf]");
-      const all = `monthly_report_${month.text}.pdf`;
-      let allSize = 0;
-      for (let i = 0; i < 100 && allSize === 0; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        allSize = await Deno.stat(`${dir}/${all}`).then((s) => s.size, () => 0);
-      }
-      assert.ok(allSize > 1000, `${all} was downloaded`);
+      await downloadedPdf(dir, `monthly_report_${month.text}.pdf`);
       const errors = logged.filter((e) => e.kind === "error" || e.kind === "pageerror");
       assert.deepEqual(errors, [], "the tenant pages log no errors");
     } finally {

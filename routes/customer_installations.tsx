@@ -115,8 +115,10 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
     if (stationId === null || sensorId === null) {
       return failed(c, invalid({}), U("title"), U("missing_info"), "/customer");
     }
+    const q = validate(monthQuery(), c.req.query());
+    if (!q.ok) throw invalid(q.errors);
     try {
-      const d = await ownerUnit(deps, c.var.user, stationId, sensorId);
+      const d = await ownerUnit(deps, c.var.user, stationId, sensorId, q.data.month);
       return appPage(
         c,
         deps,

@@ -56,7 +56,14 @@ export function PhasePie({ t, phases }: { t: Translate; phases: number[] }) {
   );
 }
 
-function UnitCard({ t, u, stationId }: { t: Translate; u: InstallationUnit; stationId: number }) {
+function UnitCard(
+  { t, u, stationId, month }: {
+    t: Translate;
+    u: InstallationUnit;
+    stationId: number;
+    month: string;
+  },
+) {
   const U = (k: string) => t(`customer.installation_detail.units.${k}`);
   return (
     <article className="item-card" data-testid="owner-unit" data-sensor-id={u.sensor.id}>
@@ -74,7 +81,10 @@ function UnitCard({ t, u, stationId }: { t: Translate; u: InstallationUnit; stat
       </dl>
       <h3 className="small-title">{U("phase_distribution")}</h3>
       <PhasePie t={t} phases={u.phases} />
-      <a className="btn btn-sm" href={`/customer/installations/${stationId}/unit/${u.sensor.id}`}>
+      <a
+        className="btn btn-sm"
+        href={`/customer/installations/${stationId}/unit/${u.sensor.id}?month=${month}`}
+      >
         {U("details")}
       </a>
     </article>
@@ -199,7 +209,9 @@ export function InstallationPage(
           ? <p className="muted" data-testid="no-units">{I("units.empty")}</p>
           : (
             <div className="owner-units">
-              {data.units.map((u) => <UnitCard key={u.sensor.id} t={t} u={u} stationId={s.id} />)}
+              {data.units.map((u) => (
+                <UnitCard key={u.sensor.id} t={t} u={u} stationId={s.id} month={data.month} />
+              ))}
             </div>
           )}
       </section>

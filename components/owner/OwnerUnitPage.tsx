@@ -33,7 +33,7 @@ export function OwnerUnitPage({ t, d, offset }: OwnerUnitPageProps) {
   return (
     <>
       <p>
-        <a href={`/customer/installations/${d.station.id}`}>← {U("back")}</a>
+        <a href={`/customer/installations/${d.station.id}?month=${d.month}`}>← {U("back")}</a>
       </p>
       <PageHeader
         title={

@@ -1,6 +1,6 @@
 /**
  * A unit of an owner's installation (spec 001 section 2, "Customer unit detail"): its meter's
- * live values per phase, this month's usage, uptime and disconnections, and the unit's facts.
+ * live values per phase, a month's usage, uptime and disconnections, and the unit's facts.
  * A meter that is missing, of another station or another owner's is not found.
  */
 import type { Deps } from "../deps.ts";
@@ -57,12 +57,16 @@ export interface OwnerUnit {
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
-/** The caller's unit measured by sensor `sensorId` of installation `stationId`. */
+/**
+ * The caller's unit measured by sensor `sensorId` of installation `stationId`, with the usage and
+ * uptime of `month` (`YYYY-MM`, default this month; the installation page passes its month).
+ */
 export async function ownerUnit(
   deps: Deps,
   user: User,
   stationId: number,
   sensorId: number,
+  month?: string,
 ): Promise<OwnerUnit> {
   const { station, sensors } = await ownerStation(deps, user, stationId).catch(() => {
     throw notFound(OWNER_UNIT_NOT_FOUND);
@@ -70,7 +74,7 @@ export async function ownerUnit(
   const sensor = sensors.find((s) => s.id === sensorId);
   if (!sensor) throw notFound(OWNER_UNIT_NOT_FOUND);
   const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
-  const month = monthlyPeriod(today.year, today.month);
+  month ??= monthlyPeriod(today.year, today.month);
   const unitId = sensor.config.sensor?.unit_id ?? null;
   const unit = station.config.station?.units.find((u) => u.id === unitId);
   const latest = await deps.telemetry.latest(sensor.serial_number).catch(() => null);

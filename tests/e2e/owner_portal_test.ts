@@ -182,10 +182,20 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
       }
 
       // 3. The unit: live phases, reliability and the recent disconnections.
+      // Timers of 30 s run after 300 ms here, so that the page's refresh can be seen.
+      await page.evaluateOnNewDocument(() => {
+        const set = globalThis.setTimeout;
+        // deno-lint-ignore no-explicit-any
+        (globalThis as any).setTimeout = (fn: () => void, ms?: number) =>
+          set(fn, ms === 30_000 ? 300 : ms);
+      });
       await page.goto(`${portal.url}/customer/installations/${station}`, { waitUntil: "load" });
+      const month = monthlyPeriod(today.year, today.month);
       await Promise.all([
         page.waitForNavigation(),
-        page.click(`a[href='/customer/installations/${station}/unit/${sensors[1]}']`),
+        page.click(
+          `a[href='/customer/installations/${station}/unit/${sensors[1]}?month=${month}']`,
+        ),
       ]);
       assert.match(await text(page, "h1"), /Depto 102/);
       const phases = await text(page, "[data-testid=unit-phases]");
@@ -196,6 +206,18 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
       assert.match(events, /Showing 5 most recent events out of 6 total/);
       assert.match(await text(page, "[data-testid=unit-info]"), /OW0002/);
       await checked(page);
+      // A new reading shows without reloading the page.
+      assert.match(await text(page, "[data-testid=unit-cards]"), /1200\.00 W/);
+      portal.deps.telemetry.write([{
+        serial: "OW0002",
+        ts: Date.now(),
+        values: { total_energy_kwh: 1113, total_power: 2345, phase_a_power: 1111 },
+      }]);
+      await portal.deps.telemetry.flush();
+      await page.waitForFunction(() =>
+        document.querySelector("[data-testid=unit-cards]")?.textContent?.includes("2345.00 W")
+      );
+      assert.match(await text(page, "[data-testid=unit-phases]"), /1111\.00/);
       const errors = logged.filter((e) => e.kind === "error" || e.kind === "pageerror");
       assert.deepEqual(errors, [], "the owner pages log no errors");
     } finally {

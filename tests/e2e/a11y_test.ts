@@ -64,6 +64,7 @@ const CHECKS: Check[] = [
   { path: "/customer", as: "customer" },
   { path: "/notifications", as: "customer" },
   { path: "/customer/settings", as: "customer" },
+  { path: "/customer/finances", as: "customer" },
   { path: "/user", as: "user" },
   { path: "/user/settings", as: "user" },
   { path: "/user/consumption", as: "user" },

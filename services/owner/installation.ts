@@ -5,7 +5,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import type { DeviceView } from "../../core/devices.ts";
+import type { DeviceView, MeasurementKey } from "../../core/devices.ts";
 import type { Zone } from "../../core/zone.ts";
 import { monthBounds } from "../../core/local_time.ts";
 import { bimonthlyPeriod, parsePeriod } from "../../core/periods.ts";
@@ -52,10 +52,16 @@ export interface Installation {
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
-async function counter(deps: Deps, serial: string, key: string, from: number, to: number) {
+async function counter(
+  deps: Deps,
+  serial: string,
+  key: MeasurementKey,
+  from: number,
+  to: number,
+) {
   if (to <= from) return 0;
   try {
-    return await deps.telemetry.counterDelta(serial, key as never, from, to);
+    return await deps.telemetry.counterDelta(serial, key, from, to);
   } catch (e) {
     deps.log.log("warn", "installation energy read failed", { serial, error: String(e) });
     return 0;
@@ -69,7 +75,7 @@ export async function meterMonth(deps: Deps, serial: string, month: string) {
   const to = Math.min(b.to, deps.now());
   const total = r3(await counter(deps, serial, "total_energy_kwh", b.from, to));
   const measured: number[] = [];
-  for (const ph of ["a", "b", "c"]) {
+  for (const ph of ["a", "b", "c"] as const) {
     measured.push(r3(await counter(deps, serial, `phase_${ph}_energy_kwh`, b.from, to)));
   }
   return { total, phases: phaseSplit(total, measured) };

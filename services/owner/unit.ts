@@ -10,7 +10,7 @@ import { localParts } from "../../core/local_time.ts";
 import { monthlyPeriod } from "../../core/periods.ts";
 import { LISTED_DISCONNECTIONS, POWER_FACTOR_FALLBACK } from "../../core/owner_rules.ts";
 import { monthlyUptime } from "../measurements.ts";
-import { notFound } from "../refusal.ts";
+import { notFound, Refusal } from "../refusal.ts";
 import { ownerStation } from "./stations.ts";
 import { meterMonth } from "./installation.ts";
 
@@ -68,8 +68,8 @@ export async function ownerUnit(
   sensorId: number,
   month?: string,
 ): Promise<OwnerUnit> {
-  const { station, sensors } = await ownerStation(deps, user, stationId).catch(() => {
-    throw notFound(OWNER_UNIT_NOT_FOUND);
+  const { station, sensors } = await ownerStation(deps, user, stationId).catch((e) => {
+    throw e instanceof Refusal ? notFound(OWNER_UNIT_NOT_FOUND) : e;
   });
   const sensor = sensors.find((s) => s.id === sensorId);
   if (!sensor) throw notFound(OWNER_UNIT_NOT_FOUND);

@@ -8,8 +8,19 @@ import type { AppEnv, Deps } from "./_deps.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
 import { homeOf } from "../core/roles.ts";
 import type { Translate } from "../services/platform/i18n.ts";
+import type { User } from "../core/types.ts";
 
 type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
+
+/**
+ * The signed-in user of a page. Pages render only behind a guard (`requireRole`,
+ * `requireUser`), so a missing user is a wiring mistake, not a request to answer.
+ */
+export function pageUser<E extends AppEnv>(c: Context<E>): User {
+  const user = c.var.user;
+  if (!user) throw new Error("a signed-in page was rendered without its guard");
+  return user;
+}
 
 /** Renders a signed-in page inside the layout. */
 export async function appPage<E extends AppEnv>(
@@ -19,7 +30,7 @@ export async function appPage<E extends AppEnv>(
   body: ReactNode,
   status: Status = 200,
 ): Promise<Response> {
-  const user = c.var.user!;
+  const user = pageUser(c);
   const t = c.var.t;
   const unread = await activeCount(deps, user.id);
   const html = renderDocument(

@@ -1,7 +1,7 @@
 /** Sections of the sidebar that later work fills in: they answer with a plain notice. */
 import type { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
-import { appPage } from "./_page.tsx";
+import { appPage, pageUser } from "./_page.tsx";
 import { ComingSoon } from "../components/ComingSoon.tsx";
 import { homeOf } from "../core/roles.ts";
 
@@ -19,7 +19,7 @@ export function comingSoon<E extends AppEnv>(
         c,
         deps,
         title,
-        <ComingSoon t={t} title={title} home={homeOf(c.var.user!.role)} />,
+        <ComingSoon t={t} title={title} home={homeOf(pageUser(c).role)} />,
       );
     });
   }

@@ -138,6 +138,14 @@ export function requirePageRole(role: Role): MiddlewareHandler<AppEnv> {
   return requireRole(role) as unknown as MiddlewareHandler<AppEnv>;
 }
 
+/**
+ * Guard for a page any signed-in user may see: anonymous to /login keeping the location.
+ * Handlers behind it read `c.var.user` typed non-null.
+ */
+export function requireUser(): MiddlewareHandler<UserEnv> {
+  return requirePageUser() as unknown as MiddlewareHandler<UserEnv>;
+}
+
 /** Guard for any signed-in page. */
 export function requirePageUser(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

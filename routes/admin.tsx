@@ -1,7 +1,8 @@
 /** Admin pages: the dashboard, the system uptime page, and the sections later work fills in. */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
-import { requirePageRole } from "./_session.ts";
+import { z } from "zod";
+import type { Deps, UserEnv } from "./_deps.ts";
+import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
 import { deviceStats, listDeviceViews } from "../services/devices/mod.ts";
 import { chart, overview } from "../services/measurements.ts";
@@ -9,12 +10,8 @@ import { parseLocation } from "../core/device_rules.ts";
 import { localDate } from "../core/local_time.ts";
 import type { StationRow } from "../components/devices/StationList.tsx";
 import type { MapStation } from "../components/dashboard/StationMap.tsx";
-import {
-  AdminDashboard,
-  DASHBOARD_TABS,
-  type DashboardTab,
-} from "../components/dashboard/AdminDashboard.tsx";
-import { ENERGY_MODES, type EnergyMode } from "../core/energy_modes.ts";
+import { AdminDashboard, DASHBOARD_TABS } from "../components/dashboard/AdminDashboard.tsx";
+import { ENERGY_MODES } from "../core/energy_modes.ts";
 import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
 import { adminAccessCodeRoutes } from "./admin_access_codes.tsx";
@@ -26,29 +23,32 @@ import { adminSensorDataRoutes } from "./admin_sensor_data.tsx";
 import { cityText } from "./_devices.tsx";
 import { adminReportRoutes } from "./admin_reports.tsx";
 import { adminStatsRoutes } from "./admin_stats.tsx";
-import { adminZoneRoutes } from "./admin_zones.tsx";
 import { adminBillingRoutes } from "./admin_billing.tsx";
 import { settingsRoutes } from "./settings.tsx";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Routes under /admin. */
-export function adminRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("/admin", requirePageRole("admin"));
-  app.use("/admin/*", requirePageRole("admin"));
-  app.get("/admin", async (c) => {
+/**
+ * The dashboard's query: a tab, a search, the chart's mode and day. Anything else falls back
+ * to the list, no search, the day chart and today (the date left out here).
+ */
+const dashboardQuerySchema = z.object({
+  tab: z.enum(DASHBOARD_TABS).catch("list"),
+  q: z.string().catch("").transform((q) => q.trim().slice(0, 200)),
+  mode: z.enum(ENERGY_MODES).catch("day"),
+  date: z.string().regex(DATE).refine((d) => !isNaN(Date.parse(d))).optional().catch(undefined),
+});
+
+/** Routes under /admin, mounted at that prefix behind the admin guard. */
+export function adminRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use("*", requireRole("admin"));
+  app.get("/", async (c) => {
     const t = c.var.t;
-    const user = c.var.user!;
-    const tabQ = c.req.query("tab") as DashboardTab;
-    const tab: DashboardTab = DASHBOARD_TABS.includes(tabQ) ? tabQ : "list";
-    const q = (c.req.query("q") ?? "").trim().slice(0, 200);
-    const modeQ = c.req.query("mode") as EnergyMode;
-    const mode: EnergyMode = ENERGY_MODES.includes(modeQ) ? modeQ : "day";
-    const dateQ = c.req.query("date") ?? "";
-    const date = DATE.test(dateQ) && !isNaN(Date.parse(dateQ))
-      ? dateQ
-      : localDate(deps.now(), deps.config.utcOffsetMinutes);
+    const user = c.var.user;
+    const query = dashboardQuerySchema.parse(c.req.query());
+    const { tab, q, mode } = query;
+    const date = query.date ?? localDate(deps.now(), deps.config.utcOffsetMinutes);
     const stats = await deviceStats(deps, user);
     const ov = await overview(deps, user).catch((e) => {
       deps.log.log("error", "dashboard overview failed", { error: String(e) });
@@ -103,19 +103,18 @@ export function adminRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
   app.route("/", adminStatsRoutes(deps));
-  app.route("/admin/users", adminUserRoutes(deps));
-  app.route("/admin/access-codes", adminAccessCodeRoutes(deps));
-  app.route("/admin/devices", adminDeviceRoutes(deps));
-  app.route("/admin/devices/station", adminStationFormRoutes(deps));
-  app.route("/admin/devices/station", adminStationDataRoutes(deps));
-  app.route("/admin/devices/station/:id/sensor", adminSensorFormRoutes(deps));
-  app.route("/admin/devices/station/:id/sensor", adminSensorDataRoutes(deps));
-  app.route("/", adminReportRoutes(deps));
-  app.route("/", adminZoneRoutes(deps));
+  app.route("/users", adminUserRoutes(deps));
+  app.route("/access-codes", adminAccessCodeRoutes(deps));
+  app.route("/devices", adminDeviceRoutes(deps));
+  app.route("/devices/station", adminStationFormRoutes(deps));
+  app.route("/devices/station", adminStationDataRoutes(deps));
+  app.route("/devices/station/:id/sensor", adminSensorFormRoutes(deps));
+  app.route("/devices/station/:id/sensor", adminSensorDataRoutes(deps));
+  app.route("/report", adminReportRoutes(deps));
   app.route("/", adminBillingRoutes(deps));
-  app.route("/", settingsRoutes(deps, "/admin/settings"));
+  app.route("/", settingsRoutes(deps, "/admin/settings", "/settings"));
   comingSoon(app, deps, [
-    ["/admin/finances", "layout.nav.finances"],
+    ["/finances", "layout.nav.finances"],
   ]);
   return app;
 }

@@ -15,7 +15,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import {
@@ -41,7 +41,11 @@ import {
   yearOfPeriod,
   type ZoneChoice,
 } from "../components/billing/model.ts";
-import { BillingConfirmPage, type ProcessResult } from "../components/billing/BillingControls.tsx";
+import {
+  BillingConfirmPage,
+  type BillingConfirmPageProps,
+  type ProcessResult,
+} from "../components/billing/BillingControls.tsx";
 import { BillingPage } from "../components/billing/BillingPage.tsx";
 import { UnitBills } from "../components/billing/UnitBills.tsx";
 import { StationBills } from "../components/billing/StationBills.tsx";
@@ -103,7 +107,7 @@ function backFields(p: Pickers): Record<string, string> {
 }
 
 /** The result of a run read back from the redirect's flags. */
-function resultOf(c: Context<AppEnv>, period: string): ProcessResult | null {
+function resultOf(c: Context<UserEnv>, period: string): ProcessResult | null {
   const q = c.req.query();
   const t = c.var.t;
   if (q.result === "ok") {
@@ -147,7 +151,7 @@ function isCurrent(period: string, today: { year: number; month: number }): bool
 }
 
 /** The list of one billing page, its tiles' counts. */
-async function listOf(c: Context<AppEnv>, deps: Deps, path: BillingPath, pickers: Pickers) {
+async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath, pickers: Pickers) {
   const t = c.var.t;
   const back = backFields(pickers);
   const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
@@ -191,7 +195,7 @@ async function listOf(c: Context<AppEnv>, deps: Deps, path: BillingPath, pickers
 
 /** The pickers of a page from its query. */
 export async function pickersOf(
-  c: Context<AppEnv>,
+  c: Context<UserEnv>,
   deps: Deps,
   path: BillingPath,
 ): Promise<Pickers> {
@@ -206,157 +210,159 @@ export async function pickersOf(
   );
 }
 
-/** Routes of every billing page. */
-export function adminBillingRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-
+/** Routes of every billing page, mounted at /admin: each page at its own prefix. */
+export function adminBillingRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
   for (const path of BILLING_PATHS) {
-    const { base, mode } = path;
-    const section = mode === "units" ? "unit_billing" : "station_billing";
-
-    app.get(base, async (c) => {
-      const t = c.var.t;
-      const q = c.req.query();
-      const pickers = await pickersOf(c, deps, path);
-      const { list, total, finalized } = await listOf(c, deps, path, pickers);
-      const result = resultOf(c, pickers.period);
-      const deleteError = DELETE_ERRORS.includes(q.error ?? "")
-        ? `billing.errors.${q.error}`
-        : null;
-      const title = path.title ? t(`billing.paths.${path.title}`) : t(`billing.${section}.title`);
-      const notice = q.done === "deleted"
-        ? t("billing.messages.bill_deleted")
-        : q.done === "paid"
-        ? t("billing.payment_record.done")
-        : null;
-      return appPage(
-        c,
-        deps,
-        title,
-        <BillingPage
-          t={t}
-          mode={mode}
-          base={base}
-          title={path.title ? title : undefined}
-          pickers={pickers}
-          result={result}
-          notice={notice}
-          error={deleteError
-            ? t(deleteError)
-            : pickers.zones.length === 0 && path.kind
-            ? t("billing.paths.no_zones_of_kind")
-            : null}
-          noUnitBills={mode === "stations" && result?.ok === true &&
-            result.station_bills.created + result.station_bills.updated === 0}
-          total={total}
-          finalized={finalized}
-          list={list}
-        />,
-      );
-    });
-
-    app.post(`${base}/process`, async (c) => {
-      const t = c.var.t;
-      const form = await readForm(c);
-      const back = backOf(form);
-      const D = (k: string, p?: Record<string, string | number>) =>
-        t(`billing.process.confirm_dialog.${k}`, p);
-      if (form.confirm !== "yes") {
-        const zones = await zoneChoices(deps, path.kind).catch(() => []);
-        const zone = zones.find((z) => z.id === back.zone_id);
-        const fields: Record<string, string> = {};
-        if (back.zone_id) fields.zone_id = String(back.zone_id);
-        if (back.period) fields.period = back.period;
-        return appPage(
-          c,
-          deps,
-          D("title"),
-          <BillingConfirmPage
-            title={D("title")}
-            message={`${
-              D("message", {
-                zone: zone?.name ?? String(back.zone_id ?? "-"),
-                period: back.period ? periodLabel(t, back.period) : "-",
-              })
-            } ${D("warning")}`}
-            action={`${base}/process`}
-            fields={fields}
-            confirmLabel={D("confirm")}
-            cancelLabel={D("cancel")}
-            cancelHref={`${base}${pageQuery(back)}`}
-          />,
-        );
-      }
-      try {
-        const r = await runBilling(deps, form.zone_id, form.period, {
-          author: c.var.user!.email,
-        });
-        const flags = {
-          result: "ok",
-          fin: r.finalized ? 1 : 0,
-          stations: r.stations_processed,
-          uc: r.unit_bills.created,
-          uu: r.unit_bills.updated,
-          us: r.unit_bills.skipped,
-          ue: r.unit_bills.estimated,
-          uf: r.unit_bills.failed,
-          sc: r.station_bills.created,
-          su: r.station_bills.updated,
-          ss: r.station_bills.skipped,
-          sf: r.station_bills.failed,
-        };
-        return c.redirect(`${base}${pageQuery(back, flags)}`, 303);
-      } catch (e) {
-        let reason = "server";
-        if (e instanceof Refusal) {
-          reason = (Object.values(e.fields)[0] ?? e.key).replace("billing.errors.", "");
-        } else {
-          deps.log.log("error", "billing run from the page failed", { error: String(e) });
-        }
-        return c.redirect(`${base}${pageQuery(back, { result: "failed", reason })}`, 303);
-      }
-    });
-
-    app.post(`${base}/bills/:id/delete`, async (c) => {
-      const t = c.var.t;
-      const form = await readForm(c);
-      const back = backOf(form);
-      const id = idParam(c.req.param("id"));
-      if (id === null) {
-        return c.redirect(`${base}${pageQuery(back, { error: "bill_not_found" })}`, 303);
-      }
-      if (form.confirm !== "yes") {
-        const fields: Record<string, string> = {};
-        if (back.zone_id) fields.zone_id = String(back.zone_id);
-        if (back.year) fields.year = String(back.year);
-        if (back.period) fields.period = back.period;
-        return appPage(
-          c,
-          deps,
-          t("billing.delete_dialog.title"),
-          <BillingConfirmPage
-            title={t("billing.delete_dialog.title")}
-            message={t("billing.delete_dialog.message")}
-            action={`${base}/bills/${id}/delete`}
-            fields={fields}
-            confirmLabel={t("billing.delete_dialog.confirm")}
-            cancelLabel={t("billing.delete_dialog.cancel")}
-            cancelHref={`${base}${pageQuery(back)}`}
-            danger
-          />,
-        );
-      }
-      try {
-        await (mode === "units" ? deleteUnitBillById(deps, id) : deleteCustomerBillById(deps, id));
-        return c.redirect(`${base}${pageQuery(back, { done: "deleted" })}`, 303);
-      } catch (e) {
-        if (!(e instanceof Refusal)) throw e;
-        const error = e.key.replace("billing.errors.", "");
-        return c.redirect(`${base}${pageQuery(back, { error })}`, 303);
-      }
-    });
-
-    app.route("/", billingActionRoutes(deps, path));
+    app.route(path.base.slice("/admin".length), billingPageRoutes(deps, path));
   }
+  return app;
+}
+
+/** One billing page (`path.base`) and its actions, mounted at its own address. */
+function billingPageRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  const { base, mode } = path;
+  const section = mode === "units" ? "unit_billing" : "station_billing";
+
+  app.get("/", async (c) => {
+    const t = c.var.t;
+    const q = c.req.query();
+    const pickers = await pickersOf(c, deps, path);
+    const { list, total, finalized } = await listOf(c, deps, path, pickers);
+    const result = resultOf(c, pickers.period);
+    const deleteError = DELETE_ERRORS.includes(q.error ?? "") ? `billing.errors.${q.error}` : null;
+    const title = path.title ? t(`billing.paths.${path.title}`) : t(`billing.${section}.title`);
+    const notice = q.done === "deleted"
+      ? t("billing.messages.bill_deleted")
+      : q.done === "paid"
+      ? t("billing.payment_record.done")
+      : null;
+    return appPage(
+      c,
+      deps,
+      title,
+      <BillingPage
+        t={t}
+        mode={mode}
+        base={base}
+        title={path.title ? title : undefined}
+        pickers={pickers}
+        result={result}
+        notice={notice}
+        error={deleteError
+          ? t(deleteError)
+          : pickers.zones.length === 0 && path.kind
+          ? t("billing.paths.no_zones_of_kind")
+          : null}
+        noUnitBills={mode === "stations" && result?.ok === true &&
+          result.station_bills.created + result.station_bills.updated === 0}
+        total={total}
+        finalized={finalized}
+        list={list}
+      />,
+    );
+  });
+
+  /** The confirmation step of a post, carrying the picker values (the year when asked) back. */
+  const confirmStep = (
+    c: Context<UserEnv>,
+    back: ReturnType<typeof backOf>,
+    withYear: boolean,
+    props: Omit<BillingConfirmPageProps, "fields" | "cancelHref">,
+  ) => {
+    const fields: Record<string, string> = {};
+    if (back.zone_id) fields.zone_id = String(back.zone_id);
+    if (withYear && back.year) fields.year = String(back.year);
+    if (back.period) fields.period = back.period;
+    return appPage(
+      c,
+      deps,
+      props.title,
+      <BillingConfirmPage {...props} fields={fields} cancelHref={`${base}${pageQuery(back)}`} />,
+    );
+  };
+
+  app.post("/process", async (c) => {
+    const t = c.var.t;
+    const form = await readForm(c);
+    const back = backOf(form);
+    const D = (k: string, p?: Record<string, string | number>) =>
+      t(`billing.process.confirm_dialog.${k}`, p);
+    if (form.confirm !== "yes") {
+      const zones = await zoneChoices(deps, path.kind).catch(() => []);
+      const zone = zones.find((z) => z.id === back.zone_id);
+      return confirmStep(c, back, false, {
+        title: D("title"),
+        message: `${
+          D("message", {
+            zone: zone?.name ?? String(back.zone_id ?? "-"),
+            period: back.period ? periodLabel(t, back.period) : "-",
+          })
+        } ${D("warning")}`,
+        action: `${base}/process`,
+        confirmLabel: D("confirm"),
+        cancelLabel: D("cancel"),
+      });
+    }
+    try {
+      const r = await runBilling(deps, form.zone_id, form.period, {
+        author: c.var.user.email,
+      });
+      const flags = {
+        result: "ok",
+        fin: r.finalized ? 1 : 0,
+        stations: r.stations_processed,
+        uc: r.unit_bills.created,
+        uu: r.unit_bills.updated,
+        us: r.unit_bills.skipped,
+        ue: r.unit_bills.estimated,
+        uf: r.unit_bills.failed,
+        sc: r.station_bills.created,
+        su: r.station_bills.updated,
+        ss: r.station_bills.skipped,
+        sf: r.station_bills.failed,
+      };
+      return c.redirect(`${base}${pageQuery(back, flags)}`, 303);
+    } catch (e) {
+      let reason = "server";
+      if (e instanceof Refusal) {
+        reason = (Object.values(e.fields)[0] ?? e.key).replace("billing.errors.", "");
+      } else {
+        deps.log.log("error", "billing run from the page failed", { error: String(e) });
+      }
+      return c.redirect(`${base}${pageQuery(back, { result: "failed", reason })}`, 303);
+    }
+  });
+
+  app.post("/bills/:id/delete", async (c) => {
+    const t = c.var.t;
+    const form = await readForm(c);
+    const back = backOf(form);
+    const id = idParam(c.req.param("id"));
+    if (id === null) {
+      return c.redirect(`${base}${pageQuery(back, { error: "bill_not_found" })}`, 303);
+    }
+    if (form.confirm !== "yes") {
+      return confirmStep(c, back, true, {
+        title: t("billing.delete_dialog.title"),
+        message: t("billing.delete_dialog.message"),
+        action: `${base}/bills/${id}/delete`,
+        confirmLabel: t("billing.delete_dialog.confirm"),
+        cancelLabel: t("billing.delete_dialog.cancel"),
+        danger: true,
+      });
+    }
+    try {
+      await (mode === "units" ? deleteUnitBillById(deps, id) : deleteCustomerBillById(deps, id));
+      return c.redirect(`${base}${pageQuery(back, { done: "deleted" })}`, 303);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      const error = e.key.replace("billing.errors.", "");
+      return c.redirect(`${base}${pageQuery(back, { error })}`, 303);
+    }
+  });
+
+  app.route("/", billingActionRoutes(deps, path));
   return app;
 }

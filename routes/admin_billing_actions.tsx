@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import type { BillingPath } from "./admin_billing.tsx";
@@ -38,13 +38,13 @@ function backFrom(src: Record<string, string | string[] | undefined>): Record<st
   return out;
 }
 
-/** The action routes of one billing page. */
-export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** The action routes of one billing page, mounted at its address. */
+export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
   const { base, mode } = path;
 
   const paymentPage = async (
-    c: Context<AppEnv>,
+    c: Context<UserEnv>,
     values: { method?: string; payment_date: string; reference?: string; note?: string },
     errors: Record<string, string>,
     message: string | null,
@@ -74,12 +74,12 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<AppEnv>
   };
 
   if (mode === "units") {
-    app.get(`${base}/bills/:id/payment`, (c) => {
+    app.get("/bills/:id/payment", (c) => {
       const today = formatDate(localParts(deps.now(), deps.config.utcOffsetMinutes));
       return paymentPage(c, { payment_date: today }, {}, null, backFrom(c.req.query()));
     });
 
-    app.post(`${base}/bills/:id/payment`, async (c) => {
+    app.post("/bills/:id/payment", async (c) => {
       const form = await readForm(c);
       const back = backFrom(form);
       const id = idParam(c.req.param("id"));
@@ -92,7 +92,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<AppEnv>
       };
       try {
         if (id === null) throw notFound("billing.errors.bill_not_found");
-        await recordPayment(deps, id, values, c.var.user!);
+        await recordPayment(deps, id, values, c.var.user);
       } catch (e) {
         if (!(e instanceof Refusal) || e.kind === "not_found") throw e;
         const t = c.var.t;
@@ -103,7 +103,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<AppEnv>
     });
   }
 
-  app.get(`${base}/export.csv`, async (c) => {
+  app.get("/export.csv", async (c) => {
     const t = c.var.t;
     const zoneId = idParam(c.req.query("zone_id"));
     const period = c.req.query("period") ?? "";

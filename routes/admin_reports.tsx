@@ -9,7 +9,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import { pdfResponse } from "./api/reports.ts";
@@ -41,7 +41,7 @@ import { ReportErrorState } from "../components/reports/ReportError.tsx";
 import type { RecalcFormProps } from "../islands/RecalcForm.tsx";
 import type { Translate } from "../services/platform/i18n.ts";
 
-type Ctx = Context<AppEnv>;
+type Ctx = Context<UserEnv>;
 const UNIT_ID = /^[\w.-]{1,64}$/;
 const CONSUMPTION_KEYS: string[] = Object.values(CONSUMPTION_ERRORS);
 
@@ -98,9 +98,9 @@ function recalcProps(
   };
 }
 
-/** Routes under /admin/report. */
-export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** Routes under /admin/report, mounted at that prefix. */
+export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
 
   const stationMissing = (c: Ctx) =>
     appPage(
@@ -116,7 +116,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
     return id === null ? null : await stationContext(deps, id);
   };
 
-  app.get("/admin/report/station/:id", async (c) => {
+  app.get("/station/:id", async (c) => {
     const t = c.var.t;
     const ctx = await context(c);
     if (!ctx) return stationMissing(c);
@@ -257,7 +257,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
     );
   };
 
-  app.get("/admin/report/station/:id/unit/:unitId", async (c) => {
+  app.get("/station/:id/unit/:unitId", async (c) => {
     const t = c.var.t;
     const ctx = await context(c);
     if (!ctx) return stationMissing(c);
@@ -279,7 +279,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
     });
   });
 
-  app.post("/admin/report/station/:id/unit/:unitId/recalculate", async (c) => {
+  app.post("/station/:id/unit/:unitId/recalculate", async (c) => {
     const t = c.var.t;
     const ctx = await context(c);
     if (!ctx) return stationMissing(c);
@@ -321,7 +321,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
       });
     }
     try {
-      const user = c.var.user!;
+      const user = c.var.user;
       await recalculateBill(deps, bill.id, ctx.kind, {
         override_reason: reason,
         recalculation_method: method,
@@ -349,7 +349,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
 
-  app.get("/admin/report/station/:id/pdf", async (c) => {
+  app.get("/station/:id/pdf", async (c) => {
     const q = c.req.query();
     const id = idParam(c.req.param("id"));
     const unit = q.unit && UNIT_ID.test(q.unit) ? q.unit : null;
@@ -370,7 +370,7 @@ export function adminReportRoutes(deps: Deps): Hono<AppEnv> {
         [bimonthly ? "period" : "month"]: q.period,
         language: q.language,
       }, c.var.lang);
-      return pdfResponse(await generateReport(deps, c.var.user!, req));
+      return pdfResponse(await generateReport(deps, c.var.user, req));
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
       if (id === null) return stationMissing(c);

@@ -4,7 +4,7 @@
  * the ingest health section reads what each ingest published (`db/ingest_health.ts`).
  */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage } from "./_page.tsx";
 import {
   type IngestHealth as Health,
@@ -21,12 +21,12 @@ import {
 } from "../components/dashboard/SystemStats.tsx";
 import { IngestHealth } from "../components/dashboard/IngestHealth.tsx";
 
-/** Routes of the system uptime page (the /admin guard is `routes/admin.tsx`'s). */
-export function adminStatsRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/admin/stats", async (c) => {
+/** The system uptime page `/admin/stats`, mounted at /admin (whose guard is `routes/admin.tsx`'s). */
+export function adminStatsRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.get("/stats", async (c) => {
     const t = c.var.t;
-    const user = c.var.user!;
+    const user = c.var.user;
     const q = c.req.query("timeframe") as StatsTimeframe;
     const timeframe: StatsTimeframe = STATS_TIMEFRAMES.includes(q) ? q : "24h";
     let figures: SystemFigures | null = null;

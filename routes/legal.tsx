@@ -12,10 +12,10 @@ export function legalDoc(deps: Deps, key: "terms" | "privacy"): LegalDoc {
   return raw ?? { title: key, sections: [] };
 }
 
-/** The legal page route. */
+/** The legal page route, mounted at /legal. */
 export function legalRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get("/legal", (c) => {
+  app.get("/", (c) => {
     const user = c.var.user;
     return barePage(
       c,

@@ -1,8 +1,8 @@
 /** The notifications page: the bell's panel for browsers without JavaScript, and a full list. */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam } from "./_http.ts";
-import { requirePageUser } from "./_session.ts";
+import { requireUser } from "./_session.ts";
 import { appPage } from "./_page.tsx";
 import { notificationsOf, resolveByHand } from "../services/notifications.ts";
 import { Refusal } from "../services/refusal.ts";
@@ -10,15 +10,14 @@ import { NotificationsPage } from "../components/NotificationsPage.tsx";
 
 const FILTERS = ["active", "resolved", "all"] as const;
 
-/** GET /notifications and POST /notifications/{id}/resolve. */
-export function notificationPageRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("/notifications", requirePageUser());
-  app.use("/notifications/*", requirePageUser());
-  app.get("/notifications", async (c) => {
+/** GET /notifications and POST /notifications/{id}/resolve, mounted at /notifications. */
+export function notificationPageRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use("*", requireUser());
+  app.get("/", async (c) => {
     const q = c.req.query("status");
     const status = FILTERS.find((f) => f === q) ?? "active";
-    const list = await notificationsOf(deps, c.var.user!.id, status, 50, c.var.lang);
+    const list = await notificationsOf(deps, c.var.user.id, status, 50, c.var.lang);
     return appPage(
       c,
       deps,
@@ -32,13 +31,13 @@ export function notificationPageRoutes(deps: Deps): Hono<AppEnv> {
       />,
     );
   });
-  app.post("/notifications/:id/resolve", async (c) => {
+  app.post("/:id/resolve", async (c) => {
     const id = idParam(c.req.param("id"));
     const back = "/notifications";
     let error = "errors.notification_not_found";
     if (id !== null) {
       try {
-        await resolveByHand(deps, c.var.user!.id, id, c.var.lang);
+        await resolveByHand(deps, c.var.user.id, id, c.var.lang);
         return c.redirect(back, 303);
       } catch (e) {
         if (!(e instanceof Refusal)) throw e;

@@ -1,21 +1,24 @@
 /** The settings page, mounted under each role's area. */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { formString, readForm, translateErrors, validate } from "./_http.ts";
 import { appPage } from "./_page.tsx";
+import { requireUser } from "./_session.ts";
 import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
 
 /**
- * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's. `route` is the
- * path as registered when the app is mounted at a prefix (`/settings` under `/customer`).
+ * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's, a signed-in one
+ * is checked here too. `route` is the path as registered when the app is mounted at a prefix
+ * (`/settings` under `/admin`).
  */
-export function settingsRoutes(deps: Deps, path: string, route = path): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function settingsRoutes(deps: Deps, path: string, route = path): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(route, requireUser());
   app.get(route, (c) => {
-    const u = c.var.user!;
+    const u = c.var.user;
     return appPage(
       c,
       deps,
@@ -56,7 +59,7 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<App
     if (!parsed.ok) {
       return render(translateErrors(c, parsed.errors), c.var.t("settings.errors.update_failed"));
     }
-    const res = await attempt(updateProfile(deps, c.var.user!, parsed.data));
+    const res = await attempt(updateProfile(deps, c.var.user, parsed.data));
     if (res instanceof Refusal) {
       return render(translateErrors(c, res.fields), c.var.t("settings.errors.update_failed"));
     }

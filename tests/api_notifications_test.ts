@@ -227,7 +227,7 @@ Deno.test("POST /logging keeps at most 500 entries, dropping the oldest", async 
   const sink = loggingRoutes(t.deps);
   const app = new Hono<AppEnv>();
   app.use(sessionMiddleware(t.deps));
-  app.route("/", sink);
+  app.route("/logging", sink);
   const total = LOG_CAP + 20;
   for (let i = 0; i < total; i++) {
     const res = await app.request("http://localhost/logging", {

@@ -21,9 +21,9 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Deps, UserEnv } from "../_deps.ts";
 import { badJson, idParam, readJson } from "../_http.ts";
-import { requireApi } from "../_session.ts";
+import { requireApiRole } from "../_session.ts";
 import { isPeriod, parsePeriod, type PeriodKind } from "../../core/periods.ts";
 import {
   customerBillsFor,
@@ -48,7 +48,7 @@ const billQuerySchema = z.object({
 });
 
 /** Reads a bill list's query for bills of `kind`; refuses a malformed one. */
-function billQuery(c: Context<AppEnv>, kind: PeriodKind) {
+function billQuery(c: Context<UserEnv>, kind: PeriodKind) {
   const q = billQuerySchema.safeParse(c.req.query());
   if (!q.success) throw invalid({}, "billing.errors.invalid_query");
   const { station_id, billing_month, billing_period, unit_id } = q.data;
@@ -69,82 +69,90 @@ function billQuery(c: Context<AppEnv>, kind: PeriodKind) {
 }
 
 /** The bill id of the path; a 404 refusal when it is not one. */
-function billId(c: Context<AppEnv>): number {
+function billId(c: Context<UserEnv>): number {
   const id = idParam(c.req.param("id"));
   if (id === null) throw notFound("billing.errors.bill_not_found");
   return id;
 }
 
 /** The JSON body; a 400 answer (null) when it is not JSON. */
-async function jsonBody(c: Context<AppEnv>): Promise<unknown | null> {
+async function jsonBody(c: Context<UserEnv>): Promise<unknown | null> {
   const body = await readJson(c);
   return body === undefined ? null : body;
 }
 
-/** Routes of the billing run and the bill lists. */
-export function billingApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-
-  const process = async (c: Context<AppEnv>) => {
+/**
+ * The billing run and the bill deletes, which the spec names both at the root and under /api:
+ * registered on `app` relative to its prefix.
+ */
+function runAndDeleteRoutes(app: Hono<UserEnv>, deps: Deps) {
+  const admin = requireApiRole("admin");
+  app.post("/unified-billing/process", admin, async (c) => {
     const body = await jsonBody(c);
     if (body === null || typeof body !== "object") return badJson(c);
     const { period, zone_id } = body as Record<string, unknown>;
-    return c.json(await runBilling(deps, zone_id, period, { author: c.var.user!.email }));
-  };
-  for (const path of ["/unified-billing/process", "/api/unified-billing/process"]) {
-    app.post(path, requireApi("admin"), process);
-  }
+    return c.json(await runBilling(deps, zone_id, period, { author: c.var.user.email }));
+  });
 
-  const unitList = (kind: PeriodKind) => async (c: Context<AppEnv>) => {
-    const bills = await unitBillsFor(deps, c.var.user!, billQuery(c, kind));
+  const remove =
+    (del: (deps: Deps, id: number) => Promise<void>) => async (c: Context<UserEnv>) => {
+      const id = billId(c);
+      await del(deps, id);
+      return c.json({ message: c.var.t("billing.messages.bill_deleted"), id });
+    };
+  app.delete("/bills/:id", admin, remove(deleteUnitBillById));
+  app.delete("/bimester-bills/:id", admin, remove(deleteUnitBillById));
+  app.delete("/customer-bills/:id", admin, remove(deleteCustomerBillById));
+  app.delete("/bimester-customer-bills/:id", admin, remove(deleteCustomerBillById));
+}
+
+/** The run and the deletes at the spec's root paths, mounted at `/`. */
+export function billingRootRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  runAndDeleteRoutes(app, deps);
+  return app;
+}
+
+/** Routes of the billing run and the bill lists, mounted at /api. */
+export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  const admin = requireApiRole("admin");
+  runAndDeleteRoutes(app, deps);
+
+  const unitList = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
+    const bills = await unitBillsFor(deps, c.var.user, billQuery(c, kind));
     return c.json({ bills: bills.map(unitBillJson) });
   };
-  app.get("/api/bills", requireApi("admin", "customer", "user"), unitList("monthly"));
-  app.get("/api/bimester-bills", requireApi("admin", "customer", "user"), unitList("bimonthly"));
+  app.get("/bills", requireApiRole("admin", "customer", "user"), unitList("monthly"));
+  app.get("/bimester-bills", requireApiRole("admin", "customer", "user"), unitList("bimonthly"));
 
-  const customerList = (kind: PeriodKind) => async (c: Context<AppEnv>) => {
-    const bills = await customerBillsFor(deps, c.var.user!, billQuery(c, kind));
+  const customerList = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
+    const bills = await customerBillsFor(deps, c.var.user, billQuery(c, kind));
     return c.json({ bills: bills.map(customerBillJson) });
   };
-  app.get("/api/customer-bills", requireApi("admin", "customer"), customerList("monthly"));
+  app.get("/customer-bills", requireApiRole("admin", "customer"), customerList("monthly"));
   app.get(
-    "/api/bimester-customer-bills",
-    requireApi("admin", "customer"),
+    "/bimester-customer-bills",
+    requireApiRole("admin", "customer"),
     customerList("bimonthly"),
   );
 
-  const remove = (del: (deps: Deps, id: number) => Promise<void>) => async (c: Context<AppEnv>) => {
-    const id = billId(c);
-    await del(deps, id);
-    return c.json({ message: c.var.t("billing.messages.bill_deleted"), id });
-  };
-  for (const prefix of ["", "/api"]) {
-    app.delete(`${prefix}/bills/:id`, requireApi("admin"), remove(deleteUnitBillById));
-    app.delete(`${prefix}/bimester-bills/:id`, requireApi("admin"), remove(deleteUnitBillById));
-    app.delete(`${prefix}/customer-bills/:id`, requireApi("admin"), remove(deleteCustomerBillById));
-    app.delete(
-      `${prefix}/bimester-customer-bills/:id`,
-      requireApi("admin"),
-      remove(deleteCustomerBillById),
-    );
-  }
-
-  const recalculate = (kind: PeriodKind) => async (c: Context<AppEnv>) => {
+  const recalculate = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
     const id = billId(c);
     const body = await jsonBody(c);
     if (body === null) return badJson(c);
-    return c.json(unitBillJson(await recalculateBill(deps, id, kind, body, c.var.user!)));
+    return c.json(unitBillJson(await recalculateBill(deps, id, kind, body, c.var.user)));
   };
-  app.put("/api/bills/:id", requireApi("admin"), recalculate("monthly"));
-  app.put("/api/bimester-bills/:id", requireApi("admin"), recalculate("bimonthly"));
+  app.put("/bills/:id", admin, recalculate("monthly"));
+  app.put("/bimester-bills/:id", admin, recalculate("bimonthly"));
 
-  const pay = async (c: Context<AppEnv>) => {
+  const pay = async (c: Context<UserEnv>) => {
     const id = billId(c);
     const body = await jsonBody(c);
     if (body === null) return badJson(c);
-    return c.json(unitBillJson(await recordPayment(deps, id, body, c.var.user!)));
+    return c.json(unitBillJson(await recordPayment(deps, id, body, c.var.user)));
   };
-  app.post("/api/bills/:id/payments", requireApi("admin"), pay);
-  app.post("/api/bimester-bills/:id/payments", requireApi("admin"), pay);
+  app.post("/bills/:id/payments", admin, pay);
+  app.post("/bimester-bills/:id/payments", admin, pay);
   return app;
 }

@@ -1,5 +1,5 @@
 /**
- * Sensor certificates API (spec 000 section 7), admin only:
+ * Sensor certificates API (spec 000 section 7), admin only, mounted at /api/devices:
  * - `GET /api/devices/{sensorId}/certificate` → `{valid, message, health, details{expires_on,
  *   days_remaining, issuer, fingerprint}}` (the certificate is issued on first use)
  * - `GET /api/devices/{sensorId}/certificates/{ca|cert|key}` → `user_ca.pem`, `client.pem`,
@@ -7,24 +7,23 @@
  * - `POST /api/devices/{sensorId}/certificate/renew` → a new certificate, its status
  * - `POST /api/devices/{sensorId}/certificate/verify` → `{valid, message, details}` after
  *   checking the stored certificate against the current CA, its key and its validity.
- * A bad id answers 400, an id that is no sensor 404; a failure of the CA or the store 503.
+ * A bad id answers 400, an id that is no sensor 404, a failure of the CA or the store 503: the
+ * service's refusals, answered in `routes/_refusal.tsx`.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Deps, UserEnv } from "../_deps.ts";
 import { idParam } from "../_http.ts";
-import { requireApi } from "../_session.ts";
+import { requireApiRole } from "../_session.ts";
 import type { Translate } from "../../services/platform/i18n.ts";
 import {
   type CertificateStatus,
-  isSensor,
-  NotASensorError,
   renewSensorCertificate,
   sensorCertificate,
   sensorCertificateStatus,
+  withSensorCertificate,
 } from "../../services/devices/mod.ts";
-
-type Ctx = Context<AppEnv>;
+import { invalid, notFound } from "../../services/refusal.ts";
 
 /** The three downloads: path segment → file name. */
 export const CERTIFICATE_FILES = {
@@ -53,77 +52,50 @@ function statusBody(t: Translate, s: CertificateStatus, verified = false) {
   };
 }
 
-/** Routes under /api/devices/{sensorId}/certificate(s). */
-export function certificateApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  const admin = requireApi("admin");
+/** Routes of /api/devices/{sensorId}/certificate(s), mounted at /api/devices. */
+export function certificateApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  const admin = requireApiRole("admin");
 
-  /** Runs `work` for a valid sensor id; answers 400, 404 or 503 otherwise. */
-  const forSensor = async (c: Ctx, work: (id: number) => Promise<Response>) => {
-    const t = c.var.t;
+  /** Runs `work` for the sensor id of the path; a bad id is refused as invalid. */
+  const forSensor = <T>(c: Context<UserEnv>, work: (id: number) => Promise<T>) => {
     const id = idParam(c.req.param("sensorId"));
-    if (id === null) return c.json({ message: t("certificates.errors.bad_id") }, 400);
-    try {
-      if (!(await isSensor(deps, id))) {
-        return c.json({ message: t("certificates.errors.sensor_not_found") }, 404);
-      }
-      return await work(id);
-    } catch (e) {
-      if (e instanceof NotASensorError) {
-        return c.json({ message: t("certificates.errors.sensor_not_found") }, 404);
-      }
-      deps.log.log("error", "sensor certificate failed", { sensorId: id, error: String(e) });
-      return c.json({ message: t("certificates.errors.unavailable") }, 503);
-    }
+    if (id === null) throw invalid({}, "certificates.errors.bad_id");
+    return withSensorCertificate(deps, id, () => work(id));
   };
 
-  app.get(
-    "/api/devices/:sensorId/certificate",
-    admin,
-    (c) =>
-      forSensor(
-        c,
-        async (id) => c.json(statusBody(c.var.t, await sensorCertificateStatus(deps, id))),
-      ),
-  );
+  app.get("/:sensorId/certificate", admin, async (c) => {
+    const status = await forSensor(c, (id) => sensorCertificateStatus(deps, id));
+    return c.json(statusBody(c.var.t, status));
+  });
 
-  app.post(
-    "/api/devices/:sensorId/certificate/verify",
-    admin,
-    (c) =>
-      forSensor(
-        c,
-        async (id) => c.json(statusBody(c.var.t, await sensorCertificateStatus(deps, id), true)),
-      ),
-  );
+  app.post("/:sensorId/certificate/verify", admin, async (c) => {
+    const status = await forSensor(c, (id) => sensorCertificateStatus(deps, id));
+    return c.json(statusBody(c.var.t, status, true));
+  });
 
-  app.post("/api/devices/:sensorId/certificate/renew", admin, (c) =>
-    forSensor(c, async (id) => {
+  app.post("/:sensorId/certificate/renew", admin, async (c) => {
+    const status = await forSensor(c, async (id) => {
       await renewSensorCertificate(deps, id);
-      const status = await sensorCertificateStatus(deps, id);
-      return c.json({
-        ...statusBody(c.var.t, status),
-        message: c.var.t("certificates.renew.api_done"),
-      });
-    }));
+      return await sensorCertificateStatus(deps, id);
+    });
+    return c.json({
+      ...statusBody(c.var.t, status),
+      message: c.var.t("certificates.renew.api_done"),
+    });
+  });
 
-  app.get("/api/devices/:sensorId/certificates/:file", admin, (c) => {
+  app.get("/:sensorId/certificates/:file", admin, async (c) => {
     const file = c.req.param("file");
-    if (!Object.hasOwn(CERTIFICATE_FILES, file)) {
-      return c.json({ message: c.var.t("errors.not_found") }, 404);
-    }
-    return forSensor(c, async (id) => {
-      const kind = file as CertificateFile;
+    if (!Object.hasOwn(CERTIFICATE_FILES, file)) throw notFound("errors.not_found");
+    const kind = file as CertificateFile;
+    const body = await forSensor(c, async (id) => {
       const issued = await sensorCertificate(deps, id);
-      const body = kind === "ca"
-        ? deps.pki.caPem
-        : kind === "cert"
-        ? issued.cert_pem
-        : issued.key_pem;
-      return c.body(body, 200, {
-        "content-type": "application/x-pem-file",
-        "content-disposition": `attachment; filename="${CERTIFICATE_FILES[kind]}"`,
-      });
+      return kind === "ca" ? deps.pki.caPem : kind === "cert" ? issued.cert_pem : issued.key_pem;
+    });
+    return c.body(body, 200, {
+      "content-type": "application/x-pem-file",
+      "content-disposition": `attachment; filename="${CERTIFICATE_FILES[kind]}"`,
     });
   });
   return app;

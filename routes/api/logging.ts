@@ -23,7 +23,10 @@ export interface ClientLogEntry {
   context: Record<string, unknown>;
 }
 
-/** The sink's routes; `entries()` reads what is kept (for the system page and tests). */
+/**
+ * The sink's route, mounted at /logging and /api/logging (one sink for both); `entries()` reads
+ * what is kept (for the system page and tests).
+ */
 export function loggingRoutes(deps: Deps): Hono<AppEnv> & { entries(): ClientLogEntry[] } {
   const app = new Hono<AppEnv>();
   const kept: ClientLogEntry[] = [];
@@ -68,7 +71,6 @@ export function loggingRoutes(deps: Deps): Hono<AppEnv> & { entries(): ClientLog
     });
     return c.json({ ok: true, seq: entry.seq }, 201);
   };
-  app.post("/logging", handler);
-  app.post("/api/logging", handler);
+  app.post("/", handler);
   return Object.assign(app, { entries: () => [...kept] });
 }

@@ -7,9 +7,9 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Deps, UserEnv } from "../_deps.ts";
 import { badRequest, idParam, validate } from "../_http.ts";
-import { requireApi } from "../_session.ts";
+import { requireApiRole } from "../_session.ts";
 import {
   chartQuerySchema,
   deltaQuerySchema,
@@ -36,59 +36,60 @@ import type { DeviceView } from "../../core/devices.ts";
 
 /** The sensor of `:id` the caller may see, or a 404 answer. */
 async function sensorParam(
-  c: Context<AppEnv>,
+  c: Context<UserEnv>,
   deps: Deps,
   raw: string | undefined,
   kinds: DeviceView["type"][] = ["sensor"],
 ): Promise<DeviceView | Response> {
   const id = idParam(raw);
-  const device = id === null ? null : await getDeviceView(deps, c.var.user!, id);
+  const device = id === null ? null : await getDeviceView(deps, c.var.user, id);
   if (!device || !kinds.includes(device.type)) {
     return c.json({ message: c.var.t("devices.api.sensor_not_found") }, 404);
   }
   return device;
 }
 
-/** Routes under /api/measurements and /api/analytics. */
-export function measurementApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("/api/measurements", requireApi());
-  app.use("/api/measurements/*", requireApi());
-  app.use("/api/analytics/*", requireApi());
-  const today = () => localDate(deps.now(), deps.config.utcOffsetMinutes);
+/** Today's local date (`YYYY-MM-DD`). */
+const todayOf = (deps: Deps) => localDate(deps.now(), deps.config.utcOffsetMinutes);
 
-  app.get("/api/measurements/overview", async (c) => c.json(await overview(deps, c.var.user!)));
+/** Routes under /api/measurements, mounted at that prefix; any signed-in user. */
+export function measurementApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use("*", requireApiRole());
+  const today = () => todayOf(deps);
 
-  app.get("/api/measurements", async (c) => {
+  app.get("/overview", async (c) => c.json(await overview(deps, c.var.user)));
+
+  app.get("/", async (c) => {
     const q = validate(chartQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
-    return c.json(await chart(deps, c.var.user!, q.data.mode, q.data.date ?? today()));
+    return c.json(await chart(deps, c.var.user, q.data.mode, q.data.date ?? today()));
   });
 
   app.get(
-    "/api/measurements/system-stats",
-    async (c) => c.json(await systemStats(deps, c.var.user!)),
+    "/system-stats",
+    async (c) => c.json(await systemStats(deps, c.var.user)),
   );
 
   // Admin only: what each ingest process published (db/ingest_health.ts).
   app.get(
-    "/api/measurements/ingest-health",
-    requireApi("admin"),
+    "/ingest-health",
+    requireApiRole("admin"),
     async (c) => c.json(await ingestHealth(deps)),
   );
 
-  app.get("/api/measurements/system-performance", async (c) => {
+  app.get("/system-performance", async (c) => {
     const q = validate(performanceQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
-    return c.json(await systemPerformance(deps, c.var.user!, q.data.timeframe));
+    return c.json(await systemPerformance(deps, c.var.user, q.data.timeframe));
   });
 
-  app.get("/api/measurements/:id/realtime", async (c) => {
+  app.get("/:id/realtime", async (c) => {
     const s = await sensorParam(c, deps, c.req.param("id"));
     return s instanceof Response ? s : c.json(await realtime(deps, s));
   });
 
-  app.get("/api/measurements/:id/history", async (c) => {
+  app.get("/:id/history", async (c) => {
     const q = validate(historyQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
     const s = await sensorParam(c, deps, c.req.param("id"));
@@ -96,7 +97,7 @@ export function measurementApiRoutes(deps: Deps): Hono<AppEnv> {
     return c.json(await history(deps, s, q.data.aggregation, q.data.measurement));
   });
 
-  app.get("/api/measurements/:id/summary", async (c) => {
+  app.get("/:id/summary", async (c) => {
     const q = validate(summaryQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
     const s = await sensorParam(c, deps, c.req.param("id"));
@@ -104,7 +105,16 @@ export function measurementApiRoutes(deps: Deps): Hono<AppEnv> {
     return c.json(await summary(deps, s, q.data.month ?? today().slice(0, 7)));
   });
 
-  app.get("/api/analytics/uptime/:id", async (c) => {
+  return app;
+}
+
+/** Routes under /api/analytics, mounted at that prefix; any signed-in user. */
+export function analyticsApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use("*", requireApiRole());
+  const today = () => todayOf(deps);
+
+  app.get("/uptime/:id", async (c) => {
     const q = validate(uptimeQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
     const d = await sensorParam(c, deps, c.req.param("id"), ["sensor", "station"]);
@@ -112,7 +122,7 @@ export function measurementApiRoutes(deps: Deps): Hono<AppEnv> {
     return c.json(await monthlyUptime(deps, d, q.data.month ?? today().slice(0, 7)));
   });
 
-  app.get("/api/analytics/delta", async (c) => {
+  app.get("/delta", async (c) => {
     const q = validate(deltaQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
     const s = await sensorParam(c, deps, String(q.data.sensorId));

@@ -1,23 +1,22 @@
 /** Notifications API: list, unread count, resolve (sensor_offline resolves only itself). */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Deps, UserEnv } from "../_deps.ts";
 import { badRequest, idParam, validate } from "../_http.ts";
-import { requireApi } from "../_session.ts";
+import { requireApiRole } from "../_session.ts";
 import { notificationsQuerySchema } from "../../core/schemas.ts";
 import { activeCount, notificationsOf, resolveByHand } from "../../services/notifications.ts";
 
-/** Routes under /api/notifications. */
-export function notificationApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("/api/notifications", requireApi());
-  app.use("/api/notifications/*", requireApi());
+/** Routes under /api/notifications, mounted at that prefix; any signed-in user. */
+export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use("*", requireApiRole());
 
-  app.get("/api/notifications", async (c) => {
+  app.get("/", async (c) => {
     const parsed = validate(notificationsQuerySchema, c.req.query());
     if (!parsed.ok) return badRequest(c, parsed.errors);
     const list = await notificationsOf(
       deps,
-      c.var.user!.id,
+      c.var.user.id,
       parsed.data.status,
       parsed.data.limit,
       c.var.lang,
@@ -25,14 +24,14 @@ export function notificationApiRoutes(deps: Deps): Hono<AppEnv> {
     return c.json({ notifications: list });
   });
 
-  app.get("/api/notifications/count", async (c) => {
-    return c.json({ total_count: await activeCount(deps, c.var.user!.id) });
+  app.get("/count", async (c) => {
+    return c.json({ total_count: await activeCount(deps, c.var.user.id) });
   });
 
-  app.post("/api/notifications/:id/resolve", async (c) => {
+  app.post("/:id/resolve", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return c.json({ message: c.var.t("errors.notification_not_found") }, 404);
-    const notification = await resolveByHand(deps, c.var.user!.id, id, c.var.lang);
+    const notification = await resolveByHand(deps, c.var.user.id, id, c.var.lang);
     return c.json({ message: c.var.t("notifications.resolved_ok"), notification });
   });
   return app;

@@ -6,10 +6,9 @@
  * body, 403, 404.
  */
 import { Hono } from "hono";
-import type { Context } from "hono";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Deps, UserEnv } from "../_deps.ts";
 import { readJson } from "../_http.ts";
-import { requireApi } from "../_session.ts";
+import { requireApiRole } from "../_session.ts";
 import {
   checkReportRequest,
   generateReport,
@@ -30,17 +29,14 @@ export function pdfResponse(file: ReportFile): Response {
   });
 }
 
-/** Routes of the report generation. */
-export function reportApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  const generate = async (c: Context<AppEnv>) => {
+/** Routes of the report generation, mounted at /reports and at /api/reports. */
+export function reportApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.post("/generate", requireApiRole("admin", "customer", "user"), async (c) => {
     const body = await readJson(c);
     if (body === undefined) throw invalid({}, REPORT_ERRORS.invalidBody);
     const req = checkReportRequest(body, c.var.lang);
-    return pdfResponse(await generateReport(deps, c.var.user!, req));
-  };
-  for (const path of ["/reports/generate", "/api/reports/generate"]) {
-    app.post(path, requireApi("admin", "customer", "user"), generate);
-  }
+    return pdfResponse(await generateReport(deps, c.var.user, req));
+  });
   return app;
 }

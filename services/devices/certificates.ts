@@ -15,13 +15,12 @@ import {
 } from "../../db/certificates.ts";
 import { getDevice } from "../../db/devices.ts";
 import { encodeBase64 } from "../platform/_base64.ts";
+import { notFound, Refusal, unavailable } from "../refusal.ts";
 
 export { SENSOR_CERT_DAYS };
 
-/** Thrown when the id names no sensor. */
-export class NotASensorError extends RangeError {
-  override name = "NotASensorError";
-}
+/** The refusal of a certificate call for an id that names no sensor. */
+const NOT_A_SENSOR = "certificates.errors.sensor_not_found";
 
 const sealingKeys = new Map<string, Promise<CryptoKey>>();
 
@@ -98,7 +97,7 @@ export async function openSealedKey(
 async function commonNameOf(deps: Deps, sensorId: number): Promise<string> {
   const device = await getDevice(deps.kv, sensorId);
   if (!device || device.type !== "sensor") {
-    throw new NotASensorError(`no sensor with id ${sensorId}`);
+    throw notFound(NOT_A_SENSOR);
   }
   return device.serial_number.toLowerCase().slice(0, 64);
 }
@@ -170,4 +169,23 @@ export async function forgetSensorCertificate(deps: Deps, sensorId: number): Pro
 /** Whether `id` is a sensor (the certificate calls answer 404 otherwise). */
 export async function isSensor(deps: Deps, id: number): Promise<boolean> {
   return (await getDevice(deps.kv, id))?.type === "sensor";
+}
+
+/**
+ * Runs a certificate call for the sensor `id`: refused as not found when the id names no
+ * sensor, as unavailable (and logged) when the CA or the store fails.
+ */
+export async function withSensorCertificate<T>(
+  deps: Deps,
+  id: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    if (!(await isSensor(deps, id))) throw notFound(NOT_A_SENSOR);
+    return await work();
+  } catch (e) {
+    if (e instanceof Refusal) throw e;
+    deps.log.log("error", "sensor certificate failed", { sensorId: id, error: String(e) });
+    throw unavailable("certificates.errors.unavailable");
+  }
 }

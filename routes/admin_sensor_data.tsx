@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
-import { formString as str, idParam, readForm } from "./_http.ts";
+import { formString as str, idParam, readForm, validate } from "./_http.ts";
 import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
@@ -13,7 +13,8 @@ import { sensorTopicPrefix } from "../core/devices.ts";
 import { localParts } from "../core/local_time.ts";
 import { monthlyUptime, realtime } from "../services/measurements.ts";
 import { deleteSensor } from "../services/devices/mod.ts";
-import { isMonth, localDateTime, shiftMonth } from "../components/devices/sensor/format.ts";
+import { localDateTime, shiftMonth } from "../components/devices/sensor/format.ts";
+import { uptimeQuerySchema } from "../core/measurement_queries.ts";
 import { SensorDetail } from "../components/devices/SensorDetail.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { testAndReturn, testConnectionSlot } from "./_mqtt_test_page.tsx";
@@ -69,9 +70,11 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
     const off = deps.config.utcOffsetMinutes;
     const here = localParts(now, off);
     const thisMonth = `${here.year}-${String(here.month).padStart(2, "0")}`;
+    // A month that is not one is named in a notice and the page shows this month.
     const asked = c.req.query("month");
-    const valid = asked !== undefined && isMonth(asked);
-    const month = valid ? asked : thisMonth;
+    const query = validate(uptimeQuerySchema, { month: asked });
+    const valid = asked !== undefined && query.ok;
+    const month = query.ok && query.data.month ? query.data.month : thisMonth;
     let measurements: Record<string, number> | null = null;
     try {
       measurements = (await realtime(deps, x)).measurements as Record<string, number>;

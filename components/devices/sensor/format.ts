@@ -29,8 +29,3 @@ export function shiftMonth(month: string, delta: number): string {
   const d = new Date(Date.UTC(y, m - 1 + delta, 1));
   return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
 }
-
-/** Whether `s` is a `YYYY-MM` month. */
-export function isMonth(s: string): boolean {
-  return /^\d{4}-(0[1-9]|1[0-2])$/.test(s);
-}

@@ -6,6 +6,7 @@ import { Layout } from "../components/Layout.tsx";
 import { activeCount } from "../services/notifications.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
+import { ConfirmPage, type ConfirmPageProps } from "../components/users/ConfirmPage.tsx";
 import { homeOf } from "../core/roles.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 import type { User } from "../core/types.ts";
@@ -51,6 +52,15 @@ export async function appPage<E extends AppEnv>(
     },
   );
   return c.html(html, status);
+}
+
+/** The confirmation step of a form post for browsers without JavaScript, titled by it. */
+export function confirmPage<E extends AppEnv>(
+  c: Context<E>,
+  deps: Deps,
+  props: Omit<ConfirmPageProps, "t">,
+): Promise<Response> {
+  return appPage(c, deps, props.title, <ConfirmPage t={c.var.t} {...props} />);
 }
 
 /** Renders a page without the signed-in frame. */

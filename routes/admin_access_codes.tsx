@@ -15,13 +15,12 @@ import {
   validate,
 } from "./_http.ts";
 import { requireRole } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { accessCodeSchema, type FieldErrors } from "../core/schemas.ts";
 import { canDeleteAccessCode } from "../core/types.ts";
 import { createCode, findCode, generateCode, removeCode } from "../services/access_codes.ts";
 import { accessCodeChoices } from "../services/devices/mod.ts";
-import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { AccessCodePage, type AccessCodeValues } from "../components/users/AccessCodePage.tsx";
 import type { StationOption, UnitOption } from "../core/access_code.ts";
 import { backFields } from "../components/users/RowActions.tsx";
@@ -115,19 +114,13 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
     if (!canDeleteAccessCode(code)) return fail("errors.access_code_in_use");
     if (str(form, "confirm") !== "yes") {
       const t = c.var.t;
-      return appPage(
-        c,
-        deps,
-        t("users.confirm.delete_code_title"),
-        <ConfirmPage
-          t={t}
-          title={t("users.confirm.delete_code_title")}
-          message={t("users.confirm.delete_code_text", { code: code.code })}
-          action={`/admin/access-codes/${id}/delete`}
-          fields={backFields("access-codes", q)}
-          cancelHref={usersUrl("access-codes", { q })}
-        />,
-      );
+      return confirmPage(c, deps, {
+        title: t("users.confirm.delete_code_title"),
+        message: t("users.confirm.delete_code_text", { code: code.code }),
+        action: `/admin/access-codes/${id}/delete`,
+        fields: backFields("access-codes", q),
+        cancelHref: usersUrl("access-codes", { q }),
+      });
     }
     const refused = await attempt(removeCode(deps, id));
     if (refused instanceof Refusal) return fail(refused.key);

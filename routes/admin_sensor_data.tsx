@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, idParam, readForm, validate } from "./_http.ts";
 import { requireRole } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { sensorTopicPrefix } from "../core/devices.ts";
 import { localParts } from "../core/local_time.ts";
@@ -16,7 +16,6 @@ import { deleteSensor } from "../services/devices/mod.ts";
 import { localDateTime, shiftMonth } from "../components/devices/sensor/format.ts";
 import { uptimeQuerySchema } from "../core/measurement_queries.ts";
 import { SensorDetail } from "../components/devices/SensorDetail.tsx";
-import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { testAndReturn, testConnectionSlot } from "./_mqtt_test_page.tsx";
 import { certificateView, renewAndReturn, verifyAndReturn } from "./_certificate_page.tsx";
 import {
@@ -167,19 +166,13 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
     const x = c.var.sensor;
     const form = await readForm(c);
     if (str(form, "confirm") !== "yes") {
-      return appPage(
-        c,
-        deps,
-        t("devices.station_data.delete_sensor_dialog.title"),
-        <ConfirmPage
-          t={t}
-          title={t("devices.station_data.delete_sensor_dialog.title")}
-          message={t("devices.station_data.delete_sensor_dialog.message", { name: x.name })}
-          action={`${stationUrl(s.id)}/sensor/${x.id}/delete`}
-          fields={{}}
-          cancelHref={dataUrl(s.id)}
-        />,
-      );
+      return confirmPage(c, deps, {
+        title: t("devices.station_data.delete_sensor_dialog.title"),
+        message: t("devices.station_data.delete_sensor_dialog.message", { name: x.name }),
+        action: `${stationUrl(s.id)}/sensor/${x.id}/delete`,
+        fields: {},
+        cancelHref: dataUrl(s.id),
+      });
     }
     const res = await attempt(deleteSensor(deps, s.id, x.id));
     if (res instanceof Refusal) {

@@ -6,12 +6,11 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import type { DeviceView } from "../core/devices.ts";
 import { deleteStation, listSensorViews } from "../services/devices/mod.ts";
 import { type SensorRow, StationData } from "../components/devices/StationData.tsx";
-import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import {
   assignmentText,
   dataUrl,
@@ -83,19 +82,13 @@ export function adminStationDataRoutes(deps: Deps): Hono<UserEnv> {
       return c.redirect(dataUrl(s.id, { error: "station_has_sensors" }), 303);
     }
     if (str(form, "confirm") !== "yes") {
-      return appPage(
-        c,
-        deps,
-        t("devices.station_data.delete_station_dialog.title"),
-        <ConfirmPage
-          t={t}
-          title={t("devices.station_data.delete_station_dialog.title")}
-          message={t("devices.station_data.delete_station_dialog.message", { name: s.name })}
-          action={`${stationUrl(s.id)}/delete`}
-          fields={{}}
-          cancelHref={dataUrl(s.id)}
-        />,
-      );
+      return confirmPage(c, deps, {
+        title: t("devices.station_data.delete_station_dialog.title"),
+        message: t("devices.station_data.delete_station_dialog.message", { name: s.name }),
+        action: `${stationUrl(s.id)}/delete`,
+        fields: {},
+        cancelHref: dataUrl(s.id),
+      });
     }
     const res = await attempt(deleteStation(deps, s.id));
     if (res instanceof Refusal) {

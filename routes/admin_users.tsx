@@ -17,7 +17,7 @@ import {
   translateErrors,
   validate,
 } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import type { User } from "../core/types.ts";
 import { type Role, ROLES } from "../core/roles.ts";
@@ -34,7 +34,6 @@ import {
 } from "../services/accounts.ts";
 import { allCodes } from "../services/access_codes.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
-import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
 import { backFields } from "../components/users/RowActions.tsx";
 import {
@@ -135,19 +134,13 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
     const fields = backFields(tab, back.q);
     if (str(form, "confirm") !== "yes") {
       const t = c.var.t;
-      return appPage(
-        c,
-        deps,
-        t("users.confirm.delete_account_title"),
-        <ConfirmPage
-          t={t}
-          title={t("users.confirm.delete_account_title")}
-          message={t("users.confirm.delete_account_text", { name: stored.full_name })}
-          action={`/admin/users/${id}/delete`}
-          fields={fields}
-          cancelHref={usersUrl(tab, { q: back.q })}
-        />,
-      );
+      return confirmPage(c, deps, {
+        title: t("users.confirm.delete_account_title"),
+        message: t("users.confirm.delete_account_text", { name: stored.full_name }),
+        action: `/admin/users/${id}/delete`,
+        fields: fields,
+        cancelHref: usersUrl(tab, { q: back.q }),
+      });
     }
     const refused = await attempt(deleteAccount(deps, c.var.user, id));
     if (refused instanceof Refusal) {

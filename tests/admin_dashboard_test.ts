@@ -4,7 +4,7 @@
  * online counts and uptime colours, and the guard that sends other roles home.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, call, type TestApp, testApp, testsWith } from "./_helpers.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
 import { uptimeClass } from "../components/dashboard/SystemStats.tsx";
@@ -95,6 +95,8 @@ async function world(): Promise<World> {
   return { t, admin: admin.token, customer: customer.token, tenant: tenant.token, today, todayKwh };
 }
 
+const test = testsWith(world, (w) => w.t.close());
+
 async function page(w: World, path: string) {
   const res = await call(w.t, "GET", path, { token: w.admin });
   assert.equal(res.status, 200, `GET ${path}`);
@@ -109,67 +111,52 @@ function testid(html: string, id: string, length = 400): string {
     .replace(/\s+/g, " ");
 }
 
-Deno.test("GET /admin shows the device counts and the energy numbers", async () => {
-  const w = await world();
-  try {
-    const html = await page(w, "/admin");
-    assert.match(testid(html, "stat-stations"), /Stations 2/);
-    assert.match(testid(html, "stat-sensors"), /Sensors 2/);
-    assert.match(testid(html, "stat-online"), /Online 2/);
-    assert.match(testid(html, "stat-units"), /Units 2/);
-    assert.match(testid(html, "energy-power"), /Current Power 2\.00 kW/);
-    assert.match(testid(html, "energy-today"), new RegExp(`Today ${w.todayKwh.toFixed(2)} kWh`));
-    const month = testid(html, "energy-month");
-    assert.match(month, /This Month \d+\.\d{3} MWh/);
-    assert.match(html, /href="\/admin\/devices\/station\/create"/);
-    assert.match(html, /data-island="DashboardLive"/);
-  } finally {
-    w.t.close();
-  }
+test("GET /admin shows the device counts and the energy numbers", async (w) => {
+  const html = await page(w, "/admin");
+  assert.match(testid(html, "stat-stations"), /Stations 2/);
+  assert.match(testid(html, "stat-sensors"), /Sensors 2/);
+  assert.match(testid(html, "stat-online"), /Online 2/);
+  assert.match(testid(html, "stat-units"), /Units 2/);
+  assert.match(testid(html, "energy-power"), /Current Power 2\.00 kW/);
+  assert.match(testid(html, "energy-today"), new RegExp(`Today ${w.todayKwh.toFixed(2)} kWh`));
+  const month = testid(html, "energy-month");
+  assert.match(month, /This Month \d+\.\d{3} MWh/);
+  assert.match(html, /href="\/admin\/devices\/station\/create"/);
+  assert.match(html, /data-island="DashboardLive"/);
 });
 
-Deno.test("GET /admin renders the list, map and chart tabs as links", async () => {
-  const w = await world();
-  try {
-    const list = await page(w, "/admin");
-    for (const tab of ["list", "map", "chart"]) {
-      assert.match(list, new RegExp(`href="/admin\\?tab=${tab}"`));
-    }
-    assert.match(list, /aria-current="page"[^>]*>List</);
-    assert.match(testid(list, "online-count"), /1\/2 online/);
-    assert.match(list, /Estación 1/);
-    assert.match(list, /Estación 2/);
-    const found = await page(w, "/admin?tab=list&q=Monterrey");
-    assert.match(found, /Estación 1/);
-    assert.doesNotMatch(found, /Estación 2/);
-    const map = await page(w, "/admin?tab=map");
-    assert.match(map, /<svg[^>]*class="map-svg"/);
-    assert.match(map, /marker-green/);
-    assert.match(testid(map, "map-unplaced"), /Estación 2 Villa Imaginaria/);
-  } finally {
-    w.t.close();
+test("GET /admin renders the list, map and chart tabs as links", async (w) => {
+  const list = await page(w, "/admin");
+  for (const tab of ["list", "map", "chart"]) {
+    assert.match(list, new RegExp(`href="/admin\\?tab=${tab}"`));
   }
+  assert.match(list, /aria-current="page"[^>]*>List</);
+  assert.match(testid(list, "online-count"), /1\/2 online/);
+  assert.match(list, /Estación 1/);
+  assert.match(list, /Estación 2/);
+  const found = await page(w, "/admin?tab=list&q=Monterrey");
+  assert.match(found, /Estación 1/);
+  assert.doesNotMatch(found, /Estación 2/);
+  const map = await page(w, "/admin?tab=map");
+  assert.match(map, /<svg[^>]*class="map-svg"/);
+  assert.match(map, /marker-green/);
+  assert.match(testid(map, "map-unplaced"), /Estación 2 Villa Imaginaria/);
 });
 
-Deno.test("GET /admin?tab=chart renders the series as a table on the server", async () => {
-  const w = await world();
-  try {
-    const day = await page(w, `/admin?tab=chart&mode=day&date=${w.today}`);
-    assert.match(day, /data-island="EnergyChart"/);
-    assert.match(day, /data-testid="series-table"/);
-    assert.match(day, /<td>00:00<\/td><td class="num">0\.50<\/td><td class="num">2\.00<\/td>/);
-    assert.match(
-      day.replace(/<!-- -->/g, ""),
-      new RegExp(`Total Yield: ${w.todayKwh.toFixed(2)} kWh`),
-    );
-    assert.doesNotMatch(day, /"chartData"/, "the series is not inlined in island props");
-    const year = await page(w, `/admin?tab=chart&mode=year&date=${w.today}`);
-    assert.match(year, /<th scope="col">Date<\/th><th scope="col">Energy \(kWh\)<\/th><\/tr>/);
-    const bad = await page(w, "/admin?tab=chart&mode=week&date=nope");
-    assert.match(bad, /aria-current="page"[^>]*>Day</);
-  } finally {
-    w.t.close();
-  }
+test("GET /admin?tab=chart renders the series as a table on the server", async (w) => {
+  const day = await page(w, `/admin?tab=chart&mode=day&date=${w.today}`);
+  assert.match(day, /data-island="EnergyChart"/);
+  assert.match(day, /data-testid="series-table"/);
+  assert.match(day, /<td>00:00<\/td><td class="num">0\.50<\/td><td class="num">2\.00<\/td>/);
+  assert.match(
+    day.replace(/<!-- -->/g, ""),
+    new RegExp(`Total Yield: ${w.todayKwh.toFixed(2)} kWh`),
+  );
+  assert.doesNotMatch(day, /"chartData"/, "the series is not inlined in island props");
+  const year = await page(w, `/admin?tab=chart&mode=year&date=${w.today}`);
+  assert.match(year, /<th scope="col">Date<\/th><th scope="col">Energy \(kWh\)<\/th><\/tr>/);
+  const bad = await page(w, "/admin?tab=chart&mode=week&date=nope");
+  assert.match(bad, /aria-current="page"[^>]*>Day</);
 });
 
 Deno.test("GET /admin with no stations prompts adding the first one", async () => {
@@ -183,38 +170,28 @@ Deno.test("GET /admin with no stations prompts adding the first one", async () =
   }
 });
 
-Deno.test("GET /admin/stats shows online counts, donuts, the 8-hour table and uptime colours", async () => {
-  const w = await world();
-  try {
-    const html = await page(w, "/admin/stats");
-    assert.match(testid(html, "card-stations"), /Stations 1\/2 online/);
-    assert.match(testid(html, "card-sensors"), /Sensors 1\/2 online/);
-    assert.match(testid(html, "donut-stations", 1500), /Online: 1 .*Offline: 1/);
-    assert.match(html, /data-island="UptimeCharts"/);
-    const table = html.slice(html.indexOf('data-testid="performance-table"'));
-    assert.equal((table.match(/<tr>/g) ?? []).length, 9, "a header and 8 rows");
-    assert.match(table, /uptime-pct uptime-red">50\.0%/);
-    assert.doesNotMatch(table, />0\.0%</, "hours before any device are not 0 %");
-    assert.match(html, /aria-current="page"[^>]*>Last 24 Hours</);
-    const week = await page(w, "/admin/stats?timeframe=7d");
-    assert.match(week, /aria-current="page"[^>]*>Last 7 Days</);
-  } finally {
-    w.t.close();
-  }
+test("GET /admin/stats shows online counts, donuts, the 8-hour table and uptime colours", async (w) => {
+  const html = await page(w, "/admin/stats");
+  assert.match(testid(html, "card-stations"), /Stations 1\/2 online/);
+  assert.match(testid(html, "card-sensors"), /Sensors 1\/2 online/);
+  assert.match(testid(html, "donut-stations", 1500), /Online: 1 .*Offline: 1/);
+  assert.match(html, /data-island="UptimeCharts"/);
+  const table = html.slice(html.indexOf('data-testid="performance-table"'));
+  assert.equal((table.match(/<tr>/g) ?? []).length, 9, "a header and 8 rows");
+  assert.match(table, /uptime-pct uptime-red">50\.0%/);
+  assert.doesNotMatch(table, />0\.0%</, "hours before any device are not 0 %");
+  assert.match(html, /aria-current="page"[^>]*>Last 24 Hours</);
+  const week = await page(w, "/admin/stats?timeframe=7d");
+  assert.match(week, /aria-current="page"[^>]*>Last 7 Days</);
 });
 
-Deno.test("GET /admin and /admin/stats send customers and tenants home", async () => {
-  const w = await world();
-  try {
-    for (const token of [w.customer, w.tenant]) {
-      for (const path of ["/admin", "/admin/stats"]) {
-        const res = await call(w.t, "GET", path, { token });
-        assert.ok([302, 303].includes(res.status), `${path}: ${res.status}`);
-        assert.doesNotMatch(res.headers.get("location") ?? "/admin", /^\/admin/);
-      }
+test("GET /admin and /admin/stats send customers and tenants home", async (w) => {
+  for (const token of [w.customer, w.tenant]) {
+    for (const path of ["/admin", "/admin/stats"]) {
+      const res = await call(w.t, "GET", path, { token });
+      assert.ok([302, 303].includes(res.status), `${path}: ${res.status}`);
+      assert.doesNotMatch(res.headers.get("location") ?? "/admin", /^\/admin/);
     }
-  } finally {
-    w.t.close();
   }
 });
 

@@ -20,7 +20,7 @@
  * 50.00, amount due 386.40).
  */
 import assert from "node:assert/strict";
-import { call, type TestApp } from "./_helpers.ts";
+import { call, type TestApp, testsWith } from "./_helpers.ts";
 import { addStation, assignOwner, billingWorld, meter } from "./_billing_world.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
 import { amountDue } from "../core/bill.ts";
@@ -110,6 +110,8 @@ async function world(): Promise<World> {
     tokens: { admin: adminToken, owner: w.owner.token, tenant: w.tenantTokens[0] },
   };
 }
+
+const test = testsWith(world, (w) => w.t.close());
 
 /** Every amount of the world's bills in integer cents (what must never reach the API). */
 async function knownCents(w: World): Promise<Set<number>> {
@@ -236,164 +238,147 @@ async function getJson(w: World, who: Who, path: string) {
   return { status: res.status, body: await res.json() as unknown, json: true };
 }
 
-Deno.test("every GET route under /api/ answers objects with money in units (≤ 2 decimals, never the cents) to admin, owner and tenant", async () => {
-  const w = await world();
-  try {
-    const cents = await knownCents(w);
-    for (const v of [33640, 59334, 14169, 38640, 5000]) assert.ok(cents.has(v), `world has ${v}`);
-    // The check itself catches what it is for, and lets rates through.
-    assert.equal(moneyProblems([], cents, "x").length, 1);
-    assert.equal(moneyProblems({ bills: [{ total_cost: 33640 }] }, cents, "x").length, 1);
-    assert.equal(moneyProblems({ a: { amount_due: 336.405 } }, cents, "x").length, 1);
-    assert.equal(moneyProblems({ params: { amount: 38640 } }, cents, "x").length, 1);
-    assert.deepEqual(
-      moneyProblems(
-        { zone: { price_low: 1.375, tax_percentage: 16.125 }, total_cost: 336.4 },
-        cents,
-        "x",
-      ),
-      [],
-    );
-    const registered = new Set(w.t.app.routes.map((r) => `${r.method} ${r.path}`));
-    for (
-      const r of [
-        "/api/bills",
-        "/api/bimester-bills",
-        "/api/customer-bills",
-        "/api/bimester-customer-bills",
-      ]
-    ) assert.ok(registered.has(`GET ${r}`), `GET ${r} is registered`);
+test("every GET route under /api/ answers objects with money in units (≤ 2 decimals, never the cents) to admin, owner and tenant", async (w) => {
+  const cents = await knownCents(w);
+  for (const v of [33640, 59334, 14169, 38640, 5000]) assert.ok(cents.has(v), `world has ${v}`);
+  // The check itself catches what it is for, and lets rates through.
+  assert.equal(moneyProblems([], cents, "x").length, 1);
+  assert.equal(moneyProblems({ bills: [{ total_cost: 33640 }] }, cents, "x").length, 1);
+  assert.equal(moneyProblems({ a: { amount_due: 336.405 } }, cents, "x").length, 1);
+  assert.equal(moneyProblems({ params: { amount: 38640 } }, cents, "x").length, 1);
+  assert.deepEqual(
+    moneyProblems(
+      { zone: { price_low: 1.375, tax_percentage: 16.125 }, total_cost: 336.4 },
+      cents,
+      "x",
+    ),
+    [],
+  );
+  const registered = new Set(w.t.app.routes.map((r) => `${r.method} ${r.path}`));
+  for (
+    const r of [
+      "/api/bills",
+      "/api/bimester-bills",
+      "/api/customer-bills",
+      "/api/bimester-customer-bills",
+    ]
+  ) assert.ok(registered.has(`GET ${r}`), `GET ${r} is registered`);
 
-    const problems: string[] = [];
-    let jsonAnswers = 0;
-    for (const who of ["admin", "owner", "tenant"] as const) {
-      for (const path of paths(w, who)) {
-        const { status, body, json } = await getJson(w, who, path);
-        const label = `GET ${path} as ${who} (${status})`;
-        if (status >= 500) problems.push(`${label}: server error`);
-        if (!json) continue;
-        jsonAnswers++;
-        problems.push(...moneyProblems(body, cents, label));
-      }
+  const problems: string[] = [];
+  let jsonAnswers = 0;
+  for (const who of ["admin", "owner", "tenant"] as const) {
+    for (const path of paths(w, who)) {
+      const { status, body, json } = await getJson(w, who, path);
+      const label = `GET ${path} as ${who} (${status})`;
+      if (status >= 500) problems.push(`${label}: server error`);
+      if (!json) continue;
+      jsonAnswers++;
+      problems.push(...moneyProblems(body, cents, label));
     }
-    assert.ok(jsonAnswers > 60, `walked ${jsonAnswers} JSON answers`);
-    assert.deepEqual(problems, []);
-  } finally {
-    w.t.close();
   }
+  assert.ok(jsonAnswers > 60, `walked ${jsonAnswers} JSON answers`);
+  assert.deepEqual(problems, []);
 });
 
-Deno.test("the bill endpoints show the world's amounts in currency units: totals, late fee and amount due, tiers, station bills", async () => {
-  const w = await world();
-  try {
-    const unit = (await listUnitBills(w.t.deps.kv)).find((b) => b.station_id === w.stations.sur)!;
-    const cust = (await listCustomerBills(w.t.deps.kv)).find((c) =>
-      c.station_id === w.stations.sur
-    )!;
-    const norte = (await listCustomerBills(w.t.deps.kv)).find((c) =>
-      c.station_id === w.stations.norte
-    )!;
-    assert.equal(norte.total_amount, 14169);
+test("the bill endpoints show the world's amounts in currency units: totals, late fee and amount due, tiers, station bills", async (w) => {
+  const unit = (await listUnitBills(w.t.deps.kv)).find((b) => b.station_id === w.stations.sur)!;
+  const cust = (await listCustomerBills(w.t.deps.kv)).find((c) => c.station_id === w.stations.sur)!;
+  const norte = (await listCustomerBills(w.t.deps.kv)).find((c) =>
+    c.station_id === w.stations.norte
+  )!;
+  assert.equal(norte.total_amount, 14169);
 
-    // Admin: monthly unit bills of Norte.
-    const { body: bills } = await getJson(w, "admin", "/api/bills");
-    assert.ok(bills && !Array.isArray(bills) && Array.isArray((bills as { bills: unknown }).bills));
-    const list = (bills as { bills: Record<string, unknown>[] }).bills;
-    const a = list.find((b) => b.unit_id === "unit_1" && b.station_id === w.stations.norte)!;
-    const b = list.find((b) => b.unit_id === "unit_2")!;
-    assert.equal(a.total_cost, 336.4);
-    assert.equal(a.energy_cost, 250);
-    assert.equal(a.base_tariff, 40);
-    assert.equal(a.tax_cost, 46.4);
-    assert.equal(a.compensation_cost, 0);
-    assert.equal(a.late_fee, 50);
-    assert.equal(a.amount_due, 386.4);
-    assert.equal(a.payment_status, "overdue");
-    // 150 × 1.00 + 50 × 2.00: the tiers cost 150.00 and 100.00.
-    const tiers = (a.calculation_details as { tiers: { tier_cost: number }[] }).tiers;
-    assert.deepEqual(tiers.map((x) => x.tier_cost).filter((x) => x > 0), [150, 100]);
-    assert.equal(b.total_cost, 593.34);
-    assert.equal(b.amount_due, 593.34);
-    assert.equal(b.payment_status, "paid");
+  // Admin: monthly unit bills of Norte.
+  const { body: bills } = await getJson(w, "admin", "/api/bills");
+  assert.ok(bills && !Array.isArray(bills) && Array.isArray((bills as { bills: unknown }).bills));
+  const list = (bills as { bills: Record<string, unknown>[] }).bills;
+  const a = list.find((b) => b.unit_id === "unit_1" && b.station_id === w.stations.norte)!;
+  const b = list.find((b) => b.unit_id === "unit_2")!;
+  assert.equal(a.total_cost, 336.4);
+  assert.equal(a.energy_cost, 250);
+  assert.equal(a.base_tariff, 40);
+  assert.equal(a.tax_cost, 46.4);
+  assert.equal(a.compensation_cost, 0);
+  assert.equal(a.late_fee, 50);
+  assert.equal(a.amount_due, 386.4);
+  assert.equal(a.payment_status, "overdue");
+  // 150 × 1.00 + 50 × 2.00: the tiers cost 150.00 and 100.00.
+  const tiers = (a.calculation_details as { tiers: { tier_cost: number }[] }).tiers;
+  assert.deepEqual(tiers.map((x) => x.tier_cost).filter((x) => x > 0), [150, 100]);
+  assert.equal(b.total_cost, 593.34);
+  assert.equal(b.amount_due, 593.34);
+  assert.equal(b.payment_status, "paid");
 
-    // Admin: bimonthly unit bill of Sur, in units from the stored cents.
-    const { body: bim } = await getJson(w, "admin", "/api/bimester-bills");
-    const sur = (bim as { bills: Record<string, unknown>[] }).bills;
-    assert.equal(sur.length, 1);
-    assert.equal(sur[0].total_cost, unit.total_cost / 100);
-    assert.equal(sur[0].energy_cost, unit.energy_cost / 100);
-    assert.equal(sur[0].base_tariff, 55.55);
-    assert.equal(sur[0].tax_cost, unit.tax_cost / 100);
+  // Admin: bimonthly unit bill of Sur, in units from the stored cents.
+  const { body: bim } = await getJson(w, "admin", "/api/bimester-bills");
+  const sur = (bim as { bills: Record<string, unknown>[] }).bills;
+  assert.equal(sur.length, 1);
+  assert.equal(sur[0].total_cost, unit.total_cost / 100);
+  assert.equal(sur[0].energy_cost, unit.energy_cost / 100);
+  assert.equal(sur[0].base_tariff, 55.55);
+  assert.equal(sur[0].tax_cost, unit.tax_cost / 100);
 
-    // Station bills.
-    const { body: cb } = await getJson(w, "admin", "/api/customer-bills");
-    const c = (cb as { bills: Record<string, unknown>[] }).bills;
-    assert.equal(c.length, 1);
-    assert.equal(c[0].commission_amount, 72.15);
-    assert.equal(c[0].fee_amount, 50);
-    assert.equal(c[0].tax_amount, 19.54);
-    assert.equal(c[0].total_amount, 141.69);
-    const details = c[0].calculation_details as Record<string, number>;
-    assert.equal(details.commission_base, 721.5);
-    assert.equal(details.fee_per_unit, 25);
-    assert.equal(details.commission_rate, 10);
-    const { body: bcb } = await getJson(w, "admin", "/api/bimester-customer-bills");
-    const bc = (bcb as { bills: Record<string, unknown>[] }).bills;
-    assert.equal(bc.length, 1);
-    assert.equal(bc[0].total_amount, cust.total_amount / 100);
-    assert.equal(bc[0].fee_amount, 33.33);
-    assert.equal((bc[0].calculation_details as Record<string, number>).fee_per_unit, 33.33);
+  // Station bills.
+  const { body: cb } = await getJson(w, "admin", "/api/customer-bills");
+  const c = (cb as { bills: Record<string, unknown>[] }).bills;
+  assert.equal(c.length, 1);
+  assert.equal(c[0].commission_amount, 72.15);
+  assert.equal(c[0].fee_amount, 50);
+  assert.equal(c[0].tax_amount, 19.54);
+  assert.equal(c[0].total_amount, 141.69);
+  const details = c[0].calculation_details as Record<string, number>;
+  assert.equal(details.commission_base, 721.5);
+  assert.equal(details.fee_per_unit, 25);
+  assert.equal(details.commission_rate, 10);
+  const { body: bcb } = await getJson(w, "admin", "/api/bimester-customer-bills");
+  const bc = (bcb as { bills: Record<string, unknown>[] }).bills;
+  assert.equal(bc.length, 1);
+  assert.equal(bc[0].total_amount, cust.total_amount / 100);
+  assert.equal(bc[0].fee_amount, 33.33);
+  assert.equal((bc[0].calculation_details as Record<string, number>).fee_per_unit, 33.33);
 
-    // The owner sees the same amounts; the tenant only its own bills.
-    const { body: own } = await getJson(w, "owner", "/api/customer-bills");
-    assert.deepEqual(valuesOf(own, "total_amount"), [141.69]);
-    const { body: mine } = await getJson(w, "tenant", "/api/bills");
-    assert.deepEqual(valuesOf(mine, "total_cost"), [336.4]);
-    assert.deepEqual(valuesOf(mine, "amount_due"), [386.4]);
-    const { body: mineBim } = await getJson(w, "tenant", "/api/bimester-bills");
-    assert.deepEqual(valuesOf(mineBim, "total_cost"), [unit.total_cost / 100]);
-  } finally {
-    w.t.close();
-  }
+  // The owner sees the same amounts; the tenant only its own bills.
+  const { body: own } = await getJson(w, "owner", "/api/customer-bills");
+  assert.deepEqual(valuesOf(own, "total_amount"), [141.69]);
+  const { body: mine } = await getJson(w, "tenant", "/api/bills");
+  assert.deepEqual(valuesOf(mine, "total_cost"), [336.4]);
+  assert.deepEqual(valuesOf(mine, "amount_due"), [386.4]);
+  const { body: mineBim } = await getJson(w, "tenant", "/api/bimester-bills");
+  assert.deepEqual(valuesOf(mineBim, "total_cost"), [unit.total_cost / 100]);
 });
 
-Deno.test("the answers of a recalculation (PUT /api/bills/{id}) and of a recorded payment have money in units", async () => {
-  const w = await world();
-  try {
-    const bills = await listUnitBills(w.t.deps.kv);
-    const a = bills.find((b) => b.station_id === w.stations.norte && b.unit_id === "unit_1")!;
-    // 250 kWh: 150 × 1 + 100 × 2 = 350.00; base 40.00; tax 16 % of 390.00 = 62.40; 452.40.
-    const res = await call(w.t, "PUT", `/api/bills/${a.id}`, {
-      token: w.tokens.admin,
-      json: {
-        override_reason: "meter replaced",
-        recalculation_method: "manual_input",
-        energy_consumption: "250",
-      },
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    const body = await res.json();
-    const cents = new Set([...await knownCents(w), 45240, 35000, 6240]);
-    assert.deepEqual(moneyProblems(body, cents, "PUT answer"), []);
-    assert.equal(body.total_cost, 452.4);
-    assert.equal(body.energy_cost, 350);
-    assert.equal(body.tax_cost, 62.4);
-    assert.equal(body.late_fee, 50);
-    assert.equal(body.amount_due, 502.4);
+test("the answers of a recalculation (PUT /api/bills/{id}) and of a recorded payment have money in units", async (w) => {
+  const bills = await listUnitBills(w.t.deps.kv);
+  const a = bills.find((b) => b.station_id === w.stations.norte && b.unit_id === "unit_1")!;
+  // 250 kWh: 150 × 1 + 100 × 2 = 350.00; base 40.00; tax 16 % of 390.00 = 62.40; 452.40.
+  const res = await call(w.t, "PUT", `/api/bills/${a.id}`, {
+    token: w.tokens.admin,
+    json: {
+      override_reason: "meter replaced",
+      recalculation_method: "manual_input",
+      energy_consumption: "250",
+    },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  const body = await res.json();
+  const cents = new Set([...await knownCents(w), 45240, 35000, 6240]);
+  assert.deepEqual(moneyProblems(body, cents, "PUT answer"), []);
+  assert.equal(body.total_cost, 452.4);
+  assert.equal(body.energy_cost, 350);
+  assert.equal(body.tax_cost, 62.4);
+  assert.equal(body.late_fee, 50);
+  assert.equal(body.amount_due, 502.4);
 
-    const paid = await call(w.t, "POST", `/api/bills/${a.id}/payments`, {
-      token: w.tokens.admin,
-      json: { method: "transfer", payment_date: "2026-12-18", reference: "T-1" },
-    });
-    assert.equal(paid.status, 200, await paid.clone().text());
-    const pbody = await paid.json();
-    assert.deepEqual(moneyProblems(pbody, cents, "payment answer"), []);
-    assert.equal(pbody.payment_status, "paid");
-    assert.equal(pbody.amount_due, 502.4);
-    // The late fee kept in the history is in units too.
-    assert.ok(valuesOf(pbody.payment_history, "late_fee").every((v: number) => v === 50));
-    assert.equal(valuesOf(pbody.payment_history, "late_fee").length, 1);
-  } finally {
-    w.t.close();
-  }
+  const paid = await call(w.t, "POST", `/api/bills/${a.id}/payments`, {
+    token: w.tokens.admin,
+    json: { method: "transfer", payment_date: "2026-12-18", reference: "T-1" },
+  });
+  assert.equal(paid.status, 200, await paid.clone().text());
+  const pbody = await paid.json();
+  assert.deepEqual(moneyProblems(pbody, cents, "payment answer"), []);
+  assert.equal(pbody.payment_status, "paid");
+  assert.equal(pbody.amount_due, 502.4);
+  // The late fee kept in the history is in units too.
+  assert.ok(valuesOf(pbody.payment_history, "late_fee").every((v: number) => v === 50));
+  assert.equal(valuesOf(pbody.payment_history, "late_fee").length, 1);
 });

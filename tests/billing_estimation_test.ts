@@ -4,12 +4,15 @@
  * meter has readings on both sides of the period, else the unit's history, else the zone
  * average; a unit with readings but no consumption is measured, not estimated.
  */
+import { testsWith } from "./_helpers.ts";
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
 import type { TestApp } from "./_helpers.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { listUnitBills, type StoredUnitBill } from "../db/bills.ts";
 import { periodBounds, runBilling } from "../services/billing/mod.ts";
+
+const test = testsWith(billingWorld, (w) => w.t.close());
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -36,103 +39,83 @@ async function billOf(t: TestApp, unit: string, period: string): Promise<StoredU
   return bill;
 }
 
-Deno.test("a unit silent in the period with readings on both sides is estimated from the extended range, before its history", async () => {
-  const w = await billingWorld();
-  try {
-    const jan = bounds(w.t, "2026-01"), feb = bounds(w.t, "2026-02");
-    // SIM-B counts 0.5 kWh/h through January, says nothing in February, is back in March.
-    await steadyMeter(w.t, "SIM-B", jan.from - H, feb.from);
-    await meter(w.t, "SIM-A", "2026-01", 200);
-    await runBilling(w.t.deps, w.zoneId, "2026-01");
-    assert.equal((await billOf(w.t, "unit_2", "2026-01")).is_estimation, false);
-    w.t.deps.telemetry.write(
-      Array.from({ length: 240 }, (_, i) => ({
-        serial: "SIM-B",
-        ts: feb.to + i * H,
-        values: { total_energy_kwh: 1000 + 0.5 * (feb.to + i * H - (jan.from - H)) / H },
-      })),
-    );
-    await meter(w.t, "SIM-A", "2026-02", 100);
-
-    const res = await runBilling(w.t.deps, w.zoneId, "2026-02");
-    assert.equal(res.bills_estimated, 1);
-    const b = await billOf(w.t, "unit_2", "2026-02");
-    assert.equal(b.is_estimation, true);
-    assert.equal(b.estimation_method, "method_1_extended_range");
-    assert.equal(b.recalculation_method, null, "an automatic estimate is not a recalculation");
-    assert.equal(b.is_finalized, true); // February has ended: the estimate is saved
-    assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
-      level: 1,
-      method: "method_1_extended_range",
-    });
-    // The counter bridges February: 0.5 kWh/h × 672 h, not January's 372 kWh history.
-    assert.equal(b.energy_consumption, 336);
-    const a = await billOf(w.t, "unit_1", "2026-02");
-    assert.equal(a.is_estimation, false);
-    assert.equal((a.calculation_details as { estimation?: unknown }).estimation, undefined);
-  } finally {
-    w.t.close();
-  }
-});
-
-Deno.test("a unit whose readings stopped before the period falls back to its history (level 2)", async () => {
-  const w = await billingWorld();
-  try {
-    await meter(w.t, "SIM-A", "2026-01", 200);
-    await meter(w.t, "SIM-B", "2026-01", 300.5);
-    await runBilling(w.t.deps, w.zoneId, "2026-01");
-    await meter(w.t, "SIM-A", "2026-02", 100);
-    const res = await runBilling(w.t.deps, w.zoneId, "2026-02");
-    assert.equal(res.bills_estimated, 1);
-    const b = await billOf(w.t, "unit_2", "2026-02");
-    assert.equal(b.estimation_method, "method_2_historical_average");
-    assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
-      level: 2,
-      method: "method_2_historical_average",
-    });
-    assert.equal(b.energy_consumption, 300.5);
-  } finally {
-    w.t.close();
-  }
-});
-
-Deno.test("a unit without readings or history gets the zone average of the run (level 3)", async () => {
-  const w = await billingWorld();
-  try {
-    // Readings long before the period are outside the extended window and do not count.
-    const jan = bounds(w.t, "2026-01");
-    await steadyMeter(w.t, "SIM-B", jan.from - 90 * DAY, jan.from - 80 * DAY);
-    await meter(w.t, "SIM-A", "2026-01", 200);
-    await runBilling(w.t.deps, w.zoneId, "2026-01");
-    const b = await billOf(w.t, "unit_2", "2026-01");
-    assert.equal(b.estimation_method, "method_3_zone_average");
-    assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
-      level: 3,
-      method: "method_3_zone_average",
-    });
-    assert.equal(b.energy_consumption, 200);
-  } finally {
-    w.t.close();
-  }
-});
-
-Deno.test("a meter with readings in the period but no consumption is billed as measured, 0 kWh", async () => {
-  const w = await billingWorld();
-  try {
-    const jan = bounds(w.t, "2026-01");
-    w.t.deps.telemetry.write([jan.from + H, jan.from + 20 * DAY].map((ts) => ({
+test("a unit silent in the period with readings on both sides is estimated from the extended range, before its history", async (w) => {
+  const jan = bounds(w.t, "2026-01"), feb = bounds(w.t, "2026-02");
+  // SIM-B counts 0.5 kWh/h through January, says nothing in February, is back in March.
+  await steadyMeter(w.t, "SIM-B", jan.from - H, feb.from);
+  await meter(w.t, "SIM-A", "2026-01", 200);
+  await runBilling(w.t.deps, w.zoneId, "2026-01");
+  assert.equal((await billOf(w.t, "unit_2", "2026-01")).is_estimation, false);
+  w.t.deps.telemetry.write(
+    Array.from({ length: 240 }, (_, i) => ({
       serial: "SIM-B",
-      ts,
-      values: { total_energy_kwh: 512.25 },
-    })));
-    await meter(w.t, "SIM-A", "2026-01", 200);
-    const res = await runBilling(w.t.deps, w.zoneId, "2026-01");
-    assert.equal(res.bills_estimated, 0);
-    const b = await billOf(w.t, "unit_2", "2026-01");
-    assert.equal(b.is_estimation, false);
-    assert.equal(b.estimation_method, null);
-    assert.equal(b.energy_consumption, 0);
-  } finally {
-    w.t.close();
-  }
+      ts: feb.to + i * H,
+      values: { total_energy_kwh: 1000 + 0.5 * (feb.to + i * H - (jan.from - H)) / H },
+    })),
+  );
+  await meter(w.t, "SIM-A", "2026-02", 100);
+
+  const res = await runBilling(w.t.deps, w.zoneId, "2026-02");
+  assert.equal(res.bills_estimated, 1);
+  const b = await billOf(w.t, "unit_2", "2026-02");
+  assert.equal(b.is_estimation, true);
+  assert.equal(b.estimation_method, "method_1_extended_range");
+  assert.equal(b.recalculation_method, null, "an automatic estimate is not a recalculation");
+  assert.equal(b.is_finalized, true); // February has ended: the estimate is saved
+  assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
+    level: 1,
+    method: "method_1_extended_range",
+  });
+  // The counter bridges February: 0.5 kWh/h × 672 h, not January's 372 kWh history.
+  assert.equal(b.energy_consumption, 336);
+  const a = await billOf(w.t, "unit_1", "2026-02");
+  assert.equal(a.is_estimation, false);
+  assert.equal((a.calculation_details as { estimation?: unknown }).estimation, undefined);
+});
+
+test("a unit whose readings stopped before the period falls back to its history (level 2)", async (w) => {
+  await meter(w.t, "SIM-A", "2026-01", 200);
+  await meter(w.t, "SIM-B", "2026-01", 300.5);
+  await runBilling(w.t.deps, w.zoneId, "2026-01");
+  await meter(w.t, "SIM-A", "2026-02", 100);
+  const res = await runBilling(w.t.deps, w.zoneId, "2026-02");
+  assert.equal(res.bills_estimated, 1);
+  const b = await billOf(w.t, "unit_2", "2026-02");
+  assert.equal(b.estimation_method, "method_2_historical_average");
+  assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
+    level: 2,
+    method: "method_2_historical_average",
+  });
+  assert.equal(b.energy_consumption, 300.5);
+});
+
+test("a unit without readings or history gets the zone average of the run (level 3)", async (w) => {
+  // Readings long before the period are outside the extended window and do not count.
+  const jan = bounds(w.t, "2026-01");
+  await steadyMeter(w.t, "SIM-B", jan.from - 90 * DAY, jan.from - 80 * DAY);
+  await meter(w.t, "SIM-A", "2026-01", 200);
+  await runBilling(w.t.deps, w.zoneId, "2026-01");
+  const b = await billOf(w.t, "unit_2", "2026-01");
+  assert.equal(b.estimation_method, "method_3_zone_average");
+  assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
+    level: 3,
+    method: "method_3_zone_average",
+  });
+  assert.equal(b.energy_consumption, 200);
+});
+
+test("a meter with readings in the period but no consumption is billed as measured, 0 kWh", async (w) => {
+  const jan = bounds(w.t, "2026-01");
+  w.t.deps.telemetry.write([jan.from + H, jan.from + 20 * DAY].map((ts) => ({
+    serial: "SIM-B",
+    ts,
+    values: { total_energy_kwh: 512.25 },
+  })));
+  await meter(w.t, "SIM-A", "2026-01", 200);
+  const res = await runBilling(w.t.deps, w.zoneId, "2026-01");
+  assert.equal(res.bills_estimated, 0);
+  const b = await billOf(w.t, "unit_2", "2026-01");
+  assert.equal(b.is_estimation, false);
+  assert.equal(b.estimation_method, null);
+  assert.equal(b.energy_consumption, 0);
 });

@@ -3,12 +3,15 @@
  * every station is billed as on its own (exact energy, one customer bill each, unique ids),
  * progress is reported once per station, reruns update and finalized bills stay.
  */
+import { testsWith } from "./_helpers.ts";
 import assert from "node:assert/strict";
 import { type BillingWorld, billingWorld, finalizeOne, meter } from "./_billing_world.ts";
 import { createDevice, type StoredDevice } from "../db/devices.ts";
 import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { type BillingProgress, runBilling } from "../services/billing/mod.ts";
 import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
+
+const test = testsWith(billingWorld, (w) => w.t.close());
 
 const STATIONS = 30;
 
@@ -82,87 +85,77 @@ async function manyStations(w: BillingWorld): Promise<Map<string, number>> {
   return kwh;
 }
 
-Deno.test("runBilling() over many stations bills each one exactly, reports each once, and reruns update", async () => {
-  const w = await billingWorld();
-  try {
-    const kwh = await manyStations(w);
-    w.t.deps.now = () => Date.parse("2026-01-20T18:00:00Z"); // January open: drafts
-    const progress: BillingProgress[] = [];
-    const res = await runBilling(w.t.deps, w.zoneId, "2026-01", {
-      onProgress: (p) => progress.push(p),
-    });
-    assert.deepEqual(res.failures, []);
-    assert.equal(res.stations_processed, STATIONS);
-    assert.equal(res.bills_created, 2 * STATIONS);
-    assert.equal(res.customer_bills_created, STATIONS);
-    assert.equal(res.bills_estimated, 0);
-    assert.deepEqual(
-      progress.map((p) => p.index),
-      Array.from({ length: STATIONS }, (_, i) => i + 1),
-    );
-    assert.equal(new Set(progress.map((p) => p.station_id)).size, STATIONS);
-    assert.ok(progress.every((p) => p.outcome === "ok" && p.total === STATIONS));
+test("runBilling() over many stations bills each one exactly, reports each once, and reruns update", async (w) => {
+  const kwh = await manyStations(w);
+  w.t.deps.now = () => Date.parse("2026-01-20T18:00:00Z"); // January open: drafts
+  const progress: BillingProgress[] = [];
+  const res = await runBilling(w.t.deps, w.zoneId, "2026-01", {
+    onProgress: (p) => progress.push(p),
+  });
+  assert.deepEqual(res.failures, []);
+  assert.equal(res.stations_processed, STATIONS);
+  assert.equal(res.bills_created, 2 * STATIONS);
+  assert.equal(res.customer_bills_created, STATIONS);
+  assert.equal(res.bills_estimated, 0);
+  assert.deepEqual(
+    progress.map((p) => p.index),
+    Array.from({ length: STATIONS }, (_, i) => i + 1),
+  );
+  assert.equal(new Set(progress.map((p) => p.station_id)).size, STATIONS);
+  assert.ok(progress.every((p) => p.outcome === "ok" && p.total === STATIONS));
 
-    const bills = await listUnitBills(w.t.deps.kv);
-    assert.equal(bills.length, 2 * STATIONS);
-    assert.equal(new Set(bills.map((b) => b.id)).size, bills.length, "unit bill ids are unique");
-    for (const b of bills) {
-      assert.equal(b.energy_consumption, kwh.get(`${b.station_id}/${b.unit_id}`), b.sensor_serial!);
-    }
-    const customers = await listCustomerBills(w.t.deps.kv);
-    assert.equal(customers.length, STATIONS);
-    assert.equal(new Set(customers.map((c) => c.id)).size, STATIONS);
-    for (const c of customers) {
-      const units = bills.filter((b) => b.station_id === c.station_id);
-      const sum = units.reduce((s, b) => s + b.energy_consumption, 0);
-      assert.equal(c.energy_consumption, Math.round(sum * 1000) / 1000);
-    }
-
-    // A finalized bill stays as it was; the others follow the new readings.
-    w.t.deps.now = () => Date.parse("2026-02-02T18:00:00Z"); // January has ended
-    await finalizeOne(w, bills.find((b) => b.sensor_serial === "GSE-17-2")!.id, 12);
-    const kept = (await listUnitBills(w.t.deps.kv)).find((b) => b.sensor_serial === "GSE-17-2")!;
-    await meter(w.t, "GSE-17-2", "2026-01", 999);
-    await meter(w.t, "GSE-3-1", "2026-01", 77);
-    const dry = await runBilling(w.t.deps, w.zoneId, "2026-01", { dryRun: true });
-    const again = await runBilling(w.t.deps, w.zoneId, "2026-01");
-    for (const r of [dry, again]) {
-      assert.equal(r.bills_created, 0);
-      assert.equal(r.bills_updated, 2 * STATIONS - 1);
-      assert.equal(r.bills_skipped, 1);
-      assert.equal(r.customer_bills_updated, STATIONS);
-    }
-    const after = await listUnitBills(w.t.deps.kv);
-    assert.deepEqual(after.map((b) => b.id), bills.map((b) => b.id));
-    assert.deepEqual(after.find((b) => b.id === kept.id), kept);
-    assert.equal(after.find((b) => b.sensor_serial === "GSE-3-1")!.energy_consumption, 77);
-  } finally {
-    w.t.close();
+  const bills = await listUnitBills(w.t.deps.kv);
+  assert.equal(bills.length, 2 * STATIONS);
+  assert.equal(new Set(bills.map((b) => b.id)).size, bills.length, "unit bill ids are unique");
+  for (const b of bills) {
+    assert.equal(b.energy_consumption, kwh.get(`${b.station_id}/${b.unit_id}`), b.sensor_serial!);
   }
+  const customers = await listCustomerBills(w.t.deps.kv);
+  assert.equal(customers.length, STATIONS);
+  assert.equal(new Set(customers.map((c) => c.id)).size, STATIONS);
+  for (const c of customers) {
+    const units = bills.filter((b) => b.station_id === c.station_id);
+    const sum = units.reduce((s, b) => s + b.energy_consumption, 0);
+    assert.equal(c.energy_consumption, Math.round(sum * 1000) / 1000);
+  }
+
+  // A finalized bill stays as it was; the others follow the new readings.
+  w.t.deps.now = () => Date.parse("2026-02-02T18:00:00Z"); // January has ended
+  await finalizeOne(w, bills.find((b) => b.sensor_serial === "GSE-17-2")!.id, 12);
+  const kept = (await listUnitBills(w.t.deps.kv)).find((b) => b.sensor_serial === "GSE-17-2")!;
+  await meter(w.t, "GSE-17-2", "2026-01", 999);
+  await meter(w.t, "GSE-3-1", "2026-01", 77);
+  const dry = await runBilling(w.t.deps, w.zoneId, "2026-01", { dryRun: true });
+  const again = await runBilling(w.t.deps, w.zoneId, "2026-01");
+  for (const r of [dry, again]) {
+    assert.equal(r.bills_created, 0);
+    assert.equal(r.bills_updated, 2 * STATIONS - 1);
+    assert.equal(r.bills_skipped, 1);
+    assert.equal(r.customer_bills_updated, STATIONS);
+  }
+  const after = await listUnitBills(w.t.deps.kv);
+  assert.deepEqual(after.map((b) => b.id), bills.map((b) => b.id));
+  assert.deepEqual(after.find((b) => b.id === kept.id), kept);
+  assert.equal(after.find((b) => b.sensor_serial === "GSE-3-1")!.energy_consumption, 77);
 });
 
-Deno.test("two runs of the same period at once create each bill once (the later commits update)", async () => {
-  const w = await billingWorld();
-  try {
-    const kwh = await manyStations(w);
-    w.t.deps.now = () => Date.parse("2026-01-20T18:00:00Z"); // January open: drafts update
-    const [a, b] = await Promise.all([
-      runBilling(w.t.deps, w.zoneId, "2026-01"),
-      runBilling(w.t.deps, w.zoneId, "2026-01"),
-    ]);
-    assert.deepEqual([...a.failures, ...b.failures], []);
-    assert.equal(a.bills_created + b.bills_created, 2 * STATIONS, "each unit bill created once");
-    assert.equal(a.bills_created + a.bills_updated, 2 * STATIONS);
-    assert.equal(b.bills_created + b.bills_updated, 2 * STATIONS);
-    assert.equal(a.customer_bills_created + b.customer_bills_created, STATIONS);
-    const bills = await listUnitBills(w.t.deps.kv);
-    assert.equal(bills.length, 2 * STATIONS);
-    assert.equal(new Set(bills.map((x) => x.id)).size, bills.length);
-    for (const x of bills) {
-      assert.equal(x.energy_consumption, kwh.get(`${x.station_id}/${x.unit_id}`));
-    }
-    assert.equal((await listCustomerBills(w.t.deps.kv)).length, STATIONS);
-  } finally {
-    w.t.close();
+test("two runs of the same period at once create each bill once (the later commits update)", async (w) => {
+  const kwh = await manyStations(w);
+  w.t.deps.now = () => Date.parse("2026-01-20T18:00:00Z"); // January open: drafts update
+  const [a, b] = await Promise.all([
+    runBilling(w.t.deps, w.zoneId, "2026-01"),
+    runBilling(w.t.deps, w.zoneId, "2026-01"),
+  ]);
+  assert.deepEqual([...a.failures, ...b.failures], []);
+  assert.equal(a.bills_created + b.bills_created, 2 * STATIONS, "each unit bill created once");
+  assert.equal(a.bills_created + a.bills_updated, 2 * STATIONS);
+  assert.equal(b.bills_created + b.bills_updated, 2 * STATIONS);
+  assert.equal(a.customer_bills_created + b.customer_bills_created, STATIONS);
+  const bills = await listUnitBills(w.t.deps.kv);
+  assert.equal(bills.length, 2 * STATIONS);
+  assert.equal(new Set(bills.map((x) => x.id)).size, bills.length);
+  for (const x of bills) {
+    assert.equal(x.energy_consumption, kwh.get(`${x.station_id}/${x.unit_id}`));
   }
+  assert.equal((await listCustomerBills(w.t.deps.kv)).length, STATIONS);
 });

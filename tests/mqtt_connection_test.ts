@@ -8,9 +8,11 @@ import assert from "node:assert/strict";
 import { probe, storedSensorCertificate } from "../services/devices/mod.ts";
 import { sealMqttPassword } from "../services/platform/mqtt_passwords.ts";
 import { getDevice, updateDevice } from "../db/devices.ts";
-import { account, call } from "./_helpers.ts";
+import { account, call, testsWith } from "./_helpers.ts";
 import { stationWorld } from "./_station_world.ts";
 import { portalTlsBroker } from "./ingest/_helpers.ts";
+
+const test = testsWith(stationWorld, (w) => w.t.close());
 
 /** The station world with the embedded broker running on free loopback ports (TLS on). */
 async function withBroker() {
@@ -162,36 +164,26 @@ Deno.test("Test MQTT Connection reports a broker that never answers, and one tha
   }
 });
 
-Deno.test("a sensor's MQTT password is kept sealed on its record and never served", async () => {
-  const w = await stationWorld();
-  try {
-    const stored = (await getDevice(w.t.deps.kv, w.sensorId))!;
-    assert.match(stored.mqtt_password_sealed ?? "", /^v1\./);
-    assert.ok(!stored.mqtt_password_sealed!.includes("pw-sim"));
-    for (const path of [`/api/devices/${w.sensorId}`, `/api/devices/${w.stationId}/sensors`]) {
-      const text = await (await call(w.t, "GET", path, { token: w.admin.token })).text();
-      assert.doesNotMatch(text, /mqtt_password|"v1\.|pw-sim/);
-    }
-  } finally {
-    w.t.close();
+test("a sensor's MQTT password is kept sealed on its record and never served", async (w) => {
+  const stored = (await getDevice(w.t.deps.kv, w.sensorId))!;
+  assert.match(stored.mqtt_password_sealed ?? "", /^v1\./);
+  assert.ok(!stored.mqtt_password_sealed!.includes("pw-sim"));
+  for (const path of [`/api/devices/${w.sensorId}`, `/api/devices/${w.stationId}/sensors`]) {
+    const text = await (await call(w.t, "GET", path, { token: w.admin.token })).text();
+    assert.doesNotMatch(text, /mqtt_password|"v1\.|pw-sim/);
   }
 });
 
-Deno.test("deleting a sensor forgets its client certificate", async () => {
-  const w = await stationWorld();
-  try {
-    const files = await call(w.t, "GET", `/api/devices/${w.sensorId}/certificates/cert`, {
-      token: w.admin.token,
-    });
-    assert.equal(files.status, 200);
-    await files.body?.cancel();
-    assert.notEqual(await storedSensorCertificate(w.t.deps, w.sensorId), null);
-    const res = await call(w.t, "DELETE", `/api/devices/${w.stationId}/sensors/${w.sensorId}`, {
-      token: w.admin.token,
-    });
-    assert.equal(res.status, 200);
-    assert.equal(await storedSensorCertificate(w.t.deps, w.sensorId), null);
-  } finally {
-    w.t.close();
-  }
+test("deleting a sensor forgets its client certificate", async (w) => {
+  const files = await call(w.t, "GET", `/api/devices/${w.sensorId}/certificates/cert`, {
+    token: w.admin.token,
+  });
+  assert.equal(files.status, 200);
+  await files.body?.cancel();
+  assert.notEqual(await storedSensorCertificate(w.t.deps, w.sensorId), null);
+  const res = await call(w.t, "DELETE", `/api/devices/${w.stationId}/sensors/${w.sensorId}`, {
+    token: w.admin.token,
+  });
+  assert.equal(res.status, 200);
+  assert.equal(await storedSensorCertificate(w.t.deps, w.sensorId), null);
 });

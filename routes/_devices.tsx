@@ -15,6 +15,7 @@ import { getDeviceView, getSensorView } from "../services/devices/mod.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 import { StationLoadError, StationNotFound } from "../components/devices/StationData.tsx";
 import { SensorNotFound } from "../components/devices/SensorDetail.tsx";
+import type { StationRow } from "../components/devices/StationList.tsx";
 
 /** The context of an admin device page. */
 export type Ctx = Context<UserEnv>;
@@ -45,6 +46,26 @@ export function cityText(t: Translate, location: string): string {
   const loc = parseLocation(location);
   if (LOCATION_FIELDS.every((k) => loc[k] === "")) return t("devices.location.no_location");
   return loc.city || t("devices.location.no_city");
+}
+
+/** The rows of the station list for `views`, those matching the search `q` (any case). */
+export function stationRows(t: Translate, views: DeviceView[], q: string): StationRow[] {
+  const needle = q.toLowerCase();
+  return views.map((s) => ({
+    id: s.id,
+    name: s.name,
+    city: cityText(t, s.location),
+    serial_number: s.serial_number,
+    customer: s.customer?.full_name ?? null,
+    units: s.config.station?.units.length ?? 0,
+    payment_status: s.payment_status,
+    status: s.status,
+    station_id: s.station_id,
+  })).filter((s) =>
+    !needle ||
+    [s.name, s.city, s.serial_number, s.customer ?? "", s.station_id]
+      .some((x) => x.toLowerCase().includes(needle))
+  );
 }
 
 /** A location worded on one line, or 'No location'. */

@@ -20,7 +20,7 @@ import { adminStationFormRoutes } from "./admin_station_form.tsx";
 import { adminStationDataRoutes } from "./admin_station_data.tsx";
 import { adminSensorFormRoutes } from "./admin_sensor_form.tsx";
 import { adminSensorDataRoutes } from "./admin_sensor_data.tsx";
-import { cityText } from "./_devices.tsx";
+import { stationRows } from "./_devices.tsx";
 import { adminReportRoutes } from "./admin_reports.tsx";
 import { adminStatsRoutes } from "./admin_stats.tsx";
 import { adminBillingRoutes } from "./admin_billing.tsx";
@@ -64,22 +64,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
         city: parseLocation(s.location).city,
         status: s.status,
       }));
-      const needle = q.toLowerCase();
-      stations = views.map((s) => ({
-        id: s.id,
-        name: s.name,
-        city: cityText(t, s.location),
-        serial_number: s.serial_number,
-        customer: s.customer?.full_name ?? null,
-        units: s.config.station?.units.length ?? 0,
-        payment_status: s.payment_status,
-        status: s.status,
-        station_id: s.station_id,
-      })).filter((s) =>
-        !needle ||
-        [s.name, s.city, s.serial_number, s.customer ?? "", s.station_id]
-          .some((x) => x.toLowerCase().includes(needle))
-      );
+      stations = stationRows(t, views, q);
     } catch (e) {
       deps.log.log("error", "dashboard stations failed", { error: String(e) });
     }

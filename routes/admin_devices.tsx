@@ -10,7 +10,7 @@ import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
 import { listDeviceViews } from "../services/devices/mod.ts";
 import { StationList, type StationRow } from "../components/devices/StationList.tsx";
-import { cityText, cleanSearch, noticeText } from "./_devices.tsx";
+import { cleanSearch, noticeText, stationRows } from "./_devices.tsx";
 
 /** The station list, mounted at `/admin/devices`. */
 export function adminDeviceRoutes(deps: Deps): Hono<UserEnv> {
@@ -22,24 +22,7 @@ export function adminDeviceRoutes(deps: Deps): Hono<UserEnv> {
     const q = cleanSearch(c.req.query("q"));
     let rows: StationRow[] | null;
     try {
-      const needle = q.toLowerCase();
-      rows = (await listDeviceViews(deps, c.var.user, { type: "station" }))
-        .map((s) => ({
-          id: s.id,
-          name: s.name,
-          city: cityText(t, s.location),
-          serial_number: s.serial_number,
-          customer: s.customer?.full_name ?? null,
-          units: s.config.station?.units.length ?? 0,
-          payment_status: s.payment_status,
-          status: s.status,
-          station_id: s.station_id,
-        }))
-        .filter((s) =>
-          !needle ||
-          [s.name, s.city, s.serial_number, s.customer ?? "", s.station_id]
-            .some((x) => x.toLowerCase().includes(needle))
-        );
+      rows = stationRows(t, await listDeviceViews(deps, c.var.user, { type: "station" }), q);
     } catch (e) {
       deps.log.log("error", "station list failed", { error: String(e) });
       rows = null;

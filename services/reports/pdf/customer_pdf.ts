@@ -8,9 +8,8 @@ import type { Language } from "../../../core/roles.ts";
 import type { StoredDevice } from "../../../db/devices.ts";
 import type { StoredCustomerBill, StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
-import { cityOf, periodName } from "../model.ts";
-import { moneyText, numberText } from "./text.ts";
-import { PdfWriter } from "./writer.ts";
+import { numberText } from "./text.ts";
+import { openReport } from "./report_head.ts";
 
 /** What {@link renderCustomerPdf} draws. */
 export interface CustomerPdfInput {
@@ -27,17 +26,8 @@ export interface CustomerPdfInput {
 
 /** Draws the customer report; the PDF bytes. */
 export async function renderCustomerPdf(input: CustomerPdfInput): Promise<Uint8Array> {
-  const { t, lang, bill } = input;
-  const P = (k: string, p?: Record<string, string | number>) => t(`reports.pdf.${k}`, p);
-  const money = (cents: number) => moneyText(cents, bill.currency, lang);
-  const period = bill.billing_month ?? bill.billing_period ?? "";
-  const title = P("customer_title");
-  const w = await PdfWriter.create(`${title} ${period}`, input.portal);
-  w.heading(input.portal, 18);
-  w.heading(title, 14);
-  w.line(P("period"), `${periodName(t, period)} (${period})`);
-  w.line(P("station"), `${input.station.name} (${input.station.serial_number})`);
-  w.line(P("location"), cityOf(t, input.station.location));
+  const { lang, bill } = input;
+  const { w, P, money } = await openReport(input, "customer_title");
   w.line(P("customer"), input.customer ?? P("no_customer"));
 
   const unitName = (id: string) =>

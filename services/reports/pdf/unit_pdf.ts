@@ -11,9 +11,9 @@ import { buildTiers, pricingMode } from "../../../core/tariff.ts";
 import type { StoredDevice } from "../../../db/devices.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
-import { billBreakdown, cityOf, periodName } from "../model.ts";
+import { billBreakdown } from "../model.ts";
 import { moneyText, numberText } from "./text.ts";
-import { PdfWriter } from "./writer.ts";
+import { openReport } from "./report_head.ts";
 
 /** What {@link renderUnitPdf} draws. */
 export interface UnitPdfInput {
@@ -31,16 +31,7 @@ export interface UnitPdfInput {
 /** Draws the unit report; the PDF bytes. */
 export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
   const { t, lang, bill, zone } = input;
-  const P = (k: string, p?: Record<string, string | number>) => t(`reports.pdf.${k}`, p);
-  const money = (cents: number) => moneyText(cents, bill.currency, lang);
-  const period = bill.billing_month ?? bill.billing_period ?? "";
-  const title = P("unit_title");
-  const w = await PdfWriter.create(`${title} ${period}`, input.portal);
-  w.heading(input.portal, 18);
-  w.heading(title, 14);
-  w.line(P("period"), `${periodName(t, period)} (${period})`);
-  w.line(P("station"), `${input.station.name} (${input.station.serial_number})`);
-  w.line(P("location"), cityOf(t, input.station.location));
+  const { w, P, money } = await openReport(input, "unit_title");
   w.line(P("unit"), `${input.unit.name} (${input.unit.id})`);
   w.line(P("tenant"), input.tenant ?? P("no_tenant"));
 

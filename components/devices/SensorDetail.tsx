@@ -10,6 +10,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { CertificateView } from "./sensor/CertificatePanel.tsx";
 import { Island } from "../render.tsx";
 import SensorLive from "../../islands/SensorLive.tsx";
+import { statusTexts, timeAgoTexts } from "./status.tsx";
 import { MqttIssue } from "./sensor/MqttIssue.tsx";
 import { UptimeCard, type UptimeCardProps } from "./sensor/UptimeCard.tsx";
 
@@ -122,19 +123,10 @@ export function SensorDetail(
               phaseVoltage: S("phases.voltage"),
               phasePf: S("phases.power_factor"),
               phaseEnergy: S("phases.energy"),
-              statuses: {
-                online: t("devices.status.online"),
-                offline: t("devices.status.offline"),
-                error: t("devices.status.error"),
-                alarm: t("devices.status.alarm"),
-                unknown: t("devices.status.unknown"),
-              },
+              statuses: statusTexts(t),
               never: t("devices.station_data.cards.never_seen"),
               lastSeen: S("cards.last_seen", { time: "{time}" }),
-              justNow: t("devices.time_ago.just_now"),
-              minutes: t("devices.time_ago.minutes", { n: "{n}" }),
-              hours: t("devices.time_ago.hours", { n: "{n}" }),
-              days: t("devices.time_ago.days", { n: "{n}" }),
+              ...timeAgoTexts(t),
               loadFailed: S("errors.load_failed"),
               noReadings: S("no_readings"),
             },

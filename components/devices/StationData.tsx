@@ -8,7 +8,7 @@ import { Icon } from "../icons.tsx";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import StationStatus from "../../islands/StationStatus.tsx";
-import { StatusLabel } from "./status.tsx";
+import { StatusLabel, statusTexts, timeAgoTexts } from "./status.tsx";
 import { stationLinks } from "./StationList.tsx";
 import { ResponsiveList } from "../kit/mod.ts";
 
@@ -158,19 +158,10 @@ export function StationData({ t, station: s, lastSeen, notice, failure }: Statio
                 online: "{online}",
                 total: "{total}",
               }),
-              statuses: {
-                online: t("devices.status.online"),
-                offline: t("devices.status.offline"),
-                error: t("devices.status.error"),
-                alarm: t("devices.status.alarm"),
-                unknown: t("devices.status.unknown"),
-              },
+              statuses: statusTexts(t),
               never: D("cards.never_seen"),
               lastSeen: D("cards.last_seen", { time: "{time}" }),
-              justNow: t("devices.time_ago.just_now"),
-              minutes: t("devices.time_ago.minutes", { n: "{n}" }),
-              hours: t("devices.time_ago.hours", { n: "{n}" }),
-              days: t("devices.time_ago.days", { n: "{n}" }),
+              ...timeAgoTexts(t),
             },
           }}
         />

@@ -28,6 +28,27 @@ export function asStatus(status: unknown): DeviceStatus {
     : "unknown";
 }
 
+/** The words of every status, for the live islands. */
+export function statusTexts(t: Translate): Record<DeviceStatus, string> {
+  return {
+    online: t("devices.status.online"),
+    offline: t("devices.status.offline"),
+    error: t("devices.status.error"),
+    alarm: t("devices.status.alarm"),
+    unknown: t("devices.status.unknown"),
+  };
+}
+
+/** The 'time ago' words with their placeholders, for the live islands. */
+export function timeAgoTexts(t: Translate) {
+  return {
+    justNow: t("devices.time_ago.just_now"),
+    minutes: t("devices.time_ago.minutes", { n: "{n}" }),
+    hours: t("devices.time_ago.hours", { n: "{n}" }),
+    days: t("devices.time_ago.days", { n: "{n}" }),
+  };
+}
+
 /** The coloured dot alone, labelled for assistive technology. */
 export function StatusDot({ t, status }: { t: Translate; status: string }) {
   const s = asStatus(status);

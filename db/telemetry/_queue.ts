@@ -3,7 +3,8 @@
  * sink in one batch when the queue reaches `batchSize` samples, every `intervalMs` while
  * samples wait, or when `flush()` is called. Batches reach the sink one at a time.
  */
-import type { NormSample } from "./_samples.ts";
+import { normalizeSamples, type NormSample } from "./_samples.ts";
+import type { Sample } from "./mod.ts";
 
 /** How a queue batches. */
 export interface QueueOptions {
@@ -95,5 +96,39 @@ export class WriteQueue {
   #disarm(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+}
+
+/** How a store batches its writes. */
+export interface StoreQueueOptions {
+  /** Queued samples that trigger a write (default 5,000). */
+  batchSize?: number;
+  /** Longest time (ms) a queued sample waits to be written (default 1,000). */
+  flushIntervalMs?: number;
+  /** Receives errors of writes nobody awaited; without it the next `flush()` throws them. */
+  onError?: (error: unknown) => void;
+}
+
+/** The write side every store shares: samples checked, queued and handed to `send` in batches. */
+export abstract class QueuedStore {
+  protected readonly queue: WriteQueue;
+
+  constructor(options: StoreQueueOptions) {
+    this.queue = new WriteQueue((batch) => this.send(batch), {
+      batchSize: options.batchSize ?? 5_000,
+      intervalMs: options.flushIntervalMs ?? 1_000,
+      onError: options.onError,
+    });
+  }
+
+  /** Writes one batch to the backend. */
+  protected abstract send(batch: NormSample[]): Promise<void>;
+
+  write(samples: Sample[]): void {
+    this.queue.push(normalizeSamples(samples));
+  }
+
+  flush(): Promise<void> {
+    return this.queue.flush();
   }
 }

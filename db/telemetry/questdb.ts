@@ -24,7 +24,7 @@ import {
   partialOf,
 } from "../../core/energy.ts";
 import { bucketCeil, bucketFloor, bucketNext } from "./_buckets.ts";
-import { WriteQueue } from "./_queue.ts";
+import { QueuedStore, type StoreQueueOptions } from "./_queue.ts";
 import {
   checkAggregate,
   checkBucket,
@@ -32,7 +32,6 @@ import {
   counterKeyIndex,
   groupBySerial,
   keyIndex,
-  normalizeSamples,
   type NormSample,
 } from "./_samples.ts";
 import {
@@ -69,17 +68,11 @@ import type {
 } from "./mod.ts";
 
 /** Options of the QuestDB store. */
-export interface QuestDbStoreOptions {
+export interface QuestDbStoreOptions extends StoreQueueOptions {
   /** Table name (default `readings`). */
   table?: string;
-  /** Queued samples that trigger a write (default 5,000). */
-  batchSize?: number;
-  /** Longest time (ms) a queued sample waits to be written (default 1,000). */
-  flushIntervalMs?: number;
   /** Longest wait (ms) for QuestDB to apply a written batch (default 10,000). */
   visibilityTimeoutMs?: number;
-  /** Receives errors of writes nobody awaited; without it the next `flush()` throws them. */
-  onError?: (error: unknown) => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -118,8 +111,7 @@ class RestClient {
   }
 }
 
-class QuestDbStore implements TelemetryStore {
-  readonly #queue: WriteQueue;
+class QuestDbStore extends QueuedStore implements TelemetryStore {
   readonly #visibilityTimeoutMs: number;
   #written = 0;
   #closed = false;
@@ -130,20 +122,8 @@ class QuestDbStore implements TelemetryStore {
     private readonly table: string,
     options: QuestDbStoreOptions,
   ) {
+    super(options);
     this.#visibilityTimeoutMs = options.visibilityTimeoutMs ?? 10_000;
-    this.#queue = new WriteQueue((batch) => this.#send(batch), {
-      batchSize: options.batchSize ?? 5_000,
-      intervalMs: options.flushIntervalMs ?? 1_000,
-      onError: options.onError,
-    });
-  }
-
-  write(samples: Sample[]): void {
-    this.#queue.push(normalizeSamples(samples));
-  }
-
-  flush(): Promise<void> {
-    return this.#queue.flush();
   }
 
   async latest(serial: string): Promise<Sample | null> {
@@ -241,13 +221,13 @@ class QuestDbStore implements TelemetryStore {
   }
 
   stats(): TelemetryStats {
-    return { samplesWritten: this.#written, pending: this.#queue.pending, backend: "questdb" };
+    return { samplesWritten: this.#written, pending: this.queue.pending, backend: "questdb" };
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     try {
-      await this.#queue.close();
+      await this.queue.close();
     } finally {
       this.#closed = true;
       await this.sender.close();
@@ -255,7 +235,7 @@ class QuestDbStore implements TelemetryStore {
   }
 
   /** Sends one batch as one HTTP request, then waits until QuestDB has applied it. */
-  async #send(batch: NormSample[]): Promise<void> {
+  protected override async send(batch: NormSample[]): Promise<void> {
     let rows = 0;
     try {
       for (const [serial, samples] of groupBySerial(batch)) {

@@ -18,14 +18,13 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { MeasurementKey } from "../../core/devices.ts";
-import { WriteQueue } from "./_queue.ts";
+import { QueuedStore, type StoreQueueOptions } from "./_queue.ts";
 import {
   checkAggregate,
   checkBucket,
   checkRange,
   counterKeyIndex,
   keyIndex,
-  normalizeSamples,
   type NormSample,
 } from "./_samples.ts";
 import { WorkerWriter } from "./_sqlite_offload.ts";
@@ -48,15 +47,9 @@ import type {
 } from "./mod.ts";
 
 /** Options of the SQLite store. */
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends StoreQueueOptions {
   /** Days of raw samples kept by `prune()` (default 35); rollups are kept forever. */
   rawRetentionDays?: number;
-  /** Queued samples that trigger a write (default 5,000). */
-  batchSize?: number;
-  /** Longest time (ms) a queued sample waits to be written (default 1,000). */
-  flushIntervalMs?: number;
-  /** Receives errors of writes nobody awaited; without it the next `flush()` throws them. */
-  onError?: (error: unknown) => void;
   /** Write in a worker thread (database files only; default false). */
   worker?: boolean;
 }
@@ -100,11 +93,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   return new SqliteStore(db, st, writer, retentionDays * DAY_MS, options);
 }
 
-class SqliteStore implements TelemetryStore {
+class SqliteStore extends QueuedStore implements TelemetryStore {
   readonly #db: DatabaseSync;
   readonly #st: Statements;
   readonly #writer: Writer;
-  readonly #queue: WriteQueue;
   readonly #sids = new Map<string, number>();
   #written = 0;
   #closed = false;
@@ -116,24 +108,14 @@ class SqliteStore implements TelemetryStore {
     private readonly retentionMs: number,
     options: SqliteStoreOptions,
   ) {
+    super(options);
     this.#db = db;
     this.#st = st;
     this.#writer = writer;
-    this.#queue = new WriteQueue(async (batch) => {
-      this.#written += await this.#writer.write(batch);
-    }, {
-      batchSize: options.batchSize ?? 5_000,
-      intervalMs: options.flushIntervalMs ?? 1_000,
-      onError: options.onError,
-    });
   }
 
-  write(samples: Sample[]): void {
-    this.#queue.push(normalizeSamples(samples));
-  }
-
-  flush(): Promise<void> {
-    return this.#queue.flush();
+  protected override async send(batch: NormSample[]): Promise<void> {
+    this.#written += await this.#writer.write(batch);
   }
 
   latest(serial: string): Promise<Sample | null> {
@@ -210,13 +192,13 @@ class SqliteStore implements TelemetryStore {
   }
 
   stats(): TelemetryStats {
-    return { samplesWritten: this.#written, pending: this.#queue.pending, backend: "sqlite" };
+    return { samplesWritten: this.#written, pending: this.queue.pending, backend: "sqlite" };
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     try {
-      await this.#queue.close();
+      await this.queue.close();
     } finally {
       this.#closed = true;
       try {

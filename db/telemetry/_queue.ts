@@ -4,7 +4,7 @@
  * samples wait, or when `flush()` is called. Batches reach the sink one at a time.
  */
 import { normalizeSamples, type NormSample } from "./_samples.ts";
-import type { Sample } from "./mod.ts";
+import type { Sample, TelemetryStats } from "./mod.ts";
 
 /** How a queue batches. */
 export interface QueueOptions {
@@ -109,9 +109,16 @@ export interface StoreQueueOptions {
   onError?: (error: unknown) => void;
 }
 
-/** The write side every store shares: samples checked, queued and handed to `send` in batches. */
+/**
+ * What every store shares: samples checked, queued and handed to `send` in batches, the
+ * count of samples written, and closing (the queue drained first, then `release`).
+ */
 export abstract class QueuedStore {
   protected readonly queue: WriteQueue;
+  /** Samples the backend has taken. */
+  protected written = 0;
+  #closed = false;
+  protected abstract readonly backend: TelemetryStats["backend"];
 
   constructor(options: StoreQueueOptions) {
     this.queue = new WriteQueue((batch) => this.send(batch), {
@@ -123,6 +130,33 @@ export abstract class QueuedStore {
 
   /** Writes one batch to the backend. */
   protected abstract send(batch: NormSample[]): Promise<void>;
+
+  /** Lets go of the backend once the queue is drained (or failed to drain). */
+  protected abstract release(): Promise<void>;
+
+  /** Whether `close()` has run. */
+  protected get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Throws once the store is closed. */
+  protected checkOpen(): void {
+    if (this.#closed) throw new TypeError("the telemetry store is closed");
+  }
+
+  stats(): TelemetryStats {
+    return { samplesWritten: this.written, pending: this.queue.pending, backend: this.backend };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.queue.close();
+    } finally {
+      this.#closed = true;
+      await this.release();
+    }
+  }
 
   write(samples: Sample[]): void {
     this.queue.push(normalizeSamples(samples));

@@ -57,15 +57,7 @@ import {
   walStatusFrom,
   walStatusSql,
 } from "./questdb_sql.ts";
-import type {
-  Aggregate,
-  Bucket,
-  CounterUsage,
-  Point,
-  Sample,
-  TelemetryStats,
-  TelemetryStore,
-} from "./mod.ts";
+import type { Aggregate, Bucket, CounterUsage, Point, Sample, TelemetryStore } from "./mod.ts";
 
 /** Options of the QuestDB store. */
 export interface QuestDbStoreOptions extends StoreQueueOptions {
@@ -113,8 +105,7 @@ class RestClient {
 
 class QuestDbStore extends QueuedStore implements TelemetryStore {
   readonly #visibilityTimeoutMs: number;
-  #written = 0;
-  #closed = false;
+  protected readonly backend = "questdb";
 
   constructor(
     private readonly rest: RestClient,
@@ -127,7 +118,7 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
   }
 
   async latest(serial: string): Promise<Sample | null> {
-    this.#open();
+    this.checkOpen();
     const ts = firstTsFrom(await this.rest.exec(latestTsSql(this.table, serial)));
     if (ts === null) return null;
     const values = latestValuesFrom(
@@ -148,7 +139,7 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     checkRange(from, to);
     checkBucket(bucket);
     checkAggregate(agg);
-    this.#open();
+    this.checkOpen();
     if (to <= from) return [];
     const sql = seriesSql(
       this.table,
@@ -179,7 +170,7 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
   ): Promise<CounterUsage> {
     counterKeyIndex(key);
     checkRange(from, to);
-    this.#open();
+    this.checkOpen();
     if (to <= from) return { delta: 0, readings: 0 };
     const before = await this.#lastBefore(serial, key, from);
     const unit: Bucket = to - from > 3 * DAY_MS ? "1d" : "15m";
@@ -203,7 +194,7 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     counterKeyIndex(key);
     checkRange(from, to);
     checkBucket(bucket);
-    this.#open();
+    this.checkOpen();
     if (to <= from) return [];
     const start = bucketFloor(bucket, from);
     const before = await this.#lastBefore(serial, key, start);
@@ -216,22 +207,12 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     if (!Number.isFinite(now)) {
       return Promise.reject(new RangeError(`prune() needs a finite instant, got ${now}`));
     }
-    if (this.#closed) return Promise.reject(new TypeError("the telemetry store is closed"));
+    if (this.closed) return Promise.reject(new TypeError("the telemetry store is closed"));
     return Promise.resolve(0);
   }
 
-  stats(): TelemetryStats {
-    return { samplesWritten: this.#written, pending: this.queue.pending, backend: "questdb" };
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    try {
-      await this.queue.close();
-    } finally {
-      this.#closed = true;
-      await this.sender.close();
-    }
+  protected override async release(): Promise<void> {
+    await this.sender.close();
   }
 
   /** Sends one batch as one HTTP request, then waits until QuestDB has applied it. */
@@ -254,7 +235,7 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
       throw err;
     }
     await this.#awaitApplied();
-    this.#written += rows;
+    this.written += rows;
   }
 
   async #awaitApplied(): Promise<void> {
@@ -312,9 +293,5 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     const values = valuesFrom(await this.rest.exec(readingsSql(this.table, serial, key, a, b)));
     return partialOf(values) ??
       { first: row.first, last: row.last, increase: row.last - row.first };
-  }
-
-  #open(): void {
-    if (this.#closed) throw new TypeError("the telemetry store is closed");
   }
 }

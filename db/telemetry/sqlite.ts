@@ -36,15 +36,7 @@ import {
   readSeries,
 } from "./_sqlite_read.ts";
 import { SqliteWriter } from "./_sqlite_write.ts";
-import type {
-  Aggregate,
-  Bucket,
-  CounterUsage,
-  Point,
-  Sample,
-  TelemetryStats,
-  TelemetryStore,
-} from "./mod.ts";
+import type { Aggregate, Bucket, CounterUsage, Point, Sample, TelemetryStore } from "./mod.ts";
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions extends StoreQueueOptions {
@@ -98,8 +90,7 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
   readonly #st: Statements;
   readonly #writer: Writer;
   readonly #sids = new Map<string, number>();
-  #written = 0;
-  #closed = false;
+  protected readonly backend = "sqlite";
 
   constructor(
     db: DatabaseSync,
@@ -115,12 +106,12 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
   }
 
   protected override async send(batch: NormSample[]): Promise<void> {
-    this.#written += await this.#writer.write(batch);
+    this.written += await this.#writer.write(batch);
   }
 
   latest(serial: string): Promise<Sample | null> {
     return settle(() => {
-      this.#open();
+      this.checkOpen();
       const row = this.#st.latestBySerial.get(serial) as { ts: number; data: string } | undefined;
       return row ? { serial, ts: row.ts, values: JSON.parse(row.data) } : null;
     });
@@ -187,40 +178,26 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
 
   async prune(now: number): Promise<number> {
     if (!Number.isFinite(now)) throw new RangeError(`prune() needs a finite instant, got ${now}`);
-    this.#open();
+    this.checkOpen();
     return await this.#writer.prune(now - this.retentionMs);
   }
 
-  stats(): TelemetryStats {
-    return { samplesWritten: this.#written, pending: this.queue.pending, backend: "sqlite" };
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  protected override async release(): Promise<void> {
     try {
-      await this.queue.close();
+      await this.#writer.close();
     } finally {
-      this.#closed = true;
-      try {
-        await this.#writer.close();
-      } finally {
-        this.#db.close();
-      }
+      this.#db.close();
     }
   }
 
   #sid(serial: string): number | null {
-    this.#open();
+    this.checkOpen();
     const known = this.#sids.get(serial);
     if (known !== undefined) return known;
     const row = this.#st.sidOf.get(serial) as { sid: number } | undefined;
     if (!row) return null;
     this.#sids.set(serial, row.sid);
     return row.sid;
-  }
-
-  #open(): void {
-    if (this.#closed) throw new TypeError("the telemetry store is closed");
   }
 }
 

@@ -5,6 +5,8 @@
  */
 import { type Config, ConfigError, loadConfig } from "../services/platform/config.ts";
 import { type OpenedStores, openStores } from "../services/platform/stores.ts";
+import { createLogger } from "../services/platform/log.ts";
+import type { Deps } from "../services/deps.ts";
 
 /** The configuration from the environment, or null once `err` was told what is wrong. */
 export function scriptConfig(err: (line: string) => void): Config | null {
@@ -24,3 +26,30 @@ export type ScriptDeps = OpenedStores;
 
 /** Opens what a script needs from `config` (the same stores as `main.ts`). */
 export const openScriptDeps: typeof openStores = openStores;
+
+const enc = new TextEncoder();
+
+/** Prints a line on standard output. */
+export const printOut = (line: string) => {
+  Deno.stdout.writeSync(enc.encode(line + "\n"));
+};
+
+/** Prints a line on standard error. */
+export const printErr = (line: string) => {
+  Deno.stderr.writeSync(enc.encode(line + "\n"));
+};
+
+/**
+ * Runs a script's `work` with the stores of the environment's configuration and closes them
+ * however it ends; its exit code, or 2 when the configuration is wrong (told on stderr).
+ */
+export async function runWithStores(work: (deps: Deps) => Promise<number>): Promise<number> {
+  const config = scriptConfig(printErr);
+  if (!config) return 2;
+  const opened = await openScriptDeps(config, createLogger(config.logLevel));
+  try {
+    return await work(opened.deps);
+  } finally {
+    await opened.close();
+  }
+}

@@ -9,9 +9,8 @@
  * It opens the real stores from the configuration (the environment), as main.ts does.
  */
 import { parseArgs } from "node:util";
-import { createLogger } from "../services/platform/log.ts";
 import type { Deps } from "../services/deps.ts";
-import { openScriptDeps, scriptConfig } from "./_deps.ts";
+import { printErr, printOut, runWithStores } from "./_deps.ts";
 import {
   type BillingProgress,
   type BillingResult,
@@ -128,18 +127,8 @@ export async function runBillCli(
   return result.failures.length > 0 ? 1 : 0;
 }
 
-async function main(): Promise<number> {
-  const enc = new TextEncoder();
-  const out: Print = (l) => Deno.stdout.writeSync(enc.encode(l + "\n"));
-  const err: Print = (l) => Deno.stderr.writeSync(enc.encode(l + "\n"));
-  const config = scriptConfig(err);
-  if (!config) return 2;
-  const opened = await openScriptDeps(config, createLogger(config.logLevel));
-  try {
-    return await runBillCli(opened.deps, Deno.args, out, err);
-  } finally {
-    await opened.close();
-  }
+function main(): Promise<number> {
+  return runWithStores((deps) => runBillCli(deps, Deno.args, printOut, printErr));
 }
 
 if (import.meta.main) Deno.exit(await main());

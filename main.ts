@@ -16,6 +16,7 @@ import type { AppDeps } from "./routes/_deps.ts";
 import { startMqtt } from "./services/platform/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
 import { openStores } from "./services/platform/stores.ts";
+import { openpayConfigured, reconcileCharges, startLocalOpenpay } from "./services/payments/mod.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
@@ -31,6 +32,13 @@ async function main() {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  // Without Openpay keys the local sandbox stands in (test mode), spoken to like Openpay.
+  const localOpenpay = openpayConfigured(config.openpay) ? null : await startLocalOpenpay(
+    config.openpay,
+    config.port,
+    (line) => log.log("debug", "openpay sandbox", { line }),
+  );
+  if (localOpenpay) config = { ...config, openpay: localOpenpay.settings };
   let stores;
   try {
     stores = await openStores(config, log);
@@ -80,6 +88,17 @@ async function main() {
     }).catch((e) => log.log("error", "overdue sweep failed", { error: String(e) }));
   runSweep();
   const sweep = setInterval(runSweep, 3_600_000);
+  // Charges still in progress are asked about (a lost webhook still ends right) and expired.
+  const runReconcile = () =>
+    reconcileCharges(deps).then((r) => {
+      if (r.paid + r.expired > 0) log.log("info", "payments reconciled", { ...r });
+    }).catch((e) => log.log("error", "payments reconciliation failed", { error: String(e) }));
+  const reconcile = setInterval(runReconcile, 5 * 60_000);
+  out(
+    localOpenpay
+      ? `Payments: test mode, local Openpay sandbox at ${localOpenpay.sandbox.url}`
+      : `Payments: Openpay ${config.openpay.production ? "production" : "sandbox (test mode)"}`,
+  );
 
   const app = createApp(deps);
   const ac = new AbortController();
@@ -102,6 +121,8 @@ async function main() {
   await server.finished;
   clearInterval(prune);
   clearInterval(sweep);
+  clearInterval(reconcile);
+  await localOpenpay?.sandbox.stop();
   await meters?.stop();
   await mqtt.stop();
   await stores.close();

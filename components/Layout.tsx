@@ -29,6 +29,7 @@ export function navFor(role: User["role"], t: Translate): NavItem[] {
         children: [
           { href: "/admin/units-billing", label: t("layout.nav.units_billing") },
           { href: "/admin/stations-billing", label: t("layout.nav.stations_billing") },
+          { href: "/admin/payments", label: t("layout.nav.payments") },
         ],
       },
       { href: "/admin/finances", label: t("layout.nav.finances"), icon: "wallet" },

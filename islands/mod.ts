@@ -8,6 +8,7 @@ import ConfirmSubmit from "./ConfirmSubmit.tsx";
 import CopyButton from "./CopyButton.tsx";
 import DashboardLive from "./DashboardLive.tsx";
 import EnergyChart from "./EnergyChart.tsx";
+import GenerateReference from "./GenerateReference.tsx";
 import LiveRefresh from "./LiveRefresh.tsx";
 import NotificationBell from "./NotificationBell.tsx";
 import RecalcForm from "./RecalcForm.tsx";
@@ -29,6 +30,7 @@ export const ISLANDS = {
   CopyButton,
   DashboardLive,
   EnergyChart,
+  GenerateReference,
   LiveRefresh,
   NotificationBell,
   RecalcForm,

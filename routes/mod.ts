@@ -16,9 +16,12 @@ import { zoneApiRoutes } from "./api/zones.ts";
 import { billingApiRoutes, billingRootRoutes } from "./api/billing.ts";
 import { tenantBillingApiRoutes } from "./api/tenant_billing.ts";
 import { reportApiRoutes } from "./api/reports.ts";
+import { tenantPaymentApiRoutes } from "./api/tenant_payments.ts";
+import { webhookRoutes } from "./api/webhooks.ts";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { adminZoneRoutes } from "./admin_zones.tsx";
+import { adminPaymentRoutes } from "./admin_payments.tsx";
 import { customerRoutes } from "./customer.tsx";
 import { tenantRoutes } from "./tenant.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
@@ -57,7 +60,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", tenantBillingApiRoutes(deps));
   app.route("/reports", reportApiRoutes(deps));
   app.route("/api/reports", reportApiRoutes(deps));
+  app.route("/api/tenant-payments", tenantPaymentApiRoutes(deps));
+  app.route("/api/webhooks", webhookRoutes(deps));
   app.route("/notifications", notificationPageRoutes(deps));
+  app.route("/admin/payments", adminPaymentRoutes(deps));
   app.route("/admin", adminRoutes(deps));
   // The zone pages still spell their absolute /admin paths; the /admin guard above covers them.
   app.route("/", adminZoneRoutes(deps));

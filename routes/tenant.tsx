@@ -2,10 +2,10 @@
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { requirePageRole } from "./_session.ts";
-import { comingSoon } from "./_sections.tsx";
 import { settingsRoutes } from "./settings.tsx";
 import { tenantPageRoutes } from "./tenant_pages.tsx";
 import { tenantBillingRoutes } from "./tenant_billing.tsx";
+import { tenantPaymentRoutes } from "./tenant_payments.tsx";
 
 /** Routes under /user. */
 export function tenantRoutes(deps: Deps): Hono<AppEnv> {
@@ -14,9 +14,7 @@ export function tenantRoutes(deps: Deps): Hono<AppEnv> {
   app.use("/user/*", requirePageRole("user"));
   app.route("/", tenantPageRoutes(deps));
   app.route("/", tenantBillingRoutes(deps));
+  app.route("/", tenantPaymentRoutes(deps));
   app.route("/", settingsRoutes(deps, "/user/settings"));
-  comingSoon(app, deps, [
-    ["/user/payments", "layout.nav.payments"],
-  ]);
   return app;
 }

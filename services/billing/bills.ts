@@ -36,7 +36,7 @@ import {
 } from "../../db/bills.ts";
 import { getDevice, stationIdsOfCustomer } from "../../db/devices.ts";
 import { getZone } from "../../db/zones.ts";
-import { getUser } from "../../db/users.ts";
+import { getUser, listUsers } from "../../db/users.ts";
 import { createNotifications, type NewNotification } from "../../db/notifications.ts";
 import { conflict, invalid, notFound } from "../refusal.ts";
 import { billNotice } from "./notices.ts";
@@ -235,12 +235,15 @@ export async function recordPayment(
   throw conflict(BILL_ERRORS.changed);
 }
 
-/** Tells a bill's tenant and/or its station's owner about it; failures are logged, not thrown. */
+/**
+ * Tells a bill's tenant, its station's owner and/or the admins about it; failures are logged,
+ * not thrown.
+ */
 export async function notifyBill(
   deps: Deps,
   type: "bill_created" | "payment_overdue" | "payment_received",
   bill: StoredUnitBill,
-  to: { tenant?: boolean; owner?: boolean },
+  to: { tenant?: boolean; owner?: boolean; admins?: boolean },
 ): Promise<void> {
   try {
     const station = await getDevice(deps.kv, bill.station_id);
@@ -248,6 +251,7 @@ export async function notifyBill(
     const ids = [
       to.tenant ? bill.tenant_id : null,
       to.owner ? station.customer_id : null,
+      ...(to.admins ? (await listUsers(deps.kv, "admin")).map((u) => u.id) : []),
     ].filter((x): x is number => x !== null);
     const notes: NewNotification[] = [];
     for (const id of new Set(ids)) {

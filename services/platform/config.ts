@@ -25,7 +25,31 @@ export interface Config {
   telemetry: TelemetrySettings;
   /** Minutes east of UTC of the business time zone: local days and months start there. */
   utcOffsetMinutes: number;
+  /** The SPEI payment processor (Openpay). */
+  openpay: OpenpaySettings;
 }
+
+/** Openpay settings (OPENPAY_*). */
+export interface OpenpaySettings {
+  /** Merchant id and private (`sk_`) key; null when not configured (the local sandbox stands in). */
+  merchantId: string | null;
+  privateKey: string | null;
+  /** Whether the production API is used; otherwise payments are in test mode. */
+  production: boolean;
+  /** The API's base URL (without `/v1`). */
+  apiUrl: string;
+  /** The Basic credentials the webhook requires; null refuses every webhook call. */
+  webhookUser: string | null;
+  webhookPassword: string | null;
+  /** How long one call to Openpay may take (ms); the client's default when unset. */
+  timeoutMs?: number;
+}
+
+/** Openpay's base URLs. */
+export const OPENPAY_URLS = {
+  sandbox: "https://sandbox-api.openpay.mx",
+  production: "https://api.openpay.mx",
+} as const;
 
 /** MQTT settings. */
 export interface MqttSettings {
@@ -206,6 +230,22 @@ const envSchema = z.object({
     }
     return n;
   }),
+  OPENPAY_MERCHANT_ID: z.string().optional().refine((v) => !v || /^[a-z0-9]{1,40}$/.test(v), {
+    message: "OPENPAY_MERCHANT_ID must be the merchant id (lower-case letters and digits)",
+  }),
+  OPENPAY_PRIVATE_KEY: z.string().optional().refine((v) => !v || /^sk_[A-Za-z0-9]{1,64}$/.test(v), {
+    message: "OPENPAY_PRIVATE_KEY must be the private key starting with sk_",
+  }),
+  OPENPAY_PRODUCTION: z.enum(["true", "false"], {
+    message: "OPENPAY_PRODUCTION must be true or false",
+  }).optional().default("false"),
+  OPENPAY_API_URL: urlOf("OPENPAY_API_URL", ["http", "https"]),
+  OPENPAY_WEBHOOK_USER: z.string().optional().refine((v) => !v || /^[^:\s]{1,100}$/.test(v), {
+    message: "OPENPAY_WEBHOOK_USER must be 1 to 100 characters without spaces or colons",
+  }),
+  OPENPAY_WEBHOOK_PASSWORD: z.string().optional().refine((v) => !v || v.length >= 12, {
+    message: "OPENPAY_WEBHOOK_PASSWORD must have at least 12 characters",
+  }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], {
     message: "LOG_LEVEL must be one of debug, info, warn, error",
   }).optional().default("info"),
@@ -237,6 +277,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       "MQTT_DYNSEC=on needs MQTT_URL, MQTT_USERNAME and MQTT_PASSWORD (the dynamic-security admin account of the external broker)",
     ]);
   }
+  const openpayProblems = [];
+  if (!v.OPENPAY_MERCHANT_ID !== !v.OPENPAY_PRIVATE_KEY) {
+    openpayProblems.push("OPENPAY_MERCHANT_ID and OPENPAY_PRIVATE_KEY must be set together");
+  }
+  if (!v.OPENPAY_WEBHOOK_USER !== !v.OPENPAY_WEBHOOK_PASSWORD) {
+    openpayProblems.push("OPENPAY_WEBHOOK_USER and OPENPAY_WEBHOOK_PASSWORD must be set together");
+  }
+  if (openpayProblems.length > 0) throw new ConfigError(openpayProblems);
+  const production = v.OPENPAY_PRODUCTION === "true";
   const dataDir = v.DATA_DIR.replace(/\/+$/, "") || ".";
   return {
     port: v.PORT,
@@ -262,6 +311,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       dynsec: v.MQTT_DYNSEC === "on",
     },
     utcOffsetMinutes: v.UTC_OFFSET_MINUTES,
+    openpay: {
+      merchantId: v.OPENPAY_MERCHANT_ID || null,
+      privateKey: v.OPENPAY_PRIVATE_KEY || null,
+      production,
+      apiUrl: (v.OPENPAY_API_URL || OPENPAY_URLS[production ? "production" : "sandbox"])
+        .replace(/\/+$/, ""),
+      webhookUser: v.OPENPAY_WEBHOOK_USER || null,
+      webhookPassword: v.OPENPAY_WEBHOOK_PASSWORD || null,
+    },
     telemetry: {
       questdbUrl: v.QUESTDB_URL || null,
       rawRetentionDays: v.RAW_RETENTION_DAYS,

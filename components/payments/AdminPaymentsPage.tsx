@@ -1,0 +1,150 @@
+/**
+ * The admin's payments page `/admin/payments` (issue 12, reconciliation): every SPEI charge with
+ * its bill, tenant, amount, status, reference and dates; the events that do not match a bill
+ * flagged for a person; recent processor events; the webhook verification code; in test mode a
+ * "simulate transfer" button per charge in progress.
+ */
+import type { Translate } from "../../services/platform/i18n.ts";
+import type { ChargeRow, PaymentsOverview } from "../../services/payments/mod.ts";
+import type { PaymentFlag, StoredEvent } from "../../db/payments.ts";
+import { FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
+import { esDate, mxn, paymentBadge } from "./format.ts";
+import { TestModeNotice } from "./TestModeNotice.tsx";
+
+/** Props of {@link AdminPaymentsPage}. */
+export interface AdminPaymentsPageProps {
+  t: Translate;
+  data: PaymentsOverview;
+  testMode: boolean;
+  offsetMinutes: number;
+  /** A translated message after an action (simulated, or its error). */
+  notice?: string;
+  error?: string;
+}
+
+/** The page. */
+export function AdminPaymentsPage(
+  { t, data, testMode, offsetMinutes, notice, error }: AdminPaymentsPageProps,
+) {
+  const A = (k: string) => t(`payments.admin.${k}`);
+  const time = (iso: string | null) => esDate(iso, offsetMinutes, true);
+  return (
+    <>
+      <PageHeader title={A("title")} subtitle={A("subtitle")} />
+      {testMode && <TestModeNotice t={t} />}
+      {notice && <p className="alert alert-success notice" role="status">{notice}</p>}
+      <FormError>{error}</FormError>
+      <section className="card">
+        <h2>{A("charges")}</h2>
+        <ResponsiveList<ChargeRow>
+          label={A("charges")}
+          framed={false}
+          testId="charges"
+          rows={data.charges}
+          rowKey={(r) => r.charge.id}
+          rowAttrs={(r) => ({ "data-bill": r.charge.bill_id, "data-charge": r.charge.id })}
+          empty={<p className="muted">{A("no_charges")}</p>}
+          columns={[
+            {
+              label: A("bill"),
+              primary: true,
+              cell: (r) => `#${r.charge.bill_id} · ${r.charge.order_id}`,
+            },
+            {
+              label: A("status"),
+              aside: true,
+              cell: (r) =>
+                r.bill
+                  ? (
+                    <span className={paymentBadge(r.bill.payment_status)} data-testid="bill-status">
+                      {t(`payments.status.${r.bill.payment_status}`)}
+                    </span>
+                  )
+                  : r.charge.status,
+            },
+            { label: A("tenant"), cell: (r) => r.tenant || "—" },
+            { label: A("amount"), numeric: true, cell: (r) => mxn(r.charge.amount) },
+            { label: A("reference"), className: "mono", cell: (r) => r.charge.reference },
+            { label: A("created"), cell: (r) => time(r.charge.created_at) },
+            { label: A("expires"), cell: (r) => time(r.charge.expiry_date) },
+            {
+              label: A("updated"),
+              cell: (r) => `${r.charge.status} · ${time(r.charge.updated_at)}`,
+            },
+            ...(testMode
+              ? [{
+                label: A("simulate"),
+                actions: true,
+                cell: (r: ChargeRow) =>
+                  r.charge.status === "in_progress" && (
+                    <form method="post" action="/admin/payments/simulate" className="inline-form">
+                      <input type="hidden" name="bill" value={String(r.charge.bill_id)} />
+                      <button
+                        type="submit"
+                        className="btn btn-sm btn-secondary"
+                        data-testid="simulate-transfer"
+                      >
+                        {A("simulate")}
+                      </button>
+                    </form>
+                  ),
+              }]
+              : []),
+          ]}
+        />
+      </section>
+      <section className="card">
+        <h2>{A("flags")}</h2>
+        <ResponsiveList<PaymentFlag>
+          label={A("flags")}
+          framed={false}
+          testId="payment-flags"
+          rows={data.flags}
+          rowKey={(f) => f.id}
+          empty={<p className="muted">{A("no_flags")}</p>}
+          columns={[
+            { label: A("flag_reason"), primary: true, cell: (f) => A(`reasons.${f.reason}`) },
+            { label: A("bill"), cell: (f) => (f.bill_id === null ? "—" : `#${f.bill_id}`) },
+            { label: A("event"), cell: (f) => f.event_type },
+            { label: A("transaction"), className: "mono", cell: (f) => f.transaction_id },
+            {
+              label: A("amount"),
+              numeric: true,
+              cell: (f) => (f.amount === null ? "—" : mxn(f.amount)),
+            },
+            { label: A("received"), cell: (f) => time(f.at) },
+          ]}
+        />
+      </section>
+      <section className="card">
+        <h2>{A("events")}</h2>
+        <ResponsiveList<StoredEvent>
+          label={A("events")}
+          framed={false}
+          testId="payment-events"
+          rows={data.events}
+          rowKey={(e) => `${e.type}:${e.transaction_id}`}
+          empty={<p className="muted">—</p>}
+          columns={[
+            { label: A("event"), primary: true, cell: (e) => e.type },
+            { label: A("outcome"), aside: true, cell: (e) => e.outcome },
+            { label: A("transaction"), className: "mono", cell: (e) => e.transaction_id },
+            { label: A("received"), cell: (e) => time(e.received_at) },
+          ]}
+        />
+      </section>
+      <section className="card">
+        <h2>{A("verification")}</h2>
+        <p data-testid="verification-code">
+          {data.verification
+            ? (
+              <>
+                <code>{data.verification.code}</code> · {time(data.verification.at)}
+              </>
+            )
+            : A("no_verification")}
+        </p>
+      </section>
+    </>
+  );
+}

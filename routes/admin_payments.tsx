@@ -1,0 +1,53 @@
+/**
+ * The admin's payments page (issue 12): `GET /admin/payments` (reconciliation) and, in test
+ * mode, `POST /admin/payments/simulate` (form field `bill`) that simulates the tenant's transfer
+ * through the sandbox and comes back to the page.
+ */
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
+import { appPage } from "./_page.tsx";
+import { formString, readForm, validate } from "./_http.ts";
+import { attempt, Refusal } from "./_refusal.tsx";
+import { requireRole } from "./_session.ts";
+import { paymentsOverview, paymentsTestMode, simulateTransfer } from "../services/payments/mod.ts";
+import { AdminPaymentsPage } from "../components/payments/AdminPaymentsPage.tsx";
+
+const billForm = z.object({ bill: z.string().regex(/^\d{1,12}$/) });
+
+/** Routes under /admin/payments. */
+export function adminPaymentRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<UserEnv>();
+  app.use("*", requireRole("admin"));
+
+  const page = async (c: Context<UserEnv>, msg: {
+    notice?: string;
+    error?: string;
+  }) =>
+    appPage(
+      c,
+      deps,
+      c.var.t("payments.admin.title"),
+      <AdminPaymentsPage
+        t={c.var.t}
+        data={await paymentsOverview(deps)}
+        testMode={paymentsTestMode(deps)}
+        offsetMinutes={deps.config.utcOffsetMinutes}
+        {...msg}
+      />,
+    );
+
+  app.get(
+    "/",
+    (c) => page(c, c.req.query("simulated") ? { notice: c.var.t("payments.admin.simulated") } : {}),
+  );
+
+  app.post("/simulate", async (c) => {
+    const q = validate(billForm, { bill: formString(await readForm(c), "bill") });
+    if (!q.ok) return page(c, { error: c.var.t("payments.errors.not_found") });
+    const done = await attempt(simulateTransfer(deps, Number(q.data.bill)));
+    if (done instanceof Refusal) return page(c, { error: c.var.t(done.key) });
+    return c.redirect("/admin/payments?simulated=1", 303);
+  });
+  return app as unknown as Hono<AppEnv>;
+}

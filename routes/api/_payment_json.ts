@@ -1,0 +1,42 @@
+/**
+ * Payments as the JSON API serves them (spec 001 section 3, "Tenant payment"): amounts in
+ * currency units with at most 2 decimals, converted here.
+ */
+import { centsToUnits } from "../../core/money.ts";
+import type { PaymentsSummary, TenantPayment } from "../../services/payments/mod.ts";
+
+/** A payment record for the API. */
+export function paymentJson(p: TenantPayment) {
+  return { ...p, amount_due: centsToUnits(p.amount_due) };
+}
+
+/** The SPEI details of a payment with a reference (the answer of `pay`). */
+export function speiDetailsJson(p: TenantPayment) {
+  return {
+    clabe: p.spei_clabe,
+    reference: p.spei_reference,
+    bank: p.spei_bank,
+    amount: centsToUnits(p.amount_due),
+    expiry_date: p.spei_expiry_date,
+    pdf_receipt_url: p.pdf_receipt_url,
+  };
+}
+
+/** The payments summary for the API. */
+export function summaryJson(s: PaymentsSummary) {
+  return {
+    pending_payments: s.pending_payments.map(paymentJson),
+    overdue_payments: s.overdue_payments.map(paymentJson),
+    awaiting_spei_payments: s.awaiting_spei_payments.map(paymentJson),
+    expired_references: s.expired_references.map(paymentJson),
+    next_payment_due: s.next_payment_due && {
+      ...s.next_payment_due,
+      amount: centsToUnits(s.next_payment_due.amount),
+    },
+    total_pending_amount: centsToUnits(s.total_pending_amount),
+    total_overdue_amount: centsToUnits(s.total_overdue_amount),
+    total_awaiting_spei_amount: centsToUnits(s.total_awaiting_spei_amount),
+    pending_count: s.pending_count,
+    test_mode: s.test_mode,
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The tenant's payment pages (spec 001 section 2): `/user/payments`, the payment form
+ * `/user/payment?bill=…` and `/user/payment/success?bill=…` (the spec's navigation state is the
+ * bill in the URL), and `POST /user/payment/generate` (form field `bill`) that generates the
+ * reference and shows the success page, or the form again with the message.
+ */
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
+import { appPage } from "./_page.tsx";
+import { formString, readForm, validate } from "./_http.ts";
+import { attempt, Refusal, refusalStatus } from "./_refusal.tsx";
+import { requireRole } from "./_session.ts";
+import { formatDate } from "../core/periods.ts";
+import { localParts } from "../core/local_time.ts";
+import {
+  paymentsSummary,
+  paymentsTestMode,
+  referenceFor,
+  tenantPayment,
+} from "../services/payments/mod.ts";
+import { PaymentsPage } from "../components/payments/PaymentsPage.tsx";
+import { PaymentError, PaymentForm } from "../components/payments/PaymentForm.tsx";
+
+const billQuery = z.object({ bill: z.string().regex(/^\d{1,12}$/) });
+
+/** Routes of the tenant's payment pages. */
+export function tenantPaymentRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<UserEnv>();
+  app.use("/user/payment", requireRole("user"));
+  app.use("/user/payment/*", requireRole("user"));
+  app.use("/user/payments", requireRole("user"));
+
+  app.get("/user/payments", async (c) => {
+    const now = deps.now();
+    const offset = deps.config.utcOffsetMinutes;
+    const summary = await paymentsSummary(deps, c.var.user);
+    return appPage(
+      c,
+      deps,
+      c.var.t("payments.payments_page.title"),
+      <PaymentsPage
+        t={c.var.t}
+        summary={summary}
+        today={formatDate(localParts(now, offset))}
+        now={now}
+        offsetMinutes={offset}
+      />,
+    );
+  });
+
+  /** The form of bill `raw` (from the query or the posted form), or an error screen. */
+  async function form(
+    c: Context<UserEnv>,
+    raw: unknown,
+    error?: Refusal,
+  ) {
+    const t = c.var.t;
+    const title = t("payments.payment_form.title");
+    const q = validate(billQuery, { bill: raw });
+    if (!q.ok) {
+      const body = <PaymentError t={t} title={t("payments.errors.no_payment_selected")} />;
+      return appPage(c, deps, title, body, raw === undefined || raw === "" ? 200 : 400);
+    }
+    const p = await attempt(tenantPayment(deps, c.var.user, Number(q.data.bill)));
+    if (p instanceof Refusal) {
+      const body = (
+        <PaymentError t={t} title={t("payments.errors.load_title")} message={t(p.key)} />
+      );
+      return appPage(c, deps, title, body, 404);
+    }
+    const message = error
+      ? `${t("payments.errors.generate_failed")}: ${t(error.key, error.params)}`
+      : undefined;
+    return appPage(
+      c,
+      deps,
+      title,
+      <PaymentForm
+        t={t}
+        p={p}
+        testMode={paymentsTestMode(deps)}
+        now={deps.now()}
+        offsetMinutes={deps.config.utcOffsetMinutes}
+        error={message}
+      />,
+      error ? refusalStatus(error) as 400 | 404 | 409 | 503 : 200,
+    );
+  }
+
+  app.get("/user/payment", (c) => form(c, c.req.query("bill")));
+  app.get("/user/payment/success", (c) => form(c, c.req.query("bill")));
+
+  app.post("/user/payment/generate", async (c) => {
+    const raw = formString(await readForm(c), "bill");
+    const q = validate(billQuery, { bill: raw });
+    if (!q.ok) {
+      const t = c.var.t;
+      const body = <PaymentError t={t} title={t("payments.errors.no_payment_data")} />;
+      return appPage(c, deps, t("payments.payment_form.title"), body, 400);
+    }
+    const done = await attempt(referenceFor(deps, c.var.user, Number(q.data.bill)));
+    if (done instanceof Refusal) return form(c, raw, done);
+    return c.redirect(`/user/payment/success?bill=${done.id}`, 303);
+  });
+  return app as unknown as Hono<AppEnv>;
+}

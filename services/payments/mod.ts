@@ -1,0 +1,40 @@
+/**
+ * SPEI payments through Openpay (issue 12; spec 001 sections 2, 3, 7): the REST client
+ * (`openpay_client.ts`), generating a reference (`references.ts`), the webhook (`webhooks.ts`),
+ * what a charge's state means for its bill (`settle.ts`), reconciliation (`reconciliation.ts`),
+ * the tenant's view (`tenant.ts`), the local sandbox (`sandbox/`) and the test-mode transfer
+ * (`simulate.ts`). Routes, scripts and main import from here.
+ */
+export {
+  basicAuth,
+  type OpenpayCharge,
+  openpayClient,
+  openpayConfigured,
+  OpenpayError,
+  speiReceiptUrl,
+} from "./openpay_client.ts";
+export { orderIdOf, PAYMENT_ERRORS, referenceFor } from "./references.ts";
+export {
+  receiveWebhook,
+  webhookAuthorized,
+  type WebhookReceipt,
+  webhooksIdle,
+} from "./webhooks.ts";
+export {
+  type ChargeRow,
+  type PaymentsOverview,
+  paymentsOverview,
+  reconcileCharges,
+  type ReconcileResult,
+} from "./reconciliation.ts";
+export {
+  type PaymentsSummary,
+  paymentsSummary,
+  paymentsTestMode,
+  summaryList,
+  type TenantPayment,
+  tenantPayment,
+} from "./tenant.ts";
+export { simulateTransfer } from "./simulate.ts";
+export { type OpenpaySandbox, startOpenpaySandbox } from "./sandbox/mod.ts";
+export { startLocalOpenpay } from "./sandbox/local.ts";

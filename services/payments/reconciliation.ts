@@ -1,0 +1,100 @@
+/**
+ * Reconciliation (issue 12): the sweep that asks Openpay about every charge still in progress
+ * (a lost webhook still ends right) and expires references past their expiry date, and the
+ * admin's view of charges, events and the flags a person must look at.
+ */
+import type { Deps } from "../deps.ts";
+import {
+  getCharge,
+  getVerification,
+  listCharges,
+  listEvents,
+  listFlags,
+  openChargeIds,
+  type PaymentFlag,
+  type StoredCharge,
+  type StoredEvent,
+} from "../../db/payments.ts";
+import { getUnitBill } from "../../db/bills.ts";
+import { getUsers } from "../../db/users.ts";
+import type { UnitBill } from "../../core/bill.ts";
+import { openpayClient, openpayConfigured, OpenpayError } from "./openpay_client.ts";
+import { settleEnded, settlePaid } from "./settle.ts";
+
+/** What a reconciliation sweep did. */
+export interface ReconcileResult {
+  checked: number;
+  paid: number;
+  expired: number;
+}
+
+/** Asks Openpay about each open charge; expires the ones past their expiry (see module text). */
+export async function reconcileCharges(deps: Deps): Promise<ReconcileResult> {
+  const result: ReconcileResult = { checked: 0, paid: 0, expired: 0 };
+  const s = deps.config.openpay;
+  for (const id of await openChargeIds(deps.kv)) {
+    const stored = await getCharge(deps.kv, id);
+    if (!stored) continue;
+    result.checked++;
+    const source = { event: "sweep", cause: "reference_expired" as const };
+    let status = "in_progress";
+    if (openpayConfigured(s)) {
+      try {
+        const fetched = await openpayClient(s).getCharge(id);
+        status = fetched.status;
+        if (status === "completed") {
+          const paid = await settlePaid(deps, fetched, {
+            event: "sweep",
+            cause: "processor_event",
+          });
+          if (paid === "handled") result.paid++;
+          continue;
+        }
+      } catch (e) {
+        if (!(e instanceof OpenpayError)) throw e;
+        deps.log.log("warn", "reconciliation could not read a charge", { charge: id });
+      }
+    }
+    const past = stored.expiry_date !== null && Date.parse(stored.expiry_date) <= deps.now();
+    if (status === "cancelled" || past) {
+      if (await settleEnded(deps, id, "reference_expired", source) === "handled") result.expired++;
+    } else if (status === "failed") await settleEnded(deps, id, "failed", source);
+  }
+  return result;
+}
+
+/** A charge row of the admin's payments page. */
+export interface ChargeRow {
+  charge: StoredCharge;
+  bill: UnitBill | null;
+  tenant: string;
+}
+
+/** What the admin's payments page shows. */
+export interface PaymentsOverview {
+  charges: ChargeRow[];
+  flags: PaymentFlag[];
+  events: StoredEvent[];
+  verification: { code: string; at: string } | null;
+}
+
+/** The admin's reconciliation view: charges with bill and tenant, flags, recent events. */
+export async function paymentsOverview(deps: Deps): Promise<PaymentsOverview> {
+  const charges = await listCharges(deps.kv);
+  const byId = new Map<number, UnitBill>();
+  for (const id of new Set(charges.map((c) => c.bill_id))) {
+    const b = await getUnitBill(deps.kv, id);
+    if (b) byId.set(id, b);
+  }
+  const users = await getUsers(deps.kv, [...byId.values()].map((b) => b.tenant_id));
+  return {
+    charges: charges.map((c) => {
+      const bill = byId.get(c.bill_id) ?? null;
+      const u = bill?.tenant_id != null ? users.get(bill.tenant_id) : undefined;
+      return { charge: c, bill, tenant: u ? (u.full_name || u.email) : "" };
+    }),
+    flags: await listFlags(deps.kv),
+    events: (await listEvents(deps.kv)).slice(0, 100),
+    verification: await getVerification(deps.kv),
+  };
+}

@@ -896,7 +896,39 @@ const ROUTES: Row[] = [
   },
   { method: "GET", route: "/user/pricing", expect: page("user") },
   { method: "GET", route: "/user/billing", expect: page("user") },
-  ...comingSoon("user", ["/user/payments"]),
+  // ---- payments (issue 12): the fixture's bills are drafts, so no tenant may pay them ----
+  { method: "GET", route: "/user/payments", expect: page("user") },
+  { method: "GET", route: "/user/payment", expect: page("user") },
+  {
+    method: "GET",
+    route: "/user/payment/success",
+    path: (f) => `/user/payment/success?bill=${f.bills.unit[0]}`,
+    expect: page("user", 404),
+  },
+  {
+    method: "POST",
+    route: "/user/payment/generate",
+    body: (f) => ({ form: { bill: String(f.bills.unit[0]) } }),
+    expect: page("user", 404),
+  },
+  {
+    method: "GET",
+    route: "/api/tenant-payments/summary",
+    expect: api(["user"], 200),
+    check: async (res) => assert.equal((await res.json()).pending_payments.length, 0),
+  },
+  at("GET", "/api/tenant-payments/:id", (f) => [f.bills.unit[0]], api(["user"], 404)),
+  at("POST", "/api/tenant-payments/:id/pay", (f) => [f.bills.unit[0]], api(["user"], 404), () => ({
+    json: {},
+  })),
+  { method: "POST", route: "/api/webhooks/openpay", expect: everyone(401) },
+  { method: "GET", route: "/admin/payments", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/payments/simulate",
+    body: (f) => ({ form: { bill: String(f.bills.unit[0]) } }),
+    expect: page("admin"),
+  },
 
   // ---- paths no route matches ----------------------------------------------------------
   { method: "GET", route: null, path: () => "/no-such-page", expect: everyone(302, "/") },

@@ -248,3 +248,49 @@ Deno.test("MQTT_TLS_PORT, MQTT_TLS_HOSTS and MQTT_REQUIRE_CLIENT_CERT are read a
     /MQTT_REQUIRE_CLIENT_CERT must be true or false/,
   );
 });
+
+Deno.test("loadConfig() reads the Openpay settings and names each bad one", () => {
+  const none = loadConfig({});
+  assert.equal(none.openpay.merchantId, null);
+  assert.equal(none.openpay.production, false);
+  assert.equal(none.openpay.apiUrl, "https://sandbox-api.openpay.mx");
+  const live = loadConfig({
+    OPENPAY_MERCHANT_ID: "mzdtln0bmtms6o3kck8f",
+    OPENPAY_PRIVATE_KEY: "sk_e568c42a6c384b7ab02cd47d2e407cab",
+    OPENPAY_PRODUCTION: "true",
+    OPENPAY_WEBHOOK_USER: "hook",
+    OPENPAY_WEBHOOK_PASSWORD: "long-enough-password",
+  });
+  assert.equal(live.openpay.apiUrl, "https://api.openpay.mx");
+  assert.equal(live.openpay.production, true);
+  assert.equal(live.openpay.webhookUser, "hook");
+  assert.equal(
+    loadConfig({ OPENPAY_API_URL: "http://127.0.0.1:4010/" }).openpay.apiUrl,
+    "http://127.0.0.1:4010",
+  );
+  const bad = () =>
+    loadConfig({
+      OPENPAY_MERCHANT_ID: "Bad Id!",
+      OPENPAY_PRIVATE_KEY: "pk_public",
+      OPENPAY_PRODUCTION: "yes",
+      OPENPAY_API_URL: "ftp://x",
+      OPENPAY_WEBHOOK_PASSWORD: "short",
+    });
+  assert.throws(bad, (e: ConfigError) => {
+    assert.equal(e.problems.length, 5);
+    for (
+      const name of [
+        "OPENPAY_MERCHANT_ID",
+        "OPENPAY_PRIVATE_KEY",
+        "OPENPAY_PRODUCTION",
+        "OPENPAY_API_URL",
+        "OPENPAY_WEBHOOK_PASSWORD",
+      ]
+    ) assert.ok(e.problems.some((p) => p.includes(name)), name);
+    return true;
+  });
+  assert.throws(
+    () => loadConfig({ OPENPAY_MERCHANT_ID: "mzdtln0bmtms6o3kck8f" }),
+    /OPENPAY_MERCHANT_ID and OPENPAY_PRIVATE_KEY must be set together/,
+  );
+});

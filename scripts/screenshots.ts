@@ -151,6 +151,9 @@ const SHOTS: Shot[] = [
   { who: "user", path: "/user/billing", name: "user-billing", before: chartDrawn },
   { who: "user", path: "/user/billing", name: "user-billing-how", before: openHow },
   { who: "user", path: "/user", name: "user-drawer", before: openDrawer, width: 360 },
+  { who: "user", path: "/user/payments", name: "user-payments" },
+  { who: "user", path: "/user/payment", name: "user-payment-none" },
+  { who: "admin", path: "/admin/payments", name: "admin-payments" },
   { who: "user", path: "/user/settings", name: "user-settings" },
   { who: "user", path: "/notifications", name: "user-notifications" },
 ];

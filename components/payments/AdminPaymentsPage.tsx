@@ -8,7 +8,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { ChargeRow, PaymentsOverview } from "../../services/payments/mod.ts";
 import type { PaymentFlag, StoredEvent } from "../../db/payments.ts";
 import { FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
-import { esDate, mxn, paymentBadge } from "./format.ts";
+import { mxn, paymentBadge } from "./format.ts";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
 /** Props of {@link AdminPaymentsPage}. */
@@ -27,7 +27,11 @@ export function AdminPaymentsPage(
   { t, data, testMode, offsetMinutes, notice, error }: AdminPaymentsPageProps,
 ) {
   const A = (k: string) => t(`payments.admin.${k}`);
-  const time = (iso: string | null) => esDate(iso, offsetMinutes, true);
+  const time = (iso: string | null) => {
+    const ms = iso ? Date.parse(iso) : NaN;
+    if (Number.isNaN(ms)) return "—";
+    return new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 16).replace("T", " ");
+  };
   return (
     <>
       <PageHeader title={A("title")} subtitle={A("subtitle")} />
@@ -48,7 +52,8 @@ export function AdminPaymentsPage(
             {
               label: A("bill"),
               primary: true,
-              cell: (r) => `#${r.charge.bill_id} · ${r.charge.order_id}`,
+              className: "nowrap",
+              cell: (r) => r.charge.order_id,
             },
             {
               label: A("status"),
@@ -67,10 +72,6 @@ export function AdminPaymentsPage(
             { label: A("reference"), className: "mono", cell: (r) => r.charge.reference },
             { label: A("created"), cell: (r) => time(r.charge.created_at) },
             { label: A("expires"), cell: (r) => time(r.charge.expiry_date) },
-            {
-              label: A("updated"),
-              cell: (r) => `${r.charge.status} · ${time(r.charge.updated_at)}`,
-            },
             ...(testMode
               ? [{
                 label: A("simulate"),

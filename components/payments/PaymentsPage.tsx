@@ -11,7 +11,6 @@ import {
   summaryList,
   type TenantPayment,
 } from "../../services/payments/mod.ts";
-import { Stat } from "../HomePage.tsx";
 import { Island } from "../render.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { esDate, esPeriod, mxn, paymentBadge } from "./format.ts";
@@ -88,6 +87,17 @@ function Row(
   );
 }
 
+/** A summary card: its amount and a smaller line under it. */
+function Stat({ label, value, sub }: { label: string; value: string; sub?: string }) {
+  return (
+    <div className="stat">
+      <div className="stat-label">{label}</div>
+      <div className="stat-value">{value}</div>
+      {sub && <div className="stat-sub">{sub}</div>}
+    </div>
+  );
+}
+
 /** The page. */
 export function PaymentsPage({ t, summary, today, now, offsetMinutes }: PaymentsPageProps) {
   const P = (k: string, x?: Record<string, string | number>) => t(`payments.payments_page.${k}`, x);
@@ -118,15 +128,13 @@ export function PaymentsPage({ t, summary, today, now, offsetMinutes }: Payments
       <div className="stats" data-live="payment-cards" data-testid="payment-cards">
         <Stat
           label={P("cards.next_payment_due")}
-          value={next
-            ? `${mxn(next.amount)} · ${P("cards.due_on", { date: esDate(next.date) })}`
-            : P("cards.no_upcoming")}
+          value={next ? mxn(next.amount) : "—"}
+          sub={next ? P("cards.due_on", { date: esDate(next.date) }) : P("cards.no_upcoming")}
         />
         <Stat
           label={P("cards.pending_total")}
-          value={`${mxn(summary.total_pending_amount)} · ${
-            P("cards.pending_count", { count: summary.pending_count })
-          }`}
+          value={mxn(summary.total_pending_amount)}
+          sub={P("cards.pending_count", { count: summary.pending_count })}
         />
         {summary.total_awaiting_spei_amount > 0 && (
           <Stat

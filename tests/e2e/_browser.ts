@@ -26,6 +26,7 @@ import { hashPassword } from "../../services/platform/passwords.ts";
 import { issueToken } from "../../services/platform/tokens.ts";
 import type { Language, Role } from "../../core/roles.ts";
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from "../../core/access_code.ts";
+import { monthBounds } from "../../core/local_time.ts";
 
 /** The Chromium binary: `CHROMIUM_PATH`, else Debian's package. */
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") || "/usr/bin/chromium";
@@ -564,4 +565,12 @@ export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> 
     );
   }
   return { url, output, stderr: errors, exited: child.status, close: stop };
+}
+
+/** Last month in the business time zone (`offset` minutes east of UTC): its text, year and instants. */
+export function lastMonth(offset: number) {
+  const local = new Date(Date.now() + offset * 60_000);
+  const y = local.getUTCMonth() === 0 ? local.getUTCFullYear() - 1 : local.getUTCFullYear();
+  const m = local.getUTCMonth() === 0 ? 12 : local.getUTCMonth();
+  return { text: `${y}-${String(m).padStart(2, "0")}`, year: y, ...monthBounds(y, m, offset) };
 }

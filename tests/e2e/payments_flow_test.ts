@@ -12,27 +12,21 @@ import {
   apiStation,
   collectConsole,
   freshPage,
+  lastMonth,
   pathOf,
   portalApi,
   signIn,
   until,
   withPortalAndBrowser,
 } from "./_browser.ts";
-import { monthBounds } from "../../core/local_time.ts";
-import { defaultZone } from "../../core/zone.ts";
+import { defaultZone, type Zone } from "../../core/zone.ts";
+import { TIERED } from "../_billing_world.ts";
 import { createZone } from "../../db/zones.ts";
 import { listNotifications } from "../../db/notifications.ts";
 import { listUnitBills } from "../../db/bills.ts";
 import { runBilling } from "../../services/billing/mod.ts";
 import { startOpenpaySandbox } from "../../services/payments/mod.ts";
 import { isValidClabe } from "../../services/payments/sandbox/clabe.ts";
-
-function lastMonth(offset: number) {
-  const local = new Date(Date.now() + offset * 60_000);
-  const y = local.getUTCMonth() === 0 ? local.getUTCFullYear() - 1 : local.getUTCFullYear();
-  const m = local.getUTCMonth() === 0 ? 12 : local.getUTCMonth();
-  return { text: `${y}-${String(m).padStart(2, "0")}`, year: y, ...monthBounds(y, m, offset) };
-}
 
 const text = (page: Page, sel: string) => page.$eval(sel, (el) => el.textContent ?? "");
 
@@ -59,15 +53,8 @@ Deno.test("a tenant pays a bill by SPEI on a phone and everyone sees it paid", a
       const tenant = await addAccount(portal, "user", { full_name: "Lucía Pérez Gómez" });
       const zone = await createZone(portal.deps.kv, {
         ...defaultZone("Tiered"),
-        enable_levels: true,
-        price_low: 1,
-        price_low_threshold: 150,
-        price_middle: 2,
-        price_middle_threshold: 280,
-        price_high: 3,
-        base_tariff: 40,
-        tax_percentage: 16,
-      }, Date.now());
+        ...TIERED,
+      } as Zone, Date.now());
       const api = await portalApi(portal, admin.user);
       const { station } = await apiStation(api, {
         serial: "PY-01",

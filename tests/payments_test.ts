@@ -343,3 +343,29 @@ Deno.test("expiry: an expired charge becomes reference_expired, then a new refer
     assert.equal(swept.payment_history.at(-1)?.cause, "reference_expired");
     assert.equal(swept.payment_history.at(-1)?.note, "sweep");
   }));
+
+Deno.test("webhook: a charge of the wrong amount or unknown to Openpay is flagged, not paid", () =>
+  world(async (p) => {
+    p.sandbox.setWebhook(null);
+    // A charge naming the bill's order but for less than it owes, then "paid".
+    const res = await fetch(`${p.sandbox.url}/v1/${MERCHANT}/charges`, {
+      method: "POST",
+      headers: { authorization: basicAuth("sk_test"), "content-type": "application/json" },
+      body: JSON.stringify({
+        method: "bank_account",
+        amount: 1,
+        description: "short",
+        order_id: `bill-${p.billA}-7`,
+      }),
+    });
+    const short = await res.json();
+    p.sandbox.simulateTransfer(short.id);
+    await hook(p, { type: "charge.succeeded", transaction: { id: short.id } });
+    await hook(p, { type: "charge.succeeded", transaction: { id: "trnotknown000000000" } });
+    await webhooksIdle();
+    assert.equal((await p.bill(p.billA)).payment_status, "pending");
+    const page = await (await call(p.w.t, "GET", "/admin/payments", { token: p.w.admin })).text();
+    assert.match(page, /Monto incorrecto|Wrong amount/);
+    assert.match(page, /Cargo desconocido|Unknown charge/);
+    assert.match(page, /trnotknown000000000/);
+  }));

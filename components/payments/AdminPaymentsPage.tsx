@@ -72,6 +72,15 @@ export function AdminPaymentsPage(
             { label: A("reference"), className: "mono", cell: (r) => r.charge.reference },
             { label: A("created"), cell: (r) => time(r.charge.created_at) },
             { label: A("expires"), cell: (r) => time(r.charge.expiry_date) },
+            {
+              label: A("history"),
+              cell: (r) => {
+                const last = r.bill?.payment_history.at(-1);
+                return last
+                  ? `${last.cause}${last.note ? ` (${last.note})` : ""} · ${time(last.at)}`
+                  : "—";
+              },
+            },
             ...(testMode
               ? [{
                 label: A("simulate"),

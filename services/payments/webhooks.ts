@@ -9,6 +9,7 @@
  */
 import type { Deps } from "../deps.ts";
 import {
+  addFlag,
   claimEvent,
   putVerification,
   releaseEvent,
@@ -95,6 +96,19 @@ async function handle(deps: Deps, event: StoredEvent): Promise<void> {
       outcome = await settleEnded(deps, event.transaction_id, "failed", source);
     } else outcome = "ignored";
   } catch (e) {
+    if (e instanceof OpenpayError && e.status === 404) {
+      // Openpay does not know the charge: not ours (or forged), kept for a person.
+      await addFlag(deps.kv, {
+        at: new Date(deps.now()).toISOString(),
+        reason: "unknown_charge",
+        event_type: event.type,
+        transaction_id: event.transaction_id,
+        bill_id: null,
+        amount: null,
+      });
+      await settleEvent(deps.kv, { ...event, outcome: "flagged" });
+      return;
+    }
     deps.log.log("warn", "openpay event not handled, left for a redelivery", {
       type: event.type,
       transaction: event.transaction_id,

@@ -34,7 +34,21 @@ export function tenantPaymentRoutes(deps: Deps): Hono<AppEnv> {
   app.get("/user/payments", async (c) => {
     const now = deps.now();
     const offset = deps.config.utcOffsetMinutes;
-    const summary = await paymentsSummary(deps, c.var.user);
+    const t = c.var.t;
+    let summary;
+    try {
+      summary = await paymentsSummary(deps, c.var.user);
+    } catch (e) {
+      deps.log.log("error", "payments list failed", { error: String(e) });
+      const body = (
+        <PaymentError
+          t={t}
+          title={t("payments.errors.error_loading_payments")}
+          message={t("payments.errors.error_loading_payments_detail", { message: String(e) })}
+        />
+      );
+      return appPage(c, deps, t("payments.payments_page.title"), body, 503);
+    }
     return appPage(
       c,
       deps,

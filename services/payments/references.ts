@@ -14,11 +14,11 @@ import {
   changePayment,
   hasLiveReference,
   isPayable,
+  periodOfBill,
   SPEI_REFERENCE_DAYS,
   visibleToTenant,
 } from "../../core/bill.ts";
 import { centsToUnits } from "../../core/money.ts";
-import { periodOfBill } from "../../core/bill.ts";
 import { getUnitBillEntry, type StoredUnitBill, updateUnitBill } from "../../db/bills.ts";
 import { getDevice } from "../../db/devices.ts";
 import { putCharge, releaseBillLock, takeBillLock } from "../../db/payments.ts";

@@ -1,6 +1,6 @@
 /**
  * The demo's station: three units metered by simulated Shelly Pro 3EM meters, owned by the
- * demo customer, one unit occupied by the demo tenant; a week of history written through
+ * demo customer, one unit occupied by the demo tenant; two months of history written through
  * the real Shelly parsing path, and live meters that publish to the broker while the demo
  * runs. Idempotent: an existing demo station is kept as it is.
  */
@@ -26,8 +26,11 @@ export const DEMO_STATION_MQTT = { username: "demo-station-01", password: "demo-
 /** How many simulated meters the demo station has. */
 export const DEMO_METERS = 3;
 
-/** Days of history the demo writes. */
-const HISTORY_DAYS = 7;
+/**
+ * Days of history the demo writes: enough to cover the whole previous month, so that the
+ * admin can bill a closed month with real amounts and the tenant has a bill to pay.
+ */
+const HISTORY_DAYS = 62;
 
 /** Name of the demo's pricing zone. */
 export const DEMO_ZONE_NAME = "CFE Tarifa 1 (demo)";
@@ -103,7 +106,7 @@ export async function seedDemoDevices(
     },
   });
   if (!station.ok) throw new Error(`demo station is invalid: ${JSON.stringify(station.errors)}`);
-  // Installed when its week of history begins, so that its uptime covers that week.
+  // Installed when its history begins, so that its uptime covers that history.
   const since = { ...deps, now: () => deps.now() - HISTORY_DAYS * 86_400_000 };
   const made = await createStation(since, admin, station.data);
   for (let i = 0; i < DEMO_METERS; i++) {

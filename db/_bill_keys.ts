@@ -46,6 +46,17 @@ function dueKey(b: StoredUnitBill): Deno.KvKey | null {
   return ["unit_bills_due", b.payment_due_date, b.id];
 }
 
+/**
+ * The revision of the bills: every commit that writes a unit or customer bill adds 1 (a sum,
+ * so writers never conflict on it); readers that keep bills in memory compare it.
+ */
+export const BILLS_REVISION: Deno.KvKey = ["bills_revision"];
+
+/** Stages the increment of {@link BILLS_REVISION}. */
+export function touchBills(op: Deno.AtomicOperation) {
+  op.sum(BILLS_REVISION, 1n);
+}
+
 /** Stages the writes of one unit bill: the bill, its id index and its due-date index. */
 export function putUnitBill(
   op: Deno.AtomicOperation,
@@ -59,6 +70,7 @@ export function putUnitBill(
   const after = dueKey(bill);
   if (before && (!after || before.join("|") !== after.join("|"))) op.delete(before);
   if (after) op.set(after, null);
+  touchBills(op);
 }
 
 /** Stages the removal of one unit bill and its indexes. */
@@ -67,6 +79,7 @@ export function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
   op.delete(["unit_bill_ids", bill.id]);
   const due = dueKey(bill);
   if (due) op.delete(due);
+  touchBills(op);
 }
 
 export const unitKey = (stationId: number, period: string, unitId: string): Deno.KvKey => [

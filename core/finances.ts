@@ -53,6 +53,113 @@ export interface BillFacts {
   customers: readonly CustomerFact[];
 }
 
+/**
+ * The finalized bills of one station, period and currency summed (cents): the unit bills, the
+ * station bill, and the station bill's share of the paid unit bills.
+ */
+export interface PeriodSummary {
+  station_id: number;
+  zone_id: number;
+  period: string;
+  currency: string;
+  units: number;
+  paid_units: number;
+  base_tariff: number;
+  energy_cost: number;
+  compensation_cost: number;
+  tax_cost: number;
+  total_cost: number;
+  paid_total: number;
+  /** Station bills (0 or 1) and whether each of its unit bills is paid. */
+  customers: number;
+  paid_customers: number;
+  commission: number;
+  fees: number;
+  customer_tax: number;
+  customer_total: number;
+  paid_commission: number;
+  paid_fees: number;
+  paid_customer_tax: number;
+}
+
+const EMPTY = {
+  units: 0,
+  paid_units: 0,
+  base_tariff: 0,
+  energy_cost: 0,
+  compensation_cost: 0,
+  tax_cost: 0,
+  total_cost: 0,
+  paid_total: 0,
+  customers: 0,
+  paid_customers: 0,
+  commission: 0,
+  fees: 0,
+  customer_tax: 0,
+  customer_total: 0,
+  paid_commission: 0,
+  paid_fees: 0,
+  paid_customer_tax: 0,
+};
+
+/**
+ * Sums finalized bills per station, period and currency. The station bill's share of the paid
+ * unit bills: commission (its rate) on their energy plus compensation cost, the fee per paid
+ * unit, the tax (its rate) on both; it is paid in full when every unit bill is paid.
+ */
+export function summarize(facts: BillFacts): PeriodSummary[] {
+  const out = new Map<string, PeriodSummary>();
+  const paidBase = new Map<string, number>();
+  const at = (f: UnitFact | CustomerFact) => {
+    const k = `${f.station_id}|${f.period}|${f.currency}`;
+    let r = out.get(k);
+    if (!r) {
+      out.set(
+        k,
+        r = {
+          station_id: f.station_id,
+          zone_id: f.zone_id,
+          period: f.period,
+          currency: f.currency,
+          ...EMPTY,
+        },
+      );
+    }
+    return [k, r] as const;
+  };
+  for (const u of facts.units) {
+    if (!u.finalized) continue;
+    const [k, r] = at(u);
+    r.units++;
+    r.base_tariff += u.base_tariff;
+    r.energy_cost += u.energy_cost;
+    r.compensation_cost += u.compensation_cost;
+    r.tax_cost += u.tax_cost;
+    r.total_cost += u.total_cost;
+    if (u.paid) {
+      r.paid_units++;
+      r.paid_total += u.total_cost;
+      paidBase.set(k, (paidBase.get(k) ?? 0) + u.energy_cost + u.compensation_cost);
+    }
+  }
+  for (const c of facts.customers) {
+    if (!c.finalized) continue;
+    const [k, r] = at(c);
+    const commission = percentOfCents(paidBase.get(k) ?? 0, c.commission_rate);
+    const fees = r.paid_units * c.fee_per_unit;
+    r.customers++;
+    r.commission += c.commission;
+    r.fees += c.fees;
+    r.customer_tax += c.tax;
+    r.customer_total += c.total;
+    r.paid_commission += commission;
+    r.paid_fees += fees;
+    r.paid_customer_tax += percentOfCents(commission + fees, c.tax_rate);
+    if (r.units > 0 && r.paid_units === r.units) r.paid_customers++;
+  }
+  return [...out.values()];
+}
+
 /** The figures of one block (spec 001 section 3, `unit_billing.monthly` and the like); cents. */
 export interface BlockFigures {
   total_bills: number;
@@ -97,14 +204,6 @@ export interface FinanceOverview {
   customer_billing: BillingBlocks;
 }
 
-/** A customer bill's share of its paid unit bills (cents) and whether all of them are paid. */
-export interface PaidShare {
-  commission: number;
-  fees: number;
-  tax: number;
-  all_paid: boolean;
-}
-
 /** Which bills count: a currency, a set of stations, periods overlapping a date range. */
 export interface FactFilter {
   currency?: string;
@@ -131,23 +230,22 @@ const ZERO_BLOCK: BlockFigures = {
   paid_fees: 0,
 };
 
-const stationPeriod = (f: { station_id: number; period: string }) => `${f.station_id}|${f.period}`;
-
 /** `part / whole` in percent with 2 decimals; 0 when nothing is whole. */
 export function marginPercent(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((part / whole) * 10000) / 100;
 }
+
+const pad = (n: number) => String(n).padStart(2, "0");
 
 /** The first and last day (`YYYY-MM-DD`) of a period. */
 function periodSpan(period: string): [string, string] {
   const p = parsePeriod(period);
   const first = p.months[0], last = p.months[p.months.length - 1];
   const days = new Date(Date.UTC(p.year, last, 0)).getUTCDate();
-  const pad = (n: number) => String(n).padStart(2, "0");
   return [`${p.year}-${pad(first)}-01`, `${p.year}-${pad(last)}-${pad(days)}`];
 }
 
-/** Whether a bill's facts pass the filter. */
+/** Whether a summary passes the filter (its period overlapping the date range). */
 export function passes(
   f: { station_id: number; period: string; currency: string },
   q: FactFilter,
@@ -163,88 +261,35 @@ export function passes(
   return true;
 }
 
-/** The finalized facts passing the filter. */
-export function selectFacts(facts: BillFacts, q: FactFilter): BillFacts {
-  return {
-    units: facts.units.filter((u) => u.finalized && passes(u, q)),
-    customers: facts.customers.filter((c) => c.finalized && passes(c, q)),
-  };
-}
-
-/**
- * The share of each customer bill (by station and period) that its paid unit bills carry:
- * commission on their energy plus compensation cost, the fee per paid unit, the tax on both.
- */
-export function paidShares(facts: BillFacts): Map<string, PaidShare> {
-  const paid = new Map<string, { base: number; n: number; all: boolean }>();
-  for (const u of facts.units) {
-    if (!u.finalized) continue;
-    const k = stationPeriod(u);
-    const s = paid.get(k) ?? { base: 0, n: 0, all: true };
-    if (u.paid) {
-      s.base += u.energy_cost + u.compensation_cost;
-      s.n++;
-    } else s.all = false;
-    paid.set(k, s);
-  }
-  const out = new Map<string, PaidShare>();
-  for (const c of facts.customers) {
-    const s = paid.get(stationPeriod(c)) ?? { base: 0, n: 0, all: false };
-    const commission = percentOfCents(s.base, c.commission_rate);
-    const fees = s.n * c.fee_per_unit;
-    out.set(stationPeriod(c), {
-      commission,
-      fees,
-      tax: percentOfCents(commission + fees, c.tax_rate),
-      all_paid: s.all && s.n > 0,
-    });
-  }
-  return out;
-}
-
-/** A customer bill's paid share (zero when none of its unit bills is paid). */
-export function shareOf(shares: Map<string, PaidShare>, c: CustomerFact): PaidShare {
-  return shares.get(stationPeriod(c)) ?? { commission: 0, fees: 0, tax: 0, all_paid: false };
-}
-
 const kindOf = (period: string) => period.length === 7 ? "monthly" : "bimonthly";
 
-/**
- * The admin's overview of one currency over finalized bills that pass `q` (spec 001 section
- * 3, "Finance overview"). `shares` come from every bill ({@link paidShares}).
- */
+/** The admin's overview of one currency (spec 001 section 3, "Finance overview"). */
 export function financeOverview(
-  facts: BillFacts,
-  shares: Map<string, PaidShare>,
+  rows: readonly PeriodSummary[],
   currency: string,
 ): FinanceOverview {
   const unit = { monthly: { ...ZERO_BLOCK }, bimonthly: { ...ZERO_BLOCK } };
   const cust = { monthly: { ...ZERO_BLOCK }, bimonthly: { ...ZERO_BLOCK } };
-  for (const u of facts.units) {
-    if (!u.finalized || u.currency !== currency) continue;
-    const b = unit[kindOf(u.period)];
-    b.total_bills++;
-    b.total_base_tariff += u.base_tariff;
-    b.total_energy_cost += u.energy_cost;
-    b.total_compensation_cost += u.compensation_cost;
-    b.total_tax_cost += u.tax_cost;
-    if (u.paid) {
-      b.paid_bills++;
-      b.paid_revenue += u.total_cost;
-    }
-  }
-  for (const c of facts.customers) {
-    if (!c.finalized || c.currency !== currency) continue;
-    const b = cust[kindOf(c.period)];
-    const s = shareOf(shares, c);
-    b.total_bills++;
-    b.total_commission += c.commission;
-    b.total_fees += c.fees;
-    b.total_tax += c.tax;
-    b.paid_commission += s.commission;
-    b.paid_fees += s.fees;
-    b.paid_revenue += s.commission + s.fees + s.tax;
-    if (s.all_paid) b.paid_bills++;
+  for (const r of rows) {
+    if (r.currency !== currency) continue;
+    const kind = kindOf(r.period);
+    const b = unit[kind];
+    b.total_bills += r.units;
+    b.paid_bills += r.paid_units;
+    b.paid_revenue += r.paid_total;
+    b.total_base_tariff += r.base_tariff;
+    b.total_energy_cost += r.energy_cost;
+    b.total_compensation_cost += r.compensation_cost;
+    b.total_tax_cost += r.tax_cost;
+    const c = cust[kind];
+    c.total_bills += r.customers;
+    c.paid_bills += r.paid_customers;
+    c.paid_revenue += r.paid_commission + r.paid_fees + r.paid_customer_tax;
+    c.total_commission += r.commission;
+    c.total_fees += r.fees;
+    c.total_tax += r.customer_tax;
+    c.paid_commission += r.paid_commission;
+    c.paid_fees += r.paid_fees;
   }
   const unitBlocks = withCombined(unit);
   const custBlocks = withCombined(cust);
@@ -290,32 +335,22 @@ export interface RevenueProfit {
 
 /**
  * The provider's revenue (unit totals plus station bill totals) and profit (commission plus
- * fees) of finalized bills, grouped by `keyOf` and currency: `"key|currency"` → figures.
+ * fees), grouped by `keyOf` and currency.
  */
 export function revenueBy(
-  facts: BillFacts,
-  keyOf: (f: { period: string; zone_id: number }) => string | null,
-): Map<string, RevenueProfit & { key: string; currency: string }> {
+  rows: readonly PeriodSummary[],
+  keyOf: (r: PeriodSummary) => string,
+): (RevenueProfit & { key: string; currency: string })[] {
   const out = new Map<string, RevenueProfit & { key: string; currency: string }>();
-  const at = (f: { period: string; zone_id: number; currency: string }) => {
-    const key = keyOf(f);
-    if (key === null) return null;
-    const id = `${key}|${f.currency}`;
-    let r = out.get(id);
-    if (!r) out.set(id, r = { key, currency: f.currency, total_revenue: 0, profit: 0 });
-    return r;
-  };
-  for (const u of facts.units) {
-    const r = u.finalized ? at(u) : null;
-    if (r) r.total_revenue += u.total_cost;
+  for (const r of rows) {
+    const key = keyOf(r);
+    const id = `${key}|${r.currency}`;
+    let g = out.get(id);
+    if (!g) out.set(id, g = { key, currency: r.currency, total_revenue: 0, profit: 0 });
+    g.total_revenue += r.total_cost + r.customer_total;
+    g.profit += r.commission + r.fees;
   }
-  for (const c of facts.customers) {
-    const r = c.finalized ? at(c) : null;
-    if (!r) continue;
-    r.total_revenue += c.total;
-    r.profit += c.commission + c.fees;
-  }
-  return out;
+  return [...out.values()];
 }
 
 /** The owner's figures of one currency (cents). */
@@ -327,36 +362,22 @@ export interface OwnerTotals {
 }
 
 /**
- * The owner's figures per currency over finalized bills: revenue is what the tenants are
- * billed, profit that minus the station bills (commission, fees, taxes); payment revenue what
- * the tenants paid, payment profit that minus the station bills' share of the paid bills.
+ * The owner's figures per currency: revenue is what the tenants are billed, profit that minus
+ * the station bills (commission, fees, taxes); payment revenue what the tenants paid, payment
+ * profit that minus the station bills' share of the paid bills.
  */
-export function ownerTotals(
-  facts: BillFacts,
-  shares: Map<string, PaidShare>,
-): Map<string, OwnerTotals> {
+export function ownerTotals(rows: readonly PeriodSummary[]): Map<string, OwnerTotals> {
   const out = new Map<string, OwnerTotals>();
-  const of = (currency: string) => {
-    let r = out.get(currency);
-    if (!r) out.set(currency, r = { revenue: 0, profit: 0, payment_revenue: 0, payment_profit: 0 });
-    return r;
-  };
-  for (const u of facts.units) {
-    if (!u.finalized) continue;
-    const r = of(u.currency);
-    r.revenue += u.total_cost;
-    r.profit += u.total_cost;
-    if (u.paid) {
-      r.payment_revenue += u.total_cost;
-      r.payment_profit += u.total_cost;
+  for (const r of rows) {
+    let t = out.get(r.currency);
+    if (!t) {
+      out.set(r.currency, t = { revenue: 0, profit: 0, payment_revenue: 0, payment_profit: 0 });
     }
-  }
-  for (const c of facts.customers) {
-    if (!c.finalized) continue;
-    const r = of(c.currency);
-    const s = shareOf(shares, c);
-    r.profit -= c.total;
-    r.payment_profit -= s.commission + s.fees + s.tax;
+    t.revenue += r.total_cost;
+    t.profit += r.total_cost - r.customer_total;
+    t.payment_revenue += r.paid_total;
+    t.payment_profit += r.paid_total -
+      (r.paid_commission + r.paid_fees + r.paid_customer_tax);
   }
   return out;
 }

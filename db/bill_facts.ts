@@ -1,18 +1,26 @@
 /**
- * The facts the finance figures need of every bill (core/finances.ts), read from the bill
- * families of bills.ts. Reading tens of thousands of whole bills takes a good part of a second,
- * so the facts are kept in memory per store and read again only when `["bills_revision"]`
- * (which every commit writing a bill increments, in the same commit) has moved: an answer
- * always reflects the bills as they are at the time of the request.
+ * The finalized bills summed per station, period and currency (core/finances.ts
+ * `summarize`), read from the bill families of bills.ts and kept in memory per store. Every
+ * commit that writes a bill adds 1 to `["bills_revision"]` and to its station's
+ * `["bills_station_revision", id]`, so a read costs one get while nothing changed; after a
+ * change only the stations whose revision moved are read again. An answer always reflects
+ * the bills as they are at the time of the request.
  */
-import type { BillFacts, CustomerFact, UnitFact } from "../core/finances.ts";
+import { type BillFacts, type PeriodSummary, summarize } from "../core/finances.ts";
+import type { CustomerFact, UnitFact } from "../core/finances.ts";
 import { periodOfBill } from "../core/bill.ts";
-import { BILLS_REVISION, type StoredCustomerBill, type StoredUnitBill } from "./_bill_keys.ts";
+import {
+  BILLS_REVISION,
+  STATION_REVISIONS,
+  type StoredCustomerBill,
+  type StoredUnitBill,
+} from "./_bill_keys.ts";
 import { listCustomerBills, listUnitBills } from "./bills.ts";
 
 interface Cached {
   revision: bigint;
-  facts: BillFacts;
+  stations: Map<number, { revision: bigint; rows: PeriodSummary[] }>;
+  rows: PeriodSummary[];
 }
 
 const cache = new WeakMap<Deno.Kv, Cached>();
@@ -57,18 +65,54 @@ async function revisionOf(kv: Deno.Kv): Promise<bigint> {
   return v ? v.value : 0n;
 }
 
-/** The facts of every bill as they are now (read again only when a bill was written). */
-export async function readBillFacts(kv: Deno.Kv): Promise<BillFacts> {
+async function stationRevisions(kv: Deno.Kv): Promise<Map<number, bigint>> {
+  const out = new Map<number, bigint>();
+  const list = kv.list<Deno.KvU64>({ prefix: STATION_REVISIONS }, { batchSize: 1000 });
+  for await (const e of list) out.set(e.key[1] as number, e.value.value);
+  return out;
+}
+
+/** Sums per station of every bill, read all at once (the first read of a process). */
+async function readAll(kv: Deno.Kv): Promise<Map<number, PeriodSummary[]>> {
+  const byStation = new Map<number, { units: UnitFact[]; customers: CustomerFact[] }>();
+  const of = (id: number) => {
+    let s = byStation.get(id);
+    if (!s) byStation.set(id, s = { units: [], customers: [] });
+    return s;
+  };
+  for (const b of await listUnitBills(kv)) of(b.station_id).units.push(unitFact(b));
+  for (const b of await listCustomerBills(kv)) of(b.station_id).customers.push(customerFact(b));
+  return new Map([...byStation].map(([id, f]) => [id, summarize(f)]));
+}
+
+/**
+ * The finalized bills of every station summed per station, period and currency, as they are
+ * now (read again only for the stations whose bills were written since the last call).
+ */
+export async function readBillSummaries(kv: Deno.Kv): Promise<PeriodSummary[]> {
   const revision = await revisionOf(kv);
   const hit = cache.get(kv);
-  if (hit && hit.revision === revision) return hit.facts;
-  // A write during the reading makes the next call read again (the revision moved).
-  const units = (await listUnitBills(kv)).map(unitFact);
-  const customers = (await listCustomerBills(kv)).map(customerFact);
-  const facts = { units, customers };
-  const after = await revisionOf(kv);
-  if (after === revision) cache.set(kv, { revision, facts });
-  return facts;
+  if (hit && hit.revision === revision) return hit.rows;
+  // Revisions are read before the bills: a write meanwhile shows up at the next call.
+  const revisions = await stationRevisions(kv);
+  const stations = new Map<number, { revision: bigint; rows: PeriodSummary[] }>();
+  if (!hit) {
+    for (const [id, rows] of await readAll(kv)) {
+      stations.set(id, { revision: revisions.get(id) ?? 0n, rows });
+    }
+  } else {
+    for (const [id, s] of hit.stations) {
+      if ((revisions.get(id) ?? 0n) === s.revision) stations.set(id, s);
+    }
+    for (const [id, rev] of revisions) {
+      if (hit.stations.get(id)?.revision === rev) continue;
+      const rows = summarize(await readStationFacts(kv, [id]));
+      stations.set(id, { revision: rev, rows });
+    }
+  }
+  const rows = [...stations.values()].flatMap((s) => s.rows);
+  cache.set(kv, { revision, stations, rows });
+  return rows;
 }
 
 /** The facts of the bills of some stations, read from the store now (few stations). */

@@ -207,7 +207,7 @@ async function stage(
   }
   let cust: StationWritten["customer"] = null;
   if (customer) {
-    touchBills(op);
+    touchBills(op, stationId);
     const key = customerKey(stationId, period);
     op.check({ key, versionstamp: customer.prev.versionstamp });
     const old = customer.prev.value;

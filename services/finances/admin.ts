@@ -8,37 +8,40 @@ import {
   type FactFilter,
   type FinanceOverview,
   financeOverview,
-  paidShares,
+  passes,
+  type PeriodSummary,
   revenueBy,
-  selectFacts,
 } from "../../core/finances.ts";
 import { bimonthlyPeriod, parsePeriod } from "../../core/periods.ts";
-import { readBillFacts } from "../../db/bill_facts.ts";
+import { readBillSummaries } from "../../db/bill_facts.ts";
 import { listZones } from "../../db/zones.ts";
 
 /** The admin's overview: one currency, or every currency that has bills. */
 export interface AdminOverview {
   /** The currency asked, or null for all. */
   currency: string | null;
-  /** The overview of each currency with bills (the asked one always). */
+  /** The overview of each currency with bills (the asked one always), most bills first. */
   by_currency: FinanceOverview[];
+}
+
+async function rowsOf(deps: Deps, q: FactFilter): Promise<PeriodSummary[]> {
+  return (await readBillSummaries(deps.kv)).filter((r) => passes(r, q));
 }
 
 /** The admin's overview of finalized bills passing `q` (spec 001 section 3). */
 export async function adminOverview(deps: Deps, q: FactFilter): Promise<AdminOverview> {
-  const facts = selectFacts(await readBillFacts(deps.kv), q);
-  const shares = paidShares(facts);
-  const currencies = q.currency !== undefined ? [q.currency] : currenciesOf(facts.units);
+  const rows = await rowsOf(deps, q);
+  const currencies = q.currency !== undefined ? [q.currency] : currenciesOf(rows);
   return {
     currency: q.currency ?? null,
-    by_currency: currencies.map((c) => financeOverview(facts, shares, c)),
+    by_currency: currencies.map((c) => financeOverview(rows, c)),
   };
 }
 
-/** The currencies of some bills, the one with the most bills first (MXN when none). */
-function currenciesOf(units: readonly { currency: string }[]): string[] {
+/** The currencies of some bills, the one with the most unit bills first (MXN when none). */
+function currenciesOf(rows: readonly PeriodSummary[]): string[] {
   const n = new Map<string, number>();
-  for (const u of units) n.set(u.currency, (n.get(u.currency) ?? 0) + 1);
+  for (const r of rows) n.set(r.currency, (n.get(r.currency) ?? 0) + r.units);
   const out = [...n].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([c]) => c);
   return out.length ? out : ["MXN"];
 }
@@ -58,12 +61,11 @@ export async function bimonthlyData(
   deps: Deps,
   q: FactFilter,
 ): Promise<(RevenueRow & { period: string })[]> {
-  const facts = selectFacts(await readBillFacts(deps.kv), q);
-  const rows = revenueBy(facts, (f) => {
-    const p = parsePeriod(f.period);
+  const rows = revenueBy(await rowsOf(deps, q), (r) => {
+    const p = parsePeriod(r.period);
     return bimonthlyPeriod(p.year, p.months[0]);
   });
-  return [...rows.values()]
+  return rows
     .map(({ key, ...r }) => ({ period: key, ...r }))
     .sort((a, b) => a.period.localeCompare(b.period) || a.currency.localeCompare(b.currency));
 }
@@ -73,10 +75,9 @@ export async function zonesPerformance(
   deps: Deps,
   q: FactFilter,
 ): Promise<(RevenueRow & { zone_id: number; zone_name: string })[]> {
-  const facts = selectFacts(await readBillFacts(deps.kv), q);
   const names = new Map((await listZones(deps.kv)).map((z) => [z.id, z.name]));
-  const rows = revenueBy(facts, (f) => String(f.zone_id));
-  return [...rows.values()]
+  const rows = revenueBy(await rowsOf(deps, q), (r) => String(r.zone_id));
+  return rows
     .map(({ key, ...r }) => ({
       zone_id: Number(key),
       zone_name: names.get(Number(key)) ?? `#${key}`,

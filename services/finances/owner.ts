@@ -12,8 +12,8 @@ import {
   marginPercent,
   type OwnerTotals,
   ownerTotals,
-  paidShares,
-  selectFacts,
+  passes,
+  summarize,
 } from "../../core/finances.ts";
 import { readStationFacts } from "../../db/bill_facts.ts";
 import { listCustomerBills, listUnitBills } from "../../db/bills.ts";
@@ -72,39 +72,34 @@ export interface OwnerOverview extends OwnerBillingType {
 /** The caller's figures of `year`, per currency, and per period in the primary currency. */
 export async function ownerOverview(deps: Deps, user: User, year: number): Promise<OwnerOverview> {
   const type = await ownerBillingType(deps, user);
-  const facts = selectFacts(await readStationFacts(deps.kv, await ownStations(deps, user)), {
-    year,
-  });
-  const shares = paidShares(facts);
-  const totals = ownerTotals(facts, shares);
+  const rows = summarize(await readStationFacts(deps.kv, await ownStations(deps, user)))
+    .filter((r) => passes(r, { year }));
+  const totals = ownerTotals(rows);
   const primary = totals.has(type.currency) || totals.size === 0
     ? type.currency
     : [...totals.keys()].sort()[0];
   const main = totals.get(primary) ??
     { revenue: 0, profit: 0, payment_revenue: 0, payment_profit: 0 };
-  const periods = [...new Set(facts.units.map((u) => u.period))].sort();
-  const one = selectFacts(facts, { currency: primary });
+  const periods = [...new Set(rows.map((r) => r.period))].sort();
   const period_data = periods.map((period) => {
-    const of = {
-      units: one.units.filter((u) => u.period === period),
-      customers: one.customers.filter((c) => c.period === period),
-    };
-    const t = ownerTotals(of, shares).get(primary);
+    const of = rows.filter((r) => r.period === period && r.currency === primary);
+    const t = ownerTotals(of).get(primary);
     return {
       period,
       revenue: t?.revenue ?? 0,
       profit: t?.profit ?? 0,
-      invoice_count: of.units.length,
+      invoice_count: of.reduce((n, r) => n + r.units, 0),
     };
   });
+  const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + f(r), 0);
   return {
     ...type,
     year,
     yearly_overview: {
       currency_totals: Object.fromEntries(totals),
-      total_invoices: facts.units.length,
-      total_customer_bills: facts.customers.length,
-      paid_bills: facts.units.filter((u) => u.paid).length,
+      total_invoices: sum((r) => r.units),
+      total_customer_bills: sum((r) => r.customers),
+      paid_bills: sum((r) => r.paid_units),
       primary_currency: primary,
       total_revenue: main.revenue,
       total_profit: main.profit,
@@ -206,6 +201,5 @@ export async function stationOwnerProfit(
   deps: Deps,
   stationId: number,
 ): Promise<Map<string, OwnerTotals>> {
-  const facts = selectFacts(await readStationFacts(deps.kv, [stationId]), {});
-  return ownerTotals(facts, paidShares(facts));
+  return ownerTotals(summarize(await readStationFacts(deps.kv, [stationId])));
 }

@@ -19,7 +19,10 @@ import {
 import { seedDemo } from "../../services/demo.ts";
 import { listZones } from "../../db/zones.ts";
 import { listUnitBills } from "../../db/bills.ts";
-import { recordPayment, runBilling } from "../../services/billing/mod.ts";
+import { periodBounds, recordPayment, runBilling } from "../../services/billing/mod.ts";
+import { parsePeriod } from "../../core/periods.ts";
+
+const H = 3_600_000;
 
 /** The `n` months before the current one, oldest first (`YYYY-MM`). */
 function closedMonths(n: number): string[] {
@@ -41,15 +44,28 @@ const fits = async (page: Page) => {
 
 Deno.test("the finance pages draw, fit phone and desktop, and pass axe", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    await seedDemo(portal.deps);
+    const admin = await addAccount(portal, "admin", { full_name: "Ana Admin" });
+    const demo = await seedDemo(portal.deps);
     const zone = (await listZones(portal.deps.kv))[0];
-    for (const m of closedMonths(3)) await runBilling(portal.deps, zone.id, m);
-    const bill = (await listUnitBills(portal.deps.kv)).find((b) => b.is_finalized)!;
+    const off = portal.deps.config.utcOffsetMinutes;
+    let counter = 1000;
+    for (const m of closedMonths(3)) {
+      const { from, to } = periodBounds(parsePeriod(m), off);
+      portal.deps.telemetry.write(demo.meters.flatMap((serial, i) => [
+        { serial, ts: from + H, values: { total_energy_kwh: counter } },
+        { serial, ts: to - H, values: { total_energy_kwh: counter + 120 + 60 * i } },
+      ]));
+      counter += 500;
+      await portal.deps.telemetry.flush();
+      await runBilling(portal.deps, zone.id, m);
+    }
+    const bill = (await listUnitBills(portal.deps.kv)).find((b) =>
+      b.is_finalized && b.payment_status !== "paid" && b.total_cost > 0
+    )!;
     await recordPayment(portal.deps, bill.id, {
       method: "cash",
       payment_date: new Date().toISOString().slice(0, 10),
     }, { email: "admin@test.example" });
-    const admin = await addAccount(portal, "admin", { full_name: "Ana Admin" });
 
     const problems: string[] = [];
     for (const [width, height] of [[360, 740], [1280, 800]]) {

@@ -195,6 +195,7 @@ function Charts(
             of={TenantChart}
             props={{
               kind: "line",
+              shareAxis: true,
               labels: trend.map((r) => periodLabel(t, r.period)),
               series: [
                 {
@@ -226,6 +227,7 @@ function Charts(
             of={TenantChart}
             props={{
               kind: "bars",
+              shareAxis: true,
               labels: zones.map((r) => r.zone_name),
               series: [
                 {
@@ -253,7 +255,7 @@ function Details({ F, o, filters }: { F: T; o: FinanceOverview; filters: Finance
   return (
     <section className="finance-section" data-testid="finance-details">
       <div className="section-head">
-        <h2 className="visually-hidden">{F("details.title")}</h2>
+        <h2>{F("details.title")}</h2>
         <a className="btn btn-sm btn-secondary" href={exportHref("details", filters)}>
           {F("export.csv")}
         </a>

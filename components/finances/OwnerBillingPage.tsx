@@ -192,6 +192,7 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
           of={TenantChart}
           props={{
             kind: "bars",
+            shareAxis: true,
             labels: o.period_data.map((x) => periodLabel(t, x.period)),
             series: [
               {

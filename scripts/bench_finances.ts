@@ -18,6 +18,7 @@
  * (also written to `.build/bench_finances.json`). Options: `--runs N`, `--stations N`.
  */
 import { parseArgs } from "node:util";
+import { percentile, timings } from "./_bench_stats.ts";
 import { createApp } from "../routes/mod.ts";
 import type { AppDeps } from "../routes/_deps.ts";
 import { loadConfig } from "../services/platform/config.ts";
@@ -58,19 +59,9 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padSta
 const NOW = Date.UTC(2026, 1, 10, 18);
 const print = (s: string) => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
-}
-
 async function measure(run: (i: number) => Promise<unknown>, warm = 3) {
-  for (let i = 0; i < warm; i++) await run(-1 - i);
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await run(i);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
+  let k = -warm;
+  const times = await timings(() => run(k++), RUNS, warm);
   const r = (x: number) => Math.round(x * 10) / 10;
   return { p50: r(percentile(times, 0.5)), p95: r(percentile(times, 0.95)) };
 }

@@ -9,9 +9,8 @@ import type { BlockFigures, FinanceOverview, RevenueRow } from "../../services/f
 import { FINANCE_CURRENCIES } from "../../core/finances.ts";
 import { periodLabel } from "../../core/periods.ts";
 import { FormError, PageHeader } from "../kit/mod.ts";
-import { Island } from "../render.tsx";
-import TenantChart from "../../islands/TenantChart.tsx";
-import { Figures, money, Tile } from "./parts.tsx";
+import type { ReactNode } from "react";
+import { Figures, money, RevenueProfitChart, Tile } from "./parts.tsx";
 
 /** The filters of the page. */
 export interface FinanceFilters {
@@ -184,70 +183,76 @@ function Charts(
   return (
     <>
       {trend.length > 0 && (
-        <section className="card finance-section" data-testid="bimonthly-trend">
-          <div className="section-head">
-            <h2>{F("bimonthly_trend.title")}</h2>
-            <a className="btn btn-sm btn-secondary" href={exportHref("bimonthly", p.filters)}>
-              {F("export.csv")}
-            </a>
-          </div>
-          <Island
-            of={TenantChart}
-            props={{
-              kind: "line",
-              shareAxis: true,
-              labels: trend.map((r) => periodLabel(t, r.period)),
-              series: [
-                {
-                  name: `${F("bimonthly_trend.revenue")} (${c})`,
-                  values: trend.map((r) => r.total_revenue / 100),
-                },
-                {
-                  name: `${F("bimonthly_trend.profit")} (${c})`,
-                  values: trend.map((r) => r.profit / 100),
-                },
-              ],
-              caption: F("bimonthly_trend.title"),
-              labelHeading: F("bimonthly_trend.period"),
-              noData: F("empty.title"),
-              name: "finance-trend",
+        <ChartCard
+          F={F}
+          area="bimonthly_trend"
+          href={exportHref("bimonthly", p.filters)}
+          testId="bimonthly-trend"
+        >
+          <RevenueProfitChart
+            kind="line"
+            labels={trend.map((r) => periodLabel(t, r.period))}
+            revenue={{
+              name: `${F("bimonthly_trend.revenue")} (${c})`,
+              cents: trend.map((r) => r.total_revenue),
             }}
+            profit={{
+              name: `${F("bimonthly_trend.profit")} (${c})`,
+              cents: trend.map((r) => r.profit),
+            }}
+            caption={F("bimonthly_trend.title")}
+            labelHeading={F("bimonthly_trend.period")}
+            noData={F("empty.title")}
+            name="finance-trend"
           />
-        </section>
+        </ChartCard>
       )}
       {zones.length > 0 && (
-        <section className="card finance-section" data-testid="zone-performance">
-          <div className="section-head">
-            <h2>{F("zone_performance.title")}</h2>
-            <a className="btn btn-sm btn-secondary" href={exportHref("zones", p.filters)}>
-              {F("export.csv")}
-            </a>
-          </div>
-          <Island
-            of={TenantChart}
-            props={{
-              kind: "bars",
-              shareAxis: true,
-              labels: zones.map((r) => r.zone_name),
-              series: [
-                {
-                  name: `${F("zone_performance.revenue")} (${c})`,
-                  values: zones.map((r) => r.total_revenue / 100),
-                },
-                {
-                  name: `${F("zone_performance.profit")} (${c})`,
-                  values: zones.map((r) => r.profit / 100),
-                },
-              ],
-              caption: F("zone_performance.title"),
-              labelHeading: F("zone_performance.zone"),
-              noData: F("empty.title"),
-              name: "finance-zones",
+        <ChartCard
+          F={F}
+          area="zone_performance"
+          href={exportHref("zones", p.filters)}
+          testId="zone-performance"
+        >
+          <RevenueProfitChart
+            kind="bars"
+            labels={zones.map((r) => r.zone_name)}
+            revenue={{
+              name: `${F("zone_performance.revenue")} (${c})`,
+              cents: zones.map((r) => r.total_revenue),
             }}
+            profit={{
+              name: `${F("zone_performance.profit")} (${c})`,
+              cents: zones.map((r) => r.profit),
+            }}
+            caption={F("zone_performance.title")}
+            labelHeading={F("zone_performance.zone")}
+            noData={F("empty.title")}
+            name="finance-zones"
           />
-        </section>
+        </ChartCard>
       )}
     </>
+  );
+}
+
+function ChartCard(
+  { F, area, href, testId, children }: {
+    F: T;
+    area: string;
+    href: string;
+    testId: string;
+    children: ReactNode;
+  },
+) {
+  return (
+    <section className="card finance-section" data-testid={testId}>
+      <div className="section-head">
+        <h2>{F(`${area}.title`)}</h2>
+        <a className="btn btn-sm btn-secondary" href={href}>{F("export.csv")}</a>
+      </div>
+      {children}
+    </section>
   );
 }
 

@@ -9,9 +9,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { OwnerOverview, OwnerPeriodBills } from "../../services/finances/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
 import { type ListColumn, PageHeader, ResponsiveList } from "../kit/mod.ts";
-import { Island } from "../render.tsx";
-import TenantChart from "../../islands/TenantChart.tsx";
-import { money, Tile } from "./parts.tsx";
+import { money, RevenueProfitChart, Tile } from "./parts.tsx";
 
 /** Props of {@link OwnerBillingPage}: figures in cents. */
 export interface OwnerBillingPageProps {
@@ -188,27 +186,21 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
       <Tiles B={B} o={o} />
       <section className="card finance-section">
         <h2>{B("chart.title")}</h2>
-        <Island
-          of={TenantChart}
-          props={{
-            kind: "bars",
-            shareAxis: true,
-            labels: o.period_data.map((x) => periodLabel(t, x.period)),
-            series: [
-              {
-                name: `${B("chart.revenue")} (${c})`,
-                values: o.period_data.map((x) => x.revenue / 100),
-              },
-              {
-                name: `${B("chart.profit")} (${c})`,
-                values: o.period_data.map((x) => x.profit / 100),
-              },
-            ],
-            caption: B("chart.title"),
-            labelHeading: t("finances.bimonthly_trend.period"),
-            noData: B("period_section.empty"),
-            name: "owner-billing",
+        <RevenueProfitChart
+          kind="bars"
+          labels={o.period_data.map((x) => periodLabel(t, x.period))}
+          revenue={{
+            name: `${B("chart.revenue")} (${c})`,
+            cents: o.period_data.map((x) => x.revenue),
           }}
+          profit={{
+            name: `${B("chart.profit")} (${c})`,
+            cents: o.period_data.map((x) => x.profit),
+          }}
+          caption={B("chart.title")}
+          labelHeading={t("finances.bimonthly_trend.period")}
+          noData={B("period_section.empty")}
+          name="owner-billing"
         />
       </section>
       <form className="card finance-filters" method="get" action="/customer/billing">

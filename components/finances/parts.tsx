@@ -1,5 +1,7 @@
 /** Pieces of the finance pages: a tile with a sub line, a list of figures, money from cents. */
 import type { ReactNode } from "react";
+import { Island } from "../render.tsx";
+import TenantChart, { type TenantChartKind } from "../../islands/TenantChart.tsx";
 
 /** Cents with two decimals and the currency: `44834, "MXN"` → `448.34 MXN`. */
 export { moneyText as money } from "../../core/money.ts";
@@ -41,5 +43,38 @@ export function Figures(
         </div>
       )}
     </dl>
+  );
+}
+
+/** Revenue and profit (cents) per label on one axis, with the numbers as a table. */
+export function RevenueProfitChart(
+  p: {
+    kind: TenantChartKind;
+    labels: string[];
+    revenue: { name: string; cents: number[] };
+    profit: { name: string; cents: number[] };
+    caption: string;
+    labelHeading: string;
+    noData: string;
+    name: string;
+  },
+) {
+  return (
+    <Island
+      of={TenantChart}
+      props={{
+        kind: p.kind,
+        shareAxis: true,
+        labels: p.labels,
+        series: [p.revenue, p.profit].map((s) => ({
+          name: s.name,
+          values: s.cents.map((x) => x / 100),
+        })),
+        caption: p.caption,
+        labelHeading: p.labelHeading,
+        noData: p.noData,
+        name: p.name,
+      }}
+    />
   );
 }

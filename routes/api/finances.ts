@@ -14,8 +14,13 @@ import { financeQuerySchema } from "../../core/finance_queries.ts";
 import { adminOverview, bimonthlyData, zonesPerformance } from "../../services/finances/mod.ts";
 import { figuresJson, financeOverviewJson } from "./_finance_json.ts";
 
-/** The bad-query answer's schema check, shared by the three calls. */
-const parse = (q: Record<string, string>) => validate(financeQuerySchema, q);
+/** The filter of a valid query, or the field errors of a bad one. */
+function filterOf(query: Record<string, string>) {
+  const q = validate(financeQuerySchema, query);
+  if (!q.ok) return q;
+  const { currency, start_date: start, end_date: end } = q.data;
+  return { ok: true as const, data: { currency, start, end } };
+}
 
 /** Routes under /api/finances. */
 export function financeApiRoutes(deps: Deps): Hono<UserEnv> {
@@ -23,13 +28,9 @@ export function financeApiRoutes(deps: Deps): Hono<UserEnv> {
   app.use(requireApiRole("admin"));
 
   app.get("/overview", async (c) => {
-    const q = parse(c.req.query());
+    const q = filterOf(c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
-    const o = await adminOverview(deps, {
-      currency: q.data.currency,
-      start: q.data.start_date,
-      end: q.data.end_date,
-    });
+    const o = await adminOverview(deps, q.data);
     const all = o.by_currency.map(financeOverviewJson);
     return c.json({
       ...all[0],
@@ -38,24 +39,16 @@ export function financeApiRoutes(deps: Deps): Hono<UserEnv> {
   });
 
   app.get("/bimonthly", async (c) => {
-    const q = parse(c.req.query());
+    const q = filterOf(c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
-    const rows = await bimonthlyData(deps, {
-      currency: q.data.currency,
-      start: q.data.start_date,
-      end: q.data.end_date,
-    });
+    const rows = await bimonthlyData(deps, q.data);
     return c.json({ bimonthly_data: rows.map(figuresJson) });
   });
 
   app.get("/zones", async (c) => {
-    const q = parse(c.req.query());
+    const q = filterOf(c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
-    const rows = await zonesPerformance(deps, {
-      currency: q.data.currency,
-      start: q.data.start_date,
-      end: q.data.end_date,
-    });
+    const rows = await zonesPerformance(deps, q.data);
     return c.json({ zones_performance: rows.map(figuresJson) });
   });
   return app;

@@ -46,6 +46,21 @@ function dueKey(b: StoredUnitBill): Deno.KvKey | null {
   return ["unit_bills_due", b.payment_due_date, b.id];
 }
 
+/**
+ * The revisions of the bills: every commit that writes a unit or customer bill adds 1 to the
+ * global one and to its station's (sums, so writers never conflict on them); readers that keep
+ * bills in memory compare them (bill_facts.ts).
+ */
+export const BILLS_REVISION: Deno.KvKey = ["bills_revision"];
+/** The prefix of the stations' revisions: `["bills_station_revision", stationId]`. */
+export const STATION_REVISIONS: Deno.KvKey = ["bills_station_revision"];
+
+/** Stages the increment of {@link BILLS_REVISION} and of the station's revision. */
+export function touchBills(op: Deno.AtomicOperation, stationId: number) {
+  op.sum(BILLS_REVISION, 1n);
+  op.sum([...STATION_REVISIONS, stationId], 1n);
+}
+
 /** Stages the writes of one unit bill: the bill, its id index and its due-date index. */
 export function putUnitBill(
   op: Deno.AtomicOperation,
@@ -59,6 +74,7 @@ export function putUnitBill(
   const after = dueKey(bill);
   if (before && (!after || before.join("|") !== after.join("|"))) op.delete(before);
   if (after) op.set(after, null);
+  touchBills(op, bill.station_id);
 }
 
 /** Stages the removal of one unit bill and its indexes. */
@@ -67,6 +83,7 @@ export function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
   op.delete(["unit_bill_ids", bill.id]);
   const due = dueKey(bill);
   if (due) op.delete(due);
+  touchBills(op, bill.station_id);
 }
 
 export const unitKey = (stationId: number, period: string, unitId: string): Deno.KvKey => [

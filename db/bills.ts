@@ -10,6 +10,8 @@
  *   (pending, reference_expired, failed), so the overdue sweep reads only those past due
  * - `["customer_bills", stationId, period]` → {@link StoredCustomerBill}: one per station and period
  * - `["customer_bill_ids", id]` → `[stationId, period]` (ids from the sequence `customer_bills`)
+ * - `["bills_revision"]`, `["bills_station_revision", stationId]` → Deno.KvU64: 1 added by
+ *   every commit that writes a bill, of that station (read by bill_facts.ts)
  *
  * `period` is the canonical `YYYY-MM` or `YYYY-MM-MM` text.
  *
@@ -28,6 +30,7 @@ import {
   removeUnitBill,
   type StoredCustomerBill,
   type StoredUnitBill,
+  touchBills,
   unitKey,
 } from "./_bill_keys.ts";
 
@@ -181,6 +184,7 @@ export async function commitPeriodChange(
   const before = new Map(read.units.map((e) => [e.value.id, e.value]));
   for (const b of change.set ?? []) putUnitBill(op, before.get(b.id) ?? null, b);
   for (const b of change.remove ?? []) removeUnitBill(op, before.get(b.id) ?? b);
+  if (change.customer) touchBills(op, read.customer.key[1] as number);
   if (change.customer === "delete") {
     const c = read.customer.value;
     if (c) op.delete(read.customer.key).delete(["customer_bill_ids", c.id]);
@@ -193,10 +197,12 @@ export async function deleteCustomerBill(
   kv: Deno.Kv,
   entry: Deno.KvEntry<StoredCustomerBill>,
 ): Promise<boolean> {
-  const res = await kv.atomic().check(entry).delete(entry.key).delete([
+  const op = kv.atomic().check(entry).delete(entry.key).delete([
     "customer_bill_ids",
     entry.value.id,
-  ]).commit();
+  ]);
+  touchBills(op, entry.value.station_id);
+  const res = await op.commit();
   return res.ok;
 }
 

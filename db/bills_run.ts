@@ -10,6 +10,7 @@ import {
   putUnitBill,
   type StoredCustomerBill,
   type StoredUnitBill,
+  touchBills,
   type UnitBillDraft,
   unitKey,
 } from "./_bill_keys.ts";
@@ -206,6 +207,7 @@ async function stage(
   }
   let cust: StationWritten["customer"] = null;
   if (customer) {
+    touchBills(op, stationId);
     const key = customerKey(stationId, period);
     op.check({ key, versionstamp: customer.prev.versionstamp });
     const old = customer.prev.value;

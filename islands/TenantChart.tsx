@@ -22,8 +22,10 @@ export interface TenantSeries {
 export interface TenantChartProps {
   kind: TenantChartKind;
   labels: string[];
-  /** One series, or two: the second is a line on a right-hand axis. */
+  /** One series, or two: the second is a line on a right-hand axis (or on the same axis). */
   series: TenantSeries[];
+  /** Both series in the same unit: one axis for both. */
+  shareAxis?: boolean;
   /** Caption of the table of numbers, and the label of its first column. */
   caption: string;
   labelHeading: string;
@@ -48,12 +50,18 @@ export default function TenantChart(p: TenantChartProps) {
     }
     const style = getComputedStyle(el);
     const primary = style.getPropertyValue("--primary").trim() || "#0b6b4f";
-    const second = style.getPropertyValue("--info").trim() || "#1f5fae";
+    const secondColor = style.getPropertyValue("--info").trim() || "#1f5fae";
     const xs = p.labels.map((_, i) => i);
     const bars = p.kind === "bars";
     const width = () => Math.max(240, el.clientWidth);
     const height = () => (el.clientWidth < 480 ? 220 : 280);
-    const [first, other] = p.series;
+    const [first, second] = p.series;
+    const other = p.shareAxis ? undefined : second;
+    // Below 0 only when a value is (a loss); otherwise from 0.
+    const range = (_u: uPlot, min: number, max: number): [number, number] => [
+      min < 0 ? min * 1.1 : 0,
+      max > 0 ? max * 1.1 : 1,
+    ];
     const opts: uPlot.Options = {
       width: width(),
       height: height(),
@@ -61,8 +69,8 @@ export default function TenantChart(p: TenantChartProps) {
       cursor: { y: false },
       scales: {
         x: { time: false, range: bars ? () => [-0.5, xs.length - 0.5] : undefined },
-        y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
-        ...(other ? { y2: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } } : {}),
+        y: { range },
+        ...(other ? { y2: { range } } : {}),
       },
       axes: [
         {
@@ -92,8 +100,14 @@ export default function TenantChart(p: TenantChartProps) {
           paths: bars ? uPlot.paths.bars!({ size: [0.7, 40] }) : undefined,
           points: { show: p.kind === "line" },
         },
-        ...(other
-          ? [{ label: other.name, scale: "y2", stroke: second, width: 2, points: { show: true } }]
+        ...(second
+          ? [{
+            label: second.name,
+            scale: other ? "y2" : "y",
+            stroke: secondColor,
+            width: 2,
+            points: { show: true },
+          }]
           : []),
       ],
       hooks: {

@@ -10,3 +10,16 @@ function field(v: string | number): string {
 export function csvText(rows: readonly (readonly (string | number)[])[]): string {
   return "\uFEFF" + rows.map((r) => r.map(field).join(",")).join("\r\n") + "\r\n";
 }
+
+/** A CSV download of `rows` named `filename`. */
+export function csvDownload(
+  filename: string,
+  rows: readonly (readonly (string | number)[])[],
+): Response {
+  return new Response(csvText(rows), {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${filename}"`,
+    },
+  });
+}

@@ -12,7 +12,6 @@ import type { StationRow } from "../components/devices/StationList.tsx";
 import type { MapStation } from "../components/dashboard/StationMap.tsx";
 import { AdminDashboard, DASHBOARD_TABS } from "../components/dashboard/AdminDashboard.tsx";
 import { ENERGY_MODES } from "../core/energy_modes.ts";
-import { comingSoon } from "./_sections.tsx";
 import { adminUserRoutes } from "./admin_users.tsx";
 import { adminAccessCodeRoutes } from "./admin_access_codes.tsx";
 import { adminDeviceRoutes } from "./admin_devices.tsx";
@@ -98,8 +97,5 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
   app.route("/report", adminReportRoutes(deps));
   app.route("/", adminBillingRoutes(deps));
   app.route("/", settingsRoutes(deps, "/admin/settings", "/settings"));
-  comingSoon(app, deps, [
-    ["/finances", "layout.nav.finances"],
-  ]);
   return app;
 }

@@ -1,7 +1,8 @@
 /**
  * The customer (owner) area, mounted at `/customer` behind the customer guard (spec 001
  * section 2): the dashboard `/customer?chart=`, the finances roadmap, the installations and
- * their units (`customer_installations.tsx`), the settings, and the billing section.
+ * their units (`customer_installations.tsx`) and the settings; the billing overview is
+ * `customer_billing.tsx`, mounted at `/customer/billing`.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -10,7 +11,6 @@ import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
 import { validate } from "./_http.ts";
 import { cityText } from "./_devices.tsx";
-import { comingSoon } from "./_sections.tsx";
 import { settingsRoutes } from "./settings.tsx";
 import { customerInstallationRoutes } from "./customer_installations.tsx";
 import { invalid } from "../services/refusal.ts";
@@ -73,8 +73,5 @@ export function customerRoutes(deps: Deps): Hono<UserEnv> {
 
   app.route("/installations", customerInstallationRoutes(deps));
   app.route("/", settingsRoutes(deps, "/customer/settings", "/settings") as Hono<AppEnv>);
-  comingSoon(app, deps, [
-    ["/billing", "layout.nav.billing"],
-  ]);
   return app;
 }

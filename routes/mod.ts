@@ -18,6 +18,10 @@ import { tenantBillingApiRoutes } from "./api/tenant_billing.ts";
 import { reportApiRoutes } from "./api/reports.ts";
 import { tenantPaymentApiRoutes } from "./api/tenant_payments.ts";
 import { webhookRoutes } from "./api/webhooks.ts";
+import { financeApiRoutes } from "./api/finances.ts";
+import { customerBillingApiRoutes } from "./api/customer_billing_overview.ts";
+import { adminFinanceRoutes } from "./admin_finances.tsx";
+import { customerBillingRoutes } from "./customer_billing.tsx";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { adminZoneRoutes } from "./admin_zones.tsx";
@@ -62,11 +66,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/reports", reportApiRoutes(deps));
   app.route("/api/tenant-payments", tenantPaymentApiRoutes(deps));
   app.route("/api/webhooks", webhookRoutes(deps));
+  app.route("/api/finances", financeApiRoutes(deps));
+  app.route("/api/customer-billing-overview", customerBillingApiRoutes(deps));
   app.route("/notifications", notificationPageRoutes(deps));
   app.route("/admin/payments", adminPaymentRoutes(deps));
+  app.route("/admin/finances", adminFinanceRoutes(deps));
   app.route("/admin", adminRoutes(deps));
   // The zone pages still spell their absolute /admin paths; the /admin guard above covers them.
   app.route("/", adminZoneRoutes(deps));
+  app.route("/customer/billing", customerBillingRoutes(deps));
   app.route("/customer", customerRoutes(deps));
   app.route("/", tenantRoutes(deps));
 

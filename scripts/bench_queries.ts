@@ -17,6 +17,7 @@
  */
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
+import { percentile, timings } from "./_bench_stats.ts";
 
 const SERIAL = "SPEM-BENCH-0001";
 const STEP = 10_000, DAY = 86_400_000;
@@ -88,21 +89,10 @@ function day(start: number, rnd: () => number, state: number[]): Sample[] {
   return samples;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
-}
-
 async function measure(
   run: (i: number) => Promise<unknown>,
 ): Promise<{ p50: number; p95: number; max: number }> {
-  for (let i = 0; i < 5; i++) await run(i); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await run(i);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
+  const times = await timings(run, RUNS, 5);
   return {
     p50: percentile(times, 0.5),
     p95: percentile(times, 0.95),

@@ -346,6 +346,53 @@ const ROUTES: Row[] = [
     expect: api(["admin", "customer"], 200),
     check: async (res) => assert.equal((await res.json()).bills.length, 2),
   })),
+  // ---- finances and the owner's billing overview (before the rows that delete bills) -----
+  ...["/api/finances/overview", "/api/finances/bimonthly", "/api/finances/zones"].map(
+    (route): Row => ({ method: "GET", route, expect: api(["admin"], 200) }),
+  ),
+  {
+    method: "GET",
+    route: "/api/finances/overview",
+    path: () => "/api/finances/overview?currency=GBP",
+    expect: api(["admin"], 400),
+  },
+  {
+    method: "GET",
+    route: "/api/customer-billing-overview/billing-type",
+    expect: api(["customer"], 200),
+  },
+  {
+    method: "GET",
+    route: "/api/customer-billing-overview/overview",
+    path: () => "/api/customer-billing-overview/overview?year=2025",
+    expect: api(["customer"], 200),
+  },
+  {
+    method: "GET",
+    route: "/api/customer-billing-overview/detail",
+    path: () => "/api/customer-billing-overview/detail?period=2025-01",
+    expect: api(["customer"], 200),
+    check: async (res, _a, f) => {
+      const { unit_bills, customer_bills } = await res.json();
+      for (const b of [...unit_bills, ...customer_bills]) {
+        assert.equal(b.station_id, f.dev.station, "a bill of a station the owner does not own");
+      }
+    },
+  },
+  { method: "GET", route: "/admin/finances", expect: page("admin") },
+  ...["details", "bimonthly", "zones"].map((what): Row => ({
+    method: "GET",
+    route: `/admin/finances/export/${what}.csv`,
+    path: () => `/admin/finances/export/${what}.csv?currency=MXN`,
+    expect: page("admin"),
+  })),
+  { method: "GET", route: "/customer/billing", expect: page("customer") },
+  ...["units", "customer"].map((what): Row => ({
+    method: "GET",
+    route: `/customer/billing/export/${what}.csv`,
+    path: () => `/customer/billing/export/${what}.csv?period=2025-01`,
+    expect: page("customer"),
+  })),
   // ---- the tenant's bills (before the rows that delete the fixture's bills) -------------
   {
     method: "GET",
@@ -663,7 +710,6 @@ const ROUTES: Row[] = [
   ...comingSoon("admin", [
     "/admin/units-billing",
     "/admin/stations-billing",
-    "/admin/finances",
     "/admin/stats",
   ]),
   { method: "GET", route: "/admin/users", expect: page("admin") },
@@ -847,7 +893,6 @@ const ROUTES: Row[] = [
     body: (f, a) => ({ form: ownProfile(f, a) }),
     expect: page("customer", 303, "/customer/settings?saved=1"),
   },
-  ...comingSoon("customer", ["/customer/billing"]),
   { method: "GET", route: "/customer/finances", expect: page("customer") },
   // The customer's own station answers; a station of no customer of theirs is not found.
   at("GET", "/customer/installations/:id", (f) => [f.dev.station], page("customer")),

@@ -13,6 +13,7 @@ import { phaseSplit } from "../../core/owner_rules.ts";
 import type { StoredCustomerBill } from "../../db/bills.ts";
 import { listCustomerBills } from "../../db/bills.ts";
 import { stationContext, stationReport } from "../reports/mod.ts";
+import { type OwnerTotals, stationOwnerProfit } from "../finances/mod.ts";
 import { ownerStation } from "./stations.ts";
 
 /** A unit of the installation: its meter, the month's energy, and phases A, B, C (kWh). */
@@ -44,8 +45,8 @@ export interface Installation {
   monthKwh: number;
   billing: BillingSummary | null;
   /**
-   * The owner's profit over every finalized period (cents), from the station report's rule;
-   * null when no station bill is finalized yet.
+   * The owner's profit over every finalized period (cents; services/finances
+   * `stationOwnerProfit`, in the zone's currency); null when no station bill is finalized yet.
    */
   totalProfit: { cents: number; currency: string } | null;
 }
@@ -126,18 +127,17 @@ export async function installation(
   const period = billingPeriod(zone, month);
   const finalized = (await listCustomerBills(deps.kv, id)).filter((b) => b.is_finalized);
   let billing: BillingSummary | null = null;
-  let profitCents = 0;
-  let profitCurrency: string | null = null;
   if (ctx) {
-    for (const bill of finalized) {
-      const p = bill.billing_month ?? bill.billing_period ?? "";
-      const report = await stationReport(deps, ctx, p);
-      if (p === period) billing = summaryOf(report.customerBill, period);
-      if (report.customerProfit === null) continue;
-      profitCents += report.customerProfit;
-      profitCurrency ??= report.currency;
-    }
+    const bill = finalized.find((b) => (b.billing_month ?? b.billing_period) === period);
+    if (bill) billing = summaryOf((await stationReport(deps, ctx, period)).customerBill, period);
   }
+  // The owner's profit of all time, per currency, from the finance service (one rule).
+  const profits = finalized.length
+    ? await stationOwnerProfit(deps, id)
+    : new Map<string, OwnerTotals>();
+  const profitCurrency = profits.has(zone?.currency ?? "")
+    ? zone!.currency
+    : [...profits.keys()][0];
   return {
     station,
     zone,
@@ -145,6 +145,8 @@ export async function installation(
     units,
     monthKwh: r3(units.reduce((s, u) => s + u.monthKwh, 0)),
     billing,
-    totalProfit: profitCurrency === null ? null : { cents: profitCents, currency: profitCurrency },
+    totalProfit: profitCurrency === undefined
+      ? null
+      : { cents: profits.get(profitCurrency)!.profit, currency: profitCurrency },
   };
 }

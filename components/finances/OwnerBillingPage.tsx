@@ -1,0 +1,220 @@
+/**
+ * The owner's billing overview (`/customer/billing?year=`, spec 001 section 2; issue 13): the
+ * billing type, how it works (a `<details>`), four tiles, revenue and profit per period (bars
+ * and a line, with the numbers as a table), the year picker (a GET form) and, per period, the
+ * unit bills and the charges owed to the provider, each with a CSV download; the empty message
+ * of a period without bills.
+ */
+import type { Translate } from "../../services/platform/i18n.ts";
+import type { OwnerOverview, OwnerPeriodBills } from "../../services/finances/mod.ts";
+import { periodLabel } from "../../core/periods.ts";
+import { type ListColumn, PageHeader, ResponsiveList } from "../kit/mod.ts";
+import { money, RevenueProfitChart, Tile } from "./parts.tsx";
+
+/** Props of {@link OwnerBillingPage}: figures in cents. */
+export interface OwnerBillingPageProps {
+  t: Translate;
+  overview: OwnerOverview;
+  years: number[];
+  /** The periods shown, newest first, with their bills. */
+  periods: { period: string; bills: OwnerPeriodBills }[];
+}
+
+type T = (k: string, p?: Record<string, string | number>) => string;
+type UnitRow = OwnerPeriodBills["unit_bills"][number];
+type CustomerRow = OwnerPeriodBills["customer_bills"][number];
+
+function HowItWorks({ B }: { B: T }) {
+  const M = (k: string) => B(`how_it_works_modal.${k}`);
+  return (
+    <details className="card how-it-works" data-testid="how-it-works">
+      <summary>{B("how_it_works")}</summary>
+      <h2>{M("title")}</h2>
+      <h3>{M("collect_title")}</h3>
+      <ul>
+        <li>{M("collect_tenant_payments")}</li>
+        <li>{M("collect_unit_bills")}</li>
+      </ul>
+      <h3>{M("pay_title")}</h3>
+      <ul>
+        <li>{M("pay_commission")}</li>
+        <li>{M("pay_fees")}</li>
+        <li>{M("pay_taxes")}</li>
+      </ul>
+      <h3>{M("profit_title")}</h3>
+      <p className="formula">{M("profit_formula")}</p>
+    </details>
+  );
+}
+
+function Tiles({ B, o }: { B: T; o: OwnerOverview }) {
+  const y = o.yearly_overview, c = y.currency;
+  return (
+    <div className="stats" data-testid="owner-tiles">
+      <Tile
+        label={B("tiles.bills_revenue")}
+        value={money(y.total_revenue, c)}
+        sub={[B("tiles.bills_profit", { amount: money(y.total_profit, c) })]}
+        testId="tile-bills"
+      />
+      <Tile
+        label={B("tiles.payment_revenue")}
+        value={money(y.payment_revenue, c)}
+        sub={[B("tiles.payment_profit", { amount: money(y.payment_profit, c) })]}
+        testId="tile-payments"
+      />
+      <Tile
+        label={B("tiles.total_bills")}
+        value={y.total_invoices + y.total_customer_bills}
+        sub={[
+          B("tiles.bills_split", { unit: y.total_invoices, customer: y.total_customer_bills }),
+          B("tiles.paid_count", { count: y.paid_bills }),
+        ]}
+        testId="tile-count"
+      />
+      <Tile
+        label={B("tiles.profit_margin")}
+        value={`${y.profit_margin.toFixed(2)}%`}
+        sub={[B("tiles.payment_margin", { percent: y.payment_profit_margin.toFixed(2) })]}
+        testId="tile-margin"
+      />
+    </div>
+  );
+}
+
+function PeriodSection(
+  { t, B, period, bills }: { t: Translate; B: T; period: string; bills: OwnerPeriodBills },
+) {
+  const C = (k: string) => B(`period_section.columns.${k}`);
+  const unitColumns: ListColumn<UnitRow>[] = [
+    { label: C("unit"), primary: true, cell: (r) => r.unit_name },
+    {
+      label: C("payment"),
+      aside: true,
+      cell: (r) => (
+        <span
+          className={`badge ${r.bill.payment_status === "paid" ? "badge-green" : "badge-grey"}`}
+        >
+          {t(`billing.payment_status.${r.bill.payment_status}`)}
+        </span>
+      ),
+    },
+    { label: C("station"), cell: (r) => r.station_name },
+    { label: C("tenant"), cell: (r) => r.tenant_name ?? "—" },
+    { label: C("energy"), numeric: true, cell: (r) => r.bill.energy_consumption.toFixed(2) },
+    {
+      label: C("total_cost"),
+      numeric: true,
+      cell: (r) => money(r.bill.total_cost, r.bill.currency),
+    },
+  ];
+  const customerColumns: ListColumn<CustomerRow>[] = [
+    { label: C("station"), primary: true, cell: (r) => r.station_name },
+    {
+      label: C("status"),
+      aside: true,
+      cell: () => <span className="badge badge-green">{t("billing.status.finalized")}</span>,
+    },
+    {
+      label: C("commission"),
+      numeric: true,
+      cell: (r) => money(r.bill.commission_amount, r.bill.currency),
+    },
+    { label: C("fee"), numeric: true, cell: (r) => money(r.bill.fee_amount, r.bill.currency) },
+    { label: C("tax"), numeric: true, cell: (r) => money(r.bill.tax_amount, r.bill.currency) },
+    {
+      label: C("total_amount"),
+      numeric: true,
+      cell: (r) => money(r.bill.total_amount, r.bill.currency),
+    },
+  ];
+  const empty = bills.unit_bills.length === 0 && bills.customer_bills.length === 0;
+  const href = (what: string) => `/customer/billing/export/${what}.csv?period=${period}`;
+  return (
+    <section className="card period-section" data-testid="period-section" data-period={period}>
+      <h2>{B("period_section.title", { period: periodLabel(t, period) })}</h2>
+      {empty ? <p className="muted" data-testid="period-empty">{B("period_section.empty")}</p> : (
+        <>
+          <div className="section-head">
+            <h3>{B("period_section.unit_bills")}</h3>
+            <a className="btn btn-sm btn-secondary" href={href("units")} download>
+              {B("period_section.download")}
+            </a>
+          </div>
+          <ResponsiveList
+            label={B("period_section.unit_bills")}
+            columns={unitColumns}
+            rows={bills.unit_bills}
+            rowKey={(r) => r.bill.id}
+            framed={false}
+            testId="owner-unit-bills"
+          />
+          <div className="section-head">
+            <h3>{B("period_section.customer_bills")}</h3>
+            <a className="btn btn-sm btn-secondary" href={href("customer")} download>
+              {B("period_section.download")}
+            </a>
+          </div>
+          <ResponsiveList
+            label={B("period_section.customer_bills")}
+            columns={customerColumns}
+            rows={bills.customer_bills}
+            rowKey={(r) => r.bill.id}
+            framed={false}
+            testId="owner-customer-bills"
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The page. */
+export function OwnerBillingPage(p: OwnerBillingPageProps) {
+  const { t, overview: o } = p;
+  const B: T = (k, x) => t(`customer.billing_overview.${k}`, x);
+  const c = o.yearly_overview.currency;
+  return (
+    <>
+      <PageHeader
+        title={B("title")}
+        subtitle={
+          <span data-testid="billing-type">{B("billing_type", { type: B(o.billing_type) })}</span>
+        }
+      />
+      <HowItWorks B={B} />
+      <Tiles B={B} o={o} />
+      <section className="card finance-section">
+        <h2>{B("chart.title")}</h2>
+        <RevenueProfitChart
+          kind="bars"
+          labels={o.period_data.map((x) => periodLabel(t, x.period))}
+          revenue={{
+            name: `${B("chart.revenue")} (${c})`,
+            cents: o.period_data.map((x) => x.revenue),
+          }}
+          profit={{
+            name: `${B("chart.profit")} (${c})`,
+            cents: o.period_data.map((x) => x.profit),
+          }}
+          caption={B("chart.title")}
+          labelHeading={t("finances.bimonthly_trend.period")}
+          noData={B("period_section.empty")}
+          name="owner-billing"
+        />
+      </section>
+      <form className="card finance-filters" method="get" action="/customer/billing">
+        <label className="field">
+          <span>{B("year")}</span>
+          <select name="year" defaultValue={String(o.year)}>
+            {p.years.map((y) => <option key={y} value={y}>{y}</option>)}
+          </select>
+        </label>
+        <button type="submit" className="btn">{t("finances.finances_page.refresh")}</button>
+      </form>
+      {p.periods.map(({ period, bills }) => (
+        <PeriodSection key={period} t={t} B={B} period={period} bills={bills} />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * The owner's billing overview API (spec 001 section 7, "Customer and tenant overviews"; issue
+ * 13), mounted at `/api/customer-billing-overview`: `GET /billing-type`, `/overview?year=`,
+ * `/detail?period=`. Customers only, each answering for the caller's own stations and their
+ * finalized bills; money in currency units.
+ */
+import { Hono } from "hono";
+import type { Deps, UserEnv } from "../_deps.ts";
+import { badRequest, validate } from "../_http.ts";
+import { requireApiRole } from "../_session.ts";
+import { localParts } from "../../core/local_time.ts";
+import { periodQuerySchema, yearQuerySchema } from "../../core/tenant_queries.ts";
+import { ownerBillingType, ownerOverview, ownerPeriodBills } from "../../services/finances/mod.ts";
+import { customerBillJson, unitBillJson } from "./_bill_json.ts";
+import { figuresJson, ownerTotalsJson } from "./_finance_json.ts";
+
+/** Routes under /api/customer-billing-overview. */
+export function customerBillingApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(requireApiRole("customer"));
+
+  app.get("/billing-type", async (c) => c.json(await ownerBillingType(deps, c.var.user)));
+
+  app.get("/overview", async (c) => {
+    const q = validate(yearQuerySchema, c.req.query());
+    if (!q.ok) return badRequest(c, q.errors);
+    const year = q.data.year ?? localParts(deps.now(), deps.config.utcOffsetMinutes).year;
+    const o = await ownerOverview(deps, c.var.user, year);
+    const { currency_totals, ...rest } = o.yearly_overview;
+    return c.json({
+      ...o,
+      yearly_overview: { currency_totals: ownerTotalsJson(currency_totals), ...figuresJson(rest) },
+      period_data: o.period_data.map(figuresJson),
+    });
+  });
+
+  app.get("/detail", async (c) => {
+    const q = validate(periodQuerySchema, c.req.query());
+    if (!q.ok) return badRequest(c, q.errors);
+    const d = await ownerPeriodBills(deps, c.var.user, q.data.period);
+    return c.json({
+      period: q.data.period,
+      unit_bills: d.unit_bills.map((r) => ({
+        ...unitBillJson(r.bill),
+        station_name: r.station_name,
+        unit_name: r.unit_name,
+        tenant_name: r.tenant_name,
+      })),
+      customer_bills: d.customer_bills.map((r) => ({
+        ...customerBillJson(r.bill),
+        station_name: r.station_name,
+      })),
+    });
+  });
+  return app;
+}

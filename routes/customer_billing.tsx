@@ -1,0 +1,129 @@
+/**
+ * The owner's billing overview, mounted at `/customer/billing` (spec 001 section 2; issue 13):
+ * `GET /customer/billing?year=` (the current year and the two before) and the CSV downloads of
+ * a period's tables, `GET /customer/billing/export/{units,customer}.csv?period=`. Customers
+ * only; only their own stations' finalized bills. When the figures cannot be read the page
+ * shows zero totals in MXN (spec 001 section 8).
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { Deps, UserEnv } from "./_deps.ts";
+import { requireRole } from "./_session.ts";
+import { validate } from "./_http.ts";
+import { appPage } from "./_page.tsx";
+import { csvDownload } from "./_csv.ts";
+import { invalid } from "../services/refusal.ts";
+import { periodQuerySchema, yearQuerySchema } from "../core/tenant_queries.ts";
+import { localParts } from "../core/local_time.ts";
+import { parsePeriod, periodOptions } from "../core/periods.ts";
+import { centsToUnits } from "../core/money.ts";
+import {
+  type OwnerOverview,
+  ownerOverview,
+  ownerPeriodBills,
+  ownerYearBills,
+} from "../services/finances/mod.ts";
+import { OwnerBillingPage } from "../components/finances/OwnerBillingPage.tsx";
+
+/** The overview with zero totals in MXN (what the page shows when the figures fail). */
+function zeroOverview(year: number): OwnerOverview {
+  return {
+    billing_type: "monthly",
+    currency: "MXN",
+    year,
+    yearly_overview: {
+      currency_totals: {},
+      total_invoices: 0,
+      total_customer_bills: 0,
+      paid_bills: 0,
+      primary_currency: "MXN",
+      total_revenue: 0,
+      total_profit: 0,
+      payment_revenue: 0,
+      payment_profit: 0,
+      profit_margin: 0,
+      payment_profit_margin: 0,
+      currency: "MXN",
+    },
+    period_data: [],
+  };
+}
+
+const units = (cents: number) => centsToUnits(cents).toFixed(2);
+
+/** Routes under /customer/billing. */
+export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(requireRole("customer"));
+
+  app.get("/", async (c) => {
+    const q = validate(yearQuerySchema, c.req.query());
+    if (!q.ok) throw invalid(q.errors);
+    const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
+    const years = [today.year, today.year - 1, today.year - 2];
+    const year = q.data.year ?? today.year;
+    if (!years.includes(year)) throw invalid({ year: "validation.invalid" });
+    const user = c.var.user;
+    const [overview, bills] = await Promise.all([
+      ownerOverview(deps, user, year),
+      ownerYearBills(deps, user, year),
+    ]).catch((e) => {
+      deps.log.log("error", "owner billing overview failed", { error: String(e) });
+      return [zeroOverview(year), new Map()] as const;
+    });
+    // The periods of the year up to today, newest first, and any other period with bills.
+    const started = (p: string) => {
+      const x = parsePeriod(p);
+      return x.year < today.year || (x.year === today.year && x.months[0] <= today.month);
+    };
+    const periods = periodOptions(overview.billing_type, year).filter(started);
+    for (const p of bills.keys()) if (!periods.includes(p)) periods.push(p);
+    periods.sort((a, b) => b.localeCompare(a));
+    return appPage(
+      c,
+      deps,
+      c.var.t("customer.billing_overview.title"),
+      <OwnerBillingPage
+        t={c.var.t}
+        overview={overview}
+        years={years}
+        periods={periods.map((period) => ({
+          period,
+          bills: bills.get(period) ?? { unit_bills: [], customer_bills: [] },
+        }))}
+      />,
+    );
+  });
+
+  const exportTable = (what: "units" | "customer") => async (c: Context<UserEnv>) => {
+    const q = validate(periodQuerySchema, c.req.query());
+    if (!q.ok) throw invalid(q.errors);
+    const t = c.var.t;
+    const C = (k: string) => t(`customer.billing_overview.period_section.columns.${k}`);
+    const d = await ownerPeriodBills(deps, c.var.user, q.data.period);
+    const rows: (string | number)[][] = what === "units"
+      ? [
+        [C("station"), C("unit"), C("tenant"), C("energy"), C("total_cost"), C("payment")],
+        ...d.unit_bills.map((r) => [
+          r.station_name,
+          r.unit_name,
+          r.tenant_name ?? "",
+          r.bill.energy_consumption.toFixed(2),
+          `${units(r.bill.total_cost)} ${r.bill.currency}`,
+          t(`billing.payment_status.${r.bill.payment_status}`),
+        ]),
+      ]
+      : [
+        [C("station"), C("commission"), C("fee"), C("tax"), C("total_amount")],
+        ...d.customer_bills.map((r) => [
+          r.station_name,
+          ...[r.bill.commission_amount, r.bill.fee_amount, r.bill.tax_amount, r.bill.total_amount]
+            .map((x) => `${units(x)} ${r.bill.currency}`),
+        ]),
+      ];
+    return csvDownload(`${what}_bills_${q.data.period}.csv`, rows);
+  };
+  app.get("/export/units.csv", exportTable("units"));
+  app.get("/export/customer.csv", exportTable("customer"));
+  return app;
+}

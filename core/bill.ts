@@ -118,7 +118,18 @@ export interface UnitBillInput {
 }
 
 /** The amounts and details of a stored unit bill from a computed one. */
-export function billAmounts(computed: UnitBillResult) {
+export function billAmounts(
+  computed: UnitBillResult & { parts?: { applies_from: string | null; days: number }[] },
+) {
+  const extra: Record<string, unknown> = {};
+  // The additions of real tariffs and a split by price versions, said only when they apply.
+  if ((computed.minimum_kwh ?? 0) > 0) {
+    extra.minimum_kwh = computed.minimum_kwh;
+    extra.billed_kwh = computed.billed_kwh;
+  }
+  if ((computed.fixed_charge ?? 0) > 0) extra.fixed_charge = computed.fixed_charge;
+  if (computed.blocks_doubled) extra.blocks_doubled = true;
+  if (computed.parts && computed.parts.length > 1) extra.price_versions = computed.parts;
   return {
     energy_consumption: computed.energy_consumption,
     energy_cost: computed.energy_cost,
@@ -133,6 +144,7 @@ export function billAmounts(computed: UnitBillResult) {
       winter_days: computed.winter_days,
       summer_days: computed.summer_days,
       tiers: computed.calculation_details,
+      ...extra,
     } as Record<string, unknown>,
   };
 }

@@ -3,8 +3,6 @@
  * or the estimation levels 1 and 2 (level 3, the zone average, is known once every station of
  * the zone is read), a few stations at a time.
  */
-import type { Zone } from "../../core/zone.ts";
-import type { StoredZone } from "../../db/zones.ts";
 import type { StoredDevice } from "../../db/devices.ts";
 import { counterUsageOf } from "../../db/telemetry/mod.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
@@ -14,10 +12,6 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Stations billed at the same time (their reads and commits overlap). */
 export const STATIONS_IN_FLIGHT = 4;
-
-export function asZone(z: StoredZone): Zone {
-  return { ...z, id: String(z.id) };
-}
 
 /** The sensor bound to each unit, per station: station id → unit id → sensor. */
 export function sensorsByStation(

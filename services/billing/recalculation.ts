@@ -48,6 +48,7 @@ import { localParts } from "../../core/local_time.ts";
 import { conflict, invalid, notFound } from "../refusal.ts";
 import { BILLING_ERRORS, periodBounds } from "./run.ts";
 import { billNotice } from "./notices.ts";
+import { highConsumptionOf, previousUse } from "./dac.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 
 /** The recalculation methods of the dialog. */
@@ -197,7 +198,17 @@ export async function recalculateBill(
       throw invalid({ recalculation_method: RECALC_ERRORS.noEstimate });
     }
     const at = new Date(now).toISOString();
-    const computed = computeVersionedBill(versions, energy, period.text);
+    const computed = {
+      ...computeVersionedBill(versions, energy, period.text),
+      high_consumption: (zone.dac_limit_kwh ?? 0) > 0
+        ? highConsumptionOf(
+          zone,
+          period,
+          energy,
+          await previousUse(deps.kv, old.station_id, old.unit_id, period),
+        )
+        : null,
+    };
     let bill: StoredUnitBill = {
       ...old,
       ...billAmounts(computed),

@@ -308,7 +308,7 @@ async function billZone(
   const waiting: StationPlan[] = [];
   let group: StationPlan[] = [];
   await inFlight(stations, STATIONS_IN_FLIGHT, async (s) => {
-    const plan = await planStation(run, s, sensors.get(s.id));
+    const plan = await planStation(run, s, sensors.get(s.id), (priced.zone.dac_limit_kwh ?? 0) > 0);
     plans.push(plan);
     if (plan.error) return report(plan, `reading the station failed: ${plan.error}`);
     if (plan.units.some((u) => u.energy === null)) return void waiting.push(plan);

@@ -27,6 +27,7 @@ import {
   writeStationsBills,
 } from "../../db/bills.ts";
 import type { NoticeBatch } from "./notices.ts";
+import { highConsumptionOf } from "./dac.ts";
 
 /** How an estimated energy was found (the automatic levels). */
 export type EstimationMethod = Exclude<EstimationLevel, "manual_input">;
@@ -61,6 +62,8 @@ export interface UnitPlan {
   energy: number | null;
   /** The estimation level that gave the energy, or null when it was measured. */
   method: EstimationMethod | null;
+  /** kWh of the unit's bills before this period (high-consumption average), when read. */
+  previous?: (number | null)[] | null;
 }
 
 /** A station to bill: its units, or why reading them failed. */
@@ -181,6 +184,7 @@ function unitDraft(
   const { period } = run;
   const { stored } = priced;
   const computed = computeVersionedBill(priced.versions, u.energy!, period.text);
+  const high = highConsumptionOf(priced.zone, period, u.energy!, u.previous ?? null);
   const last = computed.parts[computed.parts.length - 1];
   const used = priced.versions.filter((v) =>
     computed.parts.some((p) => p.applies_from === v.applies_from)
@@ -207,7 +211,7 @@ function unitDraft(
       estimation: u.method ? { level: levelOf(u.method), method: u.method } : null,
       finalize: run.finalize,
     },
-    computed,
+    { ...computed, high_consumption: high },
   );
 }
 

@@ -66,6 +66,8 @@ interface Residential {
 
 const L = (price: number | null, threshold: number): PresetLevel => ({ price, threshold });
 const NON_SUMMER_75_200 = [L(null, 75), L(null, 200), L(null, 0)];
+/** Three blocks whose limits and prices the reference did not find. */
+const UNKNOWN_3 = [L(null, 0), L(null, 0), L(null, 0)];
 
 /** Residential blocks (kWh per month) and prices of the reference, section 3.1 and 3.2. */
 const RESIDENTIAL: Record<Exclude<PresetId, "cfe_dac" | "cfe_pdbt">, Residential> = {
@@ -79,14 +81,14 @@ const RESIDENTIAL: Record<Exclude<PresetId, "cfe_dac" | "cfe_pdbt">, Residential
   cfe_1a: {
     dac: 300,
     summer: [L(0.717, 100), L(0.844, 150), L(2.88, 0)],
-    other: [L(null, 0)],
+    other: UNKNOWN_3,
     date: "2014",
     source: "CFE tariff 1A page, 2014 copy (summer); non-summer blocks not found",
   },
   cfe_1b: {
     dac: 400,
-    summer: [L(null, 0)],
-    other: [L(null, 0)],
+    summer: UNKNOWN_3,
+    other: UNKNOWN_3,
     date: null,
     source: "blocks and prices not found; DAC limit from press",
   },

@@ -6,7 +6,8 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import { CFE_PRESETS, DAC_REGIONS, type PresetFill } from "../../core/cfe_presets.ts";
-import { errAttrs, FieldError } from "../Field.tsx";
+import { TextField } from "../Field.tsx";
+import { NumberField } from "./NumberField.tsx";
 
 /** The additions' texts as entered, and the price change choice. */
 export interface TariffExtrasValues {
@@ -82,21 +83,13 @@ export function RealTariffFields(
 ) {
   const F = (k: string) => t(`zones.zone_form.${k}`);
   const num = (key: NumKey) => (
-    <div className="field">
-      <label htmlFor={key}>{F(`fields.${key}`)}</label>
-      <input
-        id={key}
-        name={key}
-        type="number"
-        step="any"
-        min="0"
-        inputMode="decimal"
-        defaultValue={v[key]}
-        {...errAttrs(key, fe[key])}
-      />
-      <p className="hint">{F(`hints.${key}`)}</p>
-      <FieldError id={key} message={fe[key]} />
-    </div>
+    <NumberField
+      name={key}
+      label={F(`fields.${key}`)}
+      value={v[key]}
+      hint={F(`hints.${key}`)}
+      error={fe[key]}
+    />
   );
   return (
     <section className="card" aria-labelledby="zf-real">
@@ -148,18 +141,13 @@ export function PriceChange(
         />{" "}
         {F("new_version")}
       </label>
-      <div className="field">
-        <label htmlFor="effective_from">{F("month")}</label>
-        <input
-          id="effective_from"
-          name="effective_from"
-          type="month"
-          placeholder="YYYY-MM"
-          defaultValue={v.effective_from}
-          {...errAttrs("effective_from", fe.effective_from)}
-        />
-        <FieldError id="effective_from" message={fe.effective_from} />
-      </div>
+      <TextField
+        id="effective_from"
+        label={F("month")}
+        type="month"
+        value={v.effective_from}
+        error={fe.effective_from}
+      />
     </fieldset>
   );
 }

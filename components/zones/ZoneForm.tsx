@@ -10,6 +10,7 @@ import ZoneLevels from "../../islands/ZoneLevels.tsx";
 import type { ZoneLevelsValues } from "../../core/zone_levels.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
 import { FormError } from "../kit/mod.ts";
+import { NumberField } from "./NumberField.tsx";
 import type { PresetFill } from "../../core/cfe_presets.ts";
 import {
   PresetNote,
@@ -118,21 +119,7 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
   const editing = id !== null;
   const F = (k: string) => t(`zones.zone_form.${k}`);
   const num = (key: NumKey, hint?: string) => (
-    <div className="field">
-      <label htmlFor={key}>{F(`fields.${key}`)}</label>
-      <input
-        id={key}
-        name={key}
-        type="number"
-        step="any"
-        min="0"
-        inputMode="decimal"
-        defaultValue={v[key]}
-        {...errAttrs(key, fe[key])}
-      />
-      {hint && <p className="hint">{hint}</p>}
-      <FieldError id={key} message={fe[key]} />
-    </div>
+    <NumberField name={key} label={F(`fields.${key}`)} value={v[key]} hint={hint} error={fe[key]} />
   );
   const check = (key: BoolKey, hint?: string) => (
     <div className="field field-check">

@@ -5,13 +5,7 @@
  * the unit report; both keep the old prices to the cent in the API, the report page and the PDF.
  */
 import assert from "node:assert/strict";
-import {
-  addAccount,
-  apiStation,
-  portalApi,
-  signedInPage,
-  withPortalAndBrowser,
-} from "./_browser.ts";
+import * as e2e from "./_browser.ts";
 import { meter } from "../_billing_world.ts";
 import type { TestApp } from "../_helpers.ts";
 import { pdfText } from "../_pdf_text.ts";
@@ -26,12 +20,12 @@ function monthFrom(now: number, offset: number, delta: number): string {
 }
 
 Deno.test("new prices from next month keep last month's run and an older recalculation at the old prices", async () => {
-  await withPortalAndBrowser(async (portal, browser) => {
+  await e2e.withPortalAndBrowser(async (portal, browser) => {
     const offset = portal.deps.config.utcOffsetMinutes;
     const now = Date.now();
     const [twoAgo, last, next] = [-2, -1, 1].map((d) => monthFrom(now, offset, d));
-    const admin = await addAccount(portal, "admin", { language: "en" });
-    const api = await portalApi(portal, admin.user);
+    const admin = await e2e.addAccount(portal, "admin", { language: "en" });
+    const api = await e2e.portalApi(portal, admin.user);
     const json = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${portal.url}${path}`, {
         method,
@@ -42,7 +36,7 @@ Deno.test("new prices from next month keep last month's run and an older recalcu
       assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
       return JSON.parse(text);
     };
-    const page = await signedInPage(browser, portal, admin);
+    const page = await e2e.signedInPage(browser, portal, admin);
 
     // 1. A zone from the tariff 1 preset, through the form.
     await page.goto(`${portal.url}/admin/zones/create?preset=cfe_1`, { waitUntil: "load" });
@@ -58,7 +52,7 @@ Deno.test("new prices from next month keep last month's run and an older recalcu
     const zone = zones.find((z: { name: string }) => z.name === "CFE 1 Monterrey");
     assert.equal(zone.minimum_monthly_kwh, 25);
     assert.equal(zone.tariff_preset, "cfe_1");
-    const { station } = await apiStation(api, {
+    const { station } = await e2e.apiStation(api, {
       serial: "CFE-1",
       zoneId: zone.id,
       units: ["Casa 1"],

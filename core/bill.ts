@@ -128,7 +128,7 @@ export type PricedBill = UnitBillResult & {
 export function billAmounts(computed: PricedBill) {
   const extra: Record<string, unknown> = {};
   // The additions of real tariffs and a split by price versions, said only when they apply.
-  if ((computed.minimum_kwh ?? 0) > 0) {
+  if ((computed.billed_kwh ?? 0) > computed.energy_consumption) {
     extra.minimum_kwh = computed.minimum_kwh;
     extra.billed_kwh = computed.billed_kwh;
   }

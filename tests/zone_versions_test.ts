@@ -166,6 +166,19 @@ Deno.test("a unit whose 12-month average crosses the zone's limit is flagged on 
       limit_kwh: 250,
       exceeded: true,
     });
+    // The unit billing list and the unit report show the flag and the average.
+    const page = async (path: string) => {
+      const res = await call(w.t, "GET", path, { token: w.admin });
+      assert.equal(res.status, 200, path);
+      return await res.text();
+    };
+    const list = await page(`/admin/billing?zone_id=${w.zoneId}&year=2026&period=2026-03`);
+    assert.match(list, /data-testid="dac-flag"[^>]*title="[^"]*266\.67/);
+    const febList = await page(`/admin/billing?zone_id=${w.zoneId}&year=2026&period=2026-02`);
+    assert.doesNotMatch(febList, /data-testid="dac-flag"/);
+    const report = await page(`/admin/report/station/${w.stationId}/unit/unit_1?month=2026-03`);
+    assert.match(report, /data-testid="high-consumption" data-exceeded="true"/);
+    assert.match(report, /266\.67 kWh/);
   } finally {
     await w.t.close();
   }
@@ -185,6 +198,59 @@ Deno.test("a zone of the spec's fields bills as before: no flag, no minimum, no 
       "tiers",
       "winter_days",
     ]);
+  } finally {
+    await w.t.close();
+  }
+});
+
+Deno.test("a bimonthly period spanning a new version is split by days and says so", async () => {
+  const w = await billingWorld({ now: NOW, zone: { billing_type: "bimonthly" } });
+  try {
+    const res = await call(w.t, "PUT", `/api/zones/${w.zoneId}`, {
+      token: w.admin,
+      json: body({ price_low: 2, price_middle: 4, price_high: 6 }, {
+        billing_type: "bimonthly",
+        effective_from: "2026-02",
+      }),
+    });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    await meter(w.t, "SIM-A", "2026-01-02", 200);
+    const run = await call(w.t, "POST", "/api/unified-billing/process", {
+      token: w.admin,
+      json: { period: "2026-01-02", zone_id: w.zoneId },
+    });
+    assert.equal(run.status, 200, await run.clone().text());
+    await run.body?.cancel();
+    const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
+      x.billing_period === "2026-01-02" && x.unit_id === "unit_1"
+    )!;
+    const details = b.calculation_details as Record<string, unknown>;
+    assert.deepEqual(details.price_versions, [
+      { applies_from: null, from: "2026-01-01", to: "2026-01-31", days: 31 },
+      { applies_from: "2026-02-01", from: "2026-02-01", to: "2026-02-28", days: 28 },
+    ]);
+    // Each tier, base and tax weighted by days (31 and 28 of 59), each rounded half up:
+    // energy 7881 + 5254 + 14237 + 9492, base 2102 + 1898, tax 2438 + 4100 (cents).
+    assert.equal(b.energy_cost, 36864);
+    assert.equal(b.base_tariff, 4000);
+    assert.equal(b.tax_cost, 6538);
+    assert.equal(b.total_cost, 47402);
+    const kept = (b.zone_snapshot as { price_versions: { applies_from: string | null }[] })
+      .price_versions.map((v) => v.applies_from);
+    assert.deepEqual(kept, [null, "2026-02-01"]);
+    const report = await call(
+      w.t,
+      "GET",
+      `/admin/report/station/${w.stationId}/unit/unit_1?month=2026-01-02`,
+      { token: w.admin },
+    );
+    const html = await report.text();
+    assert.equal(
+      (html.match(/data-testid="price-version-part"/g) ?? []).length,
+      2,
+      html.slice(0, 200),
+    );
   } finally {
     await w.t.close();
   }

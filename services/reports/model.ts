@@ -5,6 +5,7 @@
  * period labels and the city of a station.
  */
 import type { Zone } from "../../core/zone.ts";
+import { type HighConsumption, highConsumptionOfDetails } from "../../core/dac.ts";
 import { parseLocation } from "../../core/device_rules.ts";
 import {
   bimonthlyPeriod,
@@ -30,6 +31,11 @@ export interface BillBreakdown {
   tiers: TierLine[];
   season: "summer" | "winter" | null;
   pricing_mode: string | null;
+  /** The additions of real tariffs and a split by price versions, when the bill has them. */
+  high_consumption: HighConsumption | null;
+  minimum_kwh: number | null;
+  fixed_charge: number | null;
+  price_versions: { applies_from: string | null; from: string; to: string; days: number }[];
 }
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
@@ -51,7 +57,23 @@ export function billBreakdown(details: unknown): BillBreakdown {
     }));
   const season = obj.season === "winter" || obj.season === "summer" ? obj.season : null;
   const pricing_mode = typeof obj.pricing_mode === "string" ? obj.pricing_mode : null;
-  return { tiers, season, pricing_mode };
+  const parts = Array.isArray(obj.price_versions) ? obj.price_versions : [];
+  return {
+    tiers,
+    season,
+    pricing_mode,
+    high_consumption: highConsumptionOfDetails(obj),
+    minimum_kwh: typeof obj.minimum_kwh === "number" ? obj.minimum_kwh : null,
+    fixed_charge: typeof obj.fixed_charge === "number" ? obj.fixed_charge : null,
+    price_versions: parts
+      .filter((p): p is Record<string, unknown> => !!p && typeof p === "object")
+      .map((p) => ({
+        applies_from: typeof p.applies_from === "string" ? p.applies_from : null,
+        from: String(p.from ?? ""),
+        to: String(p.to ?? ""),
+        days: num(p.days),
+      })),
+  };
 }
 
 /** The zone a bill was priced with (its snapshot), else `current`, else null. */

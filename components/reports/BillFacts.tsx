@@ -5,12 +5,12 @@
  * versions the period was split into by days.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import type { BillBreakdown } from "../../services/reports/mod.ts";
+import type { BillFactsData } from "../../services/reports/mod.ts";
 import { money } from "./format.ts";
 
 /** The facts, or nothing when the bill has none. */
 export function BillFacts(
-  { t, details, currency }: { t: Translate; details: BillBreakdown; currency: string },
+  { t, details, currency }: { t: Translate; details: BillFactsData; currency: string },
 ) {
   const D = (k: string, p?: Record<string, string | number>) =>
     t(`reports.unit_report.facts.${k}`, p);

@@ -28,6 +28,8 @@ export {
 export {
   type BillBreakdown,
   billBreakdown,
+  billFacts,
+  type BillFactsData,
   cityOf,
   periodName,
   periodsOfYear,

@@ -31,7 +31,10 @@ export interface BillBreakdown {
   tiers: TierLine[];
   season: "summer" | "winter" | null;
   pricing_mode: string | null;
-  /** The additions of real tariffs and a split by price versions, when the bill has them. */
+}
+
+/** The additions of real tariffs and a split by price versions, when a bill has them. */
+export interface BillFactsData {
   high_consumption: HighConsumption | null;
   minimum_kwh: number | null;
   fixed_charge: number | null;
@@ -57,11 +60,16 @@ export function billBreakdown(details: unknown): BillBreakdown {
     }));
   const season = obj.season === "winter" || obj.season === "summer" ? obj.season : null;
   const pricing_mode = typeof obj.pricing_mode === "string" ? obj.pricing_mode : null;
+  return { tiers, season, pricing_mode };
+}
+
+/** Reads the additions a unit bill's `calculation_details` records (none when absent). */
+export function billFacts(details: unknown): BillFactsData {
+  const obj = details && typeof details === "object" && !Array.isArray(details)
+    ? details as Record<string, unknown>
+    : {};
   const parts = Array.isArray(obj.price_versions) ? obj.price_versions : [];
   return {
-    tiers,
-    season,
-    pricing_mode,
     high_consumption: highConsumptionOfDetails(obj),
     minimum_kwh: typeof obj.minimum_kwh === "number" ? obj.minimum_kwh : null,
     fixed_charge: typeof obj.fixed_charge === "number" ? obj.fixed_charge : null,

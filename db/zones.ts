@@ -183,6 +183,22 @@ function versionsOf(zone: StoredZone, records: PriceRecord[]): StoredVersion[] {
   );
 }
 
+/**
+ * A zone with the prices of the version in force on `today` (`YYYY-MM-DD`; a later version
+ * waits for its first day), its name and time of change as saved; null when it does not exist.
+ */
+export async function getZoneInForce(
+  kv: Deno.Kv,
+  id: number,
+  today: string,
+): Promise<StoredZone | null> {
+  const zone = await getZone(kv, id);
+  if (!zone) return null;
+  const records = await listValues<PriceRecord>(kv, ["zone_history", id]);
+  const v = versionOn(versionsOf(zone, records), today);
+  return { ...zone, ...fieldsOf(v.zone), id, name: zone.name, updated_at: zone.updated_at };
+}
+
 /** A zone's price versions, oldest first; empty when the zone does not exist. */
 export async function zoneVersions(kv: Deno.Kv, id: number): Promise<StoredVersion[]> {
   const zone = await getZone(kv, id);

@@ -11,6 +11,7 @@ import {
   createZone,
   deleteZone,
   getZone,
+  getZoneInForce,
   listZones,
   type StoredVersion,
   type StoredZone,
@@ -78,14 +79,13 @@ async function stationCounts(deps: Deps): Promise<Map<number, number>> {
 }
 
 /** Today's local date in the business time zone, `YYYY-MM-DD`. */
-function today(deps: Deps): string {
+export function today(deps: Pick<Deps, "now" | "config">): string {
   return localDate(deps.now(), deps.config.utcOffsetMinutes);
 }
 
 /** A zone with the prices of the version in force today (a later version waits its month). */
 async function inForce(deps: Deps, z: StoredZone): Promise<StoredZone> {
-  const v = versionOn(await zoneVersions(deps.kv, z.id), today(deps));
-  return { ...z, ...v.zone, id: z.id, name: z.name, updated_at: z.updated_at };
+  return (await getZoneInForce(deps.kv, z.id, today(deps))) ?? z;
 }
 
 /** Every zone (prices in force today) with its station count. */

@@ -9,6 +9,7 @@ import { call } from "./_helpers.ts";
 import { type BillingWorld, billingWorld, meter, TIERED } from "./_billing_world.ts";
 import { defaultZone } from "../core/zone.ts";
 import { listUnitBills, type StoredUnitBill } from "../db/bills.ts";
+import { pdfText } from "./_pdf_text.ts";
 
 /** 2026-04-10 at noon in Mexico City: March is last month, February two months ago. */
 const NOW = Date.UTC(2026, 3, 10, 18);
@@ -179,6 +180,15 @@ Deno.test("a unit whose 12-month average crosses the zone's limit is flagged on 
     const report = await page(`/admin/report/station/${w.stationId}/unit/unit_1?month=2026-03`);
     assert.match(report, /data-testid="high-consumption" data-exceeded="true"/);
     assert.match(report, /266\.67 kWh/);
+    const pdf = await call(
+      w.t,
+      "GET",
+      `/admin/report/station/${w.stationId}/pdf?type=unit&period=2026-03&unit=unit_1&language=en`,
+      { token: w.admin },
+    );
+    assert.equal(pdf.status, 200);
+    const { lines } = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    assert.match(lines.join(" "), /High consumption: 12-month average 266\.67 kWh/);
   } finally {
     await w.t.close();
   }

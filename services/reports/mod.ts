@@ -31,6 +31,8 @@ export {
   billFacts,
   type BillFactsData,
   cityOf,
+  type FactLine,
+  factLines,
   periodName,
   periodsOfYear,
   periodTiming,

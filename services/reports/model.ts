@@ -84,6 +84,51 @@ export function billFacts(details: unknown): BillFactsData {
   };
 }
 
+/** One line of a bill's additions: what it is about and its text in the reader's language. */
+export interface FactLine {
+  kind: "high_consumption" | "minimum" | "fixed_charge" | "price_version";
+  text: string;
+  /** For the high-consumption line: whether the average is above the limit. */
+  exceeded?: boolean;
+}
+
+/** The lines of a bill's additions (report page and PDF); `money` formats cents. */
+export function factLines(
+  t: Translate,
+  details: unknown,
+  money: (cents: number) => string,
+): FactLine[] {
+  const f = billFacts(details);
+  const F = (k: string, p?: Record<string, string | number>) =>
+    t(`reports.unit_report.facts.${k}`, p);
+  const out: FactLine[] = [];
+  const h = f.high_consumption;
+  if (h) {
+    const p = { average: h.average_kwh, months: h.months, limit: h.limit_kwh };
+    out.push({
+      kind: "high_consumption",
+      text: F(h.exceeded ? "dac_over" : "dac_under", p),
+      exceeded: h.exceeded,
+    });
+  }
+  if (f.minimum_kwh !== null) {
+    out.push({ kind: "minimum", text: F("minimum", { kwh: f.minimum_kwh }) });
+  }
+  if (f.fixed_charge) {
+    out.push({ kind: "fixed_charge", text: F("fixed_charge", { amount: money(f.fixed_charge) }) });
+  }
+  if (f.price_versions.length > 1) {
+    for (const p of f.price_versions) {
+      const version = p.applies_from ?? F("first_version");
+      out.push({
+        kind: "price_version",
+        text: F("version_part", { from: p.from, to: p.to, days: p.days, version }),
+      });
+    }
+  }
+  return out;
+}
+
 /** The zone a bill was priced with (its snapshot), else `current`, else null. */
 export function zoneOfBill(snapshot: unknown, current: Zone | null): Zone | null {
   if (snapshot && typeof snapshot === "object") {

@@ -180,6 +180,11 @@ Deno.test("a unit whose 12-month average crosses the zone's limit is flagged on 
     const report = await page(`/admin/report/station/${w.stationId}/unit/unit_1?month=2026-03`);
     assert.match(report, /data-testid="high-consumption" data-exceeded="true"/);
     assert.match(report, /266\.67 kWh/);
+    // The tenant's bill says so too, in their language (Spanish).
+    const bill = await call(w.t, "GET", "/user/billing?period=2026-03", {
+      token: w.tenantTokens[0],
+    });
+    assert.match(await bill.text(), /Alto consumo: promedio de 12 meses 266\.67 kWh/);
     const pdfPath = `/admin/report/station/${w.stationId}/pdf?type=unit&period=2026-03&unit=unit_1`;
     const pdf = await call(w.t, "GET", `${pdfPath}&language=en`, { token: w.admin });
     const { lines } = await pdfText(new Uint8Array(await pdf.arrayBuffer()));

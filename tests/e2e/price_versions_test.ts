@@ -42,6 +42,7 @@ Deno.test("new prices from next month keep last month's run and an older recalcu
     await page.goto(`${portal.url}/admin/zones/create?preset=cfe_1`, { waitUntil: "load" });
     const note = await page.$eval("[data-testid=preset-note]", (e) => e.textContent ?? "");
     assert.match(note, /2024-01/);
+    assert.deepEqual(await e2e.axeSerious(page), [], "accessibility of the preset form");
     await page.type("#name", "CFE 1 Monterrey");
     await Promise.all([
       page.waitForNavigation({ waitUntil: "load" }),
@@ -70,6 +71,7 @@ Deno.test("new prices from next month keep last month's run and an older recalcu
 
     // 2. New prices from next month, in the zone form.
     await page.goto(`${portal.url}/admin/zones/${zone.id}/edit`, { waitUntil: "load" });
+    assert.deepEqual(await e2e.axeSerious(page), [], "accessibility of the edit form");
     await page.$eval("input[name=level_price_0]", (e) => ((e as HTMLInputElement).value = "2"));
     await page.click("input[name=price_change][value=new]");
     await page.$eval("#effective_from", (e, v) => ((e as HTMLInputElement).value = v), next);
@@ -84,6 +86,7 @@ Deno.test("new prices from next month keep last month's run and an older recalcu
       (trs) => trs.map((r) => r.getAttribute("data-applies-from")),
     );
     assert.deepEqual(rows, [`${next}-01`, "first"]);
+    assert.deepEqual(await e2e.axeSerious(page), [], "accessibility of the zone page");
     const { versions } = await json("GET", `/api/zones/${zone.id}/versions`);
     assert.deepEqual(
       versions.map((v: { applies_from: string | null; price_low: number }) => [

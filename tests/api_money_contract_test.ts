@@ -50,6 +50,8 @@ interface World {
   /** Tenant A's sensor on "Norte" (unit_1). */
   sensor: number;
   tenantId: number;
+  /** Tenant A's overdue bill of unit_1 on "Norte". */
+  bill: number;
   tokens: Record<Who, string>;
 }
 
@@ -107,6 +109,10 @@ async function world(): Promise<World> {
     stations: { norte: norte.id, sur: sur.id },
     sensor: norte.sensors[0],
     tenantId: w.tenants[0],
+    bill:
+      (await listUnitBills(t.deps.kv)).find((b) =>
+        b.station_id === norte.id && b.unit_id === "unit_1"
+      )!.id,
     tokens: { admin: adminToken, owner: w.owner.token, tenant: w.tenantTokens[0] },
   };
 }
@@ -199,6 +205,7 @@ function fill(route: string, w: World, who: Who): string {
       return String(w.sensor);
     }
     if (route.startsWith("/api/devices/")) return String(w.stations.norte);
+    if (route.startsWith("/api/tenant-payments/")) return String(w.bill);
     throw new Error(`${route}: no value for :id (as ${who}); teach fill() about it`);
   });
 }

@@ -60,7 +60,8 @@ function record(
   return {
     id: b.id,
     unit_id: b.unit_id,
-    ...names,
+    unit_name: names.unit_name,
+    station_name: names.station_name,
     billing_period: periodOfBill(b),
     due_date: b.payment_due_date,
     amount_due: amountDue(b),

@@ -24,6 +24,7 @@ import { adminReportRoutes } from "./admin_reports.tsx";
 import { adminStatsRoutes } from "./admin_stats.tsx";
 import { adminBillingRoutes } from "./admin_billing.tsx";
 import { settingsRoutes } from "./settings.tsx";
+import { adminZoneRoutes } from "./admin_zones.tsx";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -95,6 +96,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
   app.route("/devices/station/:id/sensor", adminSensorFormRoutes(deps));
   app.route("/devices/station/:id/sensor", adminSensorDataRoutes(deps));
   app.route("/report", adminReportRoutes(deps));
+  app.route("/", adminZoneRoutes(deps));
   app.route("/", adminBillingRoutes(deps));
   app.route("/", settingsRoutes(deps, "/admin/settings", "/settings"));
   return app;

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm, translateErrors } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import { defaultZone, LEVEL_NAMES, MAX_LEVELS, type Zone, zoneBodyFromForm } from "../core/zone.ts";
@@ -31,7 +31,7 @@ import {
 } from "../core/zone_levels.ts";
 import { ZoneNotFound } from "../components/zones/ZoneDetail.tsx";
 
-type Ctx = Context<AppEnv>;
+type Ctx = Context<UserEnv>;
 type Form = Record<string, string | string[]>;
 
 const MODES: Mode[] = ["basic", "tiered", "seasonal", "seasonal_tiered"];
@@ -236,8 +236,8 @@ export function zoneNotFound(c: Ctx, deps: Deps) {
 }
 
 /** Routes of the zone form. */
-export function zoneFormRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
 
   const render = (
     c: Ctx,
@@ -327,16 +327,16 @@ export function zoneFormRoutes(deps: Deps): Hono<AppEnv> {
     const values = valuesFromZone(zoneBodyFromForm({ name: "", ...fill.form }));
     return render(c, null, values, {}, undefined, 200, { id, fill });
   };
-  app.get("/admin/zones/create", blank);
-  app.get("/admin/zones/new", blank);
-  app.post("/admin/zones/create", post);
-  app.post("/admin/zones/new", post);
-  app.get("/admin/zones/:id/edit", async (c) => {
+  app.get("/zones/create", blank);
+  app.get("/zones/new", blank);
+  app.post("/zones/create", post);
+  app.post("/zones/new", post);
+  app.get("/zones/:id/edit", async (c) => {
     const id = idParam(c.req.param("id"));
     const zone = id === null ? null : await findZone(deps, id);
     if (!zone) return zoneNotFound(c, deps);
     return render(c, zone.id, valuesFromZone(zone as unknown as Zone));
   });
-  app.post("/admin/zones/:id/edit", post);
+  app.post("/zones/:id/edit", post);
   return app;
 }

@@ -7,7 +7,7 @@
  * place. Data comes from `services/zones.ts`; the /admin guard is `routes/admin.tsx`'s.
  */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { appPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
@@ -31,10 +31,10 @@ const NOTICES: Record<string, string> = {
 };
 
 /** Routes of the zone pages. */
-export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
 
-  app.get("/admin/pricing", async (c) => {
+  app.get("/pricing", async (c) => {
     const t = c.var.t;
     const zones = await zoneViews(deps).catch((e) => {
       deps.log.log("error", "zone list failed", { error: String(e) });
@@ -52,12 +52,12 @@ export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
   // The form routes come first: "create" and "new" are not ids.
   app.route("/", zoneFormRoutes(deps));
 
-  app.get("/admin/zones/:id", async (c) => {
+  app.get("/zones/:id", async (c) => {
     const t = c.var.t;
     const id = idParam(c.req.param("id"));
     const zone = id === null ? null : await zoneView(deps, id);
     if (!zone) return zoneNotFound(c, deps);
-    const stations = await zoneStations(deps, c.var.user!, zone.id).catch(() => null);
+    const stations = await zoneStations(deps, c.var.user, zone.id).catch(() => null);
     const history = await zonePriceHistory(deps, zone.id).catch(() => null);
     const versions = await zonePriceVersions(deps, zone.id).catch(() => null);
     return appPage(
@@ -75,7 +75,7 @@ export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
 
-  app.post("/admin/zones/:id/delete", async (c) => {
+  app.post("/zones/:id/delete", async (c) => {
     const t = c.var.t;
     const id = idParam(c.req.param("id"));
     const zone = id === null ? null : await zoneView(deps, id);

@@ -24,7 +24,6 @@ import { adminFinanceRoutes } from "./admin_finances.tsx";
 import { customerBillingRoutes } from "./customer_billing.tsx";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
-import { adminZoneRoutes } from "./admin_zones.tsx";
 import { adminPaymentRoutes } from "./admin_payments.tsx";
 import { customerRoutes } from "./customer.tsx";
 import { tenantRoutes } from "./tenant.tsx";
@@ -61,7 +60,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/zones", zoneApiRoutes(deps));
   app.route("/", billingRootRoutes(deps));
   app.route("/api", billingApiRoutes(deps));
-  app.route("/", tenantBillingApiRoutes(deps));
+  app.route("/api/tenant-billing-overview", tenantBillingApiRoutes(deps));
   app.route("/reports", reportApiRoutes(deps));
   app.route("/api/reports", reportApiRoutes(deps));
   app.route("/api/tenant-payments", tenantPaymentApiRoutes(deps));
@@ -72,11 +71,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/admin/payments", adminPaymentRoutes(deps));
   app.route("/admin/finances", adminFinanceRoutes(deps));
   app.route("/admin", adminRoutes(deps));
-  // The zone pages still spell their absolute /admin paths; the /admin guard above covers them.
-  app.route("/", adminZoneRoutes(deps));
   app.route("/customer/billing", customerBillingRoutes(deps));
   app.route("/customer", customerRoutes(deps));
-  app.route("/", tenantRoutes(deps));
+  app.route("/user", tenantRoutes(deps));
 
   app.notFound((c) => {
     const p = c.req.path;

@@ -1,20 +1,19 @@
 /** Tenant pages of this slice. */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
-import { requirePageRole } from "./_session.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
+import { requireRole } from "./_session.ts";
 import { settingsRoutes } from "./settings.tsx";
 import { tenantPageRoutes } from "./tenant_pages.tsx";
 import { tenantBillingRoutes } from "./tenant_billing.tsx";
 import { tenantPaymentRoutes } from "./tenant_payments.tsx";
 
-/** Routes under /user. */
-export function tenantRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("/user", requirePageRole("user"));
-  app.use("/user/*", requirePageRole("user"));
+/** Routes under /user (mount at `/user`). */
+export function tenantRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(requireRole("user"));
   app.route("/", tenantPageRoutes(deps));
   app.route("/", tenantBillingRoutes(deps));
   app.route("/", tenantPaymentRoutes(deps));
-  app.route("/", settingsRoutes(deps, "/user/settings"));
+  app.route("/", settingsRoutes(deps, "/user/settings", "/settings"));
   return app;
 }

@@ -5,7 +5,7 @@
  * the period). Bill notices link to `/user/billing?period=YYYY-MM`, which selects that period.
  */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage } from "./_page.tsx";
 import { validate } from "./_http.ts";
 import { invalid } from "../services/refusal.ts";
@@ -24,13 +24,13 @@ import { BillingPage } from "../components/tenant/BillingPage.tsx";
 import { pdfResponse } from "./api/reports.ts";
 
 /** Routes of the tenant's billing page (guarded by `tenantRoutes`). */
-export function tenantBillingRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
 
-  app.get("/user/billing", async (c) => {
+  app.get("/billing", async (c) => {
     const q = validate(billingPageQuerySchema, c.req.query());
     if (!q.ok) throw invalid(q.errors);
-    const user = c.var.user!;
+    const user = c.var.user;
     const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
     const years = [today.year, today.year - 1, today.year - 2];
     const year = q.data.period ? parsePeriod(q.data.period).year : q.data.year ?? today.year;
@@ -57,19 +57,19 @@ export function tenantBillingRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
 
-  app.get("/user/billing/report", async (c) => {
+  app.get("/billing/report", async (c) => {
     const req = checkTenantReport(c.req.query(), c.var.lang);
-    return pdfResponse(await tenantReport(deps, c.var.user!, req));
+    return pdfResponse(await tenantReport(deps, c.var.user, req));
   });
 
-  app.get("/user/billing/pdf", async (c) => {
+  app.get("/billing/pdf", async (c) => {
     const lang = c.req.query("language");
     if (lang !== undefined && !isLanguage(lang)) {
       throw invalid({ language: "reports.errors.invalid_language" });
     }
     const period = c.req.query("period") ?? "";
     return pdfResponse(
-      await periodReport(deps, c.var.user!, period, (lang as typeof c.var.lang) ?? c.var.lang),
+      await periodReport(deps, c.var.user, period, (lang as typeof c.var.lang) ?? c.var.lang),
     );
   });
   return app;

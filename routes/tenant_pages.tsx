@@ -4,7 +4,7 @@
  * the server from `services/tenant/` and works without JavaScript.
  */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage } from "./_page.tsx";
 import { idParam, validate } from "./_http.ts";
 import { z } from "zod";
@@ -31,15 +31,15 @@ const unitQuery = z.object({
 });
 
 /** The tenant's dashboard, consumption and pricing pages (guarded by `tenantRoutes`). */
-export function tenantPageRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
   const off = deps.config.utcOffsetMinutes;
 
-  app.get("/user", async (c) => {
+  app.get("/", async (c) => {
     const q = validate(dashboardQuery, c.req.query());
     if (!q.ok) throw invalid(q.errors);
     const t = c.var.t;
-    const user = c.var.user!;
+    const user = c.var.user;
     let body;
     try {
       const data = await tenantDashboard(deps, user, q.data.chart);
@@ -51,8 +51,8 @@ export function tenantPageRoutes(deps: Deps): Hono<AppEnv> {
     return appPage(c, deps, t("layout.nav.dashboard"), body);
   });
 
-  app.get("/user/consumption", async (c) => {
-    const data = await consumptionOverview(deps, c.var.user!);
+  app.get("/consumption", async (c) => {
+    const data = await consumptionOverview(deps, c.var.user);
     return appPage(
       c,
       deps,
@@ -61,12 +61,12 @@ export function tenantPageRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
 
-  app.get("/user/consumption/:id", async (c) => {
+  app.get("/consumption/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) throw notFound(UNIT_NOT_FOUND);
     const q = validate(unitQuery, c.req.query());
     if (!q.ok) throw invalid(q.errors);
-    const d = await unitDetail(deps, c.var.user!, id);
+    const d = await unitDetail(deps, c.var.user, id);
     return appPage(
       c,
       deps,
@@ -75,10 +75,10 @@ export function tenantPageRoutes(deps: Deps): Hono<AppEnv> {
     );
   });
 
-  app.get("/user/pricing", async (c) => {
+  app.get("/pricing", async (c) => {
     const t = c.var.t;
     try {
-      const data = await tenantPricing(deps, c.var.user!);
+      const data = await tenantPricing(deps, c.var.user);
       return appPage(c, deps, t("tenant.pricing.title"), <PricingPage t={t} data={data} />);
     } catch (e) {
       deps.log.log("error", "tenant pricing failed", { error: String(e) });

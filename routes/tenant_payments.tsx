@@ -6,11 +6,10 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
+import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage } from "./_page.tsx";
 import { formString, readForm, validate } from "./_http.ts";
 import { attempt, Refusal, refusalStatus } from "./_refusal.tsx";
-import { requireRole } from "./_session.ts";
 import { formatDate } from "../core/periods.ts";
 import { localParts } from "../core/local_time.ts";
 import {
@@ -25,13 +24,10 @@ import { PaymentError, PaymentForm } from "../components/payments/PaymentForm.ts
 const billQuery = z.object({ bill: z.string().regex(/^\d{1,12}$/) });
 
 /** Routes of the tenant's payment pages. */
-export function tenantPaymentRoutes(deps: Deps): Hono<AppEnv> {
+export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
-  app.use("/user/payment", requireRole("user"));
-  app.use("/user/payment/*", requireRole("user"));
-  app.use("/user/payments", requireRole("user"));
 
-  app.get("/user/payments", async (c) => {
+  app.get("/payments", async (c) => {
     const now = deps.now();
     const offset = deps.config.utcOffsetMinutes;
     const t = c.var.t;
@@ -102,10 +98,10 @@ export function tenantPaymentRoutes(deps: Deps): Hono<AppEnv> {
     );
   }
 
-  app.get("/user/payment", (c) => form(c, c.req.query("bill")));
-  app.get("/user/payment/success", (c) => form(c, c.req.query("bill")));
+  app.get("/payment", (c) => form(c, c.req.query("bill")));
+  app.get("/payment/success", (c) => form(c, c.req.query("bill")));
 
-  app.post("/user/payment/generate", async (c) => {
+  app.post("/payment/generate", async (c) => {
     const raw = formString(await readForm(c), "bill");
     const q = validate(billQuery, { bill: raw });
     if (!q.ok) {
@@ -117,5 +113,5 @@ export function tenantPaymentRoutes(deps: Deps): Hono<AppEnv> {
     if (done instanceof Refusal) return form(c, raw, done);
     return c.redirect(`/user/payment/success?bill=${done.id}`, 303);
   });
-  return app as unknown as Hono<AppEnv>;
+  return app;
 }

@@ -4,9 +4,9 @@
  * only, each answering for the caller's own units and finalized bills; money in currency units.
  */
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "../_deps.ts";
+import type { Deps, UserEnv } from "../_deps.ts";
 import { badRequest, validate } from "../_http.ts";
-import { requireApi } from "../_session.ts";
+import { requireApiRole } from "../_session.ts";
 import { centsToUnits } from "../../core/money.ts";
 import { localParts } from "../../core/local_time.ts";
 import { periodQuerySchema, yearQuerySchema } from "../../core/tenant_queries.ts";
@@ -29,19 +29,18 @@ export function tenantBillJson(r: TenantBillRow) {
   };
 }
 
-/** Routes under /api/tenant-billing-overview. */
-export function tenantBillingApiRoutes(deps: Deps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  const base = "/api/tenant-billing-overview";
-  app.use(`${base}/*`, requireApi("user"));
+/** Routes under /api/tenant-billing-overview (mount at that prefix). */
+export function tenantBillingApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  app.use(requireApiRole("user"));
 
-  app.get(`${base}/billing-type`, async (c) => c.json(await tenantBillingType(deps, c.var.user!)));
+  app.get(`/billing-type`, async (c) => c.json(await tenantBillingType(deps, c.var.user)));
 
-  app.get(`${base}/overview`, async (c) => {
+  app.get(`/overview`, async (c) => {
     const q = validate(yearQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
     const year = q.data.year ?? localParts(deps.now(), deps.config.utcOffsetMinutes).year;
-    const o = await tenantOverview(deps, c.var.user!, year);
+    const o = await tenantOverview(deps, c.var.user, year);
     return c.json({
       ...o,
       yearly_overview: {
@@ -52,11 +51,11 @@ export function tenantBillingApiRoutes(deps: Deps): Hono<AppEnv> {
     });
   });
 
-  app.get(`${base}/detail`, async (c) => {
+  app.get(`/detail`, async (c) => {
     const q = validate(periodQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
     try {
-      const rows = await tenantPeriodBills(deps, c.var.user!, q.data.period);
+      const rows = await tenantPeriodBills(deps, c.var.user, q.data.period);
       return c.json({ period: q.data.period, unit_bills: rows.map(tenantBillJson) });
     } catch (e) {
       deps.log.log("warn", "tenant bill detail failed", { error: String(e) });

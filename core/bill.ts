@@ -12,6 +12,7 @@
  * and is settled when it is finalized.
  */
 import type { UnitBillResult } from "./tariff.ts";
+import type { HighConsumption } from "./dac.ts";
 import type { CustomerBillResult } from "./customer_bill.ts";
 import { type DateParts, formatDate, type PeriodKind } from "./periods.ts";
 import { dueDateAfter, type PaymentChange, type PaymentStatus } from "./payment.ts";
@@ -117,8 +118,24 @@ export interface UnitBillInput {
   finalize: { at: string; on: DateParts } | null;
 }
 
+/** A computed bill with what billing adds: its price versions and its high-consumption fact. */
+export type PricedBill = UnitBillResult & {
+  parts?: { applies_from: string | null; days: number }[];
+  high_consumption?: HighConsumption | null;
+};
+
 /** The amounts and details of a stored unit bill from a computed one. */
-export function billAmounts(computed: UnitBillResult) {
+export function billAmounts(computed: PricedBill) {
+  const extra: Record<string, unknown> = {};
+  // The additions of real tariffs and a split by price versions, said only when they apply.
+  if ((computed.billed_kwh ?? 0) > computed.energy_consumption) {
+    extra.minimum_kwh = computed.minimum_kwh;
+    extra.billed_kwh = computed.billed_kwh;
+  }
+  if ((computed.fixed_charge ?? 0) > 0) extra.fixed_charge = computed.fixed_charge;
+  if (computed.blocks_doubled) extra.blocks_doubled = true;
+  if (computed.parts && computed.parts.length > 1) extra.price_versions = computed.parts;
+  if (computed.high_consumption) extra.high_consumption = computed.high_consumption;
   return {
     energy_consumption: computed.energy_consumption,
     energy_cost: computed.energy_cost,
@@ -133,6 +150,7 @@ export function billAmounts(computed: UnitBillResult) {
       winter_days: computed.winter_days,
       summer_days: computed.summer_days,
       tiers: computed.calculation_details,
+      ...extra,
     } as Record<string, unknown>,
   };
 }
@@ -166,7 +184,7 @@ export function finalization(
 }
 
 /** A unit bill draft (or a finalized bill) from a computed bill. */
-export function buildUnitBill(input: UnitBillInput, computed: UnitBillResult): UnitBillDraft {
+export function buildUnitBill(input: UnitBillInput, computed: PricedBill): UnitBillDraft {
   const monthly = input.period.kind === "monthly";
   const amounts = billAmounts(computed);
   if (input.estimation) amounts.calculation_details.estimation = input.estimation;

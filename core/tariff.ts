@@ -9,6 +9,10 @@
  *
  * Season of a period: the season of the majority of its days (a tie goes to the season of the
  * last day); the result records the season applied and the days of each season.
+ *
+ * Additions of real tariffs, each off unless the zone sets it: a minimum monthly consumption
+ * (billed in place of a lower use), a fixed charge per month of the period (added to the bill's
+ * base tariff amount), and block limits doubled for a bimonthly period.
  */
 import type { LevelName, Zone } from "./zone.ts";
 import { type DateParts, parsePeriod, periodDays } from "./periods.ts";
@@ -127,6 +131,13 @@ export interface UnitBillResult {
   winter_days: number;
   summer_days: number;
   calculation_details: TierDetail[];
+  /** kWh priced: the consumption, or the zone's minimum when use is below it. */
+  billed_kwh?: number;
+  /** The minimum of the period in kWh (0: none) and the fixed charge in cents (in base_tariff). */
+  minimum_kwh?: number;
+  fixed_charge?: number;
+  /** Whether the block limits were doubled (bimonthly period, zone setting on). */
+  blocks_doubled?: boolean;
 }
 
 /** Options of {@link computeUnitBill}: the period (`YYYY-MM` / `YYYY-MM-MM`) or a forced season. */
@@ -176,7 +187,7 @@ const decToNumber = (d: Decimal) => Number(d.n) / 10 ** d.s;
  * high, surplus by cumulative thresholds; trailing unused levels (price 0 and threshold 0)
  * are dropped and the last remaining level is open-ended.
  */
-export function buildTiers(zone: Zone, season: Season | null): Tier[] {
+export function buildTiers(zone: Zone, season: Season | null, factor = 1): Tier[] {
   const prefix = season ? `${season}_` : "";
   const field = (k: string) => (zone as unknown as Record<string, number>)[prefix + k] ?? 0;
   if (!zone.enable_levels) {
@@ -199,7 +210,7 @@ export function buildTiers(zone: Zone, season: Season | null): Tier[] {
       tiers.push({ level: l.level, price: l.price, from, to: null });
       return;
     }
-    let to = toDecimal(l.threshold);
+    let to = toDecimal(l.threshold * factor);
     if (cmp(to, from) < 0) to = from;
     tiers.push({ level: l.level, price: l.price, from, to });
     from = to;
@@ -238,9 +249,13 @@ export function computeUnitBill(
       throw new TypeError("a seasonal zone needs options.period or options.season, saw neither");
     }
   }
-  const energy = toDecimal(energyKwh);
+  const months = options.period === undefined ? 1 : parsePeriod(options.period).months.length;
+  const minimum_kwh = (zone.minimum_monthly_kwh ?? 0) * months;
+  const billed_kwh = Math.max(energyKwh, minimum_kwh);
+  const blocks_doubled = zone.bimonthly_double_blocks === true && months === 2;
+  const energy = toDecimal(billed_kwh);
   const details: TierDetail[] = [];
-  for (const tier of buildTiers(zone, season)) {
+  for (const tier of buildTiers(zone, season, blocks_doubled ? 2 : 1)) {
     if (cmp(energy, tier.from) <= 0 && details.length > 0) break;
     const top = tier.to && cmp(energy, tier.to) > 0 ? tier.to : energy;
     const kwhDec = cmp(top, tier.from) > 0 ? sub(top, tier.from) : { n: 0n, s: 0 };
@@ -259,7 +274,8 @@ export function computeUnitBill(
   const compensation_cost = zone.industrial_tariff && zone.compensation_factor_enabled
     ? percentOfCents(energy_cost, zone.compensation_factor_percentage)
     : 0;
-  const base_tariff = toCents(zone.base_tariff);
+  const fixed_charge = mulRound([toDecimal(zone.fixed_charge_monthly ?? 0)], 100n * BigInt(months));
+  const base_tariff = toCents(zone.base_tariff) + fixed_charge;
   const tax_cost = percentOfCents(
     base_tariff + energy_cost + compensation_cost,
     zone.tax_percentage,
@@ -277,5 +293,9 @@ export function computeUnitBill(
     winter_days,
     summer_days,
     calculation_details: details,
+    billed_kwh,
+    minimum_kwh,
+    fixed_charge,
+    blocks_doubled,
   };
 }

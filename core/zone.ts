@@ -73,6 +73,14 @@ export interface Zone {
   customer_commission: number;
   customer_fee: number;
   customer_tax: number;
+  /** Additions of real tariffs (issue 17), absent or 0/false in a zone of the spec. */
+  minimum_monthly_kwh?: number;
+  fixed_charge_monthly?: number;
+  /** High-consumption (DAC) limit in kWh per month of the 12-month moving average. */
+  dac_limit_kwh?: number;
+  bimonthly_double_blocks?: boolean;
+  /** The preset the zone was filled from, and its rounding and source note. */
+  tariff_preset?: string;
   updated_at?: string;
   station_count?: number;
 }
@@ -186,7 +194,9 @@ export type ZoneForm = Partial<Zone> & {
  * industrial_tariff is off.
  */
 export function zoneBodyFromForm(form: ZoneForm): Zone {
-  const { levels, summer_levels, winter_levels, ...fields } = form;
+  const { levels, summer_levels, winter_levels, effective_from: _from, ...fields } = form as
+    & ZoneForm
+    & { effective_from?: string };
   const zone: Zone = { ...defaultZone(), ...fields };
   if (levels) Object.assign(zone, levelsToFields(levels));
   if (summer_levels) Object.assign(zone, levelsToFields(summer_levels, "summer_"));
@@ -301,6 +311,15 @@ export const zoneFormSchema = z.object({
   customer_commission: percent(V + "commission_range").default(0),
   customer_fee: nonNegative(V + "monthly_fee_negative").default(0),
   customer_tax: percent(V + "customer_tax_range").default(0),
+  minimum_monthly_kwh: nonNegative(V + "minimum_kwh_negative").optional(),
+  fixed_charge_monthly: nonNegative(V + "fixed_charge_negative").optional(),
+  dac_limit_kwh: nonNegative(V + "dac_limit_negative").optional(),
+  bimonthly_double_blocks: z.boolean({ error: "validation.invalid" }).optional(),
+  tariff_preset: z.string({ error: "validation.invalid" }).max(40, "validation.too_long")
+    .optional(),
+  /** A new version from this month (`YYYY-MM`); without it the version in force is corrected. */
+  effective_from: z.string({ error: V + "effective_from_invalid" })
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, V + "effective_from_invalid").optional(),
 }).superRefine((f, ctx) => {
   const check = (schema: z.ZodType, value: unknown, path: string) => {
     const r = schema.safeParse(value);

@@ -73,3 +73,26 @@ export function seasonalCopy(v: ZoneLevelsValues): ZoneLevelsValues {
     })),
   };
 }
+
+/**
+ * Price fields of the editor left empty, by error key (`levels.0.price`, `price_low`), for the
+ * mode in use: a zone filled from a preset must not save until the operator enters them.
+ */
+export function emptyPrices(v: ZoneLevelsValues): string[] {
+  const empty = (s: string) => s.trim() === "";
+  const tiered = v.mode === "tiered" || v.mode === "seasonal_tiered";
+  const out: string[] = [];
+  if (!tiered) {
+    const keys: ("price_low" | "summer_price_low" | "winter_price_low")[] = isSeasonal(v.mode)
+      ? ["summer_price_low", "winter_price_low"]
+      : ["price_low"];
+    return keys.filter((k) => empty(v[k]));
+  }
+  v.levels.forEach((l, i) => {
+    if (isSeasonal(v.mode)) {
+      if (empty(l.summer_price)) out.push(`summer_levels.${i}.price`);
+      if (empty(l.winter_price)) out.push(`winter_levels.${i}.price`);
+    } else if (empty(l.price)) out.push(`levels.${i}.price`);
+  });
+  return out;
+}

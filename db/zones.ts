@@ -1,15 +1,19 @@
 /**
- * Pricing zones and their price history in Deno KV.
+ * Pricing zones, their price versions and price history in Deno KV.
  *
  * Key layout:
- * - `["zones", id]` → {@link StoredZone} (ids from the sequence `zones`)
- * - `["zone_history", zoneId, seq]` → {@link ZoneHistoryEntry}: one entry per change to the
- *   prices (seq from the sequence `zone_history`, so later entries sort after earlier ones)
+ * - `["zones", id]` → {@link StoredZone} (ids from the sequence `zones`): the zone as last saved
+ * - `["zone_history", zoneId, seq]` → {@link PriceRecord}: one entry per change to the prices
+ *   (seq from the sequence `zone_history`, so later entries sort after earlier ones). An entry
+ *   with `zone` is also a price version: the newest entry for each `applies_from` is that
+ *   version. A zone with no such entry (made before versions) has one version, the zone itself,
+ *   applying to every period.
  *
  * The stations of a zone are not indexed here: they are the stations whose `zone_id` is the
  * zone's id (`db/devices.ts`), derived when asked.
  */
 import type { Zone } from "../core/zone.ts";
+import { versionOn, type ZoneVersion } from "../core/zone_versions.ts";
 import { listValues, nextId } from "./kv.ts";
 
 /** A zone as stored: every zone field, a numeric id and the time of the last change. */
@@ -29,12 +33,26 @@ export interface ZoneHistoryEntry {
   winter_price_low: number;
 }
 
+/** A stored history entry; with `zone` it is also a price version from `applies_from`. */
+export interface PriceRecord extends ZoneHistoryEntry {
+  applies_from?: string | null;
+  zone?: ZoneFields;
+  recorded_at?: string;
+  /** The version a zone had before versions, written when its first later version is made. */
+  carried?: boolean;
+}
+
+/** A version as stored: the version, and when it was last written. */
+export type StoredVersion = ZoneVersion & { recorded_at: string };
+
+type ZoneFields = Omit<StoredZone, "id" | "updated_at">;
+
 /** Zone fields whose change is a price change worth a history entry. */
 const PRICE_FIELDS = /price|threshold|base_tariff|tax_percentage|winter_(start|end)/;
 
 const zoneKey = (id: number): Deno.KvKey => ["zones", id];
 
-function historyEntry(zone: Zone, at: string): ZoneHistoryEntry {
+function historyEntry(zone: Zone | StoredZone, at: string): ZoneHistoryEntry {
   return {
     effective_from: at,
     price_low: zone.price_low,
@@ -53,44 +71,139 @@ export function pricesChanged(a: Zone | StoredZone, b: Zone | StoredZone): boole
   return Object.keys(rb).some((k) => PRICE_FIELDS.test(k) && ra[k] !== rb[k]);
 }
 
-/** Creates a zone and its first history entry, atomically. */
+const fieldsOf = (zone: Zone | StoredZone): ZoneFields => {
+  const { id: _id, station_count: _sc, updated_at: _u, ...fields } = zone as Zone;
+  return fields as ZoneFields;
+};
+
+/** Creates a zone and its first version (applying to every period), atomically. */
 export async function createZone(kv: Deno.Kv, zone: Zone, now: number): Promise<StoredZone> {
   const id = await nextId(kv, "zones");
   const at = new Date(now).toISOString();
-  const { id: _id, station_count: _sc, ...fields } = zone;
-  const stored: StoredZone = { ...fields, id, updated_at: at };
+  const stored: StoredZone = { ...fieldsOf(zone), id, updated_at: at };
   const seq = await nextId(kv, "zone_history");
+  const record: PriceRecord = {
+    ...historyEntry(zone, at),
+    applies_from: null,
+    zone: fieldsOf(zone),
+    recorded_at: at,
+  };
   const res = await kv.atomic()
     .check({ key: zoneKey(id), versionstamp: null })
     .set(zoneKey(id), stored)
-    .set(["zone_history", id, seq], historyEntry(zone, at))
+    .set(["zone_history", id, seq], record)
     .commit();
   if (!res.ok) throw new Error(`zone id ${id} is already taken`);
   return stored;
 }
 
+/** Where an update's prices go: a new version, or a correction of the one in force `today`. */
+export interface PriceTarget {
+  /** `YYYY-MM-DD` of a new version, or undefined to correct the version in force `today`. */
+  applies_from?: string;
+  /** Today's local date, `YYYY-MM-DD`. */
+  today: string;
+  /** The history entry's `effective_from` of a new version (its first instant, ISO). */
+  starts_at?: string;
+}
+
 /**
- * Replaces a zone's fields; a history entry is added when a price changed. Null when the
- * zone does not exist.
+ * Saves a zone's fields and prices: as a new version from `target.applies_from`, or as a
+ * correction of the version in force today. A history entry is written when prices changed
+ * (always for a new version). Null when the zone does not exist.
  */
 export async function updateZone(
   kv: Deno.Kv,
   id: number,
   zone: Zone,
   now: number,
+  target?: PriceTarget,
 ): Promise<StoredZone | null> {
   const at = new Date(now).toISOString();
-  const { id: _id, station_count: _sc, ...fields } = zone;
+  const fields = fieldsOf(zone);
   for (;;) {
     const cur = await kv.get<StoredZone>(zoneKey(id));
     if (!cur.value) return null;
+    const records = await listValues<PriceRecord>(kv, ["zone_history", id]);
+    const versions = versionsOf(cur.value, records);
+    const today = target?.today ?? at.slice(0, 10);
+    const inForce = versionOn(versions, today);
+    const from = target?.applies_from ?? inForce.applies_from;
+    const replaced = versions.find((v) => v.applies_from === from);
     const stored: StoredZone = { ...fields, id, updated_at: at };
     const op = kv.atomic().check(cur).set(zoneKey(id), stored);
-    if (pricesChanged(cur.value, stored)) {
-      op.set(["zone_history", id, await nextId(kv, "zone_history")], historyEntry(zone, at));
+    if (from !== null && !records.some((r) => r.zone)) {
+      // A zone from before versions: its prices become the first version.
+      op.set(
+        ["zone_history", id, await nextId(kv, "zone_history")],
+        {
+          ...historyEntry(cur.value, cur.value.updated_at),
+          applies_from: null,
+          zone: fieldsOf(cur.value),
+          recorded_at: at,
+          carried: true,
+        } satisfies PriceRecord,
+      );
+    }
+    const changed = !replaced || pricesChanged(replaced.zone, stored);
+    if (changed || target?.applies_from !== undefined) {
+      const effective = target?.applies_from !== undefined ? target.starts_at ?? at : at;
+      const record: PriceRecord = {
+        ...historyEntry(zone, effective),
+        applies_from: from,
+        zone: fields,
+        recorded_at: at,
+      };
+      op.set(["zone_history", id, await nextId(kv, "zone_history")], record);
     }
     if ((await op.commit()).ok) return stored;
   }
+}
+
+/** A zone's versions from its history records (the zone itself when it has none). */
+function versionsOf(zone: StoredZone, records: PriceRecord[]): StoredVersion[] {
+  const byFrom = new Map<string, StoredVersion>();
+  for (const r of records) {
+    if (!r.zone) continue;
+    byFrom.set(r.applies_from ?? "", {
+      applies_from: r.applies_from ?? null,
+      zone: { ...r.zone, id: String(zone.id) },
+      recorded_at: r.recorded_at ?? r.effective_from,
+    });
+  }
+  if (byFrom.size === 0) {
+    return [{
+      applies_from: null,
+      zone: { ...zone, id: String(zone.id) },
+      recorded_at: zone.updated_at,
+    }];
+  }
+  return [...byFrom.values()].sort((a, b) =>
+    (a.applies_from ?? "") < (b.applies_from ?? "") ? -1 : 1
+  );
+}
+
+/**
+ * A zone with the prices of the version in force on `today` (`YYYY-MM-DD`; a later version
+ * waits for its first day), its name and time of change as saved; null when it does not exist.
+ */
+export async function getZoneInForce(
+  kv: Deno.Kv,
+  id: number,
+  today: string,
+): Promise<StoredZone | null> {
+  const zone = await getZone(kv, id);
+  if (!zone) return null;
+  const records = await listValues<PriceRecord>(kv, ["zone_history", id]);
+  const v = versionOn(versionsOf(zone, records), today);
+  return { ...zone, ...fieldsOf(v.zone), id, name: zone.name, updated_at: zone.updated_at };
+}
+
+/** A zone's price versions, oldest first; empty when the zone does not exist. */
+export async function zoneVersions(kv: Deno.Kv, id: number): Promise<StoredVersion[]> {
+  const zone = await getZone(kv, id);
+  if (!zone) return [];
+  return versionsOf(zone, await listValues<PriceRecord>(kv, ["zone_history", id]));
 }
 
 /** Reads one zone, or null. */
@@ -103,9 +216,18 @@ export function listZones(kv: Deno.Kv): Promise<StoredZone[]> {
   return listValues<StoredZone>(kv, ["zones"]);
 }
 
-/** A zone's price history, newest first. */
+/** A zone's price history (the spec's entry fields), newest first. */
 export async function zoneHistory(kv: Deno.Kv, id: number): Promise<ZoneHistoryEntry[]> {
-  return (await listValues<ZoneHistoryEntry>(kv, ["zone_history", id])).reverse();
+  const records = await listValues<PriceRecord>(kv, ["zone_history", id]);
+  return records.filter((r) => !r.carried).reverse().map((r) => ({
+    effective_from: r.effective_from,
+    price_low: r.price_low,
+    price_middle: r.price_middle,
+    price_high: r.price_high,
+    price_surplus: r.price_surplus,
+    summer_price_low: r.summer_price_low,
+    winter_price_low: r.winter_price_low,
+  }));
 }
 
 /** Deletes a zone and its history. False when it did not exist. */

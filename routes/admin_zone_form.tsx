@@ -9,12 +9,20 @@ import type { Context } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { idParam, readForm, translateErrors } from "./_http.ts";
 import { appPage } from "./_page.tsx";
-import { defaultZone, LEVEL_NAMES, MAX_LEVELS, type Zone } from "../core/zone.ts";
+import { defaultZone, LEVEL_NAMES, MAX_LEVELS, type Zone, zoneBodyFromForm } from "../core/zone.ts";
+import {
+  CFE_PRESETS,
+  DAC_REGIONS,
+  type DacRegion,
+  type PresetFill,
+  presetFill,
+} from "../core/cfe_presets.ts";
 import { pricingMode } from "../core/tariff.ts";
 import { addZone, editZone, findZone, parseZone } from "../services/zones.ts";
 import { ZoneForm, type ZoneFormValues } from "../components/zones/ZoneForm.tsx";
 import {
   addLevel,
+  emptyPrices,
   isSeasonal,
   type LevelRow,
   type Mode,
@@ -57,16 +65,21 @@ function levelCount(zone: Zone, prefix: string): number {
   let n = LEVEL_NAMES.length;
   while (n > 1) {
     const name = LEVEL_NAMES[n - 1];
-    if (r[`${prefix}price_${name}`] || r[`${prefix}price_${name}_threshold`]) break;
+    const price = r[`${prefix}price_${name}`];
+    if (price || Number.isNaN(price) || r[`${prefix}price_${name}_threshold`]) break;
     n--;
   }
   return n;
 }
 
+/** An addition's text: empty when it is off (absent or 0). */
+const opt = (n: number | undefined) => n ? String(n) : "";
+
 /** The form's values for a stored zone (or the defaults). */
 export function valuesFromZone(zone: Zone): ZoneFormValues {
   const r = zone as unknown as Record<string, number>;
-  const s = (k: string) => String(r[k] ?? 0);
+  // A preset's unconfirmed price (NaN) is an empty field.
+  const s = (k: string) => Number.isNaN(r[k]) ? "" : String(r[k] ?? 0);
   const n = zone.enable_levels
     ? Math.max(levelCount(zone, ""), levelCount(zone, "summer_"), levelCount(zone, "winter_"))
     : 1;
@@ -79,6 +92,15 @@ export function valuesFromZone(zone: Zone): ZoneFormValues {
     winter_threshold: s(`winter_price_${name}_threshold`),
   }));
   return {
+    extras: {
+      minimum_monthly_kwh: opt(zone.minimum_monthly_kwh),
+      fixed_charge_monthly: opt(zone.fixed_charge_monthly),
+      dac_limit_kwh: opt(zone.dac_limit_kwh),
+      bimonthly_double_blocks: zone.bimonthly_double_blocks === true,
+      tariff_preset: zone.tariff_preset ?? "",
+      price_change: "correct",
+      effective_from: "",
+    },
     name: zone.name,
     currency: zone.currency,
     tariff_type: zone.tariff_type,
@@ -107,9 +129,9 @@ export function valuesFromForm(f: Form): ZoneFormValues {
     levels.push({
       price: l("price"),
       threshold: l("threshold"),
-      summer_price: l("summer_price") || "0",
+      summer_price: `level_summer_price_${i}` in f ? l("summer_price") : "0",
       summer_threshold: l("summer_threshold") || l("threshold"),
-      winter_price: l("winter_price") || "0",
+      winter_price: `level_winter_price_${i}` in f ? l("winter_price") : "0",
       winter_threshold: l("winter_threshold") || l("threshold"),
     });
   }
@@ -127,6 +149,15 @@ export function valuesFromForm(f: Form): ZoneFormValues {
   const mode = MODES.includes(modeQ) ? modeQ : "basic";
   const or = (k: string, d: string) => k in f ? str(f, k) : d;
   return {
+    extras: {
+      minimum_monthly_kwh: str(f, "minimum_monthly_kwh"),
+      fixed_charge_monthly: str(f, "fixed_charge_monthly"),
+      dac_limit_kwh: str(f, "dac_limit_kwh"),
+      bimonthly_double_blocks: str(f, "bimonthly_double_blocks") === "on",
+      tariff_preset: str(f, "tariff_preset"),
+      price_change: str(f, "price_change") === "new" ? "new" : "correct",
+      effective_from: str(f, "effective_from"),
+    },
     name: str(f, "name"),
     currency: str(f, "currency"),
     tariff_type: str(f, "tariff_type"),
@@ -169,6 +200,13 @@ export function bodyFromValues(v: ZoneFormValues): Record<string, unknown> {
     price_low: tiered ? undefined : p.mode === "basic" ? toNum(p.price_low) : 0,
     summer_price_low: seasonal && !tiered ? toNum(p.summer_price_low) : undefined,
     winter_price_low: seasonal && !tiered ? toNum(p.winter_price_low) : undefined,
+    minimum_monthly_kwh: toNum(v.extras.minimum_monthly_kwh),
+    fixed_charge_monthly: toNum(v.extras.fixed_charge_monthly),
+    dac_limit_kwh: toNum(v.extras.dac_limit_kwh),
+    bimonthly_double_blocks: v.extras.bimonthly_double_blocks || undefined,
+    tariff_preset: v.extras.tariff_preset || undefined,
+    // A new version needs its month: an empty one is refused by the schema.
+    effective_from: v.extras.price_change === "new" ? v.extras.effective_from.trim() : undefined,
   };
   if (tiered) body.levels = list("price", "threshold");
   if (tiered && seasonal) {
@@ -208,13 +246,21 @@ export function zoneFormRoutes(deps: Deps): Hono<AppEnv> {
     errors: Record<string, string> = {},
     error?: string,
     status: 200 | 400 = 200,
+    preset: { id: string; fill: PresetFill } | null = null,
   ) => {
     const t = c.var.t;
     return appPage(
       c,
       deps,
       t(`zones.zone_form.${id === null ? "title_create" : "title_edit"}`),
-      <ZoneForm t={t} id={id} values={values} errors={errors} error={error} />,
+      <ZoneForm
+        t={t}
+        id={id}
+        values={values}
+        errors={errors}
+        error={error}
+        preset={preset}
+      />,
       status,
     );
   };
@@ -243,12 +289,16 @@ export function zoneFormRoutes(deps: Deps): Hono<AppEnv> {
       return render(c, id, values);
     }
     const parsed = parseZone(bodyFromValues(values));
-    if (!parsed.ok) {
+    // A zone filled from a preset saves only once the prices it could not confirm are entered.
+    const missing = values.extras.tariff_preset ? emptyPrices(values.pricing) : [];
+    if (!parsed.ok || missing.length > 0) {
+      const errors = parsed.ok ? {} : parsed.errors;
+      for (const k of missing) errors[k] = "zones.zone_form.validation.preset_price_missing";
       return render(
         c,
         id,
         values,
-        translateErrors(c, parsed.errors),
+        translateErrors(c, errors),
         t("zones.zone_form.fix_errors"),
         400,
       );
@@ -257,11 +307,26 @@ export function zoneFormRoutes(deps: Deps): Hono<AppEnv> {
       await addZone(deps, parsed.zone);
       return c.redirect("/admin/pricing?done=created", 303);
     }
-    if (!await editZone(deps, id, parsed.zone)) return zoneNotFound(c, deps);
+    if (!await editZone(deps, id, parsed.zone, parsed.effective_from)) {
+      return zoneNotFound(c, deps);
+    }
     return c.redirect("/admin/pricing?done=updated", 303);
   };
 
-  const blank = (c: Ctx) => render(c, null, valuesFromZone(defaultZone()));
+  /** The blank form, or the form filled from `?preset=` (with the locality's options). */
+  const blank = (c: Ctx) => {
+    const id = c.req.query("preset");
+    if (!id || !(CFE_PRESETS as readonly string[]).includes(id)) {
+      return render(c, null, valuesFromZone(defaultZone()));
+    }
+    const region = c.req.query("region") as DacRegion;
+    const fill = presetFill(id, {
+      summer_start_month: Number(c.req.query("summer_start_month")) || undefined,
+      region: DAC_REGIONS.includes(region) ? region : undefined,
+    });
+    const values = valuesFromZone(zoneBodyFromForm({ name: "", ...fill.form }));
+    return render(c, null, values, {}, undefined, 200, { id, fill });
+  };
   app.get("/admin/zones/create", blank);
   app.get("/admin/zones/new", blank);
   app.post("/admin/zones/create", post);

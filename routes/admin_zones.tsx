@@ -14,6 +14,7 @@ import { attempt, Refusal } from "./_refusal.tsx";
 import {
   removeZone,
   zonePriceHistory,
+  zonePriceVersions,
   zoneStations,
   zoneView,
   zoneViews,
@@ -58,6 +59,7 @@ export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
     if (!zone) return zoneNotFound(c, deps);
     const stations = await zoneStations(deps, c.var.user!, zone.id).catch(() => null);
     const history = await zonePriceHistory(deps, zone.id).catch(() => null);
+    const versions = await zonePriceVersions(deps, zone.id).catch(() => null);
     return appPage(
       c,
       deps,
@@ -67,6 +69,7 @@ export function adminZoneRoutes(deps: Deps): Hono<AppEnv> {
         zone={zone}
         stations={stations}
         history={history}
+        versions={versions}
         blocked={c.req.query("delete") === "blocked" && zone.station_count > 0}
       />,
     );

@@ -5,15 +5,20 @@ import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
 import { listDevices } from "../db/devices.ts";
+import { dayStart, localDate } from "../core/local_time.ts";
+import { firstDayOf, versionOn } from "../core/zone_versions.ts";
 import {
   createZone,
   deleteZone,
   getZone,
+  getZoneInForce,
   listZones,
+  type StoredVersion,
   type StoredZone,
   updateZone,
   zoneHistory,
   type ZoneHistoryEntry,
+  zoneVersions,
 } from "../db/zones.ts";
 import { listDeviceViews, scopeOf } from "./devices/mod.ts";
 
@@ -22,7 +27,7 @@ export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";
 /** Locale key of the refusal to delete a zone with stations. */
 export const ZONE_HAS_STATIONS = "zones.zone_detail.errors.cannot_delete";
 
-export type { StoredZone };
+export type { StoredVersion, StoredZone };
 
 /** A zone as served: stored fields plus its station count. */
 export type ZoneView = StoredZone & { station_count: number };
@@ -38,8 +43,10 @@ export interface ZoneStation {
   payment_status: string;
 }
 
-/** The outcome of validating a zone body. */
-export type ZoneParse = { ok: true; zone: Zone } | { ok: false; errors: FieldErrors };
+/** The outcome of validating a zone body: the zone, and the month of a new price version. */
+export type ZoneParse =
+  | { ok: true; zone: Zone; effective_from?: string }
+  | { ok: false; errors: FieldErrors };
 
 /**
  * Validates a zone body with the zone form schema and applies the body rules. Field errors
@@ -47,7 +54,9 @@ export type ZoneParse = { ok: true; zone: Zone } | { ok: false; errors: FieldErr
  */
 export function parseZone(body: unknown): ZoneParse {
   const res = zoneFormSchema.safeParse(body);
-  if (res.success) return { ok: true, zone: zoneBodyFromForm(res.data) };
+  if (res.success) {
+    return { ok: true, zone: zoneBodyFromForm(res.data), effective_from: res.data.effective_from };
+  }
   const errors: FieldErrors = {};
   for (const issue of res.error.issues) {
     const key = issue.path.length ? issue.path.map(String).join(".") : "_";
@@ -69,17 +78,28 @@ async function stationCounts(deps: Deps): Promise<Map<number, number>> {
   return counts;
 }
 
-/** Every zone with its station count. */
-export async function zoneViews(deps: Deps): Promise<ZoneView[]> {
-  const counts = await stationCounts(deps);
-  return (await listZones(deps.kv)).map((z) => ({ ...z, station_count: counts.get(z.id) ?? 0 }));
+/** Today's local date in the business time zone, `YYYY-MM-DD`. */
+export function today(deps: Pick<Deps, "now" | "config">): string {
+  return localDate(deps.now(), deps.config.utcOffsetMinutes);
 }
 
-/** One zone with its station count, or null. */
+/** A zone with the prices of the version in force today (a later version waits its month). */
+async function inForce(deps: Deps, z: StoredZone): Promise<StoredZone> {
+  return (await getZoneInForce(deps.kv, z.id, today(deps))) ?? z;
+}
+
+/** Every zone (prices in force today) with its station count. */
+export async function zoneViews(deps: Deps): Promise<ZoneView[]> {
+  const counts = await stationCounts(deps);
+  const zones = await Promise.all((await listZones(deps.kv)).map((z) => inForce(deps, z)));
+  return zones.map((z) => ({ ...z, station_count: counts.get(z.id) ?? 0 }));
+}
+
+/** One zone (prices in force today) with its station count, or null. */
 export async function zoneView(deps: Deps, id: number): Promise<ZoneView | null> {
   const z = await getZone(deps.kv, id);
   if (!z) return null;
-  return { ...z, station_count: (await stationCounts(deps)).get(id) ?? 0 };
+  return { ...await inForce(deps, z), station_count: (await stationCounts(deps)).get(id) ?? 0 };
 }
 
 /** The stations assigned to a zone, as `viewer` may see them. */
@@ -119,9 +139,10 @@ export async function removeZone(deps: Deps, id: number): Promise<void> {
   if (!await deleteZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
 }
 
-/** The stored zone with `id`, or null. */
+/** The stored zone with `id` (prices in force today), or null. */
 export async function findZone(deps: Deps, id: number): Promise<StoredZone | null> {
-  return await getZone(deps.kv, id);
+  const z = await getZone(deps.kv, id);
+  return z ? await inForce(deps, z) : null;
 }
 
 /** Every zone as a choice of the station form: id and name. */
@@ -134,9 +155,35 @@ export function addZone(deps: Deps, zone: Zone): Promise<StoredZone> {
   return createZone(deps.kv, zone, deps.now());
 }
 
-/** Replaces a zone's definition (its price history keeps the old one); null when it is gone. */
-export function editZone(deps: Deps, id: number, zone: Zone): Promise<StoredZone | null> {
-  return updateZone(deps.kv, id, zone, deps.now());
+/**
+ * Replaces a zone's definition. With `effectiveFrom` (`YYYY-MM`) its prices are a new version
+ * from the first day of that month in the business time zone; without it the version in force
+ * today is corrected. Earlier versions stay as they were. Null when the zone is gone.
+ */
+export function editZone(
+  deps: Deps,
+  id: number,
+  zone: Zone,
+  effectiveFrom?: string,
+): Promise<StoredZone | null> {
+  const offset = deps.config.utcOffsetMinutes;
+  const from = effectiveFrom === undefined ? undefined : firstDayOf(effectiveFrom);
+  return updateZone(deps.kv, id, zone, deps.now(), {
+    today: today(deps),
+    applies_from: from,
+    starts_at: from === undefined ? undefined : new Date(dayStart(from, offset)).toISOString(),
+  });
+}
+
+/** A price version as listed: the version, and whether it is the one in force today. */
+export type VersionView = StoredVersion & { in_force: boolean };
+
+/** A zone's price versions, oldest first (empty when the zone does not exist). */
+export async function zonePriceVersions(deps: Deps, id: number): Promise<VersionView[]> {
+  const versions = await zoneVersions(deps.kv, id);
+  if (versions.length === 0) return [];
+  const current = versionOn(versions, today(deps));
+  return versions.map((v) => ({ ...v, in_force: v === current }));
 }
 
 /** A zone's price history, newest first. */

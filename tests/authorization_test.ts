@@ -315,6 +315,7 @@ const ROUTES: Row[] = [
   ),
   at("GET", "/api/zones/:id/stations", (f) => [f.zones.api], api(["admin"], 200)),
   at("GET", "/api/zones/:id/history", (f) => [f.zones.api], api(["admin"], 200)),
+  at("GET", "/api/zones/:id/versions", (f) => [f.zones.api], api(["admin"], 200)),
   at("DELETE", "/api/zones/:id", (f) => [f.zones.apiDelete], api(["admin"], 200)),
 
   // ---- bills API: processing and deletes admin only; lists filtered by owner ----------

@@ -101,7 +101,26 @@ export function UnitBills({ t, rows, base, back }: UnitBillsProps) {
           label: C("energy"),
           numeric: true,
           className: "nowrap",
-          cell: (r) => kwhText(r.energy_kwh),
+          cell: (r) => (
+            <>
+              {kwhText(r.energy_kwh)}
+              {r.high_consumption?.exceeded && (
+                <>
+                  {" "}
+                  <span
+                    className="badge badge-red"
+                    data-testid="dac-flag"
+                    title={t("billing.unit_billing.dac_title", {
+                      average: r.high_consumption.average_kwh,
+                      limit: r.high_consumption.limit_kwh,
+                    })}
+                  >
+                    {t("billing.unit_billing.dac_badge")}
+                  </span>
+                </>
+              )}
+            </>
+          ),
         },
         {
           label: C("total_cost"),

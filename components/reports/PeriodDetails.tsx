@@ -8,6 +8,7 @@ import type { Zone } from "../../core/zone.ts";
 import type { StoredUnitBill } from "../../db/bills.ts";
 import { billBreakdown, type ReportStatus } from "../../services/reports/mod.ts";
 import { money } from "./format.ts";
+import { BillFacts } from "./BillFacts.tsx";
 
 /** Props of {@link PeriodDetails}. */
 export interface PeriodDetailsProps {
@@ -99,6 +100,7 @@ export function PeriodDetails({ t, bill, status, zone }: PeriodDetailsProps) {
           </>
         )}
       </dl>
+      <BillFacts t={t} details={bill.calculation_details} currency={cur} />
       {details.season && <p className="muted small">{D(`${details.season}_rates`)}</p>}
       {(bill.payment_date || bill.payment_due_date) && (
         <p className="muted small">

@@ -4,6 +4,7 @@
  * table), the year and period pickers (a GET form), the bills of the period with a report
  * download each, and the PDF of the whole period.
  */
+import { BillFacts } from "../reports/BillFacts.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { TenantBillRow, TenantOverview } from "../../services/tenant/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
@@ -91,6 +92,7 @@ function BillCard(
           </>
         )}
       </dl>
+      <BillFacts t={t} details={b.calculation_details} currency={b.currency} />
       <div className="page-actions">
         <Island
           of={ReportDownload}

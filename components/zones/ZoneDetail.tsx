@@ -7,7 +7,7 @@
  */
 import type { ReactNode } from "react";
 import type { Translate } from "../../services/platform/i18n.ts";
-import type { ZoneStation, ZoneView } from "../../services/zones.ts";
+import type { VersionView, ZoneStation, ZoneView } from "../../services/zones.ts";
 import type { ZoneHistoryEntry } from "../../db/zones.ts";
 import type { Zone } from "../../core/zone.ts";
 import { buildTiers, computeUnitBill, pricingMode, type Season } from "../../core/tariff.ts";
@@ -15,6 +15,7 @@ import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { configurationText, money, monthDay } from "./format.ts";
 import { PriceHistoryChart } from "./PriceHistoryChart.tsx";
+import { VersionList } from "./VersionList.tsx";
 import { type BadgeTone, ResponsiveList, StatusBadge } from "../kit/mod.ts";
 
 /** Props of {@link ZoneDetail}. */
@@ -24,6 +25,8 @@ export interface ZoneDetailProps {
   /** Null when loading failed. */
   stations: ZoneStation[] | null;
   history: ZoneHistoryEntry[] | null;
+  /** Every price version, or null when they could not be read. */
+  versions: VersionView[] | null;
   /** Show the 'cannot delete' dialog. */
   blocked: boolean;
 }
@@ -118,7 +121,7 @@ function PricingTable({ t, zone }: { t: Translate; zone: Zone }) {
 const STATUS_BADGE: Record<string, BadgeTone> = { online: "green", offline: "red" };
 
 /** The page. */
-export function ZoneDetail({ t, zone, stations, history, blocked }: ZoneDetailProps) {
+export function ZoneDetail({ t, zone, stations, history, versions, blocked }: ZoneDetailProps) {
   const D = (k: string, p?: Record<string, string | number>) => t(`zones.zone_detail.${k}`, p);
   const F = (k: string) => t(`zones.zone_form.fields.${k}`);
   const z = zone as unknown as Zone;
@@ -250,6 +253,12 @@ export function ZoneDetail({ t, zone, stations, history, blocked }: ZoneDetailPr
         {history === null
           ? <div className="alert alert-error">{D("errors.load_history_failed")}</div>
           : <PriceHistoryChart t={t} history={history} />}
+      </Card>
+      <Card title={D("versions.title")}>
+        <p className="muted">{D("versions.subtitle")}</p>
+        {versions === null
+          ? <div className="alert alert-error">{D("errors.load_history_failed")}</div>
+          : <VersionList t={t} versions={versions} />}
       </Card>
       <Card title={D("assigned_stations.title")}>
         {stations === null && (

@@ -10,6 +10,15 @@ import ZoneLevels from "../../islands/ZoneLevels.tsx";
 import type { ZoneLevelsValues } from "../../core/zone_levels.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
 import { FormError } from "../kit/mod.ts";
+import { NumberField } from "./NumberField.tsx";
+import type { PresetFill } from "../../core/cfe_presets.ts";
+import {
+  PresetNote,
+  PresetPicker,
+  PriceChange,
+  RealTariffFields,
+  type TariffExtrasValues,
+} from "./TariffExtras.tsx";
 
 /** Text fields of the form, as entered. */
 export interface ZoneFormValues {
@@ -32,6 +41,7 @@ export interface ZoneFormValues {
   compensation_factor_enabled: boolean;
   compensation_factor_percentage: string;
   pricing: ZoneLevelsValues;
+  extras: TariffExtrasValues;
 }
 
 /** Props of {@link ZoneForm}. */
@@ -42,6 +52,8 @@ export interface ZoneFormProps {
   /** Translated errors by field. */
   errors: Record<string, string>;
   error?: string;
+  /** The preset the form was filled from, on the create page. */
+  preset?: { id: string; fill: PresetFill } | null;
 }
 
 type NumKey =
@@ -103,25 +115,11 @@ function islandLabels(t: Translate): Record<string, string> {
 }
 
 /** The form. */
-export function ZoneForm({ t, id, values: v, errors: fe, error }: ZoneFormProps) {
+export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFormProps) {
   const editing = id !== null;
   const F = (k: string) => t(`zones.zone_form.${k}`);
   const num = (key: NumKey, hint?: string) => (
-    <div className="field">
-      <label htmlFor={key}>{F(`fields.${key}`)}</label>
-      <input
-        id={key}
-        name={key}
-        type="number"
-        step="any"
-        min="0"
-        inputMode="decimal"
-        defaultValue={v[key]}
-        {...errAttrs(key, fe[key])}
-      />
-      {hint && <p className="hint">{hint}</p>}
-      <FieldError id={key} message={fe[key]} />
-    </div>
+    <NumberField name={key} label={F(`fields.${key}`)} value={v[key]} hint={hint} error={fe[key]} />
   );
   const check = (key: BoolKey, hint?: string) => (
     <div className="field field-check">
@@ -160,6 +158,8 @@ export function ZoneForm({ t, id, values: v, errors: fe, error }: ZoneFormProps)
         </div>
       </div>
       <FormError testId="form-error">{error}</FormError>
+      {!editing && <PresetPicker t={t} chosen={preset?.id ?? "cfe_1"} />}
+      {preset && <PresetNote t={t} fill={preset.fill} id={preset.id} />}
       <form
         method="post"
         action={editing ? `/admin/zones/${id}/edit` : "/admin/zones/create"}
@@ -212,6 +212,8 @@ export function ZoneForm({ t, id, values: v, errors: fe, error }: ZoneFormProps)
             {num("tax_percentage", F("hints.percent"))}
           </div>
         </section>
+        <RealTariffFields t={t} v={v.extras} fe={fe} />
+        {editing && <PriceChange t={t} v={v.extras} fe={fe} />}
         <section className="card" aria-labelledby="zf-customer">
           <h2 id="zf-customer">{F("sections.customer_billing")}</h2>
           <div className="form-grid">

@@ -19,6 +19,7 @@ function detailsJson(details: unknown): unknown {
     tiers: d.tiers.map((t: Record<string, unknown>) =>
       typeof t?.tier_cost === "number" ? { ...t, tier_cost: u(t.tier_cost) } : t
     ),
+    ...(typeof d.fixed_charge === "number" ? { fixed_charge: u(d.fixed_charge) } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type StoredZone,
   ZONE_NOT_FOUND,
   zonePriceHistory,
+  zonePriceVersions,
   zoneStations,
   zoneView,
   zoneViews,
@@ -75,7 +76,7 @@ export function zoneApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!parsed.ok) {
       return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
     }
-    if (!await editZone(deps, id, parsed.zone)) return notFound(c);
+    if (!await editZone(deps, id, parsed.zone, parsed.effective_from)) return notFound(c);
     return c.json(await zoneView(deps, id));
   });
   app.get("/:id/stations", loadZone, async (c) => {
@@ -83,6 +84,18 @@ export function zoneApiRoutes(deps: Deps): Hono<UserEnv> {
   });
   app.get("/:id/history", loadZone, async (c) => {
     return c.json({ history: await zonePriceHistory(deps, c.var.zone.id) });
+  });
+  app.get("/:id/versions", loadZone, async (c) => {
+    const versions = await zonePriceVersions(deps, c.var.zone.id);
+    return c.json({
+      versions: versions.map((v) => ({
+        ...v.zone,
+        id: c.var.zone.id,
+        applies_from: v.applies_from,
+        recorded_at: v.recorded_at,
+        in_force: v.in_force,
+      })),
+    });
   });
   app.delete("/:id", async (c) => {
     const id = idParam(c.req.param("id"));

@@ -4,6 +4,7 @@
  * screen and its CSV export show. Amounts stay in cents; the page and the CSV format them.
  */
 import type { Deps } from "../deps.ts";
+import { type HighConsumption, highConsumptionOfDetails } from "../../core/dac.ts";
 import {
   amountDue,
   deleteBlocker,
@@ -61,6 +62,8 @@ export interface UnitBillRow {
   /** Whether the admin may delete it now, and record a payment for it. */
   can_delete: boolean;
   can_record_payment: boolean;
+  /** The high-consumption (DAC) fact of the bill, when its zone sets a limit. */
+  high_consumption: HighConsumption | null;
 }
 
 /** One station bill as the admin's list shows it (amounts in cents). */
@@ -153,6 +156,7 @@ async function rowsOf(
       payment_date: b.payment_date,
       can_delete: deleteBlocker(b, now) === null,
       can_record_payment: visibleToTenant(b) && b.payment_status !== "paid",
+      high_consumption: highConsumptionOfDetails(b.calculation_details),
     };
   });
 }

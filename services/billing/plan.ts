@@ -1,23 +1,19 @@
 /**
  * Planning a billing run's stations (run.ts): each unit's energy of the period from its meter,
  * or the estimation levels 1 and 2 (level 3, the zone average, is known once every station of
- * the zone is read), a few stations at a time.
+ * the zone is read), a few stations at a time; for a zone with a high-consumption limit, the
+ * unit's earlier use.
  */
-import type { Zone } from "../../core/zone.ts";
-import type { StoredZone } from "../../db/zones.ts";
 import type { StoredDevice } from "../../db/devices.ts";
 import { counterUsageOf } from "../../db/telemetry/mod.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 import type { Run, StationPlan, UnitPlan } from "./station.ts";
+import { previousUse } from "./dac.ts";
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Stations billed at the same time (their reads and commits overlap). */
 export const STATIONS_IN_FLIGHT = 4;
-
-export function asZone(z: StoredZone): Zone {
-  return { ...z, id: String(z.id) };
-}
 
 /** The sensor bound to each unit, per station: station id → unit id → sensor. */
 export function sensorsByStation(
@@ -39,6 +35,7 @@ export async function planStation(
   run: Run,
   station: StoredDevice,
   sensors: Map<string, StoredDevice> | undefined,
+  readPrevious = false,
 ): Promise<StationPlan> {
   const units: UnitPlan[] = [];
   const { deps, bounds } = run;
@@ -74,6 +71,7 @@ export async function planStation(
           ? "method_3_zone_average"
           : "method_2_historical_average";
       }
+      if (readPrevious) plan.previous = await previousUse(deps.kv, station.id, unit.id, run.period);
       units.push(plan);
     }
     return { station, units, error: null };

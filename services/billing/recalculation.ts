@@ -15,7 +15,8 @@
  * - `method_3_zone_average`: the average of this period's measured bills of the zone (other
  *   units; estimated and recalculated bills do not count).
  * - `manual_input`: `energy_consumption`, parsed by core/consumption_input.ts.
- * The bill is recomputed with the zone snapshot it keeps (else the zone as it is now), and keeps
+ * The bill is recomputed with the price versions of its period, day by day (a version made
+ * later for a later month does not reach back; for a deleted zone, those the bill kept), and keeps
  * who (`author` = the admin's email, `created_by` = the admin's id), how
  * (`recalculation_method`) and why (`override_reason`); it becomes finalized, so its status is
  * Recalculated (spec 001 section 4) and billing runs leave it alone. A draft finalized this way
@@ -27,11 +28,11 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { Zone } from "../../core/zone.ts";
-import { computeUnitBill } from "../../core/tariff.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
 import { parsePeriod } from "../../core/periods.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../../core/consumption_input.ts";
-import { getZone } from "../../db/zones.ts";
+import { getZone, zoneVersions } from "../../db/zones.ts";
+import { computeVersionedBill, versionAtEnd, type ZoneVersion } from "../../core/zone_versions.ts";
 import { getDevice } from "../../db/devices.ts";
 import { getUser } from "../../db/users.ts";
 import {
@@ -47,6 +48,7 @@ import { localParts } from "../../core/local_time.ts";
 import { conflict, invalid, notFound } from "../refusal.ts";
 import { BILLING_ERRORS, periodBounds } from "./run.ts";
 import { billNotice } from "./notices.ts";
+import { highConsumptionOf, previousUse } from "./dac.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 
 /** The recalculation methods of the dialog. */
@@ -116,6 +118,19 @@ export interface RecalcActor {
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/**
+ * The price versions that price a bill's period: the zone's versions (a later version does not
+ * reach back), else, for a zone deleted since, those the bill kept. Not found without either.
+ */
+async function periodVersions(deps: Deps, bill: StoredUnitBill): Promise<ZoneVersion[]> {
+  const stored = await getZone(deps.kv, bill.zone_id);
+  if (stored) return await zoneVersions(deps.kv, stored.id);
+  const zone = zoneOfSnapshot(bill.zone_snapshot);
+  if (!zone) throw notFound(RECALC_ERRORS.zoneNotFound);
+  const kept = (bill.zone_snapshot as { price_versions?: ZoneVersion[] }).price_versions;
+  return Array.isArray(kept) && kept.length > 0 ? kept : [{ applies_from: null, zone }];
+}
+
 /** Zone snapshot as kept on a bill, or null when it is not a zone. */
 function zoneOfSnapshot(snapshot: unknown): Zone | null {
   if (!snapshot || typeof snapshot !== "object") return null;
@@ -168,12 +183,8 @@ export async function recalculateBill(
     if (blocker) {
       throw conflict(blocker === "paid" ? RECALC_ERRORS.billPaid : RECALC_ERRORS.liveReference);
     }
-    let zone = zoneOfSnapshot(old.zone_snapshot);
-    if (!zone) {
-      const current = await getZone(deps.kv, old.zone_id);
-      if (!current) throw notFound(RECALC_ERRORS.zoneNotFound);
-      zone = { ...current, id: String(current.id) } as Zone;
-    }
+    const versions = await periodVersions(deps, old);
+    const zone = versionAtEnd(versions, period.text).zone;
     const energy = req.method === "manual_input"
       ? req.kwh
       : req.method === "method_1_extended_range"
@@ -187,7 +198,17 @@ export async function recalculateBill(
       throw invalid({ recalculation_method: RECALC_ERRORS.noEstimate });
     }
     const at = new Date(now).toISOString();
-    const computed = computeUnitBill(zone, energy, { period: period.text });
+    const computed = {
+      ...computeVersionedBill(versions, energy, period.text),
+      high_consumption: (zone.dac_limit_kwh ?? 0) > 0
+        ? highConsumptionOf(
+          zone,
+          period,
+          energy,
+          await previousUse(deps.kv, old.station_id, old.unit_id, period),
+        )
+        : null,
+    };
     let bill: StoredUnitBill = {
       ...old,
       ...billAmounts(computed),

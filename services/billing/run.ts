@@ -31,10 +31,11 @@ import { averageEnergy } from "../../core/estimation.ts";
 import { parsePeriod, type Period } from "../../core/periods.ts";
 import { localParts, monthBounds } from "../../core/local_time.ts";
 import { invalid, notFound } from "../refusal.ts";
-import { getZone, listZones, type StoredZone } from "../../db/zones.ts";
+import { getZone, listZones, type StoredZone, zoneVersions } from "../../db/zones.ts";
+import { versionAtEnd } from "../../core/zone_versions.ts";
 import { listDevices, type StoredDevice } from "../../db/devices.ts";
 import { idBlocks } from "../../db/bills.ts";
-import { asZone, inFlight, planStation, sensorsByStation, STATIONS_IN_FLIGHT } from "./plan.ts";
+import { inFlight, planStation, sensorsByStation, STATIONS_IN_FLIGHT } from "./plan.ts";
 import { NoticeBatch } from "./notices.ts";
 import {
   billGroup,
@@ -276,7 +277,8 @@ async function billZone(
   onProgress: BillingOptions["onProgress"],
   result: BillingResult,
 ): Promise<void> {
-  const zone = asZone(stored);
+  const versions = await zoneVersions(run.deps.kv, stored.id);
+  const priced = { stored, zone: versionAtEnd(versions, run.period.text).zone, versions };
   let index = 0;
   const report = (plan: StationPlan, failure: string | null) => {
     if (failure !== null) {
@@ -299,14 +301,14 @@ async function billZone(
       outcome: failure === null ? "ok" : "failed",
     });
   };
-  const billed = (plans: StationPlan[]) => billGroup(run, stored, zone, plans, report);
+  const billed = (plans: StationPlan[]) => billGroup(run, priced, plans, report);
   // A station is billed as soon as it is read (in groups committed together), unless a unit
   // waits for the zone average of this run (level 3), known once every station is read.
   const plans: StationPlan[] = [];
   const waiting: StationPlan[] = [];
   let group: StationPlan[] = [];
   await inFlight(stations, STATIONS_IN_FLIGHT, async (s) => {
-    const plan = await planStation(run, s, sensors.get(s.id));
+    const plan = await planStation(run, s, sensors.get(s.id), (priced.zone.dac_limit_kwh ?? 0) > 0);
     plans.push(plan);
     if (plan.error) return report(plan, `reading the station failed: ${plan.error}`);
     if (plan.units.some((u) => u.energy === null)) return void waiting.push(plan);

@@ -8,7 +8,7 @@
 import type { Deps } from "../deps.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { Period } from "../../core/periods.ts";
-import { computeUnitBill } from "../../core/tariff.ts";
+import { computeVersionedBill, type ZoneVersion } from "../../core/zone_versions.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
 import { buildCustomerBill, buildUnitBill } from "../../core/bill.ts";
 import type { DateParts } from "../../core/periods.ts";
@@ -27,6 +27,7 @@ import {
   writeStationsBills,
 } from "../../db/bills.ts";
 import type { NoticeBatch } from "./notices.ts";
+import { highConsumptionOf } from "./dac.ts";
 
 /** How an estimated energy was found (the automatic levels). */
 export type EstimationMethod = Exclude<EstimationLevel, "manual_input">;
@@ -61,6 +62,8 @@ export interface UnitPlan {
   energy: number | null;
   /** The estimation level that gave the energy, or null when it was measured. */
   method: EstimationMethod | null;
+  /** kWh of the unit's bills before this period (high-consumption average), when read. */
+  previous?: (number | null)[] | null;
 }
 
 /** A station to bill: its units, or why reading them failed. */
@@ -82,6 +85,16 @@ export interface Run {
   result: RunCounts;
   ids: IdSource;
   notices: NoticeBatch;
+}
+
+/**
+ * The zone a run bills: as stored, its prices in force on the period's last day (the station
+ * bill's commission, fee and tax) and every price version (the unit bills, day by day).
+ */
+export interface PricedZone {
+  stored: StoredZone;
+  zone: Zone;
+  versions: ZoneVersion[];
 }
 
 /** Most checks (one per bill) in one commit of several stations (Deno KV allows 100). */
@@ -114,8 +127,7 @@ export function groups(plans: readonly StationPlan[]): StationPlan[][] {
  */
 export async function billGroup(
   run: Run,
-  stored: StoredZone,
-  zone: Zone,
+  priced: PricedZone,
   plans: StationPlan[],
   report: (plan: StationPlan, failure: string | null) => void,
 ): Promise<void> {
@@ -123,9 +135,7 @@ export async function billGroup(
   let done = false;
   if (plans.length > 1) {
     try {
-      const drafts = plans.map((p) =>
-        p.units.map((u) => unitDraft(run, stored, zone, p.station, u))
-      );
+      const drafts = plans.map((p) => p.units.map((u) => unitDraft(run, priced, p.station, u)));
       const prev = await readStationsBills(
         deps.kv,
         period.text,
@@ -134,7 +144,7 @@ export async function billGroup(
           unitIds: d.map((b) => b.unit_id),
         })),
       );
-      const writes = plans.map((p, i) => stationWrite(run, stored, zone, p, drafts[i], prev[i]));
+      const writes = plans.map((p, i) => stationWrite(run, priced, p, drafts[i], prev[i]));
       if (run.dryRun) {
         writes.forEach((w, i) => countDry(run, plans[i], w));
         done = true;
@@ -154,7 +164,7 @@ export async function billGroup(
   for (const plan of plans) {
     let failure: string | null = null;
     try {
-      if (!await billStation(run, stored, zone, plan)) {
+      if (!await billStation(run, priced, plan)) {
         failure = "the station's bills kept changing during the run; run it again";
       }
     } catch (e) {
@@ -167,12 +177,18 @@ export async function billGroup(
 /** The unit bill of a planned unit (finalized when the run finalizes). */
 function unitDraft(
   run: Run,
-  stored: StoredZone,
-  zone: Zone,
+  priced: PricedZone,
   station: StoredDevice,
   u: UnitPlan,
 ): UnitBillDraft {
   const { period } = run;
+  const { stored } = priced;
+  const computed = computeVersionedBill(priced.versions, u.energy!, period.text);
+  const high = highConsumptionOf(priced.zone, period, u.energy!, u.previous ?? null);
+  const last = computed.parts[computed.parts.length - 1];
+  const used = priced.versions.filter((v) =>
+    computed.parts.some((p) => p.applies_from === v.applies_from)
+  );
   return buildUnitBill(
     {
       unit_id: u.unit_id,
@@ -181,20 +197,28 @@ function unitDraft(
       period,
       tenant_id: u.tenant_id,
       sensor_serial: u.sensor?.serial_number ?? null,
-      zone_snapshot: { ...stored },
+      // The prices of the period's last day; every version used when the period is split.
+      zone_snapshot: {
+        ...stored,
+        ...used.find((v) => v.applies_from === last.applies_from)!.zone,
+        id: stored.id,
+        name: stored.name,
+        ...(used.length > 1
+          ? { price_versions: used.map((v) => ({ applies_from: v.applies_from, zone: v.zone })) }
+          : {}),
+      },
       author: run.author,
       estimation: u.method ? { level: levelOf(u.method), method: u.method } : null,
       finalize: run.finalize,
     },
-    computeUnitBill(zone, u.energy!, { period: period.text }),
+    { ...computed, high_consumption: high },
   );
 }
 
 /** A station's write: its unit drafts and its customer bill, over what was read before. */
 function stationWrite(
   run: Run,
-  stored: StoredZone,
-  zone: Zone,
+  priced: PricedZone,
   plan: StationPlan,
   drafts: UnitBillDraft[],
   prev: StationBills,
@@ -210,10 +234,10 @@ function stationWrite(
       station_id: plan.station.id,
       period,
       customer_id: plan.station.customer_id,
-      zone_id: stored.id,
+      zone_id: priced.stored.id,
       finalized: run.finalize !== null,
     },
-    computeCustomerBill(zone, effective),
+    computeCustomerBill(priced.zone, effective),
   );
   // A finalized station bill is restated when a unit bill of it is written (one billed again
   // after a delete), so it always adds up its unit bills.
@@ -264,12 +288,11 @@ function applyWritten(run: Run, plan: StationPlan, res: StationWritten): void {
 /** Computes and writes one station's bills; false when concurrent writes kept conflicting. */
 async function billStation(
   run: Run,
-  stored: StoredZone,
-  zone: Zone,
+  priced: PricedZone,
   plan: StationPlan,
 ): Promise<boolean> {
   const { deps, period } = run;
-  const drafts = plan.units.map((u) => unitDraft(run, stored, zone, plan.station, u));
+  const drafts = plan.units.map((u) => unitDraft(run, priced, plan.station, u));
   for (let attempt = 0; attempt < 3; attempt++) {
     const prev = await readStationBills(
       deps.kv,
@@ -277,7 +300,7 @@ async function billStation(
       period.text,
       drafts.map((d) => d.unit_id),
     );
-    const w = stationWrite(run, stored, zone, plan, drafts, prev);
+    const w = stationWrite(run, priced, plan, drafts, prev);
     if (run.dryRun) {
       countDry(run, plan, w);
       return true;

@@ -21,7 +21,8 @@ import { parsePeriod } from "../../core/periods.ts";
 import type { Zone } from "../../core/zone.ts";
 import { getDevice, type StoredDevice, unitBindings } from "../../db/devices.ts";
 import { getUser } from "../../db/users.ts";
-import { getZone } from "../../db/zones.ts";
+import { getZoneInForce } from "../../db/zones.ts";
+import { today } from "../zones.ts";
 import {
   getUnitBillOf,
   listUnitBills,
@@ -139,7 +140,7 @@ export function reportFileName(req: ReportRequest): string {
 
 async function currentZone(deps: Deps, id: number | null): Promise<Zone | null> {
   if (id === null) return null;
-  const z = await getZone(deps.kv, id);
+  const z = await getZoneInForce(deps.kv, id, today(deps));
   return z ? { ...z, id: String(z.id) } as Zone : null;
 }
 

@@ -28,7 +28,11 @@ export {
 export {
   type BillBreakdown,
   billBreakdown,
+  billFacts,
+  type BillFactsData,
   cityOf,
+  type FactLine,
+  factLines,
   periodName,
   periodsOfYear,
   periodTiming,

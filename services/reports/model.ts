@@ -5,6 +5,7 @@
  * period labels and the city of a station.
  */
 import type { Zone } from "../../core/zone.ts";
+import { type HighConsumption, highConsumptionOfDetails } from "../../core/dac.ts";
 import { parseLocation } from "../../core/device_rules.ts";
 import {
   bimonthlyPeriod,
@@ -32,6 +33,14 @@ export interface BillBreakdown {
   pricing_mode: string | null;
 }
 
+/** The additions of real tariffs and a split by price versions, when a bill has them. */
+export interface BillFactsData {
+  high_consumption: HighConsumption | null;
+  minimum_kwh: number | null;
+  fixed_charge: number | null;
+  price_versions: { applies_from: string | null; from: string; to: string; days: number }[];
+}
+
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
 /** Reads `calculation_details` (the object of a billing run, or a bare list of tiers). */
@@ -52,6 +61,72 @@ export function billBreakdown(details: unknown): BillBreakdown {
   const season = obj.season === "winter" || obj.season === "summer" ? obj.season : null;
   const pricing_mode = typeof obj.pricing_mode === "string" ? obj.pricing_mode : null;
   return { tiers, season, pricing_mode };
+}
+
+/** Reads the additions a unit bill's `calculation_details` records (none when absent). */
+export function billFacts(details: unknown): BillFactsData {
+  const obj = details && typeof details === "object" && !Array.isArray(details)
+    ? details as Record<string, unknown>
+    : {};
+  const parts = Array.isArray(obj.price_versions) ? obj.price_versions : [];
+  return {
+    high_consumption: highConsumptionOfDetails(obj),
+    minimum_kwh: typeof obj.minimum_kwh === "number" ? obj.minimum_kwh : null,
+    fixed_charge: typeof obj.fixed_charge === "number" ? obj.fixed_charge : null,
+    price_versions: parts
+      .filter((p): p is Record<string, unknown> => !!p && typeof p === "object")
+      .map((p) => ({
+        applies_from: typeof p.applies_from === "string" ? p.applies_from : null,
+        from: String(p.from ?? ""),
+        to: String(p.to ?? ""),
+        days: num(p.days),
+      })),
+  };
+}
+
+/** One line of a bill's additions: what it is about and its text in the reader's language. */
+export interface FactLine {
+  kind: "high_consumption" | "minimum" | "fixed_charge" | "price_version";
+  text: string;
+  /** For the high-consumption line: whether the average is above the limit. */
+  exceeded?: boolean;
+}
+
+/** The lines of a bill's additions (report page and PDF); `money` formats cents. */
+export function factLines(
+  t: Translate,
+  details: unknown,
+  money: (cents: number) => string,
+): FactLine[] {
+  const f = billFacts(details);
+  const F = (k: string, p?: Record<string, string | number>) =>
+    t(`reports.unit_report.facts.${k}`, p);
+  const out: FactLine[] = [];
+  const h = f.high_consumption;
+  if (h) {
+    const p = { average: h.average_kwh, months: h.months, limit: h.limit_kwh };
+    out.push({
+      kind: "high_consumption",
+      text: F(h.exceeded ? "dac_over" : "dac_under", p),
+      exceeded: h.exceeded,
+    });
+  }
+  if (f.minimum_kwh !== null) {
+    out.push({ kind: "minimum", text: F("minimum", { kwh: f.minimum_kwh }) });
+  }
+  if (f.fixed_charge) {
+    out.push({ kind: "fixed_charge", text: F("fixed_charge", { amount: money(f.fixed_charge) }) });
+  }
+  if (f.price_versions.length > 1) {
+    for (const p of f.price_versions) {
+      const version = p.applies_from ?? F("first_version");
+      out.push({
+        kind: "price_version",
+        text: F("version_part", { from: p.from, to: p.to, days: p.days, version }),
+      });
+    }
+  }
+  return out;
 }
 
 /** The zone a bill was priced with (its snapshot), else `current`, else null. */

@@ -14,7 +14,8 @@ import {
   periodOptions,
 } from "../../core/periods.ts";
 import { getDevice, type StoredDevice } from "../../db/devices.ts";
-import { getZone } from "../../db/zones.ts";
+import { getZoneInForce } from "../../db/zones.ts";
+import { today } from "../zones.ts";
 import { fullNames, getUser } from "../../db/users.ts";
 import {
   getUnitBillOf,
@@ -37,7 +38,9 @@ export interface StationContext {
 export async function stationContext(deps: Deps, id: number): Promise<StationContext | null> {
   const station = await getDevice(deps.kv, id);
   if (!station || station.type !== "station") return null;
-  const z = station.zone_id === null ? null : await getZone(deps.kv, station.zone_id);
+  const z = station.zone_id === null
+    ? null
+    : await getZoneInForce(deps.kv, station.zone_id, today(deps));
   const zone = z ? { ...z, id: String(z.id) } as Zone : null;
   return { station, zone, kind: zone?.billing_type ?? "monthly" };
 }

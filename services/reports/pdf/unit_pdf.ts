@@ -11,7 +11,7 @@ import { buildTiers, pricingMode } from "../../../core/tariff.ts";
 import type { StoredDevice } from "../../../db/devices.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
-import { billBreakdown } from "../model.ts";
+import { billBreakdown, factLines } from "../model.ts";
 import { moneyText, numberText } from "./text.ts";
 import { openReport } from "./report_head.ts";
 
@@ -86,6 +86,7 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
   }
   if (bill.override_reason) notes.push(P("reason", { reason: bill.override_reason }));
   if (details.season) notes.push(P(`season_${details.season}`));
+  notes.push(...factLines(t, bill.calculation_details, money).map((f) => f.text));
   if (notes.length > 0) {
     w.heading(P("notes"));
     for (const n of notes) w.paragraph(n);

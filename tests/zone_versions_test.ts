@@ -1,0 +1,267 @@
+/**
+ * Price versions of a zone through the API and billing: a new version "from next month" leaves
+ * earlier periods at their prices (a first run of last month, a recalculation of the month
+ * before), a correction changes the version in force, the version list, the refusals; and the
+ * high-consumption flag of a unit crossing its zone's limit.
+ */
+import assert from "node:assert/strict";
+import { call } from "./_helpers.ts";
+import { type BillingWorld, billingWorld, meter, TIERED } from "./_billing_world.ts";
+import { defaultZone } from "../core/zone.ts";
+import { listUnitBills, type StoredUnitBill } from "../db/bills.ts";
+import { pdfText } from "./_pdf_text.ts";
+
+/** 2026-04-10 at noon in Mexico City: March is last month, February two months ago. */
+const NOW = Date.UTC(2026, 3, 10, 18);
+
+async function run(w: BillingWorld, period: string, kwh?: number) {
+  if (kwh !== undefined) await meter(w.t, "SIM-A", period, kwh);
+  const res = await call(w.t, "POST", "/api/unified-billing/process", {
+    token: w.admin,
+    json: { period, zone_id: w.zoneId },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  await res.body?.cancel();
+}
+
+async function billOf(w: BillingWorld, period: string): Promise<StoredUnitBill> {
+  const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
+    x.billing_month === period && x.unit_id === "unit_1"
+  );
+  assert.ok(b, period);
+  return b;
+}
+
+const body = (prices: Record<string, number>, extra: Record<string, unknown> = {}) => ({
+  ...defaultZone("Tiered"),
+  ...TIERED,
+  ...prices,
+  ...extra,
+});
+
+/** 200 kWh at the world's tiers: 150 × 1 + 50 × 2 = 250, base 40, tax 16 %: 336.40. */
+const OLD_TOTAL = 33640;
+
+Deno.test("new prices from next month leave last month's run and a recalculation at the old prices", async () => {
+  const w = await billingWorld({ now: NOW });
+  try {
+    await run(w, "2026-02", 200);
+    assert.equal((await billOf(w, "2026-02")).total_cost, OLD_TOTAL);
+    await meter(w.t, "SIM-A", "2026-03", 200);
+
+    const res = await call(w.t, "PUT", `/api/zones/${w.zoneId}`, {
+      token: w.admin,
+      json: body({ price_low: 2, price_middle: 4, price_high: 6 }, { effective_from: "2026-05" }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    // The zone answers the prices in force today; the new ones wait for May.
+    assert.equal((await res.json()).price_low, 1);
+    const { versions } = await (await call(w.t, "GET", `/api/zones/${w.zoneId}/versions`, {
+      token: w.admin,
+    })).json();
+    assert.deepEqual(
+      versions.map((v: Record<string, unknown>) => [v.applies_from, v.price_low, v.in_force]),
+      [[null, 1, true], ["2026-05-01", 2, false]],
+    );
+    const { history } = await (await call(w.t, "GET", `/api/zones/${w.zoneId}/history`, {
+      token: w.admin,
+    })).json();
+    assert.equal(history.length, 2);
+    // The spec's entry fields only; from local midnight of May 1st in Mexico City (UTC-6).
+    assert.deepEqual(history[0], {
+      effective_from: "2026-05-01T06:00:00.000Z",
+      price_low: 2,
+      price_middle: 4,
+      price_high: 6,
+      price_surplus: 0,
+      summer_price_low: 0,
+      winter_price_low: 0,
+    });
+
+    // Last month, billed only now, and two months ago, recalculated now: the old prices.
+    await run(w, "2026-03");
+    const march = await billOf(w, "2026-03");
+    assert.equal(march.total_cost, OLD_TOTAL);
+    const recalc = await call(w.t, "PUT", `/api/bills/${(await billOf(w, "2026-02")).id}`, {
+      token: w.admin,
+      json: {
+        override_reason: "meter checked",
+        recalculation_method: "manual_input",
+        energy_consumption: "200",
+      },
+    });
+    assert.equal(recalc.status, 200, await recalc.clone().text());
+    assert.equal((await recalc.json()).total_cost, 336.4);
+
+    // May, once it has ended, is billed at the new prices: 150 × 2 + 50 × 4 = 500, tax on 540.
+    w.clock.now = Date.UTC(2026, 5, 3, 18);
+    await run(w, "2026-05", 200);
+    assert.equal((await billOf(w, "2026-05")).total_cost, 62640);
+    // The zone now answers May's prices.
+    const zone = await (await call(w.t, "GET", `/api/zones/${w.zoneId}`, { token: w.admin }))
+      .json();
+    assert.equal(zone.price_low, 2);
+  } finally {
+    await w.t.close();
+  }
+});
+
+Deno.test("without effective_from the version in force is corrected; a bad month changes nothing", async () => {
+  const w = await billingWorld({ now: NOW });
+  try {
+    const path = `/api/zones/${w.zoneId}`;
+    const later = await call(w.t, "PUT", path, {
+      token: w.admin,
+      json: body({ price_low: 5 }, { effective_from: "2026-06" }),
+    });
+    assert.equal(later.status, 200);
+    await later.body?.cancel();
+    const fix = await call(w.t, "PUT", path, { token: w.admin, json: body({ price_low: 1.5 }) });
+    assert.equal(fix.status, 200);
+    assert.equal((await fix.json()).price_low, 1.5);
+    for (const bad of ["2026-13", "2026-5", "May", 202605]) {
+      const res = await call(w.t, "PUT", path, {
+        token: w.admin,
+        json: body({ price_low: 9 }, { effective_from: bad }),
+      });
+      assert.equal(res.status, 400, String(bad));
+      const answer = await res.json();
+      assert.match(answer.errors.effective_from, /mes|YYYY-MM|AAAA-MM/i);
+    }
+    const { versions } = await (await call(w.t, "GET", `${path}/versions`, { token: w.admin }))
+      .json();
+    assert.deepEqual(versions.map((v: Record<string, unknown>) => [v.applies_from, v.price_low]), [
+      [null, 1.5],
+      ["2026-06-01", 5],
+    ]);
+    // The old prices price a past month as corrected; tenants may not read the versions.
+    await run(w, "2026-03", 100);
+    assert.equal((await billOf(w, "2026-03")).energy_cost, 15000);
+    const tenant = await call(w.t, "GET", `${path}/versions`, { token: w.tenantTokens[0] });
+    assert.equal(tenant.status, 403);
+    await tenant.body?.cancel();
+  } finally {
+    await w.t.close();
+  }
+});
+
+Deno.test("a unit whose 12-month average crosses the zone's limit is flagged on its bill", async () => {
+  const w = await billingWorld({ now: NOW, zone: { dac_limit_kwh: 250 } });
+  try {
+    await run(w, "2026-01", 200);
+    await run(w, "2026-02", 200);
+    await run(w, "2026-03", 400);
+    const feb = (await billOf(w, "2026-02")).calculation_details as Record<string, unknown>;
+    assert.deepEqual(feb.high_consumption, {
+      average_kwh: 200,
+      months: 2,
+      limit_kwh: 250,
+      exceeded: false,
+    });
+    const id = (await billOf(w, "2026-03")).id;
+    const { bills } = await (await call(w.t, "GET", "/api/bills", { token: w.admin })).json();
+    const march = bills.find((b: { id: number }) => b.id === id);
+    assert.deepEqual(march.calculation_details.high_consumption, {
+      average_kwh: 266.67,
+      months: 3,
+      limit_kwh: 250,
+      exceeded: true,
+    });
+    // The unit billing list and the unit report show the flag and the average.
+    const page = async (path: string) => {
+      const res = await call(w.t, "GET", path, { token: w.admin });
+      assert.equal(res.status, 200, path);
+      return await res.text();
+    };
+    const list = await page(`/admin/billing?zone_id=${w.zoneId}&year=2026&period=2026-03`);
+    assert.match(list, /data-testid="dac-flag"[^>]*title="[^"]*266\.67/);
+    const febList = await page(`/admin/billing?zone_id=${w.zoneId}&year=2026&period=2026-02`);
+    assert.doesNotMatch(febList, /data-testid="dac-flag"/);
+    const report = await page(`/admin/report/station/${w.stationId}/unit/unit_1?month=2026-03`);
+    assert.match(report, /data-testid="high-consumption" data-exceeded="true"/);
+    assert.match(report, /266\.67 kWh/);
+    // The tenant's bill says so too, in their language (Spanish).
+    const bill = await call(w.t, "GET", "/user/billing?period=2026-03", {
+      token: w.tenantTokens[0],
+    });
+    assert.match(await bill.text(), /Alto consumo: promedio de 12 meses 266\.67 kWh/);
+    const pdfPath = `/admin/report/station/${w.stationId}/pdf?type=unit&period=2026-03&unit=unit_1`;
+    const pdf = await call(w.t, "GET", `${pdfPath}&language=en`, { token: w.admin });
+    const { lines } = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    assert.match(lines.join(" "), /High consumption: 12-month average 266\.67 kWh/);
+  } finally {
+    await w.t.close();
+  }
+});
+
+Deno.test("a zone of the spec's fields bills as before: no flag, no minimum, no fixed charge", async () => {
+  const w = await billingWorld({ now: NOW });
+  try {
+    await run(w, "2026-03", 10);
+    const b = await billOf(w, "2026-03");
+    assert.equal(b.energy_cost, 1000);
+    assert.equal(b.base_tariff, 4000);
+    assert.deepEqual(Object.keys(b.calculation_details as object).sort(), [
+      "pricing_mode",
+      "season",
+      "summer_days",
+      "tiers",
+      "winter_days",
+    ]);
+  } finally {
+    await w.t.close();
+  }
+});
+
+Deno.test("a bimonthly period spanning a new version is split by days and says so", async () => {
+  const w = await billingWorld({ now: NOW, zone: { billing_type: "bimonthly" } });
+  try {
+    const res = await call(w.t, "PUT", `/api/zones/${w.zoneId}`, {
+      token: w.admin,
+      json: body({ price_low: 2, price_middle: 4, price_high: 6 }, {
+        billing_type: "bimonthly",
+        effective_from: "2026-02",
+      }),
+    });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    await meter(w.t, "SIM-A", "2026-01-02", 200);
+    const run = await call(w.t, "POST", "/api/unified-billing/process", {
+      token: w.admin,
+      json: { period: "2026-01-02", zone_id: w.zoneId },
+    });
+    assert.equal(run.status, 200, await run.clone().text());
+    await run.body?.cancel();
+    const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
+      x.billing_period === "2026-01-02" && x.unit_id === "unit_1"
+    )!;
+    const details = b.calculation_details as Record<string, unknown>;
+    assert.deepEqual(details.price_versions, [
+      { applies_from: null, from: "2026-01-01", to: "2026-01-31", days: 31 },
+      { applies_from: "2026-02-01", from: "2026-02-01", to: "2026-02-28", days: 28 },
+    ]);
+    // Each tier, base and tax weighted by days (31 and 28 of 59), each rounded half up:
+    // energy 7881 + 5254 + 14237 + 9492, base 2102 + 1898, tax 2438 + 4100 (cents).
+    assert.equal(b.energy_cost, 36864);
+    assert.equal(b.base_tariff, 4000);
+    assert.equal(b.tax_cost, 6538);
+    assert.equal(b.total_cost, 47402);
+    const kept = (b.zone_snapshot as { price_versions: { applies_from: string | null }[] })
+      .price_versions.map((v) => v.applies_from);
+    assert.deepEqual(kept, [null, "2026-02-01"]);
+    const report = await call(
+      w.t,
+      "GET",
+      `/admin/report/station/${w.stationId}/unit/unit_1?month=2026-01-02`,
+      { token: w.admin },
+    );
+    const html = await report.text();
+    assert.equal(
+      (html.match(/data-testid="price-version-part"/g) ?? []).length,
+      2,
+      html.slice(0, 200),
+    );
+  } finally {
+    await w.t.close();
+  }
+});

@@ -23,7 +23,8 @@ const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(lin
 async function main() {
   let config;
   try {
-    config = loadConfig(Deno.env.toObject());
+    const dev = Deno.args.includes("--dev") ? { PORTAL_ENV: "development" } : {};
+    config = loadConfig({ ...Deno.env.toObject(), ...dev });
   } catch (e) {
     if (e instanceof ConfigError) {
       Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));

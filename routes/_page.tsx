@@ -79,7 +79,7 @@ export function barePage<E extends AppEnv>(
   return c.html(html, status);
 }
 
-/** The 'Something went wrong' page for an unexpected failure. */
+/** The 'Something went wrong' page for an unexpected failure (the exception only in development). */
 export function errorPage<E extends AppEnv>(
   c: Context<E>,
   deps: Deps,
@@ -88,7 +88,11 @@ export function errorPage<E extends AppEnv>(
 ): Response {
   const user = c.var.user;
   const html = renderDocument(
-    <ErrorPage t={t} details={String(err)} home={user ? homeOf(user.role) : "/login"} />,
+    <ErrorPage
+      t={t}
+      details={deps.config.development ? String(err) : null}
+      home={user ? homeOf(user.role) : "/login"}
+    />,
     {
       title: t("errors.something_went_wrong"),
       lang: c.var.lang ?? "es",

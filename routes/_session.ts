@@ -177,13 +177,29 @@ export function requireApi(...roles: Role[]): MiddlewareHandler<AppEnv> {
   return requireApiRole(...roles) as unknown as MiddlewareHandler<AppEnv>;
 }
 
-/** A safe local path to go to after sign-in (no protocol-relative or external URLs). */
-export function safeNext(next: string | undefined | null): string | null {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) {
+/** The portal's own origin: `PUBLIC_URL`'s when set, else the request's. */
+export function portalOrigin(c: Context, deps: Deps): string {
+  return deps.config.publicUrl?.origin ?? new URL(c.req.url).origin;
+}
+
+const NO_RETURN = /^\/(login|register|logout)(\/|$)/;
+
+/**
+ * A local path to go to after sign-in: `next` resolved against the portal's `origin` the way a
+ * browser would (tabs and line breaks dropped, backslashes as slashes); anything that lands on
+ * another origin, on a protocol-relative path or on the sign-in pages is ignored (null).
+ */
+export function safeNext(next: string | undefined | null, origin: string): string | null {
+  if (!next || !next.startsWith("/")) return null;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
     return null;
   }
-  if (next.startsWith("/login") || next.startsWith("/register") || next.startsWith("/logout")) {
+  if (url.origin !== origin || url.pathname.startsWith("//") || NO_RETURN.test(url.pathname)) {
     return null;
   }
-  return next.slice(0, 512);
+  const path = url.pathname + url.search + url.hash;
+  return path.length <= 512 ? path : null;
 }

@@ -21,6 +21,7 @@ import {
   clearSession,
   LANG_COOKIE,
   LAST_ROUTE_COOKIE,
+  portalOrigin,
   safeNext,
   setSessionCookie,
 } from "./_session.ts";
@@ -38,8 +39,9 @@ import { RegisterPage, type RegisterValues } from "../components/RegisterPage.ts
 import { legalDoc } from "./legal.tsx";
 
 /** Where to go after signing in: the asked-for page of the same role, else the home. */
-function landing(c: Context<AppEnv>, role: Role, next: string | null) {
-  const wanted = safeNext(next) ?? safeNext(getCookie(c, LAST_ROUTE_COOKIE));
+function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null) {
+  const origin = portalOrigin(c, deps);
+  const wanted = safeNext(next, origin) ?? safeNext(getCookie(c, LAST_ROUTE_COOKIE), origin);
   if (wanted) {
     const owner = roleOfPath(new URL(wanted, "http://x").pathname);
     if (owner === null || owner === role) return wanted;
@@ -95,7 +97,9 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
   app.get("/login", (c) => {
     const redirect = languageSwitch(c);
     if (redirect) return c.redirect(redirect);
-    if (c.var.user) return c.redirect(landing(c, c.var.user.role, c.req.query("next") ?? null));
+    if (c.var.user) {
+      return c.redirect(landing(c, deps, c.var.user.role, c.req.query("next") ?? null));
+    }
     const url = new URL(c.req.url);
     return barePage(
       c,
@@ -105,7 +109,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         t={c.var.t}
         lang={c.var.lang}
         here={url.pathname + url.search}
-        next={safeNext(c.req.query("next"))}
+        next={safeNext(c.req.query("next"), portalOrigin(c, deps))}
         registered={c.req.query("registered") === "1"}
       />,
     );
@@ -113,7 +117,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
 
   app.post("/login", async (c) => {
     const form = await readForm(c);
-    const next = typeof form.next === "string" ? safeNext(form.next) : null;
+    const next = typeof form.next === "string" ? safeNext(form.next, portalOrigin(c, deps)) : null;
     const here = next ? `/login?next=${encodeURIComponent(next)}` : "/login";
     const email = typeof form.email === "string" ? form.email : "";
     const parsed = validate(loginSchema, form);
@@ -147,7 +151,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }
     setSessionCookie(c, res.token, res.ttlSeconds);
-    return c.redirect(landing(c, res.user.role, next), 303);
+    return c.redirect(landing(c, deps, res.user.role, next), 303);
   });
 
   const registerPage = (

@@ -27,6 +27,13 @@ export interface Config {
   utcOffsetMinutes: number;
   /** The SPEI payment processor (Openpay). */
   openpay: OpenpaySettings;
+  /** A development run (`PORTAL_ENV=development` or `--dev`): error pages show the exception. */
+  development: boolean;
+  /**
+   * The address browsers use to reach the portal (`PUBLIC_URL`), e.g. behind a TLS proxy: its
+   * origin is the one sign-in redirects and the CSRF check accept; null uses the request's.
+   */
+  publicUrl: URL | null;
 }
 
 /** Openpay settings (OPENPAY_*). */
@@ -156,7 +163,11 @@ function defaultTlsHosts(): string[] {
 
 const envSchema = z.object({
   PORT: portSchema("PORT", 8000),
-  HOSTNAME: z.string().optional().transform((v) => v || "0.0.0.0"),
+  HOSTNAME: z.string().optional(),
+  PORTAL_ENV: z.enum(["production", "development"], {
+    message: "PORTAL_ENV must be production or development",
+  }).optional().default("production"),
+  PUBLIC_URL: urlOf("PUBLIC_URL", ["http", "https"]),
   DATA_DIR: z.string().optional().transform((v) => v || "./data"),
   DENO_KV_URL: z.string().optional(),
   ADMIN_EMAIL: z.string().optional().refine(
@@ -287,9 +298,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (openpayProblems.length > 0) throw new ConfigError(openpayProblems);
   const production = v.OPENPAY_PRODUCTION === "true";
   const dataDir = v.DATA_DIR.replace(/\/+$/, "") || ".";
+  const development = v.PORTAL_ENV === "development";
   return {
     port: v.PORT,
-    hostname: v.HOSTNAME,
+    hostname: v.HOSTNAME || (development ? "127.0.0.1" : "0.0.0.0"),
+    development,
+    publicUrl: v.PUBLIC_URL ? new URL(v.PUBLIC_URL) : null,
     dataDir,
     kvPath: v.DENO_KV_URL || `${dataDir}/portal.kv`,
     adminEmail: v.ADMIN_EMAIL ? v.ADMIN_EMAIL.trim().toLowerCase() : null,

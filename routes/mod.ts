@@ -30,6 +30,7 @@ import { customerRoutes } from "./customer.tsx";
 import { tenantRoutes } from "./tenant.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
 import { errorPage } from "./_page.tsx";
+import { BodyTooLarge } from "./_http.ts";
 import { Refusal, refusalResponse } from "./_refusal.tsx";
 
 /** Builds the portal's Hono app from its dependencies. */
@@ -88,6 +89,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((err, c) => {
     if (err instanceof Refusal) return refusalResponse(c, deps, err);
+    if (err instanceof BodyTooLarge) {
+      const t = c.var.t ?? deps.i18n.t("es");
+      const kb = Math.floor(err.limit / 1024);
+      return c.json({ message: t("errors.body_too_large", { kb }), limit_bytes: err.limit }, 413);
+    }
     deps.log.log("error", "unhandled error", {
       path: c.req.path,
       method: c.req.method,

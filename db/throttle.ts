@@ -1,83 +1,156 @@
 /**
- * Failed sign-in counters in Deno KV, per account and per client address.
+ * Failed sign-in counters in Deno KV, per account, per address, and per account from one
+ * address. An attempt is reserved (counted as a failure) before the password is verified,
+ * atomically, so parallel guesses cannot pass the limit; a success takes it back. Past a few
+ * free failures each counter asks for a growing wait before the next attempt (a progressive
+ * delay, never a lock): the account's own wait stays short, so its owner gets in from another
+ * place while a guesser's address waits longer and longer.
  *
- * Key layout: `["login_fail", "email" | "ip", value]` → {@link FailCount}, expiring with
- * its window.
+ * Key layout: `["login_fail", "email", email]`, `["login_fail", "ip", address]`,
+ * `["login_fail", "pair", email, address]` → {@link FailCount}, expiring after the window.
  */
 
-/** Failures within the current window. */
+/** Failures counted on one key. */
 export interface FailCount {
   count: number;
-  first_at: number;
+  /** When the last failure was counted (epoch ms). */
+  last_at: number;
+  /** No attempt before this time (epoch ms). */
+  next_at: number;
 }
 
 /** The throttle's policy. */
 export interface ThrottlePolicy {
-  /** Failures allowed per account within the window. */
-  maxPerAccount: number;
-  /** Failures allowed per address within the window. */
-  maxPerAddress: number;
-  /** Window length in milliseconds. */
+  /** Failures without a wait, per account from one address. */
+  freePerPair: number;
+  /** Failures without a wait, per account from any address. */
+  freePerAccount: number;
+  /** Failures without a wait, per address over all accounts. */
+  freePerAddress: number;
+  /** The first wait; each further failure doubles it. */
+  baseDelayMs: number;
+  /** Longest wait for one account from one address, and for one address. */
+  maxDelayMs: number;
+  /** Longest wait for an account from anywhere (what its owner may have to wait). */
+  maxAccountDelayMs: number;
+  /** Counters are forgotten this long after their last failure. */
   windowMs: number;
 }
 
-/** Default: 5 failures per account and 20 per address in 15 minutes. */
+/**
+ * Default: 5 free failures per account (from one address or from all), 20 per address; then
+ * 1 s, doubling up to 15 minutes per address and 30 seconds per account; forgotten after 15
+ * minutes without a failure.
+ */
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
-  maxPerAccount: 5,
-  maxPerAddress: 20,
+  freePerPair: 5,
+  freePerAccount: 5,
+  freePerAddress: 20,
+  baseDelayMs: 1000,
+  maxDelayMs: 15 * 60_000,
+  maxAccountDelayMs: 30_000,
   windowMs: 15 * 60_000,
 };
 
-const key = (kind: "email" | "ip", value: string) => ["login_fail", kind, value];
+type Kind = "email" | "ip" | "pair";
+
+const keys = (email: string, ip: string) => ({
+  email: ["login_fail", "email", email],
+  ip: ["login_fail", "ip", ip],
+  pair: ["login_fail", "pair", email, ip],
+});
+
+function limits(policy: ThrottlePolicy, kind: Kind): { free: number; max: number } {
+  if (kind === "email") return { free: policy.freePerAccount, max: policy.maxAccountDelayMs };
+  if (kind === "ip") return { free: policy.freePerAddress, max: policy.maxDelayMs };
+  return { free: policy.freePerPair, max: policy.maxDelayMs };
+}
+
+/** The wait after the `count`-th failure. */
+function delay(count: number, free: number, max: number, base: number): number {
+  return count < free ? 0 : Math.min(base * 2 ** Math.min(count - free, 30), max);
+}
+
+const live = (v: FailCount | null, now: number, policy: ThrottlePolicy) =>
+  v && now - v.last_at < policy.windowMs ? v : null;
+
+// Reservations of this process run one at a time, so parallel attempts do not spin on
+// version conflicts; the atomic check still guards against other processes.
+let queue: Promise<unknown> = Promise.resolve();
+function serially<T>(fn: () => Promise<T>): Promise<T> {
+  const run = queue.then(fn, fn);
+  queue = run.catch(() => {});
+  return run;
+}
+
+/** The outcome of a reservation: go ahead, or wait this many milliseconds. */
+export type Reservation = { ok: true } | { ok: false; retryAfterMs: number };
 
 /**
- * Milliseconds until another attempt is allowed for this account or address, or 0 when
- * an attempt may go ahead now.
+ * Reserves one sign-in attempt for the account from the address: refused with the wait when
+ * any counter asks for one, else counted as a failure on all three counters at once.
  */
-export async function retryAfter(
+export function reserveAttempt(
   kv: Deno.Kv,
   email: string,
   ip: string,
   now: number,
   policy: ThrottlePolicy,
-): Promise<number> {
-  let wait = 0;
-  for (
-    const [k, max] of [[key("email", email), policy.maxPerAccount], [
-      key("ip", ip),
-      policy.maxPerAddress,
-    ]] as const
-  ) {
-    const v = (await kv.get<FailCount>(k)).value;
-    if (v && now - v.first_at < policy.windowMs && v.count >= max) {
-      wait = Math.max(wait, v.first_at + policy.windowMs - now);
+): Promise<Reservation> {
+  return serially(async () => {
+    const k = keys(email, ip);
+    const kinds: Kind[] = ["email", "ip", "pair"];
+    for (;;) {
+      const entries = await kv.getMany<FailCount[]>(kinds.map((kind) => k[kind]));
+      let wait = 0;
+      for (const e of entries) {
+        const v = live(e.value, now, policy);
+        if (v) wait = Math.max(wait, v.next_at - now);
+      }
+      if (wait > 0) return { ok: false, retryAfterMs: wait };
+      let op = kv.atomic();
+      kinds.forEach((kind, i) => {
+        const count = (live(entries[i].value, now, policy)?.count ?? 0) + 1;
+        const { free, max } = limits(policy, kind);
+        const next: FailCount = {
+          count,
+          last_at: now,
+          next_at: now + delay(count, free, max, policy.baseDelayMs),
+        };
+        op = op.check(entries[i]).set(k[kind], next, { expireIn: policy.windowMs + max });
+      });
+      if ((await op.commit()).ok) return { ok: true };
     }
-  }
-  return wait;
+  });
 }
 
-/** Counts one failed sign-in for the account and the address. */
-export async function recordFailure(
+/**
+ * A reserved attempt had the right password: the account's counters are cleared and the
+ * address's failure taken back.
+ */
+export function settleSuccess(
   kv: Deno.Kv,
   email: string,
   ip: string,
-  now: number,
   policy: ThrottlePolicy,
 ): Promise<void> {
-  for (const k of [key("email", email), key("ip", ip)]) {
+  return serially(async () => {
+    const k = keys(email, ip);
     for (;;) {
-      const cur = await kv.get<FailCount>(k);
-      const live = cur.value && now - cur.value.first_at < policy.windowMs;
-      const next: FailCount = live
-        ? { count: cur.value!.count + 1, first_at: cur.value!.first_at }
-        : { count: 1, first_at: now };
-      const res = await kv.atomic().check(cur).set(k, next, { expireIn: policy.windowMs }).commit();
-      if (res.ok) break;
+      const cur = await kv.get<FailCount>(k.ip);
+      let op = kv.atomic().check(cur).delete(k.email).delete(k.pair);
+      if (cur.value) {
+        const count = cur.value.count - 1;
+        const { free, max } = limits(policy, "ip");
+        op = count > 0
+          ? op.set(k.ip, {
+            count,
+            last_at: cur.value.last_at,
+            next_at: cur.value.last_at + delay(count, free, max, policy.baseDelayMs),
+          }, { expireIn: policy.windowMs + max })
+          : op.delete(k.ip);
+      }
+      if ((await op.commit()).ok) return;
     }
-  }
-}
-
-/** Forgets the account's failures after a successful sign-in. */
-export async function clearFailures(kv: Deno.Kv, email: string): Promise<void> {
-  await kv.delete(key("email", email));
+  });
 }

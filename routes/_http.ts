@@ -1,5 +1,6 @@
 /** Request helpers shared by the routes: bodies, validation errors, client address. */
 import type { Context } from "hono";
+import { isIP } from "node:net";
 import type { z } from "zod";
 import { type FieldErrors, toFieldErrors } from "../core/schemas.ts";
 import type { AppEnv } from "./_deps.ts";
@@ -135,8 +136,22 @@ export function idParam(value: string | undefined): number | null {
   return n > 0 && Number.isSafeInteger(n) ? n : null;
 }
 
-/** The client's address, from the connection (never from a header a client could forge). */
-export function clientAddress<E extends AppEnv>(c: Context<E>): string {
+/**
+ * The client's address: the connection's, or, when the connection comes from one of the
+ * `trusted` proxies (`TRUST_PROXY`), the last address in `X-Forwarded-For` that is not one of
+ * them (a client can forge the entries before it, never the ones its proxies add).
+ */
+export function clientAddress<E extends AppEnv>(
+  c: Context<E>,
+  trusted: readonly string[],
+): string {
   const info = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr;
-  return info?.hostname ?? "local";
+  const peer = info?.hostname ?? "local";
+  if (!trusted.includes(peer)) return peer;
+  const hops = (c.req.header("x-forwarded-for") ?? "").split(",").map((h) => h.trim());
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (!isIP(hops[i])) return peer;
+    if (!trusted.includes(hops[i])) return hops[i];
+  }
+  return peer;
 }

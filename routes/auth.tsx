@@ -143,7 +143,12 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         status,
       );
     if (!parsed.ok) return render(400, { fieldErrors: translateErrors(c, parsed.errors) });
-    const res = await signIn(deps, parsed.data.email, parsed.data.password, clientAddress(c));
+    const res = await signIn(
+      deps,
+      parsed.data.email,
+      parsed.data.password,
+      clientAddress(c, deps.config.trustProxy),
+    );
     if (!res.ok) {
       if (res.reason === "throttled") {
         c.header("Retry-After", String(Math.ceil(res.retryAfterMs / 1000)));
@@ -231,7 +236,12 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(loginSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors);
-    const res = await signIn(deps, parsed.data.email, parsed.data.password, clientAddress(c));
+    const res = await signIn(
+      deps,
+      parsed.data.email,
+      parsed.data.password,
+      clientAddress(c, deps.config.trustProxy),
+    );
     if (!res.ok) {
       if (res.reason === "throttled") {
         c.header("Retry-After", String(Math.ceil(res.retryAfterMs / 1000)));

@@ -15,7 +15,7 @@ import {
   publicUser,
   updateUser,
 } from "../db/users.ts";
-import { clearFailures, recordFailure, retryAfter } from "../db/throttle.ts";
+import { reserveAttempt, settleSuccess } from "../db/throttle.ts";
 import { forgetCodeUser, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
 import { deleteNotificationsOf } from "../db/notifications.ts";
 import { applyRegistrationAssignments } from "./devices/mod.ts";
@@ -33,7 +33,10 @@ export type SignInResult =
   | { ok: false; reason: "invalid" | "disabled" }
   | { ok: false; reason: "throttled"; retryAfterMs: number };
 
-/** Checks credentials, with throttling per account and per address. */
+/**
+ * Checks credentials. The attempt is reserved with the throttle (per account, per address,
+ * per account from the address) before the password is verified, and given back on success.
+ */
 export async function signIn(
   deps: Deps,
   email: string,
@@ -41,19 +44,18 @@ export async function signIn(
   address: string,
 ): Promise<SignInResult> {
   const now = deps.now();
-  const wait = await retryAfter(deps.kv, email, address, now, deps.throttle);
-  if (wait > 0) return { ok: false, reason: "throttled", retryAfterMs: wait };
+  const slot = await reserveAttempt(deps.kv, email, address, now, deps.throttle);
+  if (!slot.ok) return { ok: false, reason: "throttled", retryAfterMs: slot.retryAfterMs };
   const stored = await findUserByEmail(deps.kv, email);
   const good = stored
     ? await verifyPassword(password, stored.password_hash)
     : (await burnVerification(password), false);
   if (!stored || !good) {
-    await recordFailure(deps.kv, email, address, now, deps.throttle);
     deps.log.log("info", "sign-in failed", { email, address });
     return { ok: false, reason: "invalid" };
   }
+  await settleSuccess(deps.kv, email, address, deps.throttle);
   if (!stored.is_active) return { ok: false, reason: "disabled" };
-  await clearFailures(deps.kv, email);
   const ttlSeconds = deps.config.tokenTtlMinutes * 60;
   const user = publicUser(stored);
   return {

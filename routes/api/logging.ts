@@ -37,7 +37,7 @@ export function loggingRoutes(deps: Deps): Hono<AppEnv> & { entries(): ClientLog
 
   const handler = async (c: Context<AppEnv>) => {
     const now = deps.now();
-    const addr = clientAddress(c);
+    const addr = clientAddress(c, deps.config.trustProxy);
     const minute = Math.floor(now / 60_000);
     const r = rate.get(addr);
     if (r && r.minute === minute && r.count >= LOG_RATE_PER_MINUTE) {

@@ -34,6 +34,11 @@ export interface Config {
    * origin is the one sign-in redirects and the CSRF check accept; null uses the request's.
    */
   publicUrl: URL | null;
+  /**
+   * Addresses of reverse proxies (`TRUST_PROXY`) whose `X-Forwarded-For` names the client;
+   * empty: the connection's address is the client's.
+   */
+  trustProxy: string[];
 }
 
 /** Openpay settings (OPENPAY_*). */
@@ -168,6 +173,19 @@ const envSchema = z.object({
     message: "PORTAL_ENV must be production or development",
   }).optional().default("production"),
   PUBLIC_URL: urlOf("PUBLIC_URL", ["http", "https"]),
+  TRUST_PROXY: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return [];
+    const list = v.split(",").map((h) => h.trim()).filter((h) => h !== "");
+    const bad = list.find((h) => !isIP(h));
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `TRUST_PROXY must be a comma-separated list of IP addresses, got "${bad}"`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  }),
   DATA_DIR: z.string().optional().transform((v) => v || "./data"),
   DENO_KV_URL: z.string().optional(),
   ADMIN_EMAIL: z.string().optional().refine(
@@ -304,6 +322,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     hostname: v.HOSTNAME || (development ? "127.0.0.1" : "0.0.0.0"),
     development,
     publicUrl: v.PUBLIC_URL ? new URL(v.PUBLIC_URL) : null,
+    trustProxy: v.TRUST_PROXY,
     dataDir,
     kvPath: v.DENO_KV_URL || `${dataDir}/portal.kv`,
     adminEmail: v.ADMIN_EMAIL ? v.ADMIN_EMAIL.trim().toLowerCase() : null,

@@ -17,6 +17,7 @@ import { startMqtt } from "./services/platform/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
 import { openStores } from "./services/platform/stores.ts";
 import { openpayConfigured, reconcileCharges, startLocalOpenpay } from "./services/payments/mod.ts";
+import { closePasswordPool } from "./services/platform/passwords.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
@@ -126,6 +127,7 @@ async function main() {
   await localOpenpay?.sandbox.stop();
   await meters?.stop();
   await mqtt.stop();
+  await closePasswordPool();
   await stores.close();
 }
 

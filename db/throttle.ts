@@ -6,8 +6,11 @@
  * delay, never a lock): the account's own wait stays short, so its owner gets in from another
  * place while a guesser's address waits longer and longer.
  *
+ * Registrations are counted per address the same way.
+ *
  * Key layout: `["login_fail", "email", email]`, `["login_fail", "ip", address]`,
- * `["login_fail", "pair", email, address]` → {@link FailCount}, expiring after the window.
+ * `["login_fail", "pair", email, address]`, `["register_fail", "ip", address]` →
+ * {@link FailCount}, expiring after the window.
  */
 
 /** Failures counted on one key. */
@@ -27,6 +30,8 @@ export interface ThrottlePolicy {
   freePerAccount: number;
   /** Failures without a wait, per address over all accounts. */
   freePerAddress: number;
+  /** Failed registrations (a wrong or used code, a taken e-mail) without a wait, per address. */
+  freeRegistrationsPerAddress: number;
   /** The first wait; each further failure doubles it. */
   baseDelayMs: number;
   /** Longest wait for one account from one address, and for one address. */
@@ -38,37 +43,43 @@ export interface ThrottlePolicy {
 }
 
 /**
- * Default: 5 free failures per account (from one address or from all), 20 per address; then
- * 1 s, doubling up to 15 minutes per address and 30 seconds per account; forgotten after 15
- * minutes without a failure.
+ * Default: 5 free failures per account (from one address or from all), 20 per address, 10
+ * failed registrations per address; then 1 s, doubling up to 15 minutes per address and 30
+ * seconds per account; forgotten after 15 minutes without a failure.
  */
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
   freePerPair: 5,
   freePerAccount: 5,
   freePerAddress: 20,
+  freeRegistrationsPerAddress: 10,
   baseDelayMs: 1000,
   maxDelayMs: 15 * 60_000,
   maxAccountDelayMs: 30_000,
   windowMs: 15 * 60_000,
 };
 
-type Kind = "email" | "ip" | "pair";
-
-const keys = (email: string, ip: string) => ({
-  email: ["login_fail", "email", email],
-  ip: ["login_fail", "ip", ip],
-  pair: ["login_fail", "pair", email, ip],
-});
-
-function limits(policy: ThrottlePolicy, kind: Kind): { free: number; max: number } {
-  if (kind === "email") return { free: policy.freePerAccount, max: policy.maxAccountDelayMs };
-  if (kind === "ip") return { free: policy.freePerAddress, max: policy.maxDelayMs };
-  return { free: policy.freePerPair, max: policy.maxDelayMs };
+/** One counter: its key, its free failures and its longest wait. */
+interface Counter {
+  key: Deno.KvKey;
+  free: number;
+  max: number;
 }
 
+const loginCounters = (email: string, ip: string, p: ThrottlePolicy) => ({
+  email: { key: ["login_fail", "email", email], free: p.freePerAccount, max: p.maxAccountDelayMs },
+  ip: { key: ["login_fail", "ip", ip], free: p.freePerAddress, max: p.maxDelayMs },
+  pair: { key: ["login_fail", "pair", email, ip], free: p.freePerPair, max: p.maxDelayMs },
+});
+
+const registerCounter = (ip: string, p: ThrottlePolicy): Counter => ({
+  key: ["register_fail", "ip", ip],
+  free: p.freeRegistrationsPerAddress,
+  max: p.maxDelayMs,
+});
+
 /** The wait after the `count`-th failure. */
-function delay(count: number, free: number, max: number, base: number): number {
-  return count < free ? 0 : Math.min(base * 2 ** Math.min(count - free, 30), max);
+function delay(count: number, c: Counter, base: number): number {
+  return count < c.free ? 0 : Math.min(base * 2 ** Math.min(count - c.free, 30), c.max);
 }
 
 const live = (v: FailCount | null, now: number, policy: ThrottlePolicy) =>
@@ -86,9 +97,67 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
 /** The outcome of a reservation: go ahead, or wait this many milliseconds. */
 export type Reservation = { ok: true } | { ok: false; retryAfterMs: number };
 
+/** Refused with the longest wait any counter asks for, else one failure more on each, at once. */
+function reserve(
+  kv: Deno.Kv,
+  counters: Counter[],
+  now: number,
+  policy: ThrottlePolicy,
+): Promise<Reservation> {
+  return serially(async () => {
+    for (;;) {
+      const entries = await kv.getMany<FailCount[]>(counters.map((c) => c.key));
+      let wait = 0;
+      for (const e of entries) {
+        const v = live(e.value, now, policy);
+        if (v) wait = Math.max(wait, v.next_at - now);
+      }
+      if (wait > 0) return { ok: false, retryAfterMs: wait };
+      let op = kv.atomic();
+      counters.forEach((c, i) => {
+        const count = (live(entries[i].value, now, policy)?.count ?? 0) + 1;
+        const next: FailCount = {
+          count,
+          last_at: now,
+          next_at: now + delay(count, c, policy.baseDelayMs),
+        };
+        op = op.check(entries[i]).set(c.key, next, { expireIn: policy.windowMs + c.max });
+      });
+      if ((await op.commit()).ok) return { ok: true };
+    }
+  });
+}
+
+/** Takes one reserved failure back from `counter`, and forgets the `forget` keys. */
+function giveBack(
+  kv: Deno.Kv,
+  counter: Counter,
+  forget: Deno.KvKey[],
+  policy: ThrottlePolicy,
+): Promise<void> {
+  return serially(async () => {
+    for (;;) {
+      const cur = await kv.get<FailCount>(counter.key);
+      let op = kv.atomic().check(cur);
+      for (const k of forget) op = op.delete(k);
+      if (cur.value) {
+        const count = cur.value.count - 1;
+        op = count > 0
+          ? op.set(counter.key, {
+            count,
+            last_at: cur.value.last_at,
+            next_at: cur.value.last_at + delay(count, counter, policy.baseDelayMs),
+          }, { expireIn: policy.windowMs + counter.max })
+          : op.delete(counter.key);
+      }
+      if ((await op.commit()).ok) return;
+    }
+  });
+}
+
 /**
  * Reserves one sign-in attempt for the account from the address: refused with the wait when
- * any counter asks for one, else counted as a failure on all three counters at once.
+ * any of its counters asks for one, else counted as a failure on all three at once.
  */
 export function reserveAttempt(
   kv: Deno.Kv,
@@ -97,31 +166,8 @@ export function reserveAttempt(
   now: number,
   policy: ThrottlePolicy,
 ): Promise<Reservation> {
-  return serially(async () => {
-    const k = keys(email, ip);
-    const kinds: Kind[] = ["email", "ip", "pair"];
-    for (;;) {
-      const entries = await kv.getMany<FailCount[]>(kinds.map((kind) => k[kind]));
-      let wait = 0;
-      for (const e of entries) {
-        const v = live(e.value, now, policy);
-        if (v) wait = Math.max(wait, v.next_at - now);
-      }
-      if (wait > 0) return { ok: false, retryAfterMs: wait };
-      let op = kv.atomic();
-      kinds.forEach((kind, i) => {
-        const count = (live(entries[i].value, now, policy)?.count ?? 0) + 1;
-        const { free, max } = limits(policy, kind);
-        const next: FailCount = {
-          count,
-          last_at: now,
-          next_at: now + delay(count, free, max, policy.baseDelayMs),
-        };
-        op = op.check(entries[i]).set(k[kind], next, { expireIn: policy.windowMs + max });
-      });
-      if ((await op.commit()).ok) return { ok: true };
-    }
-  });
+  const c = loginCounters(email, ip, policy);
+  return reserve(kv, [c.email, c.ip, c.pair], now, policy);
 }
 
 /**
@@ -134,23 +180,21 @@ export function settleSuccess(
   ip: string,
   policy: ThrottlePolicy,
 ): Promise<void> {
-  return serially(async () => {
-    const k = keys(email, ip);
-    for (;;) {
-      const cur = await kv.get<FailCount>(k.ip);
-      let op = kv.atomic().check(cur).delete(k.email).delete(k.pair);
-      if (cur.value) {
-        const count = cur.value.count - 1;
-        const { free, max } = limits(policy, "ip");
-        op = count > 0
-          ? op.set(k.ip, {
-            count,
-            last_at: cur.value.last_at,
-            next_at: cur.value.last_at + delay(count, free, max, policy.baseDelayMs),
-          }, { expireIn: policy.windowMs + max })
-          : op.delete(k.ip);
-      }
-      if ((await op.commit()).ok) return;
-    }
-  });
+  const c = loginCounters(email, ip, policy);
+  return giveBack(kv, c.ip, [c.email.key, c.pair.key], policy);
+}
+
+/** Reserves one registration from the address (counted as failed until it succeeds). */
+export function reserveRegistration(
+  kv: Deno.Kv,
+  ip: string,
+  now: number,
+  policy: ThrottlePolicy,
+): Promise<Reservation> {
+  return reserve(kv, [registerCounter(ip, policy)], now, policy);
+}
+
+/** A reserved registration succeeded: its failure is taken back. */
+export function settleRegistration(kv: Deno.Kv, ip: string, policy: ThrottlePolicy): Promise<void> {
+  return giveBack(kv, registerCounter(ip, policy), [], policy);
 }

@@ -49,18 +49,19 @@ function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null
   return homeOf(role);
 }
 
+/** Sets Retry-After and words the wait of a throttled attempt. */
+function tooMany(c: Context<AppEnv>, retryAfterMs: number): string {
+  c.header("Retry-After", String(Math.ceil(retryAfterMs / 1000)));
+  return c.var.t("auth.errors.too_many_attempts", { minutes: Math.ceil(retryAfterMs / 60_000) });
+}
+
 function signInMessage(c: Context<AppEnv>, res: Exclude<SignInResult, { ok: true }>) {
   const t = c.var.t;
   if (res.reason === "disabled") {
     return { message: t("auth.errors.account_disabled"), tone: "warning" as const };
   }
   if (res.reason === "throttled") {
-    return {
-      message: t("auth.errors.too_many_attempts", {
-        minutes: Math.ceil(res.retryAfterMs / 60_000),
-      }),
-      tone: "error" as const,
-    };
+    return { message: tooMany(c, res.retryAfterMs), tone: "error" as const };
   }
   return { message: t("auth.errors.invalid_credentials"), tone: "error" as const };
 }
@@ -87,6 +88,7 @@ function languageSwitch(c: Context<AppEnv>): string | null {
 /** The session routes. */
 export function authRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const address = (c: Context<AppEnv>) => clientAddress(c, deps.config.trustProxy);
 
   app.get("/", (c) => {
     const user = c.var.user;
@@ -147,12 +149,9 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       deps,
       parsed.data.email,
       parsed.data.password,
-      clientAddress(c, deps.config.trustProxy),
+      address(c),
     );
     if (!res.ok) {
-      if (res.reason === "throttled") {
-        c.header("Retry-After", String(Math.ceil(res.retryAfterMs / 1000)));
-      }
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }
     setSessionCookie(c, res.token, res.ttlSeconds);
@@ -163,7 +162,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     c: Context<AppEnv>,
     values: RegisterValues,
     fieldErrors: Record<string, string>,
-    status: 200 | 400 = 200,
+    status: 200 | 400 | 429 = 200,
     error?: string,
   ) => {
     const url = new URL(c.req.url);
@@ -211,7 +210,10 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       phone: `${country.dial}${digits}`,
     });
     if (!parsed.ok) return registerPage(c, values, translateErrors(c, parsed.errors), 400);
-    const res = await register(deps, parsed.data, c.var.lang);
+    const res = await register(deps, parsed.data, c.var.lang, address(c));
+    if (!res.ok && "throttled" in res) {
+      return registerPage(c, values, {}, 429, tooMany(c, res.retryAfterMs));
+    }
     if (!res.ok) {
       return registerPage(
         c,
@@ -240,12 +242,9 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       deps,
       parsed.data.email,
       parsed.data.password,
-      clientAddress(c, deps.config.trustProxy),
+      address(c),
     );
     if (!res.ok) {
-      if (res.reason === "throttled") {
-        c.header("Retry-After", String(Math.ceil(res.retryAfterMs / 1000)));
-      }
       return c.json(
         { message: signInMessage(c, res).message, code: CODES[res.reason] },
         STATUS[res.reason],
@@ -265,7 +264,10 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(registerSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("auth.errors.registration_failed"));
-    const res = await register(deps, parsed.data, c.var.lang);
+    const res = await register(deps, parsed.data, c.var.lang, address(c));
+    if (!res.ok && "throttled" in res) {
+      return c.json({ message: tooMany(c, res.retryAfterMs), code: CODES.throttled }, 429);
+    }
     if (!res.ok) {
       return badRequest(c, { [res.field]: res.key }, c.var.t("auth.errors.registration_failed"));
     }

@@ -15,8 +15,18 @@ import {
   publicUser,
   updateUser,
 } from "../db/users.ts";
-import { reserveAttempt, settleSuccess } from "../db/throttle.ts";
-import { forgetCodeUser, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
+import {
+  reserveAttempt,
+  reserveRegistration,
+  settleRegistration,
+  settleSuccess,
+} from "../db/throttle.ts";
+import {
+  forgetCodeUser,
+  listAccessCodes,
+  registerWithCode,
+  registrationBlocker,
+} from "../db/access_codes.ts";
 import { deleteNotificationsOf } from "../db/notifications.ts";
 import { applyRegistrationAssignments } from "./devices/mod.ts";
 import type { z } from "zod";
@@ -75,14 +85,30 @@ export async function refreshToken(deps: Deps, user: User) {
 /** The outcome of a registration. */
 export type RegisterResult =
   | { ok: true; user: User }
-  | { ok: false; field: "accessCode" | "email"; key: string };
+  | { ok: false; field: "accessCode" | "email"; key: string }
+  | { ok: false; throttled: true; retryAfterMs: number };
 
-/** Registers with an access code: one code, one account, atomically. */
+const REGISTER_REFUSALS = {
+  code_invalid: { field: "accessCode", key: "validation.access_code_invalid" },
+  code_used: { field: "accessCode", key: "validation.access_code_used" },
+  email_taken: { field: "email", key: "validation.email_taken" },
+} as const;
+
+/**
+ * Registers with an access code: one code, one account, atomically. The address's
+ * registrations are throttled and the code and e-mail checked before the password is hashed
+ * and a user id taken.
+ */
 export async function register(
   deps: Deps,
   input: z.output<typeof registerSchema>,
   language: User["language"],
+  address: string,
 ): Promise<RegisterResult> {
+  const slot = await reserveRegistration(deps.kv, address, deps.now(), deps.throttle);
+  if (!slot.ok) return { ok: false, throttled: true, retryAfterMs: slot.retryAfterMs };
+  const blocker = await registrationBlocker(deps.kv, input.accessCode, input.email);
+  if (blocker) return { ok: false, ...REGISTER_REFUSALS[blocker] };
   const res = await registerWithCode(deps.kv, input.accessCode, {
     email: input.email,
     full_name: input.full_name,
@@ -90,13 +116,8 @@ export async function register(
     language,
     password_hash: await hashPassword(input.password),
   }, deps.now());
-  if (res === "code_invalid") {
-    return { ok: false, field: "accessCode", key: "validation.access_code_invalid" };
-  }
-  if (res === "code_used") {
-    return { ok: false, field: "accessCode", key: "validation.access_code_used" };
-  }
-  if (res === "email_taken") return { ok: false, field: "email", key: "validation.email_taken" };
+  if (typeof res === "string") return { ok: false, ...REGISTER_REFUSALS[res] };
+  await settleRegistration(deps.kv, address, deps.throttle);
   deps.log.log("info", "account registered", { user_id: res.id, role: res.role });
   // The account and the used code were committed together above; the code's stations or
   // units are bound to the account now, device by device. A failure here leaves a valid

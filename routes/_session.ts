@@ -5,9 +5,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Role } from "../core/roles.ts";
-import { activeAccount } from "../services/accounts.ts";
+import { refreshSession, sessionAccount } from "../services/sessions.ts";
 import { pickLanguage } from "../services/platform/i18n.ts";
-import { issueToken, needsRefresh, readToken } from "../services/platform/tokens.ts";
+import { needsRefresh, readToken, type TokenClaims } from "../services/platform/tokens.ts";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import type { User } from "../core/types.ts";
 
@@ -18,13 +18,21 @@ export const LANG_COOKIE = "auth_language";
 /** Name of the cookie keeping the last visited route (cleared on sign-out). */
 export const LAST_ROUTE_COOKIE = "last_route";
 
-/** Sets the session cookie for a fresh token. */
-export function setSessionCookie(c: Context<AppEnv>, token: string, ttlSeconds: number) {
+/**
+ * Sets the session cookie for a fresh token; `Secure` when the portal is reached over https
+ * (`PUBLIC_URL`'s scheme, else the request's).
+ */
+export function setSessionCookie(
+  c: Context<AppEnv>,
+  deps: Deps,
+  token: string,
+  ttlSeconds: number,
+) {
   setCookie(c, TOKEN_COOKIE, token, {
     httpOnly: true,
     sameSite: "Lax",
     path: "/",
-    secure: new URL(c.req.url).protocol === "https:",
+    secure: new URL(portalOrigin(c, deps)).protocol === "https:",
     maxAge: ttlSeconds,
   });
 }
@@ -37,8 +45,9 @@ export function clearSession(c: Context<AppEnv>) {
 
 /**
  * Resolves the user from `Authorization: Bearer` or the session cookie, checks that the
- * account still exists and is active, refreshes a cookie token with under 5 minutes left,
- * and picks the language.
+ * account still exists, is active and has not ended its sessions since, refreshes a cookie
+ * token with under 5 minutes left (within the session's absolute lifetime), and picks the
+ * language.
  */
 export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -47,21 +56,20 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
     const cookie = bearer ? null : getCookie(c, TOKEN_COOKIE) ?? null;
     const token = bearer ?? cookie;
     let user: User | null = null;
+    let session: TokenClaims | null = null;
     if (token) {
       const now = deps.now();
-      const claims = await readToken(deps.secret, token, now);
-      if (claims) {
-        user = await activeAccount(deps, claims.sub);
-        if (user) {
-          if (cookie && needsRefresh(claims, now)) {
-            const ttl = deps.config.tokenTtlMinutes * 60;
-            setSessionCookie(c, await issueToken(deps.secret, user, now, ttl), ttl);
-          }
-        }
+      session = await readToken(deps.secret, token, now);
+      if (session) user = await sessionAccount(deps, session, now);
+      if (user && session && cookie && needsRefresh(session, now)) {
+        const fresh = await refreshSession(deps, session, now);
+        if (fresh) setSessionCookie(c, deps, fresh.token, fresh.ttlSeconds);
       }
+      if (!user) session = null;
       if (!user && cookie) deleteCookie(c, TOKEN_COOKIE, { path: "/" });
     }
     c.set("user", user);
+    c.set("session", session);
     c.set("authVia", user ? (bearer ? "bearer" : "cookie") : null);
     const lang = pickLanguage(user?.language, getCookie(c, LANG_COOKIE));
     c.set("lang", lang);

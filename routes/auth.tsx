@@ -32,7 +32,8 @@ import {
   registerSchema,
 } from "../core/schemas.ts";
 import { homeOf, isLanguage, type Role, roleOfPath } from "../core/roles.ts";
-import { refreshToken, register, signIn, type SignInResult } from "../services/accounts.ts";
+import { register, signIn, type SignInResult } from "../services/accounts.ts";
+import { endSessions, refreshSession } from "../services/sessions.ts";
 import { barePage } from "./_page.tsx";
 import { LoginPage } from "../components/LoginPage.tsx";
 import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
@@ -154,7 +155,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     if (!res.ok) {
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }
-    setSessionCookie(c, res.token, res.ttlSeconds);
+    setSessionCookie(c, deps, res.token, res.ttlSeconds);
     return c.redirect(landing(c, deps, res.user.role, next), 303);
   });
 
@@ -226,8 +227,13 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     return c.redirect("/login?registered=1", 303);
   });
 
-  const logout = (c: Context<AppEnv>) => {
+  // Signing out ends every session of the account, on every device.
+  const endSession = async (c: Context<AppEnv>) => {
+    if (c.var.user) await endSessions(deps, c.var.user.id);
     clearSession(c);
+  };
+  const logout = async (c: Context<AppEnv>) => {
+    await endSession(c);
     return c.redirect("/login", 303);
   };
   app.post("/logout", logout);
@@ -283,15 +289,19 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
   });
 
   app.post("/auth/refresh", async (c) => {
-    const user = c.var.user;
-    if (!user) return c.json({ message: c.var.t("errors.missing_token") }, 401);
-    const { token, ttlSeconds } = await refreshToken(deps, user);
-    if (c.var.authVia === "cookie") setSessionCookie(c, token, ttlSeconds);
-    return c.json({ access_token: token, token_type: "bearer", expires_in: ttlSeconds });
+    const session = c.var.session;
+    const fresh = session ? await refreshSession(deps, session, deps.now()) : null;
+    if (!fresh) return c.json({ message: c.var.t("errors.missing_token") }, 401);
+    if (c.var.authVia === "cookie") setSessionCookie(c, deps, fresh.token, fresh.ttlSeconds);
+    return c.json({
+      access_token: fresh.token,
+      token_type: "bearer",
+      expires_in: fresh.ttlSeconds,
+    });
   });
 
-  app.post("/auth/logout", (c) => {
-    clearSession(c);
+  app.post("/auth/logout", async (c) => {
+    await endSession(c);
     return c.json({ message: c.var.t("auth.logged_out") });
   });
 

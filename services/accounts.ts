@@ -4,7 +4,7 @@ import { invalid, notFound } from "./refusal.ts";
 import type { Role } from "../core/roles.ts";
 import { assignmentsForRole, type User, type UserStats } from "../core/types.ts";
 import { burnVerification, hashPassword, verifyPassword } from "./platform/passwords.ts";
-import { issueToken } from "./platform/tokens.ts";
+import { endingSessions, startSession } from "./sessions.ts";
 import {
   createUser,
   deleteUser,
@@ -66,20 +66,7 @@ export async function signIn(
   }
   await settleSuccess(deps.kv, email, address, deps.throttle);
   if (!stored.is_active) return { ok: false, reason: "disabled" };
-  const ttlSeconds = deps.config.tokenTtlMinutes * 60;
-  const user = publicUser(stored);
-  return {
-    ok: true,
-    user,
-    token: await issueToken(deps.secret, user, now, ttlSeconds),
-    ttlSeconds,
-  };
-}
-
-/** A fresh token for a signed-in user. */
-export async function refreshToken(deps: Deps, user: User) {
-  const ttlSeconds = deps.config.tokenTtlMinutes * 60;
-  return { token: await issueToken(deps.secret, user, deps.now(), ttlSeconds), ttlSeconds };
+  return { ok: true, user: publicUser(stored), ...await startSession(deps, stored, now) };
 }
 
 /** The outcome of a registration. */
@@ -205,6 +192,10 @@ export async function updateAccount(
       tax_id: input.role === "customer" ? input.tax_id : "",
       assignments: assignmentsForRole(cur.assignments, input.role),
       ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
+      // A new password, a new role or a deactivation ends every session of the account.
+      ...(input.password || input.role !== cur.role || input.is_active === false
+        ? endingSessions(cur)
+        : {}),
     }, deps.now());
     if (!next) throw notFound("errors.user_not_found");
     return publicUser(next);
@@ -219,7 +210,10 @@ export async function toggleAccount(deps: Deps, actor: User, id: number): Promis
   if (actor.id === id) throw invalid({}, "errors.cannot_deactivate_self");
   const cur = await getUser(deps.kv, id);
   if (!cur) throw notFound("errors.user_not_found");
-  const next = await updateUser(deps.kv, id, { is_active: !cur.is_active }, deps.now());
+  const next = await updateUser(deps.kv, id, {
+    is_active: !cur.is_active,
+    ...(cur.is_active ? endingSessions(cur) : {}),
+  }, deps.now());
   if (!next) throw notFound("errors.user_not_found");
   return publicUser(next);
 }
@@ -257,7 +251,7 @@ export async function updateProfile(
       full_name: input.full_name,
       phone: input.phone,
       language: input.language,
-      ...(password_hash ? { password_hash } : {}),
+      ...(password_hash ? { password_hash, ...endingSessions(cur) } : {}),
     }, deps.now());
     if (!next) throw notFound("errors.user_not_found");
     return publicUser(next);
@@ -298,10 +292,4 @@ export function generatePassword(): string {
 export async function getAccount(deps: Deps, id: number): Promise<User | null> {
   const stored = await getUser(deps.kv, id);
   return stored ? publicUser(stored) : null;
-}
-
-/** The active account a token's subject names, or null (unknown or deactivated). */
-export async function activeAccount(deps: Deps, id: number): Promise<User | null> {
-  const stored = await getUser(deps.kv, id);
-  return stored && stored.is_active ? publicUser(stored) : null;
 }

@@ -15,6 +15,8 @@ export interface Config {
   jwtSecret: string | null;
   /** Lifetime of an access token in minutes. */
   tokenTtlMinutes: number;
+  /** Days after sign-in within which a session may be refreshed; then it ends. */
+  sessionMaxDays: number;
   /** Log level of the server's own log lines. */
   logLevel: "debug" | "info" | "warn" | "error";
   /** What the contact dialog offers; empty values are not shown. */
@@ -201,6 +203,7 @@ const envSchema = z.object({
     { message: "JWT_SECRET must have at least 32 characters" },
   ),
   TOKEN_TTL_MINUTES: wholeNumber("TOKEN_TTL_MINUTES", 60, 10, 1440),
+  SESSION_MAX_DAYS: wholeNumber("SESSION_MAX_DAYS", 30, 1, 365),
   CONTACT_ADDRESS: z.string().optional(),
   CONTACT_PHONE: z.string().optional().refine((v) => !v || /^\+?[\d\s()-]{6,20}$/.test(v), {
     message: "CONTACT_PHONE must be a phone number such as +52 55 1234 5678",
@@ -329,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminPassword: v.ADMIN_PASSWORD || null,
     jwtSecret: v.JWT_SECRET || null,
     tokenTtlMinutes: v.TOKEN_TTL_MINUTES,
+    sessionMaxDays: v.SESSION_MAX_DAYS,
     logLevel: v.LOG_LEVEL,
     mqtt: {
       url: v.MQTT_URL || null,

@@ -28,6 +28,8 @@ export interface AppEnv {
     authVia: "bearer" | "cookie" | null;
     lang: Language;
     t: Translate;
+    /** This response's Content-Security-Policy nonce. */
+    nonce?: string;
     /** Set once a page guard has remembered this GET as the last route. */
     routeRecorded?: boolean;
   };

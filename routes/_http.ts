@@ -19,11 +19,26 @@ export class BodyTooLarge extends Error {
 /** The outcome of reading and validating a body. */
 export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
+/** Thrown when a JSON route is sent another content type; answered 415. */
+export class NotJson extends Error {
+  constructor() {
+    super("request body is not application/json");
+    this.name = "NotJson";
+  }
+}
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
 /**
- * Reads a JSON body; `undefined` when it is missing or not JSON. Throws {@link BodyTooLarge}
- * past `limit` bytes.
+ * Reads a JSON body; `undefined` when it is missing or not JSON. Throws {@link NotJson} when a
+ * body comes with another content type, {@link BodyTooLarge} past `limit` bytes.
  */
 export async function readJson(c: Context, limit = MAX_BODY): Promise<unknown | undefined> {
+  const type = c.req.header("content-type");
+  if (!JSON_TYPE.test(type ?? "") && (type !== undefined || c.req.raw.body !== null)) {
+    await c.req.raw.body?.cancel().catch(() => {});
+    throw new NotJson();
+  }
   const text = await readText(c, limit);
   if (text === undefined || text.trim() === "") return undefined;
   try {

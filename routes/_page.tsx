@@ -49,6 +49,7 @@ export async function appPage<E extends AppEnv>(
       title: `${title} · ${t("common.app_name")}`,
       lang: c.var.lang,
       manifest: deps.assets.manifest,
+      nonce: c.var.nonce,
     },
   );
   return c.html(html, status);
@@ -75,6 +76,7 @@ export function barePage<E extends AppEnv>(
     title: `${title} · ${c.var.t("common.app_name")}`,
     lang: c.var.lang,
     manifest: deps.assets.manifest,
+    nonce: c.var.nonce,
   });
   return c.html(html, status);
 }
@@ -97,6 +99,7 @@ export function errorPage<E extends AppEnv>(
       title: t("errors.something_went_wrong"),
       lang: c.var.lang ?? "es",
       manifest: deps.assets.manifest,
+      nonce: c.var.nonce,
     },
   );
   return c.html(html, 500);

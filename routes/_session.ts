@@ -80,27 +80,26 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Paths whose callers authenticate otherwise (a webhook's Basic auth): no CSRF check. */
+export const CSRF_EXEMPT_PREFIXES = ["/api/webhooks/"];
+
 /**
  * Refuses cross-site posts that would ride on the session cookie: an unsafe request not
- * authenticated by a bearer token must come from our own origin (Origin header, or
- * Sec-Fetch-Site same-origin for browsers that omit Origin).
+ * authenticated by a bearer token must come from the portal's own origin, scheme included
+ * (`PUBLIC_URL`'s, else the request's): the Origin header, or Sec-Fetch-Site same-origin for
+ * browsers that omit Origin. Paths in {@link CSRF_EXEMPT_PREFIXES} are let through.
  */
-export function csrfMiddleware(): MiddlewareHandler<AppEnv> {
+export function csrfMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE.has(c.req.method) || /^Bearer\s/i.test(c.req.header("authorization") ?? "")) {
       return next();
     }
-    if (c.req.path.startsWith("/api/webhooks/")) return next();
+    if (CSRF_EXEMPT_PREFIXES.some((p) => c.req.path.startsWith(p))) return next();
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
-    const host = c.req.header("host") ?? new URL(c.req.url).host;
     let sameOrigin: boolean;
     if (origin && origin !== "null") {
-      try {
-        sameOrigin = new URL(origin).host === host;
-      } catch {
-        sameOrigin = false;
-      }
+      sameOrigin = origin === ownOrigin(c, deps);
     } else if (site) {
       sameOrigin = site === "same-origin" || site === "none";
     } else {
@@ -113,6 +112,13 @@ export function csrfMiddleware(): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/** The origin a browser on the portal sends: `PUBLIC_URL`'s, else scheme and Host header. */
+function ownOrigin(c: Context, deps: Deps): string {
+  if (deps.config.publicUrl) return deps.config.publicUrl.origin;
+  const url = new URL(c.req.url);
+  return `${url.protocol}//${c.req.header("host") ?? url.host}`;
 }
 
 /**

@@ -60,7 +60,7 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
     if (token) {
       const now = deps.now();
       session = await readToken(deps.secret, token, now);
-      if (session) user = await sessionAccount(deps, session, now);
+      if (session) user = await sessionAccount(deps, session);
       if (user && session && cookie && needsRefresh(session, now)) {
         const fresh = await refreshSession(deps, session, now);
         if (fresh) setSessionCookie(c, deps, fresh.token, fresh.ttlSeconds);

@@ -230,7 +230,7 @@ export async function deleteAccount(
   await deleteNotificationsOf(deps.kv, id);
 }
 
-/** Updates one's own profile; a new password needs the current one. */
+/** Updates one's own profile; a new password or a new e-mail needs the current password. */
 export async function updateProfile(
   deps: Deps,
   actor: User,
@@ -239,11 +239,14 @@ export async function updateProfile(
   const cur = await getUser(deps.kv, actor.id);
   if (!cur) throw notFound("errors.user_not_found");
   let password_hash: string | undefined;
-  if (input.new_password) {
+  if (input.email !== cur.email && input.current_password === "") {
+    throw invalid({ current_password: "validation.current_password_for_email" });
+  }
+  if (input.new_password || input.email !== cur.email) {
     if (!(await verifyPassword(input.current_password, cur.password_hash))) {
       throw invalid({ current_password: "validation.current_password_wrong" });
     }
-    password_hash = await hashPassword(input.new_password);
+    if (input.new_password) password_hash = await hashPassword(input.new_password);
   }
   try {
     const next = await updateUser(deps.kv, actor.id, {

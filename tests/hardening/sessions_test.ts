@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { account, call, cookieFrom, type TestApp, testApp } from "../_helpers.ts";
 import { loadConfig } from "../../services/platform/config.ts";
+import { getUser } from "../../db/users.ts";
 
 async function bearer(t: TestApp, email: string, password: string): Promise<string> {
   const res = await call(t, "POST", "/auth/login", { json: { email, password } });
@@ -120,5 +121,25 @@ Deno.test("refresh keeps a session alive only within SESSION_MAX_DAYS of its sig
   const late = await refresh();
   assert.equal(late.status, 401);
   await late.body?.cancel();
+  t.close();
+});
+
+Deno.test("the e-mail changes only with the current password; a refusal changes nothing", async () => {
+  const t = await testApp();
+  const me = await account(t, "user", { language: "en" });
+  const put = (extra: Record<string, string>) =>
+    call(t, "PUT", "/api/users/profile", {
+      token: me.token,
+      json: { email: "taken.over@test.mx", full_name: "Me", language: "en", ...extra },
+    });
+  for (const extra of [{}, { current_password: "not-my-password" }] as Record<string, string>[]) {
+    const res = await put(extra);
+    assert.equal(res.status, 400, JSON.stringify(extra));
+    assert.ok((await res.json()).errors.current_password);
+    assert.equal((await getUser(t.deps.kv, me.user.id))?.email, me.user.email);
+  }
+  const ok = await put({ current_password: me.password });
+  assert.equal(ok.status, 200);
+  assert.equal((await ok.json()).email, "taken.over@test.mx");
   t.close();
 });

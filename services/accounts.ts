@@ -2,6 +2,7 @@
 import type { Deps } from "./deps.ts";
 import { invalid, notFound } from "./refusal.ts";
 import type { Role } from "../core/roles.ts";
+import { passwordProblem } from "../core/password_rules.ts";
 import { assignmentsForRole, type User, type UserStats } from "../core/types.ts";
 import { burnVerification, hashPassword, verifyPassword } from "./platform/passwords.ts";
 import { endingSessions, startSession } from "./sessions.ts";
@@ -72,7 +73,7 @@ export async function signIn(
 /** The outcome of a registration. */
 export type RegisterResult =
   | { ok: true; user: User }
-  | { ok: false; field: "accessCode" | "email"; key: string }
+  | { ok: false; field: "accessCode" | "email" | "password"; key: string }
   | { ok: false; throttled: true; retryAfterMs: number };
 
 const REGISTER_REFUSALS = {
@@ -92,6 +93,8 @@ export async function register(
   language: User["language"],
   address: string,
 ): Promise<RegisterResult> {
+  const weak = passwordProblem(input.password, input.email);
+  if (weak) return { ok: false, field: "password", key: weak };
   const slot = await reserveRegistration(deps.kv, address, deps.now(), deps.throttle);
   if (!slot.ok) return { ok: false, throttled: true, retryAfterMs: slot.retryAfterMs };
   const blocker = await registrationBlocker(deps.kv, input.accessCode, input.email);
@@ -123,6 +126,12 @@ export async function register(
   return { ok: true, user: publicUser(res) };
 }
 
+/** Refuses a new password that is common or the account's e-mail (`field` names it). */
+function refuseWeakPassword(field: string, password: string, email: string): void {
+  const weak = passwordProblem(password, email);
+  if (weak) throw invalid({ [field]: weak });
+}
+
 /** Counts for the users management page. */
 export async function userStats(deps: Deps): Promise<UserStats> {
   const users = await listUsers(deps.kv);
@@ -151,6 +160,7 @@ export async function createAccount(
   deps: Deps,
   input: z.output<typeof accountCreateSchema>,
 ): Promise<User> {
+  refuseWeakPassword("password", input.password, input.email);
   try {
     const user = await createUser(deps.kv, {
       ...input,
@@ -180,6 +190,7 @@ export async function updateAccount(
   if (actor.id === id && (input.role !== "admin" || input.is_active === false)) {
     throw invalid({ role: "errors.cannot_demote_self" });
   }
+  if (input.password) refuseWeakPassword("password", input.password, input.email);
   try {
     const next = await updateUser(deps.kv, id, {
       email: input.email,
@@ -239,6 +250,7 @@ export async function updateProfile(
   const cur = await getUser(deps.kv, actor.id);
   if (!cur) throw notFound("errors.user_not_found");
   let password_hash: string | undefined;
+  if (input.new_password) refuseWeakPassword("new_password", input.new_password, input.email);
   if (input.email !== cur.email && input.current_password === "") {
     throw invalid({ current_password: "validation.current_password_for_email" });
   }

@@ -17,13 +17,15 @@ import { startMqtt } from "./services/platform/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
 import { openStores } from "./services/platform/stores.ts";
 import { openpayConfigured, reconcileCharges, startLocalOpenpay } from "./services/payments/mod.ts";
+import { closePasswordPool } from "./services/platform/passwords.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
 async function main() {
   let config;
   try {
-    config = loadConfig(Deno.env.toObject());
+    const dev = Deno.args.includes("--dev") ? { PORTAL_ENV: "development" } : {};
+    config = loadConfig({ ...Deno.env.toObject(), ...dev });
   } catch (e) {
     if (e instanceof ConfigError) {
       Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
@@ -125,6 +127,7 @@ async function main() {
   await localOpenpay?.sandbox.stop();
   await meters?.stop();
   await mqtt.stop();
+  await closePasswordPool();
   await stores.close();
 }
 

@@ -4,7 +4,8 @@ import type { Translate } from "../services/platform/i18n.ts";
 /** Props of {@link ErrorPage}. */
 export interface ErrorPageProps {
   t: Translate;
-  details: string;
+  /** The exception's text (development only), or null. */
+  details: string | null;
   home: string;
 }
 
@@ -17,10 +18,12 @@ export function ErrorPage({ t, details, home }: ErrorPageProps) {
       <div className="page-actions">
         <a className="btn" href={home}>{t("errors.go_home")}</a>
       </div>
-      <details>
-        <summary>{t("errors.details")}</summary>
-        <pre>{details}</pre>
-      </details>
+      {details !== null && (
+        <details>
+          <summary>{t("errors.details")}</summary>
+          <pre>{details}</pre>
+        </details>
+      )}
     </main>
   );
 }

@@ -73,6 +73,8 @@ export interface ShellOptions {
   title: string;
   lang: string;
   manifest: Manifest;
+  /** The response's Content-Security-Policy nonce, put on the islands' data and scripts. */
+  nonce?: string;
 }
 
 /** Renders a page element to a complete HTML document. */
@@ -84,6 +86,7 @@ export function renderDocument(page: ReactNode, opts: ShellOptions): string {
   let body = renderToString(
     <RenderContext.Provider value={state}>{page}</RenderContext.Provider>,
   );
+  const nonce = opts.nonce ? ` nonce="${escapeHtml(opts.nonce)}"` : "";
   const propScripts: string[] = [];
   const used = new Set<IslandName>();
   state.islands.forEach((isl, index) => {
@@ -94,7 +97,7 @@ export function renderDocument(page: ReactNode, opts: ShellOptions): string {
     const slot = ` data-slot="${state.marker}${index}"></div>`;
     body = body.replace(slot, () => `>${html}</div>`);
     propScripts.push(
-      `<script type="application/json" id="island-props-${index}">${
+      `<script type="application/json" id="island-props-${index}"${nonce}>${
         jsonForScript(isl.props)
       }</script>`,
     );
@@ -106,7 +109,7 @@ export function renderDocument(page: ReactNode, opts: ShellOptions): string {
     const asset = opts.manifest.islands[name];
     if (!asset) throw new Error(`Island ${name} is missing from the build: run deno task build`);
     for (const imp of asset.imports) preloads.add(imp);
-    scripts.push(`<script type="module" src="/static/build/${asset.file}"></script>`);
+    scripts.push(`<script type="module"${nonce} src="/static/build/${asset.file}"></script>`);
   }
   const head = [
     `<meta charset="utf-8">`,

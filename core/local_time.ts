@@ -14,6 +14,24 @@ export function localDate(ts: number, offset: OffsetMinutes): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
+/** Earliest year a date, month or period may name. */
+export const FIRST_YEAR = 1970;
+
+/** True for `YYYY-MM` with a year from {@link FIRST_YEAR} to 9999. */
+export function isRealMonth(month: string): boolean {
+  const m = /^(\d{4})-(\d{2})$/.exec(month);
+  return m !== null && Number(m[1]) >= FIRST_YEAR && Number(m[2]) >= 1 && Number(m[2]) <= 12;
+}
+
+/** True for a `YYYY-MM-DD` day that exists on the calendar (no 2026-02-30), from 1970. */
+export function isRealDate(date: string): boolean {
+  const m = /^(\d{4}-\d{2})-(\d{2})$/.exec(date);
+  if (!m || !isRealMonth(m[1])) return false;
+  const [y, mo] = m[1].split("-").map(Number);
+  const day = Number(m[2]);
+  return day >= 1 && day <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+}
+
 /** The instant of local midnight starting `YYYY-MM-DD`; RangeError for another shape. */
 export function dayStart(date: string, offset: OffsetMinutes): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);

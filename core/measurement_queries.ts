@@ -1,15 +1,18 @@
 /** Query schemas of `/api/measurements*` and `/api/analytics*` (messages are locale keys). */
 import { z } from "zod";
 import { MEASUREMENT_KEYS } from "./devices.ts";
+import { isRealDate, isRealMonth } from "./local_time.ts";
 
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** A real calendar day `YYYY-MM-DD` from 1970. */
+const day = z.string().refine(isRealDate, "validation.date_invalid");
+/** A month `YYYY-MM` from 1970. */
+const month = z.string().refine(isRealMonth, "validation.month_invalid");
 
 /** GET /api/measurements?type=power&mode=&date= */
 export const chartQuerySchema = z.object({
   type: z.literal("power", { error: "validation.invalid" }).default("power"),
   mode: z.enum(["day", "month", "year", "total"], { error: "validation.invalid" }).default("day"),
-  date: z.string().regex(DATE, "validation.date_invalid").optional(),
+  date: day.optional(),
 });
 
 /** GET /api/measurements/{id}/history */
@@ -22,7 +25,7 @@ export const historyQuerySchema = z.object({
 /** GET /api/measurements/{id}/summary */
 export const summaryQuerySchema = z.object({
   timerange: z.literal("month", { error: "validation.invalid" }).default("month"),
-  month: z.string().regex(MONTH, "validation.month_invalid").optional(),
+  month: month.optional(),
 });
 
 /** GET /api/measurements/system-performance */
@@ -32,12 +35,12 @@ export const performanceQuerySchema = z.object({
 
 /** GET /api/analytics/uptime/{id} */
 export const uptimeQuerySchema = z.object({
-  month: z.string().regex(MONTH, "validation.month_invalid").optional(),
+  month: month.optional(),
 });
 
 const instant = z.string({ error: "validation.date_invalid" }).transform((v, ctx) => {
-  const ms = DATE.test(v) ? Date.parse(`${v}T00:00:00Z`) : Date.parse(v);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms)) {
+  const ms = isRealDate(v) ? Date.parse(`${v}T00:00:00Z`) : Date.parse(v);
+  if (!isRealDate(v.slice(0, 10)) || Number.isNaN(ms)) {
     ctx.addIssue({ code: "custom", message: "validation.date_invalid" });
     return z.NEVER;
   }

@@ -3,6 +3,7 @@
  * with the six pairs 01-02 … 11-12, period options, the default period, and due dates.
  * Pure: "today" is always a parameter.
  */
+import { FIRST_YEAR } from "./local_time.ts";
 
 /** Monthly or bimonthly billing. */
 export type PeriodKind = "monthly" | "bimonthly";
@@ -50,6 +51,7 @@ export function parsePeriod(text: unknown): Period {
   }
   const year = Number(m[1]);
   const first = Number(m[2]);
+  if (year < FIRST_YEAR) throw new RangeError(`period year must be ${FIRST_YEAR} or later`);
   if (first < 1 || first > 12) {
     throw new RangeError(`period month must be 01-12, saw "${text}"`);
   }

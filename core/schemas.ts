@@ -8,6 +8,12 @@ import { isValidEmail, normalizeEmail } from "./email.ts";
 import { isValidAccessCode, normalizeAccessCode } from "./access_code.ts";
 import { LANGUAGES, ROLES } from "./roles.ts";
 
+/**
+ * Largest amount a price, fee or threshold may hold (per kWh, per month, kWh): far above any
+ * real tariff, small enough that billing arithmetic stays exact.
+ */
+export const MAX_AMOUNT = 1_000_000;
+
 /** Minimum password length. */
 export const MIN_PASSWORD = 6;
 /** Maximum password length accepted (guards the KDF against huge inputs). */

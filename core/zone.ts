@@ -5,6 +5,7 @@
  * Money stays as the decimal numbers the operator entered; `tariff.ts` converts it to cents.
  */
 import { z } from "zod";
+import { MAX_AMOUNT } from "./schemas.ts";
 
 /** Currencies a zone may bill in. */
 export const CURRENCIES = ["MXN", "USD", "EUR"] as const;
@@ -206,7 +207,11 @@ export function zoneBodyFromForm(form: ZoneForm): Zone {
 }
 
 const V = "zones.zone_form.validation.";
-const num = (msg: string) => z.number({ error: "validation.invalid" }).refine(Number.isFinite, msg);
+const num = (msg: string) =>
+  z.number({ error: "validation.invalid" }).refine(Number.isFinite, msg).max(
+    MAX_AMOUNT,
+    "validation.too_large",
+  );
 const nonNegative = (msg: string) => num(msg).min(0, msg);
 const percent = (msg: string) => num(msg).min(0, msg).max(100, msg);
 const month = () =>

@@ -73,10 +73,33 @@ export async function deleteAccessCode(kv: Deno.Kv, id: number): Promise<boolean
 /** Why a registration with a code did not happen. */
 export type RegisterFailure = "code_invalid" | "code_used" | "email_taken";
 
+/** The code and e-mail entries a registration depends on, or why it cannot happen. */
+async function readRegistration(kv: Deno.Kv, code: string, email: string) {
+  const codeId = (await kv.get<number>(byCodeKey(code))).value;
+  if (codeId === null) return "code_invalid";
+  const entry = await kv.get<AccessCode>(codeKey(codeId));
+  if (!entry.value) return "code_invalid";
+  if (entry.value.is_used) return "code_used";
+  const emailEntry = await kv.get(emailKey(email));
+  if (emailEntry.versionstamp !== null) return "email_taken";
+  return { codeId, entry: entry as Deno.KvEntry<AccessCode>, emailEntry };
+}
+
+/** Why a registration with `code` and `email` would fail now, or null when it could go ahead. */
+export async function registrationBlocker(
+  kv: Deno.Kv,
+  code: string,
+  email: string,
+): Promise<RegisterFailure | null> {
+  const read = await readRegistration(kv, code, email);
+  return typeof read === "string" ? read : null;
+}
+
 /**
  * Creates the account bound to an access code and marks the code used, in one atomic
  * commit: of several concurrent registrations with the same code exactly one succeeds.
- * The account's role and assignments come from the code.
+ * The account's role and assignments come from the code. A user id is taken only once the
+ * code and the e-mail are known to be free.
  */
 export async function registerWithCode(
   kv: Deno.Kv,
@@ -84,15 +107,12 @@ export async function registerWithCode(
   input: Omit<NewUser, "role" | "assignments">,
   now: number,
 ): Promise<StoredUser | RegisterFailure> {
-  const id = await nextId(kv, "users");
+  let id: number | null = null;
   for (;;) {
-    const codeId = (await kv.get<number>(byCodeKey(code))).value;
-    if (codeId === null) return "code_invalid";
-    const entry = await kv.get<AccessCode>(codeKey(codeId));
-    if (!entry.value) return "code_invalid";
-    if (entry.value.is_used) return "code_used";
-    const emailEntry = await kv.get(emailKey(input.email));
-    if (emailEntry.versionstamp !== null) return "email_taken";
+    const read = await readRegistration(kv, code, input.email);
+    if (typeof read === "string") return read;
+    const { codeId, entry, emailEntry } = read;
+    id ??= await nextId(kv, "users");
     const user = buildUser(id, {
       ...input,
       role: entry.value.role,

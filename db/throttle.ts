@@ -1,83 +1,200 @@
 /**
- * Failed sign-in counters in Deno KV, per account and per client address.
+ * Failed sign-in counters in Deno KV, per account, per address, and per account from one
+ * address. An attempt is reserved (counted as a failure) before the password is verified,
+ * atomically, so parallel guesses cannot pass the limit; a success takes it back. Past a few
+ * free failures each counter asks for a growing wait before the next attempt (a progressive
+ * delay, never a lock): the account's own wait stays short, so its owner gets in from another
+ * place while a guesser's address waits longer and longer.
  *
- * Key layout: `["login_fail", "email" | "ip", value]` → {@link FailCount}, expiring with
- * its window.
+ * Registrations are counted per address the same way.
+ *
+ * Key layout: `["login_fail", "email", email]`, `["login_fail", "ip", address]`,
+ * `["login_fail", "pair", email, address]`, `["register_fail", "ip", address]` →
+ * {@link FailCount}, expiring after the window.
  */
 
-/** Failures within the current window. */
+/** Failures counted on one key. */
 export interface FailCount {
   count: number;
-  first_at: number;
+  /** When the last failure was counted (epoch ms). */
+  last_at: number;
+  /** No attempt before this time (epoch ms). */
+  next_at: number;
 }
 
 /** The throttle's policy. */
 export interface ThrottlePolicy {
-  /** Failures allowed per account within the window. */
-  maxPerAccount: number;
-  /** Failures allowed per address within the window. */
-  maxPerAddress: number;
-  /** Window length in milliseconds. */
+  /** Failures without a wait, per account from one address. */
+  freePerPair: number;
+  /** Failures without a wait, per account from any address. */
+  freePerAccount: number;
+  /** Failures without a wait, per address over all accounts. */
+  freePerAddress: number;
+  /** Failed registrations (a wrong or used code, a taken e-mail) without a wait, per address. */
+  freeRegistrationsPerAddress: number;
+  /** The first wait; each further failure doubles it. */
+  baseDelayMs: number;
+  /** Longest wait for one account from one address, and for one address. */
+  maxDelayMs: number;
+  /** Longest wait for an account from anywhere (what its owner may have to wait). */
+  maxAccountDelayMs: number;
+  /** Counters are forgotten this long after their last failure. */
   windowMs: number;
 }
 
-/** Default: 5 failures per account and 20 per address in 15 minutes. */
+/**
+ * Default: 5 free failures per account (from one address or from all), 20 per address, 10
+ * failed registrations per address; then 1 s, doubling up to 15 minutes per address and 30
+ * seconds per account; forgotten after 15 minutes without a failure.
+ */
 export const DEFAULT_THROTTLE: ThrottlePolicy = {
-  maxPerAccount: 5,
-  maxPerAddress: 20,
+  freePerPair: 5,
+  freePerAccount: 5,
+  freePerAddress: 20,
+  freeRegistrationsPerAddress: 10,
+  baseDelayMs: 1000,
+  maxDelayMs: 15 * 60_000,
+  maxAccountDelayMs: 30_000,
   windowMs: 15 * 60_000,
 };
 
-const key = (kind: "email" | "ip", value: string) => ["login_fail", kind, value];
-
-/**
- * Milliseconds until another attempt is allowed for this account or address, or 0 when
- * an attempt may go ahead now.
- */
-export async function retryAfter(
-  kv: Deno.Kv,
-  email: string,
-  ip: string,
-  now: number,
-  policy: ThrottlePolicy,
-): Promise<number> {
-  let wait = 0;
-  for (
-    const [k, max] of [[key("email", email), policy.maxPerAccount], [
-      key("ip", ip),
-      policy.maxPerAddress,
-    ]] as const
-  ) {
-    const v = (await kv.get<FailCount>(k)).value;
-    if (v && now - v.first_at < policy.windowMs && v.count >= max) {
-      wait = Math.max(wait, v.first_at + policy.windowMs - now);
-    }
-  }
-  return wait;
+/** One counter: its key, its free failures and its longest wait. */
+interface Counter {
+  key: Deno.KvKey;
+  free: number;
+  max: number;
 }
 
-/** Counts one failed sign-in for the account and the address. */
-export async function recordFailure(
+const loginCounters = (email: string, ip: string, p: ThrottlePolicy) => ({
+  email: { key: ["login_fail", "email", email], free: p.freePerAccount, max: p.maxAccountDelayMs },
+  ip: { key: ["login_fail", "ip", ip], free: p.freePerAddress, max: p.maxDelayMs },
+  pair: { key: ["login_fail", "pair", email, ip], free: p.freePerPair, max: p.maxDelayMs },
+});
+
+const registerCounter = (ip: string, p: ThrottlePolicy): Counter => ({
+  key: ["register_fail", "ip", ip],
+  free: p.freeRegistrationsPerAddress,
+  max: p.maxDelayMs,
+});
+
+/** The wait after the `count`-th failure. */
+function delay(count: number, c: Counter, base: number): number {
+  return count < c.free ? 0 : Math.min(base * 2 ** Math.min(count - c.free, 30), c.max);
+}
+
+const live = (v: FailCount | null, now: number, policy: ThrottlePolicy) =>
+  v && now - v.last_at < policy.windowMs ? v : null;
+
+// Reservations of this process run one at a time, so parallel attempts do not spin on
+// version conflicts; the atomic check still guards against other processes.
+let queue: Promise<unknown> = Promise.resolve();
+function serially<T>(fn: () => Promise<T>): Promise<T> {
+  const run = queue.then(fn, fn);
+  queue = run.catch(() => {});
+  return run;
+}
+
+/** The outcome of a reservation: go ahead, or wait this many milliseconds. */
+export type Reservation = { ok: true } | { ok: false; retryAfterMs: number };
+
+/** Refused with the longest wait any counter asks for, else one failure more on each, at once. */
+function reserve(
   kv: Deno.Kv,
-  email: string,
-  ip: string,
+  counters: Counter[],
   now: number,
+  policy: ThrottlePolicy,
+): Promise<Reservation> {
+  return serially(async () => {
+    for (;;) {
+      const entries = await kv.getMany<FailCount[]>(counters.map((c) => c.key));
+      let wait = 0;
+      for (const e of entries) {
+        const v = live(e.value, now, policy);
+        if (v) wait = Math.max(wait, v.next_at - now);
+      }
+      if (wait > 0) return { ok: false, retryAfterMs: wait };
+      let op = kv.atomic();
+      counters.forEach((c, i) => {
+        const count = (live(entries[i].value, now, policy)?.count ?? 0) + 1;
+        const next: FailCount = {
+          count,
+          last_at: now,
+          next_at: now + delay(count, c, policy.baseDelayMs),
+        };
+        op = op.check(entries[i]).set(c.key, next, { expireIn: policy.windowMs + c.max });
+      });
+      if ((await op.commit()).ok) return { ok: true };
+    }
+  });
+}
+
+/** Takes one reserved failure back from `counter`, and forgets the `forget` keys. */
+function giveBack(
+  kv: Deno.Kv,
+  counter: Counter,
+  forget: Deno.KvKey[],
   policy: ThrottlePolicy,
 ): Promise<void> {
-  for (const k of [key("email", email), key("ip", ip)]) {
+  return serially(async () => {
     for (;;) {
-      const cur = await kv.get<FailCount>(k);
-      const live = cur.value && now - cur.value.first_at < policy.windowMs;
-      const next: FailCount = live
-        ? { count: cur.value!.count + 1, first_at: cur.value!.first_at }
-        : { count: 1, first_at: now };
-      const res = await kv.atomic().check(cur).set(k, next, { expireIn: policy.windowMs }).commit();
-      if (res.ok) break;
+      const cur = await kv.get<FailCount>(counter.key);
+      let op = kv.atomic().check(cur);
+      for (const k of forget) op = op.delete(k);
+      if (cur.value) {
+        const count = cur.value.count - 1;
+        op = count > 0
+          ? op.set(counter.key, {
+            count,
+            last_at: cur.value.last_at,
+            next_at: cur.value.last_at + delay(count, counter, policy.baseDelayMs),
+          }, { expireIn: policy.windowMs + counter.max })
+          : op.delete(counter.key);
+      }
+      if ((await op.commit()).ok) return;
     }
-  }
+  });
 }
 
-/** Forgets the account's failures after a successful sign-in. */
-export async function clearFailures(kv: Deno.Kv, email: string): Promise<void> {
-  await kv.delete(key("email", email));
+/**
+ * Reserves one sign-in attempt for the account from the address: refused with the wait when
+ * any of its counters asks for one, else counted as a failure on all three at once.
+ */
+export function reserveAttempt(
+  kv: Deno.Kv,
+  email: string,
+  ip: string,
+  now: number,
+  policy: ThrottlePolicy,
+): Promise<Reservation> {
+  const c = loginCounters(email, ip, policy);
+  return reserve(kv, [c.email, c.ip, c.pair], now, policy);
+}
+
+/**
+ * A reserved attempt had the right password: the account's counters are cleared and the
+ * address's failure taken back.
+ */
+export function settleSuccess(
+  kv: Deno.Kv,
+  email: string,
+  ip: string,
+  policy: ThrottlePolicy,
+): Promise<void> {
+  const c = loginCounters(email, ip, policy);
+  return giveBack(kv, c.ip, [c.email.key, c.pair.key], policy);
+}
+
+/** Reserves one registration from the address (counted as failed until it succeeds). */
+export function reserveRegistration(
+  kv: Deno.Kv,
+  ip: string,
+  now: number,
+  policy: ThrottlePolicy,
+): Promise<Reservation> {
+  return reserve(kv, [registerCounter(ip, policy)], now, policy);
+}
+
+/** A reserved registration succeeded: its failure is taken back. */
+export function settleRegistration(kv: Deno.Kv, ip: string, policy: ThrottlePolicy): Promise<void> {
+  return giveBack(kv, registerCounter(ip, policy), [], policy);
 }

@@ -9,9 +9,11 @@ import type { Assignments, User } from "../core/types.ts";
 import type { Language, Role } from "../core/roles.ts";
 import { listValues, nextId } from "./kv.ts";
 
-/** A user as stored: the public fields plus the password hash. */
+/** A user as stored: the public fields plus the password hash and the session version. */
 export interface StoredUser extends User {
   password_hash: string;
+  /** Raised to end every session of the account at once (absent: 0). */
+  session_version?: number;
 }
 
 /** What creating an account needs. */
@@ -39,9 +41,9 @@ export class EmailTakenError extends Error {
 const userKey = (id: number) => ["users", id];
 const emailKey = (email: string) => ["users_by_email", email];
 
-/** Strips the password hash. */
+/** Strips the password hash and the session version. */
 export function publicUser(u: StoredUser): User {
-  const { password_hash: _, ...rest } = u;
+  const { password_hash: _, session_version: _v, ...rest } = u;
   return rest;
 }
 

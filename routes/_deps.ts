@@ -4,6 +4,7 @@ import type { Language } from "../core/roles.ts";
 import type { User } from "../core/types.ts";
 import type { Deps as ServiceDeps } from "../services/deps.ts";
 import type { Assets } from "../components/assets.ts";
+import type { TokenClaims } from "../services/platform/tokens.ts";
 export type { ServiceDeps };
 
 /** What the app is built from: the services' dependencies and the browser build's assets. */
@@ -21,10 +22,14 @@ export interface AppEnv {
   Variables: {
     /** The signed-in user, or null. */
     user: User | null;
+    /** The verified claims of the request's token (null without a valid session). */
+    session: TokenClaims | null;
     /** How the request was authenticated. */
     authVia: "bearer" | "cookie" | null;
     lang: Language;
     t: Translate;
+    /** This response's Content-Security-Policy nonce. */
+    nonce?: string;
     /** Set once a page guard has remembered this GET as the last route. */
     routeRecorded?: boolean;
   };

@@ -1,18 +1,45 @@
 /** Request helpers shared by the routes: bodies, validation errors, client address. */
 import type { Context } from "hono";
+import { isIP } from "node:net";
 import type { z } from "zod";
 import { type FieldErrors, toFieldErrors } from "../core/schemas.ts";
 import type { AppEnv } from "./_deps.ts";
 
-/** Largest request body accepted, in bytes. */
+/** Largest request body accepted by default, in bytes (a route may pass its own limit). */
 export const MAX_BODY = 64 * 1024;
+
+/** Thrown when a body is longer than its route's limit; answered 413 naming the limit. */
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`request body over ${limit} bytes`);
+    this.name = "BodyTooLarge";
+  }
+}
 
 /** The outcome of reading and validating a body. */
 export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
-/** Reads a JSON body; `undefined` when it is missing, too large or not JSON. */
-export async function readJson(c: Context): Promise<unknown | undefined> {
-  const text = await readText(c);
+/** Thrown when a JSON route is sent another content type; answered 415. */
+export class NotJson extends Error {
+  constructor() {
+    super("request body is not application/json");
+    this.name = "NotJson";
+  }
+}
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Reads a JSON body; `undefined` when it is missing or not JSON. Throws {@link NotJson} when a
+ * body comes with another content type, {@link BodyTooLarge} past `limit` bytes.
+ */
+export async function readJson(c: Context, limit = MAX_BODY): Promise<unknown | undefined> {
+  const type = c.req.header("content-type");
+  if (!JSON_TYPE.test(type ?? "") && (type !== undefined || c.req.raw.body !== null)) {
+    await c.req.raw.body?.cancel().catch(() => {});
+    throw new NotJson();
+  }
+  const text = await readText(c, limit);
   if (text === undefined || text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -21,25 +48,56 @@ export async function readJson(c: Context): Promise<unknown | undefined> {
   }
 }
 
-async function readText(c: Context): Promise<string | undefined> {
-  const len = Number(c.req.header("content-length") ?? "0");
-  if (len > MAX_BODY) return undefined;
+/**
+ * The body as text, read as a stream and cut as soon as it passes `limit` bytes (declared
+ * or not: chunked bodies are counted as they arrive). `undefined` when it cannot be read.
+ */
+async function readText(c: Context, limit: number): Promise<string | undefined> {
+  const body = c.req.raw.body;
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && Number(declared) > limit) {
+    await body?.cancel().catch(() => {});
+    throw new BodyTooLarge(limit);
+  }
+  if (!body) return "";
+  if (body.locked || c.req.raw.bodyUsed) return undefined;
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
-    const buf = await c.req.arrayBuffer();
-    if (buf.byteLength > MAX_BODY) return undefined;
-    return new TextDecoder().decode(buf);
-  } catch {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw new BodyTooLarge(limit);
+      }
+      chunks.push(value);
+    }
+  } catch (e) {
+    if (e instanceof BodyTooLarge) throw e;
     return undefined;
   }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }
 
 /** A posted form: each name's value, or its values when the name is repeated. */
 export type Form = Record<string, string | string[]>;
 
-/** Reads an urlencoded or multipart form as a plain object; repeated names become arrays. */
-export async function readForm(c: Context): Promise<Form> {
+/**
+ * Reads an urlencoded form as a plain object; repeated names become arrays. Throws
+ * {@link BodyTooLarge} past `limit` bytes.
+ */
+export async function readForm(c: Context, limit = MAX_BODY): Promise<Form> {
   const out: Form = {};
-  const text = await readText(c);
+  const text = await readText(c, limit);
   if (text === undefined) return out;
   const type = c.req.header("content-type") ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded")) return out;
@@ -93,8 +151,22 @@ export function idParam(value: string | undefined): number | null {
   return n > 0 && Number.isSafeInteger(n) ? n : null;
 }
 
-/** The client's address, from the connection (never from a header a client could forge). */
-export function clientAddress<E extends AppEnv>(c: Context<E>): string {
+/**
+ * The client's address: the connection's, or, when the connection comes from one of the
+ * `trusted` proxies (`TRUST_PROXY`), the last address in `X-Forwarded-For` that is not one of
+ * them (a client can forge the entries before it, never the ones its proxies add).
+ */
+export function clientAddress<E extends AppEnv>(
+  c: Context<E>,
+  trusted: readonly string[],
+): string {
   const info = (c.env as { remoteAddr?: { hostname?: string } } | undefined)?.remoteAddr;
-  return info?.hostname ?? "local";
+  const peer = info?.hostname ?? "local";
+  if (!trusted.includes(peer)) return peer;
+  const hops = (c.req.header("x-forwarded-for") ?? "").split(",").map((h) => h.trim());
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (!isIP(hops[i])) return peer;
+    if (!trusted.includes(hops[i])) return hops[i];
+  }
+  return peer;
 }

@@ -49,6 +49,7 @@ export async function appPage<E extends AppEnv>(
       title: `${title} · ${t("common.app_name")}`,
       lang: c.var.lang,
       manifest: deps.assets.manifest,
+      nonce: c.var.nonce,
     },
   );
   return c.html(html, status);
@@ -75,11 +76,12 @@ export function barePage<E extends AppEnv>(
     title: `${title} · ${c.var.t("common.app_name")}`,
     lang: c.var.lang,
     manifest: deps.assets.manifest,
+    nonce: c.var.nonce,
   });
   return c.html(html, status);
 }
 
-/** The 'Something went wrong' page for an unexpected failure. */
+/** The 'Something went wrong' page for an unexpected failure (the exception only in development). */
 export function errorPage<E extends AppEnv>(
   c: Context<E>,
   deps: Deps,
@@ -88,11 +90,16 @@ export function errorPage<E extends AppEnv>(
 ): Response {
   const user = c.var.user;
   const html = renderDocument(
-    <ErrorPage t={t} details={String(err)} home={user ? homeOf(user.role) : "/login"} />,
+    <ErrorPage
+      t={t}
+      details={deps.config.development ? String(err) : null}
+      home={user ? homeOf(user.role) : "/login"}
+    />,
     {
       title: t("errors.something_went_wrong"),
       lang: c.var.lang ?? "es",
       manifest: deps.assets.manifest,
+      nonce: c.var.nonce,
     },
   );
   return c.html(html, 500);

@@ -72,6 +72,8 @@ export function refusalResponse<E extends AppEnv>(
   r: Refusal,
 ): Response | Promise<Response> {
   const status = refusalStatus(r);
+  // A refusal for want of capacity (a busy password pool, a broker away) may succeed soon.
+  if (status === 503) c.header("Retry-After", "5");
   if (wantsJson(c)) return c.json(refusalBody(c, r), status);
   const t = c.var.t;
   const body = (

@@ -5,9 +5,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Role } from "../core/roles.ts";
-import { activeAccount } from "../services/accounts.ts";
+import { refreshSession, sessionAccount } from "../services/sessions.ts";
 import { pickLanguage } from "../services/platform/i18n.ts";
-import { issueToken, needsRefresh, readToken } from "../services/platform/tokens.ts";
+import { needsRefresh, readToken, type TokenClaims } from "../services/platform/tokens.ts";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import type { User } from "../core/types.ts";
 
@@ -18,13 +18,21 @@ export const LANG_COOKIE = "auth_language";
 /** Name of the cookie keeping the last visited route (cleared on sign-out). */
 export const LAST_ROUTE_COOKIE = "last_route";
 
-/** Sets the session cookie for a fresh token. */
-export function setSessionCookie(c: Context<AppEnv>, token: string, ttlSeconds: number) {
+/**
+ * Sets the session cookie for a fresh token; `Secure` when the portal is reached over https
+ * (`PUBLIC_URL`'s scheme, else the request's).
+ */
+export function setSessionCookie(
+  c: Context<AppEnv>,
+  deps: Deps,
+  token: string,
+  ttlSeconds: number,
+) {
   setCookie(c, TOKEN_COOKIE, token, {
     httpOnly: true,
     sameSite: "Lax",
     path: "/",
-    secure: new URL(c.req.url).protocol === "https:",
+    secure: new URL(portalOrigin(c, deps)).protocol === "https:",
     maxAge: ttlSeconds,
   });
 }
@@ -37,8 +45,9 @@ export function clearSession(c: Context<AppEnv>) {
 
 /**
  * Resolves the user from `Authorization: Bearer` or the session cookie, checks that the
- * account still exists and is active, refreshes a cookie token with under 5 minutes left,
- * and picks the language.
+ * account still exists, is active and has not ended its sessions since, refreshes a cookie
+ * token with under 5 minutes left (within the session's absolute lifetime), and picks the
+ * language.
  */
 export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -47,21 +56,20 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
     const cookie = bearer ? null : getCookie(c, TOKEN_COOKIE) ?? null;
     const token = bearer ?? cookie;
     let user: User | null = null;
+    let session: TokenClaims | null = null;
     if (token) {
       const now = deps.now();
-      const claims = await readToken(deps.secret, token, now);
-      if (claims) {
-        user = await activeAccount(deps, claims.sub);
-        if (user) {
-          if (cookie && needsRefresh(claims, now)) {
-            const ttl = deps.config.tokenTtlMinutes * 60;
-            setSessionCookie(c, await issueToken(deps.secret, user, now, ttl), ttl);
-          }
-        }
+      session = await readToken(deps.secret, token, now);
+      if (session) user = await sessionAccount(deps, session);
+      if (user && session && cookie && needsRefresh(session, now)) {
+        const fresh = await refreshSession(deps, session, now);
+        if (fresh) setSessionCookie(c, deps, fresh.token, fresh.ttlSeconds);
       }
+      if (!user) session = null;
       if (!user && cookie) deleteCookie(c, TOKEN_COOKIE, { path: "/" });
     }
     c.set("user", user);
+    c.set("session", session);
     c.set("authVia", user ? (bearer ? "bearer" : "cookie") : null);
     const lang = pickLanguage(user?.language, getCookie(c, LANG_COOKIE));
     c.set("lang", lang);
@@ -72,27 +80,26 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Paths whose callers authenticate otherwise (a webhook's Basic auth): no CSRF check. */
+export const CSRF_EXEMPT_PREFIXES = ["/api/webhooks/"];
+
 /**
  * Refuses cross-site posts that would ride on the session cookie: an unsafe request not
- * authenticated by a bearer token must come from our own origin (Origin header, or
- * Sec-Fetch-Site same-origin for browsers that omit Origin).
+ * authenticated by a bearer token must come from the portal's own origin, scheme included
+ * (`PUBLIC_URL`'s, else the request's): the Origin header, or Sec-Fetch-Site same-origin for
+ * browsers that omit Origin. Paths in {@link CSRF_EXEMPT_PREFIXES} are let through.
  */
-export function csrfMiddleware(): MiddlewareHandler<AppEnv> {
+export function csrfMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE.has(c.req.method) || /^Bearer\s/i.test(c.req.header("authorization") ?? "")) {
       return next();
     }
-    if (c.req.path.startsWith("/api/webhooks/")) return next();
+    if (CSRF_EXEMPT_PREFIXES.some((p) => c.req.path.startsWith(p))) return next();
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
-    const host = c.req.header("host") ?? new URL(c.req.url).host;
     let sameOrigin: boolean;
     if (origin && origin !== "null") {
-      try {
-        sameOrigin = new URL(origin).host === host;
-      } catch {
-        sameOrigin = false;
-      }
+      sameOrigin = origin === ownOrigin(c, deps);
     } else if (site) {
       sameOrigin = site === "same-origin" || site === "none";
     } else {
@@ -105,6 +112,13 @@ export function csrfMiddleware(): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/** The origin a browser on the portal sends: `PUBLIC_URL`'s, else scheme and Host header. */
+function ownOrigin(c: Context, deps: Deps): string {
+  if (deps.config.publicUrl) return deps.config.publicUrl.origin;
+  const url = new URL(c.req.url);
+  return `${url.protocol}//${c.req.header("host") ?? url.host}`;
 }
 
 /**
@@ -177,13 +191,29 @@ export function requireApi(...roles: Role[]): MiddlewareHandler<AppEnv> {
   return requireApiRole(...roles) as unknown as MiddlewareHandler<AppEnv>;
 }
 
-/** A safe local path to go to after sign-in (no protocol-relative or external URLs). */
-export function safeNext(next: string | undefined | null): string | null {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) {
+/** The portal's own origin: `PUBLIC_URL`'s when set, else the request's. */
+export function portalOrigin(c: Context, deps: Deps): string {
+  return deps.config.publicUrl?.origin ?? new URL(c.req.url).origin;
+}
+
+const NO_RETURN = /^\/(login|register|logout)(\/|$)/;
+
+/**
+ * A local path to go to after sign-in: `next` resolved against the portal's `origin` the way a
+ * browser would (tabs and line breaks dropped, backslashes as slashes); anything that lands on
+ * another origin, on a protocol-relative path or on the sign-in pages is ignored (null).
+ */
+export function safeNext(next: string | undefined | null, origin: string): string | null {
+  if (!next || !next.startsWith("/")) return null;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
     return null;
   }
-  if (next.startsWith("/login") || next.startsWith("/register") || next.startsWith("/logout")) {
+  if (url.origin !== origin || url.pathname.startsWith("//") || NO_RETURN.test(url.pathname)) {
     return null;
   }
-  return next.slice(0, 512);
+  const path = url.pathname + url.search + url.hash;
+  return path.length <= 512 ? path : null;
 }

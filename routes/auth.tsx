@@ -21,6 +21,7 @@ import {
   clearSession,
   LANG_COOKIE,
   LAST_ROUTE_COOKIE,
+  portalOrigin,
   safeNext,
   setSessionCookie,
 } from "./_session.ts";
@@ -31,20 +32,28 @@ import {
   registerSchema,
 } from "../core/schemas.ts";
 import { homeOf, isLanguage, type Role, roleOfPath } from "../core/roles.ts";
-import { refreshToken, register, signIn, type SignInResult } from "../services/accounts.ts";
+import { register, signIn, type SignInResult } from "../services/accounts.ts";
+import { endSessions, refreshSession } from "../services/sessions.ts";
 import { barePage } from "./_page.tsx";
 import { LoginPage } from "../components/LoginPage.tsx";
 import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
 import { legalDoc } from "./legal.tsx";
 
 /** Where to go after signing in: the asked-for page of the same role, else the home. */
-function landing(c: Context<AppEnv>, role: Role, next: string | null) {
-  const wanted = safeNext(next) ?? safeNext(getCookie(c, LAST_ROUTE_COOKIE));
+function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null) {
+  const origin = portalOrigin(c, deps);
+  const wanted = safeNext(next, origin) ?? safeNext(getCookie(c, LAST_ROUTE_COOKIE), origin);
   if (wanted) {
     const owner = roleOfPath(new URL(wanted, "http://x").pathname);
     if (owner === null || owner === role) return wanted;
   }
   return homeOf(role);
+}
+
+/** Sets Retry-After and words the wait of a throttled attempt. */
+function tooMany(c: Context<AppEnv>, retryAfterMs: number): string {
+  c.header("Retry-After", String(Math.ceil(retryAfterMs / 1000)));
+  return c.var.t("auth.errors.too_many_attempts", { minutes: Math.ceil(retryAfterMs / 60_000) });
 }
 
 function signInMessage(c: Context<AppEnv>, res: Exclude<SignInResult, { ok: true }>) {
@@ -53,12 +62,7 @@ function signInMessage(c: Context<AppEnv>, res: Exclude<SignInResult, { ok: true
     return { message: t("auth.errors.account_disabled"), tone: "warning" as const };
   }
   if (res.reason === "throttled") {
-    return {
-      message: t("auth.errors.too_many_attempts", {
-        minutes: Math.ceil(res.retryAfterMs / 60_000),
-      }),
-      tone: "error" as const,
-    };
+    return { message: tooMany(c, res.retryAfterMs), tone: "error" as const };
   }
   return { message: t("auth.errors.invalid_credentials"), tone: "error" as const };
 }
@@ -85,6 +89,7 @@ function languageSwitch(c: Context<AppEnv>): string | null {
 /** The session routes. */
 export function authRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const address = (c: Context<AppEnv>) => clientAddress(c, deps.config.trustProxy);
 
   app.get("/", (c) => {
     const user = c.var.user;
@@ -95,7 +100,9 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
   app.get("/login", (c) => {
     const redirect = languageSwitch(c);
     if (redirect) return c.redirect(redirect);
-    if (c.var.user) return c.redirect(landing(c, c.var.user.role, c.req.query("next") ?? null));
+    if (c.var.user) {
+      return c.redirect(landing(c, deps, c.var.user.role, c.req.query("next") ?? null));
+    }
     const url = new URL(c.req.url);
     return barePage(
       c,
@@ -105,7 +112,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         t={c.var.t}
         lang={c.var.lang}
         here={url.pathname + url.search}
-        next={safeNext(c.req.query("next"))}
+        next={safeNext(c.req.query("next"), portalOrigin(c, deps))}
         registered={c.req.query("registered") === "1"}
       />,
     );
@@ -113,7 +120,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
 
   app.post("/login", async (c) => {
     const form = await readForm(c);
-    const next = typeof form.next === "string" ? safeNext(form.next) : null;
+    const next = typeof form.next === "string" ? safeNext(form.next, portalOrigin(c, deps)) : null;
     const here = next ? `/login?next=${encodeURIComponent(next)}` : "/login";
     const email = typeof form.email === "string" ? form.email : "";
     const parsed = validate(loginSchema, form);
@@ -139,22 +146,24 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         status,
       );
     if (!parsed.ok) return render(400, { fieldErrors: translateErrors(c, parsed.errors) });
-    const res = await signIn(deps, parsed.data.email, parsed.data.password, clientAddress(c));
+    const res = await signIn(
+      deps,
+      parsed.data.email,
+      parsed.data.password,
+      address(c),
+    );
     if (!res.ok) {
-      if (res.reason === "throttled") {
-        c.header("Retry-After", String(Math.ceil(res.retryAfterMs / 1000)));
-      }
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }
-    setSessionCookie(c, res.token, res.ttlSeconds);
-    return c.redirect(landing(c, res.user.role, next), 303);
+    setSessionCookie(c, deps, res.token, res.ttlSeconds);
+    return c.redirect(landing(c, deps, res.user.role, next), 303);
   });
 
   const registerPage = (
     c: Context<AppEnv>,
     values: RegisterValues,
     fieldErrors: Record<string, string>,
-    status: 200 | 400 = 200,
+    status: 200 | 400 | 429 = 200,
     error?: string,
   ) => {
     const url = new URL(c.req.url);
@@ -202,7 +211,10 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       phone: `${country.dial}${digits}`,
     });
     if (!parsed.ok) return registerPage(c, values, translateErrors(c, parsed.errors), 400);
-    const res = await register(deps, parsed.data, c.var.lang);
+    const res = await register(deps, parsed.data, c.var.lang, address(c));
+    if (!res.ok && "throttled" in res) {
+      return registerPage(c, values, {}, 429, tooMany(c, res.retryAfterMs));
+    }
     if (!res.ok) {
       return registerPage(
         c,
@@ -215,8 +227,13 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     return c.redirect("/login?registered=1", 303);
   });
 
-  const logout = (c: Context<AppEnv>) => {
+  // Signing out ends every session of the account, on every device.
+  const endSession = async (c: Context<AppEnv>) => {
+    if (c.var.user) await endSessions(deps, c.var.user.id);
     clearSession(c);
+  };
+  const logout = async (c: Context<AppEnv>) => {
+    await endSession(c);
     return c.redirect("/login", 303);
   };
   app.post("/logout", logout);
@@ -227,11 +244,13 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(loginSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors);
-    const res = await signIn(deps, parsed.data.email, parsed.data.password, clientAddress(c));
+    const res = await signIn(
+      deps,
+      parsed.data.email,
+      parsed.data.password,
+      address(c),
+    );
     if (!res.ok) {
-      if (res.reason === "throttled") {
-        c.header("Retry-After", String(Math.ceil(res.retryAfterMs / 1000)));
-      }
       return c.json(
         { message: signInMessage(c, res).message, code: CODES[res.reason] },
         STATUS[res.reason],
@@ -251,7 +270,10 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(registerSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("auth.errors.registration_failed"));
-    const res = await register(deps, parsed.data, c.var.lang);
+    const res = await register(deps, parsed.data, c.var.lang, address(c));
+    if (!res.ok && "throttled" in res) {
+      return c.json({ message: tooMany(c, res.retryAfterMs), code: CODES.throttled }, 429);
+    }
     if (!res.ok) {
       return badRequest(c, { [res.field]: res.key }, c.var.t("auth.errors.registration_failed"));
     }
@@ -267,15 +289,19 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
   });
 
   app.post("/auth/refresh", async (c) => {
-    const user = c.var.user;
-    if (!user) return c.json({ message: c.var.t("errors.missing_token") }, 401);
-    const { token, ttlSeconds } = await refreshToken(deps, user);
-    if (c.var.authVia === "cookie") setSessionCookie(c, token, ttlSeconds);
-    return c.json({ access_token: token, token_type: "bearer", expires_in: ttlSeconds });
+    const session = c.var.session;
+    const fresh = session ? await refreshSession(deps, session, deps.now()) : null;
+    if (!fresh) return c.json({ message: c.var.t("errors.missing_token") }, 401);
+    if (c.var.authVia === "cookie") setSessionCookie(c, deps, fresh.token, fresh.ttlSeconds);
+    return c.json({
+      access_token: fresh.token,
+      token_type: "bearer",
+      expires_in: fresh.ttlSeconds,
+    });
   });
 
-  app.post("/auth/logout", (c) => {
-    clearSession(c);
+  app.post("/auth/logout", async (c) => {
+    await endSession(c);
     return c.json({ message: c.var.t("auth.logged_out") });
   });
 

@@ -4,6 +4,7 @@ import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./_deps.ts";
 import { csrfMiddleware, sessionMiddleware } from "./_session.ts";
 import { staticRoutes } from "./static.ts";
+import { securityHeaders } from "./_security.ts";
 import { authRoutes } from "./auth.tsx";
 import { legalRoutes } from "./legal.tsx";
 import { userApiRoutes } from "./api/users.ts";
@@ -29,22 +30,17 @@ import { customerRoutes } from "./customer.tsx";
 import { tenantRoutes } from "./tenant.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
 import { errorPage } from "./_page.tsx";
+import { BodyTooLarge, NotJson } from "./_http.ts";
 import { Refusal, refusalResponse } from "./_refusal.tsx";
 
 /** Builds the portal's Hono app from its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(compress());
+  app.use(securityHeaders(deps));
   app.route("/", staticRoutes(deps));
-  app.use(async (c, next) => {
-    await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "same-origin");
-    c.header("X-Frame-Options", "DENY");
-    if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "no-store");
-  });
   app.use(sessionMiddleware(deps));
-  app.use(csrfMiddleware());
+  app.use(csrfMiddleware(deps));
   app.route("/", authRoutes(deps));
   app.route("/legal", legalRoutes(deps));
   const logging = loggingRoutes(deps);
@@ -85,6 +81,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((err, c) => {
     if (err instanceof Refusal) return refusalResponse(c, deps, err);
+    if (err instanceof NotJson) {
+      const t = c.var.t ?? deps.i18n.t("es");
+      return c.json({ message: t("errors.unsupported_media_type") }, 415);
+    }
+    if (err instanceof BodyTooLarge) {
+      const t = c.var.t ?? deps.i18n.t("es");
+      const kb = Math.floor(err.limit / 1024);
+      return c.json({ message: t("errors.body_too_large", { kb }), limit_bytes: err.limit }, 413);
+    }
     deps.log.log("error", "unhandled error", {
       path: c.req.path,
       method: c.req.method,

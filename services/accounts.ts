@@ -2,9 +2,10 @@
 import type { Deps } from "./deps.ts";
 import { invalid, notFound } from "./refusal.ts";
 import type { Role } from "../core/roles.ts";
+import { passwordProblem } from "../core/password_rules.ts";
 import { assignmentsForRole, type User, type UserStats } from "../core/types.ts";
 import { burnVerification, hashPassword, verifyPassword } from "./platform/passwords.ts";
-import { issueToken } from "./platform/tokens.ts";
+import { endingSessions, startSession } from "./sessions.ts";
 import {
   createUser,
   deleteUser,
@@ -15,8 +16,18 @@ import {
   publicUser,
   updateUser,
 } from "../db/users.ts";
-import { clearFailures, recordFailure, retryAfter } from "../db/throttle.ts";
-import { forgetCodeUser, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
+import {
+  reserveAttempt,
+  reserveRegistration,
+  settleRegistration,
+  settleSuccess,
+} from "../db/throttle.ts";
+import {
+  forgetCodeUser,
+  listAccessCodes,
+  registerWithCode,
+  registrationBlocker,
+} from "../db/access_codes.ts";
 import { deleteNotificationsOf } from "../db/notifications.ts";
 import { applyRegistrationAssignments } from "./devices/mod.ts";
 import type { z } from "zod";
@@ -33,7 +44,10 @@ export type SignInResult =
   | { ok: false; reason: "invalid" | "disabled" }
   | { ok: false; reason: "throttled"; retryAfterMs: number };
 
-/** Checks credentials, with throttling per account and per address. */
+/**
+ * Checks credentials. The attempt is reserved with the throttle (per account, per address,
+ * per account from the address) before the password is verified, and given back on success.
+ */
 export async function signIn(
   deps: Deps,
   email: string,
@@ -41,46 +55,50 @@ export async function signIn(
   address: string,
 ): Promise<SignInResult> {
   const now = deps.now();
-  const wait = await retryAfter(deps.kv, email, address, now, deps.throttle);
-  if (wait > 0) return { ok: false, reason: "throttled", retryAfterMs: wait };
+  const slot = await reserveAttempt(deps.kv, email, address, now, deps.throttle);
+  if (!slot.ok) return { ok: false, reason: "throttled", retryAfterMs: slot.retryAfterMs };
   const stored = await findUserByEmail(deps.kv, email);
   const good = stored
     ? await verifyPassword(password, stored.password_hash)
     : (await burnVerification(password), false);
   if (!stored || !good) {
-    await recordFailure(deps.kv, email, address, now, deps.throttle);
     deps.log.log("info", "sign-in failed", { email, address });
     return { ok: false, reason: "invalid" };
   }
+  await settleSuccess(deps.kv, email, address, deps.throttle);
   if (!stored.is_active) return { ok: false, reason: "disabled" };
-  await clearFailures(deps.kv, email);
-  const ttlSeconds = deps.config.tokenTtlMinutes * 60;
-  const user = publicUser(stored);
-  return {
-    ok: true,
-    user,
-    token: await issueToken(deps.secret, user, now, ttlSeconds),
-    ttlSeconds,
-  };
-}
-
-/** A fresh token for a signed-in user. */
-export async function refreshToken(deps: Deps, user: User) {
-  const ttlSeconds = deps.config.tokenTtlMinutes * 60;
-  return { token: await issueToken(deps.secret, user, deps.now(), ttlSeconds), ttlSeconds };
+  return { ok: true, user: publicUser(stored), ...await startSession(deps, stored, now) };
 }
 
 /** The outcome of a registration. */
 export type RegisterResult =
   | { ok: true; user: User }
-  | { ok: false; field: "accessCode" | "email"; key: string };
+  | { ok: false; field: "accessCode" | "email" | "password"; key: string }
+  | { ok: false; throttled: true; retryAfterMs: number };
 
-/** Registers with an access code: one code, one account, atomically. */
+const REGISTER_REFUSALS = {
+  code_invalid: { field: "accessCode", key: "validation.access_code_invalid" },
+  code_used: { field: "accessCode", key: "validation.access_code_used" },
+  email_taken: { field: "email", key: "validation.email_taken" },
+} as const;
+
+/**
+ * Registers with an access code: one code, one account, atomically. The address's
+ * registrations are throttled and the code and e-mail checked before the password is hashed
+ * and a user id taken.
+ */
 export async function register(
   deps: Deps,
   input: z.output<typeof registerSchema>,
   language: User["language"],
+  address: string,
 ): Promise<RegisterResult> {
+  const weak = passwordProblem(input.password, input.email);
+  if (weak) return { ok: false, field: "password", key: weak };
+  const slot = await reserveRegistration(deps.kv, address, deps.now(), deps.throttle);
+  if (!slot.ok) return { ok: false, throttled: true, retryAfterMs: slot.retryAfterMs };
+  const blocker = await registrationBlocker(deps.kv, input.accessCode, input.email);
+  if (blocker) return { ok: false, ...REGISTER_REFUSALS[blocker] };
   const res = await registerWithCode(deps.kv, input.accessCode, {
     email: input.email,
     full_name: input.full_name,
@@ -88,13 +106,8 @@ export async function register(
     language,
     password_hash: await hashPassword(input.password),
   }, deps.now());
-  if (res === "code_invalid") {
-    return { ok: false, field: "accessCode", key: "validation.access_code_invalid" };
-  }
-  if (res === "code_used") {
-    return { ok: false, field: "accessCode", key: "validation.access_code_used" };
-  }
-  if (res === "email_taken") return { ok: false, field: "email", key: "validation.email_taken" };
+  if (typeof res === "string") return { ok: false, ...REGISTER_REFUSALS[res] };
+  await settleRegistration(deps.kv, address, deps.throttle);
   deps.log.log("info", "account registered", { user_id: res.id, role: res.role });
   // The account and the used code were committed together above; the code's stations or
   // units are bound to the account now, device by device. A failure here leaves a valid
@@ -111,6 +124,12 @@ export async function register(
     deps.log.log("error", "access code assignments failed", { user_id: res.id, error: String(e) });
   }
   return { ok: true, user: publicUser(res) };
+}
+
+/** Refuses a new password that is common or the account's e-mail (`field` names it). */
+function refuseWeakPassword(field: string, password: string, email: string): void {
+  const weak = passwordProblem(password, email);
+  if (weak) throw invalid({ [field]: weak });
 }
 
 /** Counts for the users management page. */
@@ -141,6 +160,7 @@ export async function createAccount(
   deps: Deps,
   input: z.output<typeof accountCreateSchema>,
 ): Promise<User> {
+  refuseWeakPassword("password", input.password, input.email);
   try {
     const user = await createUser(deps.kv, {
       ...input,
@@ -170,6 +190,7 @@ export async function updateAccount(
   if (actor.id === id && (input.role !== "admin" || input.is_active === false)) {
     throw invalid({ role: "errors.cannot_demote_self" });
   }
+  if (input.password) refuseWeakPassword("password", input.password, input.email);
   try {
     const next = await updateUser(deps.kv, id, {
       email: input.email,
@@ -182,6 +203,10 @@ export async function updateAccount(
       tax_id: input.role === "customer" ? input.tax_id : "",
       assignments: assignmentsForRole(cur.assignments, input.role),
       ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
+      // A new password, a new role or a deactivation ends every session of the account.
+      ...(input.password || input.role !== cur.role || input.is_active === false
+        ? endingSessions(cur)
+        : {}),
     }, deps.now());
     if (!next) throw notFound("errors.user_not_found");
     return publicUser(next);
@@ -196,7 +221,10 @@ export async function toggleAccount(deps: Deps, actor: User, id: number): Promis
   if (actor.id === id) throw invalid({}, "errors.cannot_deactivate_self");
   const cur = await getUser(deps.kv, id);
   if (!cur) throw notFound("errors.user_not_found");
-  const next = await updateUser(deps.kv, id, { is_active: !cur.is_active }, deps.now());
+  const next = await updateUser(deps.kv, id, {
+    is_active: !cur.is_active,
+    ...(cur.is_active ? endingSessions(cur) : {}),
+  }, deps.now());
   if (!next) throw notFound("errors.user_not_found");
   return publicUser(next);
 }
@@ -213,7 +241,7 @@ export async function deleteAccount(
   await deleteNotificationsOf(deps.kv, id);
 }
 
-/** Updates one's own profile; a new password needs the current one. */
+/** Updates one's own profile; a new password or a new e-mail needs the current password. */
 export async function updateProfile(
   deps: Deps,
   actor: User,
@@ -222,11 +250,15 @@ export async function updateProfile(
   const cur = await getUser(deps.kv, actor.id);
   if (!cur) throw notFound("errors.user_not_found");
   let password_hash: string | undefined;
-  if (input.new_password) {
+  if (input.new_password) refuseWeakPassword("new_password", input.new_password, input.email);
+  if (input.email !== cur.email && input.current_password === "") {
+    throw invalid({ current_password: "validation.current_password_for_email" });
+  }
+  if (input.new_password || input.email !== cur.email) {
     if (!(await verifyPassword(input.current_password, cur.password_hash))) {
       throw invalid({ current_password: "validation.current_password_wrong" });
     }
-    password_hash = await hashPassword(input.new_password);
+    if (input.new_password) password_hash = await hashPassword(input.new_password);
   }
   try {
     const next = await updateUser(deps.kv, actor.id, {
@@ -234,7 +266,7 @@ export async function updateProfile(
       full_name: input.full_name,
       phone: input.phone,
       language: input.language,
-      ...(password_hash ? { password_hash } : {}),
+      ...(password_hash ? { password_hash, ...endingSessions(cur) } : {}),
     }, deps.now());
     if (!next) throw notFound("errors.user_not_found");
     return publicUser(next);
@@ -275,10 +307,4 @@ export function generatePassword(): string {
 export async function getAccount(deps: Deps, id: number): Promise<User | null> {
   const stored = await getUser(deps.kv, id);
   return stored ? publicUser(stored) : null;
-}
-
-/** The active account a token's subject names, or null (unknown or deactivated). */
-export async function activeAccount(deps: Deps, id: number): Promise<User | null> {
-  const stored = await getUser(deps.kv, id);
-  return stored && stored.is_active ? publicUser(stored) : null;
 }

@@ -200,7 +200,11 @@ Deno.test("POST /api/devices answers every station message verbatim (400) and wr
     country: "Country is required",
   });
   // Not JSON, wrong types, topic characters in the serial.
-  const notJson = await call(t, "POST", "/api/devices", { token: admin.token, body: "{" });
+  const notJson = await call(t, "POST", "/api/devices", {
+    token: admin.token,
+    body: "{",
+    headers: { "content-type": "application/json" },
+  });
   assert.equal(notJson.status, 400);
   await notJson.body?.cancel();
   const wrong = await call(t, "POST", "/api/devices", {

@@ -554,7 +554,13 @@ Deno.test("PUT /api/users/profile updates the profile and applies the language",
   const me = await account(t, "user", { language: "en" });
   const res = await call(t, "PUT", "/api/users/profile", {
     token: me.token,
-    json: { email: " Me.New@Test.MX", full_name: "  New Name ", phone: "+52 1", language: "de" },
+    json: {
+      email: " Me.New@Test.MX",
+      full_name: "  New Name ",
+      phone: "+52 1",
+      language: "de",
+      current_password: me.password,
+    },
   });
   assert.equal(res.status, 200);
   const user = await res.json();
@@ -635,7 +641,12 @@ Deno.test("PUT /api/users/profile refuses another account's e-mail", async () =>
   const other = await account(t, "user");
   const res = await call(t, "PUT", "/api/users/profile", {
     token: me.token,
-    json: { email: other.user.email, full_name: "Me", language: "en" },
+    json: {
+      email: other.user.email,
+      full_name: "Me",
+      language: "en",
+      current_password: me.password,
+    },
   });
   assert.equal(res.status, 400);
   assert.deepEqual((await res.json()).errors, { email: "This email is already registered" });

@@ -178,7 +178,11 @@ test("bad report bodies are 400 and a period without a bill is 404, translated",
     const body = await res.json();
     assert.ok(body.message.startsWith(message), `${JSON.stringify(json)}: ${body.message}`);
   }
-  const res = await call(w.t, "POST", "/api/reports/generate", { token: spanish, body: "{nope" });
+  const res = await call(w.t, "POST", "/api/reports/generate", {
+    token: spanish,
+    body: "{nope",
+    headers: { "content-type": "application/json" },
+  });
   assert.equal(res.status, 400);
   await res.body?.cancel();
 });

@@ -10,6 +10,8 @@ import { logEntrySchema } from "../../core/schemas.ts";
 
 /** How many client entries are kept. */
 export const LOG_CAP = 500;
+/** Largest entry accepted, in bytes. */
+export const LOG_BODY_LIMIT = 16 * 1024;
 /** Entries accepted per address per minute. */
 export const LOG_RATE_PER_MINUTE = 60;
 
@@ -35,7 +37,7 @@ export function loggingRoutes(deps: Deps): Hono<AppEnv> & { entries(): ClientLog
 
   const handler = async (c: Context<AppEnv>) => {
     const now = deps.now();
-    const addr = clientAddress(c);
+    const addr = clientAddress(c, deps.config.trustProxy);
     const minute = Math.floor(now / 60_000);
     const r = rate.get(addr);
     if (r && r.minute === minute && r.count >= LOG_RATE_PER_MINUTE) {
@@ -46,7 +48,7 @@ export function loggingRoutes(deps: Deps): Hono<AppEnv> & { entries(): ClientLog
       r && r.minute === minute ? { minute, count: r.count + 1 } : { minute, count: 1 },
     );
     if (rate.size > 10_000) rate.clear();
-    const body = await readJson(c);
+    const body = await readJson(c, LOG_BODY_LIMIT);
     if (body === undefined) return badJson(c);
     const parsed = validate(logEntrySchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors);

@@ -15,6 +15,8 @@ export interface Config {
   jwtSecret: string | null;
   /** Lifetime of an access token in minutes. */
   tokenTtlMinutes: number;
+  /** Days after sign-in within which a session may be refreshed; then it ends. */
+  sessionMaxDays: number;
   /** Log level of the server's own log lines. */
   logLevel: "debug" | "info" | "warn" | "error";
   /** What the contact dialog offers; empty values are not shown. */
@@ -27,6 +29,18 @@ export interface Config {
   utcOffsetMinutes: number;
   /** The SPEI payment processor (Openpay). */
   openpay: OpenpaySettings;
+  /** A development run (`PORTAL_ENV=development` or `--dev`): error pages show the exception. */
+  development: boolean;
+  /**
+   * The address browsers use to reach the portal (`PUBLIC_URL`), e.g. behind a TLS proxy: its
+   * origin is the one sign-in redirects and the CSRF check accept; null uses the request's.
+   */
+  publicUrl: URL | null;
+  /**
+   * Addresses of reverse proxies (`TRUST_PROXY`) whose `X-Forwarded-For` names the client;
+   * empty: the connection's address is the client's.
+   */
+  trustProxy: string[];
 }
 
 /** Openpay settings (OPENPAY_*). */
@@ -156,7 +170,24 @@ function defaultTlsHosts(): string[] {
 
 const envSchema = z.object({
   PORT: portSchema("PORT", 8000),
-  HOSTNAME: z.string().optional().transform((v) => v || "0.0.0.0"),
+  HOSTNAME: z.string().optional(),
+  PORTAL_ENV: z.enum(["production", "development"], {
+    message: "PORTAL_ENV must be production or development",
+  }).optional().default("production"),
+  PUBLIC_URL: urlOf("PUBLIC_URL", ["http", "https"]),
+  TRUST_PROXY: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return [];
+    const list = v.split(",").map((h) => h.trim()).filter((h) => h !== "");
+    const bad = list.find((h) => !isIP(h));
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `TRUST_PROXY must be a comma-separated list of IP addresses, got "${bad}"`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  }),
   DATA_DIR: z.string().optional().transform((v) => v || "./data"),
   DENO_KV_URL: z.string().optional(),
   ADMIN_EMAIL: z.string().optional().refine(
@@ -172,6 +203,7 @@ const envSchema = z.object({
     { message: "JWT_SECRET must have at least 32 characters" },
   ),
   TOKEN_TTL_MINUTES: wholeNumber("TOKEN_TTL_MINUTES", 60, 10, 1440),
+  SESSION_MAX_DAYS: wholeNumber("SESSION_MAX_DAYS", 30, 1, 365),
   CONTACT_ADDRESS: z.string().optional(),
   CONTACT_PHONE: z.string().optional().refine((v) => !v || /^\+?[\d\s()-]{6,20}$/.test(v), {
     message: "CONTACT_PHONE must be a phone number such as +52 55 1234 5678",
@@ -287,15 +319,20 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (openpayProblems.length > 0) throw new ConfigError(openpayProblems);
   const production = v.OPENPAY_PRODUCTION === "true";
   const dataDir = v.DATA_DIR.replace(/\/+$/, "") || ".";
+  const development = v.PORTAL_ENV === "development";
   return {
     port: v.PORT,
-    hostname: v.HOSTNAME,
+    hostname: v.HOSTNAME || (development ? "127.0.0.1" : "0.0.0.0"),
+    development,
+    publicUrl: v.PUBLIC_URL ? new URL(v.PUBLIC_URL) : null,
+    trustProxy: v.TRUST_PROXY,
     dataDir,
     kvPath: v.DENO_KV_URL || `${dataDir}/portal.kv`,
     adminEmail: v.ADMIN_EMAIL ? v.ADMIN_EMAIL.trim().toLowerCase() : null,
     adminPassword: v.ADMIN_PASSWORD || null,
     jwtSecret: v.JWT_SECRET || null,
     tokenTtlMinutes: v.TOKEN_TTL_MINUTES,
+    sessionMaxDays: v.SESSION_MAX_DAYS,
     logLevel: v.LOG_LEVEL,
     mqtt: {
       url: v.MQTT_URL || null,

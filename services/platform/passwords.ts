@@ -1,39 +1,45 @@
 /**
- * Password hashing with Argon2id at the OWASP-recommended parameters
- * (19 MiB memory, 2 iterations, parallelism 1), in the PHC string format.
+ * Password hashing with Argon2id at the OWASP-recommended parameters (19 MiB memory,
+ * 2 iterations, parallelism 1), in the PHC string format. The work runs on the password pool's
+ * threads (`password_pool.ts`); when its queue is full the call is refused (`errors.busy`).
  */
-import { argon2id, argon2Verify } from "hash-wasm";
+import { createPasswordPool, type PasswordPool } from "./password_pool.ts";
+import { Refusal } from "../refusal.ts";
+
+let pool: PasswordPool | null = null;
+const shared = () => (pool ??= createPasswordPool());
+
+/** Stops the pool's threads (at shutdown; a later call starts them again). */
+export async function closePasswordPool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  await p?.close();
+}
 
 /** Hashes a password with a fresh random salt. */
-export function hashPassword(password: string): Promise<string> {
-  return argon2id({
-    password,
-    salt: crypto.getRandomValues(new Uint8Array(16)),
-    parallelism: 1,
-    iterations: 2,
-    memorySize: 19456,
-    hashLength: 32,
-    outputType: "encoded",
-  });
+export async function hashPassword(password: string): Promise<string> {
+  return String(await shared().run({ op: "hash", password }));
 }
 
 /** True when `password` matches the stored hash; false for a malformed hash. */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
   if (!hash.startsWith("$argon2id$")) return false;
   try {
-    return await argon2Verify({ password, hash });
-  } catch {
+    return (await shared().run({ op: "verify", password, hash })) === true;
+  } catch (e) {
+    if (e instanceof Refusal) throw e;
     return false;
   }
 }
 
-let dummy: Promise<string> | null = null;
+/** A fixed Argon2id hash of an unused password, with the same parameters as real ones. */
+const DUMMY_HASH =
+  "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0Ww+ZJBnDK6zaR0tDhMcDhXNRX4+0Yba9ut7MB0n1Pw";
 
 /**
  * Spends the time of one verification against a throw-away hash, so that an unknown
  * e-mail takes as long to reject as a wrong password.
  */
 export async function burnVerification(password: string): Promise<void> {
-  dummy ??= hashPassword("unused-password-for-timing");
-  await verifyPassword(password, await dummy);
+  await verifyPassword(password, DUMMY_HASH);
 }

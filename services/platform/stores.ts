@@ -21,12 +21,13 @@ export interface OpenedStores {
 }
 
 /**
- * Opens the stores of `config` (creating its data directory) and builds the services'
+ * Opens the stores of `config` (creating its data directory, 0700, its files 0600) and builds the services'
  * dependencies; throws `CertificateAuthorityError` before anything is opened when the
  * certificate authority cannot be read.
  */
 export async function openStores(config: Config, log: Logger): Promise<OpenedStores> {
-  await Deno.mkdir(config.dataDir, { recursive: true });
+  await Deno.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await Deno.chmod(config.dataDir, 0o700);
   const pki = await openCertificateAuthority(config.dataDir);
   const kv = await openKv(config.kvPath);
   const telemetry = await openTelemetry({
@@ -38,6 +39,7 @@ export async function openStores(config: Config, log: Logger): Promise<OpenedSto
         error: error instanceof Error ? error.message : String(error),
       }),
   });
+  await restrictFiles(config.dataDir);
   const close = async () => {
     await telemetry.close();
     kv.close();
@@ -58,5 +60,12 @@ export async function openStores(config: Config, log: Logger): Promise<OpenedSto
   } catch (e) {
     await close();
     throw e;
+  }
+}
+
+/** Makes the data directory's files readable and writable by the portal's user only. */
+async function restrictFiles(dir: string): Promise<void> {
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile) await Deno.chmod(`${dir}/${entry.name}`, 0o600);
   }
 }

@@ -1,4 +1,8 @@
-/** Access tokens: HS256 JWTs carrying the user id and role, with an expiry. */
+/**
+ * Access tokens: HS256 JWTs carrying the user id and role, the account's session version
+ * (`ver`, raised to end every token at once) and when the session began (`auth_time`), with an
+ * expiry.
+ */
 import { sign, verify } from "hono/jwt";
 import type { Role } from "../../core/roles.ts";
 
@@ -8,20 +12,36 @@ export interface TokenClaims {
   role: Role;
   iat: number;
   exp: number;
+  /** The account's session version when the token was issued (absent: 0). */
+  ver?: number;
+  /** When the sign-in that began this session happened, in epoch seconds (absent: `iat`). */
+  auth_time?: number;
+}
+
+/** The session a token continues: its version and when it began (epoch seconds). */
+export interface SessionMark {
+  ver: number;
+  authTime: number;
 }
 
 /** Refresh the token when fewer than this many seconds remain. */
 export const REFRESH_WINDOW_SECONDS = 5 * 60;
 
-/** Signs an access token valid for `ttlSeconds` from `nowMs`. */
+/** Signs an access token valid for `ttlSeconds` from `nowMs` (of session `mark`, if given). */
 export function issueToken(
   secret: string,
   user: { id: number; role: Role },
   nowMs: number,
   ttlSeconds: number,
+  mark?: SessionMark,
 ): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
-  return sign({ sub: user.id, role: user.role, iat, exp: iat + ttlSeconds }, secret, "HS256");
+  const session = mark ? { ver: mark.ver, auth_time: mark.authTime } : {};
+  return sign(
+    { sub: user.id, role: user.role, iat, exp: iat + ttlSeconds, ...session },
+    secret,
+    "HS256",
+  );
 }
 
 /** Verifies a token's signature and expiry at `nowMs`; null when invalid or expired. */

@@ -1,39 +1,23 @@
 /**
- * Sessions: the sign-in and registration pages, sign-out, the root redirect, and the
- * JSON calls /auth/login, /auth/register (and /api/auth/register), /auth/verify,
- * /auth/refresh.
+ * Sessions: the sign-in and registration pages, sign-out and the root redirect. The JSON
+ * session calls are in `routes/api/auth.ts`.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv, Deps } from "./_deps.ts";
+import { clientAddress, formString, readForm, translateErrors, validate } from "./_http.ts";
 import {
-  badJson,
-  badRequest,
-  clientAddress,
-  formString,
-  readForm,
-  readJson,
-  translateErrors,
-  validate,
-} from "./_http.ts";
-import {
-  clearSession,
   LANG_COOKIE,
   LAST_ROUTE_COOKIE,
   portalOrigin,
   safeNext,
   setSessionCookie,
 } from "./_session.ts";
-import {
-  loginSchema,
-  PHONE_COUNTRIES,
-  registerFormSchema,
-  registerSchema,
-} from "../core/schemas.ts";
+import { loginSchema, PHONE_COUNTRIES, registerFormSchema } from "../core/schemas.ts";
 import { homeOf, isLanguage, type Role, roleOfPath } from "../core/roles.ts";
-import { register, signIn, type SignInResult } from "../services/accounts.ts";
-import { endSessions, refreshSession } from "../services/sessions.ts";
+import { register, signIn } from "../services/accounts.ts";
+import { endSession, signInMessage, STATUS, tooMany } from "./_auth_common.ts";
 import { barePage } from "./_page.tsx";
 import { LoginPage } from "../components/LoginPage.tsx";
 import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
@@ -50,30 +34,6 @@ function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null
   return homeOf(role);
 }
 
-/** Sets Retry-After and words the wait of a throttled attempt. */
-function tooMany(c: Context<AppEnv>, retryAfterMs: number): string {
-  c.header("Retry-After", String(Math.ceil(retryAfterMs / 1000)));
-  return c.var.t("auth.errors.too_many_attempts", { minutes: Math.ceil(retryAfterMs / 60_000) });
-}
-
-function signInMessage(c: Context<AppEnv>, res: Exclude<SignInResult, { ok: true }>) {
-  const t = c.var.t;
-  if (res.reason === "disabled") {
-    return { message: t("auth.errors.account_disabled"), tone: "warning" as const };
-  }
-  if (res.reason === "throttled") {
-    return { message: tooMany(c, res.retryAfterMs), tone: "error" as const };
-  }
-  return { message: t("auth.errors.invalid_credentials"), tone: "error" as const };
-}
-
-const STATUS = { invalid: 401, disabled: 403, throttled: 429 } as const;
-const CODES = {
-  invalid: "invalid_credentials",
-  disabled: "account_disabled",
-  throttled: "too_many_attempts",
-} as const;
-
 /** Applies `?lang=` (stored as the pre-sign-in choice) and tells where to redirect, if anywhere. */
 function languageSwitch(c: Context<AppEnv>): string | null {
   const lang = c.req.query("lang");
@@ -86,7 +46,7 @@ function languageSwitch(c: Context<AppEnv>): string | null {
   return url.pathname + url.search;
 }
 
-/** The session routes. */
+/** The sign-in pages, sign-out and the root redirect (mount at `/`). */
 export function authRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const address = (c: Context<AppEnv>) => clientAddress(c, deps.config.trustProxy);
@@ -227,82 +187,9 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     return c.redirect("/login?registered=1", 303);
   });
 
-  // Signing out ends every session of the account, on every device.
-  const endSession = async (c: Context<AppEnv>) => {
-    if (c.var.user) await endSessions(deps, c.var.user.id);
-    clearSession(c);
-  };
-  const logout = async (c: Context<AppEnv>) => {
-    await endSession(c);
+  app.post("/logout", async (c) => {
+    await endSession(c, deps);
     return c.redirect("/login", 303);
-  };
-  app.post("/logout", logout);
-
-  // ---- JSON API ----------------------------------------------------------------------
-  app.post("/auth/login", async (c) => {
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(loginSchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors);
-    const res = await signIn(
-      deps,
-      parsed.data.email,
-      parsed.data.password,
-      address(c),
-    );
-    if (!res.ok) {
-      return c.json(
-        { message: signInMessage(c, res).message, code: CODES[res.reason] },
-        STATUS[res.reason],
-      );
-    }
-    return c.json({
-      access_token: res.token,
-      token_type: "bearer",
-      expires_in: res.ttlSeconds,
-      user: res.user,
-      message: c.var.t("auth.login.success"),
-    });
-  });
-
-  const registerJson = async (c: Context<AppEnv>) => {
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(registerSchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("auth.errors.registration_failed"));
-    const res = await register(deps, parsed.data, c.var.lang, address(c));
-    if (!res.ok && "throttled" in res) {
-      return c.json({ message: tooMany(c, res.retryAfterMs), code: CODES.throttled }, 429);
-    }
-    if (!res.ok) {
-      return badRequest(c, { [res.field]: res.key }, c.var.t("auth.errors.registration_failed"));
-    }
-    return c.json({ message: c.var.t("auth.register.success"), user: res.user }, 201);
-  };
-  app.post("/auth/register", registerJson);
-  app.post("/api/auth/register", registerJson);
-
-  app.get("/auth/verify", (c) => {
-    const user = c.var.user;
-    if (!user) return c.json({ message: c.var.t("errors.missing_token") }, 401);
-    return c.json({ user });
-  });
-
-  app.post("/auth/refresh", async (c) => {
-    const session = c.var.session;
-    const fresh = session ? await refreshSession(deps, session, deps.now()) : null;
-    if (!fresh) return c.json({ message: c.var.t("errors.missing_token") }, 401);
-    if (c.var.authVia === "cookie") setSessionCookie(c, deps, fresh.token, fresh.ttlSeconds);
-    return c.json({
-      access_token: fresh.token,
-      token_type: "bearer",
-      expires_in: fresh.ttlSeconds,
-    });
-  });
-
-  app.post("/auth/logout", async (c) => {
-    await endSession(c);
-    return c.json({ message: c.var.t("auth.logged_out") });
   });
 
   return app;

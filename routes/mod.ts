@@ -6,6 +6,7 @@ import { csrfMiddleware, sessionMiddleware } from "./_session.ts";
 import { staticRoutes } from "./static.ts";
 import { securityHeaders } from "./_security.ts";
 import { authRoutes } from "./auth.tsx";
+import { authApiRoutes, registerApiRoute } from "./api/auth.ts";
 import { legalRoutes } from "./legal.tsx";
 import { userApiRoutes } from "./api/users.ts";
 import { notificationApiRoutes } from "./api/notifications.ts";
@@ -42,6 +43,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(sessionMiddleware(deps));
   app.use(csrfMiddleware(deps));
   app.route("/", authRoutes(deps));
+  app.route("/auth", authApiRoutes(deps));
+  app.route("/api/auth", registerApiRoute(deps));
   app.route("/legal", legalRoutes(deps));
   const logging = loggingRoutes(deps);
   app.route("/logging", logging);

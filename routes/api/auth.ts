@@ -1,0 +1,102 @@
+/**
+ * The JSON session calls, mounted at `/auth`: `POST /login`, `POST /register` (also mounted
+ * alone at `/api/auth/register`), `GET /verify`, `POST /refresh`, `POST /logout`.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { AppEnv, Deps } from "../_deps.ts";
+import { badJson, badRequest, clientAddress, readJson, validate } from "../_http.ts";
+import { setSessionCookie } from "../_session.ts";
+import { loginSchema, registerSchema } from "../../core/schemas.ts";
+import { register, signIn } from "../../services/accounts.ts";
+import { refreshSession } from "../../services/sessions.ts";
+import { CODES, endSession, signInMessage, STATUS, tooMany } from "../_auth_common.ts";
+
+/** Registration with an access code, as JSON (spec 000: `POST /auth/register`). */
+function registerJson(deps: Deps) {
+  return async (c: Context<AppEnv>) => {
+    const body = await readJson(c);
+    if (body === undefined) return badJson(c);
+    const parsed = validate(registerSchema, body);
+    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("auth.errors.registration_failed"));
+    const res = await register(
+      deps,
+      parsed.data,
+      c.var.lang,
+      clientAddress(c, deps.config.trustProxy),
+    );
+    if (!res.ok && "throttled" in res) {
+      return c.json({ message: tooMany(c, res.retryAfterMs), code: CODES.throttled }, 429);
+    }
+    if (!res.ok) {
+      return badRequest(c, { [res.field]: res.key }, c.var.t("auth.errors.registration_failed"));
+    }
+    return c.json({ message: c.var.t("auth.register.success"), user: res.user }, 201);
+  };
+}
+
+/** The JSON session routes (mount at `/auth`). */
+export function authApiRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const address = (c: Context<AppEnv>) => clientAddress(c, deps.config.trustProxy);
+
+  app.post("/login", async (c) => {
+    const body = await readJson(c);
+    if (body === undefined) return badJson(c);
+    const parsed = validate(loginSchema, body);
+    if (!parsed.ok) return badRequest(c, parsed.errors);
+    const res = await signIn(
+      deps,
+      parsed.data.email,
+      parsed.data.password,
+      address(c),
+    );
+    if (!res.ok) {
+      return c.json(
+        { message: signInMessage(c, res).message, code: CODES[res.reason] },
+        STATUS[res.reason],
+      );
+    }
+    return c.json({
+      access_token: res.token,
+      token_type: "bearer",
+      expires_in: res.ttlSeconds,
+      user: res.user,
+      message: c.var.t("auth.login.success"),
+    });
+  });
+
+  app.post("/register", registerJson(deps));
+
+  app.get("/verify", (c) => {
+    const user = c.var.user;
+    if (!user) return c.json({ message: c.var.t("errors.missing_token") }, 401);
+    return c.json({ user });
+  });
+
+  app.post("/refresh", async (c) => {
+    const session = c.var.session;
+    const fresh = session ? await refreshSession(deps, session, deps.now()) : null;
+    if (!fresh) return c.json({ message: c.var.t("errors.missing_token") }, 401);
+    if (c.var.authVia === "cookie") setSessionCookie(c, deps, fresh.token, fresh.ttlSeconds);
+    return c.json({
+      access_token: fresh.token,
+      token_type: "bearer",
+      expires_in: fresh.ttlSeconds,
+    });
+  });
+
+  app.post("/logout", async (c) => {
+    await endSession(c, deps);
+    return c.json({ message: c.var.t("auth.logged_out") });
+  });
+
+  return app;
+}
+
+/** `POST /api/auth/register` alone (mount at `/api/auth`). */
+export function registerApiRoute(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.post("/register", registerJson(deps));
+  return app;
+}

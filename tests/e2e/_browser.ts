@@ -372,12 +372,19 @@ export interface AxeViolation {
 
 let axeSource: string | undefined;
 
+/**
+ * Injects axe-core once per page. Evaluated through the DevTools protocol, which the portal's
+ * Content-Security-Policy does not govern (an inline script tag would be refused, as it should).
+ */
+async function injectAxe(page: Page): Promise<void> {
+  if (await page.evaluate(() => "axe" in globalThis)) return;
+  axeSource ??= await Deno.readTextFile(new URL("node_modules/axe-core/axe.min.js", ROOT));
+  await page.evaluate(axeSource);
+}
+
 /** Runs axe-core on the page (injected once) and answers its serious and critical violations. */
 export async function axeSerious(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => "axe" in globalThis))) {
-    axeSource ??= await Deno.readTextFile(new URL("node_modules/axe-core/axe.min.js", ROOT));
-    await page.addScriptTag({ content: axeSource });
-  }
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     // deno-lint-ignore no-explicit-any
     const axe = (globalThis as any).axe;

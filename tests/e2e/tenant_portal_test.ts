@@ -8,11 +8,11 @@ import type { Page } from "puppeteer-core";
 import {
   addAccount,
   apiStation,
+  axeSerious,
   downloadedPdf,
   pathOf,
   phonePage,
   portalApi,
-  ROOT,
   signIn,
   withPortalAndBrowser,
 } from "./_browser.ts";
@@ -39,23 +39,9 @@ const noOverflow = async (page: Page) => {
   assert.ok(over <= 1, `${pathOf(page)} is ${over}px wider than the phone`);
 };
 
-const AXE_SOURCE = await Deno.readTextFile(new URL("node_modules/axe-core/axe.min.js", ROOT));
-
 /** Serious and critical axe-core violations of the page, as `id: target` lines. */
-async function axeSerious(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in globalThis))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  return await page.evaluate(async () => {
-    // deno-lint-ignore no-explicit-any
-    const axe = (globalThis as any).axe;
-    const r = await axe.run(document, { resultTypes: ["violations"] });
-    return r.violations
-      .filter((v: { impact: string }) => v.impact === "serious" || v.impact === "critical")
-      .map((v: { id: string; nodes: { target: unknown }[] }) =>
-        `${v.id}: ${JSON.stringify(v.nodes[0]?.target)}`
-      );
-  });
+async function axeLines(page: Page): Promise<string[]> {
+  return (await axeSerious(page)).map((v) => `${v.id}: ${JSON.stringify(v.nodes[0]?.target)}`);
 }
 
 const text = (page: Page, sel: string) => page.$eval(sel, (el) => (el as HTMLElement).innerText);
@@ -137,7 +123,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       assert.match(units[0], /TP0001/);
       assert.match(await text(page, "[data-testid=recent-bills]"), /591\.60 MXN/);
       await noOverflow(page);
-      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
       await Promise.all([
         page.waitForNavigation(),
         page.click("a[href='/user?chart=consumption']"),
@@ -162,7 +148,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       assert.match(peaks, /Morning Peak\s+6:00-9:00 AM/);
       assert.match(peaks, /Off-Peak\s+11:00 PM-5:00 AM/);
       await noOverflow(page);
-      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
       await Promise.all([
         page.waitForNavigation(),
         page.click(`a[href='/user/consumption/${sensors[0]}?tab=insights']`),
@@ -183,7 +169,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       assert.match(await text(page, "[data-testid=pricing-devices]"), /TP0001/);
       assert.doesNotMatch(await text(page, "main"), /TP0002/);
       await noOverflow(page);
-      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
 
       // 4. The billing page with the bill of last month and its report.
       await page.goto(`${portal.url}/user/billing?period=${month.text}`, { waitUntil: "load" });
@@ -192,7 +178,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       await page.click("[data-testid=how-it-works] summary");
       assert.match(await text(page, "[data-testid=how-it-works]"), /Total = Base tariff/);
       await noOverflow(page);
-      assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
+      assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
       await page.click("[data-testid=bill-report]");
       await downloadedPdf(dir, `monthly_report_${station}_unit_1_${month.text}.pdf`);
       // The PDF of the whole period.

@@ -11,13 +11,14 @@
  * portal's CA; when client certificates are required, the TLS handshake refuses a client
  * that presents none or one not signed by that CA, before any MQTT packet is read.
  */
-import { Aedes, type Client } from "aedes";
+import { Aedes, type AuthenticateError, type Client } from "aedes";
 import { createServer, type Server } from "node:net";
 import { createServer as createTlsServer, type TLSSocket } from "node:tls";
 import { timingSafeEqual } from "node:crypto";
 import { Buffer } from "node:buffer";
 import type { DeviceDirectory, IngestDevice } from "./contract.ts";
 import { type IngestLog, SILENT_LOG, throttledLog } from "./_log.ts";
+import { ADDRESS_BACKOFF, ConnectBackoff, USERNAME_BACKOFF } from "./connect_backoff.ts";
 
 /** MQTT credentials. */
 export interface Credentials {
@@ -96,22 +97,59 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const ingestClientIds = new Set<string>();
   const broker = await Aedes.createBroker({ maxClientsIdLength: 128 });
 
+  const byUsername = new ConnectBackoff(USERNAME_BACKOFF);
+  const byAddress = new ConnectBackoff(ADDRESS_BACKOFF);
+
   broker.authenticate = (client, username, password, done) => {
+    const address = (client.conn as { remoteAddress?: string }).remoteAddress ?? "unknown";
+    const now = Date.now();
+    const waits = [
+      byAddress.reserve(address, now),
+      username ? byUsername.reserve(username, now) : 0,
+    ];
+    if (waits.includes(null)) {
+      throttled.log("backoff", "warn", "broker refused a CONNECT during backoff", {
+        username,
+        address,
+      });
+      return done(refusal(SERVER_UNAVAILABLE, "too many failed attempts, try later"), false);
+    }
+    const wait = Math.max(...(waits as number[]));
+    /** Counts a failed CONNECT against its username and address and refuses it. */
+    const refuse = (returnCode: number, message: string) => {
+      const at = Date.now();
+      byAddress.fail(address, at);
+      if (username) byUsername.fail(username, at);
+      done(refusal(returnCode, message), false);
+    };
+    const check = () => authenticate(client, username, password, done, refuse);
+    if (wait > 0) setTimeout(check, wait);
+    else check();
+  };
+
+  function authenticate(
+    client: Client,
+    username: string | undefined,
+    password: Buffer | undefined,
+    done: (error: AuthenticateError | null, success: boolean | null) => void,
+    refuse: (returnCode: number, message: string) => void,
+  ) {
     const pass = password ? Buffer.from(password).toString("utf8") : "";
     if (!username) {
       throttled.log("anonymous", "warn", "broker refused a client without username", {});
-      return done(refusal(NOT_AUTHORIZED, "a username is required"), false);
+      return refuse(NOT_AUTHORIZED, "a username is required");
     }
     const ingest = options.ingestCredentials;
     if (username === ingest.username && sameSecret(pass, ingest.password)) {
       identities.set(client, { kind: "ingest" });
       ingestClientIds.add(client.id);
+      byUsername.succeed(username);
       return done(null, true);
     }
     options.directory.authenticate(username, pass).then((device) => {
       if (!device) {
         throttled.log("bad-credentials", "warn", "broker refused wrong credentials", { username });
-        return done(refusal(BAD_USERNAME_OR_PASSWORD, "bad username or password"), false);
+        return refuse(BAD_USERNAME_OR_PASSWORD, "bad username or password");
       }
       if (ingestClientIds.has(client.id)) {
         // A device must not take over (and so disconnect) an ingest client's session.
@@ -122,6 +160,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         return done(refusal(IDENTIFIER_REJECTED, "client id reserved"), false);
       }
       identities.set(client, { kind: "device", device });
+      byUsername.succeed(username);
       done(null, true);
     }, (error) => {
       throttled.log("directory", "error", "broker could not check credentials", {
@@ -129,7 +168,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       });
       done(refusal(SERVER_UNAVAILABLE, "credentials cannot be checked now"), false);
     });
-  };
+  }
 
   broker.authorizePublish = (client, packet, done) => {
     const topic = packet.topic;

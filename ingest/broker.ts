@@ -12,12 +12,13 @@
  * that presents none or one not signed by that CA, before any MQTT packet is read.
  */
 import { Aedes, type AuthenticateError, type Client } from "aedes";
-import { createServer, type Server } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer, type TLSSocket } from "node:tls";
 import { timingSafeEqual } from "node:crypto";
 import { Buffer } from "node:buffer";
 import type { DeviceDirectory, IngestDevice } from "./contract.ts";
 import { type IngestLog, SILENT_LOG, throttledLog } from "./_log.ts";
+import { DEFAULT_MAX_PACKET_BYTES, guardPackets } from "./packet_guard.ts";
 import { ADDRESS_BACKOFF, ConnectBackoff, USERNAME_BACKOFF } from "./connect_backoff.ts";
 
 /** MQTT credentials. */
@@ -36,6 +37,8 @@ export interface EmbeddedBrokerOptions {
   /** The credentials of ingest clients. */
   ingestCredentials: Credentials;
   log?: IngestLog;
+  /** Largest MQTT packet a client may send (bytes); 64 KB unless given. */
+  maxPacketBytes?: number;
   /** MQTT over TLS on a second port; absent: plain MQTT only. */
   tls?: BrokerTls;
 }
@@ -208,7 +211,17 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     });
   });
 
-  const server: Server = createServer(broker.handle);
+  const maxPacket = options.maxPacketBytes ?? DEFAULT_MAX_PACKET_BYTES;
+  /** The connection with its packets capped; an oversized packet closes it, logged. */
+  const guarded = (socket: Socket) =>
+    guardPackets(socket, maxPacket, (size) => {
+      throttled.log("oversize", "warn", "broker closed a connection sending an oversized packet", {
+        address: socket.remoteAddress ?? "unknown",
+        bytes: size,
+        max: maxPacket,
+      });
+    });
+  const server: Server = createServer((socket) => broker.handle(guarded(socket)));
   const tls = options.tls;
   const tlsServer = tls
     ? createTlsServer({
@@ -218,7 +231,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       requestCert: tls.requireClientCert,
       rejectUnauthorized: tls.requireClientCert,
       minVersion: "TLSv1.2",
-    }, (socket: TLSSocket) => broker.handle(socket))
+    }, (socket: TLSSocket) => broker.handle(guarded(socket)))
     : null;
   tlsServer?.on("tlsClientError", (error: Error) => {
     throttled.log("tls-refused", "warn", "broker refused a TLS client", { error: error.message });

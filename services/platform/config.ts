@@ -77,6 +77,8 @@ export interface MqttSettings {
   tlsHosts: string[];
   /** Whether the embedded broker's TLS port refuses clients without a certificate from the portal's CA. */
   requireClientCert: boolean;
+  /** Largest MQTT packet a client may send to the embedded broker (bytes). */
+  maxPacketBytes: number;
   /** Credentials of the portal's ingest client on an external broker. */
   username: string | null;
   password: string | null;
@@ -239,6 +241,7 @@ const envSchema = z.object({
   MQTT_REQUIRE_CLIENT_CERT: z.enum(["true", "false"], {
     message: "MQTT_REQUIRE_CLIENT_CERT must be true or false",
   }).optional().default("false"),
+  MQTT_MAX_PACKET_BYTES: wholeNumber("MQTT_MAX_PACKET_BYTES", 65_536, 1_024, 268_435_455),
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
   INGEST: z.enum(["on", "off"], { message: "INGEST must be on or off" }).optional().default("on"),
@@ -340,6 +343,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       tlsPort: v.MQTT_TLS_PORT,
       tlsHosts: v.MQTT_TLS_HOSTS ?? defaultTlsHosts(),
       requireClientCert: v.MQTT_REQUIRE_CLIENT_CERT === "true",
+      maxPacketBytes: v.MQTT_MAX_PACKET_BYTES,
       username: v.MQTT_USERNAME || null,
       password: v.MQTT_PASSWORD || null,
       ingest: v.INGEST === "on",

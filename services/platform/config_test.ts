@@ -145,6 +145,7 @@ Deno.test("MQTT and time-series settings default to the embedded broker and stor
     tlsPort: 8883,
     tlsHosts: c.mqtt.tlsHosts,
     requireClientCert: false,
+    maxPacketBytes: 65_536,
     username: null,
     password: null,
     ingest: true,
@@ -293,4 +294,10 @@ Deno.test("loadConfig() reads the Openpay settings and names each bad one", () =
     () => loadConfig({ OPENPAY_MERCHANT_ID: "mzdtln0bmtms6o3kck8f" }),
     /OPENPAY_MERCHANT_ID and OPENPAY_PRIVATE_KEY must be set together/,
   );
+});
+
+Deno.test("MQTT_MAX_PACKET_BYTES caps the embedded broker's packets (64 KB unless set)", () => {
+  assert.equal(loadConfig({}).mqtt.maxPacketBytes, 65_536);
+  assert.equal(loadConfig({ MQTT_MAX_PACKET_BYTES: "131072" }).mqtt.maxPacketBytes, 131_072);
+  assert.throws(() => loadConfig({ MQTT_MAX_PACKET_BYTES: "12" }), /MQTT_MAX_PACKET_BYTES/);
 });

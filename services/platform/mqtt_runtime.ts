@@ -61,6 +61,7 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
     directory,
     ingestCredentials: creds,
     log,
+    maxPacketBytes: config.mqtt.maxPacketBytes,
     tls: await brokerTls(deps),
   });
   const url = config.mqtt.url ?? `mqtt://127.0.0.1:${broker!.port}`;

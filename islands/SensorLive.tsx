@@ -7,16 +7,19 @@
  */
 import { useState } from "react";
 import { usePoll } from "./use_poll.ts";
-import { timeAgo } from "../core/time_ago.ts";
+import {
+  asStatus,
+  lastSeenText,
+  type Status,
+  StatusCard,
+  type StatusTexts,
+} from "./_device_status.tsx";
 
 /** Polling interval of the sensor data page. */
 export const SENSOR_POLL_MS = 15_000;
 
-type Status = "online" | "offline" | "error" | "alarm" | "unknown";
-
 /** Texts of the cards, translated on the server. */
-export interface SensorLiveTexts {
-  status: string;
+export interface SensorLiveTexts extends StatusTexts {
   power: string;
   /** "Apparent power: {value} VA". */
   apparentPower: string;
@@ -28,15 +31,6 @@ export interface SensorLiveTexts {
   phaseVoltage: string;
   phasePf: string;
   phaseEnergy: string;
-  statuses: Record<Status, string>;
-  never: string;
-  /** "Last seen: {time}". */
-  lastSeen: string;
-  justNow: string;
-  /** "{n} min ago", "{n} h ago", "{n} d ago". */
-  minutes: string;
-  hours: string;
-  days: string;
   /** "Failed to load sensor data". */
   loadFailed: string;
   noReadings: string;
@@ -55,28 +49,10 @@ export interface SensorLiveProps {
   texts: SensorLiveTexts;
 }
 
-const COLOURS: Record<Status, string> = {
-  online: "green",
-  error: "red",
-  offline: "red",
-  alarm: "yellow",
-  unknown: "grey",
-};
-
-const asStatus = (s: unknown): Status =>
-  s === "online" || s === "offline" || s === "error" || s === "alarm" ? s : "unknown";
-
 /** A number with 2 decimals in `locale`, or a dash when missing. */
 export function fmt2(locale: string, n: number | undefined): string {
   if (typeof n !== "number" || !Number.isFinite(n)) return "—";
   return n.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-}
-
-function lastSeenText(ms: number | null, texts: SensorLiveTexts): string {
-  if (ms === null) return texts.never;
-  const a = timeAgo(ms, Date.now());
-  const time = a.unit === "just_now" ? texts.justNow : texts[a.unit].replace("{n}", String(a.n));
-  return texts.lastSeen.replace("{time}", time);
 }
 
 /** The cards. */
@@ -118,14 +94,7 @@ export default function SensorLive(
         <div className="alert alert-error sensor-live-alert" role="alert">{texts.loadFailed}</div>
       )}
       <div className="stats sensor-cards">
-        <div className="stat" data-testid="sensor-status" data-status={status}>
-          <div className="stat-label">{texts.status}</div>
-          <div className="stat-value stat-status">
-            <span className={`status-dot dot-${COLOURS[status]}`} aria-hidden="true" />
-            <span aria-live="polite">{texts.statuses[status]}</span>
-          </div>
-          <div className="stat-sub">{seen}</div>
-        </div>
+        <StatusCard testId="sensor-status" status={status} seen={seen} texts={texts} />
         <div className="stat" data-testid="sensor-power">
           <div className="stat-label">{texts.power}</div>
           <div className="stat-value">

@@ -5,29 +5,23 @@
  */
 import { useState } from "react";
 import { usePoll } from "./use_poll.ts";
-import { timeAgo } from "../core/time_ago.ts";
+import {
+  asStatus,
+  COLOURS,
+  lastSeenText,
+  type Status,
+  StatusCard,
+  type StatusTexts,
+} from "./_device_status.tsx";
 
 /** Polling interval of the station data page. */
 export const STATION_POLL_MS = 30_000;
 
-type Status = "online" | "offline" | "error" | "alarm" | "unknown";
-
 /** Texts of the cards, translated on the server. */
-export interface StationStatusTexts {
-  status: string;
+export interface StationStatusTexts extends StatusTexts {
   activeSensors: string;
   /** "{online}/{total} online". */
   activeValue: string;
-  statuses: Record<Status, string>;
-  /** "Never seen". */
-  never: string;
-  /** "Last seen: {time}". */
-  lastSeen: string;
-  justNow: string;
-  /** "{n} min ago", "{n} h ago", "{n} d ago". */
-  minutes: string;
-  hours: string;
-  days: string;
 }
 
 /** Props of the cards. */
@@ -42,17 +36,6 @@ export interface StationStatusProps {
   texts: StationStatusTexts;
 }
 
-const COLOURS: Record<Status, string> = {
-  online: "green",
-  error: "red",
-  offline: "red",
-  alarm: "yellow",
-  unknown: "grey",
-};
-
-const asStatus = (s: unknown): Status =>
-  s === "online" || s === "offline" || s === "error" || s === "alarm" ? s : "unknown";
-
 /** Puts a status label (dot and word) into every `[data-sensor-status=id]` of the page. */
 function paintSensor(id: number, status: Status, texts: StationStatusTexts) {
   for (const el of document.querySelectorAll<HTMLElement>(`[data-sensor-status="${id}"]`)) {
@@ -63,14 +46,6 @@ function paintSensor(id: number, status: Status, texts: StationStatusTexts) {
     dot.className = `status-dot dot-${COLOURS[status]}`;
     label.lastChild!.textContent = texts.statuses[status];
   }
-}
-
-/** The worded last seen of a station (epoch ms or null). */
-function lastSeenText(ms: number | null, texts: StationStatusTexts): string {
-  if (ms === null) return texts.never;
-  const a = timeAgo(ms, Date.now());
-  const time = a.unit === "just_now" ? texts.justNow : texts[a.unit].replace("{n}", String(a.n));
-  return texts.lastSeen.replace("{time}", time);
 }
 
 /** The two cards. */
@@ -111,14 +86,7 @@ export default function StationStatus(
 
   return (
     <>
-      <div className="stat" data-testid="station-status" data-status={status}>
-        <div className="stat-label">{texts.status}</div>
-        <div className="stat-value stat-status">
-          <span className={`status-dot dot-${COLOURS[status]}`} aria-hidden="true" />
-          <span aria-live="polite">{texts.statuses[status]}</span>
-        </div>
-        <div className="stat-sub">{seen}</div>
-      </div>
+      <StatusCard testId="station-status" status={status} seen={seen} texts={texts} />
       <div className="stat" data-testid="active-sensors">
         <div className="stat-label">{texts.activeSensors}</div>
         <div className="stat-value">

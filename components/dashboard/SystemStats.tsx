@@ -138,6 +138,23 @@ export function SystemStats({ t, lang, timeframe, figures, rows, last8 }: System
     minute: "2-digit",
     timeZone: DISPLAY_TIME_ZONE,
   });
+  // The stations' and the sensors' figures, in the order of the cards and donuts.
+  const kinds = figures === null ? [] : [
+    {
+      id: "stations",
+      one: "station",
+      online: figures.stationsOnline,
+      total: figures.stationCount,
+      uptime: stUp,
+    },
+    {
+      id: "sensors",
+      one: "sensor",
+      online: figures.sensorsOnline,
+      total: figures.sensorCount,
+      uptime: seUp,
+    },
+  ];
   const pct = (n: number, total: number) =>
     total === 0
       ? <span className="muted">—</span>
@@ -178,22 +195,7 @@ export function SystemStats({ t, lang, timeframe, figures, rows, last8 }: System
         : (
           <>
             <div className="stats">
-              <Card
-                t={t}
-                id="stations"
-                label={U("cards.stations")}
-                online={figures.stationsOnline}
-                total={figures.stationCount}
-                uptime={stUp}
-              />
-              <Card
-                t={t}
-                id="sensors"
-                label={U("cards.sensors")}
-                online={figures.sensorsOnline}
-                total={figures.sensorCount}
-                uptime={seUp}
-              />
+              {kinds.map((k) => <Card key={k.id} t={t} {...k} label={U(`cards.${k.id}`)} />)}
               {figures.uptime !== null && (
                 <div className="stat" data-testid="card-system">
                   <div className="stat-label">{U("cards.system_uptime")}</div>
@@ -205,20 +207,9 @@ export function SystemStats({ t, lang, timeframe, figures, rows, last8 }: System
               )}
             </div>
             <div className="donuts">
-              <Donut
-                t={t}
-                id="stations"
-                title={U("charts.station_status")}
-                online={figures.stationsOnline}
-                total={figures.stationCount}
-              />
-              <Donut
-                t={t}
-                id="sensors"
-                title={U("charts.sensor_status")}
-                online={figures.sensorsOnline}
-                total={figures.sensorCount}
-              />
+              {kinds.map((k) => (
+                <Donut key={k.id} t={t} {...k} title={U(`charts.${k.one}_status`)} />
+              ))}
             </div>
             <Island
               of={UptimeCharts}
@@ -251,7 +242,8 @@ export function SystemStats({ t, lang, timeframe, figures, rows, last8 }: System
                         label: U("performance_table.columns.hour"),
                         primary: true,
                         className: "nowrap",
-                        cell: (r) => time.format(new Date(r.hour)),
+                        cell: (r) =>
+                          time.format(new Date(r.hour)),
                       },
                       {
                         label: U("performance_table.columns.stations_online"),
@@ -263,7 +255,8 @@ export function SystemStats({ t, lang, timeframe, figures, rows, last8 }: System
                       },
                       {
                         label: U("performance_table.columns.station_connectivity"),
-                        cell: (r) => pct(r.station_connectivity, r.stations_total),
+                        cell: (r) =>
+                          pct(r.station_connectivity, r.stations_total),
                       },
                       {
                         label: U("performance_table.columns.sensors_online"),

@@ -5,6 +5,12 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
+import {
+  DeviceFormActions,
+  DeviceFormHead,
+  DeviceTextField,
+  RequiredMark,
+} from "./DeviceFormParts.tsx";
 import { Island } from "../render.tsx";
 import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
@@ -60,29 +66,17 @@ export function SensorForm(
 ) {
   const editing = id !== null;
   const F = (k: string, p?: Record<string, string | number>) => t(`devices.sensor_form.${k}`, p);
-  const req = (required: boolean) => (
-    <span className="muted small">
-      {t(`devices.station_form.fields.${required ? "required" : "optional"}`)}
-    </span>
-  );
+  const req = (required: boolean) => <RequiredMark t={t} required={required} />;
   const text = (key: TextKey, o: { placeholder?: string; auto?: string } = {}) => (
-    <div className="field">
-      <label htmlFor={key}>
-        {F(`fields.${key}`)} {req(true)}
-      </label>
-      <input
-        id={key}
-        name={key}
-        type="text"
-        autoComplete={o.auto ?? "off"}
-        maxLength={200}
-        defaultValue={values[key]}
-        placeholder={o.placeholder}
-        aria-required
-        {...errAttrs(key, fe[key])}
-      />
-      <FieldError id={key} message={fe[key]} />
-    </div>
+    <DeviceTextField
+      id={key}
+      label={F(`fields.${key}`)}
+      mark={req(true)}
+      value={values[key]}
+      required
+      error={fe[key]}
+      {...o}
+    />
   );
   const serial = values.serial_number.trim();
   const back = `/admin/devices/station/${station.id}/data`;
@@ -91,15 +85,12 @@ export function SensorForm(
     : `/admin/devices/station/${station.id}/sensor/create`;
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>{F(editing ? "title_edit" : "title_create")}</h1>
-          <p className="muted" style={{ margin: 0 }}>{F("subtitle", { station: station.name })}</p>
-        </div>
-        <div className="page-actions">
-          <a className="btn btn-secondary" href={back}>{F("back")}</a>
-        </div>
-      </div>
+      <DeviceFormHead
+        title={F(editing ? "title_edit" : "title_create")}
+        subtitle={F("subtitle", { station: station.name })}
+        back={back}
+        backLabel={F("back")}
+      />
       <FormError testId="form-error">{error}</FormError>
       <form
         method="post"
@@ -202,12 +193,12 @@ export function SensorForm(
             />
           </div>
         </section>
-        <div className="form-actions">
-          <a className="btn btn-secondary" href={back}>{F("cancel")}</a>
-          <button type="submit" className="btn" data-testid="save-sensor">
-            {F(editing ? "update" : "create")}
-          </button>
-        </div>
+        <DeviceFormActions
+          back={back}
+          cancel={F("cancel")}
+          save={F(editing ? "update" : "create")}
+          testId="save-sensor"
+        />
       </form>
     </>
   );

@@ -5,6 +5,12 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
+import {
+  DeviceFormActions,
+  DeviceFormHead,
+  DeviceTextField,
+  RequiredMark,
+} from "./DeviceFormParts.tsx";
 import { Island } from "../render.tsx";
 import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
@@ -92,42 +98,27 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
     key: TextKey,
     o: { required?: boolean; label?: string; placeholder?: string; auto?: string } = {},
   ) => (
-    <div className="field">
-      <label htmlFor={key}>
-        {o.label ?? F(`fields.${key}`)}{" "}
-        <span className="muted small">
-          {o.required ? F("fields.required") : F("fields.optional")}
-        </span>
-      </label>
-      <input
-        id={key}
-        name={key}
-        type="text"
-        autoComplete={o.auto ?? "off"}
-        maxLength={200}
-        defaultValue={values[key]}
-        placeholder={o.placeholder ?? F(`placeholders.${key}`)}
-        aria-required={o.required || undefined}
-        {...errAttrs(key, fe[key])}
-      />
-      <FieldError id={key} message={fe[key]} />
-    </div>
+    <DeviceTextField
+      id={key}
+      label={o.label ?? F(`fields.${key}`)}
+      mark={<RequiredMark t={t} required={!!o.required} />}
+      value={values[key]}
+      placeholder={o.placeholder ?? F(`placeholders.${key}`)}
+      auto={o.auto}
+      required={o.required}
+      error={fe[key]}
+    />
   );
   const serial = values.serial_number.trim();
   const back = editing ? `/admin/devices/station/${id}/data` : "/admin/devices";
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>{F(editing ? "title_edit" : "title_create")}</h1>
-          <p className="muted" style={{ margin: 0 }}>
-            {F(editing ? "subtitle_edit" : "subtitle_create")}
-          </p>
-        </div>
-        <div className="page-actions">
-          <a className="btn btn-secondary" href={back}>{F("back")}</a>
-        </div>
-      </div>
+      <DeviceFormHead
+        title={F(editing ? "title_edit" : "title_create")}
+        subtitle={F(editing ? "subtitle_edit" : "subtitle_create")}
+        back={back}
+        backLabel={F("back")}
+      />
       <FormError testId="form-error">{error}</FormError>
       <form
         method="post"
@@ -149,7 +140,7 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
             {text("station_id", { required: true })}
             <div className="field">
               <label htmlFor="zone_id">
-                {F("fields.zone")} <span className="muted small">{F("fields.optional")}</span>
+                {F("fields.zone")} <RequiredMark t={t} required={false} />
               </label>
               <select
                 id="zone_id"
@@ -185,8 +176,7 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
             {text("country", { required: true })}
             <div className="field field-wide">
               <label htmlFor="indications">
-                {F("fields.indications")}{" "}
-                <span className="muted small">{F("fields.optional")}</span>
+                {F("fields.indications")} <RequiredMark t={t} required={false} />
               </label>
               <textarea
                 id="indications"
@@ -247,10 +237,7 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
             <MqttPasswordField
               label={
                 <>
-                  {F("fields.mqtt_password")}{" "}
-                  <span className="muted small">
-                    {editing ? F("fields.optional") : F("fields.required")}
-                  </span>
+                  {F("fields.mqtt_password")} <RequiredMark t={t} required={!editing} />
                 </>
               }
               editing={editing}
@@ -267,12 +254,12 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
             />
           </div>
         </section>
-        <div className="form-actions">
-          <a className="btn btn-secondary" href={back}>{F("cancel")}</a>
-          <button type="submit" className="btn" data-testid="save-station">
-            {F(editing ? "update" : "create")}
-          </button>
-        </div>
+        <DeviceFormActions
+          back={back}
+          cancel={F("cancel")}
+          save={F(editing ? "update" : "create")}
+          testId="save-station"
+        />
       </form>
     </>
   );

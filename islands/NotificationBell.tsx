@@ -1,11 +1,11 @@
 /**
- * The header's notification bell: unread count (polled every 30 s) and a panel with the
- * active, resolved or all notifications, where they can be resolved. Without JavaScript
- * the bell is a link to the notifications page.
+ * The header's notification bell, as the server renders it: a link to the notifications
+ * page with the unread count, and the panel (hidden) that the browser side fills. Its
+ * browser side is the plain script `NotificationBell.client.ts` (no React): the count polled
+ * every 30 s, the panel with the active, resolved or all notifications, and resolving one.
+ * Without JavaScript the bell stays a link to the notifications page.
  */
-import { usePoll } from "./use_poll.ts";
-import { useCallback, useEffect, useRef, useState } from "react";
-import { badgeText, timeAgo } from "../core/time_ago.ts";
+import { badgeText } from "../core/time_ago.ts";
 
 /** Texts of the bell, translated on the server. */
 export interface BellTexts {
@@ -25,21 +25,8 @@ export interface BellTexts {
   resolveFailed: string;
 }
 
-interface Item {
-  id: number;
-  type: string;
-  priority: string;
-  title: string;
-  message: string;
-  link?: string | null;
-  created_at: number;
-  status: "active" | "resolved";
-}
-
-type Filter = "active" | "resolved" | "all";
-
-/** Polling interval of the unread count. */
-export const COUNT_POLL_MS = 30_000;
+/** The panel's filters, in order. */
+export const BELL_FILTERS = ["active", "resolved", "all"] as const;
 
 /** Props of the bell. */
 export interface NotificationBellProps {
@@ -49,85 +36,14 @@ export interface NotificationBellProps {
 
 /** The bell. */
 export default function NotificationBell({ unread, texts }: NotificationBellProps) {
-  const [count, setCount] = useState(unread);
-  const [open, setOpen] = useState(false);
-  const [filter, setFilter] = useState<Filter>("active");
-  const [items, setItems] = useState<Item[] | null>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
-
-  // A failed count is kept as it was: the next poll tries again.
-  const { refresh: refreshCount } = usePoll(async (signal) => {
-    const res = await fetch("/api/notifications/count", { credentials: "same-origin", signal });
-    if (res.ok) setCount((await res.json()).total_count ?? 0);
-  }, { intervalMs: COUNT_POLL_MS });
-
-  const load = useCallback(async (f: Filter) => {
-    try {
-      const res = await fetch(`/api/notifications?status=${f}&limit=50`, {
-        credentials: "same-origin",
-      });
-      setItems(res.ok ? (await res.json()).notifications ?? [] : []);
-    } catch {
-      setItems([]);
-    }
-  }, []);
-
-  useEffect(() => {
-    if (open) load(filter);
-  }, [open, filter, load]);
-
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    const onClick = (e: MouseEvent) => {
-      if (panelRef.current && !panelRef.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("mousedown", onClick);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("mousedown", onClick);
-    };
-  }, [open]);
-
-  const resolve = async (id: number) => {
-    const res = await fetch(`/api/notifications/${id}/resolve`, {
-      method: "POST",
-      credentials: "same-origin",
-    });
-    if (res.status === 400) {
-      const body = await res.json().catch(() => ({}));
-      alert(body.message ?? texts.resolveFailed);
-      return;
-    }
-    if (!res.ok) return;
-    await Promise.all([load(filter), refreshCount()]);
-  };
-
-  const ago = (ms: number) => {
-    const a = timeAgo(ms, Date.now());
-    if (a.unit === "just_now") return texts.justNow;
-    const tpl = a.unit === "minutes"
-      ? texts.minutesAgo
-      : a.unit === "hours"
-      ? texts.hoursAgo
-      : texts.daysAgo;
-    return tpl.replace("{n}", String(a.n));
-  };
-
-  const badge = badgeText(count);
+  const badge = badgeText(unread);
   return (
-    <div ref={panelRef} style={{ position: "static" }}>
+    <div className="notif-bell">
       <a
         className="icon-btn"
         href="/notifications"
         title={texts.notifications}
-        aria-expanded={open}
         data-testid="notification-bell"
-        onClick={(e) => {
-          e.preventDefault();
-          setOpen(!open);
-        }}
       >
         <svg
           className="icon"
@@ -145,56 +61,38 @@ export default function NotificationBell({ unread, texts }: NotificationBellProp
         <span className="visually-hidden">{texts.notifications}</span>
         {badge && <span className="badge-count" data-testid="notification-count">{badge}</span>}
       </a>
-      {open && (
-        <div className="notif-panel" role="dialog" aria-label={texts.notifications}>
-          <div className="modal-head">
-            <h2>{texts.notifications}</h2>
-            <button type="button" className="icon-btn" onClick={() => setOpen(false)}>
-              <span aria-hidden="true">✕</span>
-              <span className="visually-hidden">{texts.close}</span>
-            </button>
-          </div>
-          <div className="notif-filters" role="group">
-            {(["active", "resolved", "all"] as const).map((f) => (
-              <button
-                key={f}
-                type="button"
-                className={`btn btn-sm ${filter === f ? "" : "btn-ghost"}`}
-                aria-pressed={filter === f}
-                onClick={() => setFilter(f)}
-              >
-                {texts[f]}
-              </button>
-            ))}
-          </div>
-          <ul className="notif-list">
-            {items && items.length === 0 && <li className="empty">{texts.empty}</li>}
-            {items?.map((n) => (
-              <li key={n.id} className="notif-item">
-                <div className="title">{n.link ? <a href={n.link}>{n.title}</a> : n.title}</div>
-                <div>{n.message}</div>
-                <div className="notif-meta">
-                  <span>{ago(n.created_at)}</span>
-                  {n.status === "active" && (n.type === "sensor_offline"
-                    ? <span className="badge badge-yellow">{texts.stillOffline}</span>
-                    : (
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-secondary"
-                        onClick={() => resolve(n.id)}
-                      >
-                        {texts.resolve}
-                      </button>
-                    ))}
-                </div>
-              </li>
-            ))}
-          </ul>
-          <div className="modal-foot">
-            <a href="/notifications">{texts.viewAll}</a>
-          </div>
+      <div
+        className="notif-panel"
+        id="notif-panel"
+        role="dialog"
+        aria-labelledby="notif-panel-title"
+        hidden
+      >
+        <div className="modal-head">
+          <h2 id="notif-panel-title">{texts.notifications}</h2>
+          <button type="button" className="icon-btn" data-close>
+            <span aria-hidden="true">✕</span>
+            <span className="visually-hidden">{texts.close}</span>
+          </button>
         </div>
-      )}
+        <div className="notif-filters" role="group" aria-labelledby="notif-panel-title">
+          {BELL_FILTERS.map((f) => (
+            <button
+              key={f}
+              type="button"
+              className={`btn btn-sm ${f === "active" ? "" : "btn-ghost"}`}
+              aria-pressed={f === "active"}
+              data-filter={f}
+            >
+              {texts[f]}
+            </button>
+          ))}
+        </div>
+        <ul className="notif-list" aria-live="polite" />
+        <div className="modal-foot">
+          <a href="/notifications">{texts.viewAll}</a>
+        </div>
+      </div>
     </div>
   );
 }

@@ -1,13 +1,12 @@
-/** Browser side of the island mechanism: hydrate every placed island of one component. */
+/** Browser side of a React island: hydrate every placed island of one component. */
 import { type ComponentType, createElement } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { islandProps } from "./_mount.ts";
 
 /** Hydrates each `[data-island=name]` element with its JSON props and identifier prefix. */
 export function hydrateIslands(name: string, component: ComponentType<Record<string, unknown>>) {
   for (const el of document.querySelectorAll<HTMLElement>(`[data-island="${name}"]`)) {
-    const propsEl = document.getElementById(el.dataset.props ?? "");
-    const props = propsEl ? JSON.parse(propsEl.textContent || "{}") : {};
-    hydrateRoot(el, createElement(component, props), {
+    hydrateRoot(el, createElement(component, islandProps<Record<string, unknown>>(el)), {
       identifierPrefix: el.dataset.prefix,
     });
   }

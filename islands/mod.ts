@@ -1,6 +1,8 @@
 /**
- * The registry of islands: the only React components sent to browsers. The build makes
- * one module per entry; the server renders them through `<Island of={...}>`.
+ * The registry of islands: the parts of pages that do something in the browser. The server
+ * renders each through `<Island of={...}>`; the build makes one module per entry. Most are
+ * React components hydrated in the browser; those in {@link PLAIN_ISLANDS} send no React:
+ * their browser side is a plain script.
  */
 import AccessCodeForm from "./AccessCodeForm.tsx";
 import ClearErrors from "./ClearErrors.tsx";
@@ -47,3 +49,12 @@ export const ISLANDS = {
 
 /** The name of an island. */
 export type IslandName = keyof typeof ISLANDS;
+
+/**
+ * Islands whose browser side is the plain script `islands/<Name>.client.ts`, exporting
+ * `mount(element, props)` (no React): the server renders the component as for any island
+ * and the script adds the behaviour. A page whose islands are all plain loads no React.
+ */
+export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
+  "NotificationBell",
+]);

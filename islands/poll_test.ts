@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type PollEnv, startPoll } from "./use_poll.ts";
+import { type PollEnv, startPoll } from "./poll.ts";
 
 /** A fake clock and page visibility. */
 function fakeEnv() {

@@ -4,7 +4,7 @@
  * and `manifest.json`. `--dev` builds React's development version, unminified.
  */
 import * as esbuild from "esbuild";
-import { ISLANDS } from "../islands/mod.ts";
+import { type IslandName, ISLANDS, PLAIN_ISLANDS } from "../islands/mod.ts";
 
 /** Options of a build. */
 export interface BuildOptions {
@@ -20,36 +20,47 @@ export async function build(opts: BuildOptions) {
   await Deno.mkdir(entriesDir, { recursive: true });
   await Deno.remove(opts.outDir, { recursive: true }).catch(() => {});
   await Deno.mkdir(opts.outDir, { recursive: true });
-  const entryPoints: Record<string, string> = {};
-  for (const name of Object.keys(ISLANDS)) {
+  const reactEntries: Record<string, string> = {};
+  const plainEntries: Record<string, string> = {};
+  for (const name of Object.keys(ISLANDS) as IslandName[]) {
     const file = new URL(`${name}.ts`, entriesDir);
+    const plain = PLAIN_ISLANDS.has(name);
     await Deno.writeTextFile(
       file,
-      `import Island from "../../islands/${name}.tsx";\n` +
-        `import { hydrateIslands } from "../../islands/_hydrate.ts";\n` +
-        `hydrateIslands(${JSON.stringify(name)}, Island as never);\n`,
+      plain
+        ? `import { mount } from "../../islands/${name}.client.ts";\n` +
+          `import { mountIslands } from "../../islands/_mount.ts";\n` +
+          `mountIslands(${JSON.stringify(name)}, mount as never);\n`
+        : `import Island from "../../islands/${name}.tsx";\n` +
+          `import { hydrateIslands } from "../../islands/_hydrate.ts";\n` +
+          `hydrateIslands(${JSON.stringify(name)}, Island as never);\n`,
     );
-    entryPoints[name] = file.pathname;
+    (plain ? plainEntries : reactEntries)[name] = file.pathname;
   }
+  const entryPoints = { ...reactEntries, ...plainEntries };
+  const jsOptions = {
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    minify: !opts.dev,
+    sourcemap: opts.dev ? "inline" : false,
+    jsx: "automatic",
+    jsxImportSource: "react",
+    define: { "process.env.NODE_ENV": JSON.stringify(opts.dev ? "development" : "production") },
+    outdir: opts.outDir.pathname,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    metafile: true,
+    absWorkingDir: root.pathname,
+    logLevel: "warning",
+  } satisfies esbuild.BuildOptions;
   try {
-    const js = await esbuild.build({
-      entryPoints,
-      bundle: true,
-      splitting: true,
-      format: "esm",
-      target: "es2022",
-      minify: !opts.dev,
-      sourcemap: opts.dev ? "inline" : false,
-      jsx: "automatic",
-      jsxImportSource: "react",
-      define: { "process.env.NODE_ENV": JSON.stringify(opts.dev ? "development" : "production") },
-      outdir: opts.outDir.pathname,
-      entryNames: "[name]-[hash]",
-      chunkNames: "chunk-[hash]",
-      metafile: true,
-      absWorkingDir: root.pathname,
-      logLevel: "warning",
-    });
+    // React islands share chunks (React itself, uPlot); each plain island is one small file.
+    const react = await esbuild.build({ ...jsOptions, entryPoints: reactEntries, splitting: true });
+    const plain = await esbuild.build({ ...jsOptions, entryPoints: plainEntries });
+    const js = {
+      metafile: { inputs: {}, outputs: { ...react.metafile.outputs, ...plain.metafile.outputs } },
+    };
     const css = await esbuild.build({
       entryPoints: { app: new URL("static/styles/app.css", root).pathname },
       bundle: true,
@@ -79,6 +90,7 @@ export async function build(opts: BuildOptions) {
         imports: meta.imports.filter((i) => i.kind === "import-statement").map((i) => rel(i.path)),
       };
     }
+    assertPlainWithoutReact(js.metafile, islands, rel);
     const cssOut = Object.entries(css.metafile.outputs).find(([, m]) => m.entryPoint)?.[0];
     if (!cssOut) throw new Error("the stylesheet was not built");
     const manifest = { css: rel(cssOut), islands };
@@ -89,6 +101,27 @@ export async function build(opts: BuildOptions) {
     return manifest;
   } finally {
     await esbuild.stop();
+  }
+}
+
+/** Fails the build when a plain-script island's module or its chunks bundle React. */
+function assertPlainWithoutReact(
+  metafile: esbuild.Metafile,
+  islands: Record<string, { file: string; imports: string[] }>,
+  rel: (p: string) => string,
+) {
+  const byFile = new Map(Object.entries(metafile.outputs).map(([out, m]) => [rel(out), m]));
+  for (const name of PLAIN_ISLANDS) {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const meta = byFile.get(file);
+      const react = Object.keys(meta?.inputs ?? {}).find((i) => /node_modules\/.*react/.test(i));
+      if (react) throw new Error(`the plain island ${name} bundles React (${react}) in ${file}`);
+      for (const i of meta?.imports ?? []) if (i.kind === "import-statement") visit(rel(i.path));
+    };
+    visit(islands[name].file);
   }
 }
 

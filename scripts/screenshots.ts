@@ -38,7 +38,7 @@ const openTerms = async (page: Page) => {
   await page.waitForSelector("#terms-dialog.open", { visible: true });
 };
 const openBell = async (page: Page) => {
-  await page.waitForSelector("[data-island=NotificationBell] [data-testid=notification-bell]");
+  await page.waitForSelector("[data-island=NotificationBell][data-ready]");
   await page.click("[data-testid=notification-bell]");
   await page.waitForSelector(".notif-panel .notif-list li");
 };
@@ -77,6 +77,7 @@ const SHOTS: Shot[] = [
   { who: "admin", path: "/admin", name: "admin" },
   { who: "admin", path: "/admin", name: "admin-drawer", before: openDrawer, width: 360 },
   { who: "admin", path: "/admin", name: "admin-bell", before: openBell },
+  { who: "user", path: "/user/pricing", name: "user-bell", before: openBell },
   { who: "admin", path: "/admin#contact", name: "admin-contact" },
   { who: "admin", path: "/admin/users", name: "admin-users-tenants" },
   { who: "admin", path: "/admin/users?tab=customers", name: "admin-users-customers" },

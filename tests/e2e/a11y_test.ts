@@ -47,7 +47,7 @@ const CHECKS: Check[] = [
     as: "admin",
     label: "/admin with the notifications panel open",
     before: opening(
-      "[data-island=NotificationBell] [data-testid=notification-bell]",
+      "[data-island=NotificationBell][data-ready]",
       "[data-testid=notification-bell]",
       ".notif-panel",
     ),

@@ -101,7 +101,7 @@ Deno.test("islands hydrate without mismatch warnings on a development build and 
     const seenHome = collectConsole(home);
     await signIn(home, portal, acc.email, acc.password);
     assert.equal(new URL(home.url()).pathname, "/admin");
-    await home.waitForSelector("[data-island=NotificationBell] [data-testid=notification-bell]");
+    await home.waitForSelector("[data-island=NotificationBell][data-ready]");
     await settle(home);
     await home.click("[data-testid=notification-bell]");
     // Clicking the bell opens the panel instead of following its /notifications link.

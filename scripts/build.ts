@@ -1,6 +1,7 @@
 /**
  * Builds the browser assets into `static/build/` (or `--out DIR`): one module per island
- * with shared chunks, the stylesheet with the self-hosted Inter font, hashed file names,
+ * with shared chunks (a plain-script island is one file without React), the stylesheet with
+ * the self-hosted variable Inter font (Latin, one woff2 file), hashed file names,
  * and `manifest.json`. `--dev` builds React's development version, unminified.
  */
 import * as esbuild from "esbuild";
@@ -93,7 +94,8 @@ export async function build(opts: BuildOptions) {
     assertPlainWithoutReact(js.metafile, islands, rel);
     const cssOut = Object.entries(css.metafile.outputs).find(([, m]) => m.entryPoint)?.[0];
     if (!cssOut) throw new Error("the stylesheet was not built");
-    const manifest = { css: rel(cssOut), islands };
+    const font = Object.keys(css.metafile.outputs).find((o) => o.endsWith(".woff2"));
+    const manifest = { css: rel(cssOut), ...(font ? { font: rel(font) } : {}), islands };
     await Deno.writeTextFile(
       new URL("manifest.json", opts.outDir),
       JSON.stringify(manifest, null, 2),

@@ -56,5 +56,8 @@ export type IslandName = keyof typeof ISLANDS;
  * and the script adds the behaviour. A page whose islands are all plain loads no React.
  */
 export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
+  "ClearErrors",
+  "ConfirmSubmit",
+  "LiveRefresh",
   "NotificationBell",
 ]);

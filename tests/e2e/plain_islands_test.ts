@@ -1,0 +1,65 @@
+/**
+ * The small islands that run as plain scripts keep their behaviour in Chromium: a field's
+ * error clears on edit (ClearErrors), and a Delete button asks in a dialog that Escape and
+ * Cancel close, giving the focus back, before confirming posts (ConfirmSubmit).
+ */
+import assert from "node:assert/strict";
+import { getUser } from "../../db/users.ts";
+import { addAccount, freshPage, signIn, withPortalAndBrowser } from "./_browser.ts";
+
+Deno.test("a field's error clears as soon as the field is edited", async () => {
+  await withPortalAndBrowser(async (portal, browser) => {
+    const page = await freshPage(browser);
+    await page.goto(`${portal.url}/register`, { waitUntil: "load" });
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "load" }),
+      page.$eval("form:has([name=full_name])", (f) => (f as HTMLFormElement).submit()),
+    ]);
+    await page.waitForSelector("[data-island=ClearErrors][data-ready]");
+    assert.equal(await page.$eval("#full_name", (el) => el.getAttribute("aria-invalid")), "true");
+    assert.equal(await page.$eval("#full_name-error", (el) => (el as HTMLElement).hidden), false);
+    await page.type("#full_name", "Ana");
+    assert.equal(await page.$eval("#full_name", (el) => el.getAttribute("aria-invalid")), null);
+    assert.equal(await page.$eval("#full_name-error", (el) => (el as HTMLElement).hidden), true);
+  });
+});
+
+Deno.test("Delete asks in a dialog: Escape and Cancel keep the account, Confirm deletes it", async () => {
+  await withPortalAndBrowser(async (portal, browser) => {
+    const admin = await addAccount(portal, "admin");
+    const tenant = await addAccount(portal, "user");
+    const page = await freshPage(browser);
+    await signIn(page, portal, admin.email, admin.password);
+    await page.goto(`${portal.url}/admin/users?q=${encodeURIComponent(tenant.email)}`, {
+      waitUntil: "load",
+    });
+    const form = `form[action="/admin/users/${tenant.user.id}/delete"]`;
+    await page.waitForSelector(`[data-island=ConfirmSubmit][data-ready] ${form}`);
+    const opener = `${form} > button[type=submit]`;
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+
+    assert.equal(await page.$("[role=dialog] [data-testid=confirm-delete]"), null);
+    await page.click(opener);
+    await page.waitForSelector("[role=dialog] [data-testid=confirm-delete]", { visible: true });
+    assert.equal(await focused(), "confirm-delete", "the focus is on Confirm");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("[role=dialog]", { hidden: true });
+    assert.equal(
+      await page.evaluate((s) => document.activeElement === document.querySelector(s), opener),
+      true,
+      "Escape gives the focus back to Delete",
+    );
+
+    await page.click(opener);
+    await page.click("[role=dialog] [data-cancel]");
+    await page.waitForSelector("[role=dialog]", { hidden: true });
+    assert.ok(await getUser(portal.deps.kv, tenant.user.id), "still there after Cancel");
+
+    await page.click(opener);
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "load" }),
+      page.click("[role=dialog] [data-testid=confirm-delete]"),
+    ]);
+    assert.equal(await getUser(portal.deps.kv, tenant.user.id), null, "deleted on Confirm");
+  });
+});

@@ -60,4 +60,5 @@ export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "ConfirmSubmit",
   "LiveRefresh",
   "NotificationBell",
+  "TenantChart",
 ]);

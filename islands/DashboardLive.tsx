@@ -1,16 +1,13 @@
 /**
  * The admin dashboard's live figures: the four device stat cards and the energy production
- * card. Server-rendered with the page's values; the first refresh comes 100 ms after load
- * (spec 000 section 4), then the overview every 30 s and the device counts every 60 s
- * (section 9). A failed refresh shows 'Error loading dashboard' with Retry (section 8).
+ * card. Server-rendered with the page's values; the browser side, the plain script
+ * `DashboardLive.client.ts`, refreshes them: the first time 100 ms after load (spec 000
+ * section 4), then the overview every 30 s and the device counts every 60 s (section 9). A
+ * failed refresh shows 'Error loading dashboard' with Retry (section 8).
  */
-import { useState } from "react";
-import { usePoll } from "./use_poll.ts";
+import { capacityText, energyCells } from "./dashboard_cells.ts";
 
-/** Overview polling interval. */
-export const OVERVIEW_POLL_MS = 30_000;
-/** Device counts polling interval. */
-export const DEVICES_POLL_MS = 60_000;
+export { energyCells, fixed } from "./dashboard_cells.ts";
 
 /** The overview numbers (kW and kWh). */
 export interface LiveOverview {
@@ -57,42 +54,8 @@ export interface DashboardLiveProps {
   texts: DashboardLiveTexts;
 }
 
-/** A number with a fixed count of decimals (spec: 2 by default). */
-export const fixed = (n: number, digits = 2) => n.toFixed(digits);
-
-/** The energy card's cells for an overview (null: loading). */
-export function energyCells(o: LiveOverview | null, x: DashboardLiveTexts) {
-  const v = (f: (o: LiveOverview) => string) => (o ? f(o) : x.loading);
-  return [
-    { key: "power", label: x.currentPower, value: v((o) => fixed(o.currentPower)), unit: x.kw },
-    { key: "today", label: x.today, value: v((o) => fixed(o.todayYield)), unit: x.kwh },
-    {
-      key: "month",
-      label: x.thisMonth,
-      value: v((o) => fixed(o.monthlyYield / 1000, 3)),
-      unit: x.mwh,
-    },
-    { key: "total", label: x.total, value: v((o) => fixed(o.totalYield / 1000, 3)), unit: x.mwh },
-  ];
-}
-
-/** The cards. */
-export default function DashboardLive({ overview: o0, stats: s0, texts: x }: DashboardLiveProps) {
-  const [overview, setOverview] = useState<LiveOverview | null>(o0);
-  const [stats, setStats] = useState<LiveStats>(s0);
-
-  const live = usePoll(async (signal) => {
-    const res = await fetch("/api/measurements/overview", { credentials: "same-origin", signal });
-    if (!res.ok) throw new Error(String(res.status));
-    setOverview(await res.json());
-  }, { intervalMs: OVERVIEW_POLL_MS, firstDelayMs: 100 });
-  // A failed count refresh keeps the last counts.
-  usePoll(async (signal) => {
-    const res = await fetch("/api/devices/stats", { credentials: "same-origin", signal });
-    if (res.ok) setStats(await res.json());
-  }, { intervalMs: DEVICES_POLL_MS });
-  const failed = live.error !== null;
-
+/** The cards, with the values the page was rendered with. */
+export default function DashboardLive({ overview, stats, texts: x }: DashboardLiveProps) {
   const cards: [string, string, number][] = [
     ["stations", x.stations, stats.stationCount],
     ["sensors", x.sensors, stats.sensorCount],
@@ -112,20 +75,10 @@ export default function DashboardLive({ overview: o0, stats: s0, texts: x }: Das
       <section className="card energy-card" data-testid="energy-card">
         <div className="energy-head">
           <h2>{x.energyTitle}</h2>
-          {overview && (
-            <span className="muted energy-capacity">
-              {x.totalCapacity}: {fixed(overview.totalCapacity)} {x.kw}
-            </span>
-          )}
+          <span className="muted energy-capacity" hidden={!overview}>
+            {capacityText(overview, x)}
+          </span>
         </div>
-        {failed && (
-          <div className="alert alert-error energy-error" role="alert">
-            {x.errorLoading}{" "}
-            <button type="button" className="btn btn-sm btn-secondary" onClick={live.refresh}>
-              {x.retry}
-            </button>
-          </div>
-        )}
         <dl className="energy-grid">
           {energyCells(overview, x).map((c) => (
             <div key={c.key} className="energy-cell" data-testid={`energy-${c.key}`}>

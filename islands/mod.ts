@@ -58,6 +58,8 @@ export type IslandName = keyof typeof ISLANDS;
 export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "ClearErrors",
   "ConfirmSubmit",
+  "DashboardLive",
+  "EnergyChart",
   "LiveRefresh",
   "NotificationBell",
   "TenantChart",

@@ -38,6 +38,8 @@ const PAGES: { path: string; who: Who }[] = [
   { path: "/login", who: "anonymous" },
   { path: "/register", who: "anonymous" },
   { path: "/admin", who: "admin" },
+  { path: "/admin?tab=chart", who: "admin" },
+  { path: "/admin/stats", who: "admin" },
   { path: "/admin/users", who: "admin" },
   { path: "/admin/devices", who: "admin" },
   { path: "/admin/settings", who: "admin" },

@@ -109,6 +109,12 @@ Deno.test("islands hydrate without mismatch warnings on a development build and 
     assert.equal(new URL(home.url()).pathname, "/admin");
     await home.waitForSelector(".notif-panel .notif-list li.empty, .notif-panel .notif-item");
     assert.deepEqual(troubles(seenHome), [], `/admin reported:\n${show(troubles(seenHome))}`);
+
+    // A signed-in page with a React island: the uptime charts.
+    await home.goto(`${portal.url}/admin/stats`, { waitUntil: "load" });
+    await home.waitForSelector("[data-island=UptimeCharts] .uptime-charts");
+    await settle(home);
+    assert.deepEqual(troubles(seenHome), [], `/admin/stats reported:\n${show(troubles(seenHome))}`);
   });
 });
 

@@ -1,11 +1,19 @@
 /**
- * The small islands that run as plain scripts keep their behaviour in Chromium: a field's
- * error clears on edit (ClearErrors), and a Delete button asks in a dialog that Escape and
- * Cancel close, giving the focus back, before confirming posts (ConfirmSubmit).
+ * The islands that run as plain scripts keep their behaviour in Chromium: a field's error
+ * clears on edit (ClearErrors); a Delete button asks in a dialog that Escape and Cancel
+ * close, giving the focus back, before confirming posts (ConfirmSubmit); the dashboard's
+ * chart switches mode in place (EnergyChart).
  */
 import assert from "node:assert/strict";
 import { getUser } from "../../db/users.ts";
-import { addAccount, freshPage, signIn, withPortalAndBrowser } from "./_browser.ts";
+import {
+  addAccount,
+  adminWithStation,
+  freshPage,
+  signedInPage,
+  signIn,
+  withPortalAndBrowser,
+} from "./_browser.ts";
 
 Deno.test("a field's error clears as soon as the field is edited", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
@@ -61,5 +69,45 @@ Deno.test("Delete asks in a dialog: Escape and Cancel keep the account, Confirm 
       page.click("[role=dialog] [data-testid=confirm-delete]"),
     ]);
     assert.equal(await getUser(portal.deps.kv, tenant.user.id), null, "deleted on Confirm");
+  });
+});
+
+Deno.test("the dashboard chart switches mode in place: links, address and series follow", async () => {
+  await withPortalAndBrowser(async (portal, browser) => {
+    const { admin } = await adminWithStation(portal, {
+      serial: "ST-MODES",
+      units: ["Depto 101"],
+      sensors: [{ serial: "SIMMODES1", unit: "unit_1" }],
+    });
+    const page = await signedInPage(browser, portal, admin);
+    const series: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/measurements?type=power")) series.push(new URL(r.url()).search);
+    });
+    await page.goto(`${portal.url}/admin?tab=chart`, { waitUntil: "load" });
+    await page.waitForSelector("[data-island=EnergyChart][data-ready]");
+    await page.waitForFunction(() =>
+      document.querySelector("[data-testid=chart-yield]")?.textContent !== "..."
+    );
+    await page.evaluate(() => (globalThis as { stayed?: boolean }).stayed = true);
+
+    await page.click("a.seg[data-mode=month]");
+    await page.waitForSelector("a.seg[data-mode=month][aria-current=page]");
+    assert.match(page.url(), /\/admin\?tab=chart&mode=month&date=\d{4}-\d{2}-\d{2}$/);
+    await page.waitForFunction(() =>
+      document.querySelector("[data-testid=chart-yield]")?.textContent !== "..."
+    );
+    assert.ok(series.some((q) => q.includes("mode=month")), series.join(", "));
+    assert.equal(await page.$eval(".date-nav", (el) => (el as HTMLElement).hidden), false);
+    assert.equal(await page.$("a.seg[data-mode=day][aria-current]"), null);
+
+    await page.click("a.seg[data-mode=total]");
+    await page.waitForSelector("a.seg[data-mode=total][aria-current=page]");
+    assert.equal(await page.$eval(".date-nav", (el) => (el as HTMLElement).hidden), true);
+    assert.equal(
+      await page.evaluate(() => (globalThis as { stayed?: boolean }).stayed),
+      true,
+      "no page load: the chart changed in place",
+    );
   });
 });

@@ -58,9 +58,12 @@ export type IslandName = keyof typeof ISLANDS;
 export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "ClearErrors",
   "ConfirmSubmit",
+  "CopyButton",
   "DashboardLive",
   "EnergyChart",
+  "GenerateReference",
   "LiveRefresh",
   "NotificationBell",
+  "ReportDownload",
   "TenantChart",
 ]);

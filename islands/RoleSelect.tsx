@@ -1,10 +1,10 @@
 /**
  * The role field of the account form, with the customer-only fields (company name, tax
  * ID). On edit, choosing another role shows that the account's assignments reset. With
- * JavaScript the customer fields show only for customers; without it they are always
- * shown (the server ignores them for other roles).
+ * JavaScript (the plain script `RoleSelect.client.ts`) the customer fields show only for
+ * customers; without it they are always shown (the server ignores them for other roles).
  */
-import { useEffect, useState } from "react";
+import { roleChangeWarning } from "./role_change.ts";
 
 /** Texts of the role field, translated on the server. */
 export interface RoleSelectTexts {
@@ -37,26 +37,13 @@ export interface RoleSelectProps {
 
 const ROLE_ORDER = ["customer", "user", "admin"] as const;
 
-/** Which warning a role change deserves, or null when the role is unchanged. */
-export function roleChangeWarning(
-  original: string | null,
-  role: string,
-): "toUser" | "toCustomer" | "other" | null {
-  if (original === null || original === role) return null;
-  if (original === "customer" && role === "user") return "toUser";
-  if (original === "user" && role === "customer") return "toCustomer";
-  return "other";
-}
+export { roleChangeWarning } from "./role_change.ts";
 
-/** The role select, the reset warning and the customer fields. */
+/** The role select, the reset warning and the customer fields, as the server renders them. */
 export default function RoleSelect(
-  { role: initial, original, companyName, taxId, errors, texts }: RoleSelectProps,
+  { role, original, companyName, taxId, errors, texts }: RoleSelectProps,
 ) {
-  const [role, setRole] = useState(initial);
-  const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => setEnhanced(true), []);
   const warning = roleChangeWarning(original, role);
-  const showCustomer = !enhanced || role === "customer";
   const err = (id: string) =>
     errors[id] ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
   const text = (id: "company_name" | "tax_id", label: string, value: string) => (
@@ -70,32 +57,24 @@ export default function RoleSelect(
     <div className="form-grid">
       <div className="field" style={{ gridColumn: "1 / -1" }}>
         <label htmlFor="role">{texts.role}</label>
-        <select
-          id="role"
-          name="role"
-          value={role}
-          onChange={(e) => setRole(e.target.value)}
-          {...err("role")}
-        >
+        <select id="role" name="role" defaultValue={role} {...err("role")}>
           {ROLE_ORDER.map((r) => <option key={r} value={r}>{texts.roles[r]}</option>)}
         </select>
         {errors.role && <p className="field-error" id="role-error">{errors.role}</p>}
-        <div aria-live="polite">
+        <div aria-live="polite" data-warning>
           {warning && (
             <p className="alert alert-warning" data-testid="role-warning">{texts[warning]}</p>
           )}
         </div>
       </div>
-      {showCustomer && (
-        <fieldset style={{ gridColumn: "1 / -1" }}>
-          <legend>{texts.customerDetails}</legend>
-          {!enhanced && <p className="hint">{texts.customerOnly}</p>}
-          <div className="form-grid">
-            {text("company_name", texts.companyName, companyName)}
-            {text("tax_id", texts.taxId, taxId)}
-          </div>
-        </fieldset>
-      )}
+      <fieldset style={{ gridColumn: "1 / -1" }} data-customer>
+        <legend>{texts.customerDetails}</legend>
+        <p className="hint">{texts.customerOnly}</p>
+        <div className="form-grid">
+          {text("company_name", texts.companyName, companyName)}
+          {text("tax_id", texts.taxId, taxId)}
+        </div>
+      </fieldset>
     </div>
   );
 }

@@ -65,5 +65,6 @@ export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "LiveRefresh",
   "NotificationBell",
   "ReportDownload",
+  "RoleSelect",
   "TenantChart",
 ]);

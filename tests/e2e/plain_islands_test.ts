@@ -111,3 +111,32 @@ Deno.test("the dashboard chart switches mode in place: links, address and series
     );
   });
 });
+
+Deno.test("the account form's role field shows the customer fields for customers and warns of a reset", async () => {
+  await withPortalAndBrowser(async (portal, browser) => {
+    const admin = await addAccount(portal, "admin");
+    const customer = await addAccount(portal, "customer");
+    const page = await signedInPage(browser, portal, admin);
+    const customerFields = () =>
+      page.$eval("fieldset:has(#company_name)", (el) => getComputedStyle(el).display !== "none");
+
+    await page.goto(`${portal.url}/admin/users/accounts-form/customer`, { waitUntil: "load" });
+    await page.waitForSelector("[data-island=RoleSelect][data-ready]");
+    assert.equal(await customerFields(), true);
+    assert.equal(await page.$("[data-island=RoleSelect] .hint"), null, "no 'customers only' hint");
+    await page.select("#role", "user");
+    assert.equal(await customerFields(), false);
+    assert.equal(await page.$("[data-testid=role-warning]"), null, "a new account resets nothing");
+
+    await page.goto(`${portal.url}/admin/users/accounts-form/customer/${customer.user.id}`, {
+      waitUntil: "load",
+    });
+    await page.waitForSelector("[data-island=RoleSelect][data-ready]");
+    assert.equal(await page.$("[data-testid=role-warning]"), null);
+    await page.select("#role", "user");
+    await page.waitForSelector("[data-testid=role-warning]", { visible: true });
+    await page.select("#role", "customer");
+    await page.waitForSelector("[data-testid=role-warning]", { hidden: true });
+    assert.equal(await customerFields(), true);
+  });
+});

@@ -1,4 +1,4 @@
-/** The built browser assets: island modules, the stylesheet and its font, with hashed names. */
+/** The built browser assets: island modules and the stylesheet, with hashed names. */
 
 /** One island's module and the shared chunks it imports. */
 export interface IslandAsset {
@@ -9,8 +9,6 @@ export interface IslandAsset {
 /** The manifest written by `scripts/build.ts`. */
 export interface Manifest {
   css: string;
-  /** The text font (woff2) that the stylesheet names, preloaded by every page. */
-  font?: string;
   islands: Record<string, IslandAsset>;
 }
 

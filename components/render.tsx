@@ -116,12 +116,6 @@ export function renderDocument(page: ReactNode, opts: ShellOptions): string {
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${escapeHtml(opts.title)}</title>`,
     `<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">`,
-    // The font is found only once the stylesheet is parsed: fetch it alongside.
-    ...(opts.manifest.font
-      ? [
-        `<link rel="preload" href="/static/build/${opts.manifest.font}" as="font" type="font/woff2" crossorigin>`,
-      ]
-      : []),
     `<link rel="stylesheet" href="/static/build/${opts.manifest.css}">`,
     ...[...preloads].map((p) => `<link rel="modulepreload" href="/static/build/${p}">`),
   ].join("");

@@ -94,8 +94,7 @@ export async function build(opts: BuildOptions) {
     assertPlainWithoutReact(js.metafile, islands, rel);
     const cssOut = Object.entries(css.metafile.outputs).find(([, m]) => m.entryPoint)?.[0];
     if (!cssOut) throw new Error("the stylesheet was not built");
-    const font = Object.keys(css.metafile.outputs).find((o) => o.endsWith(".woff2"));
-    const manifest = { css: rel(cssOut), ...(font ? { font: rel(font) } : {}), islands };
+    const manifest = { css: rel(cssOut), islands };
     await Deno.writeTextFile(
       new URL("manifest.json", opts.outDir),
       JSON.stringify(manifest, null, 2),

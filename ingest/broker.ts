@@ -31,7 +31,10 @@ export interface Credentials {
 export interface EmbeddedBrokerOptions {
   /** TCP port; 0 picks a free one. Default 1883. */
   port?: number;
-  /** Address to listen on. Default `0.0.0.0`. */
+  /**
+   * Address to listen on. Default `127.0.0.1` (this machine only); the portal passes
+   * `MQTT_HOSTNAME`, which is `0.0.0.0` in production so meters on the network reach it.
+   */
   hostname?: string;
   directory: DeviceDirectory;
   /** The credentials of ingest clients. */
@@ -236,7 +239,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   tlsServer?.on("tlsClientError", (error: Error) => {
     throttled.log("tls-refused", "warn", "broker refused a TLS client", { error: error.message });
   });
-  const hostname = options.hostname ?? "0.0.0.0";
+  const hostname = options.hostname ?? "127.0.0.1";
   const listen = (s: Server, port: number) =>
     new Promise<void>((resolve, reject) => {
       s.once("error", reject);

@@ -57,7 +57,7 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
   const creds = await ingestCredentials(deps);
   const broker = config.mqtt.url ? null : await startEmbeddedBroker({
     port: config.mqtt.port,
-    hostname: config.hostname,
+    hostname: config.mqtt.hostname,
     directory,
     ingestCredentials: creds,
     log,

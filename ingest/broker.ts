@@ -234,7 +234,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     if (who?.kind === "ingest" && topic.startsWith("$share/")) {
       // Shared subscriptions, over MQTT 3.1.1 (see broker_share.ts).
       const own = shares.subscribe(client, topic);
-      if (own) return done(null, { ...subscription, topic: own });
+      // In place: aedes keeps the SUBSCRIBE packet's own objects in the session.
+      if (own) subscription.topic = own;
+      if (own) return done(null, subscription);
     }
     const allowed = (who?.kind === "ingest" && !topic.startsWith("$")) ||
       (who?.kind === "device" && topic.startsWith(who.device.prefix + "/"));

@@ -35,6 +35,8 @@ export class SharedSubscriptions {
   readonly #groups = new Map<string, Map<string, Member>>();
   readonly #turn = new Map<string, number>();
   readonly #connected = new Set<string>();
+  /** Private topics given out, with their client ids. */
+  readonly #issued = new Map<string, string>();
   #nextKey = 1;
 
   constructor(private readonly broker: Aedes) {
@@ -52,6 +54,8 @@ export class SharedSubscriptions {
    * malformed shared one (`$share/<group>` without a filter).
    */
   subscribe(client: Client, topic: string): string | null {
+    // A persistent session's subscriptions come back already private.
+    if (this.#issued.get(topic) === client.id) return topic;
     const m = SHARE.exec(topic);
     if (!m) return null;
     const [, group, filter] = m;
@@ -60,10 +64,13 @@ export class SharedSubscriptions {
     let member = members.get(client.id);
     if (!member) members.set(client.id, member = { key: this.#nextKey++, filters: new Set() });
     member.filters.add(filter);
-    return `$share/${group}/${member.key}/${filter}`;
+    const own = `$share/${group}/${member.key}/${filter}`;
+    this.#issued.set(own, client.id);
+    return own;
   }
 
   #forget(clientId: string): void {
+    for (const [topic, id] of this.#issued) if (id === clientId) this.#issued.delete(topic);
     for (const [group, members] of this.#groups) {
       members.delete(clientId);
       if (members.size === 0) this.#groups.delete(group);

@@ -3,7 +3,7 @@
  * id, `clean: false`, QoS 1) so that a broker restart or a reconnect loses nothing the
  * broker acknowledged to a meter; automatic reconnect; wildcard subscriptions to
  * `sensor/+/#` and `station/+/#`, optionally through a shared subscription
- * (`$share/<group>/...`, MQTT 5) so that several ingest processes split the load (then a
+ * (`$share/<group>/...`: MQTT 5 on Mosquitto, 3.1.1 on the embedded broker) so that several ingest processes split the load (then a
  * NotifyStatus reading carries only the frame's own values, since each process sees only
  * some of a meter's frames; see `overlayPartialFrames`). Every
  * message goes to an {@link IngestProcessor}; timers write batches, flush the store and

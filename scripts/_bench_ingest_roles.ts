@@ -24,6 +24,7 @@ export interface RoleArgs {
   prepare?: boolean;
   store?: string;
   "store-batch"?: string;
+  "store-worker"?: boolean;
 }
 
 const enc = new TextEncoder();
@@ -127,9 +128,10 @@ export async function rolePlain(args: RoleArgs) {
 export async function roleIngest(args: RoleArgs) {
   const meters = Number(args.meters);
   const dir = await Deno.makeTempDir({ prefix: "bench-ingest-" });
-  const store = args.store === "none"
-    ? nullStore()
-    : openSqliteStore(`${dir}/telemetry.sqlite`, { batchSize: Number(args["store-batch"]) });
+  const store = args.store === "none" ? nullStore() : openSqliteStore(`${dir}/telemetry.sqlite`, {
+    batchSize: Number(args["store-batch"]),
+    worker: args["store-worker"] === true,
+  });
   const status = countingStatus();
   const ingest = startIngest({
     url: args.url!,

@@ -17,14 +17,15 @@
  *   as the broker acknowledges them; everything shares the machine's cores.
  *
  * Drain mode also runs ingest with a store that keeps nothing (`ingest-nostore`), which
- * tells ingest's own cost from the SQLite store's. The SQLite store gets the batch cap of
- * scripts/ingest.ts (`--store-batch`, 50,000); ingest flushes it every second.
+ * tells ingest's own cost from the SQLite store's. The SQLite store is the one the portal
+ * and scripts/ingest.ts open (`openTelemetry`: writer worker, batches of 50,000 samples or
+ * 250 ms); ingest flushes it every second.
  *
  * Options: `--messages N` (default 200000), `--meters M` publishing (default 1000),
  * `--memory-meters K` (default 1000), `--memory-seconds S` (default 30),
  * `--brokers mosquitto,embedded`, `--modes drain,live`, `--runs R` (default 3: each
  * measurement repeated, each ingest rate printed beside the plain subscriber's of its run),
- * `--store-worker` (the SQLite store writes in a worker thread), `--memory-seconds 0` (no
+ * `--store-inline` (the SQLite store writes on ingest's own thread, not in its worker), `--memory-seconds 0` (no
  * memory phase). Prints a table and, last, the
  * figures as JSON (also written to `.build/bench_ingest.json`).
  */
@@ -50,8 +51,7 @@ const args = parseArgs({
     modes: { type: "string", default: "drain,live" },
     prepare: { type: "boolean", default: false },
     store: { type: "string", default: "sqlite" },
-    "store-batch": { type: "string", default: "50000" },
-    "store-worker": { type: "boolean", default: false },
+    "store-inline": { type: "boolean", default: false },
     runs: { type: "string", default: "3" },
   },
 }).values;
@@ -158,7 +158,7 @@ async function measure(
   const clientId = `bench-${role}-${mode}-${crypto.randomUUID().slice(0, 6)}`;
   const base = [
     ...(role === "ingest-nostore" ? ["--role", "ingest", "--store", "none"] : ["--role", role]),
-    ...(args["store-worker"] ? ["--store-worker"] : []),
+    ...(args["store-inline"] && role === "ingest" ? ["--store", "inline"] : []),
     ...["--url", url, "--client-id", clientId, "--meters", String(meters)],
   ];
   let published: { acked: number; rate: number };

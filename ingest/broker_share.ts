@@ -37,6 +37,8 @@ export class SharedSubscriptions {
   readonly #connected = new Set<string>();
   /** Private topics given out, with their client ids. */
   readonly #issued = new Map<string, string>();
+  /** The copies this made (never copied again, whatever their topic turns into). */
+  readonly #copies = new WeakSet<object>();
   #nextKey = 1;
 
   constructor(private readonly broker: Aedes) {
@@ -80,7 +82,7 @@ export class SharedSubscriptions {
   /** Copies a publish to one member of each group whose filters match it. */
   fanOut(packet: AedesPublishPacket | PublishPacket): void {
     const topic = packet.topic;
-    if (topic.startsWith("$")) return;
+    if (topic.startsWith("$") || this.#copies.has(packet)) return;
     for (const [group, members] of this.#groups) {
       const matching: [string, Member][] = [];
       for (const [id, member] of members) {
@@ -97,21 +99,28 @@ export class SharedSubscriptions {
       const turn = this.#turn.get(group) ?? 0;
       this.#turn.set(group, turn + 1);
       const [, member] = pool[turn % pool.length];
-      this.broker.publish({
+      const copy: PublishPacket = {
         cmd: "publish",
         topic: `$share/${group}/${member.key}/${topic}`,
         payload: packet.payload,
         qos: packet.qos,
         retain: false,
         dup: false,
-      }, () => {});
+      };
+      this.#copies.add(copy);
+      this.broker.publish(copy, () => {});
     }
   }
 
-  /** The packet a member receives: a copy under its original topic; others pass as they are. */
+  /**
+   * The packet a member receives: a copy is put back under its original topic. In place:
+   * aedes sends the packet it passed in when it empties a session's queue (the copy is
+   * only ever delivered to its one member, so nobody else sees the change).
+   */
   forward(packet: AedesPublishPacket): AedesPublishPacket {
-    if (!packet.topic.startsWith("$share/")) return packet;
-    const parts = packet.topic.split("/");
-    return { ...packet, topic: parts.slice(3).join("/") } as AedesPublishPacket;
+    if (packet.topic.startsWith("$share/")) {
+      packet.topic = packet.topic.split("/").slice(3).join("/");
+    }
+    return packet;
   }
 }

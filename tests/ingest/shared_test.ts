@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
+import mqtt from "mqtt";
 import { startIngest } from "../../ingest/subscriber.ts";
 import {
   BROKERS,
   connectMeters,
+  embeddedBroker,
+  INGEST_CREDENTIALS,
   MemoryDirectory,
   MemoryStatus,
   sqliteStore,
@@ -66,3 +69,62 @@ for (const { name, start } of BROKERS) {
     }
   });
 }
+
+Deno.test("embedded: a share group's messages go to its connected members, and wait in a persistent session when none is", async () => {
+  const meterDevice = testSensor("SHR-P");
+  const directory = new MemoryDirectory([meterDevice]);
+  const broker = await embeddedBroker(directory);
+  const got = new Map<string, string[]>();
+  const member = async (id: string) => {
+    const c = mqtt.connect(broker.url, {
+      ...INGEST_CREDENTIALS,
+      clientId: id,
+      clean: false,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+    });
+    // Before the CONNACK: a kept session's queued messages follow it at once.
+    c.on("message", (topic, payload) => {
+      assert.ok(topic.startsWith(`${meterDevice.prefix}/`), `original topic, got ${topic}`);
+      got.set(id, [...(got.get(id) ?? []), String(payload)]);
+    });
+    await new Promise((resolve) => c.once("connect", resolve));
+    return c;
+  };
+  const meter = await mqtt.connectAsync(broker.url, {
+    username: meterDevice.username,
+    password: meterDevice.password,
+    clientId: "shr-p-meter",
+    reconnectPeriod: 0,
+  });
+  let one = await member("share-1");
+  let two = await member("share-2");
+  try {
+    await one.subscribeAsync("$share/g/sensor/+/#", { qos: 1 });
+    await two.subscribeAsync("$share/g/sensor/+/#", { qos: 1 });
+    const send = (from: number, to: number) =>
+      Promise.all(
+        Array.from({ length: to - from }, (_, i) =>
+          meter.publishAsync(`${meterDevice.prefix}/m`, String(from + i), { qos: 1 })),
+      );
+    await send(0, 10);
+    await waitFor(() => [...got.values()].flat().length === 10, "10 messages split");
+    assert.ok(got.get("share-1")!.length > 0 && got.get("share-2")!.length > 0, "both took some");
+    await two.endAsync();
+    await send(10, 16);
+    await waitFor(() => [...got.values()].flat().length === 16, "the rest to the connected one");
+    assert.equal(got.get("share-2")!.length + got.get("share-1")!.length, 16);
+    await one.endAsync();
+    await send(16, 20); // nobody connected: queued in a member's session
+    one = await member("share-1");
+    two = await member("share-2");
+    await waitFor(() => [...got.values()].flat().length === 20, "the queued ones after reconnect");
+    const all = [...got.values()].flat().map(Number).sort((a, b) => a - b);
+    assert.deepEqual(all, Array.from({ length: 20 }, (_, i) => i), "each message exactly once");
+  } finally {
+    meter.end(true);
+    one.end(true);
+    two.end(true);
+    await broker.close();
+  }
+});

@@ -19,7 +19,7 @@
  * Drain mode also runs ingest with a store that keeps nothing (`ingest-nostore`), which
  * tells ingest's own cost from the SQLite store's. The SQLite store is the one the portal
  * and scripts/ingest.ts open (`openTelemetry`: writer worker, batches of 50,000 samples or
- * 250 ms); ingest flushes it every second.
+ * a second); ingest flushes it every second.
  *
  * Options: `--messages N` (default 200000), `--meters M` publishing (default 1000),
  * `--memory-meters K` (default 1000), `--memory-seconds S` (default 30),

@@ -23,14 +23,13 @@ export async function openTelemetry(config: TelemetryConfig): Promise<TelemetryS
   const { onError } = config;
   if (config.questdbUrl) return await openQuestDbStore(config.questdbUrl, { onError });
   // A database file is written by a worker thread, so that SQLite's work does not share the
-  // event loop with MQTT (ingest drains a broker's backlog at nearly a plain client's pace);
-  // batches go every 250 ms or 50,000 samples, whichever comes first.
-  const file = config.sqlitePath !== ":memory:";
+  // event loop with MQTT parsing. Large batches (50,000 samples or a second's worth): each
+  // batch also rewrites every device's current rollup rows and latest values once, so with
+  // many meters fewer, larger transactions keep up with ingest.
   return openSqliteStore(config.sqlitePath, {
     rawRetentionDays: config.rawRetentionDays,
     batchSize: 50_000,
-    flushIntervalMs: 250,
-    worker: file,
+    worker: config.sqlitePath !== ":memory:",
     onError,
   });
 }

@@ -11,7 +11,7 @@
  * portal's CA; when client certificates are required, the TLS handshake refuses a client
  * that presents none or one not signed by that CA, before any MQTT packet is read.
  */
-import { Aedes, type AuthenticateError, type Client } from "aedes";
+import { Aedes, type AuthenticateError, type Client, type PublishPacket } from "aedes";
 import { createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer, type TLSSocket } from "node:tls";
 import { timingSafeEqual } from "node:crypto";
@@ -20,6 +20,7 @@ import type { DeviceDirectory, IngestDevice } from "./contract.ts";
 import { type IngestLog, SILENT_LOG, throttledLog } from "./_log.ts";
 import { DEFAULT_MAX_PACKET_BYTES, guardPackets } from "./packet_guard.ts";
 import { ADDRESS_BACKOFF, ConnectBackoff, USERNAME_BACKOFF } from "./connect_backoff.ts";
+import { SharedSubscriptions } from "./broker_share.ts";
 
 /** MQTT credentials. */
 export interface Credentials {
@@ -31,7 +32,10 @@ export interface Credentials {
 export interface EmbeddedBrokerOptions {
   /** TCP port; 0 picks a free one. Default 1883. */
   port?: number;
-  /** Address to listen on. Default `0.0.0.0`. */
+  /**
+   * Address to listen on. Default `127.0.0.1` (this machine only); the portal passes
+   * `MQTT_HOSTNAME`, which is `0.0.0.0` in production so meters on the network reach it.
+   */
   hostname?: string;
   directory: DeviceDirectory;
   /** The credentials of ingest clients. */
@@ -41,6 +45,14 @@ export interface EmbeddedBrokerOptions {
   maxPacketBytes?: number;
   /** MQTT over TLS on a second port; absent: plain MQTT only. */
   tls?: BrokerTls;
+  /**
+   * Ingest in this process (`Ingest.receive`): every publish the broker lets through under
+   * `sensor/` and `station/` (Last Wills too) is handed to it first, and a QoS 1 or 2
+   * publish is acknowledged only once the promise resolves, that is once the reading is
+   * durable in the telemetry store. A rejection closes the publisher's connection without
+   * an acknowledgement, so the meter sends the message again.
+   */
+  receive?: (topic: string, payload: Uint8Array) => Promise<void>;
 }
 
 /** The TLS listener of the embedded broker. */
@@ -173,17 +185,35 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     });
   }
 
+  const receive = options.receive;
+  /** Lets an authorized publish through: after ingest made it durable, when ingest is here. */
+  const accept = (packet: PublishPacket, done: (error?: Error | null) => void) => {
+    if (!receive) return done(null);
+    const stored = receive(packet.topic, packet.payload as Uint8Array);
+    if (packet.qos === 0) {
+      stored.catch(() => {});
+      return done(null);
+    }
+    stored.then(() => done(null), (error) => {
+      throttled.log("not-stored", "warn", "broker left a publish unacknowledged: not stored", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      done(new Error("the reading could not be stored"));
+    });
+  };
+
   broker.authorizePublish = (client, packet, done) => {
     const topic = packet.topic;
     if (client === null) {
       // The Last Will of a client the broker no longer holds.
-      return done(DEVICE_ROOTS.test(topic) ? null : new Error("not authorized"));
+      if (!DEVICE_ROOTS.test(topic)) return done(new Error("not authorized"));
+      return accept(packet, done);
     }
     const who = identities.get(client);
     const allowed = who?.kind === "ingest"
       ? DEVICE_ROOTS.test(topic)
       : who?.kind === "device" && topic.startsWith(who.device.prefix + "/");
-    if (allowed) return done(null);
+    if (allowed) return accept(packet, done);
     throttled.log("publish-refused", "warn", "broker refused a publish outside the prefix", {
       clientId: client.id,
       topic: topic.slice(0, 200),
@@ -191,10 +221,24 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     done(new Error(`not authorized to publish to ${topic.slice(0, 200)}`));
   };
 
+  const shares = new SharedSubscriptions(broker);
+  broker.published = (packet, _client, done) => {
+    shares.fanOut(packet);
+    done(null);
+  };
+  broker.authorizeForward = (_client, packet) => shares.forward(packet);
+
   broker.authorizeSubscribe = (client, subscription, done) => {
     const who = identities.get(client);
     const topic = subscription.topic;
-    const allowed = who?.kind === "ingest" ||
+    if (who?.kind === "ingest" && topic.startsWith("$share/")) {
+      // Shared subscriptions, over MQTT 3.1.1 (see broker_share.ts).
+      const own = shares.subscribe(client, topic);
+      // In place: aedes keeps the SUBSCRIBE packet's own objects in the session.
+      if (own) subscription.topic = own;
+      if (own) return done(null, subscription);
+    }
+    const allowed = (who?.kind === "ingest" && !topic.startsWith("$")) ||
       (who?.kind === "device" && topic.startsWith(who.device.prefix + "/"));
     if (allowed) return done(null, subscription);
     throttled.log("subscribe-refused", "warn", "broker refused a subscription", {
@@ -236,7 +280,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   tlsServer?.on("tlsClientError", (error: Error) => {
     throttled.log("tls-refused", "warn", "broker refused a TLS client", { error: error.message });
   });
-  const hostname = options.hostname ?? "0.0.0.0";
+  const hostname = options.hostname ?? "127.0.0.1";
   const listen = (s: Server, port: number) =>
     new Promise<void>((resolve, reject) => {
       s.once("error", reject);

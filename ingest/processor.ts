@@ -113,6 +113,8 @@ export class IngestProcessor {
   #batch = 0;
   #flushing: Promise<void> = Promise.resolve();
   #closed = false;
+  /** The next group commit (see `durable`), not started yet. */
+  #commit: Promise<void> | null = null;
 
   constructor(deps: ProcessorDeps, limits: Partial<IngestLimits> = {}) {
     const given = limits as Record<string, unknown>;
@@ -252,9 +254,37 @@ export class IngestProcessor {
     if (this.#pending.length >= this.limits.batchSize) this.writePending();
   }
 
-  /** Hands the pending samples to the store (its `write` only queues). */
-  writePending(): void {
-    if (this.#pending.length === 0) return;
+  /**
+   * Resolves once everything handled so far is written and flushed to the store (a message
+   * that was dropped has nothing to write); rejects when any of it may not have been
+   * written: the store failed, or the processor is closed. Callers that acknowledge a
+   * message only after this resolves lose nothing they acknowledged. Messages arriving
+   * while a commit is being prepared share it (one store flush for many messages).
+   */
+  durable(): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("ingest is stopped"));
+    if (this.#commit) return this.#commit;
+    const failedBefore = this.#store.stats().failedWrites ?? 0;
+    const commit = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(async () => {
+      this.#commit = null;
+      // Messages waiting for the directory become samples first.
+      await this.#cache.settled();
+      if (!this.writePending()) throw new Error("the telemetry store refused the readings");
+      await this.#store.flush();
+      if ((this.#store.stats().failedWrites ?? 0) !== failedBefore) {
+        throw new Error("the telemetry store failed to write readings");
+      }
+    });
+    this.#commit = commit;
+    return commit;
+  }
+
+  /**
+   * Hands the pending samples to the store (its `write` only queues); false when the store
+   * refused them (counted as dropped).
+   */
+  writePending(): boolean {
+    if (this.#pending.length === 0) return true;
     const batch = this.#pending;
     this.#pending = [];
     this.#batch++;
@@ -262,9 +292,11 @@ export class IngestProcessor {
     try {
       this.#store.write(batch);
       this.#stats.stored(batch.length, now);
+      return true;
     } catch (error) {
       this.#stats.dropped("store_error", now, batch.length);
       this.#error("store", error, { samples: batch.length });
+      return false;
     }
   }
 

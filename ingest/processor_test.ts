@@ -254,3 +254,35 @@ Deno.test("status objects take the device's clock from its last frame, for a min
   assert.deepEqual(store.samples.map((s) => s.ts - T0), [-5_000, -4_997, 60_003]);
   await p.close();
 });
+
+Deno.test("durable() resolves once the messages handled so far are flushed to the store", async () => {
+  const { p, store } = setup();
+  p.preload([A]);
+  p.handle(`${A.prefix}/status/em:0`, em(120));
+  p.handle(`${A.prefix}/status/em:0`, em(121)); // same instant: one sample
+  const first = p.durable();
+  assert.equal(p.durable(), first, "messages waiting for one commit share it");
+  assert.equal(store.samples.length, 0, "nothing is written before the commit");
+  await first;
+  assert.equal(store.samples.length, 1);
+  assert.equal(store.samples[0].values.phase_a_voltage, 121);
+  // A message of an unknown prefix waits for the directory, then is in the commit.
+  p.handle(`${B.prefix}/status/em:0`, em(122));
+  await p.durable();
+  assert.deepEqual(store.samples.map((s) => s.serial), ["SN-A1", "SN-B2"]);
+});
+
+Deno.test("durable() rejects when the store failed or ingest is closed", async () => {
+  const { p, store } = setup();
+  p.preload([A]);
+  store.flushFails = new Error("disk full");
+  p.handle(`${A.prefix}/status/em:0`, em(120));
+  await assert.rejects(p.durable(), /disk full/);
+  store.flushFails = null;
+  store.writeFails = new Error("store closed");
+  p.handle(`${A.prefix}/status/em:0`, em(121));
+  await assert.rejects(p.durable(), /refused/);
+  store.writeFails = null;
+  await p.close();
+  await assert.rejects(p.durable(), /stopped/);
+});

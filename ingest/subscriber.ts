@@ -3,7 +3,7 @@
  * id, `clean: false`, QoS 1) so that a broker restart or a reconnect loses nothing the
  * broker acknowledged to a meter; automatic reconnect; wildcard subscriptions to
  * `sensor/+/#` and `station/+/#`, optionally through a shared subscription
- * (`$share/<group>/...`, MQTT 5) so that several ingest processes split the load (then a
+ * (`$share/<group>/...`: MQTT 5 on Mosquitto, 3.1.1 on the embedded broker) so that several ingest processes split the load (then a
  * NotifyStatus reading carries only the frame's own values, since each process sees only
  * some of a meter's frames; see `overlayPartialFrames`). Every
  * message goes to an {@link IngestProcessor}; timers write batches, flush the store and
@@ -30,10 +30,25 @@ export interface IngestOptions extends Partial<IngestLimits> {
    * client certificate and key to present (brokers that require one).
    */
   tls?: { ca: string; cert?: string; key?: string };
+  /**
+   * No MQTT client: the embedded broker of this process hands every message to
+   * {@link Ingest.receive} before acknowledging it (see `ingest/broker.ts`). `url` is then
+   * only named in the log.
+   */
+  attached?: boolean;
   /** Stable client id: the broker keeps this id's session (and queued messages). */
   clientId: string;
-  /** Shared-subscription group: several ingest processes split the messages (MQTT 5). */
+  /**
+   * Shared-subscription group: several ingest processes split the messages
+   * (`$share/<group>/...`).
+   */
   shareGroup?: string;
+  /**
+   * MQTT version spoken: 5, or 4 (3.1.1). Default: 5 with a share group, else 4. The
+   * embedded broker speaks 3.1.1 only and takes `$share/` subscriptions over it, as
+   * Mosquitto does.
+   */
+  protocolVersion?: 4 | 5;
   /** Topic filters; default `sensor/+/#` and `station/+/#`. */
   topics?: string[];
   directory: DeviceDirectory;
@@ -68,6 +83,12 @@ export interface Ingest {
   stats(): SubscriberStats;
   /** Writes pending samples and flushes the store. */
   flush(): Promise<void>;
+  /**
+   * Handles one message and resolves once it is durable in the store (or dropped); rejects
+   * when it may not be (see `IngestProcessor.durable`). For the embedded broker of an
+   * `attached` ingest, which acknowledges a publish only when this resolves.
+   */
+  receive(topic: string, payload: Uint8Array | string): Promise<void>;
   /** Disconnects cleanly (the session stays on the broker), then writes and flushes everything. */
   stop(): Promise<void>;
 }
@@ -80,14 +101,15 @@ export function startIngest(options: IngestOptions): Ingest {
   const log = options.log ?? SILENT_LOG;
   const now = options.now ?? Date.now;
   const throttled = throttledLog(log, 10_000, now);
-  const v5 = options.shareGroup !== undefined;
+  const shared = options.shareGroup !== undefined;
+  const v5 = (options.protocolVersion ?? (shared ? 5 : 4)) === 5;
   const processor = new IngestProcessor(
     { directory: options.directory, status: options.status, store: options.store, log, now },
     // Each process of a shared subscription sees only some of a meter's frames.
-    { ...options, overlayPartialFrames: options.overlayPartialFrames ?? !v5 },
+    { ...options, overlayPartialFrames: options.overlayPartialFrames ?? !shared },
   );
   const filters = (options.topics ?? INGEST_TOPICS).map((t) =>
-    v5 ? `$share/${options.shareGroup}/${t}` : t
+    shared ? `$share/${options.shareGroup}/${t}` : t
   );
   let client: mqtt.MqttClient | null = null;
   let stopped = false;
@@ -129,6 +151,10 @@ export function startIngest(options: IngestOptions): Ingest {
       });
     }
     if (stopped) return;
+    if (options.attached) {
+      connects++;
+      return markReady();
+    }
     const c = mqtt.connect(options.url, {
       clientId: options.clientId,
       username: options.username,
@@ -184,7 +210,7 @@ export function startIngest(options: IngestOptions): Ingest {
 
   const stats = (): SubscriberStats => ({
     ...processor.stats(),
-    connected: client?.connected ?? false,
+    connected: options.attached ? !stopped : client?.connected ?? false,
     connects,
   });
 
@@ -192,6 +218,10 @@ export function startIngest(options: IngestOptions): Ingest {
     ready,
     stats,
     flush: () => processor.flush(),
+    receive(topic, payload) {
+      processor.handle(topic, payload);
+      return processor.durable();
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

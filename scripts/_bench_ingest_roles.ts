@@ -10,6 +10,7 @@ import { startEmbeddedBroker } from "../ingest/broker.ts";
 import { simIdentity } from "../ingest/sim.ts";
 import type { DeviceDirectory, IngestDevice, StatusSink } from "../ingest/contract.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
+import { openTelemetry } from "../db/telemetry/open.ts";
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import { sensorTopicPrefix } from "../core/devices.ts";
 
@@ -23,7 +24,6 @@ export interface RoleArgs {
   seconds?: string;
   prepare?: boolean;
   store?: string;
-  "store-batch"?: string;
 }
 
 const enc = new TextEncoder();
@@ -127,9 +127,14 @@ export async function rolePlain(args: RoleArgs) {
 export async function roleIngest(args: RoleArgs) {
   const meters = Number(args.meters);
   const dir = await Deno.makeTempDir({ prefix: "bench-ingest-" });
+  // The store the portal opens (writer worker), or the same SQLite store writing on this
+  // thread (`--store inline`), or one that keeps nothing (`--store none`).
+  const path = `${dir}/telemetry.sqlite`;
   const store = args.store === "none"
     ? nullStore()
-    : openSqliteStore(`${dir}/telemetry.sqlite`, { batchSize: Number(args["store-batch"]) });
+    : args.store === "inline"
+    ? openSqliteStore(path, { batchSize: 50_000 })
+    : await openTelemetry({ sqlitePath: path });
   const status = countingStatus();
   const ingest = startIngest({
     url: args.url!,

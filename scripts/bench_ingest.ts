@@ -17,12 +17,16 @@
  *   as the broker acknowledges them; everything shares the machine's cores.
  *
  * Drain mode also runs ingest with a store that keeps nothing (`ingest-nostore`), which
- * tells ingest's own cost from the SQLite store's. The SQLite store gets the batch cap of
- * scripts/ingest.ts (`--store-batch`, 50,000); ingest flushes it every second.
+ * tells ingest's own cost from the SQLite store's. The SQLite store is the one the portal
+ * and scripts/ingest.ts open (`openTelemetry`: writer worker, batches of 50,000 samples or
+ * a second); ingest flushes it every second.
  *
  * Options: `--messages N` (default 200000), `--meters M` publishing (default 1000),
  * `--memory-meters K` (default 1000), `--memory-seconds S` (default 30),
- * `--brokers mosquitto,embedded`, `--modes drain,live`. Prints a table and, last, the
+ * `--brokers mosquitto,embedded`, `--modes drain,live`, `--runs R` (default 3: each
+ * measurement repeated, each ingest rate printed beside the plain subscriber's of its run),
+ * `--store-inline` (the SQLite store writes on ingest's own thread, not in its worker), `--memory-seconds 0` (no
+ * memory phase). Prints a table and, last, the
  * figures as JSON (also written to `.build/bench_ingest.json`).
  */
 import { parseArgs } from "node:util";
@@ -47,7 +51,8 @@ const args = parseArgs({
     modes: { type: "string", default: "drain,live" },
     prepare: { type: "boolean", default: false },
     store: { type: "string", default: "sqlite" },
-    "store-batch": { type: "string", default: "50000" },
+    "store-inline": { type: "boolean", default: false },
+    runs: { type: "string", default: "3" },
   },
 }).values;
 
@@ -131,6 +136,7 @@ async function publish(url: string, meters: number, count: number, window = 2) {
 }
 
 interface Row {
+  run: number;
   broker: string;
   mode: string;
   subscriber: string;
@@ -152,6 +158,7 @@ async function measure(
   const clientId = `bench-${role}-${mode}-${crypto.randomUUID().slice(0, 6)}`;
   const base = [
     ...(role === "ingest-nostore" ? ["--role", "ingest", "--store", "none"] : ["--role", role]),
+    ...(args["store-inline"] && role === "ingest" ? ["--store", "inline"] : []),
     ...["--url", url, "--client-id", clientId, "--meters", String(meters)],
   ];
   let published: { acked: number; rate: number };
@@ -173,6 +180,7 @@ async function measure(
   await sub.proc.status;
   const { event: _e, rate, rssMb, seconds: _s, received: _r, ...extra } = done;
   return {
+    run: 0,
     broker,
     mode,
     subscriber: role,
@@ -272,20 +280,27 @@ async function bench() {
   for (const brokerName of args.brokers.split(",")) {
     const broker = await startBroker(brokerName, Math.max(meters, 1));
     try {
-      for (const mode of modes) {
-        // In drain mode also ingest with a store that keeps nothing: ingest's own share.
-        const roles = mode === "drain"
-          ? ["plain", "ingest", "ingest-nostore"] as const
-          : ["plain", "ingest"] as const;
-        for (const role of roles) {
-          const row = await measure(brokerName, broker.url, mode, role, meters, messages);
-          rows.push(row);
-          out(
-            `${brokerName.padEnd(9)} ${mode.padEnd(5)} ${role.padEnd(14)} ` +
-              `${String(row.messages).padStart(7)} msgs  ${String(row.rate).padStart(7)} msg/s  ` +
-              `(publisher ${row.publishRate}/s, RSS ${row.rssMb} MB)` +
-              (role !== "plain" ? `  ${JSON.stringify(row.extra)}` : ""),
-          );
+      for (let run = 1; run <= Number(args.runs); run++) {
+        for (const mode of modes) {
+          // In drain mode also ingest with a store that keeps nothing: ingest's own share.
+          const roles = mode === "drain"
+            ? ["plain", "ingest", "ingest-nostore"] as const
+            : ["plain", "ingest"] as const;
+          for (const role of roles) {
+            const row = {
+              ...await measure(brokerName, broker.url, mode, role, meters, messages),
+              run,
+            };
+            rows.push(row);
+            out(
+              `run ${run} ${brokerName.padEnd(9)} ${mode.padEnd(5)} ${role.padEnd(14)} ` +
+                `${String(row.messages).padStart(7)} msgs  ${
+                  String(row.rate).padStart(7)
+                } msg/s  ` +
+                `(publisher ${row.publishRate}/s, RSS ${row.rssMb} MB)` +
+                (role !== "plain" ? `  ${JSON.stringify(row.extra)}` : ""),
+            );
+          }
         }
       }
     } finally {
@@ -294,9 +309,10 @@ async function bench() {
   }
   const ratios = rows.filter((r) => r.subscriber !== "plain").map((r) => {
     const plain = rows.find((p) =>
-      p.subscriber === "plain" && p.broker === r.broker && p.mode === r.mode
+      p.subscriber === "plain" && p.broker === r.broker && p.mode === r.mode && p.run === r.run
     )!;
     return {
+      run: r.run,
       broker: r.broker,
       mode: r.mode,
       subscriber: r.subscriber,
@@ -307,16 +323,20 @@ async function bench() {
   });
   for (const r of ratios) {
     out(
-      `${r.broker} ${r.mode}: ${r.subscriber} ${r.ingest} msg/s = ${
+      `run ${r.run} ${r.broker} ${r.mode}: ${r.subscriber} ${r.ingest} msg/s = ${
         Math.round(r.ratio * 100)
       } % of the plain subscriber's ${r.plain}`,
     );
   }
-  const mem = await memory(Number(args["memory-meters"]), Number(args["memory-seconds"]));
-  out(
-    `memory: ingest with ${mem.meters} meters streaming for ${mem.seconds}s (${mem.messages} messages): ` +
-      `RSS ${mem.rssIdleMb} MB idle, at most ${mem.rssMaxMb} MB`,
-  );
+  const mem = Number(args["memory-seconds"]) > 0
+    ? await memory(Number(args["memory-meters"]), Number(args["memory-seconds"]))
+    : null;
+  if (mem) {
+    out(
+      `memory: ingest with ${mem.meters} meters streaming for ${mem.seconds}s (${mem.messages} messages): ` +
+        `RSS ${mem.rssIdleMb} MB idle, at most ${mem.rssMaxMb} MB`,
+    );
+  }
   const figures = { rows, ratios, memory: mem };
   await Deno.mkdir(new URL("../.build/", import.meta.url), { recursive: true });
   await Deno.writeTextFile(

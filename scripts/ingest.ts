@@ -1,7 +1,8 @@
 /**
  * `deno task ingest`: MQTT ingest as its own process, beside the portal (which then runs
  * with `INGEST=off`). Several of these processes split the load with
- * `INGEST_SHARE_GROUP` (an MQTT 5 shared subscription; each needs its own
+ * `INGEST_SHARE_GROUP` (a shared subscription, `$share/<group>/...`: MQTT 5 on an
+ * external broker, MQTT 3.1.1 on the portal's embedded broker; each process needs its own
  * `INGEST_CLIENT_ID`).
  *
  * Environment (see services/platform/config.ts): `MQTT_URL` (default: the portal's embedded broker
@@ -68,6 +69,8 @@ async function main() {
     tls: wiring.tls,
     clientId: Deno.env.get("INGEST_CLIENT_ID") || `portal-ingest-${Deno.hostname()}`,
     shareGroup: config.mqtt.shareGroup ?? undefined,
+    // The portal's embedded broker speaks MQTT 3.1.1 (its shared subscriptions too).
+    protocolVersion: config.mqtt.url ? undefined : 4,
     silenceMs: config.mqtt.silenceSeconds * 1000,
   });
 

@@ -26,6 +26,7 @@ export class WriteQueue {
   #running: Promise<void> = Promise.resolve();
   #deferredError: unknown = undefined;
   #closed = false;
+  #failures = 0;
 
   constructor(
     private readonly sink: (batch: NormSample[]) => void | Promise<void>,
@@ -37,6 +38,15 @@ export class WriteQueue {
     if (!(options.intervalMs >= 0)) {
       throw new RangeError(`intervalMs must be >= 0: ${options.intervalMs}`);
     }
+  }
+
+  /**
+   * Batches the sink failed to take so far, whoever started the write (a flush or the
+   * size or timer trigger): a caller that must know its samples were written compares it
+   * before and after.
+   */
+  get failures(): number {
+    return this.#failures;
   }
 
   /** Samples waiting to be written. */
@@ -74,7 +84,12 @@ export class WriteQueue {
     while (this.#pending.length > 0) {
       const batch = this.#pending;
       this.#pending = [];
-      await this.sink(batch);
+      try {
+        await this.sink(batch);
+      } catch (err) {
+        this.#failures++;
+        throw err;
+      }
     }
   }
 
@@ -145,7 +160,12 @@ export abstract class QueuedStore {
   }
 
   stats(): TelemetryStats {
-    return { samplesWritten: this.written, pending: this.queue.pending, backend: this.backend };
+    return {
+      samplesWritten: this.written,
+      pending: this.queue.pending,
+      failedWrites: this.queue.failures,
+      backend: this.backend,
+    };
   }
 
   async close(): Promise<void> {

@@ -78,3 +78,21 @@ Deno.test("WriteQueue refuses samples after close() and checks its options", asy
   assert.throws(() => new WriteQueue(() => {}, { batchSize: 0, intervalMs: 10 }), RangeError);
   assert.throws(() => new WriteQueue(() => {}, { batchSize: 1, intervalMs: -1 }), RangeError);
 });
+
+Deno.test("WriteQueue counts every batch its sink failed, whoever started the write", async () => {
+  let fail = true;
+  const q = new WriteQueue(() => {
+    if (fail) throw new Error("disk full");
+  }, { batchSize: 1, intervalMs: 60_000, onError: () => {} });
+  q.push([sample(1)]); // size-triggered: nobody awaits it
+  await wait(5);
+  assert.equal(q.failures, 1);
+  q.push([sample(2)]);
+  await assert.rejects(q.flush(), /disk full/);
+  assert.equal(q.failures, 2);
+  fail = false;
+  q.push([sample(3)]);
+  await q.flush();
+  assert.equal(q.failures, 2);
+  await q.close();
+});

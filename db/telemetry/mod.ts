@@ -36,6 +36,11 @@ export interface CounterUsage {
 export interface TelemetryStats {
   samplesWritten: number;
   pending: number;
+  /**
+   * Batches the backend failed to take so far (their samples are lost); stores that cannot
+   * tell leave it out.
+   */
+  failedWrites?: number;
   backend: "sqlite" | "questdb";
 }
 

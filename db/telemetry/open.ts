@@ -22,10 +22,14 @@ export interface TelemetryConfig {
 export async function openTelemetry(config: TelemetryConfig): Promise<TelemetryStore> {
   const { onError } = config;
   if (config.questdbUrl) return await openQuestDbStore(config.questdbUrl, { onError });
-  // Large batches: with many meters, fewer and larger transactions keep up with ingest.
+  // A database file is written by a worker thread, so that SQLite's work does not share the
+  // event loop with MQTT parsing. Large batches (50,000 samples or a second's worth): each
+  // batch also rewrites every device's current rollup rows and latest values once, so with
+  // many meters fewer, larger transactions keep up with ingest.
   return openSqliteStore(config.sqlitePath, {
     rawRetentionDays: config.rawRetentionDays,
     batchSize: 50_000,
+    worker: config.sqlitePath !== ":memory:",
     onError,
   });
 }

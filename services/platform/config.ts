@@ -69,6 +69,11 @@ export const OPENPAY_URLS = {
 export interface MqttSettings {
   /** External broker URL (mqtt://, mqtts://); null runs the embedded broker. */
   url: string | null;
+  /**
+   * Address the embedded broker listens on: `MQTT_HOSTNAME`, else `127.0.0.1` in development
+   * and `0.0.0.0` in production (meters on the network must reach it).
+   */
+  hostname: string;
   /** Port of the embedded broker. */
   port: number;
   /** Port of the embedded broker's MQTT over TLS (server certificate from the portal's CA); 0 turns TLS off. */
@@ -220,6 +225,7 @@ const envSchema = z.object({
     message: "CONTACT_WEBSITE must start with http:// or https://",
   }),
   MQTT_URL: urlOf("MQTT_URL", ["mqtt", "mqtts", "tcp", "tls"]),
+  MQTT_HOSTNAME: z.string().optional(),
   MQTT_PORT: portSchema("MQTT_PORT", 1883),
   MQTT_TLS_PORT: wholeNumber("MQTT_TLS_PORT", 8883, 0, 65535),
   MQTT_TLS_HOSTS: z.string().optional().transform((v, ctx) => {
@@ -339,6 +345,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: v.LOG_LEVEL,
     mqtt: {
       url: v.MQTT_URL || null,
+      hostname: v.MQTT_HOSTNAME || (development ? "127.0.0.1" : "0.0.0.0"),
       port: v.MQTT_PORT,
       tlsPort: v.MQTT_TLS_PORT,
       tlsHosts: v.MQTT_TLS_HOSTS ?? defaultTlsHosts(),

@@ -141,6 +141,7 @@ Deno.test("MQTT and time-series settings default to the embedded broker and stor
   const c = loadConfig({});
   assert.deepEqual(c.mqtt, {
     url: null,
+    hostname: "0.0.0.0",
     port: 1883,
     tlsPort: 8883,
     tlsHosts: c.mqtt.tlsHosts,
@@ -300,4 +301,16 @@ Deno.test("MQTT_MAX_PACKET_BYTES caps the embedded broker's packets (64 KB unles
   assert.equal(loadConfig({}).mqtt.maxPacketBytes, 65_536);
   assert.equal(loadConfig({ MQTT_MAX_PACKET_BYTES: "131072" }).mqtt.maxPacketBytes, 131_072);
   assert.throws(() => loadConfig({ MQTT_MAX_PACKET_BYTES: "12" }), /MQTT_MAX_PACKET_BYTES/);
+});
+
+Deno.test("the embedded broker listens on 127.0.0.1 in development, 0.0.0.0 in production, or MQTT_HOSTNAME", () => {
+  assert.equal(loadConfig({}).mqtt.hostname, "0.0.0.0");
+  assert.equal(loadConfig({ PORTAL_ENV: "development" }).mqtt.hostname, "127.0.0.1");
+  // The broker's address does not follow the HTTP listener's: a proxy in front of HTTP
+  // must not hide the broker from the meters.
+  assert.equal(loadConfig({ HOSTNAME: "127.0.0.1" }).mqtt.hostname, "0.0.0.0");
+  assert.equal(
+    loadConfig({ PORTAL_ENV: "development", MQTT_HOSTNAME: "0.0.0.0" }).mqtt.hostname,
+    "0.0.0.0",
+  );
 });

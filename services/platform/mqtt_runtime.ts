@@ -50,27 +50,47 @@ export interface MqttRuntime {
   stop(): Promise<void>;
 }
 
-/** Starts the embedded broker (no MQTT_URL) and ingest (INGEST=on). */
+/**
+ * Starts the embedded broker (no MQTT_URL) and ingest (INGEST=on). With both in this process
+ * and no share group, ingest is attached to the broker: the broker hands it each device's
+ * message and acknowledges a QoS 1 publish only once the reading is stored. Otherwise
+ * ingest subscribes over MQTT like any client.
+ */
 export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
   const { config, log } = deps;
   const directory = createDeviceDirectory(deps);
   const creds = await ingestCredentials(deps);
-  const broker = config.mqtt.url ? null : await startEmbeddedBroker({
-    port: config.mqtt.port,
-    hostname: config.hostname,
-    directory,
-    ingestCredentials: creds,
-    log,
-    maxPacketBytes: config.mqtt.maxPacketBytes,
-    tls: await brokerTls(deps),
-  });
+  const embedded = !config.mqtt.url;
+  const attached = embedded && config.mqtt.ingest && !config.mqtt.shareGroup;
+  const clientTls = config.mqtt.url && isTlsUrl(config.mqtt.url)
+    ? await portalTls(deps)
+    : undefined;
+  let ingest: RunningIngest | null = null;
+  const broker = embedded
+    ? await startEmbeddedBroker({
+      port: config.mqtt.port,
+      hostname: config.mqtt.hostname,
+      directory,
+      ingestCredentials: creds,
+      log,
+      maxPacketBytes: config.mqtt.maxPacketBytes,
+      tls: await brokerTls(deps),
+      receive: attached
+        ? (topic, payload) =>
+          ingest ? ingest.ingest.receive(topic, payload) : Promise.reject(new Error("starting"))
+        : undefined,
+    })
+    : null;
   const url = config.mqtt.url ?? `mqtt://127.0.0.1:${broker!.port}`;
   const status = config.mqtt.ingest ? createStatusService(deps) : null;
-  const ingest = status
+  ingest = status
     ? runIngest({ directory, status, store: deps.telemetry, log, kv: deps.kv }, {
       url,
       ...creds,
-      tls: config.mqtt.url && isTlsUrl(config.mqtt.url) ? await portalTls(deps) : undefined,
+      tls: clientTls,
+      attached,
+      // The embedded broker speaks MQTT 3.1.1; its shared subscriptions work over it.
+      protocolVersion: embedded ? 4 : undefined,
       clientId: `portal-ingest-${Deno.hostname()}`,
       shareGroup: config.mqtt.shareGroup ?? undefined,
       silenceMs: config.mqtt.silenceSeconds * 1000,

@@ -1,0 +1,129 @@
+/**
+ * "Acknowledged means stored" on the embedded broker: the real portal process (with its
+ * embedded broker and ingest) takes a stream of QoS 1 Shelly frames from a meter, is killed
+ * with SIGKILL mid-stream, and its telemetry file then holds every reading the broker
+ * acknowledged.
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import mqtt from "mqtt";
+import { simIdentity } from "../../ingest/sim.ts";
+import { waitFor } from "./_helpers.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** The portal with its demo devices, on free ports; resolves once it says it is ready. */
+async function spawnPortal(dataDir: string, mqttPort: number) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts", "--demo"],
+    cwd: ROOT,
+    env: {
+      PORT: String(freePort()),
+      HOSTNAME: "127.0.0.1",
+      MQTT_HOSTNAME: "127.0.0.1",
+      MQTT_PORT: String(mqttPort),
+      MQTT_TLS_PORT: "0",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let out = "";
+  let err = "";
+  const errDone = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
+  })();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const deadline = Date.now() + 90_000;
+  while (!out.includes("Portal ready")) {
+    const { value, done } = await reader.read();
+    if (done || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await child.status;
+      throw new Error(`the portal did not start:\n${out}\n${err}`);
+    }
+    out += value;
+  }
+  const outDone = (async () => {
+    while (!(await reader.read()).done) { /* keep the pipe flowing */ }
+  })();
+  return {
+    async kill() {
+      child.kill("SIGKILL");
+      const status = await child.status;
+      await Promise.all([outDone, errDone]).catch(() => {});
+      return status;
+    },
+  };
+}
+
+Deno.test("embedded broker: every QoS 1 reading it acknowledged survives a SIGKILL of the portal", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "durability-" });
+  const port = freePort();
+  const portal = await spawnPortal(dataDir, port);
+  const meter = simIdentity(3); // a demo sensor: its credentials are in the portal
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+    username: meter.username,
+    password: meter.password,
+    clientId: `durability-${meter.username}`,
+    reconnectPeriod: 0,
+    protocolVersion: 4,
+  });
+  client.on("error", () => {});
+  const acked = new Set<number>();
+  const base = Math.floor(Date.now() / 1000) - 3_600;
+  const total = 1_000; // under the meter's burst allowance: nothing is dropped as a flood
+  const topic = `sensor/${meter.serial.toLowerCase()}/events/rpc`;
+  let killed = false;
+  try {
+    const stream = (async () => {
+      const inFlight: Promise<void>[] = [];
+      for (let i = 0; i < total && !killed; i++) {
+        const frame = JSON.stringify({
+          method: "NotifyStatus",
+          params: { ts: base + i + 0.25, "em:0": { id: 0, total_act_power: i } },
+        });
+        inFlight.push(
+          client.publishAsync(topic, frame, { qos: 1 }).then(
+            () => void acked.add(i),
+            () => {},
+          ),
+        );
+        if (inFlight.length >= 20) await Promise.all(inFlight.splice(0));
+      }
+      await Promise.all(inFlight);
+    })();
+    await waitFor(() => acked.size >= 300, "300 readings acknowledged", 30_000);
+    killed = true;
+    const status = await portal.kill();
+    assert.equal(status.signal, "SIGKILL");
+    client.end(true);
+    await stream;
+    assert.ok(acked.size < total, "the portal was killed mid-stream");
+
+    const db = new DatabaseSync(`${dataDir}/telemetry.sqlite`);
+    try {
+      const rows = db.prepare(
+        "SELECT r.ts AS ts, r.total_power AS power FROM raw r JOIN devices d ON d.sid = r.sid " +
+          "WHERE d.serial = ? AND r.ts >= ? AND r.ts < ?",
+      ).all(meter.serial, base * 1000, (base + total) * 1000) as { ts: number; power: number }[];
+      const stored = new Map(rows.map((r) => [r.ts, r.power]));
+      const lost = [...acked].filter((i) => stored.get((base + i) * 1000 + 250) !== i);
+      assert.deepEqual(lost, [], `${lost.length} of ${acked.size} acknowledged readings lost`);
+    } finally {
+      db.close();
+    }
+  } finally {
+    if (!killed) await portal.kill();
+    client.end(true);
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+});

@@ -18,7 +18,7 @@
  *   --password PATTERN    password pattern (default sim-{serial_lower})
  *   --status-every K      full status objects every K ticks (default 6; 0 = never)
  *   --drop-chance P       chance per tick that a meter's connection drops (default 0.001)
- *   --seconds S           stop after S seconds (default: run until Ctrl-C)
+ *   --seconds S           stop S seconds after the meters connected (default: run until Ctrl-C)
  *   --rate                benchmark mode: every meter publishes as fast as the broker
  *                         acknowledges (--window ticks in flight each). Frames carry the
  *                         real time to 10 ms as the meter does: use many meters, so that
@@ -82,8 +82,9 @@ const naming = {
   password: args.password,
 };
 
-const started = performance.now();
-const deadline = started + seconds * 1000;
+// --seconds counts from when the meters are connected, so a slow start does not eat the run.
+let started = performance.now();
+let deadline = started + seconds * 1000;
 let stopping = false;
 const stop = () => stopping = true;
 Deno.addSignalListener("SIGINT", stop);
@@ -182,6 +183,8 @@ if (sims.length === 0) {
   Deno.stderr.writeSync(enc.encode(`no meter could connect to ${url}\n`));
   Deno.exit(1);
 }
+started = performance.now();
+deadline = started + seconds * 1000;
 const reporter = setInterval(() => report(false, sims, refused), 10_000);
 if (args.rate) await runRate(sims);
 else await runLive(sims);

@@ -23,8 +23,56 @@ const ST = "devices.station_form.validation.";
 const SE = "devices.sensor_form.validation.";
 const DV = "devices.validation.";
 
-/** Parameters every device message is translated with (`{{max}}` SSRs, `{{pin}}`). */
-export const DEVICE_MESSAGE_PARAMS = { max: MAX_SSRS, pin: MAX_GPIO_PIN } as const;
+// ---- MQTT passwords ------------------------------------------------------------------------
+
+/**
+ * The shortest MQTT password an admin may choose for a device. A device password guards a
+ * broker account that publishes billing data and is tried over the network, so a short one
+ * is refused (`devices.validation.mqtt_password_too_short`).
+ */
+export const MQTT_PASSWORD_MIN_LENGTH = 12;
+/** The longest MQTT password accepted (a broker keeps it in a CONNECT packet). */
+export const MQTT_PASSWORD_MAX_LENGTH = 128;
+/** The length of an MQTT password the portal draws itself (cryptographically random). */
+export const GENERATED_MQTT_PASSWORD_LENGTH = 20;
+/**
+ * Characters of a drawn MQTT password: letters and digits without look-alikes (0/O, 1/l/I),
+ * so that a password read off a screen and typed into a device's web page comes out right.
+ * 56 characters give about 5.8 bits each, 116 bits for 20.
+ */
+export const MQTT_PASSWORD_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+
+/**
+ * An MQTT password from random bytes, one character per byte. Bytes at or above the largest
+ * multiple of the alphabet's size are skipped so that every character is equally likely;
+ * throws a RangeError when too few bytes are left (draw twice as many as `length`).
+ */
+export function mqttPasswordFromBytes(
+  bytes: Uint8Array,
+  length = GENERATED_MQTT_PASSWORD_LENGTH,
+): string {
+  const n = MQTT_PASSWORD_ALPHABET.length;
+  const limit = 256 - (256 % n);
+  let out = "";
+  for (const b of bytes) {
+    if (out.length === length) break;
+    if (b < limit) out += MQTT_PASSWORD_ALPHABET[b % n];
+  }
+  if (out.length < length) {
+    throw new RangeError(`${bytes.length} random bytes gave ${out.length} of ${length} characters`);
+  }
+  return out;
+}
+
+/**
+ * Parameters every device message is translated with (`{{max}}` SSRs, `{{pin}}`, the
+ * shortest MQTT password `{{min}}`).
+ */
+export const DEVICE_MESSAGE_PARAMS = {
+  max: MAX_SSRS,
+  pin: MAX_GPIO_PIN,
+  min: MQTT_PASSWORD_MIN_LENGTH,
+} as const;
 
 // ---- location ----------------------------------------------------------------------------
 
@@ -161,7 +209,8 @@ const serialField = (required: string) =>
 
 /**
  * `config.mqtt` of a station (`form` = `ST`) or sensor (`SE`): username required; the
- * password required on create, and on update blank (or missing) keeps the current one.
+ * password required on create, and on update blank (or missing) keeps the current one; a
+ * password given is at least {@link MQTT_PASSWORD_MIN_LENGTH} characters.
  */
 const mqttField = (mode: BodyMode, form: string) =>
   objectOrEmpty({
@@ -171,8 +220,12 @@ const mqttField = (mode: BodyMode, form: string) =>
       .transform((v) => v ?? "")
       .pipe(
         z.string()
-          .max(128, "validation.too_long")
-          .refine((v) => mode === "update" || v !== "", `${form}mqtt_password_required`),
+          .max(MQTT_PASSWORD_MAX_LENGTH, "validation.too_long")
+          .refine((v) => mode === "update" || v !== "", `${form}mqtt_password_required`)
+          .refine(
+            (v) => v === "" || v.length >= MQTT_PASSWORD_MIN_LENGTH,
+            `${DV}mqtt_password_too_short`,
+          ),
       ),
   });
 

@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
 import {
+  DEVICE_MESSAGE_PARAMS,
   deviceField,
   effectiveStationStatus,
+  GENERATED_MQTT_PASSWORD_LENGTH,
   isIpAddress,
   locationJson,
+  MQTT_PASSWORD_ALPHABET,
+  MQTT_PASSWORD_MIN_LENGTH,
+  mqttPasswordFromBytes,
   parseLocation,
   sensorBodySchema,
   ssrUnitProblems,
@@ -28,7 +33,7 @@ const STATION = {
   zone_id: null,
   type: "station",
   config: {
-    mqtt: { username: "st-123", password: "pw" },
+    mqtt: { username: "st-123", password: "station-pw-0123456789" },
     station: {
       ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
       units: [{ id: "unit_1", ssr_id: "ssr_1" }],
@@ -137,6 +142,60 @@ Deno.test("stationBodySchema() needs the MQTT password on create only", () => {
   assert.ok(update.ok && update.data.config.mqtt.password === "");
   const other = validateDeviceBody(stationBodySchema("update"), { ...STATION, type: "sensor" });
   assert.deepEqual(other.ok ? null : other.errors, { type: "validation.invalid" });
+});
+
+/** STATION with `password` as its MQTT password. */
+const withPassword = (password: string) => ({
+  ...STATION,
+  config: { ...STATION.config, mqtt: { username: "u", password } },
+});
+
+Deno.test("stationBodySchema() refuses an MQTT password under 12 characters, on create and on update", () => {
+  assert.equal(MQTT_PASSWORD_MIN_LENGTH, 12);
+  assert.equal(DEVICE_MESSAGE_PARAMS.min, 12);
+  for (const mode of ["create", "update"] as const) {
+    for (const short of ["x", "a".repeat(11)]) {
+      const res = validateDeviceBody(stationBodySchema(mode), withPassword(short));
+      assert.deepEqual(res.ok ? null : res.errors, {
+        mqtt_password: "devices.validation.mqtt_password_too_short",
+      }, `${mode} with ${short.length} characters`);
+    }
+    const twelve = validateDeviceBody(stationBodySchema(mode), withPassword("a".repeat(12)));
+    assert.ok(twelve.ok && twelve.data.config.mqtt.password === "a".repeat(12), mode);
+  }
+  const long = validateDeviceBody(stationBodySchema("create"), withPassword("a".repeat(129)));
+  assert.deepEqual(long.ok ? null : long.errors, { mqtt_password: "validation.too_long" });
+});
+
+Deno.test("sensorBodySchema() refuses an MQTT password under 12 characters", () => {
+  const body = (password: string) => ({
+    name: "M",
+    serial_number: "shellypro3em-a1b2c3",
+    config: {
+      mqtt: { username: "m", password },
+      sensor: { unit_id: "unit_1", ip_address: "10.0.0.2" },
+    },
+  });
+  const short = validateDeviceBody(sensorBodySchema("update"), body("elevenchars"));
+  assert.deepEqual(short.ok ? null : short.errors, {
+    mqtt_password: "devices.validation.mqtt_password_too_short",
+  });
+  assert.ok(validateDeviceBody(sensorBodySchema("create"), body("twelve-chars")).ok);
+});
+
+Deno.test("mqttPasswordFromBytes() maps bytes onto the alphabet without bias and says when bytes run out", () => {
+  const n = MQTT_PASSWORD_ALPHABET.length;
+  assert.equal(new Set(MQTT_PASSWORD_ALPHABET).size, n, "no repeated characters");
+  assert.doesNotMatch(MQTT_PASSWORD_ALPHABET, /[0O1lI]/);
+  const bytes = Uint8Array.from({ length: 40 }, (_, i) => i);
+  const pw = mqttPasswordFromBytes(bytes);
+  assert.equal(pw.length, GENERATED_MQTT_PASSWORD_LENGTH);
+  assert.ok(GENERATED_MQTT_PASSWORD_LENGTH >= 16);
+  assert.equal(pw, MQTT_PASSWORD_ALPHABET.slice(0, GENERATED_MQTT_PASSWORD_LENGTH));
+  // Bytes in the uneven top range are skipped, not folded onto the first characters.
+  const top = 256 - (256 % n);
+  assert.equal(mqttPasswordFromBytes(Uint8Array.of(top, 255, 1, n + 2), 2), "BC");
+  assert.throws(() => mqttPasswordFromBytes(Uint8Array.of(255, 255, 0), 2), RangeError);
 });
 
 Deno.test("sensorBodySchema() uses the sensor form's messages", () => {

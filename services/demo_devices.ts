@@ -7,12 +7,18 @@
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import { sensorBodySchema, stationBodySchema, validateDeviceBody } from "../core/device_rules.ts";
-import { assignCustomer, createSensor, createStation } from "./devices/mod.ts";
+import { assignCustomer, createSensor, createStation, deviceMqttPassword } from "./devices/mod.ts";
 import { findBySerial } from "../db/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { createZone, listZones } from "../db/zones.ts";
 import { type Zone, zoneBodyFromForm } from "../core/zone.ts";
-import { createMeter, notifyFullStatus, simIdentity, stepMeter } from "../ingest/sim.ts";
+import {
+  createMeter,
+  DEFAULT_SIM_NAMING,
+  notifyFullStatus,
+  simIdentity,
+  stepMeter,
+} from "../ingest/sim.ts";
 import { DEFAULT_INTERPRET, interpretMessage, newMeterState } from "../ingest/shelly.ts";
 import { connectSimMeter, type SimMeter } from "../ingest/sim_meter.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
@@ -25,6 +31,12 @@ export const DEMO_STATION_SERIAL = "DEMO-ST-01";
 export const DEMO_STATION_MQTT = { username: "demo-station-01", password: "demo-station-pass" };
 /** How many simulated meters the demo station has. */
 export const DEMO_METERS = 3;
+/**
+ * Serials and credentials of the demo's meters: the simulator's serials and usernames
+ * (`SIM0001`, `sim0001`), with passwords long enough for the device password rule
+ * (`demo-sim0001-pass`).
+ */
+export const DEMO_SIM_NAMING = { ...DEFAULT_SIM_NAMING, password: "demo-{serial_lower}-pass" };
 
 /**
  * Days of history the demo writes: enough to cover the whole previous month, so that the
@@ -70,7 +82,10 @@ export async function seedDemoDevices(
   customer: User | null,
   tenant: User | null,
 ): Promise<string[]> {
-  const serials = Array.from({ length: DEMO_METERS }, (_, i) => simIdentity(i + 1).serial);
+  const serials = Array.from(
+    { length: DEMO_METERS },
+    (_, i) => simIdentity(i + 1, DEMO_SIM_NAMING).serial,
+  );
   if (await findBySerial(deps.kv, DEMO_STATION_SERIAL)) return serials;
   const station = validateDeviceBody(stationBodySchema("create"), {
     name: "Residencial Las Palmas",
@@ -110,7 +125,7 @@ export async function seedDemoDevices(
   const since = { ...deps, now: () => deps.now() - HISTORY_DAYS * 86_400_000 };
   const made = await createStation(since, admin, station.data);
   for (let i = 0; i < DEMO_METERS; i++) {
-    const id = simIdentity(i + 1);
+    const id = simIdentity(i + 1, DEMO_SIM_NAMING);
     const body = validateDeviceBody(sensorBodySchema("create"), {
       name: `Medidor Depto ${101 + i}`,
       serial_number: id.serial,
@@ -181,12 +196,15 @@ export async function startDemoMeters(
 ): Promise<{ stop(): Promise<void> }> {
   const meters: SimMeter[] = [];
   for (let i = 0; i < serials.length; i++) {
-    const id = simIdentity(i + 1);
+    const id = simIdentity(i + 1, DEMO_SIM_NAMING);
+    // The password kept for the meter wins, so that demo data seeded with other passwords
+    // (or changed in the portal since) keeps publishing.
+    const stored = await findBySerial(deps.kv, id.serial);
     const meter = await connectSimMeter({
       url,
       serial: id.serial,
-      username: id.username,
-      password: id.password,
+      username: stored?.config.mqtt.username ?? id.username,
+      password: (stored && await deviceMqttPassword(deps, stored)) ?? id.password,
       failFast: false,
     });
     const last = (await deps.telemetry.latest(id.serial))?.values;

@@ -101,7 +101,11 @@ export async function addStation(
         serial_number: u.serial,
         type: "sensor",
         config: {
-          mqtt: { username: u.serial.toLowerCase(), password: "pw-sim-x", topic_prefix: "x" },
+          mqtt: {
+            username: u.serial.toLowerCase(),
+            password: "pw-sim-x-0123456789",
+            topic_prefix: "x",
+          },
           sensor: { unit_id: u.id, tenant_id: u.tenant, ip_address: "10.0.0.5" },
         },
       },

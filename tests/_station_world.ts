@@ -50,7 +50,7 @@ export async function stationWorld(now?: number): Promise<StationWorld> {
       serial_number: "SIM0001",
       type: "sensor",
       config: {
-        mqtt: { username: "sim0001", password: "pw-sim", topic_prefix: "x" },
+        mqtt: { username: "sim0001", password: "pw-sim-0123456789", topic_prefix: "x" },
         sensor: { unit_id: "unit_1", tenant_id: tenant.user.id, ip_address: "10.0.0.5" },
       },
     },

@@ -52,7 +52,11 @@ async function sensor(t: TestApp, token: string, stationId: number, serial: stri
       serial_number: serial,
       type: "sensor",
       config: {
-        mqtt: { username: serial.toLowerCase(), password: "pw-sensor", topic_prefix: "x" },
+        mqtt: {
+          username: serial.toLowerCase(),
+          password: "pw-sensor-0123456789",
+          topic_prefix: "x",
+        },
         sensor: { unit_id: "unit_1", tenant_id: null, ip_address: "10.0.0.5" },
       },
     },

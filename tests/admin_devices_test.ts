@@ -40,7 +40,7 @@ function stationForm(serial: string, o: { ssrs?: number; password?: string } = {
     station_id: `st_${serial}`,
     ...LOCATION,
     mqtt_username: `mq-${serial}`,
-    mqtt_password: o.password ?? "secret-pw",
+    mqtt_password: o.password ?? "secret-pw-0123456789",
     ssr_id: ssr.map((i) => `ssr_${i + 1}`),
     ssr_name: ssr.map((i) => `Relay ${i + 1}`),
     ssr_type: ssr.map((i) => (i === 0 ? "emergency" : "normal")),
@@ -75,7 +75,7 @@ function sensorForm(serial: string, unit: string, tenant = "") {
     tenant_id: tenant,
     ip_address: "192.168.1.50",
     mqtt_username: `mq-${serial}`,
-    mqtt_password: "meter-pw",
+    mqtt_password: "meter-pw-0123456789",
   };
 }
 
@@ -198,7 +198,7 @@ Deno.test("POST /admin/devices/station/create stores the station and goes to its
     assert.deepEqual(JSON.parse(stored.location), LOCATION);
     assert.equal(stored.config.mqtt.username, "mq-MTY-001");
     assert.equal(stored.config.mqtt.topic_prefix, "station/MTY-001");
-    assert.ok(await verifyMqttPassword("secret-pw", stored.mqtt_password_hash));
+    assert.ok(await verifyMqttPassword("secret-pw-0123456789", stored.mqtt_password_hash));
     assert.deepEqual(stored.config.station!.ssrs, [
       { id: "ssr_1", name: "Relay 1", type: "emergency", gpio_pin: 0 },
       { id: "ssr_2", name: "Relay 2", type: "normal", gpio_pin: 1 },
@@ -325,6 +325,42 @@ Deno.test("without JavaScript the editor's buttons add and remove rows and refus
   });
 });
 
+Deno.test("the station form refuses an 11-character MQTT password next to its field, in Spanish, and stores nothing; 12 is saved", async () => {
+  await withApp(async (t, admin) => {
+    const id = await makeStation(t, admin, "PW-1");
+    const before = JSON.stringify(await listDevices(t.deps.kv));
+    for (
+      const [path, serial] of [
+        ["/admin/devices/station/create", "PW-2"],
+        [`/admin/devices/station/${id}`, "PW-1"],
+      ]
+    ) {
+      const res = await call(t, "POST", path, {
+        token: admin,
+        form: stationForm(serial, { password: "abcdefghijk" }),
+      });
+      assert.equal(res.status, 400, path);
+      const html = await res.text();
+      assert.match(
+        html,
+        /id="mqtt_password"[^>]*aria-invalid="true"/,
+        "the password field is marked",
+      );
+      assert.ok(html.includes("La contraseña MQTT debe tener al menos 12 caracteres"), path);
+      assert.doesNotMatch(html, /abcdefghijk/, "the refused password is not sent back");
+    }
+    assert.equal(JSON.stringify(await listDevices(t.deps.kv)), before);
+
+    const ok = await call(t, "POST", `/admin/devices/station/${id}`, {
+      token: admin,
+      form: stationForm("PW-1", { password: "abcdefghijkl" }),
+    });
+    assert.equal(ok.status, 303);
+    const stored = (await getDevice(t.deps.kv, id))!;
+    assert.ok(await verifyMqttPassword("abcdefghijkl", stored.mqtt_password_hash));
+  }, { language: "es" });
+});
+
 Deno.test("editing a station updates it and a blank MQTT password keeps the current one", async () => {
   await withApp(async (t, admin) => {
     const id = await makeStation(t, admin, "EDIT-1");
@@ -344,7 +380,7 @@ Deno.test("editing a station updates it and a blank MQTT password keeps the curr
     const stored = (await getDevice(t.deps.kv, id))!;
     assert.equal(stored.name, "Renamed");
     assert.equal(JSON.parse(stored.location).city, "Saltillo");
-    assert.ok(await verifyMqttPassword("secret-pw", stored.mqtt_password_hash));
+    assert.ok(await verifyMqttPassword("secret-pw-0123456789", stored.mqtt_password_hash));
 
     const bad = await call(t, "POST", `/admin/devices/station/${id}`, {
       token: admin,
@@ -527,7 +563,7 @@ Deno.test("the sensor form creates and edits sensors with the spec's messages", 
     assert.match(edit, /Edit Sensor/);
     assert.match(edit, /value="sensor\/shellypro-ab12"/);
     assert.match(edit, /Leave blank to keep the current password/);
-    assert.doesNotMatch(edit, /meter-pw/);
+    assert.doesNotMatch(edit, /meter-pw-0123456789/);
     const updated = await call(t, "POST", `/admin/devices/station/${id}/sensor/${sensor}`, {
       token: admin,
       form: {
@@ -546,7 +582,7 @@ Deno.test("the sensor form creates and edits sensors with the spec's messages", 
     assert.equal(after.name, "Renamed meter");
     assert.equal(after.config.sensor!.unit_id, "unit_2");
     assert.equal(after.tenant_id, null);
-    assert.ok(await verifyMqttPassword("meter-pw", after.mqtt_password_hash));
+    assert.ok(await verifyMqttPassword("meter-pw-0123456789", after.mqtt_password_hash));
 
     const details = await page(t, `/admin/devices/station/${id}/sensor/${sensor}/data`, admin);
     assert.match(details, /Device Information/);

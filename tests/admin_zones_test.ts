@@ -158,7 +158,7 @@ Deno.test("deleting a zone asks first, is blocked while stations are assigned, t
         station_id: "zp_1",
         zone_id: z.id,
         config: {
-          mqtt: { username: "zp-1", password: "pw" },
+          mqtt: { username: "zp-1", password: "zone-pw-0123456789" },
           station: {
             ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
             units: [{ id: "unit_1", ssr_id: "ssr_1" }],

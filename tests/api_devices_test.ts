@@ -44,7 +44,12 @@ function stationBody(n: number, over: Record<string, unknown> = {}) {
 }
 
 /** A valid sensor body. */
-function sensorBody(serial: string, unit: string, tenant: number | null = null, password = "pw1") {
+function sensorBody(
+  serial: string,
+  unit: string,
+  tenant: number | null = null,
+  password = "meter-pw-0123456789",
+) {
   return {
     name: `Meter ${serial}`,
     serial_number: serial,
@@ -236,12 +241,73 @@ Deno.test("POST /api/devices refuses a duplicate serial number or MQTT username 
   const b = stationBody(3);
   const dupUser = await call(t, "POST", "/api/devices", {
     token: admin.token,
-    json: { ...b, config: { ...b.config, mqtt: { username: "station-1", password: "x" } } },
+    json: {
+      ...b,
+      config: { ...b.config, mqtt: { username: "station-1", password: "station-pw-0123456789" } },
+    },
   });
   assert.deepEqual((await dupUser.json()).errors, {
     mqtt_username: "This MQTT username is already used by another device",
   });
   assert.equal((await listDevices(t.deps.kv)).length, 1);
+  t.close();
+});
+
+Deno.test("an MQTT password of 11 characters is refused with the field error in the admin's language and changes nothing; 12 is accepted", async () => {
+  const w = await world();
+  const { t } = w;
+  const eleven = "abcdefghijk";
+  const twelve = "abcdefghijkl";
+  const messages = {
+    es: "La contraseña MQTT debe tener al menos 12 caracteres",
+    en: "The MQTT password must be at least 12 characters",
+    de: "Das MQTT-Passwort muss mindestens 12 Zeichen lang sein",
+  };
+  const withPassword = (body: ReturnType<typeof stationBody>, password: string) => ({
+    ...body,
+    config: { ...body.config, mqtt: { ...body.config.mqtt, password } },
+  });
+  const before = await snapshot(t);
+  for (const language of ["es", "en", "de"] as const) {
+    const message = messages[language];
+    const admin = await account(t, "admin", { language });
+    const refused = [
+      await call(t, "POST", "/api/devices", {
+        token: admin.token,
+        json: withPassword(stationBody(30), eleven),
+      }),
+      await call(t, "PUT", `/api/devices/${w.station}`, {
+        token: admin.token,
+        json: withPassword(stationBody(1), eleven),
+      }),
+      await call(t, "POST", `/api/devices/${w.station}/sensors`, {
+        token: admin.token,
+        json: sensorBody("A3", "unit_3", null, eleven),
+      }),
+      await call(t, "PUT", `/api/devices/${w.station}/sensors/${w.sensor}`, {
+        token: admin.token,
+        json: sensorBody("A1", "unit_1", w.tenant.user.id, eleven),
+      }),
+    ];
+    for (const res of refused) {
+      assert.equal(res.status, 400, res.url);
+      assert.deepEqual((await res.json()).errors, { mqtt_password: message }, language);
+    }
+  }
+  assert.equal(await snapshot(t), before, "nothing was written");
+
+  const made = await post(t, w.admin.token, "/api/devices", withPassword(stationBody(31), twelve));
+  const edited = await call(t, "PUT", `/api/devices/${w.station}/sensors/${w.sensor}`, {
+    token: w.admin.token,
+    json: sensorBody("A1", "unit_1", w.tenant.user.id, twelve),
+  });
+  assert.equal(edited.status, 200);
+  await edited.body?.cancel();
+  for (const id of [made.id, w.sensor]) {
+    assert.ok(
+      await verifyMqttPassword(twelve, (await getDevice(t.deps.kv, id))!.mqtt_password_hash),
+    );
+  }
   t.close();
 });
 
@@ -271,13 +337,16 @@ Deno.test("PUT /api/devices/{id} edits a station; a blank password keeps the cur
   await post(t, admin.token, "/api/devices", stationBody(9));
   const withPw = await call(t, "PUT", `/api/devices/${w.station}`, {
     token: admin.token,
-    json: { ...b, config: { ...b.config, mqtt: { username: "station-1", password: "new-pass" } } },
+    json: {
+      ...b,
+      config: { ...b.config, mqtt: { username: "station-1", password: "new-pass-0123456789" } },
+    },
   });
   assert.equal(withPw.status, 200);
   await withPw.body?.cancel();
   assert.ok(
     await verifyMqttPassword(
-      "new-pass",
+      "new-pass-0123456789",
       (await getDevice(t.deps.kv, w.station))!.mqtt_password_hash,
     ),
   );
@@ -343,7 +412,7 @@ Deno.test("sensors: create derives prefix and station id, validates verbatim, on
   const { t, admin } = w;
   const res = await call(t, "POST", `/api/devices/${w.station}/sensors`, {
     token: admin.token,
-    json: sensorBody("ShellyPro3EM-ABC", "unit_3", null, "sensor-pass"),
+    json: sensorBody("ShellyPro3EM-ABC", "unit_3", null, "sensor-pass-0123456789"),
   });
   assert.equal(res.status, 201);
   const s = await res.json();

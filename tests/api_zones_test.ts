@@ -33,7 +33,7 @@ function stationBody(zoneId: number) {
     zone_id: zoneId,
     type: "station",
     config: {
-      mqtt: { username: "zn-1", password: "pw" },
+      mqtt: { username: "zn-1", password: "zone-pw-0123456789" },
       station: {
         ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
         units: [{ id: "unit_1", ssr_id: "ssr_1" }, { id: "unit_2", ssr_id: "ssr_1" }],

@@ -75,7 +75,7 @@ function matrixStation(serial: string) {
     serial_number: serial,
     station_id: `st_${serial}`,
     config: {
-      mqtt: { username: `mq-${serial}`, password: "pw" },
+      mqtt: { username: `mq-${serial}`, password: "mq-pw-0123456789" },
       station: {
         ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
         units: ["unit_1", "unit_2", "unit_3"].map((id) => ({ id, ssr_id: "ssr_1" })),
@@ -90,7 +90,7 @@ function matrixSensor(serial: string, unit: string, tenant: number | null = null
     name: `Meter ${serial}`,
     serial_number: serial,
     config: {
-      mqtt: { username: `mq-${serial}`, password: "pw" },
+      mqtt: { username: `mq-${serial}`, password: "mq-pw-0123456789" },
       sensor: { unit_id: unit, tenant_id: tenant, ip_address: "10.0.0.9" },
     },
   };
@@ -126,7 +126,7 @@ function pageSensorForm(serial: string, unit: string, tenant: number | null) {
     tenant_id: tenant === null ? "" : String(tenant),
     ip_address: "10.0.0.9",
     mqtt_username: `mq-${serial}`,
-    mqtt_password: "pw",
+    mqtt_password: "mq-pw-0123456789",
   };
 }
 
@@ -753,7 +753,7 @@ const ROUTES: Row[] = [
   {
     method: "POST",
     route: "/admin/devices/station/create",
-    body: () => ({ form: pageStationForm("MX-PAGE", "pw") }),
+    body: () => ({ form: pageStationForm("MX-PAGE", "mq-pw-0123456789") }),
     expect: page("admin", 303, /^\/admin\/devices\/station\/\d+\/data\?done=created$/),
   },
   at("GET", "/admin/devices/station/:id", (f) => [f.dev.station], page("admin")),

@@ -29,7 +29,7 @@ async function setup(t: TestApp, admin: User, tenant: User | null) {
       serial_number: "ST-9",
       station_id: "torre",
       config: {
-        mqtt: { username: "st9", password: "st9-pass" },
+        mqtt: { username: "st9", password: "st9-pass-0123456789" },
         station: {
           ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
           units: [{ id: "unit_1", name: "Local 1", ssr_id: "ssr_1" }],
@@ -45,7 +45,7 @@ async function setup(t: TestApp, admin: User, tenant: User | null) {
       name: "Medidor 1",
       serial_number: "ShellyA",
       config: {
-        mqtt: { username: "shelly-a", password: "a-pass" },
+        mqtt: { username: "shelly-a", password: "a-pass-0123456789" },
         sensor: { unit_id: "unit_1", tenant_id: tenant?.id ?? null, ip_address: "10.0.0.5" },
       },
     }),
@@ -199,10 +199,10 @@ Deno.test("the device directory lists devices, finds them by prefix and checks M
   assert.equal(await dir.byPrefix("station/st-9"), null);
   assert.equal(await dir.byPrefix("sensor/ST-9"), null);
   assert.equal(await dir.byPrefix("sensor/shellya/status"), null);
-  assert.deepEqual(await dir.authenticate("shelly-a", "a-pass"), sensor);
-  assert.deepEqual(await dir.authenticate("st9", "st9-pass"), station);
-  assert.equal(await dir.authenticate("shelly-a", "A-pass"), null);
-  assert.equal(await dir.authenticate("nobody", "a-pass"), null);
+  assert.deepEqual(await dir.authenticate("shelly-a", "a-pass-0123456789"), sensor);
+  assert.deepEqual(await dir.authenticate("st9", "st9-pass-0123456789"), station);
+  assert.equal(await dir.authenticate("shelly-a", "A-pass-0123456789"), null);
+  assert.equal(await dir.authenticate("nobody", "a-pass-0123456789"), null);
   t.close();
 });
 

@@ -50,7 +50,10 @@ Deno.test("syncing device accounts provisions devices made before dynamic securi
         name: `Meter ${serial}`,
         serial_number: serial,
         config: {
-          mqtt: { username: `meter-${serial.toLowerCase()}`, password: `pass-${serial}` },
+          mqtt: {
+            username: `meter-${serial.toLowerCase()}`,
+            password: `pass-${serial}-0123456789`,
+          },
           sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.9" },
         },
       });
@@ -62,7 +65,7 @@ Deno.test("syncing device accounts provisions devices made before dynamic securi
       return rest;
     });
     const files = await download({ t, token: admin.token }, kept);
-    const login = { username: "meter-sync01", password: "pass-SYNC01", ...files };
+    const login = { username: "meter-sync01", password: "pass-SYNC01-0123456789", ...files };
     const before = await attempt(broker.url, login);
     assert.equal(before.outcome, 5, "no broker account while MQTT_DYNSEC was off");
     await before.client.endAsync(true);

@@ -203,8 +203,9 @@ Deno.test("a password or username changed in the portal works on Mosquitto and t
   const broker = await startSecureMosquitto(pki, ADMIN);
   const p = await portal(broker.url);
   try {
-    const sensor = (await (await addSensor(p, "PW0001", "meter-pw0001", "old-pass-1")).json())
-      .id as number;
+    const sensor =
+      (await (await addSensor(p, "PW0001", "meter-pw0001", "old-pass-0123456789")).json())
+        .id as number;
     const files = await download(p, sensor);
     const edit = (username: string, password: string) =>
       call(p.t, "PUT", `/api/devices/${p.station}/sensors/${sensor}`, {
@@ -218,17 +219,17 @@ Deno.test("a password or username changed in the portal works on Mosquitto and t
           },
         },
       });
-    assert.equal((await edit("meter-pw0001", "new-pass-2")).status, 200);
+    assert.equal((await edit("meter-pw0001", "new-pass-0123456789")).status, 200);
     const old = await attempt(broker.url, {
       username: "meter-pw0001",
-      password: "old-pass-1",
+      password: "old-pass-0123456789",
       ...files,
     });
     assert.equal(old.outcome, 5);
     await end(old.client);
     const now = await attempt(broker.url, {
       username: "meter-pw0001",
-      password: "new-pass-2",
+      password: "new-pass-0123456789",
       ...files,
     });
     assert.equal(now.outcome, "connected");
@@ -238,14 +239,14 @@ Deno.test("a password or username changed in the portal works on Mosquitto and t
     assert.equal((await edit("meter-pw0001-b", "")).status, 200);
     const former = await attempt(broker.url, {
       username: "meter-pw0001",
-      password: "new-pass-2",
+      password: "new-pass-0123456789",
       ...files,
     });
     assert.equal(former.outcome, 5);
     await end(former.client);
     const renamed = await attempt(broker.url, {
       username: "meter-pw0001-b",
-      password: "new-pass-2",
+      password: "new-pass-0123456789",
       ...files,
     });
     assert.equal(renamed.outcome, "connected");

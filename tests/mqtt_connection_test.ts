@@ -140,7 +140,7 @@ Deno.test("Test MQTT Connection reports a broker that never answers, and one tha
     const d = (await getDevice(w.t.deps.kv, w.sensorId))!;
     const target = {
       username: d.config.mqtt.username,
-      password: "pw-sim",
+      password: "pw-sim-0123456789",
       prefix: d.config.mqtt.topic_prefix,
       certificate: () => Promise.reject(new Error("not over TLS")),
     };
@@ -167,10 +167,10 @@ Deno.test("Test MQTT Connection reports a broker that never answers, and one tha
 test("a sensor's MQTT password is kept sealed on its record and never served", async (w) => {
   const stored = (await getDevice(w.t.deps.kv, w.sensorId))!;
   assert.match(stored.mqtt_password_sealed ?? "", /^v1\./);
-  assert.ok(!stored.mqtt_password_sealed!.includes("pw-sim"));
+  assert.ok(!stored.mqtt_password_sealed!.includes("pw-sim-0123456789"));
   for (const path of [`/api/devices/${w.sensorId}`, `/api/devices/${w.stationId}/sensors`]) {
     const text = await (await call(w.t, "GET", path, { token: w.admin.token })).text();
-    assert.doesNotMatch(text, /mqtt_password|"v1\.|pw-sim/);
+    assert.doesNotMatch(text, /mqtt_password|"v1\.|pw-sim-0123456789/);
   }
 });
 

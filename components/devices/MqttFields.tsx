@@ -1,6 +1,7 @@
 /** The MQTT password (write-only) and the read-only topic prefix of the station and sensor forms. */
 import type { ReactNode } from "react";
 import { errAttrs, FieldError } from "../Field.tsx";
+import { MQTT_PASSWORD_MAX_LENGTH, MQTT_PASSWORD_MIN_LENGTH } from "../../core/device_rules.ts";
 
 /** Props of {@link MqttPasswordField}. */
 export interface MqttPasswordFieldProps {
@@ -24,7 +25,8 @@ export function MqttPasswordField(p: MqttPasswordFieldProps) {
         name="mqtt_password"
         type="password"
         autoComplete="new-password"
-        maxLength={256}
+        minLength={MQTT_PASSWORD_MIN_LENGTH}
+        maxLength={MQTT_PASSWORD_MAX_LENGTH}
         defaultValue={p.value}
         placeholder={p.placeholder}
         aria-required={!p.editing || undefined}

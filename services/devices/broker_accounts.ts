@@ -4,6 +4,7 @@
  * removing an account before a delete.
  */
 import type { Deps } from "../deps.ts";
+import { GENERATED_MQTT_PASSWORD_LENGTH, mqttPasswordFromBytes } from "../../core/device_rules.ts";
 import { deleteDevice, type StoredDevice, updateDevice } from "../../db/devices.ts";
 import {
   hashMqttPassword,
@@ -17,6 +18,23 @@ import {
   provisioningKey,
   unprovisionDevice,
 } from "./provisioning.ts";
+
+/**
+ * A new device MQTT password drawn from the system's cryptographic random source,
+ * {@link GENERATED_MQTT_PASSWORD_LENGTH} characters (the rule and alphabet are in
+ * `core/device_rules.ts`).
+ */
+export function generateMqttPassword(length = GENERATED_MQTT_PASSWORD_LENGTH): string {
+  // Twice the length in bytes leaves room for the bytes the alphabet's rejection skips; a
+  // short draw (about one in 10^12 for 20 characters) simply draws again.
+  for (;;) {
+    try {
+      return mqttPasswordFromBytes(crypto.getRandomValues(new Uint8Array(length * 2)), length);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+    }
+  }
+}
 
 /** The stored forms of an MQTT password: its hash (device login) and its sealed copy. */
 export type PasswordFields = Pick<StoredDevice, "mqtt_password_hash" | "mqtt_password_sealed">;

@@ -13,7 +13,7 @@ export {
   STATION_HAS_SENSORS,
   STATION_NOT_FOUND,
 } from "./_changes.ts";
-export { deviceMqttPassword, provisionStored } from "./broker_accounts.ts";
+export { deviceMqttPassword, generateMqttPassword, provisionStored } from "./broker_accounts.ts";
 export * from "./scope.ts";
 export * from "./status.ts";
 export * from "./provisioning.ts";

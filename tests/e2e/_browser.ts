@@ -233,7 +233,7 @@ export async function apiStation(
         serial_number: s.serial,
         type: "sensor",
         config: {
-          mqtt: { username: s.serial.toLowerCase(), password: "pw-sensor" },
+          mqtt: { username: s.serial.toLowerCase(), password: "pw-sensor-0123456789" },
           sensor: { unit_id: s.unit, tenant_id: s.tenant ?? null, ip_address: `10.0.0.${i + 5}` },
         },
       }),

@@ -46,7 +46,7 @@ Deno.test("the station editor adds SSRs on GPIO 0, 1, 2..., keeps its rules, and
     await page.type("#state", "Nuevo León");
     await page.type("#country", "México");
     await page.type("#mqtt_username", "torre-norte");
-    await page.type("#mqtt_password", "torre-pw");
+    await page.type("#mqtt_password", "torre-pw-0123456789");
 
     assert.deepEqual(await pins(page), [0], "a new station starts with SSR 1 on GPIO0");
     for (let i = 0; i < 11; i++) await page.click("[data-testid=add-ssr]");

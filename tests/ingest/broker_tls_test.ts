@@ -48,7 +48,7 @@ async function setup(requireClientCert: boolean) {
   return { w, broker, files, close };
 }
 
-const sensorLogin = { username: "sim0001", password: "pw-sim" };
+const sensorLogin = { username: "sim0001", password: "pw-sim-0123456789" };
 
 /**
  * Connects over TLS; rejects when the broker refuses (a CONNACK error, or the TLS layer

@@ -42,7 +42,7 @@ Deno.test("ingest with the portal's client certificate reads a meter over TLS wh
       })).text();
     const meter = await mqtt.connectAsync(broker.tlsUrl!, {
       username: "sim0001",
-      password: "pw-sim",
+      password: "pw-sim-0123456789",
       clientId: "sim0001",
       ca: await file("ca"),
       cert: await file("cert"),

@@ -1,7 +1,9 @@
 /**
  * A small pool of worker threads for Argon2id, with a bounded queue: a job beyond the bound is
  * refused at once (`unavailable`, answered 503 with Retry-After) instead of stalling everyone.
- * The threads do not keep the process alive while idle.
+ * Threads start on demand and end after a while without work: each is a V8 isolate with
+ * Argon2's 19 MiB of WebAssembly memory, so an idle portal keeps none of them. They do not
+ * keep the process alive while idle.
  */
 import { Worker } from "node:worker_threads";
 import { unavailable } from "../refusal.ts";
@@ -13,13 +15,22 @@ export interface PoolSize {
   workers: number;
   /** Jobs that may wait for a thread; one more is refused. */
   queue: number;
+  /** Milliseconds a thread may stay without work before it ends (default {@link IDLE_MS}). */
+  idleMs?: number;
 }
+
+/**
+ * How long an idle thread is kept: long enough that a burst of sign-ins reuses warm threads
+ * (starting one costs tens of milliseconds), short enough that an idle portal gives the
+ * memory back soon after.
+ */
+export const IDLE_MS = 10_000;
 
 /** Default: one thread per core but one (at least 1, at most 4), 16 waiting jobs per thread. */
 export function defaultPoolSize(): PoolSize {
   const cores = navigator.hardwareConcurrency || 2;
   const workers = Math.max(1, Math.min(4, cores - 1));
-  return { workers, queue: 16 * workers };
+  return { workers, queue: 16 * workers, idleMs: IDLE_MS };
 }
 
 /** A job without its id. */
@@ -32,6 +43,8 @@ type Job = { job: PasswordJob; resolve: (v: string | boolean) => void; reject: (
 /** The pool: `run` a job, `close` the threads. */
 export interface PasswordPool {
   run(job: PasswordTask): Promise<string | boolean>;
+  /** Threads alive now (busy or idle). */
+  threads(): number;
   close(): Promise<void>;
 }
 
@@ -42,7 +55,18 @@ export function createPasswordPool(size: PoolSize = defaultPoolSize()): Password
   const waiting: Job[] = [];
   const running = new Map<number, Job>();
   const current = new Map<Worker, number>();
+  const idleTimers = new Map<Worker, ReturnType<typeof setTimeout>>();
+  const idleMs = size.idleMs ?? IDLE_MS;
   let seq = 0;
+
+  /** Takes `w` out of the pool (it died or idled out). */
+  const forget = (w: Worker) => {
+    const timer = idleTimers.get(w);
+    if (timer !== undefined) clearTimeout(timer);
+    idleTimers.delete(w);
+    if (all.includes(w)) all.splice(all.indexOf(w), 1);
+    if (idle.includes(w)) idle.splice(idle.indexOf(w), 1);
+  };
 
   const spawn = () => {
     const w = new Worker(new URL("./password_worker.ts", import.meta.url));
@@ -59,7 +83,7 @@ export function createPasswordPool(size: PoolSize = defaultPoolSize()): Password
       const job = id === undefined ? undefined : running.get(id);
       if (id !== undefined) running.delete(id);
       current.delete(w);
-      all.splice(all.indexOf(w), 1);
+      forget(w);
       job?.reject(e instanceof Error ? e : new Error(String(e)));
       const more = waiting.length > 0 && all.length < size.workers;
       if (more) next(spawn());
@@ -74,8 +98,18 @@ export function createPasswordPool(size: PoolSize = defaultPoolSize()): Password
     if (!job) {
       w.unref();
       idle.push(w);
+      const timer = setTimeout(() => {
+        forget(w);
+        w.terminate().catch(() => {});
+      }, idleMs);
+      // Deno's global setTimeout answers a number (the node types in scope say otherwise).
+      Deno.unrefTimer(Number(timer));
+      idleTimers.set(w, timer);
       return;
     }
+    const timer = idleTimers.get(w);
+    if (timer !== undefined) clearTimeout(timer);
+    idleTimers.delete(w);
     running.set(job.job.id, job);
     current.set(w, job.job.id);
     w.ref();
@@ -95,7 +129,10 @@ export function createPasswordPool(size: PoolSize = defaultPoolSize()): Password
         waiting.push(entry);
       });
     },
+    threads: () => all.length,
     async close() {
+      for (const timer of idleTimers.values()) clearTimeout(timer);
+      idleTimers.clear();
       await Promise.all(all.map((w) => w.terminate()));
       all.length = 0;
       idle.length = 0;

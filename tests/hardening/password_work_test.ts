@@ -59,6 +59,27 @@ Deno.test("a full queue refuses at once with errors.busy", async () => {
   await pool.close();
 });
 
+Deno.test("idle password threads end after their idle time and start again on the next job", async () => {
+  const pool = createPasswordPool({ workers: 2, queue: 4, idleMs: 100 });
+  assert.equal(pool.threads(), 0, "no thread before the first job");
+  const hash = String(await pool.run({ op: "hash", password: "first-password" }));
+  const both = Promise.all([
+    pool.run({ op: "verify", password: "first-password", hash }),
+    pool.run({ op: "verify", password: "other", hash }),
+  ]);
+  assert.equal(pool.threads(), 2, "two jobs at once take two threads");
+  assert.deepEqual(await both, [true, false]);
+  const deadline = Date.now() + 5_000;
+  while (pool.threads() > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(pool.threads(), 0, "idle threads ended");
+  assert.equal(await pool.run({ op: "verify", password: "first-password", hash }), true);
+  assert.equal(pool.threads(), 1);
+  await pool.close();
+  assert.equal(pool.threads(), 0);
+});
+
 Deno.test("sign-in while the password queue is full is a 503 with Retry-After, not a stall", async () => {
   const t = await testApp();
   const { user, password } = await account(t, "user");

@@ -165,6 +165,9 @@ async function pastOutages(deps: Deps, serial: string): Promise<void> {
   }
 }
 
+/** Samples of the history written at once (a day of 5-minute readings). */
+const BACKFILL_CHUNK = 288;
+
 /** Writes `days` of 5-minute history for each meter, through the Shelly parsing path. */
 export async function backfill(deps: Deps, serials: string[], days: number): Promise<void> {
   const end = deps.now();
@@ -173,15 +176,22 @@ export async function backfill(deps: Deps, serials: string[], days: number): Pro
   for (const serial of serials) {
     const meter = createMeter(serial, { t: start, utcOffsetMinutes: deps.config.utcOffsetMinutes });
     const state = newMeterState();
-    const samples: Sample[] = [];
+    let samples: Sample[] = [];
     for (let t = start; t < end; t += 5 * 60_000) {
       stepMeter(meter, t);
       const read = interpretMessage(state, "events/rpc", notifyFullStatus(meter), t, options);
       if (read.type === "reading") samples.push({ serial, ts: read.ts, values: read.values });
+      // Written a day at a time: two months of one meter held at once cost the portal
+      // some 200 MB of heap at start, which the process did not give back for minutes.
+      if (samples.length === BACKFILL_CHUNK) {
+        deps.telemetry.write(samples);
+        samples = [];
+        await deps.telemetry.flush();
+      }
     }
     deps.telemetry.write(samples);
+    await deps.telemetry.flush();
   }
-  await deps.telemetry.flush();
 }
 
 /**

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import mqtt from "mqtt";
 import { simIdentity } from "../../ingest/sim.ts";
+import { DEMO_SIM_NAMING } from "../../services/demo_devices.ts";
 import { waitFor } from "./_helpers.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -69,7 +70,7 @@ Deno.test("embedded broker: every QoS 1 reading it acknowledged survives a SIGKI
   const dataDir = await Deno.makeTempDir({ prefix: "durability-" });
   const port = freePort();
   const portal = await spawnPortal(dataDir, port);
-  const meter = simIdentity(3); // a demo sensor: its credentials are in the portal
+  const meter = simIdentity(3, DEMO_SIM_NAMING); // a demo sensor: its credentials are in the portal
   const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
     username: meter.username,
     password: meter.password,

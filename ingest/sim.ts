@@ -313,7 +313,7 @@ export interface SimNaming {
   serial: string;
   /** Username pattern; `{serial}` and `{serial_lower}` are replaced. Default `{serial_lower}`. */
   username: string;
-  /** Password pattern, same placeholders. Default `sim-{serial_lower}`. */
+  /** Password pattern, same placeholders. Default `sim-{serial_lower}-pass` (12+ characters, as the portal asks of a device password). */
   password: string;
 }
 
@@ -321,7 +321,7 @@ export interface SimNaming {
 export const DEFAULT_SIM_NAMING: SimNaming = {
   serial: "SIM{n}",
   username: "{serial_lower}",
-  password: "sim-{serial_lower}",
+  password: "sim-{serial_lower}-pass",
 };
 
 /** Serial, username and password of simulated meter number `n` (from 1). */

@@ -92,7 +92,7 @@ Deno.test("simIdentity() fills the naming patterns", () => {
   assert.deepEqual(simIdentity(7), {
     serial: "SIM0007",
     username: "sim0007",
-    password: "sim-sim0007",
+    password: "sim-sim0007-pass",
   });
   assert.deepEqual(
     simIdentity(12, { serial: "PRO3EM-{n}", username: "u-{serial}", password: "{n}" }),

@@ -15,7 +15,7 @@
  *   --serial PATTERN      serial pattern, {n} = meter number (default SIM{n}: SIM0001, ...)
  *   --username PATTERN    username pattern, {serial} {serial_lower} {n} (default {serial_lower})
  *   --username-prefix P   shorthand for --username P{serial_lower}
- *   --password PATTERN    password pattern (default sim-{serial_lower})
+ *   --password PATTERN    password pattern (default sim-{serial_lower}-pass)
  *   --status-every K      full status objects every K ticks (default 6; 0 = never)
  *   --drop-chance P       chance per tick that a meter's connection drops (default 0.001)
  *   --seconds S           stop S seconds after the meters connected (default: run until Ctrl-C)

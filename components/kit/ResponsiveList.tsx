@@ -43,6 +43,11 @@ export interface ListColumn<T> {
   className?: string;
   /** `data-*` attributes of the cell (a `data-testid`, an id that a script updates). */
   cellAttrs?: (row: T) => Record<`data-${string}`, string | number>;
+  /**
+   * A sortable column: its header links to the list sorted by it (`href`), and says how the
+   * list is sorted now (`dir`, null when sorted by another column).
+   */
+  sort?: { href: string; dir: "asc" | "desc" | null; title?: string };
 }
 
 /** Props of {@link ResponsiveList}. */
@@ -97,7 +102,25 @@ export function ResponsiveList<T>(
       <thead>
         <tr>
           {columns.map((c, i) => (
-            <th key={i} scope="col" className={c.numeric ? "num" : undefined}>{c.label}</th>
+            <th
+              key={i}
+              scope="col"
+              className={c.numeric ? "num" : undefined}
+              aria-sort={c.sort?.dir
+                ? (c.sort.dir === "asc" ? "ascending" : "descending")
+                : undefined}
+            >
+              {c.sort
+                ? (
+                  <a className="sort-link" href={c.sort.href} title={c.sort.title}>
+                    {c.label}
+                    {c.sort.dir && (
+                      <span aria-hidden="true">{c.sort.dir === "asc" ? " ▲" : " ▼"}</span>
+                    )}
+                  </a>
+                )
+                : c.label}
+            </th>
           ))}
         </tr>
       </thead>

@@ -87,3 +87,32 @@ Deno.test("FormError renders an alert only with a message", () => {
     '<div class="alert alert-error notice" role="alert" data-testid="form-error">Wrong</div>',
   );
 });
+
+Deno.test("Pager: a named nav, the range text, the current page and plain links", async () => {
+  const { Pager, pageNumbers } = await import("./mod.ts");
+  const t = (k: string, p?: Record<string, unknown>) => `${k}${p ? JSON.stringify(p) : ""}`;
+  const html = renderToStaticMarkup(
+    <Pager
+      t={t}
+      label="Stations"
+      page={{ page: 3, size: 25, pages: 10, total: 240 }}
+      href={(to) => `/l?page=${to.page}&size=${to.size}`}
+    />,
+  );
+  assert.match(
+    html,
+    /<nav class="pager" aria-label="common.pager.label\{&quot;list&quot;:&quot;Stations&quot;\}">/,
+  );
+  assert.match(
+    html,
+    /common.pager.range\{&quot;from&quot;:51,&quot;to&quot;:75,&quot;total&quot;:240\}/,
+  );
+  assert.match(html, /<a href="\/l\?page=3&amp;size=25" aria-current="page"/);
+  assert.equal(html.match(/aria-current="page"/g)?.length, 1);
+  assert.match(html, /<a href="\/l\?page=2&amp;size=25" rel="prev">/);
+  assert.match(html, /<a href="\/l\?page=4&amp;size=25" rel="next">/);
+  assert.match(html, /<a href="\/l\?page=1&amp;size=100">100<\/a>/);
+  assert.doesNotMatch(html, /<script|onclick/);
+  assert.deepEqual(pageNumbers(6, 12), [1, null, 4, 5, 6, 7, 8, null, 12]);
+  assert.deepEqual(pageNumbers(1, 3), [1, 2, 3]);
+});

@@ -6,8 +6,10 @@
  * - {@link PageHeader}: the page's title, subtitle and main actions.
  * - {@link FormError}: the error box of a form or page.
  * - {@link StatusBadge}: a coloured status pill.
+ * - {@link Pager}: the pager of a server-paged list (links, no JavaScript).
  */
 export { type ListColumn, ResponsiveList, type ResponsiveListProps } from "./ResponsiveList.tsx";
 export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
 export { FormError, type FormErrorProps } from "./FormError.tsx";
 export { type BadgeTone, StatusBadge, type StatusBadgeProps } from "./StatusBadge.tsx";
+export { pageNumbers, Pager, PagerOf, type PagerProps, type Paging, sortBy } from "./Pager.tsx";

@@ -222,3 +222,12 @@ export async function deleteStatusOf(kv: Deno.Kv, id: number): Promise<StatusRec
   }
   return rec;
 }
+
+/** Every stored device's own status (one scan; devices never heard from are left out). */
+export async function allStatuses(kv: Deno.Kv): Promise<Map<number, DeviceStatus>> {
+  const out = new Map<number, DeviceStatus>();
+  for await (const e of kv.list<StatusRecord>({ prefix: ["device_status"] })) {
+    out.set(e.key[1] as number, e.value.status);
+  }
+  return out;
+}

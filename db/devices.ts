@@ -12,6 +12,13 @@
  * - `["devices_by_customer", customerId, stationId]` → stationId
  * - `["devices_by_tenant", tenantId, sensorId]` → sensorId
  * - `["devices_by_unit", stationId, unitId]` → sensorId: a unit has at most one sensor
+ * - `["station_rows", stationId]` → {@link StationSummary}: what the station lists show and
+ *   search, so that a list reads one small entry per station and builds full views only for
+ *   the page it shows
+ * - `["device_counts", "stations" | "sensors" | "units"]` → `Deno.KvU64`: counts kept by
+ *   atomic `sum` in the same commit as each device write (a decrement adds 2^64 - n)
+ * - `["devices_meta", "indexes"]` → 1 once the rows and counts above were built for the
+ *   devices stored before they existed (see {@link ensureDeviceIndexes})
  *
  * Consistency: every write is one atomic commit of the record and its index entries, with
  * the unique entries checked. Writing a sensor also rewrites its station unchanged, so that
@@ -53,6 +60,57 @@ const parentKey = (stationId: number, id: number) => ["devices_by_parent", stati
 const customerKey = (customerId: number, id: number) => ["devices_by_customer", customerId, id];
 const tenantKey = (tenantId: number, id: number) => ["devices_by_tenant", tenantId, id];
 const unitKey = (stationId: number, unitId: string) => ["devices_by_unit", stationId, unitId];
+const rowKey = (id: number) => ["station_rows", id];
+const countKey = (name: DeviceCountName) => ["device_counts", name];
+const META_KEY = ["devices_meta", "indexes"];
+
+/** What a station list shows and searches of a station, without its sensors or secrets. */
+export interface StationSummary {
+  id: number;
+  name: string;
+  serial_number: string;
+  station_id: string;
+  customer_id: number | null;
+  zone_id: number | null;
+  location: string;
+  /** How many units the station has. */
+  units: number;
+  created_at: number;
+}
+
+/** The counts kept with the writes. */
+export type DeviceCountName = "stations" | "sensors" | "units";
+/** Device counts of the whole fleet. */
+export type DeviceCounts = Record<DeviceCountName, number>;
+
+/** The summary of a stored station. */
+export function stationSummary(d: StoredDevice): StationSummary {
+  return {
+    id: d.id,
+    name: d.name,
+    serial_number: d.serial_number,
+    station_id: d.station_id,
+    customer_id: d.customer_id,
+    zone_id: d.zone_id,
+    location: d.location,
+    units: d.config.station?.units.length ?? 0,
+    created_at: d.created_at,
+  };
+}
+
+/** What a device adds to each count. */
+function countsOf(d: StoredDevice | null): DeviceCounts {
+  if (!d) return { stations: 0, sensors: 0, units: 0 };
+  return d.type === "station"
+    ? { stations: 1, sensors: 0, units: d.config.station?.units.length ?? 0 }
+    : { stations: 0, sensors: 1, units: 0 };
+}
+
+const U64 = 1n << 64n;
+/** Adds `n` (which may be negative) to a counter inside `op`. */
+function addCount(op: Deno.AtomicOperation, name: DeviceCountName, n: number) {
+  if (n !== 0) op.sum(countKey(name), ((BigInt(n) % U64) + U64) % U64);
+}
 
 interface IndexEntry {
   key: Deno.KvKey;
@@ -100,6 +158,12 @@ function stage(op: Deno.AtomicOperation, prev: StoredDevice | null, next: Stored
   const id = (next ?? prev)!.id;
   if (next) op.set(deviceKey(id), next);
   else op.delete(deviceKey(id));
+  if (next?.type === "station") op.set(rowKey(id), stationSummary(next));
+  else if (prev?.type === "station") op.delete(rowKey(id));
+  const a = countsOf(prev), b = countsOf(next);
+  for (const name of ["stations", "sensors", "units"] as const) {
+    addCount(op, name, b[name] - a[name]);
+  }
 }
 
 /** The unique field of `next` that another device holds, or null. */
@@ -276,4 +340,95 @@ export async function findByMqttUsername(
 ): Promise<StoredDevice | null> {
   const id = (await kv.get<number>(mqttKey(username))).value;
   return id === null ? null : getDevice(kv, id);
+}
+
+// ---- summaries and counts ---------------------------------------------------------------------
+
+const built = new WeakMap<Deno.Kv, Promise<void>>();
+
+/**
+ * Builds the station rows and counts of devices stored before they were kept with each write
+ * (once per store; later calls answer at once). Every write since keeps them exact.
+ */
+export function ensureDeviceIndexes(kv: Deno.Kv): Promise<void> {
+  let p = built.get(kv);
+  if (!p) {
+    p = buildIndexes(kv).catch((e) => {
+      built.delete(kv);
+      throw e;
+    });
+    built.set(kv, p);
+  }
+  return p;
+}
+
+async function buildIndexes(kv: Deno.Kv): Promise<void> {
+  const meta = await kv.get<number>(META_KEY);
+  if (meta.value !== null) return;
+  const counts: DeviceCounts = { stations: 0, sensors: 0, units: 0 };
+  let op = kv.atomic();
+  let n = 0;
+  for await (const e of kv.list<StoredDevice>({ prefix: ["devices"] })) {
+    const c = countsOf(e.value);
+    for (const k of ["stations", "sensors", "units"] as const) counts[k] += c[k];
+    if (e.value.type !== "station") continue;
+    op.set(rowKey(e.value.id), stationSummary(e.value));
+    if (++n % 500 === 0) {
+      await op.commit();
+      op = kv.atomic();
+    }
+  }
+  op.check(meta).set(META_KEY, 1);
+  for (const k of ["stations", "sensors", "units"] as const) {
+    op.set(countKey(k), new Deno.KvU64(BigInt(counts[k])));
+  }
+  await op.commit();
+}
+
+/** Device counts of the whole fleet, from the counters kept with the writes. */
+export async function deviceCounts(kv: Deno.Kv): Promise<DeviceCounts> {
+  await ensureDeviceIndexes(kv);
+  const [stations, sensors, units] = await kv.getMany<Deno.KvU64[]>(
+    (["stations", "sensors", "units"] as const).map(countKey),
+  );
+  const num = (e: Deno.KvEntryMaybe<Deno.KvU64>) =>
+    e.value ? Number(BigInt.asIntN(64, e.value.value)) : 0;
+  return { stations: num(stations), sensors: num(sensors), units: num(units) };
+}
+
+/** Every station's summary, oldest first. */
+export async function listStationSummaries(kv: Deno.Kv): Promise<StationSummary[]> {
+  await ensureDeviceIndexes(kv);
+  const out: StationSummary[] = [];
+  for await (const e of kv.list<StationSummary>({ prefix: ["station_rows"] })) out.push(e.value);
+  return out;
+}
+
+/** The sensor ids of every station: station id → sensor ids (one scan of the parent index). */
+export async function sensorsByStation(kv: Deno.Kv): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  for await (const e of kv.list<number>({ prefix: ["devices_by_parent"] })) {
+    const station = e.key[1] as number;
+    const list = out.get(station);
+    if (list) list.push(e.value);
+    else out.set(station, [e.value]);
+  }
+  return out;
+}
+
+/** Devices in id order after `afterId`, at most `limit` (every device when no limit). */
+export async function listDevicesAfter(
+  kv: Deno.Kv,
+  afterId: number | null,
+  limit?: number,
+): Promise<StoredDevice[]> {
+  const out: StoredDevice[] = [];
+  const iter = kv.list<StoredDevice>(
+    afterId === null
+      ? { prefix: ["devices"] }
+      : { prefix: ["devices"], start: deviceKey(afterId + 1) },
+    limit ? { limit } : {},
+  );
+  for await (const e of iter) out.push(e.value);
+  return out;
 }

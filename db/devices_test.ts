@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import {
   createDevice,
   deleteDevice,
+  deviceCounts,
   findByMqttUsername,
   findBySerial,
   getDevice,
+  listStationSummaries,
   sensorIdsOf,
   sensorIdsOfTenant,
   stationIdsOfCustomer,
@@ -159,9 +161,11 @@ Deno.test("a station with sensors is not deleted; deleting clears every index", 
     assert.equal(await getDevice(kv, s), null);
     const left: Deno.KvKey[] = [];
     for await (const e of kv.list({ prefix: [] })) {
-      if (e.key[0] !== "seq") left.push(e.key);
+      // Sequences and the fleet's counters (back at zero) stay.
+      if (e.key[0] !== "seq" && e.key[0] !== "device_counts") left.push(e.key);
     }
     assert.deepEqual(left, []);
+    assert.deepEqual(await deviceCounts(kv), { stations: 0, sensors: 0, units: 0 });
     assert.deepEqual(await newSensor(kv, s, "B", "unit_1"), {
       ok: false,
       reason: "parent_missing",
@@ -187,4 +191,53 @@ Deno.test("a sensor written while its station is deleted never outlives the stat
         assert.ok(deleted.ok);
       }
     }
+  }));
+
+Deno.test("device counts and station rows stay exact under concurrent writes and deletes", () =>
+  withKv(async (kv) => {
+    // 30 stations written at once, each with 2 units; then sensors on 10 of them at once.
+    const ids = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => newStation(kv, `C-${i}`)),
+    );
+    assert.deepEqual(await deviceCounts(kv), { stations: 30, sensors: 0, units: 60 });
+    const sensors = await Promise.all(
+      ids.slice(0, 10).flatMap((s, i) => [
+        newSensor(kv, s, `CS-${i}-a`, "unit_1"),
+        newSensor(kv, s, `CS-${i}-b`, "unit_2"),
+      ]),
+    );
+    assert.ok(sensors.every((r) => r.ok));
+    assert.deepEqual(await deviceCounts(kv), { stations: 30, sensors: 20, units: 60 });
+    // Concurrent: delete 10 bare stations, delete 5 sensors, drop a unit of 4 stations.
+    const results = await Promise.all([
+      ...ids.slice(20, 30).map((id) => deleteDevice(kv, id)),
+      ...sensors.slice(0, 5).map((r) => deleteDevice(kv, r.ok ? r.device.id : 0)),
+      ...ids.slice(12, 16).map((id) =>
+        updateDevice(kv, id, (cur) => ({
+          ...cur,
+          config: {
+            ...cur.config,
+            station: { ...cur.config.station!, units: cur.config.station!.units.slice(0, 1) },
+          },
+        }))
+      ),
+      // A delete of a station with sensors is refused and counts nothing.
+      deleteDevice(kv, ids[9]),
+    ]);
+    assert.equal(results.filter((r) => r.ok).length, 19);
+    assert.deepEqual(await deviceCounts(kv), { stations: 20, sensors: 15, units: 36 });
+    const rows = await listStationSummaries(kv);
+    assert.deepEqual(rows.map((r) => r.id), ids.slice(0, 20).sort((a, b) => a - b));
+    assert.equal(rows.find((r) => r.id === ids[12])?.units, 1);
+  }));
+
+Deno.test("device counts of devices stored before the counts existed are built once", () =>
+  withKv(async (kv) => {
+    await newStation(kv, "OLD-1");
+    await newStation(kv, "OLD-2");
+    // As a store written before the counts: no counters, no station rows, no marker.
+    for await (const e of kv.list({ prefix: ["device_counts"] })) await kv.delete(e.key);
+    for await (const e of kv.list({ prefix: ["station_rows"] })) await kv.delete(e.key);
+    assert.deepEqual(await deviceCounts(kv), { stations: 2, sensors: 0, units: 4 });
+    assert.equal((await listStationSummaries(kv)).length, 2);
   }));

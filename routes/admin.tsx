@@ -4,9 +4,16 @@ import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
-import { deviceStats, listDeviceViews } from "../services/devices/mod.ts";
+import {
+  fleetStats,
+  pageStationViews,
+  STATION_SORTS,
+  stationPins,
+  type StationSort,
+} from "../services/devices/mod.ts";
+import { listHref, parseListQuery } from "../core/paging.ts";
+import type { Paging } from "../components/kit/mod.ts";
 import { chart, overview } from "../services/measurements.ts";
-import { parseLocation } from "../core/device_rules.ts";
 import { localDate } from "../core/local_time.ts";
 import type { StationRow } from "../components/devices/StationList.tsx";
 import type { MapStation } from "../components/dashboard/StationMap.tsx";
@@ -25,6 +32,9 @@ import { adminStatsRoutes } from "./admin_stats.tsx";
 import { adminBillingRoutes } from "./admin_billing.tsx";
 import { settingsRoutes } from "./settings.tsx";
 import { adminZoneRoutes } from "./admin_zones.tsx";
+
+/** Up to this many sensors, the dashboard renders the energy overview with the page. */
+const OVERVIEW_INLINE_SENSORS = 200;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -49,22 +59,29 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
     const query = dashboardQuerySchema.parse(c.req.query());
     const { tab, q, mode } = query;
     const date = query.date ?? localDate(deps.now(), deps.config.utcOffsetMinutes);
-    const stats = await deviceStats(deps, user);
-    const ov = await overview(deps, user).catch((e) => {
-      deps.log.log("error", "dashboard overview failed", { error: String(e) });
-      return null;
-    });
+    const list = parseListQuery(STATION_SORTS, { ...c.req.query(), q });
+    const stats = await fleetStats(deps);
+    // The energy overview reads each sensor's telemetry: on a large fleet the page leaves it
+    // to the live cards, which load it right after the page.
+    const ov = stats.sensorCount > OVERVIEW_INLINE_SENSORS ? null : await overview(deps, user)
+      .catch((e) => {
+        deps.log.log("error", "dashboard overview failed", { error: String(e) });
+        return null;
+      });
     let stations: StationRow[] | null = null;
     let all: MapStation[] = [];
+    let paging: Paging<StationSort> | undefined;
     try {
-      const views = await listDeviceViews(deps, user, { type: "station" });
-      all = views.map((s) => ({
-        id: s.id,
-        name: s.name,
-        city: parseLocation(s.location).city,
-        status: s.status,
-      }));
-      stations = stationRows(t, views, q);
+      all = await stationPins(deps);
+      if (tab === "list" && all.length > 0) {
+        const page = await pageStationViews(deps, user, list);
+        stations = stationRows(t, page.rows, "");
+        paging = {
+          query: { ...list, page: page.page },
+          page,
+          href: (to) => listHref("/admin", to, { sort: "id" }, { tab: "list" }),
+        };
+      }
     } catch (e) {
       deps.log.log("error", "dashboard stations failed", { error: String(e) });
     }
@@ -80,6 +97,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
         stats={stats}
         overview={ov}
         stations={stations}
+        paging={paging}
         all={all}
         mode={mode}
         date={date}

@@ -1,6 +1,7 @@
 /**
- * The admin's station list (spec 000 section 2): `/admin/devices?q=`, searched by name, city,
- * serial number, customer and station id. The other device pages are `admin_station_form.tsx`,
+ * The admin's station list (spec 000 section 2): `/admin/devices?q=&sort=&dir=&page=&size=`,
+ * searched by name, city, serial number, customer and station id, sorted by a visible
+ * column, 25 stations a page (50 or 100 on request); bad values fall back to the defaults. The other device pages are `admin_station_form.tsx`,
  * `admin_station_data.tsx`, `admin_sensor_form.tsx` and `admin_sensor_data.tsx`; data comes
  * from `services/devices/`.
  */
@@ -8,9 +9,11 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { appPage } from "./_page.tsx";
-import { listDeviceViews } from "../services/devices/mod.ts";
+import { pageStationViews, STATION_SORTS, type StationSort } from "../services/devices/mod.ts";
 import { StationList, type StationRow } from "../components/devices/StationList.tsx";
-import { cleanSearch, noticeText, stationRows } from "./_devices.tsx";
+import type { Paging } from "../components/kit/mod.ts";
+import { listHref, parseListQuery } from "../core/paging.ts";
+import { noticeText, stationRows } from "./_devices.tsx";
 
 /** The station list, mounted at `/admin/devices`. */
 export function adminDeviceRoutes(deps: Deps): Hono<UserEnv> {
@@ -19,10 +22,18 @@ export function adminDeviceRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/", async (c) => {
     const t = c.var.t;
-    const q = cleanSearch(c.req.query("q"));
+    const query = parseListQuery(STATION_SORTS, c.req.query());
+    const q = query.q;
     let rows: StationRow[] | null;
+    let paging: Paging<StationSort> | undefined;
     try {
-      rows = stationRows(t, await listDeviceViews(deps, c.var.user, { type: "station" }), q);
+      const page = await pageStationViews(deps, c.var.user, query);
+      rows = stationRows(t, page.rows, "");
+      paging = {
+        query: { ...query, page: page.page },
+        page,
+        href: (to) => listHref("/admin/devices", to, { sort: "id" }),
+      };
     } catch (e) {
       deps.log.log("error", "station list failed", { error: String(e) });
       rows = null;
@@ -31,7 +42,13 @@ export function adminDeviceRoutes(deps: Deps): Hono<UserEnv> {
       c,
       deps,
       t("devices.devices_page.title"),
-      <StationList t={t} q={q} stations={rows} notice={noticeText(t, c.req.query("done"))} />,
+      <StationList
+        t={t}
+        q={q}
+        stations={rows}
+        paging={paging}
+        notice={noticeText(t, c.req.query("done"))}
+      />,
     );
   });
 

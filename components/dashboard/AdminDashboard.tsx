@@ -10,6 +10,8 @@ import type { Chart, Overview } from "../../services/measurements.ts";
 import { Island } from "../render.tsx";
 import { Icon } from "../icons.tsx";
 import { StationList, type StationRow } from "../devices/StationList.tsx";
+import type { Paging } from "../kit/mod.ts";
+import type { StationSort } from "../../services/devices/lists.ts";
 import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardLive.tsx";
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
 import { type EnergyMode, seriesUrl, yieldText } from "../../core/energy_modes.ts";
@@ -28,8 +30,10 @@ export interface AdminDashboardProps {
   stats: DeviceStats;
   /** Null when it could not be computed (the island loads it). */
   overview: Overview | null;
-  /** The stations of the list tab (filtered by q), or null when loading failed. */
+  /** The page shown of the list tab's stations (filtered by q), or null when loading failed. */
   stations: StationRow[] | null;
+  /** The list tab's pager and sortable headers. */
+  paging?: Paging<StationSort>;
   /** Every station, for the map and the online count. */
   all: MapStation[];
   mode: EnergyMode;
@@ -199,7 +203,7 @@ export function AdminDashboard(p: AdminDashboardProps) {
                   </span>
                 </div>
                 <div className="dash-list">
-                  <StationList t={t} q={p.q} stations={p.stations} />
+                  <StationList t={t} q={p.q} stations={p.stations} paging={p.paging} />
                 </div>
               </>
             )}

@@ -7,7 +7,17 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import { Icon } from "../icons.tsx";
 import { asStatus, StatusDot } from "./status.tsx";
-import { type BadgeTone, FormError, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
+import {
+  type BadgeTone,
+  FormError,
+  PageHeader,
+  PagerOf,
+  type Paging,
+  ResponsiveList,
+  sortBy,
+  StatusBadge,
+} from "../kit/mod.ts";
+import type { StationSort } from "../../services/devices/lists.ts";
 import type { PaymentStatus } from "../../core/devices.ts";
 
 /** One station as the list shows it. */
@@ -33,6 +43,10 @@ export interface StationListProps {
   stations: StationRow[] | null;
   /** A notice after a change ('deleted'). */
   notice?: string;
+  /** The page shown of a longer list, its pager and sortable headers. */
+  paging?: Paging<StationSort>;
+  /** Where the search form goes (default `/admin/devices`); false: no search form. */
+  searchAction?: string | false;
 }
 
 const PAYMENT_BADGE: Record<PaymentStatus, BadgeTone> = {
@@ -79,7 +93,9 @@ export const stationLinks = (id: number) => ({
 });
 
 /** The page. */
-export function StationList({ t, q, stations, notice }: StationListProps) {
+export function StationList(
+  { t, q, stations, notice, paging, searchAction = "/admin/devices" }: StationListProps,
+) {
   const L = (k: string, p?: Record<string, string | number>) => t(`dashboard.station_list.${k}`, p);
   const customer = (s: StationRow) => s.customer ?? L("no_customer");
   const report = (s: StationRow) => (
@@ -103,23 +119,25 @@ export function StationList({ t, q, stations, notice }: StationListProps) {
         }
       />
       {notice && <div className="alert alert-success notice" role="status">{notice}</div>}
-      <div className="toolbar">
-        <form method="get" action="/admin/devices" className="search" role="search">
-          <label htmlFor="devices-search" className="visually-hidden">
-            {t("dashboard.search.placeholder")}
-          </label>
-          <input
-            id="devices-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={200}
-            placeholder={t("dashboard.search.placeholder")}
-          />
-          <button type="submit" className="btn btn-secondary">{t("common.search")}</button>
-          {q && <a className="btn btn-ghost" href="/admin/devices">{t("users.search.clear")}</a>}
-        </form>
-      </div>
+      {searchAction && (
+        <div className="toolbar">
+          <form method="get" action={searchAction} className="search" role="search">
+            <label htmlFor="devices-search" className="visually-hidden">
+              {t("dashboard.search.placeholder")}
+            </label>
+            <input
+              id="devices-search"
+              type="search"
+              name="q"
+              defaultValue={q}
+              maxLength={200}
+              placeholder={t("dashboard.search.placeholder")}
+            />
+            <button type="submit" className="btn btn-secondary">{t("common.search")}</button>
+            {q && <a className="btn btn-ghost" href={searchAction}>{t("users.search.clear")}</a>}
+          </form>
+        </div>
+      )}
       {stations === null && (
         <FormError notice={false}>{t("devices.devices_page.load_failed")}</FormError>
       )}
@@ -149,6 +167,7 @@ export function StationList({ t, q, stations, notice }: StationListProps) {
             {
               label: L("columns.station"),
               primary: true,
+              sort: sortBy(t, paging, "name", L("columns.station")),
               cell: (s) => (
                 <div className="station-cell">
                   <a href={stationLinks(s.id).data}>{s.name}</a>
@@ -159,11 +178,17 @@ export function StationList({ t, q, stations, notice }: StationListProps) {
             {
               label: L("columns.serial_number"),
               className: "mono nowrap",
+              sort: sortBy(t, paging, "serial", L("columns.serial_number")),
               cell: (s) => s.serial_number,
             },
-            { label: L("columns.customer"), cell: customer },
+            {
+              label: L("columns.customer"),
+              cell: customer,
+              sort: sortBy(t, paging, "customer", L("columns.customer")),
+            },
             {
               label: L("columns.units"),
+              sort: sortBy(t, paging, "units", L("columns.units")),
               className: "nowrap",
               cell: (s) => L("units_count", { count: s.units }),
             },
@@ -176,6 +201,7 @@ export function StationList({ t, q, stations, notice }: StationListProps) {
           ]}
         />
       )}
+      {stations && paging && <PagerOf t={t} label={L("title")} paging={paging} />}
     </>
   );
 }

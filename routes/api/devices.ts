@@ -33,6 +33,7 @@ import {
   deviceStats,
   deviceStatuses,
   deviceStatusView,
+  fleetStats,
   getDeviceView,
   getSensorView,
   listDeviceViews,
@@ -86,7 +87,11 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!parsed.ok) return invalid(c, parsed.errors);
     return c.json({ devices: await listDeviceViews(deps, c.var.user, parsed.data) });
   });
-  app.get("/stats", async (c) => c.json(await deviceStats(deps, c.var.user)));
+  // The admin's counts come from the counters kept with the writes; others' from their scope.
+  app.get("/stats", async (c) =>
+    c.json(
+      c.var.user.role === "admin" ? await fleetStats(deps) : await deviceStats(deps, c.var.user),
+    ));
   app.post("/statuses", async (c) => {
     const b = await body(c, statusesSchema);
     if (!b.ok) return b.res;

@@ -21,3 +21,4 @@ export * from "./sync.ts";
 export * from "./certificates.ts";
 export * from "./certificate_status.ts";
 export * from "./mqtt_probe.ts";
+export * from "./lists.ts";

@@ -1,0 +1,120 @@
+/**
+ * The admin's station lists, paged on the server: the rows are searched and sorted over the
+ * stations' summaries (`db/devices.ts`, one small entry per station), and full views are
+ * built only for the page shown. Also the fleet's counts, kept with the writes, and the
+ * compact station aggregate of the dashboard's map.
+ */
+import type { Deps } from "../deps.ts";
+import type { User } from "../../core/types.ts";
+import type { DeviceStats, DeviceStatus, DeviceView } from "../../core/devices.ts";
+import { effectiveStationStatus, parseLocation } from "../../core/device_rules.ts";
+import { type ListQuery, matches, type Page, paginate, sortRows } from "../../core/paging.ts";
+import {
+  deviceCounts,
+  getDevices,
+  listStationSummaries,
+  sensorsByStation,
+  type StationSummary,
+} from "../../db/devices.ts";
+import { fullNames } from "../../db/users.ts";
+import { allStatuses } from "../../db/device_status.ts";
+import { serve } from "./scope.ts";
+
+/** The sort keys of the station list (the first is the default: oldest first). */
+export const STATION_SORTS = ["id", "name", "serial", "customer", "units"] as const;
+/** A sort key of the station list. */
+export type StationSort = typeof STATION_SORTS[number];
+
+/** Filters of a station list page. */
+export interface StationPageFilter {
+  /** Only the stations of this pricing zone. */
+  zone_id?: number;
+}
+
+/**
+ * One page of the stations the admin sees, searched by name, city, serial number, customer
+ * and station id, sorted by a visible column; views are built for that page only.
+ */
+export async function pageStationViews(
+  deps: Deps,
+  admin: User,
+  query: ListQuery<StationSort>,
+  filter: StationPageFilter = {},
+): Promise<Page<DeviceView>> {
+  let rows = await listStationSummaries(deps.kv);
+  if (filter.zone_id !== undefined) rows = rows.filter((s) => s.zone_id === filter.zone_id);
+  const needNames = query.q !== "" || query.sort === "customer";
+  const names = needNames
+    ? await fullNames(deps.kv, rows.map((s) => s.customer_id))
+    : new Map<number, string>();
+  const customer = (s: StationSummary) =>
+    s.customer_id === null ? null : names.get(s.customer_id) ?? null;
+  if (query.q) {
+    rows = rows.filter((s) =>
+      matches(query.q, [
+        s.name,
+        parseLocation(s.location).city,
+        s.serial_number,
+        customer(s),
+        s.station_id,
+        String(s.id),
+      ])
+    );
+  }
+  if (query.sort !== "id" || query.dir !== "asc") {
+    const key: Record<StationSort, (s: StationSummary) => string | number | null> = {
+      id: (s) => s.id,
+      name: (s) => s.name,
+      serial: (s) => s.serial_number,
+      customer,
+      units: (s) => s.units,
+    };
+    sortRows(rows, key[query.sort], query.dir, (s) => s.id);
+  }
+  const page = paginate(rows, query);
+  const stored = await getDevices(deps.kv, page.rows.map((s) => s.id));
+  return { ...page, rows: await serve(deps, admin, stored) };
+}
+
+/** A station as the dashboard's map shows it. */
+export interface StationPin {
+  id: number;
+  name: string;
+  city: string;
+  status: DeviceStatus;
+}
+
+/**
+ * Every station as the map shows it (name, city, effective status), read from the summaries,
+ * the parent index and the status records: three scans of small entries, no device records.
+ */
+export async function stationPins(deps: Deps): Promise<StationPin[]> {
+  const [rows, sensors, status] = await Promise.all([
+    listStationSummaries(deps.kv),
+    sensorsByStation(deps.kv),
+    allStatuses(deps.kv),
+  ]);
+  const of = (id: number) => status.get(id) ?? "unknown";
+  return rows.map((s) => ({
+    id: s.id,
+    name: s.name,
+    city: parseLocation(s.location).city,
+    status: effectiveStationStatus(of(s.id), (sensors.get(s.id) ?? []).map(of)),
+  }));
+}
+
+/**
+ * The admin's counts of the whole fleet: stations, sensors and units from the counters kept
+ * with every device write; online devices from one scan of the status records.
+ */
+export async function fleetStats(deps: Deps): Promise<DeviceStats> {
+  const [counts, status] = await Promise.all([deviceCounts(deps.kv), allStatuses(deps.kv)]);
+  let online = 0;
+  for (const s of status.values()) if (s === "online") online++;
+  return {
+    stationCount: counts.stations,
+    sensorCount: counts.sensors,
+    onlineCount: online,
+    unitCount: counts.units,
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The admin's paged lists: 25 rows by default, 50 and 100 on request, page, sort and search
+ * in the URL, bad values falling back to the defaults, the pager's links and texts; and the
+ * fleet counts served from the counters kept with the writes.
+ */
+import assert from "node:assert/strict";
+import { call, type TestApp, withAdminApp } from "./_helpers.ts";
+import { bulkStation } from "./_bulk_stations.ts";
+
+async function page(t: TestApp, path: string, token: string) {
+  const res = await call(t, "GET", path, { token });
+  assert.equal(res.status, 200, `GET ${path}`);
+  return await res.text();
+}
+
+/** The station ids of the list's rows, in order. */
+const rowIds = (html: string) =>
+  [...html.matchAll(/<tr data-station-id="(\d+)"/g)].map((m) => Number(m[1]));
+
+/** `n` stations named "Estación 001"... (one unit each); answers their ids. */
+async function stations(t: TestApp, n: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 1; i <= n; i++) {
+    const num = String(i).padStart(3, "0");
+    const s = await bulkStation(t.deps.kv, {
+      serial: `SN-${num}`,
+      name: `Estación ${num}`,
+      zoneId: 1,
+      units: 1,
+      sensorPrefix: `M${num}`,
+    });
+    ids.push(s.id);
+  }
+  return ids;
+}
+
+Deno.test("the station list shows 25 stations a page with a pager, 50 or 100 on request", () =>
+  withAdminApp(async (t, admin) => {
+    const ids = await stations(t, 60);
+    const first = await page(t, "/admin/devices", admin);
+    assert.deepEqual(rowIds(first), ids.slice(0, 25));
+    assert.match(first, /<nav class="pager" aria-label="Stations pages">/);
+    assert.match(first, /1–25 of 60/);
+    assert.match(first, /<a href="\/admin\/devices\?page=2" rel="next">Next<\/a>/);
+    assert.match(
+      first,
+      /<a href="\/admin\/devices" aria-current="page" aria-label="Page 1">1<\/a>/,
+    );
+
+    const third = await page(t, "/admin/devices?page=3", admin);
+    assert.deepEqual(rowIds(third), ids.slice(50));
+    assert.match(third, /51–60 of 60/);
+    assert.match(third, /aria-current="page" aria-label="Page 3"/);
+
+    assert.deepEqual(rowIds(await page(t, "/admin/devices?size=50", admin)), ids.slice(0, 50));
+    assert.deepEqual(rowIds(await page(t, "/admin/devices?size=100", admin)), ids);
+  }));
+
+Deno.test("the pager speaks Spanish and German too", async () => {
+  for (
+    const [language, range, name] of [["es", "26–30 de 30", "Página 2"], [
+      "de",
+      "26–30 von 30",
+      "Seite 2",
+    ]]
+  ) {
+    await withAdminApp(async (t, admin) => {
+      await stations(t, 30);
+      const html = await page(t, "/admin/devices?page=2", admin);
+      assert.match(html, new RegExp(range));
+      assert.match(html, new RegExp(`aria-current="page" aria-label="${name}"`));
+    }, { language: language as "es" | "de" });
+  }
+});
+
+Deno.test("the station list sorts by a column and searches, keeping both in its links", () =>
+  withAdminApp(async (t, admin) => {
+    const ids = await stations(t, 30);
+    const desc = await page(t, "/admin/devices?sort=name&dir=desc", admin);
+    assert.deepEqual(rowIds(desc), ids.slice().reverse().slice(0, 25));
+    assert.match(desc, /aria-sort="descending"/);
+    assert.match(desc, /href="\/admin\/devices\?sort=name&amp;dir=desc&amp;page=2"/);
+
+    const found = await page(t, "/admin/devices?q=sn-02", admin);
+    assert.deepEqual(rowIds(found), ids.slice(19, 29)); // SN-020 ... SN-029
+    assert.match(found, /1–10 of 10/);
+    // A search by station id (the stored id).
+    assert.deepEqual(
+      rowIds(await page(t, `/admin/devices?q=${ids[4]}&sort=units`, admin))[0],
+      ids[4],
+    );
+  }));
+
+Deno.test("bad paging values fall back to the defaults, and a page past the end shows the last", () =>
+  withAdminApp(async (t, admin) => {
+    const ids = await stations(t, 30);
+    for (
+      const q of [
+        "page=0",
+        "page=-3",
+        "page=abc",
+        "size=7",
+        "size=1e9",
+        "sort=password",
+        "dir=up",
+        "page=1.5",
+      ]
+    ) {
+      assert.deepEqual(rowIds(await page(t, `/admin/devices?${q}`, admin)), ids.slice(0, 25), q);
+    }
+    assert.deepEqual(rowIds(await page(t, "/admin/devices?page=99", admin)), ids.slice(25));
+  }));
+
+Deno.test("the dashboard's list is paged and its counts come from the kept counters", () =>
+  withAdminApp(async (t, admin) => {
+    const ids = await stations(t, 30);
+    const html = await page(t, "/admin?tab=list&page=2", admin);
+    assert.deepEqual(rowIds(html), ids.slice(25));
+    assert.match(html, /href="\/admin\?tab=list"/);
+    const res = await call(t, "GET", "/api/devices/stats", { token: admin });
+    assert.deepEqual(await res.json(), {
+      stationCount: 30,
+      sensorCount: 30,
+      onlineCount: 0,
+      unitCount: 30,
+    });
+  }));

@@ -7,7 +7,7 @@
  */
 import type { AccessCode, Assignments } from "../core/types.ts";
 import { listValues, nextId } from "./kv.ts";
-import { buildUser, emailKey, type NewUser, type StoredUser, userKey } from "./users.ts";
+import { buildUser, emailKey, type NewUser, stageNewUser, type StoredUser } from "./users.ts";
 
 const codeKey = (id: number) => ["access_codes", id];
 const byCodeKey = (code: string) => ["access_codes_by_code", code];
@@ -124,11 +124,7 @@ export async function registerWithCode(
       used_by_id: id,
       used_by_email: user.email,
     };
-    const res = await kv.atomic()
-      .check(entry)
-      .check(emailEntry)
-      .set(userKey(id), user)
-      .set(emailKey(user.email), id)
+    const res = await stageNewUser(kv.atomic().check(entry).check(emailEntry), user)
       .set(codeKey(codeId), used)
       .commit();
     if (res.ok) return user;

@@ -4,6 +4,12 @@
  * Key layout:
  * - `["users", id]` → {@link StoredUser}
  * - `["users_by_email", email]` → id (keeps e-mail addresses unique)
+ * - `["users_by_role", role, id]` → {@link UserRow}: what the account lists show and search,
+ *   one small entry per account, so a list page reads full accounts only for its rows
+ * - `["user_counts", role]` → `Deno.KvU64`: accounts of each role, summed in the same commit
+ *   as each create, role change and delete (a decrement adds 2^64 - 1)
+ * - `["users_meta", "indexes"]` → 1 once rows and counts were built for accounts stored
+ *   before they existed (see {@link ensureUserIndexes})
  */
 import type { Assignments, User } from "../core/types.ts";
 import type { Language, Role } from "../core/roles.ts";
@@ -40,6 +46,59 @@ export class EmailTakenError extends Error {
 
 const userKey = (id: number) => ["users", id];
 const emailKey = (email: string) => ["users_by_email", email];
+const roleKey = (role: Role, id: number) => ["users_by_role", role, id];
+const countKey = (role: Role) => ["user_counts", role];
+const META_KEY = ["users_meta", "indexes"];
+const ROLES_ALL: readonly Role[] = ["admin", "customer", "user"];
+const U64 = 1n << 64n;
+
+/** What the account lists show and search of an account. */
+export interface UserRow {
+  id: number;
+  full_name: string;
+  email: string;
+  phone: string;
+  company_name: string;
+  is_active: boolean;
+  created_at: number;
+}
+
+/** The list row of an account. */
+export function userRow(u: StoredUser): UserRow {
+  return {
+    id: u.id,
+    full_name: u.full_name,
+    email: u.email,
+    phone: u.phone,
+    company_name: u.company_name,
+    is_active: u.is_active,
+    created_at: u.created_at,
+  };
+}
+
+/**
+ * Adds to `op` the list row and role count changes from `prev` to `next` (an account created,
+ * changed or deleted); the record and e-mail keys are the caller's.
+ */
+function stageRow(op: Deno.AtomicOperation, prev: StoredUser | null, next: StoredUser | null) {
+  if (prev && (!next || next.role !== prev.role)) {
+    op.delete(roleKey(prev.role, prev.id));
+    op.sum(countKey(prev.role), U64 - 1n);
+  }
+  if (next) {
+    op.set(roleKey(next.role, next.id), userRow(next));
+    if (!prev || prev.role !== next.role) op.sum(countKey(next.role), 1n);
+  }
+}
+
+/** Adds a new account's record, e-mail, list row and count to `op` (e-mail checked unused). */
+export function stageNewUser(op: Deno.AtomicOperation, user: StoredUser): Deno.AtomicOperation {
+  op.check({ key: emailKey(user.email), versionstamp: null })
+    .set(userKey(user.id), user)
+    .set(emailKey(user.email), user.id);
+  stageRow(op, null, user);
+  return op;
+}
 
 /** Strips the password hash and the session version. */
 export function publicUser(u: StoredUser): User {
@@ -70,11 +129,7 @@ export function buildUser(id: number, input: NewUser, now: number): StoredUser {
 export async function createUser(kv: Deno.Kv, input: NewUser, now: number): Promise<StoredUser> {
   const id = await nextId(kv, "users");
   const user = buildUser(id, input, now);
-  const res = await kv.atomic()
-    .check({ key: emailKey(user.email), versionstamp: null })
-    .set(userKey(id), user)
-    .set(emailKey(user.email), id)
-    .commit();
+  const res = await stageNewUser(kv.atomic(), user).commit();
   if (!res.ok) throw new EmailTakenError(user.email);
   return user;
 }
@@ -111,6 +166,7 @@ export async function updateUser(
     if (!cur.value) return null;
     const next: StoredUser = { ...cur.value, ...patch, id, updated_at: now };
     const op = kv.atomic().check(cur).set(userKey(id), next);
+    stageRow(op, cur.value, next);
     if (next.email !== cur.value.email) {
       op.check({ key: emailKey(next.email), versionstamp: null })
         .delete(emailKey(cur.value.email))
@@ -127,10 +183,13 @@ export async function updateUser(
 
 /** Deletes an account; false when there was none. */
 export async function deleteUser(kv: Deno.Kv, id: number): Promise<boolean> {
-  const cur = await kv.get<StoredUser>(userKey(id));
-  if (!cur.value) return false;
-  await kv.atomic().check(cur).delete(userKey(id)).delete(emailKey(cur.value.email)).commit();
-  return true;
+  for (;;) {
+    const cur = await kv.get<StoredUser>(userKey(id));
+    if (!cur.value) return false;
+    const op = kv.atomic().check(cur).delete(userKey(id)).delete(emailKey(cur.value.email));
+    stageRow(op, cur.value, null);
+    if ((await op.commit()).ok) return true;
+  }
 }
 
 /** The key of an account, for atomic operations spanning several collections. */
@@ -157,4 +216,62 @@ export async function fullNames(
 ): Promise<Map<number, string>> {
   const users = await getUsers(kv, ids);
   return new Map([...users].map(([id, u]) => [id, u.full_name]));
+}
+
+// ---- list rows and counts ---------------------------------------------------------------------
+
+const built = new WeakMap<Deno.Kv, Promise<void>>();
+
+/**
+ * Builds the list rows and role counts of accounts stored before they were kept with each
+ * write (once per store; later calls answer at once).
+ */
+export function ensureUserIndexes(kv: Deno.Kv): Promise<void> {
+  let p = built.get(kv);
+  if (!p) {
+    p = buildIndexes(kv).catch((e) => {
+      built.delete(kv);
+      throw e;
+    });
+    built.set(kv, p);
+  }
+  return p;
+}
+
+async function buildIndexes(kv: Deno.Kv): Promise<void> {
+  const meta = await kv.get<number>(META_KEY);
+  if (meta.value !== null) return;
+  const counts = new Map<Role, number>(ROLES_ALL.map((r) => [r, 0]));
+  let op = kv.atomic();
+  let n = 0;
+  for await (const e of kv.list<StoredUser>({ prefix: ["users"] })) {
+    counts.set(e.value.role, (counts.get(e.value.role) ?? 0) + 1);
+    op.set(roleKey(e.value.role, e.value.id), userRow(e.value));
+    if (++n % 500 === 0) {
+      await op.commit();
+      op = kv.atomic();
+    }
+  }
+  op.check(meta).set(META_KEY, 1);
+  for (const [role, c] of counts) op.set(countKey(role), new Deno.KvU64(BigInt(c)));
+  await op.commit();
+}
+
+/** Accounts of each role, from the counts kept with the writes. */
+export async function userCounts(kv: Deno.Kv): Promise<Record<Role, number>> {
+  await ensureUserIndexes(kv);
+  const got = await kv.getMany<Deno.KvU64[]>(ROLES_ALL.map(countKey));
+  const out = {} as Record<Role, number>;
+  ROLES_ALL.forEach((r, i) => {
+    out[r] = got[i].value ? Number(BigInt.asIntN(64, got[i].value!.value)) : 0;
+  });
+  return out;
+}
+
+/** The list rows of the accounts of a role, oldest first. */
+export async function listUserRows(kv: Deno.Kv, role: Role): Promise<UserRow[]> {
+  await ensureUserIndexes(kv);
+  const out: UserRow[] = [];
+  for await (const e of kv.list<UserRow>({ prefix: ["users_by_role", role] })) out.push(e.value);
+  return out;
 }

@@ -1,6 +1,6 @@
 /**
- * Admin pages for accounts: the users management page (`/admin/users?tab=&q=`, which lists
- * access codes too), activate/deactivate and delete with confirmation, and the account form
+ * Admin pages for accounts: the users management page (`/admin/users?tab=&q=&sort=&dir=&page=
+ * &size=`, 25 rows a page, which lists access codes too), activate/deactivate and delete with confirmation, and the account form
  * (`/admin/users/accounts-form/{type}[/{id}]`). Create Access Code is
  * `admin_access_codes.tsx`. Every form works without JavaScript; the /admin guard is
  * mounted by `routes/admin.tsx`.
@@ -26,13 +26,18 @@ import type { FieldErrors } from "../core/schemas.ts";
 import {
   createAccount,
   deleteAccount,
-  findUsers,
   getAccount,
+  pageUsers,
   toggleAccount,
   updateAccount,
+  USER_SORTS,
+  type UserSort,
   userStats,
 } from "../services/accounts.ts";
-import { allCodes } from "../services/access_codes.ts";
+import { CODE_SORTS, type CodeSort, pageCodes } from "../services/access_codes.ts";
+import { listHref, type ListQuery, parseListQuery } from "../core/paging.ts";
+import type { AccessCode } from "../core/types.ts";
+import type { Paging } from "../components/kit/mod.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
 import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
 import { backFields } from "../components/users/RowActions.tsx";
@@ -64,24 +69,30 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/", async (c) => {
     const tab = parseTab(c.req.query("tab"));
-    const q = cleanSearch(c.req.query("q"));
+    const role = roleOfTab(tab);
+    const query = role
+      ? parseListQuery(USER_SORTS, c.req.query())
+      : parseListQuery(CODE_SORTS, c.req.query());
+    const q = query.q;
     const stats = await userStats(deps).catch((e) => {
       deps.log.log("error", "user stats failed", { error: String(e) });
       return null;
     });
     let content: TabContent;
+    let paging: Paging | undefined;
     try {
-      const role = roleOfTab(tab);
-      if (role) content = { kind: "accounts", users: await findUsers(deps, role, q) };
-      else {
-        const needle = q.toLowerCase();
-        const codes = (await allCodes(deps)).filter((x) =>
-          !needle || x.code.toLowerCase().includes(needle) ||
-          x.notes.toLowerCase().includes(needle) ||
-          (x.used_by_email ?? "").includes(needle)
-        );
-        content = { kind: "codes", codes };
-      }
+      const page = role
+        ? await pageUsers(deps, role, query as ListQuery<UserSort>)
+        : await pageCodes(deps, query as ListQuery<CodeSort>);
+      content = role
+        ? { kind: "accounts", users: page.rows as User[] }
+        : { kind: "codes", codes: page.rows as AccessCode[] };
+      const sort = role ? USER_SORTS[0] : CODE_SORTS[0];
+      paging = {
+        query: { ...query, page: page.page },
+        page,
+        href: (to) => listHref("/admin/users", to, { sort }, { tab }),
+      };
     } catch (e) {
       deps.log.log("error", "users list failed", { tab, error: String(e) });
       content = { kind: "error" };
@@ -99,6 +110,7 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         notice={parseNotice(c.req.query("done"))}
         failure={parseFailure(c.req.query("error"), c.req.query("reason"))}
         content={content}
+        paging={paging}
       />,
     );
   });

@@ -12,6 +12,7 @@ import {
   listAccessCodes,
 } from "../db/access_codes.ts";
 import type { z } from "zod";
+import { type ListQuery, matches, type Page, paginate, sortRows } from "../core/paging.ts";
 import type { accessCodeSchema } from "../core/schemas.ts";
 
 /** A fresh random code not yet used by any access code. */
@@ -25,6 +26,32 @@ export async function generateCode(deps: Deps): Promise<string> {
 /** Every access code, newest first. */
 export async function allCodes(deps: Deps): Promise<AccessCode[]> {
   return (await listAccessCodes(deps.kv)).reverse();
+}
+
+/**
+ * The sort keys of the access codes list: the default is newest first; `created` sorts by
+ * creation in the asked direction.
+ */
+export const CODE_SORTS = ["recent", "code", "role", "status", "created"] as const;
+/** A sort key of the access codes list. */
+export type CodeSort = typeof CODE_SORTS[number];
+
+/** One page of the access codes, searched by code, notes and the e-mail that used it. */
+export async function pageCodes(deps: Deps, query: ListQuery<CodeSort>): Promise<Page<AccessCode>> {
+  let codes = (await allCodes(deps)).filter((c) =>
+    matches(query.q, [c.code, c.notes, c.used_by_email, String(c.id)])
+  );
+  if (query.sort !== "recent") {
+    const key: Record<CodeSort, (c: AccessCode) => string | number> = {
+      recent: (c) => -c.id,
+      code: (c) => c.code,
+      role: (c) => c.role,
+      status: (c) => (c.is_used ? 1 : 0),
+      created: (c) => c.id,
+    };
+    codes = sortRows(codes, key[query.sort], query.dir, (c) => c.id);
+  }
+  return paginate(codes, query);
 }
 
 /**

@@ -12,10 +12,15 @@ import {
   EmailTakenError,
   findUserByEmail,
   getUser,
+  getUsers,
+  listUserRows,
   listUsers,
   publicUser,
   updateUser,
+  userCounts,
+  type UserRow,
 } from "../db/users.ts";
+import { type ListQuery, matches, type Page, paginate, sortRows } from "../core/paging.ts";
 import {
   reserveAttempt,
   reserveRegistration,
@@ -132,15 +137,56 @@ function refuseWeakPassword(field: string, password: string, email: string): voi
   if (weak) throw invalid({ [field]: weak });
 }
 
-/** Counts for the users management page. */
+/** Counts for the users management page (accounts from the counts kept with the writes). */
 export async function userStats(deps: Deps): Promise<UserStats> {
-  const users = await listUsers(deps.kv);
+  const counts = await userCounts(deps.kv);
   const codes = await listAccessCodes(deps.kv);
   return {
-    totalUsers: users.length,
-    totalCustomers: users.filter((u) => u.role === "customer").length,
-    totalTenants: users.filter((u) => u.role === "user").length,
+    totalUsers: counts.admin + counts.customer + counts.user,
+    totalCustomers: counts.customer,
+    totalTenants: counts.user,
     unusedCodes: codes.filter((c) => !c.is_used).length,
+  };
+}
+
+/** The sort keys of the account lists (the first is the default: oldest first). */
+export const USER_SORTS = ["created", "name", "email", "phone", "company", "status"] as const;
+/** A sort key of the account lists. */
+export type UserSort = typeof USER_SORTS[number];
+
+/**
+ * One page of the accounts of a role, searched by name, e-mail, phone, company and id and
+ * sorted by a visible column over the accounts' list rows; full accounts are read for the
+ * page only.
+ */
+export async function pageUsers(
+  deps: Deps,
+  role: Role,
+  query: ListQuery<UserSort>,
+): Promise<Page<User>> {
+  let rows = await listUserRows(deps.kv, role);
+  if (query.q) {
+    rows = rows.filter((u) =>
+      String(u.id) === query.q ||
+      matches(query.q, [u.full_name, u.email, u.phone, u.company_name])
+    );
+  }
+  if (query.sort !== "created" || query.dir !== "asc") {
+    const key: Record<UserSort, (u: UserRow) => string | number> = {
+      created: (u) => u.id,
+      name: (u) => u.full_name,
+      email: (u) => u.email,
+      phone: (u) => u.phone,
+      company: (u) => u.company_name,
+      status: (u) => (u.is_active ? 0 : 1),
+    };
+    sortRows(rows, key[query.sort], query.dir, (u) => u.id);
+  }
+  const page = paginate(rows, query);
+  const users = await getUsers(deps.kv, page.rows.map((u) => u.id));
+  return {
+    ...page,
+    rows: page.rows.map((r) => users.get(r.id)).filter((u) => u !== undefined).map(publicUser),
   };
 }
 

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { call, type TestApp, withAdminApp } from "./_helpers.ts";
 import { bulkStation } from "./_bulk_stations.ts";
+import { createUser } from "../db/users.ts";
 
 async function page(t: TestApp, path: string, token: string) {
   const res = await call(t, "GET", path, { token });
@@ -123,5 +124,55 @@ Deno.test("the dashboard's list is paged and its counts come from the kept count
       sensorCount: 30,
       onlineCount: 0,
       unitCount: 30,
+    });
+  }));
+
+/** `n` tenants named "Inquilino 001"...; answers their ids. */
+async function tenants(t: TestApp, n: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 1; i <= n; i++) {
+    const num = String(i).padStart(3, "0");
+    const u = await createUser(t.deps.kv, {
+      email: `inq${num}@test.mx`,
+      full_name: `Inquilino ${num}`,
+      role: "user",
+      password_hash: "x",
+    }, Date.now());
+    ids.push(u.id);
+  }
+  return ids;
+}
+
+const userIds = (html: string) =>
+  [...html.matchAll(/<tr data-user-id="(\d+)"/g)].map((m) => Number(m[1]));
+
+Deno.test("the users page pages each tab, sorts by a column and searches by name, e-mail or id", () =>
+  withAdminApp(async (t, admin) => {
+    const ids = await tenants(t, 40);
+    const first = await page(t, "/admin/users?tab=tenants", admin);
+    assert.deepEqual(userIds(first), ids.slice(0, 25));
+    assert.match(first, /1–25 of 40/);
+    assert.match(first, /href="\/admin\/users\?tab=tenants&amp;page=2" rel="next"/);
+    assert.deepEqual(
+      userIds(await page(t, "/admin/users?tab=tenants&page=2", admin)),
+      ids.slice(25),
+    );
+    const desc = await page(t, "/admin/users?tab=tenants&sort=email&dir=desc&size=50", admin);
+    assert.deepEqual(userIds(desc), ids.slice().reverse());
+    assert.deepEqual(
+      userIds(await page(t, "/admin/users?tab=tenants&q=inq03", admin)),
+      ids.slice(29, 39),
+    );
+    assert.deepEqual(userIds(await page(t, `/admin/users?tab=tenants&q=${ids[39]}`, admin)), [
+      ids[39],
+    ]);
+    // The admins tab holds only the signed-in admin; the stat cards count every account.
+    assert.equal(userIds(await page(t, "/admin/users?tab=admins&page=abc", admin)).length, 1);
+    const stats = await call(t, "GET", "/api/users/stats", { token: admin });
+    assert.deepEqual(await stats.json(), {
+      totalUsers: 41,
+      totalCustomers: 0,
+      totalTenants: 40,
+      unusedCodes: 0,
     });
   }));

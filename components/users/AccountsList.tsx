@@ -4,7 +4,13 @@ import type { User } from "../../core/types.ts";
 import { formatDate } from "./format.ts";
 import { backFields, DeleteButton, ToggleButton } from "./RowActions.tsx";
 import { tabLabelKey, type UserTab } from "./tabs.ts";
-import { type ListColumn, ResponsiveList, StatusBadge as Badge } from "../kit/mod.ts";
+import {
+  type ListColumn,
+  type Paging,
+  ResponsiveList,
+  sortBy,
+  StatusBadge as Badge,
+} from "../kit/mod.ts";
 
 /** Props of {@link AccountsList}. */
 export interface AccountsListProps {
@@ -13,6 +19,8 @@ export interface AccountsListProps {
   tab: UserTab;
   q: string;
   users: User[];
+  /** The page's sortable headers (keys of `USER_SORTS` in `services/accounts.ts`). */
+  paging?: Paging;
 }
 
 /** The Active/Inactive badge. */
@@ -25,7 +33,9 @@ function StatusBadge({ t, active }: { t: Translate; active: boolean }) {
 }
 
 /** The accounts with Edit, Activate/Deactivate and Delete. */
-export function AccountsList({ t, lang, tab, q, users }: AccountsListProps) {
+export function AccountsList({ t, lang, tab, q, users, paging }: AccountsListProps) {
+  const L = (k: string) => t(`users.columns.${k}`);
+  const sort = (key: string, col: string) => sortBy(t, paging, key, L(col));
   const withCompany = tab === "customers";
   const fields = backFields(tab, q);
   const actions = (u: User) => (
@@ -45,18 +55,27 @@ export function AccountsList({ t, lang, tab, q, users }: AccountsListProps) {
   );
   const dash = (s: string) => s || "—";
   const columns: ListColumn<User>[] = [
-    { label: t("users.columns.name"), primary: true, cell: (u) => u.full_name },
-    { label: t("users.columns.email"), cell: (u) => u.email },
-    { label: t("users.columns.phone"), cell: (u) => dash(u.phone) },
+    { label: L("name"), primary: true, cell: (u) => u.full_name, sort: sort("name", "name") },
+    { label: L("email"), cell: (u) => u.email, sort: sort("email", "email") },
+    { label: L("phone"), cell: (u) => dash(u.phone), sort: sort("phone", "phone") },
     ...(withCompany
-      ? [{ label: t("users.columns.company"), cell: (u: User) => dash(u.company_name) }]
+      ? [{
+        label: L("company"),
+        cell: (u: User) => dash(u.company_name),
+        sort: sort("company", "company"),
+      }]
       : []),
     {
       label: t("users.columns.status"),
       aside: true,
+      sort: sort("status", "status"),
       cell: (u) => <StatusBadge t={t} active={u.is_active} />,
     },
-    { label: t("users.columns.created"), cell: (u) => formatDate(u.created_at, lang) },
+    {
+      label: L("created"),
+      cell: (u) => formatDate(u.created_at, lang),
+      sort: sort("created", "created"),
+    },
     { label: t("users.columns.actions"), actions: true, cell: actions },
   ];
   return (

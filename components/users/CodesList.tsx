@@ -5,7 +5,7 @@ import { formatDate } from "./format.ts";
 import { backFields, DeleteButton } from "./RowActions.tsx";
 import { Island } from "../render.tsx";
 import CopyButton from "../../islands/CopyButton.tsx";
-import { ResponsiveList, StatusBadge } from "../kit/mod.ts";
+import { type Paging, ResponsiveList, sortBy, StatusBadge } from "../kit/mod.ts";
 
 /** Props of {@link CodesList}. */
 export interface CodesListProps {
@@ -13,6 +13,8 @@ export interface CodesListProps {
   lang: string;
   q: string;
   codes: AccessCode[];
+  /** The page's sortable headers (keys of `CODE_SORTS` in `services/access_codes.ts`). */
+  paging?: Paging;
 }
 
 /** "2 stations" for a customer code, "1 unit" for a tenant code. */
@@ -42,7 +44,8 @@ function CodeStatus({ t, code }: { t: Translate; code: AccessCode }) {
 }
 
 /** The access codes with Copy and, when allowed, Delete. */
-export function CodesList({ t, lang, q, codes }: CodesListProps) {
+export function CodesList({ t, lang, q, codes, paging }: CodesListProps) {
+  const sort = (key: string, col: string) => sortBy(t, paging, key, t(`users.columns.${col}`));
   const fields = backFields("access-codes", q);
   const actions = (c: AccessCode) => (
     <div className="row-actions">
@@ -77,16 +80,22 @@ export function CodesList({ t, lang, q, codes }: CodesListProps) {
           label: t("users.columns.code"),
           primary: true,
           cell: (c) => <code className="code">{c.code}</code>,
+          sort: sort("code", "code"),
         },
-        { label: t("users.columns.role"), cell: role },
+        { label: t("users.columns.role"), cell: role, sort: sort("role", "role") },
         { label: t("users.columns.notes"), className: "notes-cell", cell: (c) => c.notes || "—" },
         { label: t("users.columns.assignments"), cell: (c) => assignmentsLabel(t, c) },
         {
           label: t("users.columns.status"),
           aside: true,
           cell: (c) => <CodeStatus t={t} code={c} />,
+          sort: sort("status", "status"),
         },
-        { label: t("users.columns.created"), cell: (c) => formatDate(c.created_at, lang) },
+        {
+          label: t("users.columns.created"),
+          cell: (c) => formatDate(c.created_at, lang),
+          sort: sort("created", "created"),
+        },
         { label: t("users.columns.actions"), actions: true, cell: actions },
       ]}
     />

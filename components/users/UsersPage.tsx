@@ -7,7 +7,7 @@ import type { AccessCode, User, UserStats } from "../../core/types.ts";
 import { Stat } from "../HomePage.tsx";
 import { Icon } from "../icons.tsx";
 import { AccountsList } from "./AccountsList.tsx";
-import { FormError, PageHeader } from "../kit/mod.ts";
+import { FormError, PageHeader, PagerOf, type Paging } from "../kit/mod.ts";
 import { CodesList } from "./CodesList.tsx";
 import {
   type Failure,
@@ -35,6 +35,8 @@ export interface UsersPageProps {
   notice: Notice | null;
   failure: Failure;
   content: TabContent;
+  /** The page shown of the tab's list: its pager and sortable headers. */
+  paging?: Paging;
 }
 
 const CREATE: Partial<Record<UserTab, { href: string; key: string }>> = {
@@ -58,7 +60,7 @@ export function failureText(t: Translate, failure: NonNullable<Failure>): string
 
 /** The page. */
 export function UsersPage(
-  { t, lang, tab, q, stats, notice, failure, content }: UsersPageProps,
+  { t, lang, tab, q, stats, notice, failure, content, paging }: UsersPageProps,
 ) {
   const create = CREATE[tab];
   const empty = tab === "access-codes" ? "codes" : tab;
@@ -136,10 +138,13 @@ export function UsersPage(
         </section>
       )}
       {!isEmpty && content.kind === "accounts" && (
-        <AccountsList t={t} lang={lang} tab={tab} q={q} users={content.users} />
+        <AccountsList t={t} lang={lang} tab={tab} q={q} users={content.users} paging={paging} />
       )}
       {!isEmpty && content.kind === "codes" && (
-        <CodesList t={t} lang={lang} q={q} codes={content.codes} />
+        <CodesList t={t} lang={lang} q={q} codes={content.codes} paging={paging} />
+      )}
+      {!isEmpty && content.kind !== "error" && paging && (
+        <PagerOf t={t} label={t(tabLabelKey(tab))} paging={paging} />
       )}
     </>
   );

@@ -51,13 +51,12 @@ export async function pageStationViews(
     s.customer_id === null ? null : names.get(s.customer_id) ?? null;
   if (query.q) {
     rows = rows.filter((s) =>
-      matches(query.q, [
+      String(s.id) === query.q || matches(query.q, [
         s.name,
         parseLocation(s.location).city,
         s.serial_number,
         customer(s),
         s.station_id,
-        String(s.id),
       ])
     );
   }

@@ -23,17 +23,12 @@ import {
   deleteCustomerBillById,
   deleteUnitBillById,
   runBilling,
-  stationBillRows,
-  unitBillRows,
   zoneChoices,
 } from "../services/billing/mod.ts";
 import { Refusal } from "../services/refusal.ts";
-import { isPeriod, parsePeriod, type PeriodKind } from "../core/periods.ts";
+import { isPeriod, type PeriodKind } from "../core/periods.ts";
 import { localParts } from "../core/local_time.ts";
-import { moneyText } from "../core/money.ts";
 import {
-  firstWord,
-  kwhText,
   pageQuery,
   periodLabel,
   type Pickers,
@@ -47,9 +42,8 @@ import {
   type ProcessResult,
 } from "../components/billing/BillingControls.tsx";
 import { BillingPage } from "../components/billing/BillingPage.tsx";
-import { UnitBills } from "../components/billing/UnitBills.tsx";
-import { StationBills } from "../components/billing/StationBills.tsx";
 import { billingActionRoutes } from "./admin_billing_actions.tsx";
+import { listOf } from "./admin_billing_list.tsx";
 
 /** Unit bills or station bills. */
 export type Mode = "units" | "stations";
@@ -100,12 +94,6 @@ export function backOf(form: Record<string, string | string[]>): {
   return { zone_id: idParam(str("zone_id")), year, period };
 }
 
-function backFields(p: Pickers): Record<string, string> {
-  return p.zone
-    ? { zone_id: String(p.zone.id), year: String(p.year), period: p.period }
-    : { year: String(p.year), period: p.period };
-}
-
 /** The result of a run read back from the redirect's flags. */
 function resultOf(c: Context<UserEnv>, period: string): ProcessResult | null {
   const q = c.req.query();
@@ -138,59 +126,6 @@ function resultOf(c: Context<UserEnv>, period: string): ProcessResult | null {
     return { ok: false, message: reason };
   }
   return null;
-}
-
-/** Whether a period holds today. */
-function isCurrent(period: string, today: { year: number; month: number }): boolean {
-  try {
-    const p = parsePeriod(period);
-    return p.year === today.year && p.months.includes(today.month);
-  } catch {
-    return false;
-  }
-}
-
-/** The list of one billing page, its tiles' counts. */
-async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath, pickers: Pickers) {
-  const t = c.var.t;
-  const back = backFields(pickers);
-  const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
-  const zoneId = pickers.zone?.id ?? null;
-  if (zoneId === null) return { list: null, total: 0, finalized: 0 };
-  if (path.mode === "units") {
-    const rows = await unitBillRows(deps, zoneId, pickers.period, isCurrent(pickers.period, today));
-    return {
-      list: <UnitBills t={t} rows={rows} base={path.base} back={back} />,
-      total: rows.length,
-      finalized: rows.filter((r) => r.is_finalized).length,
-    };
-  }
-  const rows = await stationBillRows(deps, zoneId, pickers.period);
-  return {
-    list: (
-      <StationBills
-        t={t}
-        base={path.base}
-        back={back}
-        rows={rows.map((r) => ({
-          id: r.id,
-          station_id: r.station_id,
-          kind: r.kind,
-          period: periodLabel(t, r.period),
-          station: r.station,
-          customer: firstWord(r.customer),
-          energy: kwhText(r.energy_kwh),
-          commission: moneyText(r.commission, r.currency),
-          fee: moneyText(r.fee, r.currency),
-          tax: moneyText(r.tax, r.currency),
-          total: moneyText(r.total, r.currency),
-          finalized: r.is_finalized,
-        }))}
-      />
-    ),
-    total: rows.length,
-    finalized: rows.filter((r) => r.is_finalized).length,
-  };
 }
 
 /** The pickers of a page from its query. */

@@ -7,6 +7,10 @@ import assert from "node:assert/strict";
 import { call, type TestApp, withAdminApp } from "./_helpers.ts";
 import { bulkStation } from "./_bulk_stations.ts";
 import { createUser } from "../db/users.ts";
+import { createZone } from "../db/zones.ts";
+import { defaultZone } from "../core/zone.ts";
+import { writeStationBills } from "../db/bills_run.ts";
+import { billPeriod, unitBillDraft } from "./_bills.ts";
 
 async function page(t: TestApp, path: string, token: string) {
   const res = await call(t, "GET", path, { token });
@@ -175,4 +179,36 @@ Deno.test("the users page pages each tab, sorts by a column and searches by name
       totalTenants: 40,
       unusedCodes: 0,
     });
+  }));
+
+Deno.test("the unit bill list pages the period's bills and sorts by energy, keeping the pickers", () =>
+  withAdminApp(async (t, admin) => {
+    const zone = await createZone(t.deps.kv, defaultZone("Norte"), Date.now());
+    const units = Array.from({ length: 30 }, (_, i) => ({
+      draft: unitBillDraft({
+        unit_id: `unit_${i + 1}`,
+        station_id: 1,
+        zone_id: zone.id,
+        energy_consumption: 100 + i,
+        ...billPeriod("2025-01"),
+      }),
+      prev: { key: [], value: null, versionstamp: null },
+    }));
+    const res = await writeStationBills(t.deps.kv, 1, "2025-01", units, null, Date.now());
+    assert.ok(res.ok);
+    const billIds = (html: string) =>
+      [...html.matchAll(/<tr data-bill-id="(\d+)"/g)].map((m) => Number(m[1]));
+    const base = `/admin/units-billing?zone_id=${zone.id}&year=2025&period=2025-01`;
+    const first = await page(t, base, admin);
+    assert.equal(billIds(first).length, 25);
+    assert.match(first, /1–25 of 30/);
+    assert.match(
+      first,
+      new RegExp(
+        `href="/admin/units-billing\\?zone_id=${zone.id}&amp;year=2025&amp;period=2025-01&amp;page=2" rel="next"`,
+      ),
+    );
+    const all = res.created.map((b) => b.id);
+    const desc = await page(t, `${base}&sort=energy&dir=desc&page=2`, admin);
+    assert.deepEqual(billIds(desc), all.slice(0, 5).reverse());
   }));

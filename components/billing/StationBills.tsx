@@ -1,5 +1,5 @@
 /** The station bills of a zone and period: one responsive list (a table, or cards on phones). */
-import { ResponsiveList } from "../kit/mod.ts";
+import { type Paging, ResponsiveList, sortBy } from "../kit/mod.ts";
 import { DeleteBill } from "./DeleteBill.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";
@@ -29,11 +29,14 @@ export interface StationBillsProps {
   /** The page's path (`/admin/stations-billing`, `/admin/customer-billing`, ...). */
   base: string;
   back: Record<string, string>;
+  /** The page shown: sortable headers (the pager is drawn below the list). */
+  paging?: Paging;
 }
 
 /** The list. */
-export function StationBills({ t, rows, base, back }: StationBillsProps) {
+export function StationBills({ t, rows, base, back, paging }: StationBillsProps) {
   const C = (k: string) => t(`billing.station_billing.columns.${k}`);
+  const sort = (k: string) => sortBy(t, paging, k, C(k === "total" ? "total_amount" : k));
   const badge = (r: StationBillRow) => (
     <span
       className={`badge badge-${r.finalized ? "green" : "grey"}`}
@@ -78,15 +81,15 @@ export function StationBills({ t, rows, base, back }: StationBillsProps) {
       rowKey={(r) => r.id}
       rowAttrs={(r) => ({ "data-bill-id": r.id })}
       columns={[
-        { label: C("station"), primary: true, cell: (r) => r.station },
+        { label: C("station"), primary: true, cell: (r) => r.station, sort: sort("station") },
         { label: C("type"), cell: kind },
         { label: C("period"), cell: (r) => r.period },
-        { label: C("customer"), cell: customer },
-        { label: C("energy"), numeric: true, cell: (r) => r.energy },
+        { label: C("customer"), cell: customer, sort: sort("customer") },
+        { label: C("energy"), numeric: true, cell: (r) => r.energy, sort: sort("energy") },
         { label: C("commission"), numeric: true, cell: (r) => r.commission },
         { label: C("fee"), numeric: true, cell: (r) => r.fee },
         { label: C("tax"), numeric: true, cell: (r) => r.tax },
-        { label: C("total_amount"), numeric: true, cell: (r) => r.total },
+        { label: C("total_amount"), numeric: true, cell: (r) => r.total, sort: sort("total") },
         { label: C("status"), aside: true, cell: badge },
         { label: C("actions"), actions: true, cell: actions },
       ]}

@@ -1,5 +1,5 @@
 /** The unit bills of a zone and period: one responsive list (a table, or cards on phones). */
-import { ResponsiveList } from "../kit/mod.ts";
+import { type Paging, ResponsiveList, sortBy } from "../kit/mod.ts";
 import { DeleteBill } from "./DeleteBill.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";
@@ -16,6 +16,8 @@ export interface UnitBillsProps {
   base: string;
   /** Hidden fields that bring the admin back to the same pickers after a delete. */
   back: Record<string, string>;
+  /** The page shown: sortable headers (the pager is drawn below the list). */
+  paging?: Paging;
 }
 
 /** The payment cell: the state, and the due or payment date; nothing for a draft. */
@@ -31,8 +33,9 @@ export function paymentText(t: Translate, r: UnitBillRow): string {
 }
 
 /** The list. */
-export function UnitBills({ t, rows, base, back }: UnitBillsProps) {
+export function UnitBills({ t, rows, base, back, paging }: UnitBillsProps) {
   const C = (k: string) => t(`billing.unit_billing.columns.${k}`);
+  const sort = (k: string) => sortBy(t, paging, k, C(k === "total" ? "total_cost" : k));
   const badge = (r: UnitBillRow) => (
     <>
       <span className={`badge badge-${r.status.colour}`} data-status={r.status.key}>
@@ -94,11 +97,12 @@ export function UnitBills({ t, rows, base, back }: UnitBillsProps) {
       rowKey={(r) => r.id}
       rowAttrs={(r) => ({ "data-bill-id": r.id })}
       columns={[
-        { label: C("station"), primary: true, cell: (r) => r.station },
-        { label: C("unit"), cell: (r) => r.unit },
-        { label: C("tenant"), cell: tenant },
+        { label: C("station"), primary: true, cell: (r) => r.station, sort: sort("station") },
+        { label: C("unit"), cell: (r) => r.unit, sort: sort("unit") },
+        { label: C("tenant"), cell: tenant, sort: sort("tenant") },
         {
           label: C("energy"),
+          sort: sort("energy"),
           numeric: true,
           className: "nowrap",
           cell: (r) => (
@@ -124,11 +128,12 @@ export function UnitBills({ t, rows, base, back }: UnitBillsProps) {
         },
         {
           label: C("total_cost"),
+          sort: sort("total"),
           numeric: true,
           className: "nowrap",
           cell: (r) => moneyText(r.total_cost, r.currency),
         },
-        { label: C("status"), aside: true, cell: badge },
+        { label: C("status"), aside: true, cell: badge, sort: sort("status") },
         { label: C("payment"), cell: (r) => paymentText(t, r) },
         { label: C("actions"), actions: true, cell: actions },
       ]}

@@ -148,10 +148,16 @@ export function listHref(
 /** The most items one API page answers. */
 export const API_LIMIT_MAX = 1000;
 
-/** `limit` and `cursor` of a list endpoint: both optional; no limit answers everything. */
+/**
+ * `limit` and `cursor` of a list endpoint: both optional; no limit answers everything (a
+ * cursor alone continues with everything after it). A cursor this API did not answer is
+ * refused.
+ */
 export const apiPageSchema = z.object({
-  limit: z.coerce.number().int().min(1).max(API_LIMIT_MAX).optional(),
-  cursor: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/).optional(),
+  limit: z.coerce.number({ error: "validation.invalid" }).int("validation.invalid")
+    .min(1, "validation.invalid").max(API_LIMIT_MAX, "validation.invalid").optional(),
+  cursor: z.string().refine((c) => decodeCursor(c) !== null, "validation.invalid")
+    .transform((c) => decodeCursor(c)!).optional(),
 });
 
 /** The cursor after the item with id `id` (opaque to clients). */

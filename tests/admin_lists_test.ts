@@ -212,3 +212,40 @@ Deno.test("the unit bill list pages the period's bills and sorts by energy, keep
     const desc = await page(t, `${base}&sort=energy&dir=desc&page=2`, admin);
     assert.deepEqual(billIds(desc), all.slice(0, 5).reverse());
   }));
+
+Deno.test("GET /api/devices and /api/users answer everything, or pages with limit and next_cursor", () =>
+  withAdminApp(async (t, admin) => {
+    await stations(t, 12);
+    await tenants(t, 9);
+    const get = async (path: string, status = 200) => {
+      const res = await call(t, "GET", path, { token: admin });
+      assert.equal(res.status, status, path);
+      return await res.json();
+    };
+    const all = await get("/api/devices");
+    assert.deepEqual(Object.keys(all), ["devices"]);
+    assert.equal(all.devices.length, 24);
+    for (const filter of ["", "type=sensor&"]) {
+      const want = (await get(`/api/devices?${filter}`)).devices;
+      const walked: unknown[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 20; i++) {
+        const q: string = `/api/devices?${filter}limit=5${cursor ? `&cursor=${cursor}` : ""}`;
+        const page = await get(q);
+        walked.push(...page.devices);
+        cursor = page.next_cursor;
+        if (cursor === null) break;
+      }
+      assert.deepEqual(walked, want, filter);
+    }
+    const users = (await get("/api/users")).users;
+    const first = await get("/api/users?limit=4");
+    assert.deepEqual(first.users, users.slice(0, 4));
+    const rest = await get(`/api/users?cursor=${first.next_cursor}`);
+    assert.deepEqual(rest.users, users.slice(4));
+    assert.equal(rest.next_cursor, null);
+    for (const bad of ["limit=0", "limit=abc", "limit=100000", "cursor=zzz", "cursor=%00"]) {
+      await get(`/api/devices?${bad}`, 400);
+      await get(`/api/users?${bad}`, 400);
+    }
+  }));

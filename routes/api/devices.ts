@@ -9,7 +9,8 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badJson, idParam, readJson } from "../_http.ts";
+import { badJson, idParam, readJson, validate } from "../_http.ts";
+import { apiPageSchema, encodeCursor } from "../../core/paging.ts";
 import { requireApiRole } from "../_session.ts";
 import type { FieldErrors } from "../../core/schemas.ts";
 import {
@@ -38,6 +39,7 @@ import {
   getSensorView,
   listDeviceViews,
   listSensorViews,
+  pageDeviceViews,
   removeCustomer,
   removeTenant,
   SENSOR_NOT_FOUND,
@@ -85,7 +87,19 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/", async (c) => {
     const parsed = validateDeviceBody(devicesQuerySchema, c.req.query());
     if (!parsed.ok) return invalid(c, parsed.errors);
-    return c.json({ devices: await listDeviceViews(deps, c.var.user, parsed.data) });
+    const paged = validate(apiPageSchema, c.req.query());
+    if (!paged.ok) return invalid(c, paged.errors);
+    const { limit, cursor } = paged.data;
+    if (limit === undefined && cursor === undefined) {
+      return c.json({ devices: await listDeviceViews(deps, c.var.user, parsed.data) });
+    }
+    // `limit` and `cursor`: a page in id order and the cursor after it (null at the end).
+    const page = await pageDeviceViews(deps, c.var.user, parsed.data, limit, cursor ?? null);
+    const last = page.devices.at(-1);
+    return c.json({
+      devices: page.devices,
+      next_cursor: page.more && last ? encodeCursor(last.id) : null,
+    });
   });
   // The admin's counts come from the counters kept with the writes; others' from their scope.
   app.get("/stats", async (c) =>

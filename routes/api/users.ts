@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
 import { badJson, badRequest, idParam, readJson, validate } from "../_http.ts";
+import { apiPageSchema, cursorPage } from "../../core/paging.ts";
 import { requireApiRole } from "../_session.ts";
 import {
   accessCodeSchema,
@@ -61,7 +62,14 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/", async (c) => {
     const parsed = validate(usersQuerySchema, c.req.query());
     if (!parsed.ok) return badRequest(c, parsed.errors);
-    return c.json({ users: await findUsers(deps, parsed.data.role, parsed.data.search) });
+    const paged = validate(apiPageSchema, c.req.query());
+    if (!paged.ok) return badRequest(c, paged.errors);
+    const users = await findUsers(deps, parsed.data.role, parsed.data.search);
+    const { limit, cursor } = paged.data;
+    if (limit === undefined && cursor === undefined) return c.json({ users });
+    // `limit` and `cursor`: a page in id order and the cursor after it (null at the end).
+    const page = cursorPage(users, (u) => u.id, limit ?? users.length, cursor ?? null);
+    return c.json({ users: page.items, next_cursor: page.next_cursor });
   });
   app.post("/", async (c) => {
     const body = await readJson(c);

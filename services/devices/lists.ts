@@ -12,6 +12,7 @@ import { type ListQuery, matches, type Page, paginate, sortRows } from "../../co
 import {
   deviceCounts,
   getDevices,
+  listDevicesAfter,
   listStationSummaries,
   sensorsByStation,
   type StationSummary,
@@ -19,6 +20,7 @@ import {
 import { fullNames } from "../../db/users.ts";
 import { allStatuses } from "../../db/device_status.ts";
 import { serve } from "./scope.ts";
+import { type DeviceFilter, listDeviceViews } from "./views.ts";
 
 /** The sort keys of the station list (the first is the default: oldest first). */
 export const STATION_SORTS = ["id", "name", "serial", "customer", "units"] as const;
@@ -116,4 +118,33 @@ export async function fleetStats(deps: Deps): Promise<DeviceStats> {
     onlineCount: online,
     unitCount: counts.units,
   };
+}
+
+/**
+ * The devices `viewer` may see as {@link listDeviceViews} answers them, at most `limit` after
+ * the device with id `after`, and whether more follow. The admin's unfiltered list reads only
+ * the devices it answers; other lists read their scope and slice it.
+ */
+export async function pageDeviceViews(
+  deps: Deps,
+  viewer: User,
+  filter: DeviceFilter,
+  limit: number | undefined,
+  after: number | null,
+): Promise<{ devices: DeviceView[]; more: boolean }> {
+  const unfiltered = !filter.type && !filter.customer_id && !filter.tenant_id;
+  if (viewer.role === "admin" && unfiltered) {
+    const stored = await listDevicesAfter(
+      deps.kv,
+      after,
+      limit === undefined ? undefined : limit + 1,
+    );
+    const more = limit !== undefined && stored.length > limit;
+    return { devices: await serve(deps, viewer, more ? stored.slice(0, limit) : stored), more };
+  }
+  const all = await listDeviceViews(deps, viewer, filter);
+  const start = after === null ? 0 : all.findIndex((d) => d.id > after);
+  const rest = start < 0 ? [] : all.slice(start);
+  const devices = limit === undefined ? rest : rest.slice(0, limit);
+  return { devices, more: devices.length < rest.length };
 }

@@ -9,8 +9,8 @@ import type { BillingPath } from "./admin_billing.tsx";
 import {
   type StationBillRow,
   stationBillRows,
-  type UnitBillRow,
-  unitBillRows,
+  UNIT_BILL_SORTS,
+  unitBillPage,
 } from "../services/billing/mod.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { localParts } from "../core/local_time.ts";
@@ -45,8 +45,6 @@ function isCurrent(period: string, today: { year: number; month: number }): bool
   }
 }
 
-/** The sort keys of the unit bill list (the first keeps the stored order). */
-const UNIT_SORTS = ["default", "station", "unit", "tenant", "energy", "total", "status"] as const;
 /** The sort keys of the station bill list (the first keeps the stored order). */
 const STATION_SORTS = ["default", "station", "customer", "energy", "total"] as const;
 
@@ -75,21 +73,9 @@ export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath,
   const zoneId = pickers.zone?.id ?? null;
   if (zoneId === null) return { list: null, total: 0, finalized: 0 };
   if (path.mode === "units") {
-    const query = parseListQuery(UNIT_SORTS, c.req.query());
-    const rows = await unitBillRows(deps, zoneId, pickers.period, isCurrent(pickers.period, today));
-    if (query.sort !== "default") {
-      const key: Record<typeof UNIT_SORTS[number], (r: UnitBillRow) => string | number | null> = {
-        default: (r) => r.id,
-        station: (r) => r.station,
-        unit: (r) => r.unit,
-        tenant: (r) => r.tenant,
-        energy: (r) => r.energy_kwh,
-        total: (r) => r.total_cost,
-        status: (r) => r.status.key,
-      };
-      sortRows(rows, key[query.sort], query.dir, (r) => r.id);
-    }
-    const page = paginate(rows, query);
+    const query = parseListQuery(UNIT_BILL_SORTS, c.req.query());
+    const current = isCurrent(pickers.period, today);
+    const page = await unitBillPage(deps, zoneId, pickers.period, current, query);
     const paging = pagingOf(path, pickers, query, page);
     return {
       list: (
@@ -98,8 +84,8 @@ export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath,
           <PagerOf t={t} label={t("billing.unit_billing.title")} paging={paging} />
         </>
       ),
-      total: rows.length,
-      finalized: rows.filter((r) => r.is_finalized).length,
+      total: page.total,
+      finalized: page.finalized,
     };
   }
   const query = parseListQuery(STATION_SORTS, c.req.query());

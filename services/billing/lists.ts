@@ -15,6 +15,7 @@ import {
   visibleToTenant,
 } from "../../core/bill.ts";
 import type { PeriodKind } from "../../core/periods.ts";
+import { type ListQuery, type Page, paginate, sortRows } from "../../core/paging.ts";
 import { listZones } from "../../db/zones.ts";
 import { getDevices, type StoredDevice } from "../../db/devices.ts";
 import { fullNames } from "../../db/users.ts";
@@ -119,6 +120,58 @@ export async function unitBillRows(
     b.zone_id === zoneId && periodOfBill(b) === period
   );
   return await rowsOf(deps, bills, current);
+}
+
+/** The sort keys of the unit bill list (the first keeps the stored order). */
+export const UNIT_BILL_SORTS = [
+  "default",
+  "station",
+  "unit",
+  "tenant",
+  "energy",
+  "total",
+  "status",
+] as const;
+/** A sort key of the unit bill list. */
+export type UnitBillSort = typeof UNIT_BILL_SORTS[number];
+
+/** A page of a zone and period's unit bills, and the counts of the tiles. */
+export interface UnitBillPage extends Page<UnitBillRow> {
+  finalized: number;
+}
+
+/**
+ * One page of the unit bills of a zone and period. Sorted by a bill's own field (or not at
+ * all), rows with names are built for the page only; sorted by a name, for every bill.
+ */
+export async function unitBillPage(
+  deps: Deps,
+  zoneId: number,
+  period: string,
+  current: boolean,
+  query: ListQuery<UnitBillSort>,
+): Promise<UnitBillPage> {
+  const bills = (await listUnitBills(deps.kv)).filter((b) =>
+    b.zone_id === zoneId && periodOfBill(b) === period
+  );
+  const finalized = bills.filter((b) => b.is_finalized).length;
+  const byName = query.sort === "station" || query.sort === "unit" || query.sort === "tenant";
+  if (byName) {
+    const rows = await rowsOf(deps, bills, current);
+    const key = (r: UnitBillRow) =>
+      query.sort === "station" ? r.station : query.sort === "unit" ? r.unit : r.tenant;
+    return { ...paginate(sortRows(rows, key, query.dir, (r) => r.id), query), finalized };
+  }
+  if (query.sort !== "default") {
+    const key: (b: StoredUnitBill) => string | number = query.sort === "energy"
+      ? (b) => b.energy_consumption
+      : query.sort === "total"
+      ? (b) => b.total_cost
+      : (b) => listStatus(b, current).key;
+    sortRows(bills, key, query.dir, (b) => b.id);
+  }
+  const page = paginate(bills, query);
+  return { ...page, rows: await rowsOf(deps, page.rows, current), finalized };
 }
 
 /** One unit bill as a row (for the payment form), or null when it does not exist. */

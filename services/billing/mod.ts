@@ -40,9 +40,12 @@ export {
   billYears,
   type StationBillRow,
   stationBillRows,
+  UNIT_BILL_SORTS,
+  unitBillPage,
   type UnitBillRow,
   unitBillRow,
   unitBillRows,
+  type UnitBillSort,
   type ZoneChoice,
   zoneChoices,
 } from "./lists.ts";

@@ -1,0 +1,358 @@
+/**
+ * `deno task bench:scale`: what the admin's pages and lists cost as the fleet grows.
+ *
+ * For each fleet size (default 20 and 10,000 stations) a fresh data folder is filled through
+ * the stores (no HTTP, no password hashing but for the two accounts that sign in): a zone,
+ * the stations with 2 units each, a meter per unit, a tenant per meter, and a unit bill per
+ * unit in one period. The real portal (`main.ts`) is then started on loopback on that folder
+ * and measured with `wrk`:
+ *
+ * - server time of each page (p50/p95 over one connection, so no queueing) and its HTML bytes;
+ * - the ratio of p95 at the largest size to p95 at the smallest (target at most 2) and p95 at
+ *   the largest size (target under 100 ms);
+ * - GET /api/devices?type=sensor, every meter in one answer (target under 500 ms at 20,000);
+ * - requests per second of /admin/users and of a tenant page at 32 connections, beside a Hono
+ *   hello-world measured in the same run.
+ *
+ * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 3). Needs `wrk` on PATH.
+ */
+import { freePort, type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
+import { billPeriod, unitBillDraft } from "../tests/_bills.ts";
+import { createDevice, type StoredDevice } from "../db/devices.ts";
+import { createUser } from "../db/users.ts";
+import { createZone } from "../db/zones.ts";
+import { writeStationsBills } from "../db/bills_run.ts";
+import { defaultZone } from "../core/zone.ts";
+import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
+import { hashPassword } from "../services/platform/passwords.ts";
+
+const ADMIN = { email: "admin@scale.mx", password: "scale-bench-admin-1" };
+const TENANT = { email: "t1@scale.mx", password: "scale-bench-tenant-1" };
+const PERIOD = "2026-09";
+
+const out = (line = "") => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
+
+function arg(name: string, fallback: string): string {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
+}
+
+// ---- the fleet ------------------------------------------------------------------------------
+
+/** Fills `kv` with `n` stations (2 units, 2 meters, 2 tenants, 2 unit bills each). */
+async function seed(kv: Deno.Kv, n: number): Promise<{ zoneId: number }> {
+  const zone = await createZone(kv, defaultZone("Escala"), Date.now());
+  const now = new Date().toISOString();
+  const tenantHash = await hashPassword(TENANT.password);
+  let batch: Parameters<typeof writeStationsBills>[2][number][] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    if (!(await writeStationsBills(kv, PERIOD, batch, Date.now()))) throw new Error("bills");
+    batch = [];
+  };
+  let tenantNo = 0;
+  for (let i = 1; i <= n; i++) {
+    const serial = `ST-${String(i).padStart(6, "0")}`;
+    const units = [1, 2].map((u) => ({ id: `unit_${u}`, name: `Depto ${u}`, ssr_id: "ssr_1" }));
+    const st = await createDevice(kv, null, (id) => ({
+      id,
+      type: "station",
+      name: `Estación ${i}`,
+      serial_number: serial,
+      station_id: serial.toLowerCase(),
+      parent_id: null,
+      zone_id: zone.id,
+      location: JSON.stringify({ city: i % 2 ? "Monterrey" : "Guadalajara" }),
+      customer_id: null,
+      tenant_id: null,
+      config: {
+        mqtt: { username: `mq-${serial}`, topic_prefix: stationTopicPrefix(serial) },
+        station: { ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }], units },
+      },
+      created_at: now,
+      updated_at: now,
+      mqtt_password_hash: "x",
+    } as unknown as StoredDevice));
+    if (!st.ok) throw new Error(`station ${serial}: ${JSON.stringify(st)}`);
+    for (const unit of units) {
+      tenantNo++;
+      const tenant = await createUser(kv, {
+        email: `t${tenantNo}@scale.mx`,
+        full_name: `Inquilino ${tenantNo}`,
+        role: "user",
+        password_hash: tenantNo === 1 ? tenantHash : "x",
+      }, Date.now());
+      const meter = `M${i}-${unit.id}`;
+      const se = await createDevice(kv, st.device.id, (id, parent) => ({
+        id,
+        type: "sensor",
+        name: meter,
+        serial_number: meter,
+        station_id: `${parent!.station_id}_${meter}`,
+        parent_id: parent!.id,
+        zone_id: null,
+        location: "",
+        customer_id: null,
+        tenant_id: tenant.id,
+        config: {
+          mqtt: { username: `mq-${meter}`, topic_prefix: sensorTopicPrefix(meter) },
+          sensor: { unit_id: unit.id, tenant_id: tenant.id, ip_address: "10.0.0.1" },
+        },
+        created_at: now,
+        updated_at: now,
+        mqtt_password_hash: "x",
+      } as unknown as StoredDevice));
+      if (!se.ok) throw new Error(`meter ${meter}: ${JSON.stringify(se)}`);
+    }
+    batch.push({
+      stationId: st.device.id,
+      units: units.map((u, k) => ({
+        draft: unitBillDraft({
+          unit_id: u.id,
+          station_id: st.device.id,
+          zone_id: zone.id,
+          tenant_id: tenantNo - 1 + k,
+          energy_consumption: 100 + (i % 50),
+          ...billPeriod(PERIOD),
+        }),
+        prev: { key: [], value: null, versionstamp: null },
+      })),
+      customer: null,
+    });
+    if (batch.length >= 20) await flush();
+    if (i % 1000 === 0) out(`  ${i} stations`);
+  }
+  await flush();
+  return { zoneId: zone.id };
+}
+
+// ---- measuring ------------------------------------------------------------------------------
+
+const LUA = `
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %d %d %d %d\\n", summary.requests, summary.duration,
+    latency:percentile(50), latency:percentile(95), summary.errors.status + summary.errors.connect
+    + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+`;
+
+interface WrkResult {
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p95_ms: number;
+  errors: number;
+}
+
+async function wrk(
+  url: string,
+  cookie: string | null,
+  connections: number,
+  seconds: number,
+  script: string,
+): Promise<WrkResult> {
+  const args = [
+    `-t${Math.min(2, connections)}`,
+    `-c${connections}`,
+    `-d${seconds}s`,
+    "--timeout",
+    "30s",
+    "-s",
+    script,
+    ...(cookie ? ["-H", `Cookie: ${cookie}`] : []),
+    url,
+  ];
+  const res = await new Deno.Command("wrk", { args, stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder().decode(res.stdout);
+  const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(text);
+  if (!m) throw new Error(`wrk ${url}: ${text} ${new TextDecoder().decode(res.stderr)}`);
+  const [requests, durationUs, p50, p95, errors] = m.slice(1).map(Number);
+  return {
+    requests,
+    rps: Math.round(requests / (durationUs / 1e6)),
+    p50_ms: Math.round(p50 / 100) / 10,
+    p95_ms: Math.round(p95 / 100) / 10,
+    errors,
+  };
+}
+
+async function signIn(base: string, who: { email: string; password: string }) {
+  const res = await fetch(`${base}/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(who),
+  });
+  if (!res.ok) throw new Error(`sign-in of ${who.email}: ${res.status}`);
+  return `token=${(await res.json()).access_token}`;
+}
+
+async function bytesOf(url: string, cookie: string): Promise<number> {
+  const res = await fetch(url, { headers: { cookie, "accept-encoding": "identity" } });
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
+  return (await res.arrayBuffer()).byteLength;
+}
+
+/** Median time of `runs` sequential GETs of `url` (ms) and the item count of the answer. */
+async function timed(url: string, cookie: string, runs: number) {
+  const times: number[] = [];
+  let count = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers: { cookie } });
+    const body = await res.json();
+    times.push(performance.now() - t0);
+    count = body.devices?.length ?? 0;
+  }
+  times.sort((a, b) => a - b);
+  return { ms: Math.round(times[Math.floor(runs / 2)]), count };
+}
+
+/** The Hono hello-world of `bench.ts --hello`, in a child process. */
+async function startHello() {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./bench.ts", import.meta.url).pathname, "--hello", String(port)],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("hello ready")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the hello-world server did not start");
+    seen += value;
+  }
+  reader.releaseLock();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+interface SizeResult {
+  stations: number;
+  seed_s: number;
+  pages: Record<string, { p50_ms: number; p95_ms: number; bytes: number }>;
+  api_sensors: { ms: number; count: number };
+  rps: Record<string, number>;
+}
+
+const PAGES = (zoneId: number) => [
+  "/admin",
+  "/admin/devices",
+  "/admin/users?tab=tenants",
+  `/admin/units-billing?zone_id=${zoneId}&year=${PERIOD.slice(0, 4)}&period=${PERIOD}`,
+  "/api/devices/stats",
+];
+
+async function measureSize(n: number, seconds: number, script: string): Promise<SizeResult> {
+  const dataDir = await Deno.makeTempDir({ prefix: "portal-scale-" });
+  let portal: SpawnedPortal | null = null;
+  try {
+    out(`seeding ${n} stations...`);
+    const t0 = performance.now();
+    const kv = await Deno.openKv(`${dataDir}/portal.kv`);
+    const { zoneId } = await seed(kv, n);
+    kv.close();
+    const seedS = Math.round((performance.now() - t0) / 100) / 10;
+    portal = await spawnPortal({
+      env: {
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_LEVEL: "error",
+      },
+      timeoutMs: 300_000,
+    });
+    const admin = await signIn(portal.url, ADMIN);
+    const tenant = await signIn(portal.url, TENANT);
+    const pages: SizeResult["pages"] = {};
+    for (const path of PAGES(zoneId)) {
+      const url = portal.url + path;
+      const bytes = await bytesOf(url, admin);
+      const w = await wrk(url, admin, 1, seconds, script);
+      if (w.errors) throw new Error(`${path}: ${w.errors} errors`);
+      pages[path.split("?zone_id")[0]] = { p50_ms: w.p50_ms, p95_ms: w.p95_ms, bytes };
+    }
+    const apiSensors = await timed(`${portal.url}/api/devices?type=sensor`, admin, 3);
+    const rps: Record<string, number> = {};
+    rps["/admin/users"] = (await wrk(portal.url + "/admin/users", admin, 32, seconds, script)).rps;
+    rps["/user (tenant)"] = (await wrk(portal.url + "/user", tenant, 32, seconds, script)).rps;
+    return { stations: n, seed_s: seedS, pages, api_sensors: apiSensors, rps };
+  } finally {
+    await portal?.close();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+}
+
+// ---- main -------------------------------------------------------------------------------------
+
+if (import.meta.main) {
+  const sizes = arg("sizes", "20,10000").split(",").map(Number).filter((n) => n > 0);
+  const seconds = Number(arg("seconds", "3")) || 3;
+  const script = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(script, LUA);
+  const hello = await startHello();
+  try {
+    const results: SizeResult[] = [];
+    for (const n of sizes) results.push(await measureSize(n, seconds, script));
+    const helloRps = (await wrk(hello.url, null, 32, seconds, script)).rps;
+    const small = results[0], large = results[results.length - 1];
+    out();
+    out(
+      `fleet sizes: ${
+        results.map((r) => `${r.stations} stations (seeded in ${r.seed_s} s)`).join(", ")
+      }`,
+    );
+    out();
+    const head = [
+      "page",
+      ...results.flatMap((
+        r,
+      ) => [`p50 @${r.stations}`, `p95 @${r.stations}`, `bytes @${r.stations}`]),
+      `p95 ratio ${large.stations}/${small.stations}`,
+    ];
+    out(head.join(" | "));
+    for (const path of Object.keys(small.pages)) {
+      const cells = results.flatMap((r) => {
+        const p = r.pages[path];
+        return [`${p.p50_ms} ms`, `${p.p95_ms} ms`, String(p.bytes)];
+      });
+      const ratio = large.pages[path].p95_ms / Math.max(small.pages[path].p95_ms, 0.1);
+      out([path, ...cells, ratio.toFixed(2)].join(" | "));
+    }
+    out();
+    for (const r of results) {
+      out(
+        `GET /api/devices?type=sensor @${r.stations}: ${r.api_sensors.count} devices in ${r.api_sensors.ms} ms`,
+      );
+    }
+    out();
+    for (const r of results) {
+      out(
+        `req/s @${r.stations} (32 connections): ${
+          Object.entries(r.rps).map(([k, v]) => `${k} ${v}`).join(", ")
+        }; hello-world ${helloRps}`,
+      );
+    }
+    const worstP95 = Math.max(...Object.values(large.pages).map((p) => p.p95_ms));
+    const worstRatio = Math.max(
+      ...Object.keys(small.pages).map((k) =>
+        large.pages[k].p95_ms / Math.max(small.pages[k].p95_ms, 0.1)
+      ),
+    );
+    out();
+    out(
+      `targets @${large.stations}: worst p95 ${worstP95} ms (< 100), worst p95 ratio ${
+        worstRatio.toFixed(2)
+      } (<= 2), API ${large.api_sensors.ms} ms (< 500)`,
+    );
+    out(JSON.stringify({ results, hello_rps: helloRps }));
+  } finally {
+    await hello.close();
+    await Deno.remove(script).catch(() => {});
+  }
+}

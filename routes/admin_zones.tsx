@@ -15,11 +15,14 @@ import {
   removeZone,
   zonePriceHistory,
   zonePriceVersions,
-  zoneStations,
+  zoneStationsPage,
   zoneView,
   zoneViews,
 } from "../services/zones.ts";
 import { ZoneList } from "../components/zones/ZoneList.tsx";
+import { listHref, parseListQuery } from "../core/paging.ts";
+import { STATION_SORTS } from "../services/devices/mod.ts";
+import type { Paging } from "../components/kit/mod.ts";
 import { ZoneDetail } from "../components/zones/ZoneDetail.tsx";
 import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { zoneFormRoutes, zoneNotFound } from "./admin_zone_form.tsx";
@@ -57,7 +60,15 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
     const id = idParam(c.req.param("id"));
     const zone = id === null ? null : await zoneView(deps, id);
     if (!zone) return zoneNotFound(c, deps);
-    const stations = await zoneStations(deps, c.var.user, zone.id).catch(() => null);
+    const query = parseListQuery(STATION_SORTS, c.req.query());
+    const page = await zoneStationsPage(deps, c.var.user, zone.id, query).catch(() => null);
+    const paging: Paging | undefined = page
+      ? {
+        query: { ...query, page: page.page },
+        page,
+        href: (to) => listHref(`/admin/zones/${zone.id}`, to, { sort: "id" }),
+      }
+      : undefined;
     const history = await zonePriceHistory(deps, zone.id).catch(() => null);
     const versions = await zonePriceVersions(deps, zone.id).catch(() => null);
     return appPage(
@@ -67,7 +78,8 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
       <ZoneDetail
         t={t}
         zone={zone}
-        stations={stations}
+        stations={page?.rows ?? null}
+        paging={paging}
         history={history}
         versions={versions}
         blocked={c.req.query("delete") === "blocked" && zone.station_count > 0}

@@ -4,7 +4,7 @@ import { conflict, notFound } from "./refusal.ts";
 import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
-import { listDevices } from "../db/devices.ts";
+import { listStationSummaries } from "../db/devices.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
 import { firstDayOf, versionOn } from "../core/zone_versions.ts";
 import {
@@ -20,7 +20,9 @@ import {
   type ZoneHistoryEntry,
   zoneVersions,
 } from "../db/zones.ts";
-import { listDeviceViews, scopeOf } from "./devices/mod.ts";
+import { listDeviceViews, pageStationViews, scopeOf, type StationSort } from "./devices/mod.ts";
+import type { ListQuery, Page } from "../core/paging.ts";
+import type { DeviceView } from "../core/devices.ts";
 
 /** Locale key of the not-found answer. */
 export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";
@@ -70,7 +72,7 @@ export function parseZone(body: unknown): ZoneParse {
 
 async function stationCounts(deps: Deps): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
-  for (const s of await listDevices(deps.kv, "station")) {
+  for (const s of await listStationSummaries(deps.kv)) {
     if (s.zone_id !== null && s.zone_id !== undefined) {
       counts.set(s.zone_id, (counts.get(s.zone_id) ?? 0) + 1);
     }
@@ -117,15 +119,29 @@ export async function zoneVisibleTo(deps: Deps, viewer: User, id: number): Promi
 
 export async function zoneStations(deps: Deps, viewer: User, id: number): Promise<ZoneStation[]> {
   const views = await listDeviceViews(deps, viewer, { type: "station" });
-  return views.filter((s) => s.zone_id === id).map((s) => ({
-    id: s.id,
-    name: s.name,
-    location: s.location,
-    serial_number: s.serial_number,
-    units_count: s.config.station?.units.length ?? 0,
-    status: s.status,
-    payment_status: s.payment_status,
-  }));
+  return views.filter((s) => s.zone_id === id).map(zoneStation);
+}
+
+/** A station view as a zone's station list shows it. */
+const zoneStation = (s: DeviceView): ZoneStation => ({
+  id: s.id,
+  name: s.name,
+  location: s.location,
+  serial_number: s.serial_number,
+  units_count: s.config.station?.units.length ?? 0,
+  status: s.status,
+  payment_status: s.payment_status,
+});
+
+/** One page of the stations assigned to a zone (the admin's view), sorted and searched. */
+export async function zoneStationsPage(
+  deps: Deps,
+  admin: User,
+  id: number,
+  query: ListQuery<StationSort>,
+): Promise<Page<ZoneStation>> {
+  const page = await pageStationViews(deps, admin, query, { zone_id: id });
+  return { ...page, rows: page.rows.map(zoneStation) };
 }
 
 /**

@@ -249,3 +249,27 @@ Deno.test("GET /api/devices and /api/users answer everything, or pages with limi
       await get(`/api/users?${bad}`, 400);
     }
   }));
+
+Deno.test("a zone's stations are paged and sorted, only that zone's", () =>
+  withAdminApp(async (t, admin) => {
+    await createZone(t.deps.kv, defaultZone("Norte"), Date.now()); // zone 1
+    const zone = await createZone(t.deps.kv, defaultZone("Sur"), Date.now());
+    const other = await stations(t, 3); // in zone 1
+    const ids: number[] = [];
+    for (let i = 1; i <= 27; i++) {
+      const s = await bulkStation(t.deps.kv, {
+        serial: `Z-${String(i).padStart(3, "0")}`,
+        name: `Sur ${String(i).padStart(3, "0")}`,
+        zoneId: zone.id,
+        units: 1,
+        sensorPrefix: `ZM${i}`,
+      });
+      ids.push(s.id);
+    }
+    const first = await page(t, `/admin/zones/${zone.id}`, admin);
+    assert.deepEqual(rowIds(first), ids.slice(0, 25));
+    assert.ok(!rowIds(first).some((id) => other.includes(id)));
+    assert.match(first, /1–25 of 27/);
+    const desc = await page(t, `/admin/zones/${zone.id}?sort=name&dir=desc&page=2`, admin);
+    assert.deepEqual(rowIds(desc), ids.slice(0, 2).reverse());
+  }));

@@ -16,7 +16,14 @@ import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import { configurationText, money, monthDay } from "./format.ts";
 import { PriceHistoryChart } from "./PriceHistoryChart.tsx";
 import { VersionList } from "./VersionList.tsx";
-import { type BadgeTone, ResponsiveList, StatusBadge } from "../kit/mod.ts";
+import {
+  type BadgeTone,
+  PagerOf,
+  type Paging,
+  ResponsiveList,
+  sortBy,
+  StatusBadge,
+} from "../kit/mod.ts";
 
 /** Props of {@link ZoneDetail}. */
 export interface ZoneDetailProps {
@@ -24,6 +31,8 @@ export interface ZoneDetailProps {
   zone: ZoneView;
   /** Null when loading failed. */
   stations: ZoneStation[] | null;
+  /** The page shown of the zone's stations: pager and sortable headers. */
+  paging?: Paging;
   history: ZoneHistoryEntry[] | null;
   /** Every price version, or null when they could not be read. */
   versions: VersionView[] | null;
@@ -121,7 +130,9 @@ function PricingTable({ t, zone }: { t: Translate; zone: Zone }) {
 const STATUS_BADGE: Record<string, BadgeTone> = { online: "green", offline: "red" };
 
 /** The page. */
-export function ZoneDetail({ t, zone, stations, history, versions, blocked }: ZoneDetailProps) {
+export function ZoneDetail(
+  { t, zone, stations, paging, history, versions, blocked }: ZoneDetailProps,
+) {
   const D = (k: string, p?: Record<string, string | number>) => t(`zones.zone_detail.${k}`, p);
   const F = (k: string) => t(`zones.zone_form.fields.${k}`);
   const z = zone as unknown as Zone;
@@ -279,10 +290,21 @@ export function ZoneDetail({ t, zone, stations, history, versions, blocked }: Zo
               </div>
             }
             columns={[
-              { label: A("name"), primary: true, cell: (s) => s.name },
-              { label: A("serial_number"), className: "mono nowrap", cell: (s) => s.serial_number },
+              {
+                label: A("name"),
+                primary: true,
+                cell: (s) => s.name,
+                sort: sortBy(t, paging, "name", A("name")),
+              },
+              {
+                label: A("serial_number"),
+                className: "mono nowrap",
+                cell: (s) => s.serial_number,
+                sort: sortBy(t, paging, "serial", A("serial_number")),
+              },
               {
                 label: A("units"),
+                sort: sortBy(t, paging, "units", A("units")),
                 cell: (s) => D("assigned_stations.units_count", { count: s.units_count }),
               },
               { label: A("status"), aside: true, cell: status },
@@ -290,6 +312,9 @@ export function ZoneDetail({ t, zone, stations, history, versions, blocked }: Zo
               { label: A("actions"), actions: true, cell: actions },
             ]}
           />
+        )}
+        {stations && paging && (
+          <PagerOf t={t} label={D("assigned_stations.title")} paging={paging} />
         )}
       </Card>
     </>

@@ -404,6 +404,26 @@ export async function listStationSummaries(kv: Deno.Kv): Promise<StationSummary[
   return out;
 }
 
+/**
+ * The summaries of the stations `offset`..`offset + limit - 1` in id order (oldest first):
+ * reads only up to the last one asked for, not every station.
+ */
+export async function stationSummariesSlice(
+  kv: Deno.Kv,
+  offset: number,
+  limit: number,
+): Promise<StationSummary[]> {
+  await ensureDeviceIndexes(kv);
+  const out: StationSummary[] = [];
+  let i = 0;
+  for await (
+    const e of kv.list<StationSummary>({ prefix: ["station_rows"] }, { limit: offset + limit })
+  ) {
+    if (i++ >= offset) out.push(e.value);
+  }
+  return out;
+}
+
 /** The sensor ids of every station: station id → sensor ids (one scan of the parent index). */
 export async function sensorsByStation(kv: Deno.Kv): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();
@@ -430,5 +450,16 @@ export async function listDevicesAfter(
     limit ? { limit } : {},
   );
   for await (const e of iter) out.push(e.value);
+  return out;
+}
+
+/** Which of `ids` are stations (read from their rows, at most 10 keys per read). */
+export async function stationIdsAmong(kv: Deno.Kv, ids: readonly number[]): Promise<Set<number>> {
+  await ensureDeviceIndexes(kv);
+  const out = new Set<number>();
+  for (let i = 0; i < ids.length; i += 10) {
+    const got = await kv.getMany<StationSummary[]>(ids.slice(i, i + 10).map(rowKey));
+    for (const e of got) if (e.value) out.add(e.value.id);
+  }
   return out;
 }

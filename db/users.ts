@@ -275,3 +275,24 @@ export async function listUserRows(kv: Deno.Kv, role: Role): Promise<UserRow[]> 
   for await (const e of kv.list<UserRow>({ prefix: ["users_by_role", role] })) out.push(e.value);
   return out;
 }
+
+/**
+ * The list rows of the accounts `offset`..`offset + limit - 1` of a role in id order: reads
+ * only up to the last one asked for.
+ */
+export async function userRowsSlice(
+  kv: Deno.Kv,
+  role: Role,
+  offset: number,
+  limit: number,
+): Promise<UserRow[]> {
+  await ensureUserIndexes(kv);
+  const out: UserRow[] = [];
+  let i = 0;
+  for await (
+    const e of kv.list<UserRow>({ prefix: ["users_by_role", role] }, { limit: offset + limit })
+  ) {
+    if (i++ >= offset) out.push(e.value);
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import {
   pageStationViews,
   STATION_SORTS,
   stationPins,
+  stationsOnline,
   type StationSort,
 } from "../services/devices/mod.ts";
 import { listHref, parseListQuery } from "../core/paging.ts";
@@ -71,9 +72,11 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
     let stations: StationRow[] | null = null;
     let all: MapStation[] = [];
     let paging: Paging<StationSort> | undefined;
+    let online = { online: 0, total: 0 };
     try {
-      all = await stationPins(deps);
-      if (tab === "list" && all.length > 0) {
+      online = await stationsOnline(deps);
+      if (tab === "map") all = await stationPins(deps);
+      if (tab === "list" && online.total > 0) {
         const page = await pageStationViews(deps, user, list);
         stations = stationRows(t, page.rows, "");
         paging = {
@@ -99,6 +102,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
         stations={stations}
         paging={paging}
         all={all}
+        online={online}
         mode={mode}
         date={date}
         chart={series}

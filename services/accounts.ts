@@ -19,8 +19,9 @@ import {
   updateUser,
   userCounts,
   type UserRow,
+  userRowsSlice,
 } from "../db/users.ts";
-import { type ListQuery, matches, type Page, paginate, sortRows } from "../core/paging.ts";
+import { type ListQuery, matches, type Page, pageOf, paginate, sortRows } from "../core/paging.ts";
 import {
   reserveAttempt,
   reserveRegistration,
@@ -164,6 +165,16 @@ export async function pageUsers(
   role: Role,
   query: ListQuery<UserSort>,
 ): Promise<Page<User>> {
+  const byId = query.sort === "created" && query.dir === "asc";
+  if (!query.q && byId) {
+    // The default order: the count is kept, and only up to the page is read.
+    const total = (await userCounts(deps.kv))[role];
+    const { page, pages, start } = pageOf(total, query);
+    const slice = await userRowsSlice(deps.kv, role, start, query.size);
+    const users = await getUsers(deps.kv, slice.map((u) => u.id));
+    const rows = slice.map((r) => users.get(r.id)).filter((u) => u !== undefined).map(publicUser);
+    return { rows, total, page, size: query.size, pages };
+  }
   let rows = await listUserRows(deps.kv, role);
   if (query.q) {
     rows = rows.filter((u) =>

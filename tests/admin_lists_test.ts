@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { call, type TestApp, withAdminApp } from "./_helpers.ts";
 import { bulkStation } from "./_bulk_stations.ts";
 import { createUser } from "../db/users.ts";
+import { markOnline } from "../db/device_status.ts";
 import { createZone } from "../db/zones.ts";
 import { defaultZone } from "../core/zone.ts";
 import { writeStationBills } from "../db/bills_run.ts";
@@ -119,14 +120,17 @@ Deno.test("bad paging values fall back to the defaults, and a page past the end 
 Deno.test("the dashboard's list is paged and its counts come from the kept counters", () =>
   withAdminApp(async (t, admin) => {
     const ids = await stations(t, 30);
+    // Station 1 and its meter online: online; station 2 online but its meter not: not online.
+    for (const id of [ids[0], ids[0] + 1, ids[1]]) await markOnline(t.deps.kv, id, Date.now());
     const html = await page(t, "/admin?tab=list&page=2", admin);
     assert.deepEqual(rowIds(html), ids.slice(25));
     assert.match(html, /href="\/admin\?tab=list"/);
+    assert.match(html, /data-testid="online-count">1\/30 online</);
     const res = await call(t, "GET", "/api/devices/stats", { token: admin });
     assert.deepEqual(await res.json(), {
       stationCount: 30,
       sensorCount: 30,
-      onlineCount: 0,
+      onlineCount: 3,
       unitCount: 30,
     });
   }));

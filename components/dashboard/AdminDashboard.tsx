@@ -34,8 +34,10 @@ export interface AdminDashboardProps {
   stations: StationRow[] | null;
   /** The list tab's pager and sortable headers. */
   paging?: Paging<StationSort>;
-  /** Every station, for the map and the online count. */
+  /** Every station, for the map (empty on the other tabs). */
   all: MapStation[];
+  /** Stations in all and those online (the list tab's badge and the empty state). */
+  online: { online: number; total: number };
   mode: EnergyMode;
   date: string;
   /** The chart tab's series for the server table (null on other tabs or on failure). */
@@ -133,7 +135,6 @@ function SeriesTable({ t, mode, chart }: { t: Translate; mode: EnergyMode; chart
 /** The dashboard. */
 export function AdminDashboard(p: AdminDashboardProps) {
   const { t, tab } = p;
-  const online = p.all.filter((s) => s.status === "online").length;
   return (
     <div className="dashboard">
       <div className="page-head">
@@ -151,7 +152,7 @@ export function AdminDashboard(p: AdminDashboardProps) {
         of={DashboardLive}
         props={{ overview: p.overview, stats: p.stats, texts: liveTexts(t) }}
       />
-      {p.all.length === 0
+      {p.online.total === 0
         ? (
           <section className="card empty" data-testid="dashboard-empty">
             <h2>{t("dashboard.empty_state.title")}</h2>
@@ -199,7 +200,7 @@ export function AdminDashboard(p: AdminDashboardProps) {
                     )}
                   </form>
                   <span className="badge badge-green" data-testid="online-count">
-                    {t("dashboard.online_count", { online, total: p.all.length })}
+                    {t("dashboard.online_count", p.online)}
                   </span>
                 </div>
                 <div className="dash-list">

@@ -8,13 +8,22 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { DeviceStats, DeviceStatus, DeviceView } from "../../core/devices.ts";
 import { effectiveStationStatus, parseLocation } from "../../core/device_rules.ts";
-import { type ListQuery, matches, type Page, paginate, sortRows } from "../../core/paging.ts";
+import {
+  type ListQuery,
+  matches,
+  type Page,
+  pageOf,
+  paginate,
+  sortRows,
+} from "../../core/paging.ts";
 import {
   deviceCounts,
   getDevices,
   listDevicesAfter,
   listStationSummaries,
   sensorsByStation,
+  stationIdsAmong,
+  stationSummariesSlice,
   type StationSummary,
 } from "../../db/devices.ts";
 import { fullNames } from "../../db/users.ts";
@@ -43,6 +52,16 @@ export async function pageStationViews(
   query: ListQuery<StationSort>,
   filter: StationPageFilter = {},
 ): Promise<Page<DeviceView>> {
+  if (
+    filter.zone_id === undefined && query.q === "" && query.sort === "id" && query.dir === "asc"
+  ) {
+    // The default order of every station: the count is kept, and only up to the page is read.
+    const total = (await deviceCounts(deps.kv)).stations;
+    const { page, pages, start } = pageOf(total, query);
+    const slice = await stationSummariesSlice(deps.kv, start, query.size);
+    const stored = await getDevices(deps.kv, slice.map((s) => s.id));
+    return { rows: await serve(deps, admin, stored), total, page, size: query.size, pages };
+  }
   let rows = await listStationSummaries(deps.kv);
   if (filter.zone_id !== undefined) rows = rows.filter((s) => s.zone_id === filter.zone_id);
   const needNames = query.q !== "" || query.sort === "customer";
@@ -102,6 +121,26 @@ export async function stationPins(deps: Deps): Promise<StationPin[]> {
     city: parseLocation(s.location).city,
     status: effectiveStationStatus(of(s.id), (sensors.get(s.id) ?? []).map(of)),
   }));
+}
+
+/**
+ * How many stations there are (kept count) and how many are online: a station is online when
+ * it and all its sensors are, so only stations whose own status is online are looked at
+ * (one scan of the status records and one of the parent index, no device records).
+ */
+export async function stationsOnline(deps: Deps): Promise<{ online: number; total: number }> {
+  const [counts, status, sensors] = await Promise.all([
+    deviceCounts(deps.kv),
+    allStatuses(deps.kv),
+    sensorsByStation(deps.kv),
+  ]);
+  const up = [...status].filter(([, s]) => s === "online").map(([id]) => id);
+  const stations = await stationIdsAmong(deps.kv, up);
+  let online = 0;
+  for (const id of stations) {
+    if ((sensors.get(id) ?? []).every((s) => status.get(s) === "online")) online++;
+  }
+  return { online, total: counts.stations };
 }
 
 /**

@@ -9,6 +9,8 @@
  */
 import { stationPaymentStatuses } from "../billing/mod.ts";
 import type { StationPaymentStatus } from "../../core/bill.ts";
+import { stationPaymentStatus } from "../../core/bill_status.ts";
+import { listUnitBills, type StoredUnitBill } from "../../db/bills.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { DeviceStatus, DeviceView, StationUnit } from "../../core/devices.ts";
@@ -183,8 +185,27 @@ export async function viewContext(
     ownSensors: viewer.role === "user"
       ? new Set(await sensorIdsOfTenant(deps.kv, viewer.id))
       : null,
-    payments: await stationPaymentStatuses(deps, [...stationIds]),
+    payments: await paymentStatuses(deps, stationIds),
   };
+}
+
+/**
+ * Each station's payment status from its unit bills: a read per station, or for many
+ * stations one scan of every unit bill.
+ */
+async function paymentStatuses(
+  deps: Deps,
+  stationIds: ReadonlySet<number>,
+): Promise<Map<number, StationPaymentStatus>> {
+  if (stationIds.size <= MANY) return stationPaymentStatuses(deps, [...stationIds]);
+  const billsOf = new Map<number, StoredUnitBill[]>();
+  for (const b of await listUnitBills(deps.kv)) {
+    if (!stationIds.has(b.station_id)) continue;
+    const list = billsOf.get(b.station_id);
+    if (list) list.push(b);
+    else billsOf.set(b.station_id, [b]);
+  }
+  return new Map([...stationIds].map((id) => [id, stationPaymentStatus(billsOf.get(id) ?? [])]));
 }
 
 /** A station's pricing zone as the views name it, or null. */

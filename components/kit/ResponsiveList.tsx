@@ -114,9 +114,6 @@ export function ResponsiveList<T>(
                 ? (
                   <a className="sort-link" href={c.sort.href} title={c.sort.title}>
                     {c.label}
-                    {c.sort.dir && (
-                      <span aria-hidden="true">{c.sort.dir === "asc" ? " ▲" : " ▼"}</span>
-                    )}
                   </a>
                 )
                 : c.label}

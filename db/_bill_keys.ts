@@ -46,6 +46,11 @@ function dueKey(b: StoredUnitBill): Deno.KvKey | null {
   return ["unit_bills_due", b.payment_due_date, b.id];
 }
 
+/** The tenant index key of a bill that has a tenant, or null. */
+export function tenantIndexKey(b: StoredUnitBill): Deno.KvKey | null {
+  return b.tenant_id === null ? null : ["unit_bills_by_tenant", b.tenant_id, b.id];
+}
+
 /**
  * The revisions of the bills: every commit that writes a unit or customer bill adds 1 to the
  * global one and to its station's (sums, so writers never conflict on them); readers that keep
@@ -61,7 +66,7 @@ export function touchBills(op: Deno.AtomicOperation, stationId: number) {
   op.sum([...STATION_REVISIONS, stationId], 1n);
 }
 
-/** Stages the writes of one unit bill: the bill, its id index and its due-date index. */
+/** Stages the writes of one unit bill: the bill, its id, due-date and tenant indexes. */
 export function putUnitBill(
   op: Deno.AtomicOperation,
   old: StoredUnitBill | null,
@@ -74,6 +79,10 @@ export function putUnitBill(
   const after = dueKey(bill);
   if (before && (!after || before.join("|") !== after.join("|"))) op.delete(before);
   if (after) op.set(after, null);
+  const tenantBefore = old ? tenantIndexKey(old) : null;
+  const tenantAfter = tenantIndexKey(bill);
+  if (tenantBefore && old!.tenant_id !== bill.tenant_id) op.delete(tenantBefore);
+  if (tenantAfter) op.set(tenantAfter, key);
   touchBills(op, bill.station_id);
 }
 
@@ -83,6 +92,8 @@ export function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
   op.delete(["unit_bill_ids", bill.id]);
   const due = dueKey(bill);
   if (due) op.delete(due);
+  const tenant = tenantIndexKey(bill);
+  if (tenant) op.delete(tenant);
   touchBills(op, bill.station_id);
 }
 

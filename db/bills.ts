@@ -8,6 +8,9 @@
  * - `["unit_bill_ids", id]` → `[stationId, period, unitId]` (ids from the sequence `bills`)
  * - `["unit_bills_due", dueDate, id]` → null: finalized bills that may still become overdue
  *   (pending, reference_expired, failed), so the overdue sweep reads only those past due
+ * - `["unit_bills_by_tenant", tenantId, id]` → the bill's key: a tenant's bills without reading
+ *   the fleet's; built once for stores older than it (`["unit_bills_by_tenant_built"]`), and
+ *   checked on read (an entry whose bill is gone or has another tenant is skipped)
  * - `["customer_bills", stationId, period]` → {@link StoredCustomerBill}: one per station and period
  * - `["customer_bill_ids", id]` → `[stationId, period]` (ids from the sequence `customer_bills`)
  * - `["bills_revision"]`, `["bills_station_revision", stationId]` → Deno.KvU64: 1 added by
@@ -30,9 +33,11 @@ import {
   removeUnitBill,
   type StoredCustomerBill,
   type StoredUnitBill,
+  tenantIndexKey,
   touchBills,
   unitKey,
 } from "./_bill_keys.ts";
+import { periodOfBill } from "../core/bill.ts";
 
 export {
   type CustomerBillDraft,
@@ -69,6 +74,52 @@ export async function getUnitBillsOf(
     for (const e of entries) out.push(e.value && normalizeUnitBill(e.value));
   }
   return out;
+}
+
+const TENANT_INDEX_BUILT: Deno.KvKey = ["unit_bills_by_tenant_built"];
+
+/** Writes the tenant index of bills written before it existed; once per store. */
+async function ensureTenantIndex(kv: Deno.Kv): Promise<void> {
+  if ((await kv.get(TENANT_INDEX_BUILT)).value) return;
+  let op = kv.atomic();
+  let staged = 0;
+  for await (const e of kv.list<StoredUnitBill>({ prefix: ["unit_bills"] })) {
+    const key = tenantIndexKey(e.value);
+    if (!key) continue;
+    op.set(key, e.key);
+    if (++staged % 500 === 0) {
+      await op.commit();
+      op = kv.atomic();
+    }
+  }
+  await op.set(TENANT_INDEX_BUILT, true).commit();
+}
+
+const byKeyOrder = (a: StoredUnitBill, b: StoredUnitBill) =>
+  a.station_id - b.station_id ||
+  (periodOfBill(a) < periodOfBill(b) ? -1 : periodOfBill(a) > periodOfBill(b) ? 1 : 0) ||
+  (a.unit_id < b.unit_id ? -1 : a.unit_id > b.unit_id ? 1 : 0);
+
+/** The unit bills of one tenant (read through the tenant index), oldest key first. */
+export async function listUnitBillsOfTenant(
+  kv: Deno.Kv,
+  tenantId: number,
+): Promise<StoredUnitBill[]> {
+  await ensureTenantIndex(kv);
+  const index: Deno.KvEntry<Deno.KvKey>[] = [];
+  for await (const e of kv.list<Deno.KvKey>({ prefix: ["unit_bills_by_tenant", tenantId] })) {
+    index.push(e);
+  }
+  const out: StoredUnitBill[] = [];
+  for (let i = 0; i < index.length; i += 10) {
+    const part = index.slice(i, i + 10);
+    const bills = await kv.getMany<StoredUnitBill[]>(part.map((e) => e.value));
+    bills.forEach((e, j) => {
+      const v = e.value;
+      if (v && v.id === part[j].key[2] && v.tenant_id === tenantId) out.push(normalizeUnitBill(v));
+    });
+  }
+  return out.sort(byKeyOrder);
 }
 
 /** Unit bills, optionally of one station (and one period), oldest key first. */

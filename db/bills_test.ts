@@ -4,6 +4,7 @@ import {
   commitPeriodChange,
   getUnitBill,
   listUnitBills,
+  listUnitBillsOfTenant,
   readPeriodBills,
   readStationBills,
   type UnitBillDraft,
@@ -12,7 +13,13 @@ import {
 import { buildUnitBill } from "../core/bill.ts";
 import type { UnitBillResult } from "../core/tariff.ts";
 
-function draft(unit_id: string, energy: number, final = false): UnitBillDraft {
+function draft(
+  unit_id: string,
+  energy: number,
+  final = false,
+  tenant_id: number | null = null,
+  period = "2026-01",
+): UnitBillDraft {
   const computed: UnitBillResult = {
     pricing_mode: "basic",
     energy_consumption: energy,
@@ -31,8 +38,8 @@ function draft(unit_id: string, energy: number, final = false): UnitBillDraft {
     unit_id,
     station_id: 7,
     zone_id: 1,
-    period: { text: "2026-01", kind: "monthly" },
-    tenant_id: null,
+    period: { text: period, kind: "monthly" },
+    tenant_id,
     sensor_serial: null,
     zone_snapshot: null,
     author: null,
@@ -95,6 +102,61 @@ Deno.test("writeStationBills() keeps one bill per unit and period, and refuses a
     assert.equal(await getUnitBill(kv, gone.id), null);
     assert.deepEqual(await billsDueBefore(kv, "2026-12-31", 10), []);
     assert.equal(await commitPeriodChange(kv, read, { remove: [gone] }), false);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("a tenant's bills are read through the tenant index, which follows rewrites, removals and older stores", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const write = async (period: string, tenants: Record<string, number | null>) => {
+    const units = Object.keys(tenants);
+    const prev = await readStationBills(kv, 7, period, units);
+    const res = await writeStationBills(
+      kv,
+      7,
+      period,
+      units.map((u) => ({
+        draft: draft(u, 10, false, tenants[u], period),
+        prev: prev.units.get(u)!,
+      })),
+      null,
+      1000,
+    );
+    assert.ok(res.ok);
+  };
+  const ofTenant = async (id: number) =>
+    (await listUnitBillsOfTenant(kv, id)).map((b) => `${b.billing_month} ${b.unit_id}`);
+  // What a scan of every bill says, for comparison.
+  const scanned = async (id: number) =>
+    (await listUnitBills(kv)).filter((b) => b.tenant_id === id).map((b) =>
+      `${b.billing_month} ${b.unit_id}`
+    );
+  try {
+    await write("2026-01", { unit_1: 5, unit_2: 6, unit_3: null });
+    await write("2026-02", { unit_1: 6, unit_2: 6 });
+    assert.deepEqual(await ofTenant(5), ["2026-01 unit_1"]);
+    assert.deepEqual(await ofTenant(6), ["2026-01 unit_2", "2026-02 unit_1", "2026-02 unit_2"]);
+
+    // A draft written again for another tenant moves in the index.
+    await write("2026-01", { unit_2: 5 });
+    assert.deepEqual(await ofTenant(5), ["2026-01 unit_1", "2026-01 unit_2"]);
+    assert.deepEqual(await ofTenant(6), ["2026-02 unit_1", "2026-02 unit_2"]);
+
+    // A removed bill leaves it.
+    const read = await readPeriodBills(kv, 7, "2026-02");
+    assert.ok(
+      await commitPeriodChange(kv, read, {
+        remove: [read.units.find((e) => e.value.unit_id === "unit_1")!.value],
+      }),
+    );
+    assert.deepEqual(await ofTenant(6), ["2026-02 unit_2"]);
+
+    // A store written before the index existed: it is built on the first read.
+    for await (const e of kv.list({ prefix: ["unit_bills_by_tenant"] })) await kv.delete(e.key);
+    await kv.delete(["unit_bills_by_tenant_built"]);
+    for (const id of [5, 6, 7]) assert.deepEqual(await ofTenant(id), await scanned(id));
+    assert.deepEqual(await ofTenant(5), ["2026-01 unit_1", "2026-01 unit_2"]);
   } finally {
     kv.close();
   }

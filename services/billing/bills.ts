@@ -29,6 +29,7 @@ import {
   getUnitBillEntry,
   listCustomerBills,
   listUnitBills,
+  listUnitBillsOfTenant,
   readPeriodBills,
   type StoredCustomerBill,
   type StoredUnitBill,
@@ -82,10 +83,18 @@ export async function unitBillsFor(
   user: User,
   f: BillFilter,
 ): Promise<StoredUnitBill[]> {
-  const all = await listUnitBills(deps.kv, f.station_id ?? undefined);
   const stations = user.role === "customer"
     ? new Set(await stationIdsOfCustomer(deps.kv, user.id))
     : null;
+  // A tenant's or an owner's bills are read without the fleet's.
+  const all = f.station_id != null
+    ? await listUnitBills(deps.kv, f.station_id)
+    : user.role === "user"
+    ? await listUnitBillsOfTenant(deps.kv, user.id)
+    : stations
+    ? (await Promise.all([...stations].sort((a, b) => a - b).map((s) => listUnitBills(deps.kv, s))))
+      .flat()
+    : await listUnitBills(deps.kv);
   return all.filter((b) =>
     matches(b, f) && (f.unit_id == null || b.unit_id === f.unit_id) &&
     (user.role === "admin" ||

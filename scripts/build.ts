@@ -1,11 +1,13 @@
 /**
  * Builds the browser assets into `static/build/` (or `--out DIR`): one module per island
  * with shared chunks (a plain-script island is one file without React), the stylesheet with
- * the self-hosted variable Inter font (Latin, one woff2 file), hashed file names,
+ * the self-hosted variable Inter font (Latin, weights 400-700, one woff2 file cut by
+ * `scripts/subset_font.ts`), hashed file names,
  * and `manifest.json`. `--dev` builds React's development version, unminified.
  */
 import * as esbuild from "esbuild";
 import { type IslandName, ISLANDS, PLAIN_ISLANDS } from "../islands/mod.ts";
+import { subsetInter } from "./subset_font.ts";
 
 /** Options of a build. */
 export interface BuildOptions {
@@ -21,6 +23,8 @@ export async function build(opts: BuildOptions) {
   await Deno.mkdir(entriesDir, { recursive: true });
   await Deno.remove(opts.outDir, { recursive: true }).catch(() => {});
   await Deno.mkdir(opts.outDir, { recursive: true });
+  // The stylesheet names the cut font in `.build/fonts/`; it must exist before bundling.
+  await subsetInter();
   const reactEntries: Record<string, string> = {};
   const plainEntries: Record<string, string> = {};
   for (const name of Object.keys(ISLANDS) as IslandName[]) {

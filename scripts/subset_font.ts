@@ -74,8 +74,11 @@ export async function subsetInter(): Promise<number> {
     ...SETTINGS,
     keepFeatures: [...SETTINGS.keepFeatures],
   });
+  // Written aside and renamed, so that a build running at the same time never reads half a file.
   await Deno.mkdir(new URL("./", FONT_FILE), { recursive: true });
-  await Deno.writeFile(FONT_FILE, out);
+  const aside = `${FONT_FILE.pathname}.${crypto.randomUUID()}`;
+  await Deno.writeFile(aside, out);
+  await Deno.rename(aside, FONT_FILE);
   await Deno.writeTextFile(keyFile, key);
   return out.byteLength;
 }

@@ -27,6 +27,7 @@
  */
 import type { Device } from "../core/devices.ts";
 import { nextId } from "./kv.ts";
+import { oncePerStore } from "./_once_per_store.ts";
 
 /** A device as stored: the public fields (no status) plus the MQTT password hash. */
 export interface StoredDevice extends Omit<Device, "status" | "last_seen"> {
@@ -344,23 +345,11 @@ export async function findByMqttUsername(
 
 // ---- summaries and counts ---------------------------------------------------------------------
 
-const built = new WeakMap<Deno.Kv, Promise<void>>();
-
 /**
  * Builds the station rows and counts of devices stored before they were kept with each write
  * (once per store; later calls answer at once). Every write since keeps them exact.
  */
-export function ensureDeviceIndexes(kv: Deno.Kv): Promise<void> {
-  let p = built.get(kv);
-  if (!p) {
-    p = buildIndexes(kv).catch((e) => {
-      built.delete(kv);
-      throw e;
-    });
-    built.set(kv, p);
-  }
-  return p;
-}
+export const ensureDeviceIndexes = oncePerStore(buildIndexes);
 
 async function buildIndexes(kv: Deno.Kv): Promise<void> {
   const meta = await kv.get<number>(META_KEY);

@@ -14,6 +14,7 @@
 import type { Assignments, User } from "../core/types.ts";
 import type { Language, Role } from "../core/roles.ts";
 import { listValues, nextId } from "./kv.ts";
+import { oncePerStore } from "./_once_per_store.ts";
 
 /** A user as stored: the public fields plus the password hash and the session version. */
 export interface StoredUser extends User {
@@ -220,23 +221,11 @@ export async function fullNames(
 
 // ---- list rows and counts ---------------------------------------------------------------------
 
-const built = new WeakMap<Deno.Kv, Promise<void>>();
-
 /**
  * Builds the list rows and role counts of accounts stored before they were kept with each
  * write (once per store; later calls answer at once).
  */
-export function ensureUserIndexes(kv: Deno.Kv): Promise<void> {
-  let p = built.get(kv);
-  if (!p) {
-    p = buildIndexes(kv).catch((e) => {
-      built.delete(kv);
-      throw e;
-    });
-    built.set(kv, p);
-  }
-  return p;
-}
+export const ensureUserIndexes = oncePerStore(buildIndexes);
 
 async function buildIndexes(kv: Deno.Kv): Promise<void> {
   const meta = await kv.get<number>(META_KEY);

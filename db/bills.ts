@@ -38,6 +38,7 @@ import {
   unitKey,
 } from "./_bill_keys.ts";
 import { periodOfBill } from "../core/bill.ts";
+import { oncePerStore } from "./_once_per_store.ts";
 
 export {
   type CustomerBillDraft,
@@ -78,8 +79,8 @@ export async function getUnitBillsOf(
 
 const TENANT_INDEX_BUILT: Deno.KvKey = ["unit_bills_by_tenant_built"];
 
-/** Writes the tenant index of bills written before it existed; once per store. */
-async function ensureTenantIndex(kv: Deno.Kv): Promise<void> {
+/** Writes the tenant index of bills written before it existed (once per store). */
+const ensureTenantIndex = oncePerStore(async (kv: Deno.Kv): Promise<void> => {
   if ((await kv.get(TENANT_INDEX_BUILT)).value) return;
   let op = kv.atomic();
   let staged = 0;
@@ -93,7 +94,7 @@ async function ensureTenantIndex(kv: Deno.Kv): Promise<void> {
     }
   }
   await op.set(TENANT_INDEX_BUILT, true).commit();
-}
+});
 
 const byKeyOrder = (a: StoredUnitBill, b: StoredUnitBill) =>
   a.station_id - b.station_id ||

@@ -230,7 +230,8 @@ function serveHello(port: number) {
   }, app.fetch);
 }
 
-async function startHello(): Promise<{ url: string; close(): Promise<void> }> {
+/** A Hono hello-world (`bench.ts --hello PORT`) in a child process, for comparison. */
+export async function startHello(): Promise<{ url: string; close(): Promise<void> }> {
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL("scripts/bench.ts", ROOT).pathname, "--hello", String(port)],

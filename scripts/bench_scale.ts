@@ -16,7 +16,8 @@
  *
  * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 3). Needs `wrk` on PATH.
  */
-import { freePort, type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
+import { type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
+import { startHello } from "./bench.ts";
 import { billPeriod, unitBillDraft } from "../tests/_bills.ts";
 import { createDevice, type StoredDevice } from "../db/devices.ts";
 import { createUser } from "../db/users.ts";
@@ -205,31 +206,6 @@ async function timed(url: string, cookie: string, runs: number) {
   }
   times.sort((a, b) => a - b);
   return { ms: Math.round(times[Math.floor(runs / 2)]), count };
-}
-
-/** The Hono hello-world of `bench.ts --hello`, in a child process. */
-async function startHello() {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./bench.ts", import.meta.url).pathname, "--hello", String(port)],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("hello ready")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the hello-world server did not start");
-    seen += value;
-  }
-  reader.releaseLock();
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: async () => {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
 }
 
 interface SizeResult {

@@ -17,8 +17,13 @@
  *   the page it shows
  * - `["device_counts", "stations" | "sensors" | "units"]` → `Deno.KvU64`: counts kept by
  *   atomic `sum` in the same commit as each device write (a decrement adds 2^64 - n)
- * - `["devices_meta", "indexes"]` → 1 once the rows and counts above were built for the
- *   devices stored before they existed (see {@link ensureDeviceIndexes})
+ * - `["zone_station_counts", zoneId]` → `Deno.KvU64`: how many stations a pricing zone has,
+ *   kept the same way (a station moving zones takes 1 from one and adds 1 to the other)
+ * - `["devices_revision"]` → `Deno.KvU64`: 1 added by every device write (a sum, so writers never
+ *   conflict on it); readers that keep figures computed from the devices compare it
+ * - `["devices_meta", "indexes"]` → the version of the rows and counts above built for the
+ *   devices stored before they existed (see {@link ensureDeviceIndexes}): 1 without the zone
+ *   counts, 2 with them
  *
  * Consistency: every write is one atomic commit of the record and its index entries, with
  * the unique entries checked. Writing a sensor also rewrites its station unchanged, so that
@@ -63,7 +68,11 @@ const tenantKey = (tenantId: number, id: number) => ["devices_by_tenant", tenant
 const unitKey = (stationId: number, unitId: string) => ["devices_by_unit", stationId, unitId];
 const rowKey = (id: number) => ["station_rows", id];
 const countKey = (name: DeviceCountName) => ["device_counts", name];
+const zoneCountKey = (zoneId: number) => ["zone_station_counts", zoneId];
 const META_KEY = ["devices_meta", "indexes"];
+const REVISION_KEY = ["devices_revision"];
+/** The version of the rows and counts that {@link ensureDeviceIndexes} builds. */
+const INDEX_VERSION = 2;
 
 /** What a station list shows and searches of a station, without its sensors or secrets. */
 export interface StationSummary {
@@ -108,10 +117,17 @@ function countsOf(d: StoredDevice | null): DeviceCounts {
 }
 
 const U64 = 1n << 64n;
-/** Adds `n` (which may be negative) to a counter inside `op`. */
-function addCount(op: Deno.AtomicOperation, name: DeviceCountName, n: number) {
-  if (n !== 0) op.sum(countKey(name), ((BigInt(n) % U64) + U64) % U64);
+/** Adds `n` (which may be negative) to the counter at `key` inside `op`. */
+function addTo(op: Deno.AtomicOperation, key: Deno.KvKey, n: number) {
+  if (n !== 0) op.sum(key, ((BigInt(n) % U64) + U64) % U64);
 }
+
+/** A kept counter's value (0 when never written). */
+const counted = (e: Deno.KvEntryMaybe<Deno.KvU64>) =>
+  e.value ? Number(BigInt.asIntN(64, e.value.value)) : 0;
+
+/** The zone a device counts in: a station's zone, or null. */
+const zoneOf = (d: StoredDevice | null) => d?.type === "station" ? d.zone_id ?? null : null;
 
 interface IndexEntry {
   key: Deno.KvKey;
@@ -163,7 +179,13 @@ function stage(op: Deno.AtomicOperation, prev: StoredDevice | null, next: Stored
   else if (prev?.type === "station") op.delete(rowKey(id));
   const a = countsOf(prev), b = countsOf(next);
   for (const name of ["stations", "sensors", "units"] as const) {
-    addCount(op, name, b[name] - a[name]);
+    addTo(op, countKey(name), b[name] - a[name]);
+  }
+  op.sum(REVISION_KEY, 1n);
+  const zoneBefore = zoneOf(prev), zoneAfter = zoneOf(next);
+  if (zoneBefore !== zoneAfter) {
+    if (zoneBefore !== null) addTo(op, zoneCountKey(zoneBefore), -1);
+    if (zoneAfter !== null) addTo(op, zoneCountKey(zoneAfter), 1);
   }
 }
 
@@ -353,13 +375,16 @@ export const ensureDeviceIndexes = oncePerStore(buildIndexes);
 
 async function buildIndexes(kv: Deno.Kv): Promise<void> {
   const meta = await kv.get<number>(META_KEY);
-  if (meta.value !== null) return;
+  if ((meta.value ?? 0) >= INDEX_VERSION) return;
   const counts: DeviceCounts = { stations: 0, sensors: 0, units: 0 };
+  const zones = new Map<number, number>();
   let op = kv.atomic();
   let n = 0;
   for await (const e of kv.list<StoredDevice>({ prefix: ["devices"] })) {
     const c = countsOf(e.value);
     for (const k of ["stations", "sensors", "units"] as const) counts[k] += c[k];
+    const zone = zoneOf(e.value);
+    if (zone !== null) zones.set(zone, (zones.get(zone) ?? 0) + 1);
     if (e.value.type !== "station") continue;
     op.set(rowKey(e.value.id), stationSummary(e.value));
     if (++n % 500 === 0) {
@@ -367,10 +392,12 @@ async function buildIndexes(kv: Deno.Kv): Promise<void> {
       op = kv.atomic();
     }
   }
-  op.check(meta).set(META_KEY, 1);
+  for await (const e of kv.list({ prefix: ["zone_station_counts"] })) op.delete(e.key);
+  op.check(meta).set(META_KEY, INDEX_VERSION);
   for (const k of ["stations", "sensors", "units"] as const) {
     op.set(countKey(k), new Deno.KvU64(BigInt(counts[k])));
   }
+  for (const [zone, count] of zones) op.set(zoneCountKey(zone), new Deno.KvU64(BigInt(count)));
   await op.commit();
 }
 
@@ -380,9 +407,23 @@ export async function deviceCounts(kv: Deno.Kv): Promise<DeviceCounts> {
   const [stations, sensors, units] = await kv.getMany<Deno.KvU64[]>(
     (["stations", "sensors", "units"] as const).map(countKey),
   );
-  const num = (e: Deno.KvEntryMaybe<Deno.KvU64>) =>
-    e.value ? Number(BigInt.asIntN(64, e.value.value)) : 0;
-  return { stations: num(stations), sensors: num(sensors), units: num(units) };
+  return { stations: counted(stations), sensors: counted(sensors), units: counted(units) };
+}
+
+/** The revision of the devices: it changes with every device write. */
+export async function devicesRevision(kv: Deno.Kv): Promise<bigint> {
+  return (await kv.get<Deno.KvU64>(REVISION_KEY)).value?.value ?? 0n;
+}
+
+/** How many stations each pricing zone has (zones without stations left out), kept with the writes. */
+export async function zoneStationCounts(kv: Deno.Kv): Promise<Map<number, number>> {
+  await ensureDeviceIndexes(kv);
+  const out = new Map<number, number>();
+  for await (const e of kv.list<Deno.KvU64>({ prefix: ["zone_station_counts"] })) {
+    const n = counted(e);
+    if (n > 0) out.set(e.key[1] as number, n);
+  }
+  return out;
 }
 
 /** Every station's summary, oldest first. */

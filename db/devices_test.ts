@@ -13,6 +13,7 @@ import {
   type StoredDevice,
   unitBindings,
   updateDevice,
+  zoneStationCounts,
 } from "./devices.ts";
 
 function station(id: number, serial: string, over: Partial<StoredDevice> = {}): StoredDevice {
@@ -161,8 +162,9 @@ Deno.test("a station with sensors is not deleted; deleting clears every index", 
     assert.equal(await getDevice(kv, s), null);
     const left: Deno.KvKey[] = [];
     for await (const e of kv.list({ prefix: [] })) {
-      // Sequences and the fleet's counters (back at zero) stay.
-      if (e.key[0] !== "seq" && e.key[0] !== "device_counts") left.push(e.key);
+      // Sequences, the fleet's counters (back at zero) and the revision stay.
+      const kept = ["seq", "device_counts", "devices_revision"];
+      if (!kept.includes(e.key[0] as string)) left.push(e.key);
     }
     assert.deepEqual(left, []);
     assert.deepEqual(await deviceCounts(kv), { stations: 0, sensors: 0, units: 0 });
@@ -240,4 +242,43 @@ Deno.test("device counts of devices stored before the counts existed are built o
     for await (const e of kv.list({ prefix: ["station_rows"] })) await kv.delete(e.key);
     assert.deepEqual(await deviceCounts(kv), { stations: 2, sensors: 0, units: 4 });
     assert.equal((await listStationSummaries(kv)).length, 2);
+  }));
+
+Deno.test("each zone's station count follows creates, zone moves and deletes, also at once", () =>
+  withKv(async (kv) => {
+    const inZone = (serial: string, zone_id: number | null) =>
+      createDevice(kv, null, (id) => station(id, serial, { zone_id }));
+    const made = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => inZone(`Z-${i}`, i < 8 ? 1 : i < 11 ? 2 : null)),
+    );
+    const ids = made.map((r) => (assert.ok(r.ok), r.device.id));
+    assert.deepEqual([...await zoneStationCounts(kv)].sort(), [[1, 8], [2, 3]]);
+    // At once: 3 stations of zone 1 move to zone 2, one leaves its zone, 2 of zone 2 are
+    // deleted, and the station without a zone joins zone 3.
+    const moveTo = (id: number, zone_id: number | null) =>
+      updateDevice(kv, id, (cur) => ({ ...cur, zone_id }));
+    const results = await Promise.all([
+      ...ids.slice(0, 3).map((id) => moveTo(id, 2)),
+      moveTo(ids[3], null),
+      deleteDevice(kv, ids[8]),
+      deleteDevice(kv, ids[9]),
+      moveTo(ids[11], 3),
+    ]);
+    assert.ok(results.every((r) => r.ok));
+    assert.deepEqual([...await zoneStationCounts(kv)].sort(), [[1, 4], [2, 4], [3, 1]]);
+    // A zone whose last station leaves is no longer listed.
+    await moveTo(ids[11], null);
+    assert.deepEqual([...await zoneStationCounts(kv)].sort(), [[1, 4], [2, 4]]);
+  }));
+
+Deno.test("zone counts of a store from before them are built once from its stations", () =>
+  withKv(async (kv) => {
+    for (const [serial, zone_id] of [["A", 5], ["B", 5], ["C", 6]] as const) {
+      assert.ok((await createDevice(kv, null, (id) => station(id, serial, { zone_id }))).ok);
+    }
+    // As a store whose indexes were built before the zone counts: marker 1, no zone counts.
+    for await (const e of kv.list({ prefix: ["zone_station_counts"] })) await kv.delete(e.key);
+    await kv.set(["devices_meta", "indexes"], 1);
+    assert.deepEqual([...await zoneStationCounts(kv)].sort(), [[5, 2], [6, 1]]);
+    assert.deepEqual(await deviceCounts(kv), { stations: 3, sensors: 0, units: 6 });
   }));

@@ -4,7 +4,7 @@ import { conflict, notFound } from "./refusal.ts";
 import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
-import { listStationSummaries } from "../db/devices.ts";
+import { zoneStationCounts } from "../db/devices.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
 import { firstDayOf, versionOn } from "../core/zone_versions.ts";
 import {
@@ -70,16 +70,6 @@ export function parseZone(body: unknown): ZoneParse {
   return { ok: false, errors };
 }
 
-async function stationCounts(deps: Deps): Promise<Map<number, number>> {
-  const counts = new Map<number, number>();
-  for (const s of await listStationSummaries(deps.kv)) {
-    if (s.zone_id !== null && s.zone_id !== undefined) {
-      counts.set(s.zone_id, (counts.get(s.zone_id) ?? 0) + 1);
-    }
-  }
-  return counts;
-}
-
 /** Today's local date in the business time zone, `YYYY-MM-DD`. */
 export function today(deps: Pick<Deps, "now" | "config">): string {
   return localDate(deps.now(), deps.config.utcOffsetMinutes);
@@ -92,7 +82,7 @@ async function inForce(deps: Deps, z: StoredZone): Promise<StoredZone> {
 
 /** Every zone (prices in force today) with its station count. */
 export async function zoneViews(deps: Deps): Promise<ZoneView[]> {
-  const counts = await stationCounts(deps);
+  const counts = await zoneStationCounts(deps.kv);
   const zones = await Promise.all((await listZones(deps.kv)).map((z) => inForce(deps, z)));
   return zones.map((z) => ({ ...z, station_count: counts.get(z.id) ?? 0 }));
 }
@@ -101,7 +91,10 @@ export async function zoneViews(deps: Deps): Promise<ZoneView[]> {
 export async function zoneView(deps: Deps, id: number): Promise<ZoneView | null> {
   const z = await getZone(deps.kv, id);
   if (!z) return null;
-  return { ...await inForce(deps, z), station_count: (await stationCounts(deps)).get(id) ?? 0 };
+  return {
+    ...await inForce(deps, z),
+    station_count: (await zoneStationCounts(deps.kv)).get(id) ?? 0,
+  };
 }
 
 /** The stations assigned to a zone, as `viewer` may see them. */
@@ -150,7 +143,7 @@ export async function zoneStationsPage(
  */
 export async function removeZone(deps: Deps, id: number): Promise<void> {
   if (!await getZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
-  const n = (await stationCounts(deps)).get(id) ?? 0;
+  const n = (await zoneStationCounts(deps.kv)).get(id) ?? 0;
   if (n > 0) throw conflict(ZONE_HAS_STATIONS, undefined, { stations: n });
   if (!await deleteZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
 }

@@ -9,6 +9,9 @@
  *   that several ingest processes never move it backwards and never need to read it first
  * - `["device_events", deviceId, disconnectTime]` → {@link DisconnectEvent}; events of one
  *   device never overlap, so they are ordered by both start and end
+ * - `["device_status_revision"]` → `Deno.KvU64`: 1 added by every commit that changes a status
+ *   (a sum, so writers never conflict on it); readers that keep figures computed from the
+ *   statuses compare it
  */
 import type { DeviceStatus, DisconnectEvent } from "../core/devices.ts";
 
@@ -32,6 +35,12 @@ export interface StatusNow {
 const statusKey = (id: number) => ["device_status", id];
 const seenKey = (id: number) => ["device_last_seen", id];
 const eventKey = (id: number, at: number) => ["device_events", id, at];
+const REVISION_KEY = ["device_status_revision"];
+
+/** The revision of the statuses: it changes whenever a device's status does. */
+export async function statusRevision(kv: Deno.Kv): Promise<bigint> {
+  return (await kv.get<Deno.KvU64>(REVISION_KEY)).value?.value ?? 0n;
+}
 
 /** The status of a device that was never heard from. */
 export const UNKNOWN_STATUS: StatusRecord = {
@@ -126,6 +135,7 @@ export async function markOnline(kv: Deno.Kv, id: number, ts: number): Promise<O
       } satisfies StatusRecord,
     );
     op.max(seenKey(id), BigInt(Math.max(0, Math.floor(ts))));
+    op.sum(REVISION_KEY, 1n);
     let closed: DisconnectEvent | null = null;
     if (rec.open_event !== null) {
       const ev = await kv.get<DisconnectEvent>(eventKey(id, rec.open_event));
@@ -177,6 +187,7 @@ export async function markOffline(
         } satisfies StatusRecord,
       )
       .set(eventKey(id, ts), event)
+      .sum(REVISION_KEY, 1n)
       .commit();
     if (res.ok) return true;
   }
@@ -218,6 +229,7 @@ export async function deleteStatusOf(kv: Deno.Kv, id: number): Promise<StatusRec
   for (let i = 0; i < keys.length; i += 500) {
     const op = kv.atomic();
     for (const k of keys.slice(i, i + 500)) op.delete(k);
+    if (i === 0) op.sum(REVISION_KEY, 1n);
     await op.commit();
   }
   return rec;

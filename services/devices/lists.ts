@@ -22,13 +22,13 @@ import {
   listDevicesAfter,
   listStationSummaries,
   sensorsByStation,
-  stationIdsAmong,
   stationSummariesSlice,
   type StationSummary,
 } from "../../db/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import { allStatuses } from "../../db/device_status.ts";
 import { serve } from "./scope.ts";
+import { fleetOnline } from "./fleet_online.ts";
 import { type DeviceFilter, listDeviceViews } from "./views.ts";
 
 /** The sort keys of the station list (the first is the default: oldest first). */
@@ -123,38 +123,22 @@ export async function stationPins(deps: Deps): Promise<StationPin[]> {
   }));
 }
 
-/**
- * How many stations there are (kept count) and how many are online: a station is online when
- * it and all its sensors are, so only stations whose own status is online are looked at
- * (one scan of the status records and one of the parent index, no device records).
- */
+/** How many stations there are (kept count) and how many are online ({@link fleetOnline}). */
 export async function stationsOnline(deps: Deps): Promise<{ online: number; total: number }> {
-  const [counts, status, sensors] = await Promise.all([
-    deviceCounts(deps.kv),
-    allStatuses(deps.kv),
-    sensorsByStation(deps.kv),
-  ]);
-  const up = [...status].filter(([, s]) => s === "online").map(([id]) => id);
-  const stations = await stationIdsAmong(deps.kv, up);
-  let online = 0;
-  for (const id of stations) {
-    if ((sensors.get(id) ?? []).every((s) => status.get(s) === "online")) online++;
-  }
-  return { online, total: counts.stations };
+  const [counts, online] = await Promise.all([deviceCounts(deps.kv), fleetOnline(deps)]);
+  return { online: online.stations, total: counts.stations };
 }
 
 /**
  * The admin's counts of the whole fleet: stations, sensors and units from the counters kept
- * with every device write; online devices from one scan of the status records.
+ * with every device write; online devices from {@link fleetOnline}.
  */
 export async function fleetStats(deps: Deps): Promise<DeviceStats> {
-  const [counts, status] = await Promise.all([deviceCounts(deps.kv), allStatuses(deps.kv)]);
-  let online = 0;
-  for (const s of status.values()) if (s === "online") online++;
+  const [counts, online] = await Promise.all([deviceCounts(deps.kv), fleetOnline(deps)]);
   return {
     stationCount: counts.stations,
     sensorCount: counts.sensors,
-    onlineCount: online,
+    onlineCount: online.devices,
     unitCount: counts.units,
   };
 }

@@ -61,6 +61,14 @@ export async function getCertificates(
   sensorIds: readonly number[],
 ): Promise<Map<number, StoredCertificate>> {
   const found = new Map<number, StoredCertificate>();
+  if (sensorIds.length > 200) {
+    // Many sensors: one scan of the certificates (there are at most as many as sensors).
+    const wanted = new Set(sensorIds);
+    for await (const e of kv.list<StoredCertificate>({ prefix: ["sensor_certificates"] })) {
+      if (wanted.has(e.key[1] as number)) found.set(e.key[1] as number, e.value);
+    }
+    return found;
+  }
   for (let i = 0; i < sensorIds.length; i += 10) {
     const chunk = sensorIds.slice(i, i + 10);
     const entries = await kv.getMany<StoredCertificate[]>(chunk.map(certificateKey));

@@ -210,14 +210,29 @@ export async function getUsers(
   return out;
 }
 
-/** The full names of the accounts `ids` (nulls and unknown ids left out): id → name. */
+/**
+ * The full names of the accounts `ids` (nulls and unknown ids left out): id → name. Many ids
+ * are read with one scan of the list rows (small entries) instead of a read per account.
+ */
 export async function fullNames(
   kv: Deno.Kv,
   ids: Iterable<number | null>,
 ): Promise<Map<number, string>> {
-  const users = await getUsers(kv, ids);
-  return new Map([...users].map(([id, u]) => [id, u.full_name]));
+  const wanted = new Set([...ids].filter((id): id is number => id !== null));
+  if (wanted.size <= MANY_NAMES) {
+    const users = await getUsers(kv, wanted);
+    return new Map([...users].map(([id, u]) => [id, u.full_name]));
+  }
+  await ensureUserIndexes(kv);
+  const out = new Map<number, string>();
+  for await (const e of kv.list<UserRow>({ prefix: ["users_by_role"] })) {
+    if (wanted.has(e.value.id)) out.set(e.value.id, e.value.full_name);
+  }
+  return out;
 }
+
+/** Above this many accounts, {@link fullNames} scans the list rows. */
+const MANY_NAMES = 200;
 
 // ---- list rows and counts ---------------------------------------------------------------------
 

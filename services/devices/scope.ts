@@ -130,11 +130,16 @@ export interface ViewContext {
   payments: Map<number, StationPaymentStatus>;
 }
 
-/** Loads what serving `devices` needs. */
+/**
+ * Loads what serving `devices` needs. `fleet` is every stored device when the caller already
+ * read them all (the admin's scope): stations and their sensors are then taken from it
+ * instead of being read again.
+ */
 export async function viewContext(
   deps: Deps,
   viewer: User,
   devices: readonly StoredDevice[],
+  fleet: ReadonlyMap<number, StoredDevice> | null = null,
 ): Promise<ViewContext> {
   const all = new Map<number, StoredDevice>(devices.map((d) => [d.id, d]));
   const stationIds = new Set<number>();
@@ -142,18 +147,9 @@ export async function viewContext(
     if (d.type === "station") stationIds.add(d.id);
     else if (d.parent_id !== null) stationIds.add(d.parent_id);
   }
-  const missing = [...stationIds].filter((id) => !all.has(id));
-  for (const s of await getDevices(deps.kv, missing)) all.set(s.id, s);
-  const sensorsOf = new Map<number, StoredDevice[]>();
-  // Many stations: one scan of the parent index instead of a read per station.
-  const parents = stationIds.size > MANY ? await sensorsByStation(deps.kv) : null;
-  const idsOf = new Map<number, number[]>();
-  for (const id of stationIds) idsOf.set(id, parents?.get(id) ?? await sensorIdsOf(deps.kv, id));
-  const need = [...idsOf.values()].flat().filter((i) => !all.has(i));
-  for (const s of await getDevices(deps.kv, need)) all.set(s.id, s);
-  for (const [id, ids] of idsOf) {
-    sensorsOf.set(id, ids.map((i) => all.get(i)).filter((s) => s !== undefined));
-  }
+  const sensorsOf = fleet
+    ? sensorsFromFleet(fleet, stationIds, all)
+    : await readSensorsOf(deps, stationIds, all);
   const status = await readStatuses(deps.kv, [...all.keys()]);
   const userIds = new Set<number>();
   for (const d of all.values()) {
@@ -185,8 +181,50 @@ export async function viewContext(
     ownSensors: viewer.role === "user"
       ? new Set(await sensorIdsOfTenant(deps.kv, viewer.id))
       : null,
-    payments: await paymentStatuses(deps, stationIds),
+    // Only stations show a payment status: a sensor list reads no bills.
+    payments: await paymentStatuses(
+      deps,
+      new Set(devices.filter((d) => d.type === "station").map((d) => d.id)),
+    ),
   };
+}
+
+/** The sensors of `stationIds` from every stored device; adds them and the stations to `all`. */
+function sensorsFromFleet(
+  fleet: ReadonlyMap<number, StoredDevice>,
+  stationIds: ReadonlySet<number>,
+  all: Map<number, StoredDevice>,
+): Map<number, StoredDevice[]> {
+  const out = new Map<number, StoredDevice[]>([...stationIds].map((id) => [id, []]));
+  for (const d of fleet.values()) {
+    if (stationIds.has(d.id)) all.set(d.id, d);
+    const list = d.type === "sensor" && d.parent_id !== null ? out.get(d.parent_id) : undefined;
+    if (!list) continue;
+    list.push(d);
+    all.set(d.id, d);
+  }
+  return out;
+}
+
+/** Reads the stations of `stationIds` missing from `all` and their sensors, into `all`. */
+async function readSensorsOf(
+  deps: Deps,
+  stationIds: ReadonlySet<number>,
+  all: Map<number, StoredDevice>,
+): Promise<Map<number, StoredDevice[]>> {
+  const missing = [...stationIds].filter((id) => !all.has(id));
+  for (const s of await getDevices(deps.kv, missing)) all.set(s.id, s);
+  // Many stations: one scan of the parent index instead of a read per station.
+  const parents = stationIds.size > MANY ? await sensorsByStation(deps.kv) : null;
+  const idsOf = new Map<number, number[]>();
+  for (const id of stationIds) idsOf.set(id, parents?.get(id) ?? await sensorIdsOf(deps.kv, id));
+  const need = [...idsOf.values()].flat().filter((i) => !all.has(i));
+  for (const s of await getDevices(deps.kv, need)) all.set(s.id, s);
+  const out = new Map<number, StoredDevice[]>();
+  for (const [id, ids] of idsOf) {
+    out.set(id, ids.map((i) => all.get(i)).filter((s) => s !== undefined));
+  }
+  return out;
 }
 
 /**
@@ -334,14 +372,15 @@ export function basicStationView(ctx: ViewContext, d: StoredDevice): DeviceView 
 
 /**
  * Serves devices `viewer` may see: in full, except the ids in `basic` (a tenant's
- * stations), served as basic station data.
+ * stations), served as basic station data. `fleet`: see {@link viewContext}.
  */
 export async function serve(
   deps: Deps,
   viewer: User,
   devices: readonly StoredDevice[],
   basic: ReadonlySet<number> = new Set(),
+  fleet: ReadonlyMap<number, StoredDevice> | null = null,
 ): Promise<DeviceView[]> {
-  const ctx = await viewContext(deps, viewer, devices);
+  const ctx = await viewContext(deps, viewer, devices, fleet);
   return devices.map((d) => basic.has(d.id) ? basicStationView(ctx, d) : fullView(ctx, d));
 }

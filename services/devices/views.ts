@@ -56,7 +56,8 @@ export async function listDeviceViews(
       (d.type === "sensor" ? d.tenant_id === filter.tenant_id : tenantStations.has(d.id))
     )
     .sort((a, b) => a.id - b.id);
-  return serve(deps, viewer, chosen, new Set(scope.basic.keys()));
+  const fleet = viewer.role === "admin" ? scope.full : null;
+  return serve(deps, viewer, chosen, new Set(scope.basic.keys()), fleet);
 }
 
 /** One device (station or sensor) as `viewer` may see it, or null (missing or not theirs). */

@@ -14,7 +14,9 @@
  * - requests per second of /admin/users and of a tenant page at 32 connections, beside a Hono
  *   hello-world measured in the same run.
  *
- * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 3). Needs `wrk` on PATH.
+ * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 3), `--keep DIR` (seed into
+ * DIR/<size> and keep it; a folder already seeded there is measured again without seeding, which
+ * is how a change is profiled against the same fleet). Needs `wrk` on PATH.
  */
 import { type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
 import { startHello } from "./bench.ts";
@@ -224,15 +226,17 @@ const PAGES = (zoneId: number) => [
   "/api/devices/stats",
 ];
 
-async function measureSize(n: number, seconds: number, script: string): Promise<SizeResult> {
-  const dataDir = await Deno.makeTempDir({ prefix: "portal-scale-" });
+async function measureSize(
+  n: number,
+  seconds: number,
+  script: string,
+  keep: string | null,
+): Promise<SizeResult> {
+  const dataDir = keep ? `${keep}/${n}` : await Deno.makeTempDir({ prefix: "portal-scale-" });
   let portal: SpawnedPortal | null = null;
   try {
-    out(`seeding ${n} stations...`);
     const t0 = performance.now();
-    const kv = await Deno.openKv(`${dataDir}/portal.kv`);
-    const { zoneId } = await seed(kv, n);
-    kv.close();
+    const { zoneId } = await seeded(dataDir, n);
     const seedS = Math.round((performance.now() - t0) / 100) / 10;
     portal = await spawnPortal({
       env: {
@@ -260,8 +264,25 @@ async function measureSize(n: number, seconds: number, script: string): Promise<
     return { stations: n, seed_s: seedS, pages, api_sensors: apiSensors, rps };
   } finally {
     await portal?.close();
-    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    if (!keep) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
+}
+
+/** Seeds `dataDir` with `n` stations, unless a previous `--keep` run already did. */
+async function seeded(dataDir: string, n: number): Promise<{ zoneId: number }> {
+  const marker = `${dataDir}/seeded.json`;
+  try {
+    return JSON.parse(await Deno.readTextFile(marker));
+  } catch {
+    // not seeded yet
+  }
+  out(`seeding ${n} stations...`);
+  await Deno.mkdir(dataDir, { recursive: true });
+  const kv = await Deno.openKv(`${dataDir}/portal.kv`);
+  const result = await seed(kv, n);
+  kv.close();
+  await Deno.writeTextFile(marker, JSON.stringify(result));
+  return result;
 }
 
 // ---- main -------------------------------------------------------------------------------------
@@ -269,12 +290,13 @@ async function measureSize(n: number, seconds: number, script: string): Promise<
 if (import.meta.main) {
   const sizes = arg("sizes", "20,10000").split(",").map(Number).filter((n) => n > 0);
   const seconds = Number(arg("seconds", "3")) || 3;
+  const keep = arg("keep", "") || null;
   const script = await Deno.makeTempFile({ suffix: ".lua" });
   await Deno.writeTextFile(script, LUA);
   const hello = await startHello();
   try {
     const results: SizeResult[] = [];
-    for (const n of sizes) results.push(await measureSize(n, seconds, script));
+    for (const n of sizes) results.push(await measureSize(n, seconds, script, keep));
     const helloRps = (await wrk(hello.url, null, 32, seconds, script)).rps;
     const small = results[0], large = results[results.length - 1];
     out();

@@ -9,7 +9,7 @@
 import { type ComponentType, createContext, type ReactNode, useContext } from "react";
 import { renderToString } from "react-dom/server";
 import type { Manifest } from "./assets.ts";
-import { type IslandName, ISLANDS } from "../islands/mod.ts";
+import { type IslandName, ISLANDS, MARKUP_ONLY_ISLANDS } from "../islands/mod.ts";
 
 interface Recorded {
   name: IslandName;
@@ -96,11 +96,13 @@ export function renderDocument(page: ReactNode, opts: ShellOptions): string {
     });
     const slot = ` data-slot="${state.marker}${index}"></div>`;
     body = body.replace(slot, () => `>${html}</div>`);
-    propScripts.push(
-      `<script type="application/json" id="island-props-${index}"${nonce}>${
-        jsonForScript(isl.props)
-      }</script>`,
-    );
+    if (!MARKUP_ONLY_ISLANDS.has(isl.name)) {
+      propScripts.push(
+        `<script type="application/json" id="island-props-${index}"${nonce}>${
+          jsonForScript(isl.props)
+        }</script>`,
+      );
+    }
     used.add(isl.name);
   });
   const scripts: string[] = [];

@@ -1,9 +1,9 @@
 /**
  * The terms checkbox of the registration form with the terms and privacy dialog (two
  * tabs, Cancel and Accept). Ticking the box opens the dialog instead; accepting ticks it.
- * Without JavaScript the box is a plain checkbox and the link opens the dialog (`#terms`).
+ * Without JavaScript the box is a plain checkbox and the link opens the dialog
+ * (`#terms-dialog`, shown by CSS as the target) with both texts one after the other.
  */
-import { useEffect, useState } from "react";
 import type { LegalDoc } from "../core/legal.ts";
 
 /** The sections of a legal document (also used by the server-rendered legal page). */
@@ -37,22 +37,14 @@ export interface TermsConsentProps {
   };
 }
 
-/** The consent checkbox and its dialog. */
+/**
+ * The consent checkbox and its dialog, rendered once on the server. The browser side
+ * (`TermsConsent.client.ts`, a plain script that reads only this markup) shows the tabs,
+ * opens the dialog when the box is ticked or the link followed, and ticks the box on Accept.
+ */
 export default function TermsConsent({ checked, error, terms, privacy, texts }: TermsConsentProps) {
-  const [isChecked, setChecked] = useState(checked);
-  const [open, setOpen] = useState(false);
-  const [tab, setTab] = useState<"terms" | "privacy">("terms");
-  const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => setEnhanced(true), []);
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [open]);
-
-  const doc = (d: LegalDoc, id: string, hidden: boolean) => (
-    <section className="legal" id={id} hidden={hidden} lang="es" aria-label={d.title}>
+  const doc = (d: LegalDoc, id: string) => (
+    <section className="legal" id={id} lang="es" aria-label={d.title}>
       <h3>{d.title}</h3>
       <LegalSections doc={d} />
     </section>
@@ -65,32 +57,17 @@ export default function TermsConsent({ checked, error, terms, privacy, texts }: 
           id="terms"
           name="terms"
           type="checkbox"
-          checked={isChecked}
+          defaultChecked={checked}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "terms-error" : undefined}
-          onChange={(e) => {
-            if (e.target.checked && !isChecked) {
-              setTab("terms");
-              setOpen(true);
-            } else setChecked(e.target.checked);
-          }}
         />
         <label htmlFor="terms" style={{ fontWeight: 400 }}>
-          {texts.label}{" "}
-          <a
-            href="#terms-dialog"
-            onClick={(e) => {
-              e.preventDefault();
-              setOpen(true);
-            }}
-          >
-            {texts.read}
-          </a>
+          {texts.label} <a href="#terms-dialog">{texts.read}</a>
         </label>
       </div>
       {error && <p className="field-error" id="terms-error">{error}</p>}
       <div
-        className={`modal${open ? " open" : ""}`}
+        className="modal"
         id="terms-dialog"
         role="dialog"
         aria-modal="true"
@@ -100,49 +77,35 @@ export default function TermsConsent({ checked, error, terms, privacy, texts }: 
           <div className="modal-head">
             <h2 id="terms-dialog-title">{texts.title}</h2>
           </div>
-          {enhanced && (
-            <div className="tabs" role="tablist" style={{ padding: "0 1.25rem", margin: 0 }}>
-              {(["terms", "privacy"] as const).map((k) => (
-                <button
-                  key={k}
-                  type="button"
-                  role="tab"
-                  className="tab link-btn"
-                  style={{ textDecoration: "none" }}
-                  aria-selected={tab === k}
-                  aria-current={tab === k ? "page" : undefined}
-                  onClick={() => setTab(k)}
-                >
-                  {k === "terms" ? texts.termsTab : texts.privacyTab}
-                </button>
-              ))}
-            </div>
-          )}
+          <div
+            className="tabs"
+            role="tablist"
+            hidden
+            style={{ padding: "0 1.25rem", margin: 0 }}
+          >
+            {(["terms", "privacy"] as const).map((k) => (
+              <button
+                key={k}
+                type="button"
+                role="tab"
+                className="tab link-btn"
+                style={{ textDecoration: "none" }}
+                data-tab={k}
+                aria-controls={`${k}-doc`}
+              >
+                {k === "terms" ? texts.termsTab : texts.privacyTab}
+              </button>
+            ))}
+          </div>
           <div className="modal-body" tabIndex={0}>
-            {doc(terms, "terms-doc", enhanced && tab !== "terms")}
-            {doc(privacy, "privacy-doc", enhanced && tab !== "privacy")}
+            {doc(terms, "terms-doc")}
+            {doc(privacy, "privacy-doc")}
           </div>
           <div className="modal-foot">
-            <a
-              className="btn btn-secondary"
-              href="#"
-              onClick={(e) => {
-                e.preventDefault();
-                setOpen(false);
-              }}
-            >
+            <a className="btn btn-secondary" href="#" data-cancel>
               {texts.cancel}
             </a>
-            <a
-              className="btn"
-              href="#"
-              data-testid="terms-accept"
-              onClick={(e) => {
-                e.preventDefault();
-                setChecked(true);
-                setOpen(false);
-              }}
-            >
+            <a className="btn" href="#" data-accept data-testid="terms-accept">
               {texts.accept}
             </a>
           </div>

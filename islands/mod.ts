@@ -67,4 +67,14 @@ export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "ReportDownload",
   "RoleSelect",
   "TenantChart",
+  "TermsConsent",
+  "UptimeCharts",
+]);
+
+/**
+ * Plain islands whose browser side reads only the server-rendered markup: their props are
+ * not sent to the browser again (the registration form's legal texts would be twice).
+ */
+export const MARKUP_ONLY_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
+  "TermsConsent",
 ]);

@@ -1,8 +1,9 @@
 /**
  * Islands hydrate without mismatches (DESIGN.md pitfall 2): on a development build of
- * React, which reports every hydration mismatch on the console, /register and a signed-in
- * page hydrate silently and their islands work afterwards. A control run tampers with the
- * server HTML to show that the check does see a mismatch.
+ * React, which reports every hydration mismatch on the console, /register (plain scripts),
+ * a signed-in page and a page with a React island (the zone level editor) load silently and
+ * their islands work afterwards. A control run tampers with the server HTML to show that the
+ * check does see a mismatch.
  *
  * The build runs as a subprocess (`scripts/build.ts --dev --out`): esbuild inside
  * `Deno.test` trips the leak checks (pitfall 4).
@@ -80,12 +81,11 @@ const settle = (page: Page) => page.evaluate(() => new Promise((r) => setTimeout
 
 Deno.test("islands hydrate without mismatch warnings on a development build and work afterwards", async () => {
   await withDevBuild(async (portal, newPage) => {
-    // /register: the terms consent island.
+    // /register: the terms consent (a plain script, no React) still works.
     const page = await newPage();
     const seen = collectConsole(page);
     await page.goto(`${portal.url}/register`, { waitUntil: "load" });
-    await page.waitForSelector("[data-island=TermsConsent] [role=tablist]");
-    await settle(page);
+    await page.waitForSelector("[data-island=TermsConsent][data-ready] [role=tablist]");
     await page.click("#terms");
     await page.waitForSelector("#terms-dialog.open", { visible: true });
     await page.click("#terms-dialog [role=tab]:nth-child(2)");
@@ -110,30 +110,50 @@ Deno.test("islands hydrate without mismatch warnings on a development build and 
     await home.waitForSelector(".notif-panel .notif-list li.empty, .notif-panel .notif-item");
     assert.deepEqual(troubles(seenHome), [], `/admin reported:\n${show(troubles(seenHome))}`);
 
-    // A signed-in page with a React island: the uptime charts.
+    // /admin/stats: the uptime charts (a plain script) fetch their rows and draw both lines.
     await home.goto(`${portal.url}/admin/stats`, { waitUntil: "load" });
-    await home.waitForSelector("[data-island=UptimeCharts] .uptime-charts");
+    await home.waitForSelector("[data-island=UptimeCharts][data-ready] .uptime-charts");
+    assert.equal(await home.$$eval(".uptime-charts .uptime-chart", (s) => s.length), 2);
     await settle(home);
     assert.deepEqual(troubles(seenHome), [], `/admin/stats reported:\n${show(troubles(seenHome))}`);
+
+    // A page with a React island: the zone level editor. Hydrated, it drops the no-script
+    // "apply mode" button, shows the levels of the tiered mode when picked, and adding a level
+    // adds a row.
+    await home.goto(`${portal.url}/admin/zones/new`, { waitUntil: "load" });
+    await home.waitForSelector("[data-island=ZoneLevels] button[value=mode]", { hidden: true });
+    await settle(home);
+    await home.click("[data-island=ZoneLevels] input[name=pricing_mode][value=tiered]");
+    await home.waitForSelector("[data-testid=add-level]", { visible: true });
+    const rows = () => home.$$eval("[data-testid=levels-table] tbody tr", (r) => r.length);
+    const before = await rows();
+    await home.click("[data-testid=add-level]");
+    assert.equal(await rows(), before + 1);
+    assert.deepEqual(
+      troubles(seenHome),
+      [],
+      `/admin/zones/new reported:\n${show(troubles(seenHome))}`,
+    );
   });
 });
 
 Deno.test("the hydration check sees a mismatch when the server HTML differs (control)", async () => {
   await withDevBuild(async (portal, newPage) => {
+    const acc = await addAccount(portal, "admin");
     const page = await newPage();
+    await signIn(page, portal, acc.email, acc.password);
+    const cookie = (await page.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     const seen = collectConsole(page);
     await page.setRequestInterception(true);
     page.on("request", async (req) => {
-      if (!req.url().endsWith("/register")) return req.continue();
-      const res = await fetch(req.url(), { headers: req.headers() });
-      const html = (await res.text()).replace(
-        /(<label for="terms"[^>]*>)/,
-        "$1Tampered ",
-      );
+      if (!req.url().endsWith("/admin/zones/new")) return req.continue();
+      const res = await fetch(req.url(), { headers: { ...req.headers(), cookie } });
+      // The zone level editor's first mode legend, changed after the server rendered it.
+      const html = (await res.text()).replace(/(<legend>)/, "$1Tampered ");
       await req.respond({ status: res.status, contentType: "text/html", body: html });
     });
-    await page.goto(`${portal.url}/register`, { waitUntil: "load" });
-    await page.waitForSelector("[data-island=TermsConsent] [role=tablist]");
+    await page.goto(`${portal.url}/admin/zones/new`, { waitUntil: "load" });
+    await page.waitForSelector("[data-island=ZoneLevels]");
     await settle(page);
     assert.ok(
       seen.some((e) => HYDRATION_TROUBLE.test(e.text)),

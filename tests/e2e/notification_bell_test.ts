@@ -111,12 +111,12 @@ Deno.test("a signed-in page without React islands loads no React; the bell count
     await page.keyboard.press("Enter");
     await page.waitForSelector(".notif-panel", { visible: true });
 
-    // Control: a page with a React island (the uptime charts of /admin/stats) does load React.
+    // Control: a page with a React island (the zone level editor) does load React.
     const admin = await addAccount(portal, "admin");
     const adminPage = await freshPage(browser);
     await signIn(adminPage, portal, admin.email, admin.password);
-    await adminPage.goto(`${portal.url}/admin/stats`, { waitUntil: "load" });
-    assert.ok(await adminPage.$("[data-island=UptimeCharts]"), "the page has a React island");
+    await adminPage.goto(`${portal.url}/admin/zones/new`, { waitUntil: "load" });
+    assert.ok(await adminPage.$("[data-island=ZoneLevels]"), "the page has a React island");
     assert.ok(
       (await loadedScripts(adminPage)).some((s) => s.text.includes(REACT_MARK)),
       "the check recognises React where it is loaded",

@@ -8,7 +8,12 @@ export interface IslandAsset {
 
 /** The manifest written by `scripts/build.ts`. */
 export interface Manifest {
+  /** The signed-in pages' stylesheet. */
   css: string;
+  /** The stylesheet of the pages without the signed-in frame (a part of `css`). */
+  publicCss: string;
+  /** uPlot's stylesheet, linked by pages with a chart island. */
+  chartsCss: string;
   islands: Record<string, IslandAsset>;
 }
 

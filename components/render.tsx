@@ -9,7 +9,7 @@
 import { type ComponentType, createContext, type ReactNode, useContext } from "react";
 import { renderToString } from "react-dom/server";
 import type { Manifest } from "./assets.ts";
-import { type IslandName, ISLANDS, MARKUP_ONLY_ISLANDS } from "../islands/mod.ts";
+import { CHART_ISLANDS, type IslandName, ISLANDS, MARKUP_ONLY_ISLANDS } from "../islands/mod.ts";
 
 interface Recorded {
   name: IslandName;
@@ -75,6 +75,8 @@ export interface ShellOptions {
   manifest: Manifest;
   /** The response's Content-Security-Policy nonce, put on the islands' data and scripts. */
   nonce?: string;
+  /** A page without the signed-in frame: it links the smaller public stylesheet. */
+  public?: boolean;
 }
 
 /** Renders a page element to a complete HTML document. */
@@ -118,7 +120,13 @@ export function renderDocument(page: ReactNode, opts: ShellOptions): string {
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${escapeHtml(opts.title)}</title>`,
     `<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">`,
-    `<link rel="stylesheet" href="/static/build/${opts.manifest.css}">`,
+    // uPlot's rules first: the portal's own come after them in the cascade.
+    ...([...used].some((name) => CHART_ISLANDS.has(name))
+      ? [`<link rel="stylesheet" href="/static/build/${opts.manifest.chartsCss}">`]
+      : []),
+    `<link rel="stylesheet" href="/static/build/${
+      opts.public ? opts.manifest.publicCss : opts.manifest.css
+    }">`,
     ...[...preloads].map((p) => `<link rel="modulepreload" href="/static/build/${p}">`),
   ].join("");
   return `<!DOCTYPE html><html lang="${escapeHtml(opts.lang)}"><head>${head}</head><body>${body}${

@@ -71,6 +71,13 @@ export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "UptimeCharts",
 ]);
 
+/** Islands that draw with uPlot: their pages also link its stylesheet. */
+export const CHART_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
+  "EnergyChart",
+  "TenantChart",
+  "UptimeCharts",
+]);
+
 /**
  * Plain islands whose browser side reads only the server-rendered markup: their props are
  * not sent to the browser again (the registration form's legal texts would be twice).

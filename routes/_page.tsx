@@ -77,6 +77,7 @@ export function barePage<E extends AppEnv>(
     lang: c.var.lang,
     manifest: deps.assets.manifest,
     nonce: c.var.nonce,
+    public: true,
   });
   return c.html(html, status);
 }
@@ -100,6 +101,7 @@ export function errorPage<E extends AppEnv>(
       lang: c.var.lang ?? "es",
       manifest: deps.assets.manifest,
       nonce: c.var.nonce,
+      public: true,
     },
   );
   return c.html(html, 500);

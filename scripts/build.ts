@@ -8,6 +8,7 @@
 import * as esbuild from "esbuild";
 import { type IslandName, ISLANDS, PLAIN_ISLANDS } from "../islands/mod.ts";
 import { subsetInter } from "./subset_font.ts";
+import type { Manifest } from "../components/assets.ts";
 
 /** Options of a build. */
 export interface BuildOptions {
@@ -16,6 +17,12 @@ export interface BuildOptions {
 }
 
 const root = new URL("../", import.meta.url);
+
+/**
+ * The stylesheets under static/styles/ built as their own files: app (signed-in pages),
+ * public (pages without the signed-in frame) and charts (uPlot's rules, for chart pages).
+ */
+const STYLESHEETS = ["app", "public", "charts"] as const;
 
 /** Runs the build and writes the manifest; returns it. */
 export async function build(opts: BuildOptions) {
@@ -67,7 +74,9 @@ export async function build(opts: BuildOptions) {
       metafile: { inputs: {}, outputs: { ...react.metafile.outputs, ...plain.metafile.outputs } },
     };
     const css = await esbuild.build({
-      entryPoints: { app: new URL("static/styles/app.css", root).pathname },
+      entryPoints: Object.fromEntries(
+        STYLESHEETS.map((name) => [name, new URL(`static/styles/${name}.css`, root).pathname]),
+      ),
       bundle: true,
       minify: !opts.dev,
       outdir: opts.outDir.pathname,
@@ -96,9 +105,18 @@ export async function build(opts: BuildOptions) {
       };
     }
     assertPlainWithoutReact(js.metafile, islands, rel);
-    const cssOut = Object.entries(css.metafile.outputs).find(([, m]) => m.entryPoint)?.[0];
-    if (!cssOut) throw new Error("the stylesheet was not built");
-    const manifest = { css: rel(cssOut), islands };
+    const cssOf = (name: string) => {
+      const out = Object.entries(css.metafile.outputs)
+        .find(([, m]) => m.entryPoint?.endsWith(`static/styles/${name}.css`))?.[0];
+      if (!out) throw new Error(`the stylesheet ${name}.css was not built`);
+      return rel(out);
+    };
+    const manifest: Manifest = {
+      css: cssOf("app"),
+      publicCss: cssOf("public"),
+      chartsCss: cssOf("charts"),
+      islands,
+    };
     await Deno.writeTextFile(
       new URL("manifest.json", opts.outDir),
       JSON.stringify(manifest, null, 2),

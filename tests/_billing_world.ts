@@ -203,6 +203,19 @@ export async function billingWorld(options: BillingWorldOptions = {}): Promise<B
   };
 }
 
+/** What a billing run reports of one kind of bill, by outcome. */
+type RunCounts = Record<"created" | "updated" | "skipped" | "failed", number>;
+
+/** The unit-bill counts a billing run reports: zero but for `given`. */
+export function unitCounts(given: Partial<RunCounts & { estimated: number }>) {
+  return { created: 0, updated: 0, skipped: 0, estimated: 0, failed: 0, ...given };
+}
+
+/** The station-bill counts a billing run reports: zero but for `given`. */
+export function stationCounts(given: Partial<RunCounts>): RunCounts {
+  return { created: 0, updated: 0, skipped: 0, failed: 0, ...given };
+}
+
 /**
  * Writes counter readings whose delta over `period` is `kwh`: one just before it, one at its
  * start, one half-way (10 days in at most) and the last an hour before its end, or an hour

@@ -26,51 +26,31 @@ import {
 } from "./bill.ts";
 import { computeUnitBill } from "./tariff.ts";
 import { defaultZone } from "./zone.ts";
+import type { PaymentCause } from "./payment.ts";
+import { storedUnitBill } from "../tests/_bills.ts";
 
 const AT = "2026-12-20T17:00:00.000Z";
 
 /** A finalized MXN bill of 433.69 due 2026-12-17, pending. */
 function bill(over: Partial<UnitBill> = {}): UnitBill {
-  return {
+  return storedUnitBill({
     id: 7,
-    unit_id: "unit_1",
     station_id: 3,
     billing_month: "2026-11",
-    billing_period: null,
     energy_consumption: 250,
     energy_cost: 33000,
-    base_tariff: 4000,
-    compensation_cost: 0,
     tax_cost: 6369,
     total_cost: 43369,
-    currency: "MXN",
-    payment_status: "pending",
     payment_due_date: "2026-12-17",
-    payment_date: null,
-    late_fee: 0,
-    openpay_charge_id: null,
-    spei_clabe: null,
-    spei_reference: null,
-    spei_bank: null,
-    spei_expiry_date: null,
     is_finalized: true,
     finalized_at: "2026-12-03T15:00:00.000Z",
-    is_estimation: false,
-    estimation_method: null,
-    recalculation_method: null,
-    override_reason: null,
     calculation_details: {},
-    zone_snapshot: null,
-    author: null,
-    created_by: null,
     tenant_id: 11,
     sensor_serial: "SIM-A",
-    zone_id: 1,
-    payment_history: [],
     created_at: "2026-12-03T15:00:00.000Z",
     updated_at: "2026-12-03T15:00:00.000Z",
     ...over,
-  };
+  });
 }
 
 const change = (
@@ -249,21 +229,12 @@ Deno.test("the payment history keeps every change in order, oldest first", () =>
       by: null,
     }],
   });
-  b = changePayment(b, "awaiting_spei_transfer", {
-    at: "2026-12-04T10:00:00.000Z",
-    cause: "reference_created",
-    by: null,
-  });
-  b = changePayment(b, "reference_expired", {
-    at: "2026-12-09T10:00:00.000Z",
-    cause: "reference_expired",
-    by: null,
-  });
-  b = changePayment(b, "overdue", {
-    at: "2026-12-18T06:00:00.000Z",
-    cause: "due_date_passed",
-    by: null,
-  });
+  const automatic: [PaymentStatus, string, PaymentCause][] = [
+    ["awaiting_spei_transfer", "2026-12-04T10:00:00.000Z", "reference_created"],
+    ["reference_expired", "2026-12-09T10:00:00.000Z", "reference_expired"],
+    ["overdue", "2026-12-18T06:00:00.000Z", "due_date_passed"],
+  ];
+  for (const [to, at, cause] of automatic) b = changePayment(b, to, { at, cause, by: null });
   b = changePayment(b, "paid", {
     at: "2026-12-20T10:00:00.000Z",
     cause: "recorded_by_admin",

@@ -8,15 +8,7 @@ import {
   readStatuses,
   recordLastSeen,
 } from "./device_status.ts";
-
-async function withKv(fn: (kv: Deno.Kv) => Promise<void>) {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    await fn(kv);
-  } finally {
-    kv.close();
-  }
-}
+import { withKv } from "../tests/_kv.ts";
 
 Deno.test("readStatuses() answers the same for few devices (point reads) and many (scans)", () =>
   withKv(async (kv) => {

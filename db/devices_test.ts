@@ -15,6 +15,7 @@ import {
   updateDevice,
   zoneStationCounts,
 } from "./devices.ts";
+import { withKv } from "../tests/_kv.ts";
 
 function station(id: number, serial: string, over: Partial<StoredDevice> = {}): StoredDevice {
   return {
@@ -55,15 +56,6 @@ function sensor(id: number, parent: number, serial: string, unit: string): Store
       sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.1" },
     },
   };
-}
-
-async function withKv(fn: (kv: Deno.Kv) => Promise<void>) {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    await fn(kv);
-  } finally {
-    kv.close();
-  }
 }
 
 const newStation = async (kv: Deno.Kv, serial: string) => {

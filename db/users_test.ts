@@ -8,6 +8,7 @@ import {
   userCounts,
 } from "./users.ts";
 import { createAccessCode, registerWithCode } from "./access_codes.ts";
+import { withKv } from "../tests/_kv.ts";
 
 const tenant = (i: number): NewUser => ({
   email: `t${i}@test.mx`,
@@ -15,15 +16,6 @@ const tenant = (i: number): NewUser => ({
   role: "user",
   password_hash: "h",
 });
-
-async function withKv(fn: (kv: Deno.Kv) => Promise<void>) {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    await fn(kv);
-  } finally {
-    kv.close();
-  }
-}
 
 Deno.test("role counts and list rows stay exact under concurrent creates, changes and deletes", () =>
   withKv(async (kv) => {

@@ -1,6 +1,6 @@
 /** A billing world for the billing tests: a tiered zone, a station, metered units with tenants. */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, call, postSensor, postStation, type TestApp, testApp } from "./_helpers.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
 import { parsePeriod } from "../core/periods.ts";
 import type { StoredUser } from "../db/users.ts";
@@ -68,50 +68,25 @@ export async function addStation(
   station: { name: string; serial: string; zoneId: number },
   units: StationUnit[],
 ): Promise<{ id: number; sensors: number[] }> {
-  const res = await call(t, "POST", "/api/devices", {
-    token,
-    json: {
-      name: station.name,
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: station.serial,
-      station_id: station.name.toLowerCase(),
-      zone_id: station.zoneId,
-      type: "station",
-      config: {
-        mqtt: {
-          username: station.serial.toLowerCase(),
-          password: "station-pass",
-          topic_prefix: "x",
-        },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: units.map((u) => ({ id: u.id, name: u.name, ssr_id: "ssr_1" })),
-        },
-      },
-    },
+  const id = await postStation(t, token, {
+    name: station.name,
+    serial: station.serial,
+    stationId: station.name.toLowerCase(),
+    zoneId: station.zoneId,
+    mqtt: { username: station.serial.toLowerCase(), password: "station-pass" },
+    units: units.map((u) => ({ id: u.id, name: u.name })),
   });
-  assert.equal(res.status, 201, await res.clone().text());
-  const id = (await res.json()).id as number;
   const sensors: number[] = [];
   for (const u of units) {
-    const s = await call(t, "POST", `/api/devices/${id}/sensors`, {
-      token,
-      json: {
-        name: u.meter ?? `Medidor ${u.serial}`,
-        serial_number: u.serial,
-        type: "sensor",
-        config: {
-          mqtt: {
-            username: u.serial.toLowerCase(),
-            password: "pw-sim-x-0123456789",
-            topic_prefix: "x",
-          },
-          sensor: { unit_id: u.id, tenant_id: u.tenant, ip_address: "10.0.0.5" },
-        },
-      },
-    });
-    assert.equal(s.status, 201, await s.clone().text());
-    sensors.push((await s.json()).id as number);
+    sensors.push(
+      await postSensor(t, token, id, {
+        name: u.meter,
+        serial: u.serial,
+        unit: u.id,
+        tenant: u.tenant,
+        mqtt: { username: u.serial.toLowerCase(), password: "pw-sim-x-0123456789" },
+      }),
+    );
   }
   return { id, sensors };
 }

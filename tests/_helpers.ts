@@ -1,4 +1,5 @@
 /** Test helpers: a real app on an in-memory Deno KV, accounts, and requests. */
+import assert from "node:assert/strict";
 import { createApp } from "../routes/mod.ts";
 import type { AppDeps } from "../routes/_deps.ts";
 import { loadConfig } from "../services/platform/config.ts";
@@ -11,6 +12,8 @@ import { hashPassword } from "../services/platform/passwords.ts";
 import type { Role } from "../core/roles.ts";
 import { issueToken } from "../services/platform/tokens.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
+import { createAccessCode } from "../db/access_codes.ts";
+import type { AccessCode, Assignments } from "../core/types.ts";
 import { type CertificateAuthority, openCertificateAuthority } from "../services/platform/pki.ts";
 
 /** A test app with its deps; close it at the end of the test. */
@@ -152,4 +155,130 @@ export function cookieFrom(res: Response, name: string): string | null {
     if (pair.startsWith(`${name}=`)) return pair;
   }
   return null;
+}
+
+/** Posts `json` to `path` as the bearer of `token`, asserts 201 Created and answers the new id. */
+export async function created(t: TestApp, token: string, path: string, json: unknown) {
+  const res = await call(t, "POST", path, { token, json });
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()).id as number;
+}
+
+/** An MQTT account of a device in a request body. */
+export interface MqttAccount {
+  username: string;
+  password: string;
+}
+
+/** What {@link stationBody} needs. */
+export interface StationFixture {
+  name: string;
+  serial: string;
+  /** `station_id`: the serial in lower case unless given. */
+  stationId?: string;
+  zoneId?: number | null;
+  /** The city of its location in Nuevo León, México: Monterrey unless given. */
+  city?: string;
+  mqtt: MqttAccount;
+  /** The units; all on the station's one SSR. */
+  units: { id: string; name?: string }[];
+}
+
+/** The body of `POST /api/devices` for a station whose units use one SSR on GPIO 0. */
+export function stationBody(s: StationFixture) {
+  return {
+    name: s.name,
+    location: JSON.stringify({
+      city: s.city ?? "Monterrey",
+      state: "Nuevo León",
+      country: "México",
+    }),
+    serial_number: s.serial,
+    station_id: s.stationId ?? s.serial.toLowerCase(),
+    zone_id: s.zoneId ?? null,
+    type: "station",
+    config: {
+      mqtt: s.mqtt,
+      station: {
+        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
+        units: s.units.map((u) => ({ ...u, ssr_id: "ssr_1" })),
+      },
+    },
+  };
+}
+
+/** The units `unit_1`…`unit_n` (no names). */
+export const unitIds = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: `unit_${i + 1}` }));
+
+/** What {@link sensorBody} needs; the name is `Medidor <serial>` unless given. */
+export interface SensorFixture {
+  serial: string;
+  name?: string;
+  unit: string;
+  tenant?: number | null;
+  mqtt: MqttAccount;
+  ip?: string;
+}
+
+/** The body of `POST /api/devices/{station}/sensors` for a meter of `unit`. */
+export function sensorBody(s: SensorFixture) {
+  return {
+    name: s.name ?? `Medidor ${s.serial}`,
+    serial_number: s.serial,
+    type: "sensor",
+    config: {
+      mqtt: s.mqtt,
+      sensor: { unit_id: s.unit, tenant_id: s.tenant ?? null, ip_address: s.ip ?? "10.0.0.5" },
+    },
+  };
+}
+
+/** Creates the station of `s` through the API as the bearer of `token`; answers its id. */
+export function postStation(t: TestApp, token: string, s: StationFixture): Promise<number> {
+  return created(t, token, "/api/devices", stationBody(s));
+}
+
+/** Creates the sensor of `s` on `station` through the API; answers its id. */
+export function postSensor(
+  t: TestApp,
+  token: string,
+  station: number,
+  s: SensorFixture,
+): Promise<number> {
+  return created(t, token, `/api/devices/${station}/sensors`, sensorBody(s));
+}
+
+/** Stores the access code `code` for `role`, with `notes` and no assignments unless given. */
+export function seedAccessCode(
+  kv: Deno.Kv,
+  code: string,
+  role: "customer" | "user",
+  o: { notes?: string; assignments?: Partial<Assignments> } = {},
+): Promise<AccessCode> {
+  const assignments = { stations: [], units: [], ...o.assignments };
+  return createAccessCode(kv, { code, role, notes: o.notes ?? "", assignments }, Date.now());
+}
+
+/**
+ * A short body of `POST /api/zones` (the rest takes the defaults): a flat residential MXN zone
+ * billed monthly with base tariff 50, tax 16 %, commission 10 %, fee 25 and customer tax 16 %;
+ * `over` sets or adds any field.
+ */
+export function zoneBody(over: Record<string, unknown> = {}) {
+  return {
+    name: "Zona Norte",
+    currency: "MXN",
+    tariff_type: "residential",
+    billing_type: "monthly",
+    enable_levels: false,
+    seasonal_tariff: false,
+    industrial_tariff: false,
+    base_tariff: 50,
+    tax_percentage: 16,
+    customer_commission: 10,
+    customer_fee: 25,
+    customer_tax: 16,
+    ...over,
+  };
 }

@@ -180,3 +180,13 @@ export async function attempt(
   });
   return { outcome, client };
 }
+
+/** The outcome of a connection attempt (see {@link attempt}), the client closed again. */
+export async function outcomeOf(
+  url: string,
+  o: { username: string; password: string; ca: string; cert?: string; key?: string },
+): Promise<string | number> {
+  const { outcome, client } = await attempt(url, o);
+  await client.endAsync(true);
+  return outcome;
+}

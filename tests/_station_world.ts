@@ -3,8 +3,7 @@
  * three hours back on the app's clock (so that uptime has time to observe); afterwards
  * the clock is the wall clock again, or stands still at `now` when one is given.
  */
-import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, postSensor, postStation, type TestApp, testApp } from "./_helpers.ts";
 
 const H = 3_600_000;
 
@@ -23,40 +22,20 @@ export async function stationWorld(now?: number): Promise<StationWorld> {
   const t = await testApp({ now: () => clock });
   const admin = await account(t, "admin");
   const tenant = await account(t, "user");
-  const station = await call(t, "POST", "/api/devices", {
-    token: admin.token,
-    json: {
-      name: "Residencial Norte",
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      serial_number: "ST-1",
-      station_id: "norte",
-      zone_id: null,
-      type: "station",
-      config: {
-        mqtt: { username: "station-1", password: "station-pass", topic_prefix: "x" },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: [{ id: "unit_1", name: "Depto 101", ssr_id: "ssr_1" }],
-        },
-      },
-    },
+  const stationId = await postStation(t, admin.token, {
+    name: "Residencial Norte",
+    serial: "ST-1",
+    stationId: "norte",
+    mqtt: { username: "station-1", password: "station-pass" },
+    units: [{ id: "unit_1", name: "Depto 101" }],
   });
-  assert.equal(station.status, 201, await station.clone().text());
-  const stationId = (await station.json()).id;
-  const sensor = await call(t, "POST", `/api/devices/${stationId}/sensors`, {
-    token: admin.token,
-    json: {
-      name: "Medidor 101",
-      serial_number: "SIM0001",
-      type: "sensor",
-      config: {
-        mqtt: { username: "sim0001", password: "pw-sim-0123456789", topic_prefix: "x" },
-        sensor: { unit_id: "unit_1", tenant_id: tenant.user.id, ip_address: "10.0.0.5" },
-      },
-    },
+  const sensorId = await postSensor(t, admin.token, stationId, {
+    name: "Medidor 101",
+    serial: "SIM0001",
+    unit: "unit_1",
+    tenant: tenant.user.id,
+    mqtt: { username: "sim0001", password: "pw-sim-0123456789" },
   });
-  assert.equal(sensor.status, 201, await sensor.clone().text());
-  const sensorId = (await sensor.json()).id;
   t.deps.now = now === undefined ? Date.now : () => now;
   return {
     t,

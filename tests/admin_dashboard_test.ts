@@ -4,7 +4,15 @@
  * online counts and uptime colours, and the guard that sends other roles home.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp, testsWith } from "./_helpers.ts";
+import {
+  account,
+  call,
+  postSensor,
+  postStation,
+  type TestApp,
+  testApp,
+  testsWith,
+} from "./_helpers.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
 import { uptimeClass } from "../components/dashboard/SystemStats.tsx";
@@ -21,48 +29,23 @@ interface World {
   todayKwh: number;
 }
 
-async function station(t: TestApp, token: string, n: number, city: string) {
-  const res = await call(t, "POST", "/api/devices", {
-    token,
-    json: {
-      name: `Estación ${n}`,
-      location: JSON.stringify({ city, state: "Nuevo León", country: "México" }),
-      serial_number: `ST-${n}`,
-      station_id: `st-${n}`,
-      zone_id: null,
-      type: "station",
-      config: {
-        mqtt: { username: `station-${n}`, password: "station-pass", topic_prefix: "x" },
-        station: {
-          ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-          units: [{ id: "unit_1", name: "Depto 101", ssr_id: "ssr_1" }],
-        },
-      },
-    },
+function station(t: TestApp, token: string, n: number, city: string) {
+  return postStation(t, token, {
+    name: `Estación ${n}`,
+    serial: `ST-${n}`,
+    stationId: `st-${n}`,
+    city,
+    mqtt: { username: `station-${n}`, password: "station-pass" },
+    units: [{ id: "unit_1", name: "Depto 101" }],
   });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).id as number;
 }
 
-async function sensor(t: TestApp, token: string, stationId: number, serial: string) {
-  const res = await call(t, "POST", `/api/devices/${stationId}/sensors`, {
-    token,
-    json: {
-      name: `Medidor ${serial}`,
-      serial_number: serial,
-      type: "sensor",
-      config: {
-        mqtt: {
-          username: serial.toLowerCase(),
-          password: "pw-sensor-0123456789",
-          topic_prefix: "x",
-        },
-        sensor: { unit_id: "unit_1", tenant_id: null, ip_address: "10.0.0.5" },
-      },
-    },
+function sensor(t: TestApp, token: string, stationId: number, serial: string) {
+  return postSensor(t, token, stationId, {
+    serial,
+    unit: "unit_1",
+    mqtt: { username: serial.toLowerCase(), password: "pw-sensor-0123456789" },
   });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).id as number;
 }
 
 /** Two stations (Monterrey online, an unknown city offline), two sensors, one reading. */

@@ -1,13 +1,15 @@
 /** The admin users management screens: lists, account form, toggle, delete, access codes. */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp, withAdminApp as withApp } from "./_helpers.ts";
-import { createUser, findUserByEmail, getUser, listUsers } from "../db/users.ts";
 import {
-  createAccessCode,
-  getAccessCode,
-  listAccessCodes,
-  registerWithCode,
-} from "../db/access_codes.ts";
+  account,
+  call,
+  seedAccessCode,
+  type TestApp,
+  testApp,
+  withAdminApp as withApp,
+} from "./_helpers.ts";
+import { createUser, findUserByEmail, getUser, listUsers } from "../db/users.ts";
+import { getAccessCode, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
 import { hashPassword } from "../services/platform/passwords.ts";
 
 async function page(t: TestApp, path: string, token: string) {
@@ -348,12 +350,7 @@ Deno.test("Create Access Code refuses a bad or taken code with 'Failed to create
     });
     assert.equal(bad.status, 400);
     assert.match(await bad.text(), /Failed to create access code/);
-    await createAccessCode(t.deps.kv, {
-      code: "ABCD2345",
-      role: "user",
-      notes: "",
-      assignments: { stations: [], units: [] },
-    }, Date.now());
+    await seedAccessCode(t.deps.kv, "ABCD2345", "user");
     const taken = await call(t, "POST", "/admin/access-codes/create", {
       token: admin,
       form: { code: "ABCD2345", role: "customer", notes: "" },
@@ -382,18 +379,8 @@ Deno.test("Generate New re-renders with a different code and keeps the other fie
 
 Deno.test("a used code with a user id offers no delete and its delete post is refused", async () => {
   await withApp(async (t, admin) => {
-    const used = await createAccessCode(t.deps.kv, {
-      code: "USED2345",
-      role: "user",
-      notes: "",
-      assignments: { stations: [], units: [] },
-    }, Date.now());
-    const free = await createAccessCode(t.deps.kv, {
-      code: "FREE2345",
-      role: "customer",
-      notes: "",
-      assignments: { stations: [], units: [] },
-    }, Date.now());
+    const used = await seedAccessCode(t.deps.kv, "USED2345", "user");
+    const free = await seedAccessCode(t.deps.kv, "FREE2345", "customer");
     const reg = await registerWithCode(t.deps.kv, "USED2345", {
       email: "inq@test.mx",
       full_name: "Inquilina",
@@ -420,12 +407,7 @@ Deno.test("a used code with a user id offers no delete and its delete post is re
 
 Deno.test("deleting an access code asks for confirmation first, then deletes it", async () => {
   await withApp(async (t, admin) => {
-    const code = await createAccessCode(t.deps.kv, {
-      code: "GONE2345",
-      role: "user",
-      notes: "",
-      assignments: { stations: [], units: [] },
-    }, Date.now());
+    const code = await seedAccessCode(t.deps.kv, "GONE2345", "user");
     const ask = await call(t, "POST", `/admin/access-codes/${code.id}/delete`, { token: admin });
     assert.equal(ask.status, 200);
     assert.match(await ask.text(), /delete the access code GONE2345\?/);
@@ -441,12 +423,7 @@ Deno.test("deleting an access code asks for confirmation first, then deletes it"
 
 Deno.test("pages with islands include their scripts and props", async () => {
   await withApp(async (t, admin) => {
-    await createAccessCode(t.deps.kv, {
-      code: "ISLA2345",
-      role: "user",
-      notes: "",
-      assignments: { stations: [], units: [] },
-    }, Date.now());
+    await seedAccessCode(t.deps.kv, "ISLA2345", "user");
     const islands = t.deps.assets.manifest.islands;
     const codes = await page(t, "/admin/users?tab=access-codes", admin);
     for (const name of ["CopyButton", "ConfirmSubmit"]) {

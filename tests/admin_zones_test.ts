@@ -1,6 +1,6 @@
 /** The zone pages: list, detail, form (without JavaScript), delete, and the level editor's rules. */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, withAdminApp } from "./_helpers.ts";
+import { account, call, postStation, type TestApp, unitIds, withAdminApp } from "./_helpers.ts";
 import { listZones, zoneHistory } from "../db/zones.ts";
 
 /** Runs `fn` with a fresh app and an English-speaking admin's session cookie. */
@@ -149,25 +149,14 @@ Deno.test("deleting a zone asks first, is blocked while stations are assigned, t
     await call(t, "POST", "/admin/zones/create", { cookie, form: basicForm() });
     const [z] = await listZones(t.deps.kv);
     const admin = await account(t, "admin");
-    const st = await call(t, "POST", "/api/devices", {
-      token: admin.token,
-      json: {
-        name: "Zoned",
-        location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
-        serial_number: "ZP-1",
-        station_id: "zp_1",
-        zone_id: z.id,
-        config: {
-          mqtt: { username: "zp-1", password: "zone-pw-0123456789" },
-          station: {
-            ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
-            units: [{ id: "unit_1", ssr_id: "ssr_1" }],
-          },
-        },
-      },
+    const stationId = await postStation(t, admin.token, {
+      name: "Zoned",
+      serial: "ZP-1",
+      stationId: "zp_1",
+      zoneId: z.id,
+      mqtt: { username: "zp-1", password: "zone-pw-0123456789" },
+      units: unitIds(1),
     });
-    assert.equal(st.status, 201, await st.clone().text());
-    const stationId = (await st.json()).id;
     const page = await html(t, `/admin/zones/${z.id}`, cookie);
     assert.match(page, /1 station\(s\)/);
     assert.match(page, /Zoned/);

@@ -1,9 +1,8 @@
 /** The devices API (`/api/devices*`) through `app.request`: stations, sensors, visibility. */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, call, seedAccessCode, type TestApp, testApp } from "./_helpers.ts";
 import { findByMqttUsername, getDevice, listDevices } from "../db/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
-import { createAccessCode } from "../db/access_codes.ts";
 import { findUserByEmail, getUser } from "../db/users.ts";
 import { verifyMqttPassword } from "../services/platform/mqtt_passwords.ts";
 
@@ -726,18 +725,12 @@ Deno.test("assign and remove customer and tenant change what they see", async ()
 Deno.test("registering with a code that lists a unit makes the tenant that sensor's tenant", async () => {
   const w = await world();
   const { t } = w;
-  await createAccessCode(t.deps.kv, {
-    code: "UNTS2345",
-    role: "user",
-    notes: "",
+  await seedAccessCode(t.deps.kv, "UNTS2345", "user", {
     assignments: { stations: [], units: [`${w.otherSensor}:unit_1`, `${w.sensor}:unit_9`] },
-  }, Date.now());
-  await createAccessCode(t.deps.kv, {
-    code: "STAT2345",
-    role: "customer",
-    notes: "",
+  });
+  await seedAccessCode(t.deps.kv, "STAT2345", "customer", {
     assignments: { stations: [w.other], units: [] },
-  }, Date.now());
+  });
   const reg = async (email: string, accessCode: string) => {
     const res = await call(t, "POST", "/api/auth/register", {
       json: {

@@ -1,45 +1,35 @@
 import assert from "node:assert/strict";
-import { account, call, testApp } from "./_helpers.ts";
+import {
+  account,
+  call,
+  stationBody as station,
+  testApp,
+  unitIds,
+  zoneBody as flatZoneBody,
+} from "./_helpers.ts";
 
 /** A tiered zone body. */
 function zoneBody(over: Record<string, unknown> = {}) {
-  return {
+  return flatZoneBody({
     name: "Monterrey Residencial",
-    currency: "MXN",
-    tariff_type: "residential",
-    billing_type: "monthly",
     enable_levels: true,
-    seasonal_tariff: false,
-    industrial_tariff: false,
     levels: [{ price: 1.08, threshold: 75 }, { price: 1.32, threshold: 140 }, {
       price: 3.85,
       threshold: 0,
     }],
-    base_tariff: 50,
-    tax_percentage: 16,
-    customer_commission: 10,
-    customer_fee: 25,
-    customer_tax: 16,
     ...over,
-  };
+  });
 }
 
 function stationBody(zoneId: number) {
-  return {
+  return station({
     name: "Zoned",
-    location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
-    serial_number: "ZN-1",
-    station_id: "zn_1",
-    zone_id: zoneId,
-    type: "station",
-    config: {
-      mqtt: { username: "zn-1", password: "zone-pw-0123456789" },
-      station: {
-        ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
-        units: [{ id: "unit_1", ssr_id: "ssr_1" }, { id: "unit_2", ssr_id: "ssr_1" }],
-      },
-    },
-  };
+    serial: "ZN-1",
+    stationId: "zn_1",
+    zoneId,
+    mqtt: { username: "zn-1", password: "zone-pw-0123456789" },
+    units: unitIds(2),
+  });
 }
 
 Deno.test("POST /api/zones creates a zone (201) with levels mapped by position", async () => {

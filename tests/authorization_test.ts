@@ -4,10 +4,19 @@
  * row to ROUTES; the second test fails until that row exists.
  */
 import assert from "node:assert/strict";
-import { account, call, type CallOptions, type TestApp, testApp } from "./_helpers.ts";
+import {
+  account,
+  call,
+  type CallOptions,
+  seedAccessCode,
+  sensorBody,
+  stationBody,
+  type TestApp,
+  testApp,
+  unitIds,
+} from "./_helpers.ts";
 import { createUser, getUser, type StoredUser } from "../db/users.ts";
 import { startSession } from "../services/sessions.ts";
-import { createAccessCode } from "../db/access_codes.ts";
 import { createNotification } from "../db/notifications.ts";
 import { updateDevice } from "../db/devices.ts";
 import { hashPassword } from "../services/platform/passwords.ts";
@@ -69,31 +78,24 @@ interface DeviceFixture {
 
 /** A station body for the device rows. */
 function matrixStation(serial: string) {
-  return {
+  return stationBody({
     name: `Matrix ${serial}`,
-    location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
-    serial_number: serial,
-    station_id: `st_${serial}`,
-    config: {
-      mqtt: { username: `mq-${serial}`, password: "mq-pw-0123456789" },
-      station: {
-        ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
-        units: ["unit_1", "unit_2", "unit_3"].map((id) => ({ id, ssr_id: "ssr_1" })),
-      },
-    },
-  };
+    serial,
+    stationId: `st_${serial}`,
+    mqtt: { username: `mq-${serial}`, password: "mq-pw-0123456789" },
+    units: unitIds(3),
+  });
 }
 
 /** A sensor body for the device rows. */
 function matrixSensor(serial: string, unit: string, tenant: number | null = null) {
-  return {
+  return sensorBody({
     name: `Meter ${serial}`,
-    serial_number: serial,
-    config: {
-      mqtt: { username: `mq-${serial}`, password: "mq-pw-0123456789" },
-      sensor: { unit_id: unit, tenant_id: tenant, ip_address: "10.0.0.9" },
-    },
-  };
+    serial,
+    unit,
+    tenant,
+    mqtt: { username: `mq-${serial}`, password: "mq-pw-0123456789" },
+  });
 }
 
 /** The station page form for the matrix's station pages (three units on one SSR). */
@@ -1171,13 +1173,7 @@ async function fixture(t: TestApp): Promise<Fixture> {
     pageDelete: await victim("pageDelete", "customer"),
     pageUpdate: await victim("pageUpdate", "user"),
   };
-  const code = async (c: string) =>
-    (await createAccessCode(t.deps.kv, {
-      code: c,
-      role: "user",
-      notes: "",
-      assignments: { stations: [], units: [] },
-    }, Date.now())).id;
+  const code = async (c: string) => (await seedAccessCode(t.deps.kv, c, "user")).id;
   const codes = { apiDelete: await code("DLAP2345"), pageDelete: await code("DLPG2345") };
   const note = async (userId: number) =>
     (await createNotification(t.deps.kv, {

@@ -4,8 +4,8 @@
  * their broker accounts, and a device without a kept password is listed to be set again.
  */
 import assert from "node:assert/strict";
-import { account, call, testApp, testCa } from "./_helpers.ts";
-import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
+import { account, created, sensorBody, stationBody, testApp, testCa, unitIds } from "./_helpers.ts";
+import { download, outcomeOf, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
 import { loadConfig } from "../services/platform/config.ts";
 import { syncDeviceAccounts } from "../services/devices/mod.ts";
 import { getDevice, updateDevice } from "../db/devices.ts";
@@ -27,36 +27,30 @@ Deno.test("syncing device accounts provisions devices made before dynamic securi
   const t = await testApp({ config: config(broker.url, "off") });
   try {
     const admin = await account(t, "admin");
-    const post = async (path: string, json: unknown) => {
-      const res = await call(t, "POST", path, { token: admin.token, json });
-      assert.equal(res.status, 201, await res.clone().text());
-      return (await res.json()).id as number;
-    };
-    const station = await post("/api/devices", {
-      name: "Sync station",
-      location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
-      serial_number: "STSYNC",
-      station_id: "st_sync",
-      config: {
+    const post = (path: string, json: unknown) => created(t, admin.token, path, json);
+    const station = await post(
+      "/api/devices",
+      stationBody({
+        name: "Sync station",
+        serial: "STSYNC",
+        stationId: "st_sync",
         mqtt: { username: "station-sync", password: "station-pass-9" },
-        station: {
-          ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
-          units: ["unit_1", "unit_2"].map((id) => ({ id, ssr_id: "ssr_1" })),
-        },
-      },
-    });
+        units: unitIds(2),
+      }),
+    );
     const sensor = (serial: string, unit: string) =>
-      post(`/api/devices/${station}/sensors`, {
-        name: `Meter ${serial}`,
-        serial_number: serial,
-        config: {
+      post(
+        `/api/devices/${station}/sensors`,
+        sensorBody({
+          name: `Meter ${serial}`,
+          serial,
+          unit,
           mqtt: {
             username: `meter-${serial.toLowerCase()}`,
             password: `pass-${serial}-0123456789`,
           },
-          sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.9" },
-        },
-      });
+        }),
+      );
     const kept = await sensor("SYNC01", "unit_1");
     const legacy = await sensor("SYNC02", "unit_2");
     // A device whose password was set before the portal kept it sealed.
@@ -66,26 +60,24 @@ Deno.test("syncing device accounts provisions devices made before dynamic securi
     });
     const files = await download({ t, token: admin.token }, kept);
     const login = { username: "meter-sync01", password: "pass-SYNC01-0123456789", ...files };
-    const before = await attempt(broker.url, login);
-    assert.equal(before.outcome, 5, "no broker account while MQTT_DYNSEC was off");
-    await before.client.endAsync(true);
+    assert.equal(
+      await outcomeOf(broker.url, login),
+      5,
+      "no broker account while MQTT_DYNSEC was off",
+    );
 
     t.deps.config = config(broker.url, "on");
     const result = await syncDeviceAccounts(t.deps);
     assert.deepEqual(result.provisioned.sort(), [station, kept].sort());
     assert.deepEqual(result.needs_password.map((f) => f.id), [legacy]);
     assert.deepEqual(result.failed, []);
-    const after = await attempt(broker.url, login);
-    assert.equal(after.outcome, "connected", await broker.log());
-    await after.client.endAsync(true);
+    assert.equal(await outcomeOf(broker.url, login), "connected", await broker.log());
     assert.ok(await getDevice(t.deps.kv, legacy), "nothing was deleted");
 
     // Running it again changes nothing that works.
     const again = await syncDeviceAccounts(t.deps);
     assert.equal(again.provisioned.length, 2);
-    const still = await attempt(broker.url, login);
-    assert.equal(still.outcome, "connected");
-    await still.client.endAsync(true);
+    assert.equal(await outcomeOf(broker.url, login), "connected");
   } finally {
     t.close();
     await broker.close();

@@ -5,8 +5,23 @@
  */
 import assert from "node:assert/strict";
 import type { MqttClient } from "mqtt";
-import { account, call, type TestApp, testApp, testCa } from "./_helpers.ts";
-import { attempt, download, startSecureMosquitto } from "./_mosquitto_dynsec.ts";
+import {
+  account,
+  call,
+  postStation,
+  sensorBody,
+  type TestApp,
+  testApp,
+  testCa,
+  unitIds,
+} from "./_helpers.ts";
+import {
+  attempt,
+  download,
+  outcomeOf,
+  type SecureMosquitto,
+  startSecureMosquitto,
+} from "./_mosquitto_dynsec.ts";
 import { loadConfig } from "../services/platform/config.ts";
 import { openCertificateAuthority } from "../services/platform/pki.ts";
 import { portalTls, probe } from "../services/devices/mod.ts";
@@ -32,24 +47,13 @@ async function portal(url: string) {
   });
   const t = await testApp({ config });
   const admin = await account(t, "admin");
-  const res = await call(t, "POST", "/api/devices", {
-    token: admin.token,
-    json: {
-      name: "Dynsec station",
-      location: JSON.stringify({ city: "Monterrey", state: "NL", country: "MX" }),
-      serial_number: "STDYN1",
-      station_id: "st_dyn1",
-      config: {
-        mqtt: { username: "station-dyn1", password: "station-pass-1" },
-        station: {
-          ssrs: [{ id: "ssr_1", gpio_pin: 0 }],
-          units: ["unit_1", "unit_2"].map((id) => ({ id, ssr_id: "ssr_1" })),
-        },
-      },
-    },
+  const station = await postStation(t, admin.token, {
+    name: "Dynsec station",
+    serial: "STDYN1",
+    stationId: "st_dyn1",
+    mqtt: { username: "station-dyn1", password: "station-pass-1" },
+    units: unitIds(2),
   });
-  assert.equal(res.status, 201, await res.clone().text());
-  const station = (await res.json()).id as number;
   return { t, token: admin.token, station };
 }
 
@@ -63,15 +67,22 @@ async function addSensor(
 ): Promise<Response> {
   return await call(p.t, "POST", `/api/devices/${p.station}/sensors`, {
     token: p.token,
-    json: {
-      name: `Meter ${serial}`,
-      serial_number: serial,
-      config: {
-        mqtt: { username, password },
-        sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.9" },
-      },
-    },
+    json: sensorBody({ name: `Meter ${serial}`, serial, unit, mqtt: { username, password } }),
   });
+}
+
+/** Runs `fn` with a secure Mosquitto and a portal that manages its accounts; closes both. */
+async function withDynsecPortal(
+  fn: (p: Awaited<ReturnType<typeof portal>>, broker: SecureMosquitto) => Promise<void>,
+) {
+  const broker = await startSecureMosquitto(await testCa(), ADMIN);
+  const p = await portal(broker.url);
+  try {
+    await fn(p, broker);
+  } finally {
+    p.t.close();
+    await broker.close();
+  }
 }
 
 async function end(client: MqttClient) {
@@ -90,88 +101,70 @@ async function testConnection(p: { t: TestApp; token: string; station: number },
   return (await res.json()) as { success: boolean; message: string };
 }
 
-Deno.test("a sensor made in the portal signs in to Mosquitto and publishes under its prefix only", async () => {
-  const pki = await testCa();
-  const broker = await startSecureMosquitto(pki, ADMIN);
-  const p = await portal(broker.url);
-  const watcher = await attempt(broker.url, { ...ADMIN, ...(await portalTls(p.t.deps)) });
-  try {
-    const res = await addSensor(p, "ABC123", "meter-abc123", "meter-pass-1");
-    assert.equal(res.status, 201, await res.clone().text());
-    const sensor = (await res.json()).id as number;
-    const files = await download(p, sensor);
+Deno.test("a sensor made in the portal signs in to Mosquitto and publishes under its prefix only", () =>
+  withDynsecPortal(async (p, broker) => {
+    const watcher = await attempt(broker.url, { ...ADMIN, ...(await portalTls(p.t.deps)) });
+    try {
+      const res = await addSensor(p, "ABC123", "meter-abc123", "meter-pass-1");
+      assert.equal(res.status, 201, await res.clone().text());
+      const sensor = (await res.json()).id as number;
+      const files = await download(p, sensor);
 
-    assert.equal(watcher.outcome, "connected", await broker.log());
-    const seen: string[] = [];
-    watcher.client.on("message", (topic) => seen.push(topic));
-    await watcher.client.subscribeAsync("#", { qos: 1 });
+      assert.equal(watcher.outcome, "connected", await broker.log());
+      const seen: string[] = [];
+      watcher.client.on("message", (topic) => seen.push(topic));
+      await watcher.client.subscribeAsync("#", { qos: 1 });
 
-    const device = await attempt(broker.url, {
-      username: "meter-abc123",
-      password: "meter-pass-1",
-      ...files,
-    });
-    assert.equal(device.outcome, "connected", await broker.log());
-    await assert.rejects(
-      device.client.subscribeAsync("sensor/other/#", { qos: 1 }),
-      (e: Error & { packet?: { granted?: number[] } }) => {
-        assert.deepEqual(e.packet?.granted, [128], "SUBACK refuses outside the prefix");
-        return true;
-      },
-    );
-    const own = await device.client.subscribeAsync("sensor/abc123/rpc", { qos: 1 });
-    assert.deepEqual(own.map((g) => g.qos), [1], "subscribing inside the prefix is granted");
-    await device.client.publishAsync("sensor/other/status/em:0", "{}", { qos: 1 });
-    await device.client.publishAsync("station/STDYN1/status", "{}", { qos: 1 });
-    await device.client.publishAsync("sensor/abc123/status/em:0", "{}", { qos: 1 });
-    const deadline = Date.now() + 5_000;
-    while (!seen.includes("sensor/abc123/status/em:0") && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
+      const device = await attempt(broker.url, {
+        username: "meter-abc123",
+        password: "meter-pass-1",
+        ...files,
+      });
+      assert.equal(device.outcome, "connected", await broker.log());
+      await assert.rejects(
+        device.client.subscribeAsync("sensor/other/#", { qos: 1 }),
+        (e: Error & { packet?: { granted?: number[] } }) => {
+          assert.deepEqual(e.packet?.granted, [128], "SUBACK refuses outside the prefix");
+          return true;
+        },
+      );
+      const own = await device.client.subscribeAsync("sensor/abc123/rpc", { qos: 1 });
+      assert.deepEqual(own.map((g) => g.qos), [1], "subscribing inside the prefix is granted");
+      await device.client.publishAsync("sensor/other/status/em:0", "{}", { qos: 1 });
+      await device.client.publishAsync("station/STDYN1/status", "{}", { qos: 1 });
+      await device.client.publishAsync("sensor/abc123/status/em:0", "{}", { qos: 1 });
+      const deadline = Date.now() + 5_000;
+      while (!seen.includes("sensor/abc123/status/em:0") && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual(seen, ["sensor/abc123/status/em:0"]);
+      await end(device.client);
+
+      const ok = await testConnection(p, sensor);
+      assert.equal(ok.success, true, ok.message);
+      assert.match(ok.message, /succeeded/);
+    } finally {
+      await end(watcher.client);
     }
-    assert.deepEqual(seen, ["sensor/abc123/status/em:0"]);
-    await end(device.client);
+  }));
 
-    const ok = await testConnection(p, sensor);
-    assert.equal(ok.success, true, ok.message);
-    assert.match(ok.message, /succeeded/);
-  } finally {
-    await end(watcher.client);
-    p.t.close();
-    await broker.close();
-  }
-});
-
-Deno.test("a sensor deleted in the portal can no longer sign in to Mosquitto (not authorized)", async () => {
-  const pki = await testCa();
-  const broker = await startSecureMosquitto(pki, ADMIN);
-  const p = await portal(broker.url);
-  try {
+Deno.test("a sensor deleted in the portal can no longer sign in to Mosquitto (not authorized)", () =>
+  withDynsecPortal(async (p, broker) => {
     const sensor = (await (await addSensor(p, "DEL001", "meter-del001", "meter-pass-2")).json())
       .id as number;
     const files = await download(p, sensor);
     const creds = { username: "meter-del001", password: "meter-pass-2", ...files };
-    const before = await attempt(broker.url, creds);
-    assert.equal(before.outcome, "connected");
-    await end(before.client);
+    assert.equal(await outcomeOf(broker.url, creds), "connected");
 
     const res = await call(p.t, "DELETE", `/api/devices/${p.station}/sensors/${sensor}`, {
       token: p.token,
     });
     assert.equal(res.status, 200);
-    const after = await attempt(broker.url, creds);
-    assert.equal(after.outcome, 5, "CONNACK 5: not authorized");
-    await end(after.client);
-  } finally {
-    p.t.close();
-    await broker.close();
-  }
-});
+    assert.equal(await outcomeOf(broker.url, creds), 5, "CONNACK 5: not authorized");
+  }));
 
-Deno.test("Mosquitto refuses a certificate of another CA at the TLS handshake", async () => {
-  const pki = await testCa();
-  const broker = await startSecureMosquitto(pki, ADMIN);
-  const p = await portal(broker.url);
-  try {
+Deno.test("Mosquitto refuses a certificate of another CA at the TLS handshake", () =>
+  withDynsecPortal(async (p, broker) => {
     const sensor = (await (await addSensor(p, "CA0001", "meter-ca0001", "meter-pass-3")).json())
       .id as number;
     const files = await download(p, sensor);
@@ -192,17 +185,10 @@ Deno.test("Mosquitto refuses a certificate of another CA at the TLS handshake", 
       certificate: () => Promise.resolve(stranger),
     });
     assert.equal(!probed.ok && probed.reason, "tls_unknown_ca");
-  } finally {
-    p.t.close();
-    await broker.close();
-  }
-});
+  }));
 
-Deno.test("a password or username changed in the portal works on Mosquitto and the old one does not", async () => {
-  const pki = await testCa();
-  const broker = await startSecureMosquitto(pki, ADMIN);
-  const p = await portal(broker.url);
-  try {
+Deno.test("a password or username changed in the portal works on Mosquitto and the old one does not", () =>
+  withDynsecPortal(async (p, broker) => {
     const sensor =
       (await (await addSensor(p, "PW0001", "meter-pw0001", "old-pass-0123456789")).json())
         .id as number;
@@ -219,50 +205,29 @@ Deno.test("a password or username changed in the portal works on Mosquitto and t
           },
         },
       });
+    const outcomes = async (logins: [string, string, string | number][]) => {
+      for (const [username, password, want] of logins) {
+        const got = await outcomeOf(broker.url, { username, password, ...files });
+        assert.equal(got, want, `${username} with ${password}`);
+      }
+    };
     assert.equal((await edit("meter-pw0001", "new-pass-0123456789")).status, 200);
-    const old = await attempt(broker.url, {
-      username: "meter-pw0001",
-      password: "old-pass-0123456789",
-      ...files,
-    });
-    assert.equal(old.outcome, 5);
-    await end(old.client);
-    const now = await attempt(broker.url, {
-      username: "meter-pw0001",
-      password: "new-pass-0123456789",
-      ...files,
-    });
-    assert.equal(now.outcome, "connected");
-    await end(now.client);
+    await outcomes([
+      ["meter-pw0001", "old-pass-0123456789", 5],
+      ["meter-pw0001", "new-pass-0123456789", "connected"],
+    ]);
 
     // A new username with a blank password keeps the (sealed) password.
     assert.equal((await edit("meter-pw0001-b", "")).status, 200);
-    const former = await attempt(broker.url, {
-      username: "meter-pw0001",
-      password: "new-pass-0123456789",
-      ...files,
-    });
-    assert.equal(former.outcome, 5);
-    await end(former.client);
-    const renamed = await attempt(broker.url, {
-      username: "meter-pw0001-b",
-      password: "new-pass-0123456789",
-      ...files,
-    });
-    assert.equal(renamed.outcome, "connected");
-    await end(renamed.client);
+    await outcomes([
+      ["meter-pw0001", "new-pass-0123456789", 5],
+      ["meter-pw0001-b", "new-pass-0123456789", "connected"],
+    ]);
     assert.equal((await testConnection(p, sensor)).success, true);
-  } finally {
-    p.t.close();
-    await broker.close();
-  }
-});
+  }));
 
-Deno.test("Test MQTT Connection reports the broker's refusal once the sensor's account is gone", async () => {
-  const pki = await testCa();
-  const broker = await startSecureMosquitto(pki, ADMIN);
-  const p = await portal(broker.url);
-  try {
+Deno.test("Test MQTT Connection reports the broker's refusal once the sensor's account is gone", () =>
+  withDynsecPortal(async (p, broker) => {
     const sensor = (await (await addSensor(p, "GONE01", "meter-gone01", "meter-pass-4")).json())
       .id as number;
     assert.equal((await testConnection(p, sensor)).success, true);
@@ -283,17 +248,10 @@ Deno.test("Test MQTT Connection reports the broker's refusal once the sensor's a
       res.message,
       "MQTT Connection test failed: the broker says the sensor is not authorized (unknown account, wrong password or removed)",
     );
-  } finally {
-    p.t.close();
-    await broker.close();
-  }
-});
+  }));
 
-Deno.test("a sensor change the broker cannot take is refused with a clear error and leaves nothing behind", async () => {
-  const pki = await testCa();
-  const broker = await startSecureMosquitto(pki, ADMIN);
-  const p = await portal(broker.url);
-  try {
+Deno.test("a sensor change the broker cannot take is refused with a clear error and leaves nothing behind", () =>
+  withDynsecPortal(async (p, broker) => {
     const sensor = (await (await addSensor(p, "KEEP01", "meter-keep01", "meter-pass-5")).json())
       .id as number;
     // The broker's own admin account cannot be taken over by a device.
@@ -315,11 +273,7 @@ Deno.test("a sensor change the broker cannot take is refused with a clear error 
     assert.ok(text.includes("KEEP01"), "the sensor whose delete was refused is kept");
     assert.ok(!text.includes("DOWN01"), "the refused sensor was not created");
     assert.ok(!text.includes("TAKE01"), "the refused sensor was not created");
-  } finally {
-    p.t.close();
-    await broker.close();
-  }
-});
+  }));
 
 Deno.test("a broker without the dynamic-security plugin makes the client time out with a clear error", async () => {
   const plain = await startMosquitto();

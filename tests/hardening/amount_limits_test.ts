@@ -1,22 +1,8 @@
 /** Prices, fees and thresholds have a sane maximum; a refusal names the field and writes nothing. */
 import assert from "node:assert/strict";
-import { account, call, testApp } from "../_helpers.ts";
+import { account, call, testApp, zoneBody } from "../_helpers.ts";
 
-const ZONE = {
-  name: "Zona Norte",
-  currency: "MXN",
-  tariff_type: "residential",
-  billing_type: "monthly",
-  enable_levels: false,
-  seasonal_tariff: false,
-  industrial_tariff: false,
-  price_low: 1.2,
-  base_tariff: 50,
-  tax_percentage: 16,
-  customer_commission: 10,
-  customer_fee: 25,
-  customer_tax: 16,
-};
+const ZONE = zoneBody({ price_low: 1.2 });
 
 Deno.test("a zone with a price, fee or threshold of 1e308 is refused naming the field", async () => {
   const t = await testApp();

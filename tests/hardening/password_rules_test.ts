@@ -1,6 +1,6 @@
 /** A new password may not be a common one nor the account's e-mail; the refusal names the field. */
 import assert from "node:assert/strict";
-import { account, call, testApp } from "../_helpers.ts";
+import { account, call, seedAccessCode, testApp } from "../_helpers.ts";
 import { listUsers } from "../../db/users.ts";
 import { passwordProblem } from "../../core/password_rules.ts";
 
@@ -18,11 +18,7 @@ Deno.test("passwordProblem: common passwords and the e-mail, whatever the case",
 Deno.test("registration, account creation and the profile refuse weak passwords and change nothing", async () => {
   const t = await testApp();
   const admin = await account(t, "admin");
-  const code = await call(t, "POST", "/api/users/access-codes", {
-    token: admin.token,
-    json: { code: "TENA2345", role: "user" },
-  });
-  assert.equal(code.status, 201);
+  await seedAccessCode(t.deps.kv, "TENA2345", "user");
   const before = (await listUsers(t.deps.kv)).length;
   for (const [email, password] of [["ana@test.mx", "123456"], ["ana@test.mx", "ana@test.mx"]]) {
     const res = await call(t, "POST", "/auth/register", {

@@ -3,7 +3,7 @@
  * checks its code before it hashes or takes a user id.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "../_helpers.ts";
+import { account, call, seedAccessCode, type TestApp, testApp } from "../_helpers.ts";
 import { hashPassword, verifyPassword } from "../../services/platform/passwords.ts";
 import { createPasswordPool } from "../../services/platform/password_pool.ts";
 import { Refusal } from "../../services/refusal.ts";
@@ -99,11 +99,7 @@ Deno.test("sign-in while the password queue is full is a 503 with Retry-After, n
 Deno.test("a registration with a wrong code is refused without hashing and takes no user id", async () => {
   const t = await testApp();
   const admin = await account(t, "admin");
-  const made = await call(t, "POST", "/api/users/access-codes", {
-    token: admin.token,
-    json: { code: "TENA2345", role: "user" },
-  });
-  assert.equal(made.status, 201);
+  await seedAccessCode(t.deps.kv, "TENA2345", "user");
   // While the password queue is full a wrong code is still answered at once: nothing is hashed.
   const flood = Array.from({ length: 120 }, () => hashPassword("flood").catch((e) => e));
   for (let i = 0; i < 3; i++) {

@@ -189,26 +189,19 @@ Deno.test("the late fee is charged on MXN bills only", () => {
 });
 
 Deno.test("paid takes the payment date given, else the change's date; other states have none", () => {
-  const recorded = changePayment(bill(), "paid", {
+  const atOffice = {
     at: AT,
     cause: "recorded_by_admin",
     by: "admin@test.mx",
     method: "cash",
     reference: "REC-1",
     note: "at the office",
-  }, { payment_date: "2026-12-15" });
+  } as const;
+  const recorded = changePayment(bill(), "paid", atOffice, { payment_date: "2026-12-15" });
   assert.equal(recorded.payment_status, "paid");
   assert.equal(recorded.payment_date, "2026-12-15");
-  assert.deepEqual(recorded.payment_history, [{
-    from: "pending",
-    to: "paid",
-    at: AT,
-    cause: "recorded_by_admin",
-    by: "admin@test.mx",
-    method: "cash",
-    reference: "REC-1",
-    note: "at the office",
-  }]);
+  // The history keeps the change as given, with where it came from and went to.
+  assert.deepEqual(recorded.payment_history, [{ from: "pending", to: "paid", ...atOffice }]);
   const byProcessor = changePayment(
     bill({ payment_status: "awaiting_spei_transfer" }),
     "paid",

@@ -10,6 +10,7 @@ import {
   partialOf,
   RESET_TOLERANCE_KWH,
 } from "./energy.ts";
+import { prng as random } from "../ingest/sim.ts";
 
 const MIN = 60_000;
 const T0 = Date.UTC(2024, 0, 1);
@@ -24,18 +25,6 @@ function close(actual: number, expected: number, message?: string): void {
     Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)),
     `${message ?? "value"}: expected ${expected}, got ${actual}`,
   );
-}
-
-/** A small deterministic generator (mulberry32) for the property tests. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A counter with growth, gaps, resets and jitter, as a meter could report it. */

@@ -27,6 +27,10 @@ const REGISTRATION = {
   role: "user",
 };
 
+/** The field errors of {@link REGISTRATION} with `changes`, or null when it is accepted. */
+const registrationErrors = (changes: Record<string, unknown>) =>
+  errorsOf(registerSchema, { ...REGISTRATION, ...changes });
+
 const FORM = { ...REGISTRATION, confirm_password: "secret1", terms: "on" };
 
 Deno.test("registerSchema accepts a complete registration", () => {
@@ -35,14 +39,14 @@ Deno.test("registerSchema accepts a complete registration", () => {
 
 Deno.test("registerSchema accepts full names with accented letters and spaces", () => {
   for (const name of ["José María Núñez", "Ñandú Ölçek", "Zoë Brontë", "Li", "Jürgen Groß"]) {
-    assert.equal(errorsOf(registerSchema, { ...REGISTRATION, full_name: name }), null, name);
+    assert.equal(registrationErrors({ full_name: name }), null, name);
   }
 });
 
 Deno.test("registerSchema refuses full names with digits or symbols", () => {
   for (const name of ["Ana 3", "R2D2", "ana@home", "Ana_Pérez"]) {
     assert.deepEqual(
-      errorsOf(registerSchema, { ...REGISTRATION, full_name: name }),
+      registrationErrors({ full_name: name }),
       { full_name: "validation.full_name_letters" },
       name,
     );
@@ -50,16 +54,16 @@ Deno.test("registerSchema refuses full names with digits or symbols", () => {
 });
 
 Deno.test("registerSchema needs at least 2 letters in the full name", () => {
-  assert.deepEqual(errorsOf(registerSchema, { ...REGISTRATION, full_name: "A" }), {
+  assert.deepEqual(registrationErrors({ full_name: "A" }), {
     full_name: "validation.full_name_min",
   });
-  assert.deepEqual(errorsOf(registerSchema, { ...REGISTRATION, full_name: " É  " }), {
+  assert.deepEqual(registrationErrors({ full_name: " É  " }), {
     full_name: "validation.full_name_min",
   });
 });
 
 Deno.test("registerSchema requires a full name", () => {
-  assert.deepEqual(errorsOf(registerSchema, { ...REGISTRATION, full_name: "   " }), {
+  assert.deepEqual(registrationErrors({ full_name: "   " }), {
     full_name: "validation.full_name_required",
   });
   const { full_name: _, ...rest } = REGISTRATION;
@@ -84,7 +88,7 @@ Deno.test("registerSchema accepts +country code plus 8 to 15 digits for MX, US, 
     "+52 (55) 1234-5678", // separators are removed
   ];
   for (const phone of ok) {
-    assert.equal(errorsOf(registerSchema, { ...REGISTRATION, phone }), null, phone);
+    assert.equal(registrationErrors({ phone }), null, phone);
   }
 });
 
@@ -102,7 +106,7 @@ Deno.test("registerSchema refuses phones with fewer than 8 or more than 15 digit
   ];
   for (const phone of bad) {
     assert.deepEqual(
-      errorsOf(registerSchema, { ...REGISTRATION, phone }),
+      registrationErrors({ phone }),
       { phone: "validation.phone_invalid" },
       phone,
     );
@@ -110,13 +114,13 @@ Deno.test("registerSchema refuses phones with fewer than 8 or more than 15 digit
 });
 
 Deno.test("registerSchema needs a password of at least 6 characters", () => {
-  assert.deepEqual(errorsOf(registerSchema, { ...REGISTRATION, password: "12345" }), {
+  assert.deepEqual(registrationErrors({ password: "12345" }), {
     password: "validation.password_min",
   });
-  assert.deepEqual(errorsOf(registerSchema, { ...REGISTRATION, password: "" }), {
+  assert.deepEqual(registrationErrors({ password: "" }), {
     password: "validation.password_required",
   });
-  assert.equal(errorsOf(registerSchema, { ...REGISTRATION, password: "123456" }), null);
+  assert.equal(registrationErrors({ password: "123456" }), null);
 });
 
 Deno.test("registerSchema requires the access code", () => {
@@ -124,7 +128,7 @@ Deno.test("registerSchema requires the access code", () => {
   assert.deepEqual(errorsOf(registerSchema, rest), {
     accessCode: "validation.access_code_required",
   });
-  assert.deepEqual(errorsOf(registerSchema, { ...REGISTRATION, accessCode: "  " }), {
+  assert.deepEqual(registrationErrors({ accessCode: "  " }), {
     accessCode: "validation.access_code_required",
   });
 });
@@ -132,7 +136,7 @@ Deno.test("registerSchema requires the access code", () => {
 Deno.test("registerSchema refuses access codes outside the 8-character alphabet", () => {
   for (const code of ["ABCD234", "ABCD23456", "ABCD0123", "ABCDOIJK", "ABCD-234"]) {
     assert.deepEqual(
-      errorsOf(registerSchema, { ...REGISTRATION, accessCode: code }),
+      registrationErrors({ accessCode: code }),
       { accessCode: "validation.access_code_invalid" },
       code,
     );
@@ -152,12 +156,12 @@ Deno.test("registerSchema normalizes the e-mail: lowercase, no whitespace", () =
 Deno.test("registerSchema requires a well-formed e-mail", () => {
   const { email: _, ...rest } = REGISTRATION;
   assert.deepEqual(errorsOf(registerSchema, rest), { email: "validation.email_required" });
-  assert.deepEqual(errorsOf(registerSchema, { ...REGISTRATION, email: "  " }), {
+  assert.deepEqual(registrationErrors({ email: "  " }), {
     email: "validation.email_required",
   });
   for (const email of ["ana", "ana@", "@example.com", "ana@example", "ana@@example.com"]) {
     assert.deepEqual(
-      errorsOf(registerSchema, { ...REGISTRATION, email }),
+      registrationErrors({ email }),
       { email: "validation.email_invalid" },
       email,
     );
@@ -167,7 +171,7 @@ Deno.test("registerSchema requires a well-formed e-mail", () => {
 Deno.test("registerSchema accepts only the role user", () => {
   const { role: _, ...rest } = REGISTRATION;
   assert.equal(errorsOf(registerSchema, rest), null);
-  assert.deepEqual(errorsOf(registerSchema, { ...REGISTRATION, role: "admin" }), {
+  assert.deepEqual(registrationErrors({ role: "admin" }), {
     role: "validation.invalid",
   });
 });

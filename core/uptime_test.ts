@@ -69,15 +69,20 @@ Deno.test("missed energy is offline hours times 0.5 kWh", () => {
 });
 
 Deno.test("uptime colour bands follow the spec's thresholds", () => {
-  assert.equal(sensorUptimeColor(98), "dark_green");
-  assert.equal(sensorUptimeColor(97.9), "green");
-  assert.equal(sensorUptimeColor(90), "green");
-  assert.equal(sensorUptimeColor(80), "yellow");
-  assert.equal(sensorUptimeColor(70), "orange");
-  assert.equal(sensorUptimeColor(69.9), "red");
-  assert.equal(systemUptimeColor(90.1), "green");
-  assert.equal(systemUptimeColor(90), "amber");
-  assert.equal(systemUptimeColor(70), "red");
+  const sensor: [number, string][] = [
+    [98, "dark_green"],
+    [97.9, "green"],
+    [90, "green"],
+    [80, "yellow"],
+    [70, "orange"],
+    [69.9, "red"],
+  ];
+  for (const [percent, colour] of sensor) {
+    assert.equal(sensorUptimeColor(percent), colour, `sensor at ${percent} %`);
+  }
+  for (const [percent, colour] of [[90.1, "green"], [90, "amber"], [70, "red"]] as const) {
+    assert.equal(systemUptimeColor(percent), colour, `system at ${percent} %`);
+  }
 });
 
 Deno.test("monthRange() gives the UTC month and refuses other shapes", () => {

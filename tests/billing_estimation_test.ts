@@ -39,6 +39,15 @@ async function billOf(t: TestApp, unit: string, period: string): Promise<StoredU
   return bill;
 }
 
+/** Asserts that `b` is estimated at `level` by `method`, named so on the bill and in its details. */
+function assertEstimated(b: StoredUnitBill, level: number, method: string) {
+  assert.equal(b.estimation_method, method);
+  assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
+    level,
+    method,
+  });
+}
+
 test("a unit silent in the period with readings on both sides is estimated from the extended range, before its history", async (w) => {
   const jan = bounds(w.t, "2026-01"), feb = bounds(w.t, "2026-02");
   // SIM-B counts 0.5 kWh/h through January, says nothing in February, is back in March.
@@ -59,13 +68,9 @@ test("a unit silent in the period with readings on both sides is estimated from 
   assert.equal(res.bills_estimated, 1);
   const b = await billOf(w.t, "unit_2", "2026-02");
   assert.equal(b.is_estimation, true);
-  assert.equal(b.estimation_method, "method_1_extended_range");
+  assertEstimated(b, 1, "method_1_extended_range");
   assert.equal(b.recalculation_method, null, "an automatic estimate is not a recalculation");
   assert.equal(b.is_finalized, true); // February has ended: the estimate is saved
-  assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
-    level: 1,
-    method: "method_1_extended_range",
-  });
   // The counter bridges February: 0.5 kWh/h × 672 h, not January's 372 kWh history.
   assert.equal(b.energy_consumption, 336);
   const a = await billOf(w.t, "unit_1", "2026-02");
@@ -81,11 +86,7 @@ test("a unit whose readings stopped before the period falls back to its history 
   const res = await runBilling(w.t.deps, w.zoneId, "2026-02");
   assert.equal(res.bills_estimated, 1);
   const b = await billOf(w.t, "unit_2", "2026-02");
-  assert.equal(b.estimation_method, "method_2_historical_average");
-  assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
-    level: 2,
-    method: "method_2_historical_average",
-  });
+  assertEstimated(b, 2, "method_2_historical_average");
   assert.equal(b.energy_consumption, 300.5);
 });
 
@@ -96,11 +97,7 @@ test("a unit without readings or history gets the zone average of the run (level
   await meter(w.t, "SIM-A", "2026-01", 200);
   await runBilling(w.t.deps, w.zoneId, "2026-01");
   const b = await billOf(w.t, "unit_2", "2026-01");
-  assert.equal(b.estimation_method, "method_3_zone_average");
-  assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
-    level: 3,
-    method: "method_3_zone_average",
-  });
+  assertEstimated(b, 3, "method_3_zone_average");
   assert.equal(b.energy_consumption, 200);
 });
 

@@ -2,14 +2,17 @@ import assert from "node:assert/strict";
 import { classifyConnectError, connackFailure } from "./mqtt_connect.ts";
 
 Deno.test("connackFailure() words MQTT 3.1.1 return codes and MQTT 5 reason codes alike", () => {
-  assert.equal(connackFailure(4), "bad_credentials");
-  assert.equal(connackFailure(0x86), "bad_credentials");
-  assert.equal(connackFailure(5), "not_authorized");
-  assert.equal(connackFailure(0x87), "not_authorized");
-  assert.equal(connackFailure(2), "client_id_rejected");
-  assert.equal(connackFailure(3), "server_unavailable");
-  assert.equal(connackFailure(1), "protocol_refused");
-  assert.equal(connackFailure(0x99), "refused");
+  const codes: [number, string][] = [
+    [4, "bad_credentials"],
+    [0x86, "bad_credentials"],
+    [5, "not_authorized"],
+    [0x87, "not_authorized"],
+    [2, "client_id_rejected"],
+    [3, "server_unavailable"],
+    [1, "protocol_refused"],
+    [0x99, "refused"],
+  ];
+  for (const [code, failure] of codes) assert.equal(connackFailure(code), failure, `code ${code}`);
 });
 
 Deno.test("classifyConnectError() tells TLS refusals, unreachable brokers and timeouts apart", () => {

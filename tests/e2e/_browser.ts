@@ -20,13 +20,14 @@ import { type Assets, BUILD_DIR, loadAssets } from "../../components/assets.ts";
 import { memoryLogger } from "../../services/platform/log.ts";
 import { DEFAULT_THROTTLE } from "../../db/throttle.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
-import { testCa } from "../_helpers.ts";
+import { seedAccessCode, sensorBody, stationBody, testCa } from "../_helpers.ts";
 import { createUser, type StoredUser } from "../../db/users.ts";
 import { hashPassword } from "../../services/platform/passwords.ts";
 import { issueToken } from "../../services/platform/tokens.ts";
 import type { Language, Role } from "../../core/roles.ts";
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from "../../core/access_code.ts";
 import { monthBounds } from "../../core/local_time.ts";
+import { freeLoopbackPort } from "../_mosquitto.ts";
 
 /** The Chromium binary: `CHROMIUM_PATH`, else Debian's package. */
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") || "/usr/bin/chromium";
@@ -210,33 +211,29 @@ export async function apiStation(
   api: PortalApi,
   o: ApiStationOptions,
 ): Promise<{ station: number; sensors: number[] }> {
-  const station = await api.create("/api/devices", {
-    name: o.name ?? `Estación ${o.serial}`,
-    location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-    serial_number: o.serial,
-    station_id: o.serial.toLowerCase(),
-    zone_id: o.zoneId ?? null,
-    type: "station",
-    config: {
+  const station = await api.create(
+    "/api/devices",
+    stationBody({
+      name: o.name ?? `Estación ${o.serial}`,
+      serial: o.serial,
+      zoneId: o.zoneId,
       mqtt: { username: `station-${o.serial.toLowerCase()}`, password: "station-pass" },
-      station: {
-        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-        units: o.units.map((name, i) => ({ id: `unit_${i + 1}`, name, ssr_id: "ssr_1" })),
-      },
-    },
-  });
+      units: o.units.map((name, i) => ({ id: `unit_${i + 1}`, name })),
+    }),
+  );
   const sensors = [];
   for (const [i, s] of o.sensors.entries()) {
     sensors.push(
-      await api.create(`/api/devices/${station}/sensors`, {
-        name: `Medidor ${s.serial}`,
-        serial_number: s.serial,
-        type: "sensor",
-        config: {
+      await api.create(
+        `/api/devices/${station}/sensors`,
+        sensorBody({
+          serial: s.serial,
+          unit: s.unit,
+          tenant: s.tenant,
           mqtt: { username: s.serial.toLowerCase(), password: "pw-sensor-0123456789" },
-          sensor: { unit_id: s.unit, tenant_id: s.tenant ?? null, ip_address: `10.0.0.${i + 5}` },
-        },
-      }),
+          ip: `10.0.0.${i + 5}`,
+        }),
+      ),
     );
   }
   return { station, sensors };
@@ -260,6 +257,11 @@ export async function adminWithStation(
 export function randomAccessCode(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(ACCESS_CODE_LENGTH));
   return [...bytes].map((b) => ACCESS_CODE_ALPHABET[b % ACCESS_CODE_ALPHABET.length]).join("");
+}
+
+/** Stores a fresh customer access code with `notes` and no assignments (a row of the codes list). */
+export async function addCustomerCode(portal: Portal, notes: string): Promise<void> {
+  await seedAccessCode(portal.deps.kv, randomAccessCode(), "customer", { notes });
 }
 
 /** A launched browser with its throw-away profile. */
@@ -394,6 +396,40 @@ export async function axeSerious(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+/** Serious and critical axe-core violations of the page, as `id: target` lines. */
+export async function axeLines(page: Page): Promise<string[]> {
+  return (await axeSerious(page)).map((v) => `${v.id}: ${JSON.stringify(v.nodes[0]?.target)}`);
+}
+
+/** Waits until the chart `chart` of the page has drawn (its box marked ready). */
+export function chartDrawn(page: Page, chart: string) {
+  return page.waitForSelector(`[data-chart="${chart}"] .chart-box[data-ready="true"]`);
+}
+
+/** The rendered text (`innerText`) of the first element `selector` matches. */
+export function innerText(page: Page, selector: string): Promise<string> {
+  return page.$eval(selector, (el) => (el as HTMLElement).innerText);
+}
+
+/** The trimmed `textContent` of the first element `selector` matches. */
+export function textOf(page: Page, selector: string): Promise<string> {
+  return page.$eval(selector, (el) => (el.textContent ?? "").trim());
+}
+
+/** Asserts that the page is not wider than its viewport (one pixel of rounding allowed). */
+export async function assertFits(page: Page): Promise<void> {
+  const over = await page.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
+  assert.ok(over <= 1, `${pathOf(page)} is ${over}px wider than the screen`);
+}
+
+/** Asserts that the page fits its viewport and that axe-core finds no serious violation on it. */
+export async function assertFitsAndAccessible(page: Page): Promise<void> {
+  await assertFits(page);
+  assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
+}
+
 /** The path (and query) of the page's current URL. */
 export function pathOf(page: Page): string {
   const u = new URL(page.url());
@@ -433,6 +469,30 @@ export async function phonePage(
   const logged = collectConsole(page);
   await page.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
   return { page, logged };
+}
+
+/**
+ * Signs `who` in on a phone page (see {@link phonePage}) that downloads into a temporary
+ * folder, runs `fn` with the page and that folder, then asserts that the `area`'s pages logged
+ * no error; the folder is removed afterwards.
+ */
+export async function onPhone(
+  browser: Browser,
+  portal: Portal,
+  who: { email: string; password: string },
+  area: string,
+  fn: (page: Page, dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: `${area}-download-` });
+  try {
+    const { page, logged } = await phonePage(browser, dir);
+    await signIn(page, portal, who.email, who.password);
+    await fn(page, dir);
+    const errors = logged.filter((e) => e.kind === "error" || e.kind === "pageerror");
+    assert.deepEqual(errors, [], `the ${area} pages log no errors`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
 
 /** Waits (10 s at most) for the download `dir/name` and answers its bytes; asserts a PDF. */
@@ -485,12 +545,7 @@ export interface SpawnOptions {
 }
 
 /** A port that was free a moment ago on the loopback interface. */
-export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
+export const freePort = freeLoopbackPort;
 
 /**
  * Starts the real composition root on a free loopback port with a temporary data folder,

@@ -8,14 +8,13 @@ import type { Page } from "puppeteer-core";
 import { seedDemo } from "../../services/demo.ts";
 import {
   addAccount,
+  addCustomerCode,
   axeSerious,
   type AxeViolation,
   freshPage,
-  randomAccessCode,
   signIn,
   withPortalAndBrowser,
 } from "./_browser.ts";
-import { createAccessCode } from "../../db/access_codes.ts";
 
 /** A page to check: who looks at it, and optionally what to do before checking. */
 interface Check {
@@ -87,12 +86,7 @@ function describe(label: string, vs: AxeViolation[]): string {
 Deno.test("axe-core finds no serious or critical violations on the portal's pages", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
     await seedDemo(portal.deps);
-    await createAccessCode(portal.deps.kv, {
-      code: randomAccessCode(),
-      role: "customer",
-      notes: "a11y",
-      assignments: { stations: [], units: [] },
-    }, Date.now());
+    await addCustomerCode(portal, "a11y");
     const admin = await addAccount(portal, "admin", { full_name: "Ana Admin" });
     const pages: Record<string, Page> = {};
     const pageFor = async (as: Check["as"]) => {

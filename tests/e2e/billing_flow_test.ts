@@ -8,20 +8,12 @@ import type { Page } from "puppeteer-core";
 import {
   addAccount,
   apiStation,
+  lastMonth,
   pathOf,
   portalApi,
   signedInPage,
   withPortalAndBrowser,
 } from "./_browser.ts";
-import { monthBounds } from "../../core/local_time.ts";
-
-/** Last month in the business time zone, as `YYYY-MM`, with its instants. */
-function lastMonth(offset: number) {
-  const local = new Date(Date.now() + offset * 60_000);
-  const y = local.getUTCMonth() === 0 ? local.getUTCFullYear() - 1 : local.getUTCFullYear();
-  const m = local.getUTCMonth() === 0 ? 12 : local.getUTCMonth();
-  return { text: `${y}-${String(m).padStart(2, "0")}`, year: y, ...monthBounds(y, m, offset) };
-}
 
 const typeInto = async (page: Page, selector: string, value: string) => {
   await page.$eval(selector, (el) => ((el as HTMLInputElement).value = ""));

@@ -6,13 +6,13 @@
  * panel open and on the empty state).
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
 import {
   addAccount,
+  assertFits as fits,
   axeSerious,
+  chartDrawn,
   collectConsole,
   freshPage,
-  pathOf,
   signIn,
   withPortalAndBrowser,
 } from "./_browser.ts";
@@ -34,13 +34,6 @@ function closedMonths(n: number): string[] {
   }
   return out;
 }
-
-const fits = async (page: Page) => {
-  const over = await page.evaluate(() =>
-    document.documentElement.scrollWidth - document.documentElement.clientWidth
-  );
-  assert.ok(over <= 1, `${pathOf(page)} is ${over}px wider than the screen`);
-};
 
 Deno.test("the finance pages draw, fit phone and desktop, and pass axe", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
@@ -74,8 +67,8 @@ Deno.test("the finance pages draw, fit phone and desktop, and pass axe", async (
       const log = collectConsole(adminPage);
       await signIn(adminPage, portal, admin.email, admin.password);
       await adminPage.goto(`${portal.url}/admin/finances`, { waitUntil: "load" });
-      await adminPage.waitForSelector('[data-chart="finance-trend"] .chart-box[data-ready="true"]');
-      await adminPage.waitForSelector('[data-chart="finance-zones"] .chart-box[data-ready="true"]');
+      await chartDrawn(adminPage, "finance-trend");
+      await chartDrawn(adminPage, "finance-zones");
       const tiles = await adminPage.$$eval("[data-testid=finance-tiles] .stat", (n) => n.length);
       assert.equal(tiles, 4);
       await fits(adminPage);
@@ -92,7 +85,7 @@ Deno.test("the finance pages draw, fit phone and desktop, and pass axe", async (
       const ownerLog = collectConsole(owner);
       await signIn(owner, portal, "cliente@demo.mx", "demo1234");
       await owner.goto(`${portal.url}/customer/billing`, { waitUntil: "load" });
-      await owner.waitForSelector('[data-chart="owner-billing"] .chart-box[data-ready="true"]');
+      await chartDrawn(owner, "owner-billing");
       const sections = await owner.$$eval("[data-testid=period-section]", (n) => n.length);
       assert.ok(sections >= 3, `${sections} period sections`);
       const rows = await owner.$$eval("[data-testid=owner-unit-bills] tbody tr", (n) => n.length);

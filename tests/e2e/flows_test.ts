@@ -14,12 +14,10 @@ import {
   signedInPage,
   signIn,
   submitLogin,
+  textOf as text,
   until,
   withPortalAndBrowser,
 } from "./_browser.ts";
-
-const text = (page: Page, selector: string) =>
-  page.$eval(selector, (el) => (el.textContent ?? "").trim());
 
 const htmlLang = (page: Page) => page.$eval("html", (el) => el.lang);
 

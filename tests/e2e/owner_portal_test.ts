@@ -4,16 +4,16 @@
  * summary and the invoice download, and a unit with live phases and its disconnections.
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
 import {
   addAccount,
   apiStation,
-  axeSerious,
+  assertFitsAndAccessible,
+  chartDrawn as drawn,
   downloadedPdf,
+  innerText as text,
+  onPhone,
   pathOf,
-  phonePage,
   portalApi,
-  signIn,
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { localParts, monthBounds } from "../../core/local_time.ts";
@@ -26,19 +26,6 @@ import type { Sample } from "../../db/telemetry/mod.ts";
 import { pdfText } from "../_pdf_text.ts";
 
 const H = 3_600_000;
-
-const drawn = (page: Page, chart: string) =>
-  page.waitForSelector(`[data-chart="${chart}"] .chart-box[data-ready="true"]`);
-
-const text = (page: Page, sel: string) => page.$eval(sel, (el) => (el as HTMLElement).innerText);
-
-const checked = async (page: Page) => {
-  const over = await page.evaluate(() =>
-    document.documentElement.scrollWidth - document.documentElement.clientWidth
-  );
-  assert.ok(over <= 1, `${pathOf(page)} is ${over}px wider than the phone`);
-  assert.deepEqual(await axeSerious(page), [], `accessibility of ${pathOf(page)}`);
-};
 
 Deno.test("an owner reads their dashboard, an installation with its invoice and a unit on a phone", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
@@ -119,11 +106,7 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
     }
     await status.close();
 
-    const dir = await Deno.makeTempDir({ prefix: "owner-download-" });
-    try {
-      const { page, logged } = await phonePage(browser, dir);
-      await signIn(page, portal, owner.email, owner.password);
-
+    await onPhone(browser, portal, owner, "owner", async (page, dir) => {
       // 1. The dashboard: tiles, the three chart modes, the installation, the overview.
       assert.equal(pathOf(page), "/customer");
       assert.match(await text(page, "h1"), /Welcome, Carmen Ortega Ruiz/);
@@ -136,7 +119,7 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
       assert.match(rows, /OW-01/);
       assert.match(rows, /Monterrey/);
       assert.match(await text(page, "[data-testid=owner-energy]"), /Total\s+\d+\.\d{3} MWh/);
-      await checked(page);
+      await assertFitsAndAccessible(page);
       await Promise.all([page.waitForNavigation(), page.click("a[href='/customer?chart=energy']")]);
       await drawn(page, "energy");
       await Promise.all([page.waitForNavigation(), page.click("a[href='/customer?chart=trend']")]);
@@ -157,7 +140,7 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
       assert.match(units[0], /Depto 101[\s\S]*Luis Hernández/);
       assert.match(units[1], /No tenant/);
       assert.match(await text(page, "[data-testid=billing-summary]"), /No bill for this month yet/);
-      await checked(page);
+      await assertFitsAndAccessible(page);
       await page.select("[data-testid=month-select]", lastMonth);
       await Promise.all([page.waitForNavigation(), page.click(".month-form button")]);
       const summary = await text(page, "[data-testid=billing-summary]");
@@ -172,7 +155,7 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
         )
       ) assert.equal(u, "100.00 kWh");
       await page.click("[data-testid=invoice-open]");
-      await checked(page);
+      await assertFitsAndAccessible(page);
       await page.click("[data-testid=invoice-form] input[value=en]");
       await page.click("[data-testid=invoice-form] button[type=submit]");
       const pdf = await downloadedPdf(dir, `invoice_Residencial_Las_Palmas_${lastMonth}_en.pdf`);
@@ -205,7 +188,7 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
       assert.equal(events.match(/Resolved/g)?.length, 5);
       assert.match(events, /Showing 5 most recent events out of 6 total/);
       assert.match(await text(page, "[data-testid=unit-info]"), /OW0002/);
-      await checked(page);
+      await assertFitsAndAccessible(page);
       // A new reading shows without reloading the page.
       assert.match(await text(page, "[data-testid=unit-cards]"), /1200\.00 W/);
       portal.deps.telemetry.write([{
@@ -218,10 +201,6 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
         document.querySelector("[data-testid=unit-cards]")?.textContent?.includes("2345.00 W")
       );
       assert.match(await text(page, "[data-testid=unit-phases]"), /1111\.00/);
-      const errors = logged.filter((e) => e.kind === "error" || e.kind === "pageerror");
-      assert.deepEqual(errors, [], "the owner pages log no errors");
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   });
 });

@@ -7,14 +7,13 @@
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { seedDemo } from "../../services/demo.ts";
-import { createAccessCode } from "../../db/access_codes.ts";
 import { findBySerial } from "../../db/devices.ts";
 import { listZones } from "../../db/zones.ts";
 import { DEMO_STATION_SERIAL, DEMO_ZONE_NAME } from "../../services/demo_devices.ts";
 import {
   addAccount,
+  addCustomerCode,
   axeSerious,
-  randomAccessCode,
   signedInPage,
   withPortalAndBrowser,
 } from "./_browser.ts";
@@ -77,12 +76,7 @@ Deno.test("each list is one table: cards with labelled cells on a phone, a table
     const zone = (await listZones(portal.deps.kv)).find((z) => z.name === DEMO_ZONE_NAME);
     assert.ok(station && zone, "the demo station and zone");
     const paths: string[] = pages(station.id, zone.id);
-    await createAccessCode(portal.deps.kv, {
-      code: randomAccessCode(),
-      role: "customer",
-      notes: "a note long enough to wrap on a phone screen, with words",
-      assignments: { stations: [], units: [] },
-    }, Date.now());
+    await addCustomerCode(portal, "a note long enough to wrap on a phone screen, with words");
     const page = await signedInPage(browser, portal, admin);
     const problems: string[] = [];
     for (const [width, height] of [[360, 740], [1280, 800]]) {

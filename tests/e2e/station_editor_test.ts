@@ -11,6 +11,7 @@ import {
   freshPage,
   pathOf,
   signIn,
+  textOf,
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { listDevices } from "../../db/devices.ts";
@@ -20,9 +21,6 @@ const pins = (page: Page) =>
     "[data-ssr-row] input[name=ssr_gpio]",
     (els) => els.map((el) => Number((el as HTMLInputElement).value)),
   );
-
-const textOf = (page: Page, selector: string) =>
-  page.$eval(selector, (el) => (el.textContent ?? "").trim());
 
 Deno.test("the station editor adds SSRs on GPIO 0, 1, 2..., keeps its rules, and the station is saved", async () => {
   await withPortalAndBrowser(async (portal, browser) => {

@@ -4,47 +4,24 @@
  * billing page with a report download, on metered units of a tiered zone.
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
 import {
   addAccount,
   apiStation,
-  axeSerious,
+  assertFitsAndAccessible,
+  chartDrawn as drawn,
   downloadedPdf,
+  innerText as text,
+  lastMonth,
+  onPhone,
   pathOf,
-  phonePage,
   portalApi,
-  signIn,
   withPortalAndBrowser,
 } from "./_browser.ts";
-import { monthBounds } from "../../core/local_time.ts";
 import { defaultZone } from "../../core/zone.ts";
 import { createZone } from "../../db/zones.ts";
 import { runBilling } from "../../services/billing/mod.ts";
 import type { Sample } from "../../db/telemetry/mod.ts";
-
-function lastMonth(offset: number) {
-  const local = new Date(Date.now() + offset * 60_000);
-  const y = local.getUTCMonth() === 0 ? local.getUTCFullYear() - 1 : local.getUTCFullYear();
-  const m = local.getUTCMonth() === 0 ? 12 : local.getUTCMonth();
-  return { text: `${y}-${String(m).padStart(2, "0")}`, ...monthBounds(y, m, offset) };
-}
-
-const drawn = (page: Page, chart: string) =>
-  page.waitForSelector(`[data-chart="${chart}"] .chart-box[data-ready="true"]`);
-
-const noOverflow = async (page: Page) => {
-  const over = await page.evaluate(() =>
-    document.documentElement.scrollWidth - document.documentElement.clientWidth
-  );
-  assert.ok(over <= 1, `${pathOf(page)} is ${over}px wider than the phone`);
-};
-
-/** Serious and critical axe-core violations of the page, as `id: target` lines. */
-async function axeLines(page: Page): Promise<string[]> {
-  return (await axeSerious(page)).map((v) => `${v.id}: ${JSON.stringify(v.nodes[0]?.target)}`);
-}
-
-const text = (page: Page, sel: string) => page.$eval(sel, (el) => (el as HTMLElement).innerText);
+import { TIERED } from "../_billing_world.ts";
 
 Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downloads a bill on a phone", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
@@ -56,14 +33,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
     const other = await addAccount(portal, "user", { language: "en" });
     const zone = await createZone(portal.deps.kv, {
       ...defaultZone("Tiered"),
-      enable_levels: true,
-      price_low: 1,
-      price_low_threshold: 150,
-      price_middle: 2,
-      price_middle_threshold: 280,
-      price_high: 3,
-      base_tariff: 40,
-      tax_percentage: 16,
+      ...TIERED,
     }, Date.now());
     const { station, sensors } = await apiStation(await portalApi(portal, admin.user), {
       serial: "TP-01",
@@ -101,11 +71,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
     await portal.deps.telemetry.flush();
     await runBilling(portal.deps, zone.id, month.text);
 
-    const dir = await Deno.makeTempDir({ prefix: "tenant-download-" });
-    try {
-      const { page, logged } = await phonePage(browser, dir);
-      await signIn(page, portal, tenant.email, tenant.password);
-
+    await onPhone(browser, portal, tenant, "tenant", async (page, dir) => {
       // 1. The dashboard.
       assert.equal(pathOf(page), "/user");
       assert.match(await text(page, "h1"), /Welcome, Lucía Pérez Gómez/);
@@ -122,8 +88,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       assert.match(units[0], /Depto 101/);
       assert.match(units[0], /TP0001/);
       assert.match(await text(page, "[data-testid=recent-bills]"), /591\.60 MXN/);
-      await noOverflow(page);
-      assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
+      await assertFitsAndAccessible(page);
       await Promise.all([
         page.waitForNavigation(),
         page.click("a[href='/user?chart=consumption']"),
@@ -147,8 +112,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       const peaks = await text(page, "main");
       assert.match(peaks, /Morning Peak\s+6:00-9:00 AM/);
       assert.match(peaks, /Off-Peak\s+11:00 PM-5:00 AM/);
-      await noOverflow(page);
-      assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
+      await assertFitsAndAccessible(page);
       await Promise.all([
         page.waitForNavigation(),
         page.click(`a[href='/user/consumption/${sensors[0]}?tab=insights']`),
@@ -168,8 +132,7 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       assert.match(await text(page, "[data-testid=pricing-zone]"), /Tiered/);
       assert.match(await text(page, "[data-testid=pricing-devices]"), /TP0001/);
       assert.doesNotMatch(await text(page, "main"), /TP0002/);
-      await noOverflow(page);
-      assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
+      await assertFitsAndAccessible(page);
 
       // 4. The billing page with the bill of last month and its report.
       await page.goto(`${portal.url}/user/billing?period=${month.text}`, { waitUntil: "load" });
@@ -177,17 +140,12 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       assert.match(await text(page, "[data-testid=tenant-bill]"), /591\.60 MXN/);
       await page.click("[data-testid=how-it-works] summary");
       assert.match(await text(page, "[data-testid=how-it-works]"), /Total = Base tariff/);
-      await noOverflow(page);
-      assert.deepEqual(await axeLines(page), [], `accessibility of ${pathOf(page)}`);
+      await assertFitsAndAccessible(page);
       await page.click("[data-testid=bill-report]");
       await downloadedPdf(dir, `monthly_report_${station}_unit_1_${month.text}.pdf`);
       // The PDF of the whole period.
       await page.click("[data-testid=period-pdf]");
       await downloadedPdf(dir, `monthly_report_${month.text}.pdf`);
-      const errors = logged.filter((e) => e.kind === "error" || e.kind === "pageerror");
-      assert.deepEqual(errors, [], "the tenant pages log no errors");
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   });
 });

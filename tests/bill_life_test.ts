@@ -90,6 +90,14 @@ async function notes(w: World, userId: number, type: string) {
   return (await listNotifications(w.t.deps.kv, userId, "all", 100)).filter((n) => n.type === type);
 }
 
+/** Posts a billing run of `period` for the world's zone, as the admin. */
+function billingRun(w: World, period: string) {
+  return call(w.t, "POST", "/api/unified-billing/process", {
+    token: w.admin.token,
+    json: { period, zone_id: w.zoneId },
+  });
+}
+
 async function json(res: Response) {
   const text = await res.text();
   try {
@@ -143,10 +151,7 @@ test("a rerun on an ended period leaves the finalized bills alone, counts them s
   const custBefore = await listCustomerBills(w.t.deps.kv);
   await meter(w.t, "SIM-A", "2026-11", 250); // the readings change after finalizing
   w.clock.now += 24 * H;
-  const res = await call(w.t, "POST", "/api/unified-billing/process", {
-    token: w.admin.token,
-    json: { period: "2026-11", zone_id: w.zoneId },
-  });
+  const res = await billingRun(w, "2026-11");
   assert.equal(res.status, 200);
   const body = await json(res);
   assert.equal(body.finalized, true);
@@ -166,10 +171,7 @@ test("a rerun on an ended period leaves the finalized bills alone, counts them s
 test("a run on the current month writes drafts, notifies nobody, and tenants' /api/bills hides them", async (w) => {
   await meter(w.t, "SIM-A", "2026-12", 40);
   await meter(w.t, "SIM-B", "2026-12", 60);
-  const res = await call(w.t, "POST", "/api/unified-billing/process", {
-    token: w.admin.token,
-    json: { period: "2026-12", zone_id: w.zoneId },
-  });
+  const res = await billingRun(w, "2026-12");
   assert.equal(res.status, 200);
   const body = await json(res);
   assert.equal(body.finalized, false);
@@ -297,10 +299,7 @@ test("a future period is refused as invalid input and nothing is written or noti
       (e) => e instanceof Refusal && e.kind === "invalid" && "period" in e.fields,
       period,
     );
-    const res = await call(w.t, "POST", "/api/unified-billing/process", {
-      token: w.admin.token,
-      json: { period, zone_id: w.zoneId },
-    });
+    const res = await billingRun(w, period);
     assert.equal(res.status, 400, period);
     const body = await json(res);
     assert.equal(typeof body.errors?.period, "string");

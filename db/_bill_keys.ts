@@ -11,6 +11,7 @@ import {
   type UnitBill,
   type UnitBillDraft,
 } from "../core/bill.ts";
+import { type ListStatus, listStatus } from "../core/bill_status.ts";
 
 /** A unit bill as stored (core/bill.ts); amounts in integer cents. */
 export type StoredUnitBill = UnitBill;
@@ -66,7 +67,93 @@ export function touchBills(op: Deno.AtomicOperation, stationId: number) {
   op.sum([...STATION_REVISIONS, stationId], 1n);
 }
 
-/** Stages the writes of one unit bill: the bill, its id, due-date and tenant indexes. */
+/**
+ * What the zone index keeps of a unit bill: enough to count, sort and page a zone and period's
+ * list without reading the bills (the bill itself is at `["unit_bills", stationId, period,
+ * unitId]`, the last two parts of the index key).
+ */
+export interface UnitBillSummary {
+  id: number;
+  tenant_id: number | null;
+  energy_consumption: number;
+  total_cost: number;
+  is_finalized: boolean;
+  /** The bill's list status key (core/bill_status.ts; only its colour depends on the period). */
+  status: ListStatus["key"];
+}
+
+/** The summary of a bill kept in its zone index entry. */
+export function summaryOf(b: StoredUnitBill): UnitBillSummary {
+  return {
+    id: b.id,
+    tenant_id: b.tenant_id,
+    energy_consumption: b.energy_consumption,
+    total_cost: b.total_cost,
+    is_finalized: b.is_finalized,
+    status: listStatus(b, false).key,
+  };
+}
+
+/** The zone index key of a unit bill: zone, period, then the bill key's station and unit. */
+export function zoneIndexKey(b: StoredUnitBill): Deno.KvKey {
+  return ["unit_bills_by_zone", b.zone_id, periodOfBill(b), b.station_id, b.unit_id];
+}
+
+/** The counters of a zone and period's unit bills: all of them, or the finalized ones. */
+export type UnitCount = "all" | "finalized";
+/** The prefix of the unit bill counters: `[..., zoneId, period, UnitCount]` → Deno.KvU64. */
+export const UNIT_COUNTS: Deno.KvKey = ["unit_bills_count"];
+export const unitCountKey = (zoneId: number, period: string, which: UnitCount): Deno.KvKey => [
+  ...UNIT_COUNTS,
+  zoneId,
+  period,
+  which,
+];
+
+/** The zone index key of a customer bill: zone, period, then the bill key's station. */
+export function customerZoneKey(c: StoredCustomerBill): Deno.KvKey {
+  return ["customer_bills_by_zone", c.zone_id, periodOfBill(c), c.station_id];
+}
+/** The prefix of the customer bill counters: `[..., zoneId, period]` → Deno.KvU64. */
+export const CUSTOMER_COUNTS: Deno.KvKey = ["customer_bills_count"];
+export const customerCountKey = (zoneId: number, period: string): Deno.KvKey => [
+  ...CUSTOMER_COUNTS,
+  zoneId,
+  period,
+];
+
+const U64 = 1n << 64n;
+const sameKey = (a: Deno.KvKey, b: Deno.KvKey) =>
+  a.length === b.length && a.every((part, i) => part === b[i]);
+
+/**
+ * Stages the changes of counters from `before` to `after` (each a list of counter keys the
+ * bill counts in): +1 or -1 by wrapping `sum` (a decrement adds 2^64 - 1), none when equal.
+ */
+function recount(
+  op: Deno.AtomicOperation,
+  before: readonly Deno.KvKey[],
+  after: readonly Deno.KvKey[],
+) {
+  for (const k of before) {
+    if (!after.some((a) => sameKey(a, k))) op.sum(k, U64 - 1n);
+  }
+  for (const k of after) {
+    if (!before.some((b) => sameKey(b, k))) op.sum(k, 1n);
+  }
+}
+
+/** The counters a unit bill counts in. */
+export function unitCountsOf(b: StoredUnitBill): Deno.KvKey[] {
+  const period = periodOfBill(b);
+  const all = unitCountKey(b.zone_id, period, "all");
+  return b.is_finalized ? [all, unitCountKey(b.zone_id, period, "finalized")] : [all];
+}
+
+/**
+ * Stages the writes of one unit bill: the bill, its id, due-date, tenant and zone indexes and
+ * its zone and period's counters.
+ */
 export function putUnitBill(
   op: Deno.AtomicOperation,
   old: StoredUnitBill | null,
@@ -83,10 +170,15 @@ export function putUnitBill(
   const tenantAfter = tenantIndexKey(bill);
   if (tenantBefore && old!.tenant_id !== bill.tenant_id) op.delete(tenantBefore);
   if (tenantAfter) op.set(tenantAfter, key);
+  const zoneBefore = old ? zoneIndexKey(old) : null;
+  const zoneAfter = zoneIndexKey(bill);
+  if (zoneBefore && !sameKey(zoneBefore, zoneAfter)) op.delete(zoneBefore);
+  op.set(zoneAfter, summaryOf(bill));
+  recount(op, old ? unitCountsOf(old) : [], unitCountsOf(bill));
   touchBills(op, bill.station_id);
 }
 
-/** Stages the removal of one unit bill and its indexes. */
+/** Stages the removal of one unit bill and its indexes, and its uncounting. */
 export function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
   op.delete(unitKey(bill.station_id, periodOfBill(bill), bill.unit_id));
   op.delete(["unit_bill_ids", bill.id]);
@@ -94,7 +186,42 @@ export function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
   if (due) op.delete(due);
   const tenant = tenantIndexKey(bill);
   if (tenant) op.delete(tenant);
+  op.delete(zoneIndexKey(bill));
+  recount(op, unitCountsOf(bill), []);
   touchBills(op, bill.station_id);
+}
+
+/**
+ * Stages the write of a customer bill at `key` (its station and period), its id, zone index
+ * and counter. The caller adds the revisions ({@link touchBills}).
+ */
+export function putCustomerBill(
+  op: Deno.AtomicOperation,
+  key: Deno.KvKey,
+  old: StoredCustomerBill | null,
+  bill: StoredCustomerBill,
+) {
+  op.set(key, bill);
+  if (!old) op.set(["customer_bill_ids", bill.id], key.slice(1));
+  const zoneBefore = old ? customerZoneKey(old) : null;
+  const zoneAfter = customerZoneKey(bill);
+  if (zoneBefore && !sameKey(zoneBefore, zoneAfter)) op.delete(zoneBefore);
+  op.set(zoneAfter, null);
+  recount(
+    op,
+    old ? [customerCountKey(old.zone_id, periodOfBill(old))] : [],
+    [customerCountKey(bill.zone_id, periodOfBill(bill))],
+  );
+}
+
+/** Stages the removal of the customer bill at `key`, its id, zone index and counting. */
+export function removeCustomerBill(
+  op: Deno.AtomicOperation,
+  key: Deno.KvKey,
+  bill: StoredCustomerBill,
+) {
+  op.delete(key).delete(["customer_bill_ids", bill.id]).delete(customerZoneKey(bill));
+  recount(op, [customerCountKey(bill.zone_id, periodOfBill(bill))], []);
 }
 
 export const unitKey = (stationId: number, period: string, unitId: string): Deno.KvKey => [

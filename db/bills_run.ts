@@ -7,6 +7,7 @@ import {
   type CustomerBillDraft,
   customerKey,
   normalizeUnitBill,
+  putCustomerBill,
   putUnitBill,
   type StoredCustomerBill,
   type StoredUnitBill,
@@ -221,13 +222,12 @@ async function stage(
         created_at: old.created_at,
         updated_at: at,
       };
-      op.set(key, bill);
+      putCustomerBill(op, key, old, bill);
       cust = { bill, outcome: "updated" };
     } else {
       const id = await ids("customer_bills", 1);
       const bill = { ...customer.draft, id, created_at: at, updated_at: at };
-      op.set(key, bill);
-      op.set(["customer_bill_ids", id], [stationId, period]);
+      putCustomerBill(op, key, null, bill);
       cust = { bill, outcome: "created" };
     }
   }

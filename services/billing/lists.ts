@@ -15,16 +15,19 @@ import {
   visibleToTenant,
 } from "../../core/bill.ts";
 import type { PeriodKind } from "../../core/periods.ts";
-import { type ListQuery, type Page, paginate, sortRows } from "../../core/paging.ts";
+import { type ListQuery, type Page, pageOf, sortRows } from "../../core/paging.ts";
 import { listZones } from "../../db/zones.ts";
 import { getDevices, type StoredDevice } from "../../db/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import {
+  billedPeriods,
   getUnitBill,
-  listCustomerBills,
-  listUnitBills,
-  type StoredCustomerBill,
+  listCustomerBillsOfZone,
   type StoredUnitBill,
+  unitBillCounts,
+  type UnitBillRef,
+  unitBillRefs,
+  unitBillsAt,
 } from "../../db/bills.ts";
 
 /** A zone as the pickers need it. */
@@ -90,20 +93,20 @@ async function stationsOf(deps: Deps, ids: Iterable<number>): Promise<Map<number
   return new Map(devices.map((d) => [d.id, d]));
 }
 
-/** The years in which each zone has unit (or station) bills: zone id → years. */
+/**
+ * The years in which each zone has unit (or station) bills: zone id → years. Read from the
+ * zone and period counters (a few entries per zone), not from the bills.
+ */
 export async function billYears(
   deps: Deps,
   mode: "units" | "stations",
 ): Promise<Map<number, number[]>> {
-  const bills: (StoredUnitBill | StoredCustomerBill)[] = mode === "units"
-    ? await listUnitBills(deps.kv)
-    : await listCustomerBills(deps.kv);
   const out = new Map<number, Set<number>>();
-  for (const b of bills) {
-    const year = Number(periodOfBill(b).slice(0, 4));
+  for (const { zone_id, period } of await billedPeriods(deps.kv, mode)) {
+    const year = Number(period.slice(0, 4));
     if (!Number.isInteger(year)) continue;
-    let years = out.get(b.zone_id);
-    if (!years) out.set(b.zone_id, years = new Set());
+    let years = out.get(zone_id);
+    if (!years) out.set(zone_id, years = new Set());
     years.add(year);
   }
   return new Map([...out].map(([zone, years]) => [zone, [...years]]));
@@ -116,8 +119,11 @@ export async function unitBillRows(
   period: string,
   current: boolean,
 ): Promise<UnitBillRow[]> {
-  const bills = (await listUnitBills(deps.kv)).filter((b) =>
-    b.zone_id === zoneId && periodOfBill(b) === period
+  const bills = await unitBillsAt(
+    deps.kv,
+    zoneId,
+    period,
+    await unitBillRefs(deps.kv, zoneId, period),
   );
   return await rowsOf(deps, bills, current);
 }
@@ -141,8 +147,11 @@ export interface UnitBillPage extends Page<UnitBillRow> {
 }
 
 /**
- * One page of the unit bills of a zone and period. Sorted by a bill's own field (or not at
- * all), rows with names are built for the page only; sorted by a name, for every bill.
+ * One page of the unit bills of a zone and period, through the store's zone index: the counts
+ * come from its counters; in the stored order only the index entries up to the page are read;
+ * sorted by a bill's own field, every index entry of the zone and period (one small entry per
+ * bill, no bill); sorted by a name, those and the names of every station and tenant of the
+ * zone and period. Only the page's bills are read, and rows are built for them only.
  */
 export async function unitBillPage(
   deps: Deps,
@@ -151,27 +160,39 @@ export async function unitBillPage(
   current: boolean,
   query: ListQuery<UnitBillSort>,
 ): Promise<UnitBillPage> {
-  const bills = (await listUnitBills(deps.kv)).filter((b) =>
-    b.zone_id === zoneId && periodOfBill(b) === period
-  );
-  const finalized = bills.filter((b) => b.is_finalized).length;
-  const byName = query.sort === "station" || query.sort === "unit" || query.sort === "tenant";
-  if (byName) {
-    const rows = await rowsOf(deps, bills, current);
-    const key = (r: UnitBillRow) =>
-      query.sort === "station" ? r.station : query.sort === "unit" ? r.unit : r.tenant;
-    return { ...paginate(sortRows(rows, key, query.dir, (r) => r.id), query), finalized };
+  const { total, finalized } = await unitBillCounts(deps.kv, zoneId, period);
+  const { page, pages, start, end } = pageOf(total, query);
+  let refs: UnitBillRef[];
+  if (query.sort === "default") {
+    refs = (await unitBillRefs(deps.kv, zoneId, period, end)).slice(start, end);
+  } else {
+    const all = await unitBillRefs(deps.kv, zoneId, period);
+    let key: (r: UnitBillRef) => string | number | null;
+    if (query.sort === "station" || query.sort === "unit" || query.sort === "tenant") {
+      const names = await namesOf(deps, all);
+      key = query.sort === "station"
+        ? (r) => names.station(r)
+        : query.sort === "unit"
+        ? (r) => names.unit(r)
+        : (r) => names.tenant(r);
+    } else {
+      key = query.sort === "energy"
+        ? (r) => r.energy_consumption
+        : query.sort === "total"
+        ? (r) => r.total_cost
+        : (r) => r.status;
+    }
+    refs = sortRows(all, key, query.dir, (r) => r.id).slice(start, end);
   }
-  if (query.sort !== "default") {
-    const key: (b: StoredUnitBill) => string | number = query.sort === "energy"
-      ? (b) => b.energy_consumption
-      : query.sort === "total"
-      ? (b) => b.total_cost
-      : (b) => listStatus(b, current).key;
-    sortRows(bills, key, query.dir, (b) => b.id);
-  }
-  const page = paginate(bills, query);
-  return { ...page, rows: await rowsOf(deps, page.rows, current), finalized };
+  const bills = await unitBillsAt(deps.kv, zoneId, period, refs);
+  return {
+    rows: await rowsOf(deps, bills, current),
+    total,
+    page,
+    size: query.size,
+    pages,
+    finalized,
+  };
 }
 
 /** One unit bill as a row (for the payment form), or null when it does not exist. */
@@ -180,38 +201,51 @@ export async function unitBillRow(deps: Deps, id: number): Promise<UnitBillRow |
   return bill ? (await rowsOf(deps, [bill], false))[0] : null;
 }
 
+/** The names a unit bill row shows: its station's, its unit's and its tenant's. */
+async function namesOf(
+  deps: Deps,
+  bills: readonly Pick<StoredUnitBill, "station_id" | "unit_id" | "tenant_id">[],
+) {
+  const stations = await stationsOf(deps, bills.map((b) => b.station_id));
+  const tenants = await fullNames(deps.kv, bills.map((b) => b.tenant_id));
+  type Named = Pick<StoredUnitBill, "station_id" | "unit_id" | "tenant_id">;
+  return {
+    station: (b: Named) => stations.get(b.station_id)?.name ?? `#${b.station_id}`,
+    unit: (b: Named) =>
+      stations.get(b.station_id)?.config.station?.units.find((u) => u.id === b.unit_id)?.name ??
+        b.unit_id,
+    tenant: (b: Named) => b.tenant_id === null ? null : tenants.get(b.tenant_id) ?? null,
+  };
+}
+
 async function rowsOf(
   deps: Deps,
   bills: StoredUnitBill[],
   current: boolean,
 ): Promise<UnitBillRow[]> {
-  const stations = await stationsOf(deps, bills.map((b) => b.station_id));
-  const tenants = await fullNames(deps.kv, bills.map((b) => b.tenant_id));
+  const names = await namesOf(deps, bills);
   const now = deps.now();
-  return bills.map((b) => {
-    const st = stations.get(b.station_id);
-    return {
-      period: periodOfBill(b),
-      id: b.id,
-      station_id: b.station_id,
-      station: st?.name ?? `#${b.station_id}`,
-      unit_id: b.unit_id,
-      unit: st?.config.station?.units.find((u) => u.id === b.unit_id)?.name ?? b.unit_id,
-      tenant: b.tenant_id === null ? null : tenants.get(b.tenant_id) ?? null,
-      energy_kwh: b.energy_consumption,
-      total_cost: b.total_cost,
-      amount_due: amountDue(b),
-      currency: b.currency,
-      status: listStatus(b, current),
-      is_finalized: b.is_finalized,
-      payment_status: b.payment_status,
-      payment_due_date: b.payment_due_date,
-      payment_date: b.payment_date,
-      can_delete: deleteBlocker(b, now) === null,
-      can_record_payment: visibleToTenant(b) && b.payment_status !== "paid",
-      high_consumption: highConsumptionOfDetails(b.calculation_details),
-    };
-  });
+  return bills.map((b) => ({
+    period: periodOfBill(b),
+    id: b.id,
+    station_id: b.station_id,
+    station: names.station(b),
+    unit_id: b.unit_id,
+    unit: names.unit(b),
+    tenant: names.tenant(b),
+    energy_kwh: b.energy_consumption,
+    total_cost: b.total_cost,
+    amount_due: amountDue(b),
+    currency: b.currency,
+    status: listStatus(b, current),
+    is_finalized: b.is_finalized,
+    payment_status: b.payment_status,
+    payment_due_date: b.payment_due_date,
+    payment_date: b.payment_date,
+    can_delete: deleteBlocker(b, now) === null,
+    can_record_payment: visibleToTenant(b) && b.payment_status !== "paid",
+    high_consumption: highConsumptionOfDetails(b.calculation_details),
+  }));
 }
 
 /** The station bills of a zone and period as rows. */
@@ -220,9 +254,7 @@ export async function stationBillRows(
   zoneId: number,
   period: string,
 ): Promise<StationBillRow[]> {
-  const bills = (await listCustomerBills(deps.kv)).filter((b) =>
-    b.zone_id === zoneId && periodOfBill(b) === period
-  );
+  const bills = await listCustomerBillsOfZone(deps.kv, zoneId, period);
   const stations = await stationsOf(deps, bills.map((b) => b.station_id));
   const customers = await fullNames(deps.kv, bills.map((b) => b.customer_id));
   return bills.map((b) => ({

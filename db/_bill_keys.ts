@@ -54,16 +54,26 @@ export function tenantIndexKey(b: StoredUnitBill): Deno.KvKey | null {
 
 /**
  * The revisions of the bills: every commit that writes a unit or customer bill adds 1 to the
- * global one and to its station's (sums, so writers never conflict on them); readers that keep
- * bills in memory compare them (bill_facts.ts).
+ * global one and to the revision of each station it writes bills of (sums, so writers never
+ * conflict on them); readers that keep bills in memory compare them (bill_facts.ts).
  */
 export const BILLS_REVISION: Deno.KvKey = ["bills_revision"];
 /** The prefix of the stations' revisions: `["bills_station_revision", stationId]`. */
 export const STATION_REVISIONS: Deno.KvKey = ["bills_station_revision"];
 
-/** Stages the increment of {@link BILLS_REVISION} and of the station's revision. */
+/** The stations whose revisions an atomic operation already adds 1 to. */
+const touched = new WeakMap<Deno.AtomicOperation, Set<number>>();
+
+/**
+ * Stages the increment of {@link BILLS_REVISION} and of the station's revision, once per
+ * commit (a commit of many bills stays within Deno KV's 1000 mutations).
+ */
 export function touchBills(op: Deno.AtomicOperation, stationId: number) {
-  op.sum(BILLS_REVISION, 1n);
+  let stations = touched.get(op);
+  if (!stations) touched.set(op, stations = new Set());
+  if (stations.size === 0) op.sum(BILLS_REVISION, 1n);
+  if (stations.has(stationId)) return;
+  stations.add(stationId);
   op.sum([...STATION_REVISIONS, stationId], 1n);
 }
 

@@ -264,3 +264,20 @@ Deno.test("a store older than the zone indexes gets them built once, exact while
     await Deno.remove(path).catch(() => {});
   }
 });
+
+Deno.test("a station of 99 units moved to another zone, with new tenants, is finalized in one commit", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const units = (o: Unit) =>
+      Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`unit_${i + 1}`, o]));
+    await run(kv, 7, "2026-05", units({ tenant: 1 }), 1);
+    // Each bill now changes its zone index entry, counters, tenant and due-date indexes: the
+    // commit stays within Deno KV's 1000 mutations.
+    await run(kv, 7, "2026-05", units({ tenant: 2, zone: 2, final: true }), 2);
+    assert.deepEqual(await unitBillCounts(kv, 1, "2026-05"), { total: 0, finalized: 0 });
+    assert.deepEqual(await unitBillCounts(kv, 2, "2026-05"), { total: 99, finalized: 99 });
+    await assertMatchesScan(kv);
+  } finally {
+    kv.close();
+  }
+});

@@ -32,7 +32,29 @@
  */
 import type { Device } from "../core/devices.ts";
 import { nextId } from "./kv.ts";
-import { oncePerStore } from "./_once_per_store.ts";
+import {
+  addTo,
+  countKey,
+  countsOf,
+  customerKey,
+  deviceKey,
+  mqttKey,
+  parentKey,
+  REVISION_KEY,
+  rowKey,
+  serialKey,
+  stationSummary,
+  tenantKey,
+  unitKey,
+  zoneCountKey,
+  zoneOf,
+} from "./_device_keys.ts";
+export {
+  type DeviceCountName,
+  type DeviceCounts,
+  type StationSummary,
+  stationSummary,
+} from "./_device_keys.ts";
 
 /** A device as stored: the public fields (no status) plus the MQTT password hash. */
 export interface StoredDevice extends Omit<Device, "status" | "last_seen"> {
@@ -58,76 +80,6 @@ export type WriteRefusal =
 
 /** The outcome of a write. */
 export type WriteResult = { ok: true; device: StoredDevice } | ({ ok: false } & WriteRefusal);
-
-const deviceKey = (id: number) => ["devices", id];
-const serialKey = (serial: string) => ["devices_by_serial", serial.toLowerCase()];
-const mqttKey = (username: string) => ["devices_by_mqtt_user", username];
-const parentKey = (stationId: number, id: number) => ["devices_by_parent", stationId, id];
-const customerKey = (customerId: number, id: number) => ["devices_by_customer", customerId, id];
-const tenantKey = (tenantId: number, id: number) => ["devices_by_tenant", tenantId, id];
-const unitKey = (stationId: number, unitId: string) => ["devices_by_unit", stationId, unitId];
-const rowKey = (id: number) => ["station_rows", id];
-const countKey = (name: DeviceCountName) => ["device_counts", name];
-const zoneCountKey = (zoneId: number) => ["zone_station_counts", zoneId];
-const META_KEY = ["devices_meta", "indexes"];
-const REVISION_KEY = ["devices_revision"];
-/** The version of the rows and counts that {@link ensureDeviceIndexes} builds. */
-const INDEX_VERSION = 2;
-
-/** What a station list shows and searches of a station, without its sensors or secrets. */
-export interface StationSummary {
-  id: number;
-  name: string;
-  serial_number: string;
-  station_id: string;
-  customer_id: number | null;
-  zone_id: number | null;
-  location: string;
-  /** How many units the station has. */
-  units: number;
-  created_at: number;
-}
-
-/** The counts kept with the writes. */
-export type DeviceCountName = "stations" | "sensors" | "units";
-/** Device counts of the whole fleet. */
-export type DeviceCounts = Record<DeviceCountName, number>;
-
-/** The summary of a stored station. */
-export function stationSummary(d: StoredDevice): StationSummary {
-  return {
-    id: d.id,
-    name: d.name,
-    serial_number: d.serial_number,
-    station_id: d.station_id,
-    customer_id: d.customer_id,
-    zone_id: d.zone_id,
-    location: d.location,
-    units: d.config.station?.units.length ?? 0,
-    created_at: d.created_at,
-  };
-}
-
-/** What a device adds to each count. */
-function countsOf(d: StoredDevice | null): DeviceCounts {
-  if (!d) return { stations: 0, sensors: 0, units: 0 };
-  return d.type === "station"
-    ? { stations: 1, sensors: 0, units: d.config.station?.units.length ?? 0 }
-    : { stations: 0, sensors: 1, units: 0 };
-}
-
-const U64 = 1n << 64n;
-/** Adds `n` (which may be negative) to the counter at `key` inside `op`. */
-function addTo(op: Deno.AtomicOperation, key: Deno.KvKey, n: number) {
-  if (n !== 0) op.sum(key, ((BigInt(n) % U64) + U64) % U64);
-}
-
-/** A kept counter's value (0 when never written). */
-const counted = (e: Deno.KvEntryMaybe<Deno.KvU64>) =>
-  e.value ? Number(BigInt.asIntN(64, e.value.value)) : 0;
-
-/** The zone a device counts in: a station's zone, or null. */
-const zoneOf = (d: StoredDevice | null) => d?.type === "station" ? d.zone_id ?? null : null;
 
 interface IndexEntry {
   key: Deno.KvKey;
@@ -365,131 +317,4 @@ export async function findByMqttUsername(
   return id === null ? null : getDevice(kv, id);
 }
 
-// ---- summaries and counts ---------------------------------------------------------------------
-
-/**
- * Builds the station rows and counts of devices stored before they were kept with each write
- * (once per store; later calls answer at once). Every write since keeps them exact.
- */
-export const ensureDeviceIndexes = oncePerStore(buildIndexes);
-
-async function buildIndexes(kv: Deno.Kv): Promise<void> {
-  const meta = await kv.get<number>(META_KEY);
-  if ((meta.value ?? 0) >= INDEX_VERSION) return;
-  const counts: DeviceCounts = { stations: 0, sensors: 0, units: 0 };
-  const zones = new Map<number, number>();
-  let op = kv.atomic();
-  let n = 0;
-  for await (const e of kv.list<StoredDevice>({ prefix: ["devices"] })) {
-    const c = countsOf(e.value);
-    for (const k of ["stations", "sensors", "units"] as const) counts[k] += c[k];
-    const zone = zoneOf(e.value);
-    if (zone !== null) zones.set(zone, (zones.get(zone) ?? 0) + 1);
-    if (e.value.type !== "station") continue;
-    op.set(rowKey(e.value.id), stationSummary(e.value));
-    if (++n % 500 === 0) {
-      await op.commit();
-      op = kv.atomic();
-    }
-  }
-  for await (const e of kv.list({ prefix: ["zone_station_counts"] })) op.delete(e.key);
-  op.check(meta).set(META_KEY, INDEX_VERSION);
-  for (const k of ["stations", "sensors", "units"] as const) {
-    op.set(countKey(k), new Deno.KvU64(BigInt(counts[k])));
-  }
-  for (const [zone, count] of zones) op.set(zoneCountKey(zone), new Deno.KvU64(BigInt(count)));
-  await op.commit();
-}
-
-/** Device counts of the whole fleet, from the counters kept with the writes. */
-export async function deviceCounts(kv: Deno.Kv): Promise<DeviceCounts> {
-  await ensureDeviceIndexes(kv);
-  const [stations, sensors, units] = await kv.getMany<Deno.KvU64[]>(
-    (["stations", "sensors", "units"] as const).map(countKey),
-  );
-  return { stations: counted(stations), sensors: counted(sensors), units: counted(units) };
-}
-
-/** The revision of the devices: it changes with every device write. */
-export async function devicesRevision(kv: Deno.Kv): Promise<bigint> {
-  return (await kv.get<Deno.KvU64>(REVISION_KEY)).value?.value ?? 0n;
-}
-
-/** How many stations each pricing zone has (zones without stations left out), kept with the writes. */
-export async function zoneStationCounts(kv: Deno.Kv): Promise<Map<number, number>> {
-  await ensureDeviceIndexes(kv);
-  const out = new Map<number, number>();
-  for await (const e of kv.list<Deno.KvU64>({ prefix: ["zone_station_counts"] })) {
-    const n = counted(e);
-    if (n > 0) out.set(e.key[1] as number, n);
-  }
-  return out;
-}
-
-/** Every station's summary, oldest first. */
-export async function listStationSummaries(kv: Deno.Kv): Promise<StationSummary[]> {
-  await ensureDeviceIndexes(kv);
-  const out: StationSummary[] = [];
-  for await (const e of kv.list<StationSummary>({ prefix: ["station_rows"] })) out.push(e.value);
-  return out;
-}
-
-/**
- * The summaries of the stations `offset`..`offset + limit - 1` in id order (oldest first):
- * reads only up to the last one asked for, not every station.
- */
-export async function stationSummariesSlice(
-  kv: Deno.Kv,
-  offset: number,
-  limit: number,
-): Promise<StationSummary[]> {
-  await ensureDeviceIndexes(kv);
-  const out: StationSummary[] = [];
-  let i = 0;
-  for await (
-    const e of kv.list<StationSummary>({ prefix: ["station_rows"] }, { limit: offset + limit })
-  ) {
-    if (i++ >= offset) out.push(e.value);
-  }
-  return out;
-}
-
-/** The sensor ids of every station: station id → sensor ids (one scan of the parent index). */
-export async function sensorsByStation(kv: Deno.Kv): Promise<Map<number, number[]>> {
-  const out = new Map<number, number[]>();
-  for await (const e of kv.list<number>({ prefix: ["devices_by_parent"] })) {
-    const station = e.key[1] as number;
-    const list = out.get(station);
-    if (list) list.push(e.value);
-    else out.set(station, [e.value]);
-  }
-  return out;
-}
-
-/** Devices in id order after `afterId`, at most `limit` (every device when no limit). */
-export async function listDevicesAfter(
-  kv: Deno.Kv,
-  afterId: number | null,
-  limit?: number,
-): Promise<StoredDevice[]> {
-  const out: StoredDevice[] = [];
-  const iter = kv.list<StoredDevice>(
-    afterId === null
-      ? { prefix: ["devices"] }
-      : { prefix: ["devices"], start: deviceKey(afterId + 1) },
-    limit ? { limit } : {},
-  );
-  for await (const e of iter) out.push(e.value);
-  return out;
-}
-
-/** Which of `ids` are stations (read from their rows, at most 10 keys per read). */
-export async function stationIdsAmong(kv: Deno.Kv, ids: readonly number[]): Promise<Set<number>> {
-  await ensureDeviceIndexes(kv);
-  const out = new Set<number>();
-  for (let i = 0; i < ids.length; i += 10) {
-    const got = await kv.getMany<StationSummary[]>(ids.slice(i, i + 10).map(rowKey));
-    for (const e of got) if (e.value) out.add(e.value.id);
-  }
-  return out;
-}
+export * from "./device_lists.ts";

@@ -4,6 +4,7 @@
  * ingest on a SQLite store (or one that keeps nothing), and the embedded broker. Each
  * reports its progress as one JSON event per line on stdout.
  */
+import process from "node:process";
 import mqtt from "mqtt";
 import { startIngest } from "../ingest/subscriber.ts";
 import { startEmbeddedBroker } from "../ingest/broker.ts";
@@ -32,6 +33,11 @@ const out = (line = "") => Deno.stdout.writeSync(enc.encode(line + "\n"));
 export const INGEST_CREDENTIALS = { username: "bench-ingest", password: "bench-ingest-secret" };
 /** Bytes in whole megabytes. */
 export const mb = (bytes: number) => Math.round(bytes / 1048576);
+/** CPU time (user and system, every thread of this process) in ms since `since`. */
+const cpuMs = (since?: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
 
 /** A directory of the simulator's meters 1..n (default naming). */
 function simDirectory(n: number): DeviceDirectory {
@@ -104,8 +110,12 @@ export async function rolePlain(args: RoleArgs) {
     ...INGEST_CREDENTIALS,
     reconnectPeriod: 1_000,
   });
+  let cpu: NodeJS.CpuUsage | undefined;
   client.on("message", () => {
-    if (n === 0) first = performance.now();
+    if (n === 0) {
+      first = performance.now();
+      cpu = process.cpuUsage();
+    }
     if (++n % 20_000 === 0) rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
     if (n === expect) done.resolve();
   });
@@ -118,9 +128,17 @@ export async function rolePlain(args: RoleArgs) {
   emit({ event: "ready", granted: granted.length });
   await done.promise;
   const seconds = (performance.now() - first) / 1000;
+  const cpu_ = cpuMs(cpu);
   rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
   await client.endAsync();
-  emit({ event: "done", received: n, seconds, rate: n / seconds, rssMb: mb(rssMax) });
+  emit({
+    event: "done",
+    received: n,
+    seconds,
+    rate: n / seconds,
+    rssMb: mb(rssMax),
+    cpuUsPerMsg: Math.round(cpu_ * 1000 / n * 10) / 10,
+  });
 }
 
 /** The ingest process: real subscriber, SQLite store in a temporary folder. */
@@ -159,13 +177,22 @@ export async function roleIngest(args: RoleArgs) {
   const expect = Number(args.expect ?? Infinity);
   const until = performance.now() + Number(args.seconds ?? Infinity) * 1000;
   let first = 0;
+  let cpu: NodeJS.CpuUsage | undefined;
   let rssMax = 0;
+  let rssAt = 0;
   let lastReport = 0;
   while (true) {
     const s = ingest.stats();
-    if (first === 0 && s.received > 0) first = performance.now();
+    if (first === 0 && s.received > 0) {
+      first = performance.now();
+      cpu = process.cpuUsage();
+    }
     const now = performance.now();
-    rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
+    // Sampled like the plain subscriber's (not every poll: it costs the thread that parses).
+    if (now - rssAt >= 100) {
+      rssAt = now;
+      rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
+    }
     if (args.seconds && now - lastReport >= 5_000) {
       lastReport = now;
       emit({ event: "rss", rssMb: mb(Deno.memoryUsage().rss), received: s.received });
@@ -175,6 +202,8 @@ export async function roleIngest(args: RoleArgs) {
   }
   await ingest.flush();
   const end = performance.now();
+  const cpu_ = cpuMs(cpu);
+  rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
   const s = ingest.stats();
   const latest = await store.latest(simIdentity(1).serial);
   const written = store.stats().samplesWritten;
@@ -192,6 +221,7 @@ export async function roleIngest(args: RoleArgs) {
     seconds,
     rate: s.received / seconds,
     rssMb: mb(rssMax),
+    cpuUsPerMsg: Math.round(cpu_ * 1000 / s.received * 10) / 10,
   });
 }
 

@@ -24,9 +24,11 @@
  * Options: `--messages N` (default 200000), `--meters M` publishing (default 1000),
  * `--memory-meters K` (default 1000), `--memory-seconds S` (default 30),
  * `--brokers mosquitto,embedded`, `--modes drain,live`, `--runs R` (default 3: each
- * measurement repeated, each ingest rate printed beside the plain subscriber's of its run),
+ * measurement repeated, each ingest rate printed beside the plain subscriber's of its run;
+ * `cpuUsPerMsg` is the subscriber process's CPU time, all its threads, per message drained),
  * `--store-inline` (the SQLite store writes on ingest's own thread, not in its worker), `--memory-seconds 0` (no
- * memory phase). Prints a table and, last, the
+ * memory phase), `--profile DIR` (drain: each draining subscriber writes a V8 CPU profile
+ * into DIR, a `.cpuprofile` per process). Prints a table and, last, the
  * figures as JSON (also written to `.build/bench_ingest.json`).
  */
 import { parseArgs } from "node:util";
@@ -53,6 +55,7 @@ const args = parseArgs({
     store: { type: "string", default: "sqlite" },
     "store-inline": { type: "boolean", default: false },
     runs: { type: "string", default: "3" },
+    profile: { type: "string" },
   },
 }).values;
 
@@ -70,9 +73,10 @@ interface Child {
   events: Record<string, unknown>[];
 }
 
-function spawn(script: string, scriptArgs: string[]): Child {
+function spawn(script: string, scriptArgs: string[], profileDir?: string): Child {
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script, ...scriptArgs],
+    args: ["run", "-A", ...profile, script, ...scriptArgs],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -168,7 +172,7 @@ async function measure(
     await prep.next("prepared");
     await prep.proc.status;
     published = await publish(url, meters, messages);
-    sub = spawn(SCRIPT, [...base, "--expect", String(published.acked)]);
+    sub = spawn(SCRIPT, [...base, "--expect", String(published.acked)], args.profile);
     await sub.next("ready");
   } else {
     sub = spawn(SCRIPT, [...base, "--expect", String(messages)]);
@@ -298,7 +302,7 @@ async function bench() {
                   String(row.rate).padStart(7)
                 } msg/s  ` +
                 `(publisher ${row.publishRate}/s, RSS ${row.rssMb} MB)` +
-                (role !== "plain" ? `  ${JSON.stringify(row.extra)}` : ""),
+                `  ${JSON.stringify(row.extra)}`,
             );
           }
         }

@@ -1,9 +1,7 @@
 /** The station bills of a zone and period: one responsive list (a table, or cards on phones). */
-import { type Paging, ResponsiveList, sortBy } from "../kit/mod.ts";
-import { DeleteBill } from "./DeleteBill.tsx";
+import { type Paging, sortBy } from "../kit/mod.ts";
+import { BillActions, BillList } from "./BillList.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
-import { LanguageMenu } from "../reports/LanguageMenu.tsx";
-import { pdfHref } from "../reports/format.ts";
 
 /** One customer bill as the list shows it. */
 export interface StationBillRow {
@@ -34,7 +32,8 @@ export interface StationBillsProps {
 }
 
 /** The list. */
-export function StationBills({ t, rows, base, back, paging }: StationBillsProps) {
+export function StationBills(props: StationBillsProps) {
+  const { t, base, back, paging } = props;
   const C = (k: string) => t(`billing.station_billing.columns.${k}`);
   const sort = (k: string) => sortBy(t, paging, k, C(k === "total" ? "total_amount" : k));
   const badge = (r: StationBillRow) => (
@@ -46,42 +45,33 @@ export function StationBills({ t, rows, base, back, paging }: StationBillsProps)
     </span>
   );
   const actions = (r: StationBillRow) => (
-    <div className="row-actions">
-      <a className="btn btn-sm btn-secondary" href={`/admin/report/station/${r.station_id}`}>
-        {t("billing.station_billing.actions.view")}
-      </a>
-      {back.period && (
-        <LanguageMenu
-          t={t}
-          small
-          label={t("billing.station_billing.actions.download_customer_report")}
-          languages={["en", "es"]}
-          href={(language) =>
-            pdfHref(r.station_id, { type: "customer", period: back.period, language })}
-        />
-      )}
-      <DeleteBill
-        t={t}
-        base={base}
-        id={r.id}
-        label={t("billing.station_billing.actions.delete")}
-        what={`${r.station} · ${r.period}`}
-        back={back}
-      />
-    </div>
+    <BillActions
+      t={t}
+      view={{
+        href: `/admin/report/station/${r.station_id}`,
+        label: t("billing.station_billing.actions.view"),
+      }}
+      report={{
+        stationId: r.station_id,
+        type: "customer",
+        label: t("billing.station_billing.actions.download_customer_report"),
+      }}
+      remove={{
+        label: t("billing.station_billing.actions.delete"),
+        what: `${r.station} · ${r.period}`,
+      }}
+      base={base}
+      id={r.id}
+      back={back}
+    />
   );
   const customer = (r: StationBillRow) => r.customer ?? t("billing.station_billing.not_assigned");
   const kind = (r: StationBillRow) => t(`billing.billing_types.${r.kind}`);
   return (
-    <ResponsiveList
-      label={t("billing.station_billing.title")}
-      testId="station-bills"
-      className="dense"
-      rows={rows}
-      rowKey={(r) => r.id}
-      rowAttrs={(r) => ({ "data-bill-id": r.id })}
+    <BillList
+      {...props}
+      kind="station"
       columns={[
-        { label: C("station"), primary: true, cell: (r) => r.station, sort: sort("station") },
         { label: C("type"), cell: kind },
         { label: C("period"), cell: (r) => r.period },
         { label: C("customer"), cell: customer, sort: sort("customer") },

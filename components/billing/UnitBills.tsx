@@ -1,9 +1,7 @@
 /** The unit bills of a zone and period: one responsive list (a table, or cards on phones). */
-import { type Paging, ResponsiveList, sortBy } from "../kit/mod.ts";
-import { DeleteBill } from "./DeleteBill.tsx";
+import { type Paging, sortBy } from "../kit/mod.ts";
+import { BillActions, BillList } from "./BillList.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
-import { LanguageMenu } from "../reports/LanguageMenu.tsx";
-import { pdfHref } from "../reports/format.ts";
 import type { UnitBillRow } from "../../services/billing/lists.ts";
 import { moneyText } from "../../core/money.ts";
 import { firstWord, kwhText } from "./model.ts";
@@ -33,7 +31,8 @@ export function paymentText(t: Translate, r: UnitBillRow): string {
 }
 
 /** The list. */
-export function UnitBills({ t, rows, base, back, paging }: UnitBillsProps) {
+export function UnitBills(props: UnitBillsProps) {
+  const { t, base, back, paging } = props;
   const C = (k: string) => t(`billing.unit_billing.columns.${k}`);
   const sort = (k: string) => sortBy(t, paging, k, C(k === "total" ? "total_cost" : k));
   const badge = (r: UnitBillRow) => (
@@ -50,23 +49,25 @@ export function UnitBills({ t, rows, base, back, paging }: UnitBillsProps) {
     </>
   );
   const actions = (r: UnitBillRow) => (
-    <div className="row-actions">
-      <a
-        className="btn btn-sm btn-secondary"
-        href={`/admin/report/station/${r.station_id}/unit/${encodeURIComponent(r.unit_id)}`}
-      >
-        {t("billing.unit_billing.actions.view_details")}
-      </a>
-      {back.period && (
-        <LanguageMenu
-          t={t}
-          small
-          label={t("billing.unit_billing.actions.download_report")}
-          languages={["en", "es"]}
-          href={(language) =>
-            pdfHref(r.station_id, { type: "unit", period: back.period, unit: r.unit_id, language })}
-        />
-      )}
+    <BillActions
+      t={t}
+      view={{
+        href: `/admin/report/station/${r.station_id}/unit/${encodeURIComponent(r.unit_id)}`,
+        label: t("billing.unit_billing.actions.view_details"),
+      }}
+      report={{
+        stationId: r.station_id,
+        type: "unit",
+        unit: r.unit_id,
+        label: t("billing.unit_billing.actions.download_report"),
+      }}
+      remove={r.can_delete
+        ? { label: t("billing.unit_billing.actions.delete"), what: `${r.station} · ${r.unit}` }
+        : null}
+      base={base}
+      id={r.id}
+      back={back}
+    >
       {r.can_record_payment && (
         <a
           className="btn btn-sm btn-secondary"
@@ -75,29 +76,14 @@ export function UnitBills({ t, rows, base, back, paging }: UnitBillsProps) {
           {t("billing.payment_record.action")}
         </a>
       )}
-      {r.can_delete && (
-        <DeleteBill
-          t={t}
-          base={base}
-          id={r.id}
-          label={t("billing.unit_billing.actions.delete")}
-          what={`${r.station} · ${r.unit}`}
-          back={back}
-        />
-      )}
-    </div>
+    </BillActions>
   );
   const tenant = (r: UnitBillRow) => firstWord(r.tenant) ?? t("billing.unit_billing.not_assigned");
   return (
-    <ResponsiveList
-      label={t("billing.unit_billing.title")}
-      testId="unit-bills"
-      className="dense"
-      rows={rows}
-      rowKey={(r) => r.id}
-      rowAttrs={(r) => ({ "data-bill-id": r.id })}
+    <BillList
+      {...props}
+      kind="unit"
       columns={[
-        { label: C("station"), primary: true, cell: (r) => r.station, sort: sort("station") },
         { label: C("unit"), cell: (r) => r.unit, sort: sort("unit") },
         { label: C("tenant"), cell: tenant, sort: sort("tenant") },
         {

@@ -1,10 +1,81 @@
 /**
- * What the station and sensor forms share: the page head with its back link, the
- * required/optional mark, the one-line text field and the cancel/save actions.
+ * What the station and sensor forms share: the page head with its back link, the form with
+ * its error box and cancel/save actions, the titled sections, the required/optional mark and
+ * the one-line text field.
  */
 import type { ReactNode } from "react";
 import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
+import { FormError } from "../kit/mod.ts";
+
+/** A form's texts: `F("title_edit")` is `devices.{station|sensor}_form.title_edit`. */
+export type FormTexts = (k: string, p?: Record<string, string | number>) => string;
+
+/** Props of {@link DeviceForm}. */
+export interface DeviceFormProps {
+  /** `station` or `sensor`: the test ids `{kind}-form` and `save-{kind}`. */
+  kind: "station" | "sensor";
+  F: FormTexts;
+  editing: boolean;
+  subtitle: string;
+  /** Where the back and cancel links lead. */
+  back: string;
+  action: string;
+  error?: string;
+  children: ReactNode;
+}
+
+/**
+ * The page of a device form: its head, the error box, and the plain POST form that works
+ * without JavaScript, its sections and then Cancel and Save.
+ */
+export function DeviceForm(
+  { kind, F, editing, subtitle, back, action, error, children }: DeviceFormProps,
+) {
+  return (
+    <>
+      <DeviceFormHead
+        title={F(editing ? "title_edit" : "title_create")}
+        subtitle={subtitle}
+        back={back}
+        backLabel={F("back")}
+      />
+      <FormError testId="form-error">{error}</FormError>
+      <form
+        method="post"
+        action={action}
+        className="form device-form"
+        noValidate
+        data-testid={`${kind}-form`}
+      >
+        {children}
+        <DeviceFormActions
+          back={back}
+          cancel={F("cancel")}
+          save={F(editing ? "update" : "create")}
+          testId={`save-${kind}`}
+        />
+      </form>
+    </>
+  );
+}
+
+/** A titled card of a form whose fields sit in a grid. */
+export function FormSection({ id, title, children }: {
+  /** The heading's id, which names the section. */
+  id: string;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <div className="form-grid">
+        {children}
+      </div>
+    </section>
+  );
+}
 
 /** The page head: title, subtitle and a back link. */
 export function DeviceFormHead({ title, subtitle, back, backLabel }: {

@@ -1,5 +1,10 @@
-/** The MQTT password (write-only) and the read-only topic prefix of the station and sensor forms. */
+/**
+ * The MQTT section of the station and sensor forms: the username, the password (write-only)
+ * and the read-only topic prefix.
+ */
 import type { ReactNode } from "react";
+import type { Translate } from "../../services/platform/i18n.ts";
+import { FormSection, type FormTexts, RequiredMark } from "./DeviceFormParts.tsx";
 import { errAttrs, FieldError } from "../Field.tsx";
 import { MQTT_PASSWORD_MAX_LENGTH, MQTT_PASSWORD_MIN_LENGTH } from "../../core/device_rules.ts";
 
@@ -55,5 +60,50 @@ export function TopicPrefixField(
       />
       <p className="hint">{hint}</p>
     </div>
+  );
+}
+
+/** Props of {@link MqttSection}. */
+export interface MqttSectionProps {
+  t: Translate;
+  F: FormTexts;
+  editing: boolean;
+  /** The section heading's id. */
+  id: string;
+  /** The fields before the password (the username, ...). */
+  children: ReactNode;
+  /** Only kept across the no-JavaScript add/remove round trips. */
+  password?: { value?: string; placeholder?: string };
+  /** The topic prefix and its hint; wide: the whole row. */
+  topic: { value: string; hint: string; wide?: boolean };
+  error?: string;
+}
+
+/** The section: the given fields, the password (required on create) and the topic prefix. */
+export function MqttSection(
+  { t, F, editing, id, children, password, topic, error }: MqttSectionProps,
+) {
+  return (
+    <FormSection id={id} title={F("sections.mqtt")}>
+      {children}
+      <MqttPasswordField
+        label={
+          <>
+            {F("fields.mqtt_password")} <RequiredMark t={t} required={!editing} />
+          </>
+        }
+        editing={editing}
+        value={password?.value}
+        placeholder={password?.placeholder}
+        keepHint={F("hints.password_keep")}
+        error={error}
+      />
+      <TopicPrefixField
+        wide={topic.wide}
+        label={F("fields.topic_prefix")}
+        value={topic.value}
+        hint={topic.hint}
+      />
+    </FormSection>
   );
 }

@@ -5,17 +5,11 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
-import {
-  DeviceFormActions,
-  DeviceFormHead,
-  DeviceTextField,
-  RequiredMark,
-} from "./DeviceFormParts.tsx";
+import { DeviceForm, DeviceTextField, FormSection, RequiredMark } from "./DeviceFormParts.tsx";
 import { Island } from "../render.tsx";
-import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
+import { MqttSection } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import { sensorStationId, sensorTopicPrefix } from "../../core/devices.ts";
-import { FormError } from "../kit/mod.ts";
 
 /** What the form shows and posts back. */
 export interface SensorFormValues {
@@ -84,122 +78,99 @@ export function SensorForm(
     ? `/admin/devices/station/${station.id}/sensor/${id}`
     : `/admin/devices/station/${station.id}/sensor/create`;
   return (
-    <>
-      <DeviceFormHead
-        title={F(editing ? "title_edit" : "title_create")}
-        subtitle={F("subtitle", { station: station.name })}
-        back={back}
-        backLabel={F("back")}
-      />
-      <FormError testId="form-error">{error}</FormError>
-      <form
-        method="post"
-        action={action}
-        className="form device-form"
-        noValidate
-        data-testid="sensor-form"
+    <DeviceForm
+      kind="sensor"
+      F={F}
+      editing={editing}
+      subtitle={F("subtitle", { station: station.name })}
+      back={back}
+      action={action}
+      error={error}
+    >
+      <Island of={ClearErrors} props={{}} />
+      <FormSection id="sensor-basics" title={F("sections.basics")}>
+        {text("name", { placeholder: F("placeholders.name") })}
+        {text("serial_number", { placeholder: F("placeholders.serial_number") })}
+        <div className="field field-wide">
+          <label htmlFor="sensor_station_id">{F("fields.station_id")}</label>
+          <input
+            id="sensor_station_id"
+            type="text"
+            className="readonly-value"
+            readOnly
+            value={sensorStationId(station.station_id, serial || "…")}
+            data-testid="sensor-station-id"
+          />
+          <p className="hint">
+            {F("hints.station_id", {
+              station_id: station.station_id,
+              serial: serial || F("fields.serial_number"),
+            })}
+          </p>
+        </div>
+      </FormSection>
+      <FormSection id="sensor-assignment" title={F("sections.assignment")}>
+        <div className="field">
+          <label htmlFor="unit_id">
+            {F("fields.unit")} {req(true)}
+          </label>
+          <select
+            id="unit_id"
+            name="unit_id"
+            defaultValue={values.unit_id}
+            aria-required
+            {...errAttrs("unit_id", fe.unit_id)}
+          >
+            <option value="">{F("placeholders.select_unit")}</option>
+            {units.map((u) => (
+              <option key={u.id} value={u.id} disabled={u.takenBy !== null}>
+                {[
+                  u.name,
+                  u.tenant ? ` (${u.tenant})` : "",
+                  u.takenBy ? ` · ${u.takenBy}` : "",
+                ].join("")}
+              </option>
+            ))}
+          </select>
+          {units.length === 0 && <p className="hint">{F("errors.no_units")}</p>}
+          <FieldError id="unit_id" message={fe.unit_id} />
+        </div>
+        <div className="field">
+          <label htmlFor="tenant_id">
+            {F("fields.tenant")} {req(false)}
+          </label>
+          <select
+            id="tenant_id"
+            name="tenant_id"
+            defaultValue={values.tenant_id}
+            aria-describedby="tenant_id-hint"
+            {...errAttrs("tenant_id", fe.tenant_id)}
+          >
+            <option value="">{t("devices.location.no_tenant")}</option>
+            {tenants.map((x) => (
+              <option key={x.id} value={String(x.id)}>{`${x.name} · ${x.email}`}</option>
+            ))}
+          </select>
+          <p className="hint" id="tenant_id-hint">{F("hints.tenant_optional")}</p>
+          <FieldError id="tenant_id" message={fe.tenant_id} />
+        </div>
+      </FormSection>
+      <MqttSection
+        t={t}
+        F={F}
+        editing={editing}
+        id="sensor-mqtt"
+        topic={{
+          value: serial ? sensorTopicPrefix(serial) : "sensor/…",
+          hint: F("hints.topic_prefix", {
+            serial: serial.toLowerCase() || F("fields.serial_number"),
+          }),
+        }}
+        error={fe.mqtt_password}
       >
-        <Island of={ClearErrors} props={{}} />
-        <section className="card" aria-labelledby="sensor-basics">
-          <h2 id="sensor-basics">{F("sections.basics")}</h2>
-          <div className="form-grid">
-            {text("name", { placeholder: F("placeholders.name") })}
-            {text("serial_number", { placeholder: F("placeholders.serial_number") })}
-            <div className="field field-wide">
-              <label htmlFor="sensor_station_id">{F("fields.station_id")}</label>
-              <input
-                id="sensor_station_id"
-                type="text"
-                className="readonly-value"
-                readOnly
-                value={sensorStationId(station.station_id, serial || "…")}
-                data-testid="sensor-station-id"
-              />
-              <p className="hint">
-                {F("hints.station_id", {
-                  station_id: station.station_id,
-                  serial: serial || F("fields.serial_number"),
-                })}
-              </p>
-            </div>
-          </div>
-        </section>
-        <section className="card" aria-labelledby="sensor-assignment">
-          <h2 id="sensor-assignment">{F("sections.assignment")}</h2>
-          <div className="form-grid">
-            <div className="field">
-              <label htmlFor="unit_id">
-                {F("fields.unit")} {req(true)}
-              </label>
-              <select
-                id="unit_id"
-                name="unit_id"
-                defaultValue={values.unit_id}
-                aria-required
-                {...errAttrs("unit_id", fe.unit_id)}
-              >
-                <option value="">{F("placeholders.select_unit")}</option>
-                {units.map((u) => (
-                  <option key={u.id} value={u.id} disabled={u.takenBy !== null}>
-                    {[
-                      u.name,
-                      u.tenant ? ` (${u.tenant})` : "",
-                      u.takenBy ? ` · ${u.takenBy}` : "",
-                    ].join("")}
-                  </option>
-                ))}
-              </select>
-              {units.length === 0 && <p className="hint">{F("errors.no_units")}</p>}
-              <FieldError id="unit_id" message={fe.unit_id} />
-            </div>
-            <div className="field">
-              <label htmlFor="tenant_id">
-                {F("fields.tenant")} {req(false)}
-              </label>
-              <select
-                id="tenant_id"
-                name="tenant_id"
-                defaultValue={values.tenant_id}
-                aria-describedby="tenant_id-hint"
-                {...errAttrs("tenant_id", fe.tenant_id)}
-              >
-                <option value="">{t("devices.location.no_tenant")}</option>
-                {tenants.map((x) => (
-                  <option key={x.id} value={String(x.id)}>{`${x.name} · ${x.email}`}</option>
-                ))}
-              </select>
-              <p className="hint" id="tenant_id-hint">{F("hints.tenant_optional")}</p>
-              <FieldError id="tenant_id" message={fe.tenant_id} />
-            </div>
-          </div>
-        </section>
-        <section className="card" aria-labelledby="sensor-mqtt">
-          <h2 id="sensor-mqtt">{F("sections.mqtt")}</h2>
-          <div className="form-grid">
-            {text("ip_address", { placeholder: F("placeholders.ip_address") })}
-            {text("mqtt_username")}
-            <MqttPasswordField
-              label={<>{F("fields.mqtt_password")} {req(!editing)}</>}
-              editing={editing}
-              keepHint={F("hints.password_keep")}
-              error={fe.mqtt_password}
-            />
-            <TopicPrefixField
-              label={F("fields.topic_prefix")}
-              value={serial ? sensorTopicPrefix(serial) : "sensor/…"}
-              hint={F("hints.topic_prefix", {
-                serial: serial.toLowerCase() || F("fields.serial_number"),
-              })}
-            />
-          </div>
-        </section>
-        <DeviceFormActions
-          back={back}
-          cancel={F("cancel")}
-          save={F(editing ? "update" : "create")}
-          testId="save-sensor"
-        />
-      </form>
-    </>
+        {text("ip_address", { placeholder: F("placeholders.ip_address") })}
+        {text("mqtt_username")}
+      </MqttSection>
+    </DeviceForm>
   );
 }

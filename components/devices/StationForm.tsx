@@ -5,19 +5,13 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
-import {
-  DeviceFormActions,
-  DeviceFormHead,
-  DeviceTextField,
-  RequiredMark,
-} from "./DeviceFormParts.tsx";
+import { DeviceForm, DeviceTextField, FormSection, RequiredMark } from "./DeviceFormParts.tsx";
 import { Island } from "../render.tsx";
-import { MqttPasswordField, TopicPrefixField } from "./MqttFields.tsx";
+import { MqttSection } from "./MqttFields.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import StationEditor from "../../islands/StationEditor.tsx";
 import type { EditorSsr, EditorUnit } from "../../core/station_editor.ts";
 import { MAX_GPIO_PIN, MAX_SSRS } from "../../core/devices.ts";
-import { FormError } from "../kit/mod.ts";
 
 /** What the form shows and posts back. */
 export interface StationFormValues {
@@ -112,155 +106,126 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
   const serial = values.serial_number.trim();
   const back = editing ? `/admin/devices/station/${id}/data` : "/admin/devices";
   return (
-    <>
-      <DeviceFormHead
-        title={F(editing ? "title_edit" : "title_create")}
-        subtitle={F(editing ? "subtitle_edit" : "subtitle_create")}
-        back={back}
-        backLabel={F("back")}
+    <DeviceForm
+      kind="station"
+      F={F}
+      editing={editing}
+      subtitle={F(editing ? "subtitle_edit" : "subtitle_create")}
+      back={back}
+      action={editing ? `/admin/devices/station/${id}` : "/admin/devices/station/create"}
+      error={error}
+    >
+      {/* Enter in a text field saves (the first submit button is the default one). */}
+      <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+        {F(editing ? "update" : "create")}
+      </button>
+      <Island of={ClearErrors} props={{}} />
+      <FormSection id="basics-title" title={F("sections.basics")}>
+        {text("name", { required: true })}
+        {text("serial_number", { required: true })}
+        {text("station_id", { required: true })}
+        <div className="field">
+          <label htmlFor="zone_id">
+            {F("fields.zone")} <RequiredMark t={t} required={false} />
+          </label>
+          <select
+            id="zone_id"
+            name="zone_id"
+            defaultValue={values.zone_id}
+            aria-describedby={fe.zone_id ? "zone_id-error" : "zone_id-hint"}
+            aria-invalid={fe.zone_id ? true : undefined}
+          >
+            <option value="">{F("fields.zone_none")}</option>
+            {(zones ?? []).map((z) => <option key={z.id} value={String(z.id)}>{z.name}</option>)}
+            {zones !== null && values.zone_id !== "" &&
+              !zones.some((z) => String(z.id) === values.zone_id) && (
+              <option value={values.zone_id}>{values.zone_id}</option>
+            )}
+          </select>
+          <FieldError id="zone_id" message={fe.zone_id} />
+          <p className="hint" id="zone_id-hint">
+            {zones === null ? F("errors.load_zones_failed") : F("hints.zone_optional")}
+          </p>
+        </div>
+      </FormSection>
+      <FormSection id="address-title" title={F("sections.address")}>
+        {text("street", { auto: "address-line1" })}
+        {text("street_number")}
+        {text("colony")}
+        {text("postal_code", { auto: "postal-code" })}
+        {text("city", { required: true })}
+        {text("state", { required: true })}
+        {text("country", { required: true })}
+        <div className="field field-wide">
+          <label htmlFor="indications">
+            {F("fields.indications")} <RequiredMark t={t} required={false} />
+          </label>
+          <textarea
+            id="indications"
+            name="indications"
+            maxLength={1000}
+            defaultValue={values.indications}
+            placeholder={F("placeholders.indications")}
+            {...errAttrs("indications", fe.indications)}
+          />
+          <FieldError id="indications" message={fe.indications} />
+        </div>
+      </FormSection>
+      <Island
+        of={StationEditor}
+        props={{
+          ssrs: values.ssrs,
+          units: values.units,
+          errors: {
+            ...(fe.ssrs ? { ssrs: fe.ssrs } : {}),
+            ...(fe.units ? { units: fe.units } : {}),
+          },
+          texts: {
+            ssrTitle: F("sections.ssr"),
+            unitsTitle: F("sections.units"),
+            ssrHint: F("hints.ssr_range"),
+            unitsHint: F("hints.units"),
+            ssrName: F("fields.ssr_name"),
+            ssrType: F("fields.ssr_type"),
+            normal: F("ssr_types.normal"),
+            emergency: F("ssr_types.emergency"),
+            gpio: F("fields.gpio_pin"),
+            gpioLabel: F("gpio_label", { pin: "{pin}" }),
+            ssrDefault: F("placeholders.ssr_name", { n: "{n}" }),
+            unitDefault: F("placeholders.unit_name", { n: "{n}" }),
+            ssrCount: F("fields.ssr_count"),
+            addSsr: F("add_ssr"),
+            removeSsr: F("remove_ssr"),
+            unitName: F("fields.unit_name"),
+            unitSsr: F("fields.unit_ssr"),
+            addUnit: F("add_unit"),
+            removeUnit: F("remove_unit"),
+            noSsrs: F("no_ssrs"),
+            noUnits: F("no_units"),
+            refusals: {
+              maxSsrs: F("validation.max_ssrs", { max: MAX_SSRS }),
+              maxGpio: F("validation.max_gpio", { max: MAX_GPIO_PIN }),
+              ssrInUse: F("validation.cannot_remove_ssr"),
+              noSsrs: F("validation.add_ssrs_first"),
+            },
+          },
+        }}
       />
-      <FormError testId="form-error">{error}</FormError>
-      <form
-        method="post"
-        action={editing ? `/admin/devices/station/${id}` : "/admin/devices/station/create"}
-        className="form device-form"
-        noValidate
-        data-testid="station-form"
+      <MqttSection
+        t={t}
+        F={F}
+        editing={editing}
+        id="mqtt-title"
+        password={{ value: values.mqtt_password, placeholder: F("placeholders.mqtt_password") }}
+        topic={{
+          wide: true,
+          value: `station/${serial || "…"}`,
+          hint: F("hints.topic_prefix", { serial: serial || F("fields.serial_number") }),
+        }}
+        error={fe.mqtt_password}
       >
-        {/* Enter in a text field saves (the first submit button is the default one). */}
-        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
-          {F(editing ? "update" : "create")}
-        </button>
-        <Island of={ClearErrors} props={{}} />
-        <section className="card" aria-labelledby="basics-title">
-          <h2 id="basics-title">{F("sections.basics")}</h2>
-          <div className="form-grid">
-            {text("name", { required: true })}
-            {text("serial_number", { required: true })}
-            {text("station_id", { required: true })}
-            <div className="field">
-              <label htmlFor="zone_id">
-                {F("fields.zone")} <RequiredMark t={t} required={false} />
-              </label>
-              <select
-                id="zone_id"
-                name="zone_id"
-                defaultValue={values.zone_id}
-                aria-describedby={fe.zone_id ? "zone_id-error" : "zone_id-hint"}
-                aria-invalid={fe.zone_id ? true : undefined}
-              >
-                <option value="">{F("fields.zone_none")}</option>
-                {(zones ?? []).map((z) => <option key={z.id} value={String(z.id)}>{z.name}
-                </option>)}
-                {zones !== null && values.zone_id !== "" &&
-                  !zones.some((z) => String(z.id) === values.zone_id) && (
-                  <option value={values.zone_id}>{values.zone_id}</option>
-                )}
-              </select>
-              <FieldError id="zone_id" message={fe.zone_id} />
-              <p className="hint" id="zone_id-hint">
-                {zones === null ? F("errors.load_zones_failed") : F("hints.zone_optional")}
-              </p>
-            </div>
-          </div>
-        </section>
-        <section className="card" aria-labelledby="address-title">
-          <h2 id="address-title">{F("sections.address")}</h2>
-          <div className="form-grid">
-            {text("street", { auto: "address-line1" })}
-            {text("street_number")}
-            {text("colony")}
-            {text("postal_code", { auto: "postal-code" })}
-            {text("city", { required: true })}
-            {text("state", { required: true })}
-            {text("country", { required: true })}
-            <div className="field field-wide">
-              <label htmlFor="indications">
-                {F("fields.indications")} <RequiredMark t={t} required={false} />
-              </label>
-              <textarea
-                id="indications"
-                name="indications"
-                maxLength={1000}
-                defaultValue={values.indications}
-                placeholder={F("placeholders.indications")}
-                {...errAttrs("indications", fe.indications)}
-              />
-              <FieldError id="indications" message={fe.indications} />
-            </div>
-          </div>
-        </section>
-        <Island
-          of={StationEditor}
-          props={{
-            ssrs: values.ssrs,
-            units: values.units,
-            errors: {
-              ...(fe.ssrs ? { ssrs: fe.ssrs } : {}),
-              ...(fe.units ? { units: fe.units } : {}),
-            },
-            texts: {
-              ssrTitle: F("sections.ssr"),
-              unitsTitle: F("sections.units"),
-              ssrHint: F("hints.ssr_range"),
-              unitsHint: F("hints.units"),
-              ssrName: F("fields.ssr_name"),
-              ssrType: F("fields.ssr_type"),
-              normal: F("ssr_types.normal"),
-              emergency: F("ssr_types.emergency"),
-              gpio: F("fields.gpio_pin"),
-              gpioLabel: F("gpio_label", { pin: "{pin}" }),
-              ssrDefault: F("placeholders.ssr_name", { n: "{n}" }),
-              unitDefault: F("placeholders.unit_name", { n: "{n}" }),
-              ssrCount: F("fields.ssr_count"),
-              addSsr: F("add_ssr"),
-              removeSsr: F("remove_ssr"),
-              unitName: F("fields.unit_name"),
-              unitSsr: F("fields.unit_ssr"),
-              addUnit: F("add_unit"),
-              removeUnit: F("remove_unit"),
-              noSsrs: F("no_ssrs"),
-              noUnits: F("no_units"),
-              refusals: {
-                maxSsrs: F("validation.max_ssrs", { max: MAX_SSRS }),
-                maxGpio: F("validation.max_gpio", { max: MAX_GPIO_PIN }),
-                ssrInUse: F("validation.cannot_remove_ssr"),
-                noSsrs: F("validation.add_ssrs_first"),
-              },
-            },
-          }}
-        />
-        <section className="card" aria-labelledby="mqtt-title">
-          <h2 id="mqtt-title">{F("sections.mqtt")}</h2>
-          <div className="form-grid">
-            {text("mqtt_username", { required: true })}
-            <MqttPasswordField
-              label={
-                <>
-                  {F("fields.mqtt_password")} <RequiredMark t={t} required={!editing} />
-                </>
-              }
-              editing={editing}
-              value={values.mqtt_password}
-              placeholder={F("placeholders.mqtt_password")}
-              keepHint={F("hints.password_keep")}
-              error={fe.mqtt_password}
-            />
-            <TopicPrefixField
-              wide
-              label={F("fields.topic_prefix")}
-              value={`station/${serial || "…"}`}
-              hint={F("hints.topic_prefix", { serial: serial || F("fields.serial_number") })}
-            />
-          </div>
-        </section>
-        <DeviceFormActions
-          back={back}
-          cancel={F("cancel")}
-          save={F(editing ? "update" : "create")}
-          testId="save-station"
-        />
-      </form>
-    </>
+        {text("mqtt_username", { required: true })}
+      </MqttSection>
+    </DeviceForm>
   );
 }

@@ -1,8 +1,19 @@
 /** Form fields with server-side errors linked to their inputs. */
 
-/** A form field's error, linked to its input by id (`<id>-error`). */
-export function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? <p className="field-error" id={`${id}-error`}>{message}</p> : null;
+/**
+ * A form field's error, linked to its input by id (`<id>-error`); `alert` announces it (an
+ * island's field whose error may appear while the user is on the page).
+ */
+export function FieldError(
+  { id, message, alert }: { id: string; message?: string; alert?: boolean },
+) {
+  return message
+    ? (
+      <p className="field-error" id={`${id}-error`} role={alert ? "alert" : undefined}>
+        {message}
+      </p>
+    )
+    : null;
 }
 
 /** ARIA attributes of an input with a possible error. */

@@ -25,6 +25,7 @@ import {
   type ZoneLevelsValues,
 } from "../core/zone_levels.ts";
 import { MAX_LEVELS } from "../core/zone.ts";
+import { NumberField } from "../components/zones/NumberField.tsx";
 
 /** Props of the island. */
 export interface ZoneLevelsProps {
@@ -63,22 +64,14 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
       ? <p className="field-error" id={`${key}-error`} role="alert">{errors[key]}</p>
       : null;
   const num = (name: string, value: string, onChange: (s: string) => void, label: string) => (
-    <div className="field">
-      <label htmlFor={name}>{label}</label>
-      <input
-        id={name}
-        name={name}
-        type="number"
-        step="any"
-        min="0"
-        inputMode="decimal"
-        value={value}
-        onChange={(e) => onChange(e.currentTarget.value)}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${name}-error` : undefined}
-      />
-      {err(name)}
-    </div>
+    <NumberField
+      name={name}
+      label={label}
+      value={value}
+      onChange={onChange}
+      error={errors[name]}
+      alert
+    />
   );
   const cell = (
     i: number,

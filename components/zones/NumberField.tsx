@@ -1,4 +1,7 @@
-/** A labelled decimal input of the zone form (never negative), its hint and its error. */
+/**
+ * A labelled decimal input of the zone form (never negative), its hint and its error. Plain
+ * markup without server-only imports: the ZoneLevels island uses it in the browser too.
+ */
 import { errAttrs, FieldError } from "../Field.tsx";
 
 /** Props of {@link NumberField}: the field's name (also its id), label, value, hint, error. */
@@ -8,10 +11,22 @@ export interface NumberFieldProps {
   value: string;
   hint?: string;
   error?: string;
+  /** A controlled input (in an island): called with the new text on each change. */
+  onChange?: (value: string) => void;
+  /** The error is announced (`role="alert"`). */
+  alert?: boolean;
 }
 
 /** The field. */
-export function NumberField({ name, label, value, hint, error }: NumberFieldProps) {
+export function NumberField(
+  { name, label, value, hint, error, onChange, alert }: NumberFieldProps,
+) {
+  const valueProps = onChange
+    ? {
+      value,
+      onChange: (e: { currentTarget: HTMLInputElement }) => onChange(e.currentTarget.value),
+    }
+    : { defaultValue: value };
   return (
     <div className="field">
       <label htmlFor={name}>{label}</label>
@@ -22,11 +37,11 @@ export function NumberField({ name, label, value, hint, error }: NumberFieldProp
         step="any"
         min="0"
         inputMode="decimal"
-        defaultValue={value}
+        {...valueProps}
         {...errAttrs(name, error)}
       />
       {hint && <p className="hint">{hint}</p>}
-      <FieldError id={name} message={error} />
+      <FieldError id={name} message={error} alert={alert} />
     </div>
   );
 }

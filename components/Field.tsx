@@ -52,3 +52,36 @@ export function TextField(
     </div>
   );
 }
+
+/** The contact fields of an account. */
+type ContactKey = "email" | "full_name" | "phone";
+
+/** Props of {@link ContactFields}. */
+export interface ContactFieldsProps {
+  label: (id: ContactKey) => string;
+  values: Record<ContactKey, string>;
+  errors: Record<string, string>;
+  /** The browser may fill them in: one's own settings, not an account one manages. */
+  autofill: boolean;
+}
+
+/** E-mail, full name and phone of an account, in this order. */
+export function ContactFields({ label, values, errors, autofill }: ContactFieldsProps) {
+  const field = (id: ContactKey, type: string, auto: string) => (
+    <TextField
+      id={id}
+      label={label(id)}
+      type={type}
+      autoComplete={autofill ? auto : "off"}
+      value={values[id]}
+      error={errors[id]}
+    />
+  );
+  return (
+    <>
+      {field("email", "email", "email")}
+      {field("full_name", "text", "name")}
+      {field("phone", "tel", "tel")}
+    </>
+  );
+}

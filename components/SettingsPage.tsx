@@ -1,7 +1,8 @@
 /** The settings page of every role: profile, language and password change. */
 import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
-import { TextField } from "./Field.tsx";
+import { ContactFields, TextField } from "./Field.tsx";
+import { PageHeader } from "./kit/mod.ts";
 import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
 
@@ -27,16 +28,6 @@ export interface SettingsPageProps {
 export function SettingsPage(
   { t, action, values, fieldErrors: fe, error, saved }: SettingsPageProps,
 ) {
-  const text = (id: keyof SettingsValues, type: string, auto: string) => (
-    <TextField
-      id={id}
-      label={t(`settings.fields.${id}`)}
-      type={type}
-      autoComplete={auto}
-      value={values[id]}
-      error={fe[id]}
-    />
-  );
   const pw = (id: string, auto: string) => (
     <TextField
       id={id}
@@ -48,9 +39,7 @@ export function SettingsPage(
   );
   return (
     <>
-      <div className="page-head">
-        <h1>{t("settings.title")}</h1>
-      </div>
+      <PageHeader title={t("settings.title")} />
       {saved && (
         <div className="alert alert-success" role="status" style={{ marginBottom: "1rem" }}>
           {t("settings.saved")}
@@ -66,9 +55,12 @@ export function SettingsPage(
         <section className="card">
           <h2>{t("settings.profile")}</h2>
           <div className="form-grid">
-            {text("email", "email", "email")}
-            {text("full_name", "text", "name")}
-            {text("phone", "tel", "tel")}
+            <ContactFields
+              label={(id) => t(`settings.fields.${id}`)}
+              values={values}
+              errors={fe}
+              autofill
+            />
             <div className="field">
               <label htmlFor="language">{t("settings.fields.language")}</label>
               <select id="language" name="language" defaultValue={values.language}>

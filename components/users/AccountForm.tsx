@@ -1,10 +1,10 @@
 /** The account form: create or edit a customer, tenant or admin. */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { errAttrs, FieldError, TextField } from "../Field.tsx";
+import { ContactFields, errAttrs, FieldError } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import RoleSelect from "../../islands/RoleSelect.tsx";
-import { FormError } from "../kit/mod.ts";
+import { FormError, PageHeader } from "../kit/mod.ts";
 
 /** The values shown in the form (never the password). */
 export interface AccountValues {
@@ -37,30 +37,21 @@ export function AccountForm(
   { t, title, action, cancelHref, original, values, fieldErrors: fe, error }: AccountFormProps,
 ) {
   const editing = original !== null;
-  const text = (id: "email" | "full_name" | "phone", type: string, auto: string) => (
-    <TextField
-      id={id}
-      label={t(`users.form.fields.${id}`)}
-      type={type}
-      autoComplete={auto}
-      value={values[id]}
-      error={fe[id]}
-    />
-  );
   return (
     <>
-      <div className="page-head">
-        <h1>{title}</h1>
-      </div>
+      <PageHeader title={title} />
       <FormError>{error}</FormError>
       <form method="post" action={action} className="form" noValidate>
         <Island of={ClearErrors} props={{}} />
         <section className="card">
           <h2>{t("users.form.account")}</h2>
           <div className="form-grid">
-            {text("email", "email", "off")}
-            {text("full_name", "text", "off")}
-            {text("phone", "tel", "off")}
+            <ContactFields
+              label={(id) => t(`users.form.fields.${id}`)}
+              values={values}
+              errors={fe}
+              autofill={false}
+            />
             <div className="field">
               <div className="check check-aligned">
                 <input

@@ -8,7 +8,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { OwnerOverview, OwnerPeriodBills } from "../../services/finances/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
-import { type ListColumn, PageHeader, ResponsiveList } from "../kit/mod.ts";
+import { type ListColumn, PageHeader, Picker, ResponsiveList } from "../kit/mod.ts";
 import { money, RevenueProfitChart, Tile } from "./parts.tsx";
 
 /** Props of {@link OwnerBillingPage}: figures in cents. */
@@ -204,12 +204,7 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
         />
       </section>
       <form className="card finance-filters" method="get" action="/customer/billing">
-        <label className="field">
-          <span>{B("year")}</span>
-          <select name="year" defaultValue={String(o.year)}>
-            {p.years.map((y) => <option key={y} value={y}>{y}</option>)}
-          </select>
-        </label>
+        <Picker label={B("year")} name="year" value={o.year} options={p.years} />
         <button type="submit" className="btn">{t("finances.finances_page.refresh")}</button>
       </form>
       {p.periods.map(({ period, bills }) => (

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { renderToStaticMarkup } from "react-dom/server";
-import { FormError, PageHeader, ResponsiveList, StatusBadge } from "./mod.ts";
+import { FormError, PageHeader, Picker, ResponsiveList, StatusBadge } from "./mod.ts";
 
 interface Row {
   id: number;
@@ -115,4 +115,26 @@ Deno.test("Pager: a named nav, the range text, the current page and plain links"
   assert.doesNotMatch(html, /<script|onclick/);
   assert.deepEqual(pageNumbers(6, 12), [1, null, 4, 5, 6, 7, 8, null, 12]);
   assert.deepEqual(pageNumbers(1, 3), [1, 2, 3]);
+});
+
+Deno.test("Picker: a labelled select of a GET form, the current option chosen", () => {
+  const html = renderToStaticMarkup(
+    <Picker
+      label="Period"
+      name="period"
+      value="2026-02"
+      options={["2026-01", "2026-02"]}
+      text={(p) => `P ${p}`}
+    />,
+  );
+  assert.equal(
+    html,
+    '<label class="field"><span>Period</span><select name="period">' +
+      '<option value="2026-01">P 2026-01</option>' +
+      '<option value="2026-02" selected="">P 2026-02</option></select></label>',
+  );
+  const years = renderToStaticMarkup(
+    <Picker label="Year" name="year" value={2026} options={[2025, 2026]} />,
+  );
+  assert.match(years, /<option value="2026" selected="">2026<\/option>/);
 });

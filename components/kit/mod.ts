@@ -7,9 +7,12 @@
  * - {@link FormError}: the error box of a form or page.
  * - {@link StatusBadge}: a coloured status pill.
  * - {@link Pager}: the pager of a server-paged list (links, no JavaScript).
+ * - {@link Picker}, {@link PeriodPicker}: one labelled select of a GET picker form (a year, a
+ *   period).
  */
 export { type ListColumn, ResponsiveList, type ResponsiveListProps } from "./ResponsiveList.tsx";
 export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
 export { FormError, type FormErrorProps } from "./FormError.tsx";
 export { type BadgeTone, StatusBadge, type StatusBadgeProps } from "./StatusBadge.tsx";
 export { pageNumbers, Pager, PagerOf, type PagerProps, type Paging, sortBy } from "./Pager.tsx";
+export { PeriodPicker, type PeriodPickerProps, Picker, type PickerProps } from "./Picker.tsx";

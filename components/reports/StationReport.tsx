@@ -11,6 +11,7 @@ import { periodName } from "../../services/reports/mod.ts";
 import { Donut } from "./Donut.tsx";
 import { LanguageMenu } from "./LanguageMenu.tsx";
 import { kwh, money, pdfHref } from "./format.ts";
+import { PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link StationReport}. */
 export interface StationReportProps {
@@ -33,6 +34,7 @@ export function StationReport(p: StationReportProps) {
   const S = (k: string, params?: Record<string, string | number>) =>
     t(`reports.station_report.${k}`, params);
   const cur = data.currency;
+  const unitIds = data.bills.map((b) => b.unit_id);
   const unitName = (id: string) =>
     station.config.station?.units.find((u) => u.id === id)?.name || id;
   const units = station.config.station?.units.length ?? 0;
@@ -68,12 +70,7 @@ export function StationReport(p: StationReportProps) {
         </div>
       </div>
       <form className="report-picker card" method="get" action={base}>
-        <label className="field">
-          <span>{S("period_label")}</span>
-          <select name="period" defaultValue={data.period}>
-            {p.periods.map((x) => <option key={x} value={x}>{periodName(t, x)}</option>)}
-          </select>
-        </label>
+        <PeriodPicker t={t} label={S("period_label")} value={data.period} periods={p.periods} />
         <button type="submit" className="btn btn-secondary">{t("billing.pickers.show")}</button>
       </form>
       {p.error && <div className="alert alert-error" role="alert">{p.error}</div>}
@@ -176,14 +173,13 @@ export function StationReport(p: StationReportProps) {
             {data.bills.length > 1 && (
               <form method="get" action={base} className="report-unit-picker">
                 <input type="hidden" name="period" value={data.period} />
-                <label className="field">
-                  <span>{S("unit_selector.label")}</span>
-                  <select name="unit" defaultValue={p.selected.unit_id}>
-                    {data.bills.map((b) => (
-                      <option key={b.unit_id} value={b.unit_id}>{unitName(b.unit_id)}</option>
-                    ))}
-                  </select>
-                </label>
+                <Picker
+                  label={S("unit_selector.label")}
+                  name="unit"
+                  value={p.selected.unit_id}
+                  options={unitIds}
+                  text={unitName}
+                />
                 <button type="submit" className="btn btn-sm btn-secondary">
                   {t("billing.pickers.show")}
                 </button>

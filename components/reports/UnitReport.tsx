@@ -17,6 +17,7 @@ import { EnergyBars } from "./EnergyBars.tsx";
 import { PeriodDetails } from "./PeriodDetails.tsx";
 import { LanguageMenu } from "./LanguageMenu.tsx";
 import { kwh, money, pdfHref } from "./format.ts";
+import { Picker } from "../kit/mod.ts";
 
 /** A recalculation attempt that failed validation, shown again in its dialog. */
 export interface RecalcAttempt {
@@ -102,12 +103,12 @@ export function UnitReport(p: UnitReportProps) {
           <div className="section-head report-unit-head">
             <h2 id="energy-title">{U("energy_overview.title")}</h2>
             <form method="get" action={base} className="report-year">
-              <label className="field">
-                <span>{U("energy_overview.year")}</span>
-                <select name="year" defaultValue={String(p.year)}>
-                  {p.years.map((y) => <option key={y} value={y}>{y}</option>)}
-                </select>
-              </label>
+              <Picker
+                label={U("energy_overview.year")}
+                name="year"
+                value={p.year}
+                options={p.years}
+              />
               <button type="submit" className="btn btn-sm btn-secondary">
                 {t("billing.pickers.show")}
               </button>

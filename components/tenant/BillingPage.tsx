@@ -15,6 +15,7 @@ import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";
 import ReportDownload from "../../islands/ReportDownload.tsx";
 import { kwh, money } from "./format.tsx";
+import { PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link BillingPage}. */
 export interface BillingPageProps {
@@ -160,18 +161,8 @@ export function BillingPage(p: BillingPageProps) {
         />
       </section>
       <form className="card billing-pickers tenant-pickers" method="get" action="/user/billing">
-        <label className="field">
-          <span>{B("year")}</span>
-          <select name="year" defaultValue={String(o.year)}>
-            {p.years.map((y) => <option key={y} value={y}>{y}</option>)}
-          </select>
-        </label>
-        <label className="field">
-          <span>{B("period")}</span>
-          <select name="period" defaultValue={p.period}>
-            {p.periods.map((x) => <option key={x} value={x}>{periodLabel(t, x)}</option>)}
-          </select>
-        </label>
+        <Picker label={B("year")} name="year" value={o.year} options={p.years} />
+        <PeriodPicker t={t} label={B("period")} value={p.period} periods={p.periods} />
         <button type="submit" className="btn">{B("show")}</button>
       </form>
       <section className="card" data-testid="period-bills">

@@ -57,6 +57,40 @@ export function newCode(): string {
   return accessCodeFromBytes(crypto.getRandomValues(new Uint8Array(ACCESS_CODE_LENGTH)));
 }
 
+/** A fieldset of checkboxes (the stations or units to assign), or a note that there are none. */
+function Checklist({ testId, legend, hint, empty, name, items, checked }: {
+  testId: string;
+  legend: string;
+  hint: string;
+  /** Shown instead of the boxes when there is nothing to choose. */
+  empty: string;
+  name: string;
+  items: readonly { value: string; label: string }[];
+  checked: (value: string) => boolean;
+}) {
+  return (
+    <fieldset data-testid={testId}>
+      <legend>{legend}</legend>
+      <p className="hint">{hint}</p>
+      {items.length === 0 ? <p className="muted">{empty}</p> : (
+        <div className="checklist">
+          {items.map((x) => (
+            <label key={x.value} className="check">
+              <input
+                type="checkbox"
+                name={name}
+                value={x.value}
+                defaultChecked={checked(x.value)}
+              />
+              <span>{x.label}</span>
+            </label>
+          ))}
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
 /** The form. */
 export default function AccessCodeForm(props: AccessCodeFormProps) {
   const { texts, errors } = props;
@@ -143,50 +177,26 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
             {errorOf("role")}
           </fieldset>
           {(!enhanced || role === "customer") && (
-            <fieldset data-testid="stations-list">
-              <legend>{texts.stations}</legend>
-              <p className="hint">{texts.stationsHint}</p>
-              {props.stations.length === 0
-                ? <p className="muted">{texts.noStations}</p>
-                : (
-                  <div className="checklist">
-                    {props.stations.map((s) => (
-                      <label key={s.id} className="check">
-                        <input
-                          type="checkbox"
-                          name="stations"
-                          value={String(s.id)}
-                          defaultChecked={props.selectedStations.includes(s.id)}
-                        />
-                        <span>{s.label}</span>
-                      </label>
-                    ))}
-                  </div>
-                )}
-            </fieldset>
+            <Checklist
+              testId="stations-list"
+              legend={texts.stations}
+              hint={texts.stationsHint}
+              empty={texts.noStations}
+              name="stations"
+              items={props.stations.map((s) => ({ value: String(s.id), label: s.label }))}
+              checked={(value) => props.selectedStations.includes(Number(value))}
+            />
           )}
           {(!enhanced || role === "user") && (
-            <fieldset data-testid="units-list">
-              <legend>{texts.units}</legend>
-              <p className="hint">{texts.unitsHint}</p>
-              {props.units.length === 0
-                ? <p className="muted">{texts.noUnits}</p>
-                : (
-                  <div className="checklist">
-                    {props.units.map((u) => (
-                      <label key={u.value} className="check">
-                        <input
-                          type="checkbox"
-                          name="units"
-                          value={u.value}
-                          defaultChecked={props.selectedUnits.includes(u.value)}
-                        />
-                        <span>{u.label}</span>
-                      </label>
-                    ))}
-                  </div>
-                )}
-            </fieldset>
+            <Checklist
+              testId="units-list"
+              legend={texts.units}
+              hint={texts.unitsHint}
+              empty={texts.noUnits}
+              name="units"
+              items={props.units}
+              checked={(value) => props.selectedUnits.includes(value)}
+            />
           )}
           {errorOf("assignments")}
           <div className="field">

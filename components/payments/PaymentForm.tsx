@@ -10,7 +10,7 @@ import type { TenantPayment } from "../../services/payments/mod.ts";
 import { FormError } from "../kit/mod.ts";
 import { Island } from "../render.tsx";
 import GenerateReference from "../../islands/GenerateReference.tsx";
-import LiveRefresh from "../../islands/LiveRefresh.tsx";
+import { PaymentsRefresh } from "./PaymentsRefresh.tsx";
 import { esDate, esPeriod, mxn, paymentBadge } from "./format.ts";
 import { TransferDetails } from "./TransferDetails.tsx";
 import { TestModeNotice } from "./TestModeNotice.tsx";
@@ -84,16 +84,7 @@ export function PaymentForm({ t, p, testMode, now, offsetMinutes, error }: Payme
         <Back t={t} />
       </div>
       {testMode && <TestModeNotice t={t} />}
-      {live && (
-        <Island
-          of={LiveRefresh}
-          props={{
-            seconds: 3,
-            errorText: t("payments.errors.load_title"),
-            retry: t("payments.errors.retry"),
-          }}
-        />
-      )}
+      {live && <PaymentsRefresh t={t} seconds={3} error="load_title" />}
       <FormError testId="generate-error">{error}</FormError>
       <section className="card" data-testid="payment-summary">
         <h2>{F("summary.title")}</h2>

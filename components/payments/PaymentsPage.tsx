@@ -11,8 +11,7 @@ import {
   summaryList,
   type TenantPayment,
 } from "../../services/payments/mod.ts";
-import { Island } from "../render.tsx";
-import LiveRefresh from "../../islands/LiveRefresh.tsx";
+import { PaymentsRefresh } from "./PaymentsRefresh.tsx";
 import { esDate, esPeriod, mxn, paymentBadge } from "./format.ts";
 import { TransferDetails } from "./TransferDetails.tsx";
 import { TestModeNotice } from "./TestModeNotice.tsx";
@@ -116,14 +115,7 @@ export function PaymentsPage({ t, summary, today, now, offsetMinutes }: Payments
       </div>
       {summary.test_mode && <TestModeNotice t={t} />}
       {summary.awaiting_spei_payments.length > 0 && (
-        <Island
-          of={LiveRefresh}
-          props={{
-            seconds: 10,
-            errorText: t("payments.errors.error_loading_payments"),
-            retry: t("payments.errors.retry"),
-          }}
-        />
+        <PaymentsRefresh t={t} seconds={10} error="error_loading_payments" />
       )}
       <div className="stats" data-live="payment-cards" data-testid="payment-cards">
         <Stat

@@ -55,6 +55,25 @@ export function fmt2(locale: string, n: number | undefined): string {
   return n.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
+/** A card of a live total: its label, the value with its unit, and an optional line under it. */
+function Reading({ testId, label, value, unit, sub }: {
+  testId: string;
+  label: string;
+  value: string;
+  unit: string;
+  sub?: string;
+}) {
+  return (
+    <div className="stat" data-testid={testId}>
+      <div className="stat-label">{label}</div>
+      <div className="stat-value">
+        {value} <small>{unit}</small>
+      </div>
+      {sub !== undefined && <div className="stat-sub">{sub}</div>}
+    </div>
+  );
+}
+
 /** The cards. */
 export default function SensorLive(
   { sensorId, locale, status: status0, lastSeen, measurements, texts }: SensorLiveProps,
@@ -95,27 +114,25 @@ export default function SensorLive(
       )}
       <div className="stats sensor-cards">
         <StatusCard testId="sensor-status" status={status} seen={seen} texts={texts} />
-        <div className="stat" data-testid="sensor-power">
-          <div className="stat-label">{texts.power}</div>
-          <div className="stat-value">
-            {f("total_power")} <small>W</small>
-          </div>
-          <div className="stat-sub">
-            {texts.apparentPower.replace("{value}", f("total_apparent_power"))}
-          </div>
-        </div>
-        <div className="stat" data-testid="sensor-current">
-          <div className="stat-label">{texts.current}</div>
-          <div className="stat-value">
-            {f("total_current")} <small>A</small>
-          </div>
-        </div>
-        <div className="stat" data-testid="sensor-energy">
-          <div className="stat-label">{texts.totalEnergy}</div>
-          <div className="stat-value">
-            {f("total_energy_kwh")} <small>kWh</small>
-          </div>
-        </div>
+        <Reading
+          testId="sensor-power"
+          label={texts.power}
+          value={f("total_power")}
+          unit="W"
+          sub={texts.apparentPower.replace("{value}", f("total_apparent_power"))}
+        />
+        <Reading
+          testId="sensor-current"
+          label={texts.current}
+          value={f("total_current")}
+          unit="A"
+        />
+        <Reading
+          testId="sensor-energy"
+          label={texts.totalEnergy}
+          value={f("total_energy_kwh")}
+          unit="kWh"
+        />
       </div>
       {empty && <p className="hint">{texts.noReadings}</p>}
       <div className="phase-cards">

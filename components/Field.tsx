@@ -62,7 +62,7 @@ export interface ContactFieldsProps {
   values: Record<ContactKey, string>;
   errors: Record<string, string>;
   /** The browser may fill them in: one's own settings, not an account one manages. */
-  autofill: boolean;
+  autofill?: boolean;
 }
 
 /** E-mail, full name and phone of an account, in this order. */

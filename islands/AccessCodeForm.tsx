@@ -58,18 +58,18 @@ export function newCode(): string {
 }
 
 /** A fieldset of checkboxes (the stations or units to assign), or a note that there are none. */
-function Checklist({ testId, legend, hint, empty, name, items, checked }: {
-  testId: string;
+function Checklist({ legend, hint, empty, name, items, checked }: {
   legend: string;
   hint: string;
   /** Shown instead of the boxes when there is nothing to choose. */
   empty: string;
+  /** The checkboxes' name; the fieldset's test id is `{name}-list`. */
   name: string;
   items: readonly { value: string; label: string }[];
   checked: (value: string) => boolean;
 }) {
   return (
-    <fieldset data-testid={testId}>
+    <fieldset data-testid={`${name}-list`}>
       <legend>{legend}</legend>
       <p className="hint">{hint}</p>
       {items.length === 0 ? <p className="muted">{empty}</p> : (
@@ -178,7 +178,6 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
           </fieldset>
           {(!enhanced || role === "customer") && (
             <Checklist
-              testId="stations-list"
               legend={texts.stations}
               hint={texts.stationsHint}
               empty={texts.noStations}
@@ -189,7 +188,6 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
           )}
           {(!enhanced || role === "user") && (
             <Checklist
-              testId="units-list"
               legend={texts.units}
               hint={texts.unitsHint}
               empty={texts.noUnits}

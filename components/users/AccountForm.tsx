@@ -50,7 +50,6 @@ export function AccountForm(
               label={(id) => t(`users.form.fields.${id}`)}
               values={values}
               errors={fe}
-              autofill={false}
             />
             <div className="field">
               <div className="check check-aligned">

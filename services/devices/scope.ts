@@ -19,7 +19,6 @@ import { effectiveStationStatus } from "../../core/device_rules.ts";
 import {
   getDevice,
   getDevices,
-  listDevices,
   sensorIdsOf,
   sensorIdsOfTenant,
   sensorsByStation,
@@ -27,6 +26,7 @@ import {
   type StoredDevice,
 } from "../../db/devices.ts";
 import { readStatuses, type StatusNow } from "../../db/device_status.ts";
+import { fleetDevices } from "./fleet_devices.ts";
 import { fullNames } from "../../db/users.ts";
 import { getZone } from "../../db/zones.ts";
 import { getCertificates, type StoredCertificate } from "../../db/certificates.ts";
@@ -49,7 +49,7 @@ export async function scopeOf(deps: Deps, viewer: User): Promise<Scope> {
     for (const d of list) into.set(d.id, d);
   };
   if (viewer.role === "admin") {
-    add(full, await listDevices(deps.kv));
+    add(full, [...await fleetDevices(deps.kv)]);
   } else if (viewer.role === "customer") {
     const stations = (await getDevices(deps.kv, await stationIdsOfCustomer(deps.kv, viewer.id)))
       .filter((d) => d.type === "station" && d.customer_id === viewer.id);

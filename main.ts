@@ -4,6 +4,8 @@
  *
  * Flags: `--demo` seeds demo accounts and access codes; `--dev` marks a development run.
  */
+// First: it chooses React's production build before anything loads React.
+import "./services/platform/react_build.ts";
 import { sweepOverdue } from "./services/billing/mod.ts";
 import { ConfigError, loadConfig } from "./services/platform/config.ts";
 import { loadAssets } from "./components/assets.ts";

@@ -15,7 +15,7 @@
  * - requests per second of /admin/users and of a tenant page at 32 connections, beside a Hono
  *   hello-world measured in the same run.
  *
- * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 3), `--keep DIR` (seed into
+ * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 10: shorter runs leave p95 to a handful of requests), `--keep DIR` (seed into
  * DIR/<size> and keep it; a folder already seeded there is measured again without seeding, which
  * is how a change is profiled against the same fleet). Needs `wrk` on PATH.
  */
@@ -293,7 +293,7 @@ async function seeded(dataDir: string, n: number): Promise<{ zoneId: number }> {
 
 if (import.meta.main) {
   const sizes = arg("sizes", "20,10000").split(",").map(Number).filter((n) => n > 0);
-  const seconds = Number(arg("seconds", "3")) || 3;
+  const seconds = Number(arg("seconds", "10")) || 10;
   const keep = arg("keep", "") || null;
   const script = await Deno.makeTempFile({ suffix: ".lua" });
   await Deno.writeTextFile(script, LUA);

@@ -16,47 +16,7 @@ import {
   zoneStationCounts,
 } from "./devices.ts";
 import { withKv } from "../tests/_kv.ts";
-
-function station(id: number, serial: string, over: Partial<StoredDevice> = {}): StoredDevice {
-  return {
-    id,
-    type: "station",
-    name: `Station ${serial}`,
-    serial_number: serial,
-    station_id: `st_${serial}`,
-    parent_id: null,
-    zone_id: null,
-    location: "",
-    customer_id: null,
-    tenant_id: null,
-    config: {
-      mqtt: { username: `u-${serial}`, topic_prefix: `station/${serial}` },
-      station: {
-        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-        units: [
-          { id: "unit_1", name: "U1", ssr_id: "ssr_1" },
-          { id: "unit_2", name: "U2", ssr_id: "ssr_1" },
-        ],
-      },
-    },
-    created_at: 1,
-    updated_at: 1,
-    mqtt_password_hash: "h",
-    ...over,
-  };
-}
-
-function sensor(id: number, parent: number, serial: string, unit: string): StoredDevice {
-  return {
-    ...station(id, serial),
-    type: "sensor",
-    parent_id: parent,
-    config: {
-      mqtt: { username: `u-${serial}`, topic_prefix: `sensor/${serial.toLowerCase()}` },
-      sensor: { unit_id: unit, tenant_id: null, ip_address: "10.0.0.1" },
-    },
-  };
-}
+import { storedSensor as sensor, storedStation as station } from "../tests/_devices.ts";
 
 const newStation = async (kv: Deno.Kv, serial: string) => {
   const res = await createDevice(kv, null, (id) => station(id, serial));

@@ -15,9 +15,10 @@
  * - requests per second of /admin/users and of a tenant page at 32 connections, beside a Hono
  *   hello-world measured in the same run.
  *
- * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 10: shorter runs leave p95 to a handful of requests), `--keep DIR` (seed into
- * DIR/<size> and keep it; a folder already seeded there is measured again without seeding, which
- * is how a change is profiled against the same fleet). Needs `wrk` on PATH.
+ * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 10: shorter runs leave p95
+ * to a handful of requests), `--keep DIR` (seed into DIR/<size> and keep it; a folder already
+ * seeded there is measured again without seeding, which is how a change is profiled against
+ * the same fleet). Needs `wrk` on PATH.
  */
 import { type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
 import { startHello } from "./bench.ts";

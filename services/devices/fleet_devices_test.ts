@@ -1,32 +1,12 @@
 import assert from "node:assert/strict";
 import { fleetDevices } from "./fleet_devices.ts";
-import { createDevice, deleteDevice, type StoredDevice, updateDevice } from "../../db/devices.ts";
+import { createDevice, deleteDevice, updateDevice } from "../../db/devices.ts";
+import { storedStation } from "../../tests/_devices.ts";
 import { withKv } from "../../tests/_kv.ts";
-
-const station = (id: number, name: string) =>
-  ({
-    id,
-    type: "station",
-    name,
-    serial_number: `SN-${id}`,
-    station_id: `st-${id}`,
-    parent_id: null,
-    zone_id: null,
-    location: "",
-    customer_id: null,
-    tenant_id: null,
-    config: {
-      mqtt: { username: `u-${id}`, topic_prefix: `x/${id}` },
-      station: { ssrs: [], units: [] },
-    },
-    created_at: "",
-    updated_at: "",
-    mqtt_password_hash: "h",
-  }) as unknown as StoredDevice;
 
 Deno.test("the fleet's devices are read again after every device write, and shared frozen", () =>
   withKv(async (kv) => {
-    const a = await createDevice(kv, null, (id) => station(id, "A"));
+    const a = await createDevice(kv, null, (id) => storedStation(id, "A", { name: "A" }));
     assert.ok(a.ok);
     const first = await fleetDevices(kv);
     assert.deepEqual(first.map((d) => d.name), ["A"]);
@@ -37,7 +17,7 @@ Deno.test("the fleet's devices are read again after every device write, and shar
     }, TypeError);
     assert.throws(() => (first[0].config.station!.ssrs as unknown[]).push({}), TypeError);
     // Each kind of write is seen by the next read.
-    const b = await createDevice(kv, null, (id) => station(id, "B"));
+    const b = await createDevice(kv, null, (id) => storedStation(id, "B", { name: "B" }));
     assert.ok(b.ok);
     assert.deepEqual((await fleetDevices(kv)).map((d) => d.name), ["A", "B"]);
     assert.ok((await updateDevice(kv, a.device.id, (cur) => ({ ...cur, name: "A2" }))).ok);

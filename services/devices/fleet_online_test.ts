@@ -1,43 +1,24 @@
 import assert from "node:assert/strict";
 import { fleetOnline, RECOUNT_MS } from "./fleet_online.ts";
-import { createDevice, deleteDevice, type StoredDevice } from "../../db/devices.ts";
+import { createDevice, deleteDevice } from "../../db/devices.ts";
+import { storedSensor, storedStation } from "../../tests/_devices.ts";
 import { deleteStatusOf, markOffline, markOnline } from "../../db/device_status.ts";
 
 const log = { log() {} } as unknown as Parameters<typeof fleetOnline>[0]["log"];
-
-function device(id: number, type: "station" | "sensor", parent: number | null): StoredDevice {
-  return {
-    id,
-    type,
-    name: `D${id}`,
-    serial_number: `SN-${id}`,
-    station_id: `st-${id}`,
-    parent_id: parent,
-    zone_id: null,
-    location: "",
-    customer_id: null,
-    tenant_id: null,
-    config: {
-      mqtt: { username: `u-${id}`, topic_prefix: `x/${id}` },
-      ...(type === "station"
-        ? { station: { ssrs: [], units: [{ id: `unit_${id}`, name: "U", ssr_id: "ssr_1" }] } }
-        : { sensor: { unit_id: null, tenant_id: null, ip_address: "10.0.0.1" } }),
-    },
-    created_at: "",
-    updated_at: "",
-    mqtt_password_hash: "h",
-  } as unknown as StoredDevice;
-}
 
 /** Two stations with two sensors each; answers [station, sensor, sensor] ids per station. */
 async function fleet(kv: Deno.Kv): Promise<number[][]> {
   const out: number[][] = [];
   for (let s = 0; s < 2; s++) {
-    const st = await createDevice(kv, null, (id) => device(id, "station", null));
+    const st = await createDevice(kv, null, (id) => storedStation(id, `S${s}`));
     assert.ok(st.ok);
     const ids = [st.device.id];
     for (let i = 0; i < 2; i++) {
-      const se = await createDevice(kv, st.device.id, (id) => device(id, "sensor", st.device.id));
+      const se = await createDevice(
+        kv,
+        st.device.id,
+        (id) => storedSensor(id, st.device.id, `S${s}-${i}`, `unit_${i + 1}`),
+      );
       assert.ok(se.ok);
       ids.push(se.device.id);
     }
@@ -95,7 +76,8 @@ Deno.test("online figures are reused until a status or device changes, then at m
     await markOnline(kv, a[2], 3);
     assert.deepEqual(await figures(), { devices: 3, stations: 1 });
     clock += RECOUNT_MS;
-    assert.ok((await createDevice(kv, a[0], (id) => device(id, "sensor", a[0]))).ok);
+    // A third meter (on no unit): never heard from.
+    assert.ok((await createDevice(kv, a[0], (id) => storedSensor(id, a[0], "S0-new", ""))).ok);
     assert.deepEqual(await figures(), { devices: 3, stations: 0 });
   } finally {
     kv.close();

@@ -10,7 +10,6 @@ import {
   sensorIdsOf,
   sensorIdsOfTenant,
   stationIdsOfCustomer,
-  type StoredDevice,
   unitBindings,
   updateDevice,
   zoneStationCounts,

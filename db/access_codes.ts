@@ -52,6 +52,23 @@ export function listAccessCodes(kv: Deno.Kv): Promise<AccessCode[]> {
   return listValues<AccessCode>(kv, ["access_codes"]);
 }
 
+/**
+ * At most `limit` access codes after the one with id `after` (null: from the first), in id
+ * order, and whether more follow: reads only that page.
+ */
+export async function listAccessCodesAfter(
+  kv: Deno.Kv,
+  after: number | null,
+  limit: number,
+): Promise<{ codes: AccessCode[]; more: boolean }> {
+  const selector = after === null
+    ? { prefix: ["access_codes"] }
+    : { prefix: ["access_codes"], start: codeKey(after + 1) };
+  const codes: AccessCode[] = [];
+  for await (const e of kv.list<AccessCode>(selector, { limit: limit + 1 })) codes.push(e.value);
+  return { codes: codes.slice(0, limit), more: codes.length > limit };
+}
+
 /** Reads one access code by id. */
 export async function getAccessCode(kv: Deno.Kv, id: number): Promise<AccessCode | null> {
   return (await kv.get<AccessCode>(codeKey(id))).value;

@@ -10,6 +10,7 @@ import {
   deleteAccessCode,
   getAccessCode,
   listAccessCodes,
+  listAccessCodesAfter,
 } from "../db/access_codes.ts";
 import type { z } from "zod";
 import { type ListQuery, matches, type Page, paginate, sortRows } from "../core/paging.ts";
@@ -26,6 +27,22 @@ export async function generateCode(deps: Deps): Promise<string> {
 /** Every access code, newest first. */
 export async function allCodes(deps: Deps): Promise<AccessCode[]> {
   return (await listAccessCodes(deps.kv)).reverse();
+}
+
+/**
+ * A page of the access codes in id order after the code with id `after` (null: from the
+ * first), and whether more follow; every remaining one without a limit.
+ */
+export async function codesAfter(
+  deps: Deps,
+  after: number | null,
+  limit: number | undefined,
+): Promise<{ codes: AccessCode[]; more: boolean }> {
+  if (limit === undefined) {
+    const codes = (await listAccessCodes(deps.kv)).filter((c) => after === null || c.id > after);
+    return { codes, more: false };
+  }
+  return await listAccessCodesAfter(deps.kv, after, limit);
 }
 
 /**

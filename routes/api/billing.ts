@@ -24,6 +24,7 @@ import { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
 import { badJson, idParam, readJson } from "../_http.ts";
 import { requireApiRole } from "../_session.ts";
+import { listJson } from "./_list.ts";
 import { isPeriod, parsePeriod, type PeriodKind } from "../../core/periods.ts";
 import {
   customerBillsFor,
@@ -121,14 +122,14 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
 
   const unitList = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
     const bills = await unitBillsFor(deps, c.var.user, billQuery(c, kind));
-    return c.json({ bills: bills.map(unitBillJson) });
+    return listJson(c, "bills", bills, (b) => b.id, unitBillJson);
   };
   app.get("/bills", requireApiRole("admin", "customer", "user"), unitList("monthly"));
   app.get("/bimester-bills", requireApiRole("admin", "customer", "user"), unitList("bimonthly"));
 
   const customerList = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
     const bills = await customerBillsFor(deps, c.var.user, billQuery(c, kind));
-    return c.json({ bills: bills.map(customerBillJson) });
+    return listJson(c, "bills", bills, (b) => b.id, customerBillJson);
   };
   app.get("/customer-bills", requireApiRole("admin", "customer"), customerList("monthly"));
   app.get(

@@ -5,7 +5,8 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
 import { badJson, badRequest, idParam, readJson, validate } from "../_http.ts";
-import { apiPageSchema, cursorPage } from "../../core/paging.ts";
+import { encodeCursor } from "../../core/paging.ts";
+import { apiPage, listJson } from "./_list.ts";
 import { requireApiRole } from "../_session.ts";
 import {
   accessCodeSchema,
@@ -24,7 +25,7 @@ import {
   updateProfile,
   userStats,
 } from "../../services/accounts.ts";
-import { allCodes, createCode, removeCode } from "../../services/access_codes.ts";
+import { allCodes, codesAfter, createCode, removeCode } from "../../services/access_codes.ts";
 
 /** Routes under /api/users, mounted at that prefix. */
 export function userApiRoutes(deps: Deps): Hono<UserEnv> {
@@ -44,7 +45,14 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/stats", async (c) => c.json(await userStats(deps)));
 
-  app.get("/access-codes", async (c) => c.json({ codes: await allCodes(deps) }));
+  // Every code newest first; with `limit`/`cursor`, a page read from the store in id order.
+  app.get("/access-codes", async (c) => {
+    const page = apiPage(c);
+    if (page === null) return c.json({ codes: await allCodes(deps) });
+    const { codes, more } = await codesAfter(deps, page.after, page.limit);
+    const last = codes.at(-1);
+    return c.json({ codes, next_cursor: more && last ? encodeCursor(last.id) : null });
+  });
   app.post("/access-codes", async (c) => {
     const body = await readJson(c);
     if (body === undefined) return badJson(c);
@@ -62,14 +70,8 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/", async (c) => {
     const parsed = validate(usersQuerySchema, c.req.query());
     if (!parsed.ok) return badRequest(c, parsed.errors);
-    const paged = validate(apiPageSchema, c.req.query());
-    if (!paged.ok) return badRequest(c, paged.errors);
     const users = await findUsers(deps, parsed.data.role, parsed.data.search);
-    const { limit, cursor } = paged.data;
-    if (limit === undefined && cursor === undefined) return c.json({ users });
-    // `limit` and `cursor`: a page in id order and the cursor after it (null at the end).
-    const page = cursorPage(users, (u) => u.id, limit ?? users.length, cursor ?? null);
-    return c.json({ users: page.items, next_cursor: page.next_cursor });
+    return listJson(c, "users", users, (u) => u.id, (u) => u);
   });
   app.post("/", async (c) => {
     const body = await readJson(c);

@@ -1,0 +1,46 @@
+/**
+ * A JSON list's `limit` and `cursor` (issue 15), in one place for every list endpoint: without
+ * either the answer is every item, in the list's own order, as the spec names it (`{bills}`);
+ * with either it is a page in ascending id order and `next_cursor` (null at the end). A bad
+ * limit or a cursor this API did not answer is a 400 that changes nothing.
+ */
+import type { Context } from "hono";
+import type { AppEnv } from "../_deps.ts";
+import { validate } from "../_http.ts";
+import { apiPageSchema, cursorPage } from "../../core/paging.ts";
+import { invalid } from "../../services/refusal.ts";
+
+/** The page a list request asks for: null for everything. */
+export interface ApiPage {
+  /** How many items at most (every remaining one when absent). */
+  limit: number | undefined;
+  /** The id the page follows (null: from the first). */
+  after: number | null;
+}
+
+/** Reads `limit` and `cursor` of a list request; refuses bad values. */
+export function apiPage<E extends AppEnv>(c: Context<E>): ApiPage | null {
+  const paged = validate(apiPageSchema, c.req.query());
+  if (!paged.ok) throw invalid(paged.errors);
+  const { limit, cursor } = paged.data;
+  if (limit === undefined && cursor === undefined) return null;
+  return { limit, after: cursor ?? null };
+}
+
+/**
+ * Answers `{[name]: items}`, or the page of them the request asks for with `next_cursor`;
+ * `json` turns an item into its JSON shape.
+ */
+export function listJson<E extends AppEnv, T, J>(
+  c: Context<E>,
+  name: string,
+  items: readonly T[],
+  id: (item: T) => number,
+  json: (item: T) => J,
+) {
+  const page = apiPage(c);
+  if (page === null) return c.json({ [name]: items.map(json) });
+  const byId = [...items].sort((a, b) => id(a) - id(b));
+  const p = cursorPage(byId, id, page.limit ?? byId.length, page.after);
+  return c.json({ [name]: p.items.map(json), next_cursor: p.next_cursor });
+}

@@ -101,3 +101,47 @@ export function monthRange(month: string): { from: number; to: number } {
   const mo = Number(m[2]) - 1;
   return { from: Date.UTC(y, mo, 1), to: Date.UTC(y, mo + 1, 1) };
 }
+
+/** A device as the fleet's connectivity rows count it. */
+export interface ConnectivityMember {
+  created_at: number;
+  /** False for a device never heard from: it never counts as online. */
+  heard: boolean;
+  /** Its disconnect events (any order; an open one lasts until the end). */
+  events: readonly DisconnectEvent[];
+}
+
+/**
+ * How many of `members` existed at each of `times` (created by then), and how many of those
+ * were online then: heard from and not inside a disconnect event. Sorted creation times and
+ * the members that have events make each time cost little more than its disconnections.
+ */
+export function connectivityAt(
+  members: readonly ConnectivityMember[],
+  times: readonly number[],
+): { up: number; total: number }[] {
+  const created = members.map((m) => m.created_at).sort((a, b) => a - b);
+  const heard = members.filter((m) => m.heard).map((m) => m.created_at).sort((a, b) => a - b);
+  const withEvents = members.filter((m) => m.heard && m.events.length > 0);
+  return times.map((t) => {
+    let down = 0;
+    for (const m of withEvents) {
+      if (
+        m.created_at <= t &&
+        m.events.some((e) => e.disconnect_time <= t && t < (e.reconnect_time ?? Infinity))
+      ) down++;
+    }
+    return { up: countAtMost(heard, t) - down, total: countAtMost(created, t) };
+  });
+}
+
+/** How many of the ascending `values` are at most `t`. */
+function countAtMost(values: readonly number[], t: number): number {
+  let lo = 0, hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

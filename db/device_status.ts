@@ -9,11 +9,17 @@
  *   that several ingest processes never move it backwards and never need to read it first
  * - `["device_events", deviceId, disconnectTime]` → {@link DisconnectEvent}; events of one
  *   device never overlap, so they are ordered by both start and end
+ * - `["device_events_by_end", end, deviceId, disconnectTime]` → {@link DisconnectEvent}: the
+ *   same events in the order they ended (`end` is the reconnect time, {@link OPEN_END} while
+ *   open), written in the same commits, so the fleet's events that overlap a window are one
+ *   range read ({@link fleetDisconnectEvents}); `["device_events_by_end_built"]` marks a store
+ *   whose older events are in it
  * - `["device_status_revision"]` → `Deno.KvU64`: 1 added by every commit that changes a status
  *   (a sum, so writers never conflict on it); readers that keep figures computed from the
  *   statuses compare it
  */
 import type { DeviceStatus, DisconnectEvent } from "../core/devices.ts";
+import { oncePerStore } from "./_once_per_store.ts";
 
 /** A device's current status. */
 export interface StatusRecord {
@@ -36,6 +42,15 @@ const statusKey = (id: number) => ["device_status", id];
 const seenKey = (id: number) => ["device_last_seen", id];
 const eventKey = (id: number, at: number) => ["device_events", id, at];
 const REVISION_KEY = ["device_status_revision"];
+/** The end of an open event in the by-end index: after every real time. */
+const OPEN_END = Number.MAX_SAFE_INTEGER;
+const byEndKey = (id: number, ev: DisconnectEvent) => [
+  "device_events_by_end",
+  ev.reconnect_time ?? OPEN_END,
+  id,
+  ev.disconnect_time,
+];
+const BY_END_BUILT_KEY = ["device_events_by_end_built"];
 
 /** The revision of the statuses: it changes whenever a device's status does. */
 export async function statusRevision(kv: Deno.Kv): Promise<bigint> {
@@ -147,7 +162,10 @@ export async function markOnline(kv: Deno.Kv, id: number, ts: number): Promise<O
           still_disconnected: false,
           duration_seconds: Math.round((end - ev.value.disconnect_time) / 1000),
         };
-        op.check(ev).set(ev.key, closed);
+        op.check(ev).set(ev.key, closed).delete(byEndKey(id, ev.value)).set(
+          byEndKey(id, closed),
+          closed,
+        );
       }
     }
     if ((await op.commit()).ok) return { changed: true, closed, notified: rec.notified };
@@ -187,6 +205,7 @@ export async function markOffline(
         } satisfies StatusRecord,
       )
       .set(eventKey(id, ts), event)
+      .set(byEndKey(id, event), event)
       .sum(REVISION_KEY, 1n)
       .commit();
     if (res.ok) return true;
@@ -221,11 +240,66 @@ export async function listDisconnectEvents(
   return out.reverse();
 }
 
+/**
+ * Every device's disconnect events that overlap `[from, to)` (epoch ms), by device id, each
+ * device's oldest first: one range read of the events that ended after `from` or are open, so
+ * its cost follows the disconnections in the window, not the size of the fleet.
+ */
+export async function fleetDisconnectEvents(
+  kv: Deno.Kv,
+  from: number,
+  to: number,
+): Promise<Map<number, DisconnectEvent[]>> {
+  await ensureByEndIndex(kv);
+  const out = new Map<number, DisconnectEvent[]>();
+  const iter = kv.list<DisconnectEvent>({
+    start: ["device_events_by_end", from],
+    end: ["device_events_by_end", OPEN_END + 1],
+  });
+  for await (const e of iter) {
+    const ev = e.value;
+    if ((ev.reconnect_time ?? Infinity) <= from || ev.disconnect_time >= to) continue;
+    const id = e.key[2] as number;
+    const list = out.get(id);
+    if (list) list.push(ev);
+    else out.set(id, [ev]);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.disconnect_time - b.disconnect_time);
+  return out;
+}
+
+/**
+ * Puts the events stored before the by-end index existed into it (once per store). An event
+ * that changes meanwhile is left to the write that changed it, which keeps the index itself.
+ */
+const ensureByEndIndex = oncePerStore(async (kv) => {
+  if ((await kv.get(BY_END_BUILT_KEY)).value) return;
+  const index = (entries: Deno.KvEntry<DisconnectEvent>[]) => {
+    const op = kv.atomic();
+    for (const e of entries) op.check(e).set(byEndKey(e.key[1] as number, e.value), e.value);
+    return op.commit();
+  };
+  let batch: Deno.KvEntry<DisconnectEvent>[] = [];
+  const flush = async () => {
+    // A batch in which an event changed is indexed one by one, leaving out the changed ones.
+    if (!(await index(batch)).ok) { for (const e of batch) await index([e]); }
+    batch = [];
+  };
+  for await (const e of kv.list<DisconnectEvent>({ prefix: ["device_events"] })) {
+    batch.push(e);
+    if (batch.length === 100) await flush(); // Deno KV allows 100 checks a commit
+  }
+  if (batch.length) await flush();
+  await kv.set(BY_END_BUILT_KEY, true);
+});
+
 /** Forgets everything about a deleted device's status; answers the record it had. */
 export async function deleteStatusOf(kv: Deno.Kv, id: number): Promise<StatusRecord> {
   const rec = await getStatusRecord(kv, id);
   const keys: Deno.KvKey[] = [statusKey(id), seenKey(id)];
-  for await (const e of kv.list({ prefix: ["device_events", id] })) keys.push(e.key);
+  for await (const e of kv.list<DisconnectEvent>({ prefix: ["device_events", id] })) {
+    keys.push(e.key, byEndKey(id, e.value));
+  }
   for (let i = 0; i < keys.length; i += 500) {
     const op = kv.atomic();
     for (const k of keys.slice(i, i + 500)) op.delete(k);

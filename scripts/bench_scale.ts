@@ -25,6 +25,7 @@ import { startHello } from "./bench.ts";
 import { billPeriod, unitBillDraft } from "../tests/_bills.ts";
 import { createDevice, type StoredDevice } from "../db/devices.ts";
 import { createUser } from "../db/users.ts";
+import { markOffline, markOnline } from "../db/device_status.ts";
 import { createZone } from "../db/zones.ts";
 import { writeStationsBills } from "../db/bills_run.ts";
 import { defaultZone } from "../core/zone.ts";
@@ -44,10 +45,14 @@ function arg(name: string, fallback: string): string {
 
 // ---- the fleet ------------------------------------------------------------------------------
 
-/** Fills `kv` with `n` stations (2 units, 2 meters, 2 tenants, 2 unit bills each). */
+/**
+ * Fills `kv` with `n` stations (2 units, 2 meters, 2 tenants, 2 unit bills each), every device
+ * online for two days but for the meters' disconnections of the last day (see `statuses`).
+ */
 async function seed(kv: Deno.Kv, n: number): Promise<{ zoneId: number }> {
   const zone = await createZone(kv, defaultZone("Escala"), Date.now());
-  const now = new Date().toISOString();
+  const now = Date.now();
+  const devices: number[] = [];
   const tenantHash = await hashPassword(TENANT.password);
   let batch: Parameters<typeof writeStationsBills>[2][number][] = [];
   const flush = async () => {
@@ -79,6 +84,7 @@ async function seed(kv: Deno.Kv, n: number): Promise<{ zoneId: number }> {
       mqtt_password_hash: "x",
     } as unknown as StoredDevice));
     if (!st.ok) throw new Error(`station ${serial}: ${JSON.stringify(st)}`);
+    devices.push(st.device.id);
     for (const unit of units) {
       tenantNo++;
       const tenant = await createUser(kv, {
@@ -108,6 +114,7 @@ async function seed(kv: Deno.Kv, n: number): Promise<{ zoneId: number }> {
         mqtt_password_hash: "x",
       } as unknown as StoredDevice));
       if (!se.ok) throw new Error(`meter ${meter}: ${JSON.stringify(se)}`);
+      devices.push(se.device.id);
     }
     batch.push({
       stationId: st.device.id,
@@ -128,7 +135,24 @@ async function seed(kv: Deno.Kv, n: number): Promise<{ zoneId: number }> {
     if (i % 1000 === 0) out(`  ${i} stations`);
   }
   await flush();
+  await statuses(kv, devices, now);
   return { zoneId: zone.id };
+}
+
+/**
+ * Every device online since two days before `now`; one device in 50 was offline from 3 h to
+ * 1 h ago, and one in 200 has been offline for the last 30 minutes.
+ */
+async function statuses(kv: Deno.Kv, ids: readonly number[], now: number) {
+  const H = 3_600_000;
+  for (const [k, id] of ids.entries()) {
+    await markOnline(kv, id, now - 48 * H);
+    if (k % 50 === 7) {
+      await markOffline(kv, id, now - 3 * H, "silence", []);
+      await markOnline(kv, id, now - H);
+    }
+    if (k % 200 === 11) await markOffline(kv, id, now - H / 2, "will", []);
+  }
 }
 
 // ---- measuring ------------------------------------------------------------------------------
@@ -229,6 +253,7 @@ const PAGES = (zoneId: number) => [
   "/admin/users?tab=tenants",
   `/admin/units-billing?zone_id=${zoneId}&year=${PERIOD.slice(0, 4)}&period=${PERIOD}`,
   "/api/devices/stats",
+  "/admin/stats",
 ];
 
 async function measureSize(

@@ -8,8 +8,9 @@ import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import type { DeviceView, MeasurementKey } from "../core/devices.ts";
 import { deviceDisconnectEvents, listDeviceViews } from "./devices/mod.ts";
+import { devicesWithDisconnects } from "./devices/connectivity.ts";
 import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../core/local_time.ts";
-import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
+import { connectivityAt, MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
 import { type IngestHealth, readIngestHealth } from "../db/ingest_health.ts";
 
 const HOUR = 3_600_000;
@@ -294,14 +295,13 @@ export async function monthlyUptime(deps: Deps, device: DeviceView, month: strin
 /** Counts and 24-hour uptime of the fleet the viewer sees. */
 export async function systemStats(deps: Deps, viewer: User) {
   const now = deps.now();
-  const devices = await listDeviceViews(deps, viewer);
+  const devices = await devicesWithDisconnects(deps, viewer, now - DAY, now);
   const stations = devices.filter((d) => d.type === "station");
   const sensors = devices.filter((d) => d.type === "sensor");
   let observed = 0;
   let online = 0;
   for (const s of sensors) {
-    const events = await deviceDisconnectEvents(deps, s.id, now - DAY, now);
-    const u = uptimeOver(events, now - DAY, now, s.created_at, now);
+    const u = uptimeOver(s.events, now - DAY, now, s.created_at, now);
     observed += u.observed_seconds;
     online += u.online_duration_seconds;
   }
@@ -334,38 +334,29 @@ export async function systemPerformance(
   const { span, step } = TIMEFRAMES[timeframe];
   const end = Math.floor(now / HOUR) * HOUR + HOUR;
   const from = end - span;
-  const devices = await listDeviceViews(deps, viewer);
-  const offline = new Map<number, { a: number; b: number }[]>();
-  for (const d of devices) {
-    const events = await deviceDisconnectEvents(deps, d.id, from, now);
-    offline.set(
-      d.id,
-      events.map((e) => ({ a: e.disconnect_time, b: e.reconnect_time ?? Infinity })),
-    );
-  }
-  const onlineAt = (d: DeviceView, t: number) =>
-    d.created_at <= t && d.status !== "unknown" &&
-    !(offline.get(d.id) ?? []).some((iv) => iv.a <= t && t < iv.b);
-  const rows = [];
-  for (let t = from + step; t <= end; t += step) {
-    const at = Math.min(t, now);
-    const count = (type: "station" | "sensor") => {
-      const existing = devices.filter((d) => d.type === type && d.created_at <= at);
-      const up = existing.filter((d) => onlineAt(d, at)).length;
-      return { up, total: existing.length };
-    };
-    const st = count("station");
-    const se = count("sensor");
-    rows.push({
-      hour: new Date(t - step).toISOString(),
-      stations_online: st.up,
-      stations_total: st.total,
-      station_connectivity: st.total ? Math.round((st.up / st.total) * 1000) / 10 : 0,
-      sensors_online: se.up,
-      sensors_total: se.total,
-      sensor_connectivity: se.total ? Math.round((se.up / se.total) * 1000) / 10 : 0,
-    });
-  }
+  const devices = await devicesWithDisconnects(deps, viewer, from, now);
+  const times: number[] = [];
+  for (let t = from + step; t <= end; t += step) times.push(t);
+  const at = times.map((t) => Math.min(t, now));
+  const members = (type: "station" | "sensor") =>
+    devices.filter((d) => d.type === type).map((d) => ({
+      created_at: d.created_at,
+      heard: d.status !== "unknown",
+      events: d.events,
+    }));
+  const stations = connectivityAt(members("station"), at);
+  const sensors = connectivityAt(members("sensor"), at);
+  const share = (c: { up: number; total: number }) =>
+    c.total ? Math.round((c.up / c.total) * 1000) / 10 : 0;
+  const rows = times.map((t, i) => ({
+    hour: new Date(t - step).toISOString(),
+    stations_online: stations[i].up,
+    stations_total: stations[i].total,
+    station_connectivity: share(stations[i]),
+    sensors_online: sensors[i].up,
+    sensors_total: sensors[i].total,
+    sensor_connectivity: share(sensors[i]),
+  }));
   return { timeframe, data: rows };
 }
 

@@ -13,4 +13,4 @@ ENV PORT=8000 DATA_DIR=/data HOSTNAME=0.0.0.0
 VOLUME ["/data"]
 EXPOSE 8000 1883 8883
 USER deno
-CMD ["run", "--allow-net", "--allow-env", "--allow-sys=hostname", "--allow-read=/app,/data", "--allow-write=/data", "main.ts"]
+CMD ["run", "--v8-flags=--heap-growing-percent=30", "--allow-net", "--allow-env", "--allow-sys=hostname", "--allow-read=/app,/data", "--allow-write=/data", "main.ts"]

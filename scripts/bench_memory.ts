@@ -33,8 +33,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const port = 19000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = await Deno.makeTempDir({ prefix: "portal-bench-memory-" });
+/** The V8 flags the portal runs with, as `deno task demo` gives them (deno.json). */
+const v8Flags: string[] = JSON.parse(Deno.readTextFileSync("deno.json")).tasks.demo
+  .match(/--v8-flags=\S+/g) ?? [];
 const portal = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts", "--demo"],
+  args: ["run", "-A", ...v8Flags, "main.ts", "--demo"],
   env: {
     PORT: String(port),
     HOSTNAME: "127.0.0.1",

@@ -4,6 +4,11 @@
  * Without JavaScript every part works by posting (Generate New re-renders on the server
  * with a new code); with it, Generate New draws a code in the browser, only the checklist
  * of the chosen type shows, and Create is disabled while submitting or with no code.
+ *
+ * A fleet may hold thousands of stations, so the checklists show the ticked choices and a
+ * page of the others that match a search. Searching posts the form (ticks kept) with
+ * `action=search`; a post whose search text differs from the one shown (`q_shown`: Enter in
+ * the search field) is a search too, never a Create.
  */
 import { useEffect, useState } from "react";
 import CopyButton from "./CopyButton.tsx";
@@ -31,6 +36,13 @@ export interface AccessCodeFormTexts {
   noUnits: string;
   notes: string;
   notesPlaceholder: string;
+  search: string;
+  searchButton: string;
+  /** "Showing {{shown}} of {{total}}...", for each list shown in part. */
+  stationsShowing: string | null;
+  unitsShowing: string | null;
+  /** "Nothing matches ...", when a search found nothing. */
+  noMatches: string;
   cancel: string;
   create: string;
   creating: string;
@@ -45,6 +57,10 @@ export interface AccessCodeFormProps {
   notes: string;
   stations: StationOption[];
   units: UnitOption[];
+  /** The search the lists are filtered by (empty: none). */
+  q: string;
+  /** Whether the search shows: a list shows only a part, or a search is on. */
+  searchable: boolean;
   selectedStations: number[];
   selectedUnits: string[];
   /** Translated field errors (code, role, assignments, notes). */
@@ -58,11 +74,13 @@ export function newCode(): string {
 }
 
 /** A fieldset of checkboxes (the stations or units to assign), or a note that there are none. */
-function Checklist({ legend, hint, empty, name, items, checked }: {
+function Checklist({ legend, hint, empty, showing, name, items, checked }: {
   legend: string;
   hint: string;
   /** Shown instead of the boxes when there is nothing to choose. */
   empty: string;
+  /** Shown under the boxes when they are a part of the matching ones. */
+  showing: string | null;
   /** The checkboxes' name; the fieldset's test id is `{name}-list`. */
   name: string;
   items: readonly { value: string; label: string }[];
@@ -87,6 +105,7 @@ function Checklist({ legend, hint, empty, name, items, checked }: {
           ))}
         </div>
       )}
+      {showing && <p className="hint">{showing}</p>}
     </fieldset>
   );
 }
@@ -112,6 +131,10 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
       className="form"
       noValidate
       onSubmit={(e) => {
+        // A search posts the form too, but creates nothing: never blocked, no "Creating...".
+        const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+        const q = (e.currentTarget.elements.namedItem("q") as HTMLInputElement | null)?.value;
+        if (submitter?.value === "search" || (q ?? "").trim() !== props.q) return;
         if (blocked) {
           e.preventDefault();
           return;
@@ -176,11 +199,38 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
             </div>
             {errorOf("role")}
           </fieldset>
+          {props.searchable && (
+            <div className="field">
+              <label htmlFor="choice-q">{texts.search}</label>
+              <div className="code-box">
+                <input
+                  id="choice-q"
+                  name="q"
+                  type="search"
+                  maxLength={200}
+                  defaultValue={props.q}
+                  data-testid="choice-search"
+                />
+                <input type="hidden" name="q_shown" value={props.q} />
+                <button
+                  type="submit"
+                  name="action"
+                  value="search"
+                  className="btn btn-sm btn-secondary"
+                  formNoValidate
+                  data-testid="choice-search-button"
+                >
+                  {texts.searchButton}
+                </button>
+              </div>
+            </div>
+          )}
           {(!enhanced || role === "customer") && (
             <Checklist
               legend={texts.stations}
               hint={texts.stationsHint}
-              empty={texts.noStations}
+              empty={props.q ? texts.noMatches : texts.noStations}
+              showing={texts.stationsShowing}
               name="stations"
               items={props.stations.map((s) => ({ value: String(s.id), label: s.label }))}
               checked={(value) => props.selectedStations.includes(Number(value))}
@@ -190,7 +240,8 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
             <Checklist
               legend={texts.units}
               hint={texts.unitsHint}
-              empty={texts.noUnits}
+              empty={props.q ? texts.noMatches : texts.noUnits}
+              showing={texts.unitsShowing}
               name="units"
               items={props.units}
               checked={(value) => props.selectedUnits.includes(value)}

@@ -21,7 +21,12 @@ import { accessCodeSchema, type FieldErrors } from "../core/schemas.ts";
 import { canDeleteAccessCode } from "../core/types.ts";
 import { createCode, findCode, generateCode, removeCode } from "../services/access_codes.ts";
 import { accessCodeChoices } from "../services/devices/mod.ts";
-import { AccessCodePage, type AccessCodeValues } from "../components/users/AccessCodePage.tsx";
+import {
+  AccessCodePage,
+  type AccessCodeValues,
+  type ShownChoices,
+} from "../components/users/AccessCodePage.tsx";
+import { searchText } from "../core/paging.ts";
 import type { StationOption, UnitOption } from "../core/access_code.ts";
 import { backFields } from "../components/users/RowActions.tsx";
 import { cleanSearch, usersUrl } from "../components/users/tabs.ts";
@@ -38,12 +43,13 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
     error?: string,
     status: 200 | 400 = 200,
   ) => {
-    let options: { stations: StationOption[]; units: UnitOption[] };
+    let options: { stations: ShownChoices<StationOption>; units: ShownChoices<UnitOption> };
     try {
-      options = await accessCodeChoices(deps);
+      options = await accessCodeChoices(deps, values);
     } catch (e) {
       deps.log.log("error", "access code resources failed", { error: String(e) });
-      options = { stations: [], units: [] };
+      const none = { items: [], matching: 0 };
+      options = { stations: none, units: none };
       error ??= c.var.t("users.errors.fetch_resources");
     }
     return appPage(
@@ -67,10 +73,11 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/create", async (c) =>
     renderCodeForm(c, {
       code: await generateCode(deps),
-      role: "user",
+      role: c.req.query("role") === "customer" ? "customer" : "user",
       notes: "",
       stations: [],
       units: [],
+      q: searchText(c.req.query("q")),
     }));
 
   app.post("/create", async (c) => {
@@ -81,9 +88,14 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
       notes: str(form, "notes"),
       stations: list(form, "stations").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0),
       units: list(form, "units"),
+      q: searchText(str(form, "q")),
     };
     if (str(form, "action") === "regenerate") {
       return renderCodeForm(c, { ...values, code: await generateCode(deps) });
+    }
+    // A search button, or Enter in a search field whose text changed: show what matches.
+    if (str(form, "action") === "search" || values.q !== searchText(str(form, "q_shown"))) {
+      return renderCodeForm(c, values);
     }
     const failed = c.var.t("users.errors.create_code_failed");
     const parsed = validate(accessCodeSchema, {

@@ -5,6 +5,13 @@ import { FormError } from "../kit/mod.ts";
 import AccessCodeForm from "../../islands/AccessCodeForm.tsx";
 import type { StationOption, UnitOption } from "../../core/access_code.ts";
 
+/** One checklist's choices as shown: the ticked ones and a page of the matching others. */
+export interface ShownChoices<T> {
+  items: T[];
+  /** How many match the search in all. */
+  matching: number;
+}
+
 /** What the form shows. */
 export interface AccessCodeValues {
   code: string;
@@ -12,6 +19,8 @@ export interface AccessCodeValues {
   notes: string;
   stations: number[];
   units: string[];
+  /** The search of the checklists (empty: none). */
+  q: string;
 }
 
 /** Props of {@link AccessCodePage}. */
@@ -20,8 +29,8 @@ export interface AccessCodePageProps {
   action: string;
   cancelHref: string;
   values: AccessCodeValues;
-  stations: StationOption[];
-  units: UnitOption[];
+  stations: ShownChoices<StationOption>;
+  units: ShownChoices<UnitOption>;
   /** Translated errors by field. */
   fieldErrors: Record<string, string>;
   /** 'Failed to create access code', or 'Failed to fetch resources'. */
@@ -32,6 +41,10 @@ export interface AccessCodePageProps {
 export function AccessCodePage(
   { t, action, cancelHref, values, stations, units, fieldErrors, error }: AccessCodePageProps,
 ) {
+  const showing = (c: ShownChoices<unknown>) =>
+    c.items.length < c.matching
+      ? t("users.code_form.showing", { shown: c.items.length, total: c.matching })
+      : null;
   return (
     <>
       <div className="page-head">
@@ -47,8 +60,10 @@ export function AccessCodePage(
           code: values.code,
           role: values.role,
           notes: values.notes,
-          stations,
-          units,
+          stations: stations.items,
+          units: units.items,
+          q: values.q,
+          searchable: values.q !== "" || showing(stations) !== null || showing(units) !== null,
           selectedStations: values.stations,
           selectedUnits: values.units,
           errors: fieldErrors,
@@ -68,6 +83,11 @@ export function AccessCodePage(
             noUnits: t("users.code_form.no_units"),
             notes: t("users.code_form.notes"),
             notesPlaceholder: t("users.code_form.notes_placeholder"),
+            search: t("users.code_form.search"),
+            searchButton: t("users.code_form.search_button"),
+            stationsShowing: showing(stations),
+            unitsShowing: showing(units),
+            noMatches: t("users.code_form.no_matches", { q: values.q }),
             cancel: t("users.code_form.cancel"),
             create: t("users.code_form.create"),
             creating: t("users.code_form.creating"),

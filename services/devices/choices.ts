@@ -1,6 +1,12 @@
-/** What the Create Access Code checklists offer: stations and units with a sensor. */
+/**
+ * What the Create Access Code checklists offer: stations, and units with a sensor. A fleet can
+ * hold thousands, so the form shows the chosen ones and a page of the others that match its
+ * search ({@link CHOICES_SHOWN}), read from the device records kept per store.
+ */
 import type { Deps } from "../deps.ts";
-import { listDevices } from "../../db/devices.ts";
+import type { StoredDevice } from "../../db/devices.ts";
+import { matches } from "../../core/paging.ts";
+import { fleetDevices } from "./fleet_devices.ts";
 
 /** A station an access code can assign. */
 export interface StationChoice {
@@ -14,17 +20,55 @@ export interface UnitChoice {
   label: string;
 }
 
+/** How many choices of each kind the form shows besides the chosen ones. */
+export const CHOICES_SHOWN = 50;
+
+/** The choices shown of one kind, and how many match the search in all. */
+export interface ChoicePage<T> {
+  items: T[];
+  /** Choices that match the search (the chosen ones included). */
+  matching: number;
+}
+
+/** What the form asks for: its search and the choices already ticked. */
+export interface ChoiceQuery {
+  q?: string;
+  stations?: readonly number[];
+  units?: readonly string[];
+}
+
+/** The chosen items, then the first `CHOICES_SHOWN` others that match, in creation order. */
+function pageOf<T>(all: readonly T[], chosen: (x: T) => boolean, match: (x: T) => boolean) {
+  const items = all.filter(chosen);
+  let matching = 0;
+  let others = 0;
+  for (const x of all) {
+    if (!match(x)) continue;
+    matching++;
+    if (!chosen(x) && others < CHOICES_SHOWN) {
+      items.push(x);
+      others++;
+    }
+  }
+  return { items, matching };
+}
+
 /**
- * What the Create Access Code checklists offer: every station (customers), and the unit of
- * every sensor that has one (tenants), as `sensorId:unitId`, in creation order.
+ * The Create Access Code choices: stations (customers) and the unit of every sensor that has
+ * one (tenants, as `sensorId:unitId`), each searched by its label.
  */
 export async function accessCodeChoices(
   deps: Deps,
-): Promise<{ stations: StationChoice[]; units: UnitChoice[] }> {
-  const devices = await listDevices(deps.kv);
-  const byId = new Map(devices.map((d) => [d.id, d]));
-  const stations = devices.filter((d) => d.type === "station")
-    .map((d) => ({ id: d.id, label: `${d.name} (${d.serial_number})` }));
+  query: ChoiceQuery = {},
+): Promise<{ stations: ChoicePage<StationChoice>; units: ChoicePage<UnitChoice> }> {
+  const devices = await fleetDevices(deps.kv);
+  const q = query.q ?? "";
+  const byId = new Map<number, StoredDevice>();
+  for (const d of devices) if (d.type === "station") byId.set(d.id, d);
+  const stations = [...byId.values()].map((d) => ({
+    id: d.id,
+    label: `${d.name} (${d.serial_number})`,
+  }));
   const units: UnitChoice[] = [];
   for (const s of devices) {
     const unitId = s.config.sensor?.unit_id;
@@ -36,5 +80,10 @@ export async function accessCodeChoices(
       label: `${station?.name ?? "?"} · ${unit?.name ?? unitId} · ${s.name}`,
     });
   }
-  return { stations, units };
+  const chosenStations = new Set(query.stations ?? []);
+  const chosenUnits = new Set(query.units ?? []);
+  return {
+    stations: pageOf(stations, (s) => chosenStations.has(s.id), (s) => matches(q, [s.label])),
+    units: pageOf(units, (u) => chosenUnits.has(u.value), (u) => matches(q, [u.label])),
+  };
 }

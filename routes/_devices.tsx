@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import { idParam } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import type { FieldErrors } from "../core/schemas.ts";
 import type { DeviceView } from "../core/devices.ts";
 import { DEVICE_MESSAGE_PARAMS, LOCATION_FIELDS, parseLocation } from "../core/device_rules.ts";
@@ -136,11 +136,12 @@ export const noticeText = (t: Translate, done: string | undefined) =>
 
 /** 'Station Not Found' (404). */
 export const stationNotFound = <E extends AppEnv>(c: Context<E>, deps: Deps) =>
-  appPage(
+  renderPage(
     c,
     deps,
     c.var.t("devices.sensor_form.station_not_found_title"),
-    <StationNotFound t={c.var.t} />,
+    StationNotFound,
+    {},
     404,
   );
 
@@ -148,26 +149,20 @@ export const stationNotFound = <E extends AppEnv>(c: Context<E>, deps: Deps) =>
 export const stationLoadError = <E extends AppEnv>(c: Context<E>, deps: Deps, e: unknown) => {
   deps.log.log("error", "station page failed", { path: c.req.path, error: String(e) });
   const t = c.var.t;
-  return appPage(
-    c,
-    deps,
-    t("devices.station_data.errors.loading_title"),
-    <StationLoadError
-      t={t}
-      message={t("devices.station_data.errors.unexpected")}
-      retry={c.req.path}
-    />,
-    500,
-  );
+  return renderPage(c, deps, t("devices.station_data.errors.loading_title"), StationLoadError, {
+    message: t("devices.station_data.errors.unexpected"),
+    retry: c.req.path,
+  }, 500);
 };
 
 /** 'Sensor Not Found' (404) of a station's sensor pages. */
 export const sensorNotFound = <E extends AppEnv>(c: Context<E>, deps: Deps, stationId: number) =>
-  appPage(
+  renderPage(
     c,
     deps,
     c.var.t("devices.sensor_data.not_found_title"),
-    <SensorNotFound t={c.var.t} stationId={stationId} />,
+    SensorNotFound,
+    { stationId },
     404,
   );
 

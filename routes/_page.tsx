@@ -55,13 +55,29 @@ export async function appPage<E extends AppEnv>(
   return c.html(html, status);
 }
 
+/**
+ * Renders a signed-in page whose body is `Component` with `props` and the request's translator
+ * (`t`): the common case of {@link appPage}.
+ */
+export function renderPage<E extends AppEnv, P extends { t: Translate }>(
+  c: Context<E>,
+  deps: Deps,
+  title: string,
+  Component: (props: P) => ReactNode,
+  props: NoInfer<Omit<P, "t">>,
+  status: Status = 200,
+): Promise<Response> {
+  const all = { ...props, t: c.var.t } as P;
+  return appPage(c, deps, title, <Component {...all} />, status);
+}
+
 /** The confirmation step of a form post for browsers without JavaScript, titled by it. */
 export function confirmPage<E extends AppEnv>(
   c: Context<E>,
   deps: Deps,
   props: Omit<ConfirmPageProps, "t">,
 ): Promise<Response> {
-  return appPage(c, deps, props.title, <ConfirmPage t={c.var.t} {...props} />);
+  return renderPage(c, deps, props.title, ConfirmPage, props);
 }
 
 /** Renders a page without the signed-in frame. */

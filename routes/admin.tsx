@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import {
   fleetStats,
   pageStationViews,
@@ -89,25 +89,19 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
       deps.log.log("error", "dashboard stations failed", { error: String(e) });
     }
     const series = tab === "chart" ? await chart(deps, user, mode, date).catch(() => null) : null;
-    return appPage(
-      c,
-      deps,
-      t("dashboard.admin_dashboard.title"),
-      <AdminDashboard
-        t={t}
-        tab={tab}
-        q={q}
-        stats={stats}
-        overview={ov}
-        stations={stations}
-        paging={paging}
-        all={all}
-        online={online}
-        mode={mode}
-        date={date}
-        chart={series}
-      />,
-    );
+    return renderPage(c, deps, t("dashboard.admin_dashboard.title"), AdminDashboard, {
+      tab,
+      q,
+      stats,
+      overview: ov,
+      stations,
+      paging,
+      all,
+      online,
+      mode,
+      date,
+      chart: series,
+    });
   });
   app.route("/", adminStatsRoutes(deps));
   app.route("/users", adminUserRoutes(deps));

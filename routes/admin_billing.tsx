@@ -17,7 +17,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { appPage, renderPage } from "./_page.tsx";
 import {
   billYears,
   deleteCustomerBillById,
@@ -173,30 +173,24 @@ function billingPageRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
       : q.done === "paid"
       ? t("billing.payment_record.done")
       : null;
-    return appPage(
-      c,
-      deps,
-      title,
-      <BillingPage
-        t={t}
-        mode={mode}
-        base={base}
-        title={path.title ? title : undefined}
-        pickers={pickers}
-        result={result}
-        notice={notice}
-        error={deleteError
-          ? t(deleteError)
-          : pickers.zones.length === 0 && path.kind
-          ? t("billing.paths.no_zones_of_kind")
-          : null}
-        noUnitBills={mode === "stations" && result?.ok === true &&
-          result.station_bills.created + result.station_bills.updated === 0}
-        total={total}
-        finalized={finalized}
-        list={list}
-      />,
-    );
+    return renderPage(c, deps, title, BillingPage, {
+      mode,
+      base,
+      title: path.title ? title : undefined,
+      pickers,
+      result,
+      notice,
+      error: deleteError
+        ? t(deleteError)
+        : pickers.zones.length === 0 && path.kind
+        ? t("billing.paths.no_zones_of_kind")
+        : null,
+      noUnitBills: mode === "stations" && result?.ok === true &&
+        result.station_bills.created + result.station_bills.updated === 0,
+      total,
+      finalized,
+      list,
+    });
   });
 
   /** The confirmation step of a post, carrying the picker values (the year when asked) back. */

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import type { BillingPath } from "./admin_billing.tsx";
 import {
   recordPayment,
@@ -55,22 +55,15 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
     if (!bill) throw notFound("billing.errors.bill_not_found");
     if (!bill.can_record_payment) throw conflict("billing.errors.bill_not_payable");
     const t = c.var.t;
-    return appPage(
-      c,
-      deps,
-      t("billing.payment_record.title"),
-      <PaymentRecordForm
-        t={t}
-        bill={bill}
-        action={`${base}/bills/${bill.id}/payment`}
-        cancelHref={`${base}?${new URLSearchParams(back)}`}
-        back={back}
-        values={values}
-        errors={errors}
-        message={message}
-      />,
-      Object.keys(errors).length > 0 || message ? 400 : 200,
-    );
+    return renderPage(c, deps, t("billing.payment_record.title"), PaymentRecordForm, {
+      bill,
+      action: `${base}/bills/${bill.id}/payment`,
+      cancelHref: `${base}?${new URLSearchParams(back)}`,
+      back,
+      values,
+      errors,
+      message,
+    }, Object.keys(errors).length > 0 || message ? 400 : 200);
   };
 
   if (mode === "units") {

@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { pageStationViews, STATION_SORTS, type StationSort } from "../services/devices/mod.ts";
 import { StationList, type StationRow } from "../components/devices/StationList.tsx";
 import type { Paging } from "../components/kit/mod.ts";
@@ -38,18 +38,12 @@ export function adminDeviceRoutes(deps: Deps): Hono<UserEnv> {
       deps.log.log("error", "station list failed", { error: String(e) });
       rows = null;
     }
-    return appPage(
-      c,
-      deps,
-      t("devices.devices_page.title"),
-      <StationList
-        t={t}
-        q={q}
-        stations={rows}
-        paging={paging}
-        notice={noticeText(t, c.req.query("done"))}
-      />,
-    );
+    return renderPage(c, deps, t("devices.devices_page.title"), StationList, {
+      q,
+      stations: rows,
+      paging,
+      notice: noticeText(t, c.req.query("done")),
+    });
   });
 
   return app;

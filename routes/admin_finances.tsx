@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { validate } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { csvDownload } from "./_csv.ts";
 import { invalid } from "../services/refusal.ts";
 import { type FinanceQuery, financeQuerySchema } from "../core/finance_queries.ts";
@@ -63,19 +63,13 @@ export function adminFinanceRoutes(deps: Deps): Hono<UserEnv> {
     const zones = await zonesPerformance(deps, f).catch(
       failed("finances.errors.fetch_zone", "zones"),
     );
-    return appPage(
-      c,
-      deps,
-      c.var.t("finances.finances_page.title"),
-      <FinancesPage
-        t={c.var.t}
-        filters={{ currency: f.currency, start_date: q.start_date, end_date: q.end_date }}
-        overview={overview}
-        bimonthly={bimonthly}
-        zones={zones}
-        errors={errors}
-      />,
-    );
+    return renderPage(c, deps, c.var.t("finances.finances_page.title"), FinancesPage, {
+      filters: { currency: f.currency, start_date: q.start_date, end_date: q.end_date },
+      overview,
+      bimonthly,
+      zones,
+      errors,
+    });
   });
 
   app.get("/export/details.csv", async (c) => {

@@ -6,7 +6,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { formString, readForm, validate } from "./_http.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { requireRole } from "./_session.ts";
@@ -24,18 +24,12 @@ export function adminPaymentRoutes(deps: Deps): Hono<AppEnv> {
     notice?: string;
     error?: string;
   }) =>
-    appPage(
-      c,
-      deps,
-      c.var.t("payments.admin.title"),
-      <AdminPaymentsPage
-        t={c.var.t}
-        data={await paymentsOverview(deps)}
-        testMode={paymentsTestMode(deps)}
-        offsetMinutes={deps.config.utcOffsetMinutes}
-        {...msg}
-      />,
-    );
+    renderPage(c, deps, c.var.t("payments.admin.title"), AdminPaymentsPage, {
+      data: await paymentsOverview(deps),
+      testMode: paymentsTestMode(deps),
+      offsetMinutes: deps.config.utcOffsetMinutes,
+      ...msg,
+    });
 
   app.get(
     "/",

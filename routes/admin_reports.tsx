@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { pdfResponse } from "./api/reports.ts";
 import { localParts } from "../core/local_time.ts";
 import { parsePeriod } from "../core/periods.ts";
@@ -103,11 +103,12 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
 
   const stationMissing = (c: Ctx) =>
-    appPage(
+    renderPage(
       c,
       deps,
       c.var.t("devices.sensor_form.station_not_found_title"),
-      <StationNotFound t={c.var.t} />,
+      StationNotFound,
+      {},
       404,
     );
 
@@ -129,40 +130,27 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
       data = await stationReport(deps, ctx, period);
     } catch (e) {
       deps.log.log("error", "station report failed", { station: ctx.station.id, error: String(e) });
-      return appPage(
-        c,
-        deps,
-        t("reports.station_report.title"),
-        <ReportErrorState
-          t={t}
-          title={t("reports.station_report.errors.load_failed")}
-          message={e instanceof Error ? e.message : String(e)}
-          back={{ href: "/admin/devices", label: t("reports.station_report.errors.go_back") }}
-          retry={c.req.url}
-        />,
-        500,
-      );
+      return renderPage(c, deps, t("reports.station_report.title"), ReportErrorState, {
+        title: t("reports.station_report.errors.load_failed"),
+        message: e instanceof Error ? e.message : String(e),
+        back: { href: "/admin/devices", label: t("reports.station_report.errors.go_back") },
+        retry: c.req.url,
+      }, 500);
     }
     const unit = c.req.query("unit");
     const selected = data.bills.find((b) => b.unit_id === unit) ?? data.bills[0] ?? null;
-    return appPage(
-      c,
-      deps,
-      t("reports.station_report.title"),
-      <StationReport
-        t={t}
-        station={ctx.station}
-        city={cityOf(t, ctx.station.location)}
-        zoneName={ctx.zone?.name ?? null}
-        kind={ctx.kind}
-        periods={periods}
-        data={data}
-        selected={selected}
-        error={c.req.query("report_error")
-          ? t("reports.station_report.errors.generate_failed")
-          : null}
-      />,
-    );
+    return renderPage(c, deps, t("reports.station_report.title"), StationReport, {
+      station: ctx.station,
+      city: cityOf(t, ctx.station.location),
+      zoneName: ctx.zone?.name ?? null,
+      kind: ctx.kind,
+      periods,
+      data,
+      selected,
+      error: c.req.query("report_error")
+        ? t("reports.station_report.errors.generate_failed")
+        : null,
+    });
   });
 
   /** Renders the unit report; `attempt` reopens a failed recalculation. */
@@ -195,32 +183,21 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
       data = UNIT_ID.test(unitId) ? await unitReport(deps, ctx, unitId, year, day) : null;
     } catch (e) {
       deps.log.log("error", "unit report failed", { station: ctx.station.id, error: String(e) });
-      return appPage(
-        c,
-        deps,
-        t("reports.unit_report.error_title"),
-        <ReportErrorState
-          t={t}
-          title={t("reports.unit_report.error_title")}
-          message={t("reports.unit_report.errors.fetch_failed", {
-            message: e instanceof Error ? e.message : String(e),
-          })}
-          back={{
-            href: `/admin/report/station/${ctx.station.id}`,
-            label: t("reports.unit_report.back_to_station"),
-          }}
-        />,
-        500,
-      );
+      return renderPage(c, deps, t("reports.unit_report.error_title"), ReportErrorState, {
+        title: t("reports.unit_report.error_title"),
+        message: t("reports.unit_report.errors.fetch_failed", {
+          message: e instanceof Error ? e.message : String(e),
+        }),
+        back: {
+          href: `/admin/report/station/${ctx.station.id}`,
+          label: t("reports.unit_report.back_to_station"),
+        },
+      }, 500);
     }
     if (!data) {
-      return appPage(
-        c,
-        deps,
-        t("reports.unit_report.not_found_title"),
-        <UnitNotFound t={t} stationId={ctx.station.id} />,
-        404,
-      );
+      return renderPage(c, deps, t("reports.unit_report.not_found_title"), UnitNotFound, {
+        stationId: ctx.station.id,
+      }, 404);
     }
     const withBill =
       [...data.rows].reverse().find((r) =>
@@ -228,31 +205,31 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
       ) ?? [...data.rows].reverse().find((r) => r.bill);
     const zone = zoneOfBill(withBill?.bill?.zone_snapshot, ctx.zone);
     const base = `/admin/report/station/${ctx.station.id}/unit/${encodeURIComponent(unitId)}`;
-    return appPage(
+    return renderPage(
       c,
       deps,
       t("reports.unit_report.title", {
         unit: data.unit.name || data.unit.id,
         type: t(`reports.unit_report.${ctx.kind}`),
       }),
-      <UnitReport
-        t={t}
-        stationId={ctx.station.id}
-        stationName={ctx.station.name}
-        city={cityOf(t, ctx.station.location)}
-        unit={{ id: data.unit.id, name: data.unit.name || data.unit.id }}
-        tenant={data.tenant}
-        kind={ctx.kind}
-        zone={zone}
-        year={year}
-        years={years}
-        rows={data.rows}
-        expanded={expanded}
-        notice={opts.notice ?? null}
-        error={opts.error ?? null}
-        attempt={opts.attempt ?? null}
-        recalcForm={(row, attempt) => recalcProps(t, `${base}/recalculate`, year, row, attempt)}
-      />,
+      UnitReport,
+      {
+        stationId: ctx.station.id,
+        stationName: ctx.station.name,
+        city: cityOf(t, ctx.station.location),
+        unit: { id: data.unit.id, name: data.unit.name || data.unit.id },
+        tenant: data.tenant,
+        kind: ctx.kind,
+        zone,
+        year,
+        years,
+        rows: data.rows,
+        expanded,
+        notice: opts.notice ?? null,
+        error: opts.error ?? null,
+        attempt: opts.attempt ?? null,
+        recalcForm: (row, attempt) => recalcProps(t, `${base}/recalculate`, year, row, attempt),
+      },
       opts.status ?? 200,
     );
   };

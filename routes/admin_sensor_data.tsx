@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, idParam, readForm, validate } from "./_http.ts";
 import { requireRole } from "./_session.ts";
-import { appPage, confirmPage } from "./_page.tsx";
+import { confirmPage, renderPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { sensorTopicPrefix } from "../core/devices.ts";
 import { localParts } from "../core/local_time.ts";
@@ -91,54 +91,48 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
     }
     const page = `${stationUrl(s.id)}/sensor/${x.id}/data`;
     const ip = x.config.sensor?.ip_address ?? "";
-    return appPage(
-      c,
-      deps,
-      x.name,
-      <SensorDetail
-        t={t}
-        locale={c.var.lang}
-        sensor={{
-          id: x.id,
-          name: x.name,
-          serial_number: x.serial_number,
-          status: x.status,
-          lastSeen: lastSeenText(t, x.last_seen, now),
-          lastSeenAt: x.last_seen === null ? null : localDateTime(x.last_seen, off),
-          created: localDateTime(x.created_at, off),
-          station: { id: s.id, name: s.name },
-          station_id: x.station_id,
-          unit: unitId
-            ? unit?.name ?? t("devices.location.unknown_unit")
-            : t("devices.location.not_assigned"),
-          tenant: x.tenant_id === null
-            ? t("devices.location.no_tenant")
-            : x.tenant?.full_name ?? t("devices.location.unknown_tenant"),
-          ip_address: ip,
-          topic_prefix: sensorTopicPrefix(x.serial_number),
-          mqtt_username: x.config.mqtt?.username ?? "",
-          credentialsSet: (x.config.mqtt?.username ?? "") !== "",
-          broker: brokerAddress(deps, c.req.header("host")),
-          measurements,
-          tls: deps.config.mqtt.url ? undefined : {
-            port: deps.config.mqtt.tlsPort === 0 ? null : deps.config.mqtt.tlsPort,
-            requireClientCert: deps.config.mqtt.requireClientCert,
-          },
-          certificate: x.status === "online"
-            ? undefined
-            : await certificateView(deps, t, s.id, x.id, (n) => c.req.query(n)),
-        }}
-        uptime={{
-          offsetMinutes: off,
-          month,
-          prevHref: `${page}?month=${shiftMonth(month, -1)}`,
-          nextHref: month < thisMonth ? `${page}?month=${shiftMonth(month, 1)}` : null,
-          data: uptime,
-          invalidMonth: asked !== undefined && !valid ? asked : null,
-        }}
-        testConnection={testConnectionSlot(deps, t, s.id, x.id, (n) => c.req.query(n))}
-      />,
-    );
+    return renderPage(c, deps, x.name, SensorDetail, {
+      locale: c.var.lang,
+      sensor: {
+        id: x.id,
+        name: x.name,
+        serial_number: x.serial_number,
+        status: x.status,
+        lastSeen: lastSeenText(t, x.last_seen, now),
+        lastSeenAt: x.last_seen === null ? null : localDateTime(x.last_seen, off),
+        created: localDateTime(x.created_at, off),
+        station: { id: s.id, name: s.name },
+        station_id: x.station_id,
+        unit: unitId
+          ? unit?.name ?? t("devices.location.unknown_unit")
+          : t("devices.location.not_assigned"),
+        tenant: x.tenant_id === null
+          ? t("devices.location.no_tenant")
+          : x.tenant?.full_name ?? t("devices.location.unknown_tenant"),
+        ip_address: ip,
+        topic_prefix: sensorTopicPrefix(x.serial_number),
+        mqtt_username: x.config.mqtt?.username ?? "",
+        credentialsSet: (x.config.mqtt?.username ?? "") !== "",
+        broker: brokerAddress(deps, c.req.header("host")),
+        measurements,
+        tls: deps.config.mqtt.url ? undefined : {
+          port: deps.config.mqtt.tlsPort === 0 ? null : deps.config.mqtt.tlsPort,
+          requireClientCert: deps.config.mqtt.requireClientCert,
+        },
+        certificate: x.status === "online"
+          ? undefined
+          : await certificateView(deps, t, s.id, x.id, (n) => c.req.query(n)),
+      },
+      uptime: {
+        offsetMinutes: off,
+        month,
+        prevHref: `${page}?month=${shiftMonth(month, -1)}`,
+        nextHref: month < thisMonth ? `${page}?month=${shiftMonth(month, 1)}` : null,
+        data: uptime,
+        invalidMonth: asked !== undefined && !valid ? asked : null,
+      },
+      testConnection: testConnectionSlot(deps, t, s.id, x.id, (n) => c.req.query(n)),
+    });
   });
 
   app.post("/:sensorId/certificate/renew", loadStation(deps), backToStation, async (c) => {

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { type Form, formString as str, idParam, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type DeviceView, sensorTopicPrefix } from "../core/devices.ts";
 import { sensorBodySchema, validateDeviceBody } from "../core/device_rules.ts";
@@ -102,22 +102,15 @@ export function adminSensorFormRoutes(deps: Deps): Hono<UserEnv> {
       };
     });
     const title = t(`devices.sensor_form.${sensorId === null ? "title_create" : "title_edit"}`);
-    return appPage(
-      c,
-      deps,
-      title,
-      <SensorForm
-        t={t}
-        station={{ id: s.id, name: s.name, station_id: s.station_id }}
-        id={sensorId}
-        values={values}
-        units={units}
-        tenants={tenants.map((u) => ({ id: u.id, name: u.full_name, email: u.email }))}
-        fieldErrors={fieldErrors}
-        error={error}
-      />,
-      status,
-    );
+    return renderPage(c, deps, title, SensorForm, {
+      station: { id: s.id, name: s.name, station_id: s.station_id },
+      id: sensorId,
+      values,
+      units,
+      tenants: tenants.map((u) => ({ id: u.id, name: u.full_name, email: u.email })),
+      fieldErrors,
+      error,
+    }, status);
   };
 
   app.get("/create", loadStation(deps), (c) => {

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
-import { appPage, confirmPage } from "./_page.tsx";
+import { confirmPage, renderPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import type { DeviceView } from "../core/devices.ts";
 import { deleteStation, listSensorViews } from "../services/devices/mod.ts";
@@ -46,31 +46,25 @@ export function adminStationDataRoutes(deps: Deps): Hono<UserEnv> {
       assignment: assignmentText(t, s, x),
     }));
     const bound = new Set(sensors.map((x) => x.config.sensor?.unit_id).filter(Boolean));
-    return appPage(
-      c,
-      deps,
-      s.name,
-      <StationData
-        t={t}
-        station={{
-          id: s.id,
-          name: s.name,
-          serial_number: s.serial_number,
-          station_id: s.station_id,
-          location: locationText(t, s.location),
-          zone: s.zone?.name ?? null,
-          status: s.status,
-          last_seen: s.last_seen,
-          customer: s.customer?.full_name ?? null,
-          units: units.length,
-          unitsWithSensor: units.filter((u) => bound.has(u.id)).length,
-          sensors: rows,
-        }}
-        lastSeen={lastSeenText(t, s.last_seen, deps.now())}
-        notice={noticeText(t, c.req.query("done"))}
-        failure={failureText(t, c.req.query("error"), c.req.query("reason"))}
-      />,
-    );
+    return renderPage(c, deps, s.name, StationData, {
+      station: {
+        id: s.id,
+        name: s.name,
+        serial_number: s.serial_number,
+        station_id: s.station_id,
+        location: locationText(t, s.location),
+        zone: s.zone?.name ?? null,
+        status: s.status,
+        last_seen: s.last_seen,
+        customer: s.customer?.full_name ?? null,
+        units: units.length,
+        unitsWithSensor: units.filter((u) => bound.has(u.id)).length,
+        sensors: rows,
+      },
+      lastSeen: lastSeenText(t, s.last_seen, deps.now()),
+      notice: noticeText(t, c.req.query("done")),
+      failure: failureText(t, c.req.query("error"), c.req.query("reason")),
+    });
   });
 
   app.post("/:id/delete", loadStation(deps), async (c) => {

@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { type Form, formList as list, formString as str, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type DeviceView, stationTopicPrefix } from "../core/devices.ts";
 import {
@@ -178,18 +178,12 @@ export function adminStationFormRoutes(deps: Deps): Hono<UserEnv> {
       deps.log.log("error", "zones failed to load", { error: String(e) });
       zones = null;
     }
-    return appPage(
+    return renderPage(
       c,
       deps,
       title,
-      <StationForm
-        t={t}
-        id={id}
-        values={values}
-        fieldErrors={fieldErrors}
-        error={error}
-        zones={zones}
-      />,
+      StationForm,
+      { id, values, fieldErrors, error, zones },
       status,
     );
   };

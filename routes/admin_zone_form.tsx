@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm, translateErrors } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { defaultZone, LEVEL_NAMES, MAX_LEVELS, type Zone, zoneBodyFromForm } from "../core/zone.ts";
 import {
   CFE_PRESETS,
@@ -226,13 +226,7 @@ export function bodyFromValues(v: ZoneFormValues): Record<string, unknown> {
 /** The 'Zone not found' page (404). */
 export function zoneNotFound(c: Ctx, deps: Deps) {
   const t = c.var.t;
-  return appPage(
-    c,
-    deps,
-    t("zones.zone_detail.errors.not_found"),
-    <ZoneNotFound t={t} />,
-    404,
-  );
+  return renderPage(c, deps, t("zones.zone_detail.errors.not_found"), ZoneNotFound, {}, 404);
 }
 
 /** Routes of the zone form. */
@@ -249,18 +243,12 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
     preset: { id: string; fill: PresetFill } | null = null,
   ) => {
     const t = c.var.t;
-    return appPage(
+    return renderPage(
       c,
       deps,
       t(`zones.zone_form.${id === null ? "title_create" : "title_edit"}`),
-      <ZoneForm
-        t={t}
-        id={id}
-        values={values}
-        errors={errors}
-        error={error}
-        preset={preset}
-      />,
+      ZoneForm,
+      { id, values, errors, error, preset },
       status,
     );
   };

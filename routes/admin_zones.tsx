@@ -9,7 +9,7 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { confirmPage, renderPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import {
   removeZone,
@@ -24,7 +24,6 @@ import { listHref, parseListQuery } from "../core/paging.ts";
 import { STATION_SORTS } from "../services/devices/mod.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { ZoneDetail } from "../components/zones/ZoneDetail.tsx";
-import { ConfirmPage } from "../components/users/ConfirmPage.tsx";
 import { zoneFormRoutes, zoneNotFound } from "./admin_zone_form.tsx";
 
 const NOTICES: Record<string, string> = {
@@ -44,19 +43,16 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
       return null;
     });
     const done = NOTICES[c.req.query("done") ?? ""];
-    return appPage(
-      c,
-      deps,
-      t("zones.zone_list.title"),
-      <ZoneList t={t} zones={zones} notice={done ? t(done) : undefined} />,
-    );
+    return renderPage(c, deps, t("zones.zone_list.title"), ZoneList, {
+      zones,
+      notice: done ? t(done) : undefined,
+    });
   });
 
   // The form routes come first: "create" and "new" are not ids.
   app.route("/", zoneFormRoutes(deps));
 
   app.get("/zones/:id", async (c) => {
-    const t = c.var.t;
     const id = idParam(c.req.param("id"));
     const zone = id === null ? null : await zoneView(deps, id);
     if (!zone) return zoneNotFound(c, deps);
@@ -71,20 +67,14 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
       : undefined;
     const history = await zonePriceHistory(deps, zone.id).catch(() => null);
     const versions = await zonePriceVersions(deps, zone.id).catch(() => null);
-    return appPage(
-      c,
-      deps,
-      zone.name,
-      <ZoneDetail
-        t={t}
-        zone={zone}
-        stations={page?.rows ?? null}
-        paging={paging}
-        history={history}
-        versions={versions}
-        blocked={c.req.query("delete") === "blocked" && zone.station_count > 0}
-      />,
-    );
+    return renderPage(c, deps, zone.name, ZoneDetail, {
+      zone,
+      stations: page?.rows ?? null,
+      paging,
+      history,
+      versions,
+      blocked: c.req.query("delete") === "blocked" && zone.station_count > 0,
+    });
   });
 
   app.post("/zones/:id/delete", async (c) => {
@@ -96,21 +86,15 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
     if (zone.station_count > 0) return c.redirect(`${base}?delete=blocked`, 303);
     const form = await readForm(c);
     if (form.confirm !== "yes") {
-      return appPage(
-        c,
-        deps,
-        t("zones.zone_detail.delete_dialog.title"),
-        <ConfirmPage
-          t={t}
-          title={t("zones.zone_detail.delete_dialog.title")}
-          message={`${t("zones.zone_detail.delete_dialog.message", { name: zone.name })} ${
-            t("zones.zone_detail.delete_dialog.warning")
-          }`}
-          action={`${base}/delete`}
-          fields={{}}
-          cancelHref={base}
-        />,
-      );
+      return confirmPage(c, deps, {
+        title: t("zones.zone_detail.delete_dialog.title"),
+        message: `${t("zones.zone_detail.delete_dialog.message", { name: zone.name })} ${
+          t("zones.zone_detail.delete_dialog.warning")
+        }`,
+        action: `${base}/delete`,
+        fields: {},
+        cancelHref: base,
+      });
     }
     const refused = await attempt(removeZone(deps, zone.id));
     if (refused instanceof Refusal) {

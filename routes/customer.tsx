@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { validate } from "./_http.ts";
 import { cityText } from "./_devices.tsx";
 import { settingsRoutes } from "./settings.tsx";
@@ -51,25 +51,17 @@ export function customerRoutes(deps: Deps): Hono<UserEnv> {
         created_at: s.created_at,
       }));
       const offset = deps.config.utcOffsetMinutes;
-      return appPage(
-        c,
-        deps,
-        title,
-        <OwnerDashboard t={t} user={user} data={data} rows={rows} offset={offset} />,
-      );
+      return renderPage(c, deps, title, OwnerDashboard, { user, data, rows, offset });
     } catch (e) {
       deps.log.log("error", "owner dashboard failed", { error: String(e) });
-      return appPage(c, deps, title, <OwnerDashboardError t={t} user={user} />, 503);
+      return renderPage(c, deps, title, OwnerDashboardError, { user }, 503);
     }
   });
 
-  app.get("/finances", (c) =>
-    appPage(
-      c,
-      deps,
-      c.var.t("customer.finances_placeholder.title"),
-      <FinancesPage t={c.var.t} />,
-    ));
+  app.get(
+    "/finances",
+    (c) => renderPage(c, deps, c.var.t("customer.finances_placeholder.title"), FinancesPage, {}),
+  );
 
   app.route("/installations", customerInstallationRoutes(deps));
   app.route("/", settingsRoutes(deps, "/customer/settings", "/settings") as Hono<AppEnv>);

@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { validate } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { csvDownload } from "./_csv.ts";
 import { invalid } from "../services/refusal.ts";
 import { periodQuerySchema, yearQuerySchema } from "../core/tenant_queries.ts";
@@ -79,20 +79,14 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
     const periods = periodOptions(overview.billing_type, year).filter(started);
     for (const p of bills.keys()) if (!periods.includes(p)) periods.push(p);
     periods.sort((a, b) => b.localeCompare(a));
-    return appPage(
-      c,
-      deps,
-      c.var.t("customer.billing_overview.title"),
-      <OwnerBillingPage
-        t={c.var.t}
-        overview={overview}
-        years={years}
-        periods={periods.map((period) => ({
-          period,
-          bills: bills.get(period) ?? { unit_bills: [], customer_bills: [] },
-        }))}
-      />,
-    );
+    return renderPage(c, deps, c.var.t("customer.billing_overview.title"), OwnerBillingPage, {
+      overview,
+      years,
+      periods: periods.map((period) => ({
+        period,
+        bills: bills.get(period) ?? { unit_bills: [], customer_bills: [] },
+      })),
+    });
   });
 
   const exportTable = (what: "units" | "customer") => async (c: Context<UserEnv>) => {

@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { idParam, validate } from "./_http.ts";
 import { locationText } from "./_devices.tsx";
 import { pdfResponse } from "./api/reports.ts";
@@ -41,22 +41,14 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
 
   /** The error screen: 404 for a refusal (missing or not theirs), 503 otherwise. */
   const failed = (c: Ctx, e: unknown, title: string, message: string, back: string) => {
-    const t = c.var.t;
     if (!(e instanceof Refusal)) deps.log.log("error", "owner page failed", { error: String(e) });
     const url = new URL(c.req.url);
-    return appPage(
-      c,
-      deps,
+    return renderPage(c, deps, title, OwnerError, {
       title,
-      <OwnerError
-        t={t}
-        title={title}
-        message={message}
-        back={back}
-        retry={url.pathname + url.search}
-      />,
-      e instanceof Refusal ? 404 : 503,
-    );
+      message,
+      back,
+      retry: url.pathname + url.search,
+    }, e instanceof Refusal ? 404 : 503);
   };
 
   app.get("/:id", async (c) => {
@@ -70,19 +62,13 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
     try {
       if (id === null) throw invalid({});
       const data = await installation(deps, c.var.user, id, month);
-      return appPage(
-        c,
-        deps,
-        data.station.name,
-        <InstallationPage
-          t={t}
-          data={data}
-          address={locationText(t, data.station.location)}
-          months={months()}
-          invoiceError={q.data.invoice_error === "1"}
-          lang={c.var.lang}
-        />,
-      );
+      return renderPage(c, deps, data.station.name, InstallationPage, {
+        data,
+        address: locationText(t, data.station.location),
+        months: months(),
+        invoiceError: q.data.invoice_error === "1",
+        lang: c.var.lang,
+      });
     } catch (e) {
       const message = e instanceof Refusal
         ? E("could_not_load")
@@ -119,12 +105,10 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
     if (!q.ok) throw invalid(q.errors);
     try {
       const d = await ownerUnit(deps, c.var.user, stationId, sensorId, q.data.month);
-      return appPage(
-        c,
-        deps,
-        d.name,
-        <OwnerUnitPage t={t} d={d} offset={deps.config.utcOffsetMinutes} />,
-      );
+      return renderPage(c, deps, d.name, OwnerUnitPage, {
+        d,
+        offset: deps.config.utcOffsetMinutes,
+      });
     } catch (e) {
       const message = e instanceof Refusal
         ? U("failed_unit_data")

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam } from "./_http.ts";
 import { requireUser } from "./_session.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { notificationsOf, resolveByHand } from "../services/notifications.ts";
 import { Refusal } from "../services/refusal.ts";
 import { NotificationsPage } from "../components/NotificationsPage.tsx";
@@ -18,18 +18,12 @@ export function notificationPageRoutes(deps: Deps): Hono<UserEnv> {
     const q = c.req.query("status");
     const status = FILTERS.find((f) => f === q) ?? "active";
     const list = await notificationsOf(deps, c.var.user.id, status, 50, c.var.lang);
-    return appPage(
-      c,
-      deps,
-      c.var.t("notifications.title"),
-      <NotificationsPage
-        t={c.var.t}
-        status={status}
-        items={list}
-        now={deps.now()}
-        error={c.req.query("error")}
-      />,
-    );
+    return renderPage(c, deps, c.var.t("notifications.title"), NotificationsPage, {
+      status,
+      items: list,
+      now: deps.now(),
+      error: c.req.query("error"),
+    });
   });
   app.post("/:id/resolve", async (c) => {
     const id = idParam(c.req.param("id"));

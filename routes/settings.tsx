@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString, readForm, translateErrors, validate } from "./_http.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { requireUser } from "./_session.ts";
 import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
@@ -19,18 +19,12 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
   app.use(route, requireUser());
   app.get(route, (c) => {
     const u = c.var.user;
-    return appPage(
-      c,
-      deps,
-      c.var.t("settings.title"),
-      <SettingsPage
-        t={c.var.t}
-        action={path}
-        values={{ email: u.email, full_name: u.full_name, phone: u.phone, language: u.language }}
-        fieldErrors={{}}
-        saved={c.req.query("saved") === "1"}
-      />,
-    );
+    return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
+      action: path,
+      values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
+      fieldErrors: {},
+      saved: c.req.query("saved") === "1",
+    });
   });
   app.post(route, async (c) => {
     const form = await readForm(c);
@@ -42,19 +36,12 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
       language: str("language"),
     };
     const render = (fieldErrors: Record<string, string>, error?: string) =>
-      appPage(
-        c,
-        deps,
-        c.var.t("settings.title"),
-        <SettingsPage
-          t={c.var.t}
-          action={path}
-          values={values}
-          fieldErrors={fieldErrors}
-          error={error}
-        />,
-        400,
-      );
+      renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
+        action: path,
+        values,
+        fieldErrors,
+        error,
+      }, 400);
     const parsed = validate(profileSchema, form);
     if (!parsed.ok) {
       return render(translateErrors(c, parsed.errors), c.var.t("settings.errors.update_failed"));

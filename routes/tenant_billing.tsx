@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { validate } from "./_http.ts";
 import { invalid } from "../services/refusal.ts";
 import { billingPageQuerySchema } from "../core/tenant_queries.ts";
@@ -41,20 +41,14 @@ export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
     if (!periods.includes(period)) periods.unshift(period);
     if (!years.includes(year)) years.push(year);
     const bills = await tenantPeriodBills(deps, user, period);
-    return appPage(
-      c,
-      deps,
-      c.var.t("tenant.billing.title"),
-      <BillingPage
-        t={c.var.t}
-        overview={overview}
-        years={years}
-        periods={periods}
-        period={period}
-        bills={bills}
-        language={c.var.lang}
-      />,
-    );
+    return renderPage(c, deps, c.var.t("tenant.billing.title"), BillingPage, {
+      overview,
+      years,
+      periods,
+      period,
+      bills,
+      language: c.var.lang,
+    });
   });
 
   app.get("/billing/report", async (c) => {

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
-import { appPage } from "./_page.tsx";
+import { appPage, renderPage } from "./_page.tsx";
 import { idParam, validate } from "./_http.ts";
 import { z } from "zod";
 import { invalid, notFound, Refusal } from "../services/refusal.ts";
@@ -46,19 +46,16 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
       body = <TenantDashboard t={t} user={user} data={data} offset={off} />;
     } catch (e) {
       deps.log.log("error", "tenant dashboard failed", { error: String(e) });
-      return appPage(c, deps, t("layout.nav.dashboard"), <DashboardError t={t} user={user} />, 500);
+      return renderPage(c, deps, t("layout.nav.dashboard"), DashboardError, { user }, 500);
     }
     return appPage(c, deps, t("layout.nav.dashboard"), body);
   });
 
   app.get("/consumption", async (c) => {
     const data = await consumptionOverview(deps, c.var.user);
-    return appPage(
-      c,
-      deps,
-      c.var.t("tenant.consumption_overview.title"),
-      <ConsumptionPage t={c.var.t} data={data} />,
-    );
+    return renderPage(c, deps, c.var.t("tenant.consumption_overview.title"), ConsumptionPage, {
+      data,
+    });
   });
 
   app.get("/consumption/:id", async (c) => {
@@ -67,29 +64,18 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
     const q = validate(unitQuery, c.req.query());
     if (!q.ok) throw invalid(q.errors);
     const d = await unitDetail(deps, c.var.user, id);
-    return appPage(
-      c,
-      deps,
-      d.unit.name,
-      <UnitView t={c.var.t} d={d} tab={q.data.tab} offset={off} />,
-    );
+    return renderPage(c, deps, d.unit.name, UnitView, { d, tab: q.data.tab, offset: off });
   });
 
   app.get("/pricing", async (c) => {
     const t = c.var.t;
     try {
       const data = await tenantPricing(deps, c.var.user);
-      return appPage(c, deps, t("tenant.pricing.title"), <PricingPage t={t} data={data} />);
+      return renderPage(c, deps, t("tenant.pricing.title"), PricingPage, { data });
     } catch (e) {
       deps.log.log("error", "tenant pricing failed", { error: String(e) });
       const message = e instanceof Refusal ? t(e.key) : null;
-      return appPage(
-        c,
-        deps,
-        t("tenant.pricing.title"),
-        <PricingError t={t} message={message} />,
-        500,
-      );
+      return renderPage(c, deps, t("tenant.pricing.title"), PricingError, { message }, 500);
     }
   });
   return app;

@@ -7,7 +7,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
-import { appPage } from "./_page.tsx";
+import { renderPage } from "./_page.tsx";
 import { formString, readForm, validate } from "./_http.ts";
 import { attempt, Refusal, refusalStatus } from "./_refusal.tsx";
 import { formatDate } from "../core/periods.ts";
@@ -36,27 +36,17 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
       summary = await paymentsSummary(deps, c.var.user);
     } catch (e) {
       deps.log.log("error", "payments list failed", { error: String(e) });
-      const body = (
-        <PaymentError
-          t={t}
-          title={t("payments.errors.error_loading_payments")}
-          message={t("payments.errors.error_loading_payments_detail", { message: String(e) })}
-        />
-      );
-      return appPage(c, deps, t("payments.payments_page.title"), body, 503);
+      return renderPage(c, deps, t("payments.payments_page.title"), PaymentError, {
+        title: t("payments.errors.error_loading_payments"),
+        message: t("payments.errors.error_loading_payments_detail", { message: String(e) }),
+      }, 503);
     }
-    return appPage(
-      c,
-      deps,
-      c.var.t("payments.payments_page.title"),
-      <PaymentsPage
-        t={c.var.t}
-        summary={summary}
-        today={formatDate(localParts(now, offset))}
-        now={now}
-        offsetMinutes={offset}
-      />,
-    );
+    return renderPage(c, deps, c.var.t("payments.payments_page.title"), PaymentsPage, {
+      summary,
+      today: formatDate(localParts(now, offset)),
+      now,
+      offsetMinutes: offset,
+    });
   });
 
   /** The form of bill `raw` (from the query or the posted form), or an error screen. */
@@ -69,33 +59,28 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
     const title = t("payments.payment_form.title");
     const q = validate(billQuery, { bill: raw });
     if (!q.ok) {
-      const body = <PaymentError t={t} title={t("payments.errors.no_payment_selected")} />;
-      return appPage(c, deps, title, body, raw === undefined || raw === "" ? 200 : 400);
+      const status = raw === undefined || raw === "" ? 200 : 400;
+      return renderPage(c, deps, title, PaymentError, {
+        title: t("payments.errors.no_payment_selected"),
+      }, status);
     }
     const p = await attempt(tenantPayment(deps, c.var.user, Number(q.data.bill)));
     if (p instanceof Refusal) {
-      const body = (
-        <PaymentError t={t} title={t("payments.errors.load_title")} message={t(p.key)} />
-      );
-      return appPage(c, deps, title, body, 404);
+      return renderPage(c, deps, title, PaymentError, {
+        title: t("payments.errors.load_title"),
+        message: t(p.key),
+      }, 404);
     }
     const message = error
       ? `${t("payments.errors.generate_failed")}: ${t(error.key, error.params)}`
       : undefined;
-    return appPage(
-      c,
-      deps,
-      title,
-      <PaymentForm
-        t={t}
-        p={p}
-        testMode={paymentsTestMode(deps)}
-        now={deps.now()}
-        offsetMinutes={deps.config.utcOffsetMinutes}
-        error={message}
-      />,
-      error ? refusalStatus(error) as 400 | 404 | 409 | 503 : 200,
-    );
+    return renderPage(c, deps, title, PaymentForm, {
+      p,
+      testMode: paymentsTestMode(deps),
+      now: deps.now(),
+      offsetMinutes: deps.config.utcOffsetMinutes,
+      error: message,
+    }, error ? refusalStatus(error) as 400 | 404 | 409 | 503 : 200);
   }
 
   app.get("/payment", (c) => form(c, c.req.query("bill")));
@@ -106,8 +91,9 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
     const q = validate(billQuery, { bill: raw });
     if (!q.ok) {
       const t = c.var.t;
-      const body = <PaymentError t={t} title={t("payments.errors.no_payment_data")} />;
-      return appPage(c, deps, t("payments.payment_form.title"), body, 400);
+      return renderPage(c, deps, t("payments.payment_form.title"), PaymentError, {
+        title: t("payments.errors.no_payment_data"),
+      }, 400);
     }
     const done = await attempt(referenceFor(deps, c.var.user, Number(q.data.bill)));
     if (done instanceof Refusal) return form(c, raw, done);

@@ -5,6 +5,7 @@
  */
 import { Island } from "./render.tsx";
 import TenantChart, { type TenantChartKind } from "../islands/TenantChart.tsx";
+import { Card } from "./kit/mod.ts";
 
 /** Props of {@link ModeChart}. */
 export interface ModeChartProps<M extends string> {
@@ -26,8 +27,7 @@ export interface ModeChartProps<M extends string> {
 /** The card. */
 export function ModeChart<M extends string>(p: ModeChartProps<M>) {
   return (
-    <section className="card">
-      <h2>{p.title}</h2>
+    <Card title={p.title}>
       <nav className="tabs tenant-tabs" aria-label={p.title}>
         {p.modes.map((m) => (
           <a
@@ -52,6 +52,6 @@ export function ModeChart<M extends string>(p: ModeChartProps<M>) {
           name: p.mode,
         }}
       />
-    </section>
+    </Card>
   );
 }

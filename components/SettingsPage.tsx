@@ -2,7 +2,7 @@
 import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
 import { ContactFields, TextField } from "./Field.tsx";
-import { PageHeader } from "./kit/mod.ts";
+import { Card, PageHeader } from "./kit/mod.ts";
 import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
 
@@ -52,8 +52,7 @@ export function SettingsPage(
       )}
       <form method="post" action={action} className="form" noValidate>
         <Island of={ClearErrors} props={{}} />
-        <section className="card">
-          <h2>{t("settings.profile")}</h2>
+        <Card title={t("settings.profile")}>
           <div className="form-grid">
             <ContactFields
               label={(id) => t(`settings.fields.${id}`)}
@@ -70,9 +69,8 @@ export function SettingsPage(
               </select>
             </div>
           </div>
-        </section>
-        <section className="card">
-          <h2>{t("settings.password")}</h2>
+        </Card>
+        <Card title={t("settings.password")}>
           <p className="hint">{t("settings.password_hint")}</p>
           <div className="form-grid">
             {pw("current_password", "current-password")}
@@ -80,7 +78,7 @@ export function SettingsPage(
             {pw("new_password", "new-password")}
             {pw("confirm_password", "new-password")}
           </div>
-        </section>
+        </Card>
         <div className="form-actions">
           <button type="submit" className="btn">{t("common.save")}</button>
         </div>

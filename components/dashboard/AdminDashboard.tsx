@@ -16,6 +16,7 @@ import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardL
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
 import { type EnergyMode, seriesUrl, yieldText } from "../../core/energy_modes.ts";
 import { type MapStation, StationMap } from "./StationMap.tsx";
+import { Card } from "../kit/mod.ts";
 
 /** The dashboard's tabs. */
 export const DASHBOARD_TABS = ["list", "map", "chart"] as const;
@@ -154,13 +155,16 @@ export function AdminDashboard(p: AdminDashboardProps) {
       />
       {p.online.total === 0
         ? (
-          <section className="card empty" data-testid="dashboard-empty">
-            <h2>{t("dashboard.empty_state.title")}</h2>
+          <Card
+            title={t("dashboard.empty_state.title")}
+            className="empty"
+            data-testid="dashboard-empty"
+          >
             <p>{t("dashboard.empty_state.message")}</p>
             <a className="btn" href="/admin/devices/station/create">
               {t("dashboard.empty_state.button")}
             </a>
-          </section>
+          </Card>
         )
         : (
           <>

@@ -6,6 +6,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import { stationLinks } from "../devices/StationList.tsx";
 import { cityKey, cityPosition, MAP_H, MAP_W, MEXICO_OUTLINE, project } from "./mexico.ts";
+import { Card } from "../kit/mod.ts";
 
 /** A station as the map shows it. */
 export interface MapStation {
@@ -82,8 +83,7 @@ export function StationMap({ t, stations }: { t: Translate; stations: MapStation
         </figcaption>
       </figure>
       <div className="map-side">
-        <section className="card">
-          <h2>{t("dashboard.map.cities")}</h2>
+        <Card title={t("dashboard.map.cities")}>
           {places.length === 0 && <p className="muted">{t("dashboard.map.no_cities")}</p>}
           <ul className="map-list">
             {places.map((p) => (
@@ -100,10 +100,9 @@ export function StationMap({ t, stations }: { t: Translate; stations: MapStation
               </li>
             ))}
           </ul>
-        </section>
+        </Card>
         {unplaced.length > 0 && (
-          <section className="card" data-testid="map-unplaced">
-            <h2>{t("dashboard.map.unplaced")}</h2>
+          <Card title={t("dashboard.map.unplaced")} data-testid="map-unplaced">
             <ul className="map-list">
               {unplaced.map((s) => (
                 <li key={s.id}>
@@ -114,7 +113,7 @@ export function StationMap({ t, stations }: { t: Translate; stations: MapStation
                 </li>
               ))}
             </ul>
-          </section>
+          </Card>
         )}
       </div>
     </div>

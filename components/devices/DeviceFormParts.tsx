@@ -6,7 +6,7 @@
 import type { ReactNode } from "react";
 import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
-import { FormError } from "../kit/mod.ts";
+import { Card, FormError } from "../kit/mod.ts";
 
 /** A form's texts: `F("title_edit")` is `devices.{station|sensor}_form.title_edit`. */
 export type FormTexts = (k: string, p?: Record<string, string | number>) => string;
@@ -68,12 +68,11 @@ export function FormSection({ id, title, children }: {
   children: ReactNode;
 }) {
   return (
-    <section className="card" aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
+    <Card title={title} headingId={id}>
       <div className="form-grid">
         {children}
       </div>
-    </section>
+    </Card>
   );
 }
 

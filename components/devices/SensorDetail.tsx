@@ -13,6 +13,7 @@ import SensorLive from "../../islands/SensorLive.tsx";
 import { statusTexts, timeAgoTexts } from "./status.tsx";
 import { MqttIssue } from "./sensor/MqttIssue.tsx";
 import { UptimeCard, type UptimeCardProps } from "./sensor/UptimeCard.tsx";
+import { Card } from "../kit/mod.ts";
 
 /** What the page shows, already worded. */
 export interface SensorDetailView {
@@ -149,8 +150,7 @@ export function SensorDetail(
         />
       )}
       <div className="sensor-grid">
-        <section className="card" aria-labelledby="device-info" data-testid="device-info">
-          <h2 id="device-info">{S("device_info.title")}</h2>
+        <Card title={S("device_info.title")} headingId="device-info" data-testid="device-info">
           <dl className="info-list">
             {info.map(([k, v, cls]) => (
               <div key={k} style={{ display: "contents" }}>
@@ -159,7 +159,7 @@ export function SensorDetail(
               </div>
             ))}
           </dl>
-        </section>
+        </Card>
         <UptimeCard t={t} locale={locale} {...uptime} />
       </div>
     </>

@@ -9,6 +9,7 @@ import { Icon } from "../icons.tsx";
 import { asStatus, StatusDot } from "./status.tsx";
 import {
   type BadgeTone,
+  Card,
   FormError,
   PageHeader,
   PagerOf,
@@ -149,14 +150,17 @@ export function StationList(
           rowKey={(s) => s.id}
           rowAttrs={(s) => ({ "data-station-id": s.id })}
           empty={
-            <section className="card empty" data-testid="empty-state">
-              <h2>{q ? t("dashboard.search.no_results") : L("empty")}</h2>
+            <Card
+              title={q ? t("dashboard.search.no_results") : L("empty")}
+              className="empty"
+              data-testid="empty-state"
+            >
               {!q && (
                 <a className="btn" href="/admin/devices/station/create">
                   {t("dashboard.empty_state.button")}
                 </a>
               )}
-            </section>
+            </Card>
           }
           columns={[
             {

@@ -8,7 +8,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { BlockFigures, FinanceOverview, RevenueRow } from "../../services/finances/mod.ts";
 import { FINANCE_CURRENCIES } from "../../core/finances.ts";
 import { periodLabel } from "../../core/periods.ts";
-import { FormError, PageHeader } from "../kit/mod.ts";
+import { Card, FormError, PageHeader } from "../kit/mod.ts";
 import type { ReactNode } from "react";
 import { Figures, money, RevenueProfitChart, Tile } from "./parts.tsx";
 
@@ -140,8 +140,7 @@ function Breakdowns({ F, o }: { F: T; o: FinanceOverview }) {
   const m = (n: number) => money(n, c);
   return (
     <div className="finance-grid">
-      <section className="card" data-testid="revenue-breakdown">
-        <h2>{F("revenue_breakdown.title")}</h2>
+      <Card title={F("revenue_breakdown.title")} data-testid="revenue-breakdown">
         <Figures
           rows={[
             [F("revenue_breakdown.unit_revenue"), m(o.overview.unit_revenue)],
@@ -156,9 +155,8 @@ function Breakdowns({ F, o }: { F: T; o: FinanceOverview }) {
           ]}
           total={[F("revenue_breakdown.total_revenue"), m(o.overview.total_revenue)]}
         />
-      </section>
-      <section className="card" data-testid="profit-breakdown">
-        <h2>{F("profit_breakdown.title")}</h2>
+      </Card>
+      <Card title={F("profit_breakdown.title")} data-testid="profit-breakdown">
         <Figures
           rows={[
             [F("profit_breakdown.commission"), m(cb.total_commission)],
@@ -169,7 +167,7 @@ function Breakdowns({ F, o }: { F: T; o: FinanceOverview }) {
           ]}
           total={[F("profit_breakdown.payment_profit"), m(o.overview.payment_profit)]}
         />
-      </section>
+      </Card>
     </div>
   );
 }
@@ -286,8 +284,11 @@ function Details({ F, o, filters }: { F: T; o: FinanceOverview; filters: Finance
 
 function Explanation({ F }: { F: T }) {
   return (
-    <section className="card finance-section" data-testid="finance-explanation">
-      <h2>{F("explanation.title")}</h2>
+    <Card
+      title={F("explanation.title")}
+      className="finance-section"
+      data-testid="finance-explanation"
+    >
       <p>{F("explanation.intro")}</p>
       <div className="explanation-cols">
         <div>
@@ -307,7 +308,7 @@ function Explanation({ F }: { F: T }) {
         </div>
       </div>
       <p className="formula">{F("explanation.formula")}</p>
-    </section>
+    </Card>
   );
 }
 
@@ -328,10 +329,9 @@ export function FinancesPage(p: FinancesPageProps) {
         </FormError>
       )}
       {empty && (
-        <section className="card empty" data-testid="finance-empty">
-          <h2>{F("empty.title")}</h2>
+        <Card title={F("empty.title")} className="empty" data-testid="finance-empty">
           <p>{F("empty.message")}</p>
-        </section>
+        </Card>
       )}
       {o && !empty && (
         <>

@@ -8,7 +8,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { OwnerOverview, OwnerPeriodBills } from "../../services/finances/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
-import { type ListColumn, PageHeader, Picker, ResponsiveList } from "../kit/mod.ts";
+import { Card, type ListColumn, PageHeader, Picker, ResponsiveList } from "../kit/mod.ts";
 import { money, RevenueProfitChart, Tile } from "./parts.tsx";
 
 /** Props of {@link OwnerBillingPage}: figures in cents. */
@@ -131,8 +131,12 @@ function PeriodSection(
   const empty = bills.unit_bills.length === 0 && bills.customer_bills.length === 0;
   const href = (what: string) => `/customer/billing/export/${what}.csv?period=${period}`;
   return (
-    <section className="card period-section" data-testid="period-section" data-period={period}>
-      <h2>{B("period_section.title", { period: periodLabel(t, period) })}</h2>
+    <Card
+      title={B("period_section.title", { period: periodLabel(t, period) })}
+      className="period-section"
+      data-testid="period-section"
+      data-period={period}
+    >
       {empty ? <p className="muted" data-testid="period-empty">{B("period_section.empty")}</p> : (
         <>
           <div className="section-head">
@@ -165,7 +169,7 @@ function PeriodSection(
           />
         </>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -184,8 +188,7 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
       />
       <HowItWorks B={B} />
       <Tiles B={B} o={o} />
-      <section className="card finance-section">
-        <h2>{B("chart.title")}</h2>
+      <Card title={B("chart.title")} className="finance-section">
         <RevenueProfitChart
           kind="bars"
           labels={o.period_data.map((x) => periodLabel(t, x.period))}
@@ -202,7 +205,7 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
           noData={B("period_section.empty")}
           name="owner-billing"
         />
-      </section>
+      </Card>
       <form className="card finance-filters" method="get" action="/customer/billing">
         <Picker label={B("year")} name="year" value={o.year} options={p.years} />
         <button type="submit" className="btn">{t("finances.finances_page.refresh")}</button>

@@ -4,6 +4,7 @@
  * - {@link ResponsiveList}: one list rendered once, a table on wide screens and cards on
  *   phones through CSS alone (`static/styles/kit.css`).
  * - {@link PageHeader}: the page's title, subtitle and main actions.
+ * - {@link Card}: a titled section of a page (`<section class="card">` and its `<h2>`).
  * - {@link FormError}: the error box of a form or page.
  * - {@link StatusBadge}: a coloured status pill.
  * - {@link Pager}: the pager of a server-paged list (links, no JavaScript).
@@ -12,6 +13,7 @@
  */
 export { type ListColumn, ResponsiveList, type ResponsiveListProps } from "./ResponsiveList.tsx";
 export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
+export { Card, type CardProps } from "./Card.tsx";
 export { FormError, type FormErrorProps } from "./FormError.tsx";
 export { type BadgeTone, StatusBadge, type StatusBadgeProps } from "./StatusBadge.tsx";
 export { pageNumbers, Pager, PagerOf, type PagerProps, type Paging, sortBy } from "./Pager.tsx";

@@ -4,7 +4,7 @@
  * latter opens the contact dialog) and the Available Now section. Static.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { PageHeader, StatusBadge } from "../kit/mod.ts";
+import { Card, PageHeader, StatusBadge } from "../kit/mod.ts";
 
 /** The planned features in the spec's order, with their priority and eta. */
 export const ROADMAP = [
@@ -27,8 +27,7 @@ export function FinancesPage({ t }: { t: Translate }) {
   return (
     <>
       <PageHeader title={F("title")} subtitle={F("subtitle")} />
-      <section className="card roadmap-banner" data-testid="roadmap-banner">
-        <h2>{F("banner.title")}</h2>
+      <Card title={F("banner.title")} className="roadmap-banner" data-testid="roadmap-banner">
         <ul className="roadmap-facts">
           <li>{F("banner.planned")}</li>
           <li>{F("banner.high_priority")}</li>
@@ -38,7 +37,7 @@ export function FinancesPage({ t }: { t: Translate }) {
           <button type="button" className="btn">{F("request_early_access")}</button>
           <a className="btn btn-secondary" href="#contact">{F("contact_support")}</a>
         </div>
-      </section>
+      </Card>
       <div className="roadmap-grid" data-testid="roadmap">
         {ROADMAP.map(([key, priority, eta]) => (
           <article key={key} className="item-card" data-feature={key}>
@@ -56,8 +55,7 @@ export function FinancesPage({ t }: { t: Translate }) {
           </article>
         ))}
       </div>
-      <section className="card" data-testid="available-now">
-        <h2>{F("available_now.title")}</h2>
+      <Card title={F("available_now.title")} data-testid="available-now">
         <ul className="roadmap-available">
           <li>
             <a href="/customer/billing">
@@ -72,7 +70,7 @@ export function FinancesPage({ t }: { t: Translate }) {
             <p className="muted">{F("available_now.basic_analytics_description")}</p>
           </li>
         </ul>
-      </section>
+      </Card>
     </>
   );
 }

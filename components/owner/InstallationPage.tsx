@@ -7,7 +7,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { Installation, InstallationUnit } from "../../services/owner/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
 import { Stat } from "../HomePage.tsx";
-import { PageHeader, StatusBadge } from "../kit/mod.ts";
+import { Card, PageHeader, StatusBadge } from "../kit/mod.ts";
 import { cents, num } from "./format.ts";
 
 /** Props of {@link InstallationPage}. */
@@ -184,8 +184,10 @@ export function InstallationPage(
           </div>
         </div>
       </div>
-      <section className="card" data-testid="billing-summary">
-        <h2>{I("billing_summary.title", { month: periodLabel(t, data.month) })}</h2>
+      <Card
+        title={I("billing_summary.title", { month: periodLabel(t, data.month) })}
+        data-testid="billing-summary"
+      >
         {b
           ? (
             <dl className="facts">
@@ -202,9 +204,8 @@ export function InstallationPage(
             </dl>
           )
           : <p className="muted">{I("billing_summary.no_bill")}</p>}
-      </section>
-      <section className="card">
-        <h2>{I("units.title")}</h2>
+      </Card>
+      <Card title={I("units.title")}>
         {data.units.length === 0
           ? <p className="muted" data-testid="no-units">{I("units.empty")}</p>
           : (
@@ -214,7 +215,7 @@ export function InstallationPage(
               ))}
             </div>
           )}
-      </section>
+      </Card>
     </>
   );
 }

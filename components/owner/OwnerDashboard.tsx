@@ -9,7 +9,7 @@ import type { User } from "../../core/types.ts";
 import type { OwnerChart, OwnerDashboard as Data } from "../../services/owner/mod.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
-import { PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
+import { Card, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
 import { ModeChart } from "../ModeChart.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { day, num, when } from "./format.ts";
@@ -54,11 +54,10 @@ export function OwnerDashboardError({ t, user }: { t: Translate; user: User }) {
   return (
     <>
       <Head t={t} user={user} />
-      <section className="card" role="alert" data-testid="owner-error">
-        <h2>{t("customer.dashboard.errors.heading")}</h2>
+      <Card title={t("customer.dashboard.errors.heading")} role="alert" data-testid="owner-error">
         <p>{t("customer.dashboard.errors.message")}</p>
         <a className="btn" href="/customer">{t("customer.dashboard.errors.retry")}</a>
-      </section>
+      </Card>
     </>
   );
 }
@@ -95,8 +94,7 @@ export function OwnerDashboard({ t, user, data, rows, offset }: OwnerDashboardPr
         labelHeading={D(`chart.label_${mode}`)}
         noData={D("chart.no_data")}
       />
-      <section className="card" data-live="installations">
-        <h2>{I("title")}</h2>
+      <Card title={I("title")} data-live="installations">
         <ResponsiveList
           label={I("title")}
           rows={rows}
@@ -134,16 +132,15 @@ export function OwnerDashboard({ t, user, data, rows, offset }: OwnerDashboardPr
             },
           ]}
         />
-      </section>
-      <section className="card" data-live="overview" data-testid="owner-energy">
-        <h2>{D("energy_overview.title")}</h2>
+      </Card>
+      <Card title={D("energy_overview.title")} data-live="overview" data-testid="owner-energy">
         <div className="stats">
           <Stat label={D("energy_overview.current_power")} value={num(e.currentKw, 2, "kW")} />
           <Stat label={D("energy_overview.today")} value={num(e.todayKwh, 2, "kWh")} />
           <Stat label={D("energy_overview.monthly")} value={num(e.monthMwh, 3, "MWh")} />
           <Stat label={D("energy_overview.total")} value={num(e.totalMwh, 3, "MWh")} />
         </div>
-      </section>
+      </Card>
     </>
   );
 }

@@ -9,7 +9,7 @@ import type { OwnerUnit } from "../../services/owner/mod.ts";
 import { dataQuality, LISTED_DISCONNECTIONS, lowUptime } from "../../core/owner_rules.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
-import { PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
+import { Card, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { durationText } from "../devices/sensor/format.ts";
 import { num, when } from "./format.ts";
@@ -58,8 +58,7 @@ export function OwnerUnitPage({ t, d, offset }: OwnerUnitPageProps) {
         <Stat label={U("cards.monthly_usage")} value={num(d.monthKwh, 2, "kWh")} />
         <Stat label={U("cards.uptime")} value={pct} />
       </div>
-      <section className="card" data-live="phases" data-testid="unit-phases">
-        <h2>{U("phases.title")}</h2>
+      <Card title={U("phases.title")} data-live="phases" data-testid="unit-phases">
         <div className="owner-phases">
           {d.phases.map((p, i) => (
             <div key={phaseNames[i]} className="item-card" data-phase={phaseNames[i]}>
@@ -77,9 +76,8 @@ export function OwnerUnitPage({ t, d, offset }: OwnerUnitPageProps) {
             </div>
           ))}
         </div>
-      </section>
-      <section className="card" data-live="reliability" data-testid="unit-reliability">
-        <h2>{U("reliability.title")}</h2>
+      </Card>
+      <Card title={U("reliability.title")} data-live="reliability" data-testid="unit-reliability">
         <dl className="facts">
           <dt>{U("reliability.uptime")}</dt>
           <dd>{pct}</dd>
@@ -106,9 +104,12 @@ export function OwnerUnitPage({ t, d, offset }: OwnerUnitPageProps) {
         {lowUptime(up.percent) && (
           <p className="muted" data-testid="low-uptime">{U("reliability.low_uptime_note")}</p>
         )}
-      </section>
-      <section className="card" data-live="disconnections" data-testid="unit-disconnections">
-        <h2>{U("disconnections.title")}</h2>
+      </Card>
+      <Card
+        title={U("disconnections.title")}
+        data-live="disconnections"
+        data-testid="unit-disconnections"
+      >
         <ResponsiveList
           label={U("disconnections.title")}
           rows={up.recent}
@@ -137,9 +138,8 @@ export function OwnerUnitPage({ t, d, offset }: OwnerUnitPageProps) {
             {U("disconnections.showing", { n: up.total })}
           </p>
         )}
-      </section>
-      <section className="card" data-live="unit-info" data-testid="unit-info">
-        <h2>{U("unit_info.title")}</h2>
+      </Card>
+      <Card title={U("unit_info.title")} data-live="unit-info" data-testid="unit-info">
         <dl className="facts">
           <dt>{U("unit_info.unit_id")}</dt>
           <dd className="mono">{d.unitId ?? "—"}</dd>
@@ -160,12 +160,16 @@ export function OwnerUnitPage({ t, d, offset }: OwnerUnitPageProps) {
           <dt>{U("unit_info.last_reading")}</dt>
           <dd>{when(t, d.readingAt, offset)}</dd>
         </dl>
-      </section>
+      </Card>
       {!online && (
-        <section className="card alert-card" role="status" data-testid="unit-offline">
-          <h2>{U("offline_card.title")}</h2>
+        <Card
+          title={U("offline_card.title")}
+          className="alert-card"
+          role="status"
+          data-testid="unit-offline"
+        >
           <p>{U("offline_card.message")}</p>
-        </section>
+        </Card>
       )}
     </>
   );

@@ -7,7 +7,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { ChargeRow, PaymentsOverview } from "../../services/payments/mod.ts";
 import type { PaymentFlag, StoredEvent } from "../../db/payments.ts";
-import { FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
+import { Card, FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
 import { mxn, paymentBadge } from "./format.ts";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
@@ -38,8 +38,7 @@ export function AdminPaymentsPage(
       {testMode && <TestModeNotice t={t} />}
       {notice && <p className="alert alert-success notice" role="status">{notice}</p>}
       <FormError>{error}</FormError>
-      <section className="card">
-        <h2>{A("charges")}</h2>
+      <Card title={A("charges")}>
         <ResponsiveList<ChargeRow>
           label={A("charges")}
           framed={false}
@@ -102,9 +101,8 @@ export function AdminPaymentsPage(
               : []),
           ]}
         />
-      </section>
-      <section className="card">
-        <h2>{A("flags")}</h2>
+      </Card>
+      <Card title={A("flags")}>
         <ResponsiveList<PaymentFlag>
           label={A("flags")}
           framed={false}
@@ -125,9 +123,8 @@ export function AdminPaymentsPage(
             { label: A("received"), cell: (f) => time(f.at) },
           ]}
         />
-      </section>
-      <section className="card">
-        <h2>{A("events")}</h2>
+      </Card>
+      <Card title={A("events")}>
         <ResponsiveList<StoredEvent>
           label={A("events")}
           framed={false}
@@ -142,9 +139,8 @@ export function AdminPaymentsPage(
             { label: A("received"), cell: (e) => time(e.received_at) },
           ]}
         />
-      </section>
-      <section className="card">
-        <h2>{A("verification")}</h2>
+      </Card>
+      <Card title={A("verification")}>
         <p data-testid="verification-code">
           {data.verification
             ? (
@@ -154,7 +150,7 @@ export function AdminPaymentsPage(
             )
             : A("no_verification")}
         </p>
-      </section>
+      </Card>
     </>
   );
 }

@@ -7,7 +7,7 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { TenantPayment } from "../../services/payments/mod.ts";
-import { FormError } from "../kit/mod.ts";
+import { Card, FormError } from "../kit/mod.ts";
 import { Island } from "../render.tsx";
 import GenerateReference from "../../islands/GenerateReference.tsx";
 import { PaymentsRefresh } from "./PaymentsRefresh.tsx";
@@ -86,8 +86,7 @@ export function PaymentForm({ t, p, testMode, now, offsetMinutes, error }: Payme
       {testMode && <TestModeNotice t={t} />}
       {live && <PaymentsRefresh t={t} seconds={3} error="load_title" />}
       <FormError testId="generate-error">{error}</FormError>
-      <section className="card" data-testid="payment-summary">
-        <h2>{F("summary.title")}</h2>
+      <Card title={F("summary.title")} data-testid="payment-summary">
         <dl className="pay-details">
           <div>
             <dt>{F("summary.unit")}</dt>
@@ -123,12 +122,11 @@ export function PaymentForm({ t, p, testMode, now, offsetMinutes, error }: Payme
             </p>
           )}
         </div>
-      </section>
+      </Card>
       {live
         ? (
           <>
-            <section className="card" data-testid="spei-reference-card">
-              <h2>{F("reference.title")}</h2>
+            <Card title={F("reference.title")} data-testid="spei-reference-card">
               <TransferDetails
                 t={t}
                 p={p}
@@ -138,7 +136,7 @@ export function PaymentForm({ t, p, testMode, now, offsetMinutes, error }: Payme
               />
               <p className="muted">{F("reference.exact_amount_hint")}</p>
               <p className="muted">{F("reference.validity_note")}</p>
-            </section>
+            </Card>
             <Instructions t={t} p={p} />
             <p className="pay-notice" data-testid="wait-notice">{F("wait_notice")}</p>
           </>

@@ -15,6 +15,7 @@ import { PaymentsRefresh } from "./PaymentsRefresh.tsx";
 import { esDate, esPeriod, mxn, paymentBadge } from "./format.ts";
 import { TransferDetails } from "./TransferDetails.tsx";
 import { TestModeNotice } from "./TestModeNotice.tsx";
+import { Card } from "../kit/mod.ts";
 
 /** Props of {@link PaymentsPage}. */
 export interface PaymentsPageProps {
@@ -140,20 +141,18 @@ export function PaymentsPage({ t, summary, today, now, offsetMinutes }: Payments
       </div>
       {list.length === 0
         ? (
-          <section className="card empty" data-testid="payments-empty">
-            <h2>{P("empty.title")}</h2>
+          <Card title={P("empty.title")} className="empty" data-testid="payments-empty">
             <p>{P("empty.message")}</p>
-          </section>
+          </Card>
         )
         : (
-          <section className="card">
-            <h2>{P("list.title")}</h2>
+          <Card title={P("list.title")}>
             <div className="pay-list" data-testid="payment-list">
               {list.map((p) => (
                 <Row key={p.id} t={t} p={p} today={today} now={now} offsetMinutes={offsetMinutes} />
               ))}
             </div>
-          </section>
+          </Card>
         )}
       <p>
         <a href="/user/billing" data-testid="payment-history">{P("payment_history")}</a>

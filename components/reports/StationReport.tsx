@@ -11,7 +11,7 @@ import { periodName } from "../../services/reports/mod.ts";
 import { Donut } from "./Donut.tsx";
 import { LanguageMenu } from "./LanguageMenu.tsx";
 import { kwh, money, pdfHref } from "./format.ts";
-import { PeriodPicker, Picker } from "../kit/mod.ts";
+import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link StationReport}. */
 export interface StationReportProps {
@@ -87,8 +87,7 @@ export function StationReport(p: StationReportProps) {
           </a>
         </section>
       )}
-      <section className="card" aria-labelledby="overview-title">
-        <h2 id="overview-title">{S("overview.title")}</h2>
+      <Card title={S("overview.title")} headingId="overview-title">
         <dl className="info-list report-overview">
           {row(S("overview.station"), station.name)}
           {row(S("overview.serial_number"), station.serial_number)}
@@ -104,9 +103,8 @@ export function StationReport(p: StationReportProps) {
           {row(S("overview.bills"), String(data.bills.length))}
           {row(S("overview.total_energy"), kwh(data.totals.energy))}
         </dl>
-      </section>
-      <section className="card" aria-labelledby="costs-title">
-        <h2 id="costs-title">{S("costs_overview.title")}</h2>
+      </Card>
+      <Card title={S("costs_overview.title")} headingId="costs-title">
         <div className="grid-2">
           <div data-testid="tenant-summary">
             <h3>{S("costs_overview.tenant_summary")}</h3>
@@ -165,7 +163,7 @@ export function StationReport(p: StationReportProps) {
             </div>
           </div>
         )}
-      </section>
+      </Card>
       {p.selected && (
         <section className="card" aria-labelledby="unit-title" data-testid="unit-breakdown">
           <div className="section-head report-unit-head">

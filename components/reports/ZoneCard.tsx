@@ -7,6 +7,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import { LEVEL_NAMES } from "../../core/zone.ts";
 import { price } from "./format.ts";
+import { Card } from "../kit/mod.ts";
 
 const field = (z: Zone, k: string) => (z as unknown as Record<string, number>)[k] ?? 0;
 
@@ -24,10 +25,9 @@ export function ZoneCard({ t, zone }: ZoneCardProps) {
     t(`reports.unit_report.price_table.${k}`, p);
   if (!zone) {
     return (
-      <section className="card" aria-labelledby="zone-title">
-        <h2 id="zone-title">{Z("title")}</h2>
+      <Card title={Z("title")} headingId="zone-title">
         <p className="muted">{Z("no_zone")}</p>
-      </section>
+      </Card>
     );
   }
   const cur = zone.currency;
@@ -124,8 +124,7 @@ export function ZoneCard({ t, zone }: ZoneCardProps) {
   const I = (k: string) => t(`reports.unit_report.industrial.${k}`);
   const onOff = (b: boolean) => I(b ? "enabled" : "disabled");
   return (
-    <section className="card" aria-labelledby="zone-title" data-testid="zone-card">
-      <h2 id="zone-title">{Z("title")}</h2>
+    <Card title={Z("title")} headingId="zone-title" data-testid="zone-card">
       <dl className="info-list">
         <dt>{Z("name")}</dt>
         <dd>{zone.name}</dd>
@@ -162,6 +161,6 @@ export function ZoneCard({ t, zone }: ZoneCardProps) {
           </dl>
         </>
       )}
-    </section>
+    </Card>
   );
 }

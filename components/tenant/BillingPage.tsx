@@ -15,7 +15,7 @@ import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";
 import ReportDownload from "../../islands/ReportDownload.tsx";
 import { kwh, money } from "./format.tsx";
-import { PeriodPicker, Picker } from "../kit/mod.ts";
+import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link BillingPage}. */
 export interface BillingPageProps {
@@ -139,8 +139,7 @@ export function BillingPage(p: BillingPageProps) {
         <Stat label={B("summary.total_bills")} value={o.yearly_overview.total_bills} />
         <Stat label={B("summary.assigned_units")} value={o.sensors_count} />
       </div>
-      <section className="card">
-        <h2>{B("chart.title")}</h2>
+      <Card title={B("chart.title")}>
         <Island
           of={TenantChart}
           props={{
@@ -159,7 +158,7 @@ export function BillingPage(p: BillingPageProps) {
             name: "billing",
           }}
         />
-      </section>
+      </Card>
       <form className="card billing-pickers tenant-pickers" method="get" action="/user/billing">
         <Picker label={B("year")} name="year" value={o.year} options={p.years} />
         <PeriodPicker t={t} label={B("period")} value={p.period} periods={p.periods} />

@@ -7,6 +7,7 @@ import type { ConsumptionOverview } from "../../services/tenant/mod.ts";
 import type { Trend } from "../../core/insights.ts";
 import { Stat } from "../HomePage.tsx";
 import { kwh, money, StatusBadge } from "./format.tsx";
+import { Card } from "../kit/mod.ts";
 
 /** The trend against last month as words. */
 export function TrendText({ t, trend }: { t: Translate; trend: Trend }) {
@@ -45,10 +46,9 @@ export function ConsumptionPage({ t, data }: { t: Translate; data: ConsumptionOv
       </div>
       {data.units.length === 0
         ? (
-          <section className="card empty">
-            <h2>{C("empty")}</h2>
+          <Card title={C("empty")} className="empty">
             <p>{t("tenant.dashboard.empty.message")}</p>
-          </section>
+          </Card>
         )
         : (
           <div className="tenant-grid">

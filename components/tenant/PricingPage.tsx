@@ -9,6 +9,7 @@ import type { ZoneView } from "../../services/zones.ts";
 import type { Zone } from "../../core/zone.ts";
 import { buildTiers, type Season } from "../../core/tariff.ts";
 import { StatusBadge } from "./format.tsx";
+import { Card } from "../kit/mod.ts";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
 
@@ -65,27 +66,24 @@ function Prices({ P, z }: { P: T; z: ZoneView }) {
   }
   if (z.enable_levels) {
     return (
-      <section className="card" data-testid="pricing-tiered">
-        <h2>{P("tiered.title")}</h2>
+      <Card title={P("tiered.title")} data-testid="pricing-tiered">
         <Levels P={P} z={z} season={null} />
-      </section>
+      </Card>
     );
   }
   return (
-    <section className="card" data-testid="pricing-basic">
-      <h2>{P("basic.title")}</h2>
+    <Card title={P("basic.title")} data-testid="pricing-basic">
       <dl className="facts">
         <dt>{P("basic.price_per_kwh")}</dt>
         <dd>{price(z.price_low, z.currency)}</dd>
       </dl>
-    </section>
+    </Card>
   );
 }
 
 function Devices({ t, P, units }: { t: Translate; P: T; units: TenantUnit[] }) {
   return (
-    <section className="card" data-testid="pricing-devices">
-      <h2>{P("devices.title")}</h2>
+    <Card title={P("devices.title")} data-testid="pricing-devices">
       {units.map((u) => (
         <article key={u.id} className="item-card">
           <div className="item-head">
@@ -103,7 +101,7 @@ function Devices({ t, P, units }: { t: Translate; P: T; units: TenantUnit[] }) {
           </a>
         </article>
       ))}
-    </section>
+    </Card>
   );
 }
 
@@ -144,11 +142,10 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
     return (
       <>
         {head}
-        <section className="card empty" data-testid="pricing-no-zone">
-          <h2>{P("empty.zone_not_available")}</h2>
+        <Card title={P("empty.zone_not_available")} className="empty" data-testid="pricing-no-zone">
           <p>{P("empty.zone_not_available_message")}</p>
           <a className="btn btn-secondary" href="/user">{P("empty.back_to_dashboard")}</a>
-        </section>
+        </Card>
         <Devices t={t} P={P} units={data.units} />
       </>
     );
@@ -160,8 +157,7 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
     <>
       {head}
       <div className="tenant-grid">
-        <section className="card" data-testid="pricing-zone">
-          <h2>{P("zone_info.title")}</h2>
+        <Card title={P("zone_info.title")} data-testid="pricing-zone">
           <dl className="facts">
             <dt>{P("zone_info.name")}</dt>
             <dd>{z.name}</dd>
@@ -174,9 +170,8 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
             <dt>{P("zone_info.assigned_devices")}</dt>
             <dd>{data.units.length}</dd>
           </dl>
-        </section>
-        <section className="card">
-          <h2>{P("configuration.title")}</h2>
+        </Card>
+        <Card title={P("configuration.title")}>
           <dl className="facts">
             <dt>{P("configuration.levels")}</dt>
             <dd>{onOff(z.enable_levels)}</dd>
@@ -196,9 +191,8 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
                 : P("configuration.not_configured")}
             </dd>
           </dl>
-        </section>
-        <section className="card">
-          <h2>{P("billing_factors.title")}</h2>
+        </Card>
+        <Card title={P("billing_factors.title")}>
           <dl className="facts">
             <dt>{P("billing_factors.base_tariff")}</dt>
             <dd>{price(z.base_tariff, z.currency)}</dd>
@@ -228,7 +222,7 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
               </dl>
             </>
           )}
-        </section>
+        </Card>
       </div>
       <Prices P={P} z={z} />
       <Devices t={t} P={P} units={data.units} />

@@ -13,6 +13,7 @@ import { Stat } from "../HomePage.tsx";
 import { ModeChart } from "../ModeChart.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
+import { Card } from "../kit/mod.ts";
 
 /** Props of {@link TenantDashboard}. */
 export interface TenantDashboardProps {
@@ -41,11 +42,10 @@ export function DashboardError({ t, user }: { t: Translate; user: User }) {
   return (
     <>
       <Head t={t} user={user} />
-      <section className="card" role="alert" data-testid="tenant-error">
-        <h2>{t("tenant.dashboard.errors.heading")}</h2>
+      <Card title={t("tenant.dashboard.errors.heading")} role="alert" data-testid="tenant-error">
         <p>{t("tenant.dashboard.errors.message")}</p>
         <a className="btn" href="/user">{t("tenant.dashboard.errors.retry")}</a>
-      </section>
+      </Card>
     </>
   );
 }
@@ -57,11 +57,10 @@ export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps)
     return (
       <>
         <Head t={t} user={user} />
-        <section className="card empty" data-testid="tenant-empty">
-          <h2>{D("empty.title")}</h2>
+        <Card title={D("empty.title")} className="empty" data-testid="tenant-empty">
           <p>{D("empty.message")}</p>
           <a className="btn btn-secondary" href="#contact">{t("layout.contact.title")}</a>
-        </section>
+        </Card>
       </>
     );
   }
@@ -94,8 +93,7 @@ export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps)
         labelHeading={D(`chart.label_${mode}`)}
         noData={D("chart.no_data")}
       />
-      <section className="card" data-live="units">
-        <h2>{D("units.title")}</h2>
+      <Card title={D("units.title")} data-live="units">
         <div className="tenant-units">
           {data.units.map((u) => (
             <article key={u.id} className="item-card" data-testid="tenant-unit">
@@ -119,7 +117,7 @@ export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps)
             </article>
           ))}
         </div>
-      </section>
+      </Card>
       <section className="card" data-live="bills">
         <div className="section-head">
           <h2>{D("recent_bills.title")}</h2>
@@ -140,8 +138,7 @@ export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps)
             </ul>
           )}
       </section>
-      <section className="card">
-        <h2>{D("quick_actions.title")}</h2>
+      <Card title={D("quick_actions.title")}>
         <div className="quick-actions">
           <a className="btn btn-secondary" href="/user/consumption">
             {D("quick_actions.consumption")}
@@ -150,7 +147,7 @@ export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps)
           <a className="btn btn-secondary" href="/user/pricing">{D("quick_actions.pricing")}</a>
           <a className="btn btn-secondary" href="/user/settings">{D("quick_actions.settings")}</a>
         </div>
-      </section>
+      </Card>
     </>
   );
 }

@@ -11,6 +11,7 @@ import TenantChart from "../../islands/TenantChart.tsx";
 import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
 import { efficiencyText, TrendText } from "./ConsumptionPage.tsx";
 import { cityOf } from "../../services/reports/mod.ts";
+import { Card } from "../kit/mod.ts";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
 
@@ -36,8 +37,7 @@ function Overview({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
           </>
         )}
       </p>
-      <section className="card">
-        <h2>{U("overview.trend_chart")}</h2>
+      <Card title={U("overview.trend_chart")}>
         <Island
           of={TenantChart}
           props={{
@@ -50,7 +50,7 @@ function Overview({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
             name: "unit-trend",
           }}
         />
-      </section>
+      </Card>
     </>
   );
 }
@@ -63,8 +63,7 @@ function Analytics({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
   ];
   return (
     <>
-      <section className="card" data-testid="unit-analytics">
-        <h2>{U("analytics.hourly_title")}</h2>
+      <Card title={U("analytics.hourly_title")} data-testid="unit-analytics">
         <Island
           of={TenantChart}
           props={{
@@ -77,16 +76,15 @@ function Analytics({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
             name: "hourly",
           }}
         />
-      </section>
-      <section className="card">
-        <h2>{U("analytics.peak_hours_title")}</h2>
+      </Card>
+      <Card title={U("analytics.peak_hours_title")}>
         <dl className="facts">
           {peaks.map(([name, time]) => [
             <dt key={name}>{U(`analytics.${name}`)}</dt>,
             <dd key={time}>{U(`analytics.${time}`)}</dd>,
           ])}
         </dl>
-      </section>
+      </Card>
     </>
   );
 }
@@ -96,8 +94,7 @@ const TIP_BADGE = { success: "badge-green", info: "badge-blue", warning: "badge-
 function Insights({ U, d }: { U: T; d: UnitDetail }) {
   return (
     <>
-      <section className="card" data-testid="unit-insights">
-        <h2>{U("insights.title")}</h2>
+      <Card title={U("insights.title")} data-testid="unit-insights">
         {d.insights.length === 0
           ? <p className="muted">{U("insights.empty")}</p>
           : (
@@ -119,9 +116,8 @@ function Insights({ U, d }: { U: T; d: UnitDetail }) {
               ))}
             </ul>
           )}
-      </section>
-      <section className="card" data-testid="unit-forecast">
-        <h2>{U("insights.forecast.title")}</h2>
+      </Card>
+      <Card title={U("insights.forecast.title")} data-testid="unit-forecast">
         <dl className="facts">
           <dt>{U("insights.forecast.projected_kwh")}</dt>
           <dd>{kwh(d.forecast.projectedKwh)}</dd>
@@ -130,7 +126,7 @@ function Insights({ U, d }: { U: T; d: UnitDetail }) {
           <dt>{U("insights.forecast.potential_savings")}</dt>
           <dd>{money(d.forecast.potentialSavingsCents, d.currency)}</dd>
         </dl>
-      </section>
+      </Card>
     </>
   );
 }
@@ -174,8 +170,7 @@ export function UnitView({ t, d, tab, offset }: UnitViewProps) {
       {tab === "overview" && <Overview t={t} U={U} d={d} />}
       {tab === "analytics" && <Analytics t={t} U={U} d={d} />}
       {tab === "insights" && <Insights U={U} d={d} />}
-      <section className="card" data-testid="unit-info">
-        <h2>{U("unit_info.title")}</h2>
+      <Card title={U("unit_info.title")} data-testid="unit-info">
         <dl className="facts">
           <dt>{U("unit_info.name")}</dt>
           <dd>{u.name}</dd>
@@ -194,7 +189,7 @@ export function UnitView({ t, d, tab, offset }: UnitViewProps) {
           <dt>{U("unit_info.last_reading")}</dt>
           <dd>{localTime(t, d.now.readingAt ?? u.last_seen, offset)}</dd>
         </dl>
-      </section>
+      </Card>
     </>
   );
 }

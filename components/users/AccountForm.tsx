@@ -4,7 +4,7 @@ import { ContactFields, errAttrs, FieldError } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import RoleSelect from "../../islands/RoleSelect.tsx";
-import { FormError, PageHeader } from "../kit/mod.ts";
+import { Card, FormError, PageHeader } from "../kit/mod.ts";
 
 /** The values shown in the form (never the password). */
 export interface AccountValues {
@@ -43,8 +43,7 @@ export function AccountForm(
       <FormError>{error}</FormError>
       <form method="post" action={action} className="form" noValidate>
         <Island of={ClearErrors} props={{}} />
-        <section className="card">
-          <h2>{t("users.form.account")}</h2>
+        <Card title={t("users.form.account")}>
           <div className="form-grid">
             <ContactFields
               label={(id) => t(`users.form.fields.${id}`)}
@@ -68,9 +67,8 @@ export function AccountForm(
               <FieldError id="is_active" message={fe.is_active} />
             </div>
           </div>
-        </section>
-        <section className="card">
-          <h2>{t("users.form.access")}</h2>
+        </Card>
+        <Card title={t("users.form.access")}>
           <Island
             of={RoleSelect}
             props={{
@@ -116,7 +114,7 @@ export function AccountForm(
               <FieldError id="password" message={fe.password} />
             </div>
           </div>
-        </section>
+        </Card>
         <div className="form-actions">
           <a className="btn btn-secondary" href={cancelHref}>{t("users.form.cancel")}</a>
           <button type="submit" className="btn">

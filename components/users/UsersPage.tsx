@@ -7,7 +7,7 @@ import type { AccessCode, User, UserStats } from "../../core/types.ts";
 import { Stat } from "../HomePage.tsx";
 import { Icon } from "../icons.tsx";
 import { AccountsList } from "./AccountsList.tsx";
-import { FormError, PageHeader, PagerOf, type Paging } from "../kit/mod.ts";
+import { Card, FormError, PageHeader, PagerOf, type Paging } from "../kit/mod.ts";
 import { CodesList } from "./CodesList.tsx";
 import {
   type Failure,
@@ -132,10 +132,13 @@ export function UsersPage(
         </FormError>
       )}
       {isEmpty && (
-        <section className="card empty" data-testid="empty-state">
-          <h2>{t(q ? "users.empty.search_title" : `users.empty.${empty}_title`)}</h2>
+        <Card
+          title={t(q ? "users.empty.search_title" : `users.empty.${empty}_title`)}
+          className="empty"
+          data-testid="empty-state"
+        >
           <p>{q ? t("users.empty.search_text", { q }) : t(`users.empty.${empty}_text`)}</p>
-        </section>
+        </Card>
       )}
       {!isEmpty && content.kind === "accounts" && (
         <AccountsList t={t} lang={lang} tab={tab} q={q} users={content.users} paging={paging} />

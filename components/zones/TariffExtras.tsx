@@ -8,6 +8,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import { CFE_PRESETS, DAC_REGIONS, type PresetFill } from "../../core/cfe_presets.ts";
 import { TextField } from "../Field.tsx";
 import { NumberField } from "./NumberField.tsx";
+import { Card } from "../kit/mod.ts";
 
 /** The additions' texts as entered, and the price change choice. */
 export interface TariffExtrasValues {
@@ -92,8 +93,7 @@ export function RealTariffFields(
     />
   );
   return (
-    <section className="card" aria-labelledby="zf-real">
-      <h2 id="zf-real">{F("sections.real_tariff")}</h2>
+    <Card title={F("sections.real_tariff")} headingId="zf-real">
       <input type="hidden" name="tariff_preset" value={v.tariff_preset} />
       <div className="form-grid">
         {num("minimum_monthly_kwh")}
@@ -111,7 +111,7 @@ export function RealTariffFields(
           <p className="hint">{F("hints.bimonthly_double_blocks")}</p>
         </div>
       </div>
-    </section>
+    </Card>
   );
 }
 

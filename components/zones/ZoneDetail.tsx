@@ -18,6 +18,7 @@ import { PriceHistoryChart } from "./PriceHistoryChart.tsx";
 import { VersionList } from "./VersionList.tsx";
 import {
   type BadgeTone,
+  Card,
   PagerOf,
   type Paging,
   ResponsiveList,
@@ -40,13 +41,8 @@ export interface ZoneDetailProps {
   blocked: boolean;
 }
 
-function Card({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="card zone-card">
-      <h2>{title}</h2>
-      {children}
-    </section>
-  );
+function ZoneCard({ title, children }: { title: string; children: ReactNode }) {
+  return <Card title={title} className="zone-card">{children}</Card>;
 }
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
@@ -90,7 +86,7 @@ function PricingTable({ t, zone }: { t: Translate; zone: Zone }) {
     }
   };
   return (
-    <Card title={T(mode)}>
+    <ZoneCard title={T(mode)}>
       {seasons.map((season) => (
         <div key={season ?? "all"} className="table-wrap" data-season={season ?? "all"}>
           {season && <h3>{t(`zones.zone_form.${season}`)}</h3>}
@@ -123,7 +119,7 @@ function PricingTable({ t, zone }: { t: Translate; zone: Zone }) {
           })} {T("summer_applies")}
         </p>
       )}
-    </Card>
+    </ZoneCard>
   );
 }
 
@@ -209,7 +205,7 @@ export function ZoneDetail(
         </section>
       )}
       <div className="zone-grid">
-        <Card title={D("cards.zone_information")}>
+        <ZoneCard title={D("cards.zone_information")}>
           <Facts
             rows={[
               [F("id"), String(zone.id)],
@@ -220,8 +216,8 @@ export function ZoneDetail(
               [F("updated_at"), zone.updated_at.slice(0, 10)],
             ]}
           />
-        </Card>
-        <Card title={D("cards.pricing_configuration")}>
+        </ZoneCard>
+        <ZoneCard title={D("cards.pricing_configuration")}>
           <Facts
             rows={[
               [t("zones.pricing_modes.label"), configurationText(t, z)],
@@ -230,8 +226,8 @@ export function ZoneDetail(
               [F("industrial_tariff"), yesNo(zone.industrial_tariff)],
             ]}
           />
-        </Card>
-        <Card title={D("cards.billing_factors")}>
+        </ZoneCard>
+        <ZoneCard title={D("cards.billing_factors")}>
           <Facts
             rows={[
               [F("base_tariff"), `${money(zone.base_tariff, zone.currency)} ${D("per_period")}`],
@@ -247,8 +243,8 @@ export function ZoneDetail(
                 : []),
             ]}
           />
-        </Card>
-        <Card title={D("cards.customer_billing")}>
+        </ZoneCard>
+        <ZoneCard title={D("cards.customer_billing")}>
           <Facts
             rows={[
               [F("customer_commission"), `${zone.customer_commission}%`],
@@ -256,22 +252,22 @@ export function ZoneDetail(
               [F("customer_tax"), `${zone.customer_tax}%`],
             ]}
           />
-        </Card>
+        </ZoneCard>
       </div>
       <PricingTable t={t} zone={z} />
-      <Card title={D("price_history.title")}>
+      <ZoneCard title={D("price_history.title")}>
         <p className="muted">{D("price_history.subtitle")}</p>
         {history === null
           ? <div className="alert alert-error">{D("errors.load_history_failed")}</div>
           : <PriceHistoryChart t={t} history={history} />}
-      </Card>
-      <Card title={D("versions.title")}>
+      </ZoneCard>
+      <ZoneCard title={D("versions.title")}>
         <p className="muted">{D("versions.subtitle")}</p>
         {versions === null
           ? <div className="alert alert-error">{D("errors.load_history_failed")}</div>
           : <VersionList t={t} versions={versions} />}
-      </Card>
-      <Card title={D("assigned_stations.title")}>
+      </ZoneCard>
+      <ZoneCard title={D("assigned_stations.title")}>
         {stations === null && (
           <div className="alert alert-error">{D("errors.load_stations_failed")}</div>
         )}
@@ -316,7 +312,7 @@ export function ZoneDetail(
         {stations && paging && (
           <PagerOf t={t} label={D("assigned_stations.title")} paging={paging} />
         )}
-      </Card>
+      </ZoneCard>
     </>
   );
 }

@@ -9,7 +9,7 @@ import { Island } from "../render.tsx";
 import ZoneLevels from "../../islands/ZoneLevels.tsx";
 import type { ZoneLevelsValues } from "../../core/zone_levels.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
-import { FormError } from "../kit/mod.ts";
+import { Card, FormError } from "../kit/mod.ts";
 import { NumberField } from "./NumberField.tsx";
 import type { PresetFill } from "../../core/cfe_presets.ts";
 import {
@@ -177,8 +177,7 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
         >
           {F(editing ? "update" : "create")}
         </button>
-        <section className="card" aria-labelledby="zf-info">
-          <h2 id="zf-info">{F("sections.zone_information")}</h2>
+        <Card title={F("sections.zone_information")} headingId="zf-info">
           <div className="form-grid">
             <div className="field">
               <label htmlFor="name">{F("fields.name")}</label>
@@ -200,9 +199,8 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
             {select("tariff_type", [...TARIFF_TYPES])}
             {select("billing_type", [...BILLING_TYPES])}
           </div>
-        </section>
-        <section className="card" aria-labelledby="zf-pricing">
-          <h2 id="zf-pricing">{F("sections.pricing_configuration")}</h2>
+        </Card>
+        <Card title={F("sections.pricing_configuration")} headingId="zf-pricing">
           <Island
             of={ZoneLevels}
             props={{ values: v.pricing, errors: fe, labels: islandLabels(t) }}
@@ -211,19 +209,17 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
             {num("base_tariff", F("hints.base_tariff"))}
             {num("tax_percentage", F("hints.percent"))}
           </div>
-        </section>
+        </Card>
         <RealTariffFields t={t} v={v.extras} fe={fe} />
         {editing && <PriceChange t={t} v={v.extras} fe={fe} />}
-        <section className="card" aria-labelledby="zf-customer">
-          <h2 id="zf-customer">{F("sections.customer_billing")}</h2>
+        <Card title={F("sections.customer_billing")} headingId="zf-customer">
           <div className="form-grid">
             {num("customer_commission", F("hints.customer_commission"))}
             {num("customer_fee", F("hints.customer_fee"))}
             {num("customer_tax", F("hints.customer_tax"))}
           </div>
-        </section>
-        <section className="card" aria-labelledby="zf-extra">
-          <h2 id="zf-extra">{F("sections.additional_factors")}</h2>
+        </Card>
+        <Card title={F("sections.additional_factors")} headingId="zf-extra">
           {check("industrial_tariff", F("hints.industrial_tariff"))}
           <fieldset>
             <legend>{F("sections.industrial_components")}</legend>
@@ -238,7 +234,7 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
               {num("compensation_factor_percentage", F("hints.percent"))}
             </div>
           </fieldset>
-        </section>
+        </Card>
         <div className="form-actions">
           <a className="btn btn-secondary" href="/admin/pricing">{F("cancel")}</a>
           <button type="submit" name="action" value="save" className="btn" data-testid="save-zone">

@@ -8,7 +8,7 @@ import type { ZoneView } from "../../services/zones.ts";
 import type { Zone } from "../../core/zone.ts";
 import { Icon } from "../icons.tsx";
 import { configurationText, money } from "./format.ts";
-import { FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
+import { Card, FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
 
 /** Props of {@link ZoneList}. */
 export interface ZoneListProps {
@@ -47,11 +47,10 @@ export function ZoneList({ t, zones, notice }: ZoneListProps) {
           rowKey={(z) => z.id}
           rowAttrs={(z) => ({ "data-zone-id": z.id })}
           empty={
-            <section className="card empty" data-testid="empty-state">
-              <h2>{L("empty_title")}</h2>
+            <Card title={L("empty_title")} className="empty" data-testid="empty-state">
               <p>{L("empty_message")}</p>
               <a className="btn" href="/admin/zones/create">{L("create")}</a>
-            </section>
+            </Card>
           }
           columns={[
             {

@@ -10,13 +10,12 @@ import type { Chart, Overview } from "../../services/measurements.ts";
 import { Island } from "../render.tsx";
 import { Icon } from "../icons.tsx";
 import { StationList, type StationRow } from "../devices/StationList.tsx";
-import type { Paging } from "../kit/mod.ts";
+import { Card, type Paging, SearchForm } from "../kit/mod.ts";
 import type { StationSort } from "../../services/devices/lists.ts";
 import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardLive.tsx";
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
 import { type EnergyMode, seriesUrl, yieldText } from "../../core/energy_modes.ts";
 import { type MapStation, StationMap } from "./StationMap.tsx";
-import { Card } from "../kit/mod.ts";
 
 /** The dashboard's tabs. */
 export const DASHBOARD_TABS = ["list", "map", "chart"] as const;
@@ -183,26 +182,16 @@ export function AdminDashboard(p: AdminDashboardProps) {
             {tab === "list" && (
               <>
                 <div className="toolbar dash-toolbar">
-                  <form method="get" action="/admin" className="search" role="search">
-                    <input type="hidden" name="tab" value="list" />
-                    <label htmlFor="dash-search" className="visually-hidden">
-                      {t("dashboard.search.placeholder")}
-                    </label>
-                    <input
-                      id="dash-search"
-                      type="search"
-                      name="q"
-                      defaultValue={p.q}
-                      maxLength={200}
-                      placeholder={t("dashboard.search.placeholder")}
-                    />
-                    <button type="submit" className="btn btn-secondary">
-                      {t("common.search")}
-                    </button>
-                    {p.q && (
-                      <a className="btn btn-ghost" href="/admin">{t("users.search.clear")}</a>
-                    )}
-                  </form>
+                  <SearchForm
+                    action="/admin"
+                    hidden={{ tab: "list" }}
+                    id="dash-search"
+                    label={t("dashboard.search.placeholder")}
+                    placeholder={t("dashboard.search.placeholder")}
+                    q={p.q}
+                    submit={t("common.search")}
+                    clear={t("users.search.clear")}
+                  />
                   <span className="badge badge-green" data-testid="online-count">
                     {t("dashboard.online_count", p.online)}
                   </span>

@@ -13,7 +13,7 @@ import SensorLive from "../../islands/SensorLive.tsx";
 import { statusTexts, timeAgoTexts } from "./status.tsx";
 import { MqttIssue } from "./sensor/MqttIssue.tsx";
 import { UptimeCard, type UptimeCardProps } from "./sensor/UptimeCard.tsx";
-import { Card } from "../kit/mod.ts";
+import { Card, NotFound } from "../kit/mod.ts";
 
 /** What the page shows, already worded. */
 export interface SensorDetailView {
@@ -169,12 +169,14 @@ export function SensorDetail(
 /** 'Sensor Not Found' with a button back to the station. */
 export function SensorNotFound({ t, stationId }: { t: Translate; stationId: number }) {
   return (
-    <section className="card empty" data-testid="sensor-not-found">
-      <h1>{t("devices.sensor_data.not_found_title")}</h1>
-      <p>{t("devices.sensor_data.not_found_message")}</p>
-      <a className="btn btn-secondary" href={`/admin/devices/station/${stationId}/data`}>
-        {t("devices.sensor_data.back")}
-      </a>
-    </section>
+    <NotFound
+      title={t("devices.sensor_data.not_found_title")}
+      message={t("devices.sensor_data.not_found_message")}
+      back={{
+        href: `/admin/devices/station/${stationId}/data`,
+        label: t("devices.sensor_data.back"),
+      }}
+      testId="sensor-not-found"
+    />
   );
 }

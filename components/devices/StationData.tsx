@@ -10,7 +10,7 @@ import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import StationStatus from "../../islands/StationStatus.tsx";
 import { StatusLabel, statusTexts, timeAgoTexts } from "./status.tsx";
 import { stationLinks } from "./StationList.tsx";
-import { ResponsiveList } from "../kit/mod.ts";
+import { NotFound, ResponsiveList } from "../kit/mod.ts";
 
 /** One sensor row. */
 export interface SensorRow {
@@ -234,13 +234,12 @@ export function StationData({ t, station: s, lastSeen, notice, failure }: Statio
 /** 'Station Not Found' with a button to /admin/devices. */
 export function StationNotFound({ t }: { t: Translate }) {
   return (
-    <section className="card empty" data-testid="station-not-found">
-      <h1>{t("devices.sensor_form.station_not_found_title")}</h1>
-      <p>{t("devices.station_data.errors.not_found_message")}</p>
-      <a className="btn btn-secondary" href="/admin/devices">
-        {t("devices.sensor_form.back_to_devices")}
-      </a>
-    </section>
+    <NotFound
+      title={t("devices.sensor_form.station_not_found_title")}
+      message={t("devices.station_data.errors.not_found_message")}
+      back={{ href: "/admin/devices", label: t("devices.sensor_form.back_to_devices") }}
+      testId="station-not-found"
+    />
   );
 }
 

@@ -15,6 +15,7 @@ import {
   PagerOf,
   type Paging,
   ResponsiveList,
+  SearchForm,
   sortBy,
   StatusBadge,
 } from "../kit/mod.ts";
@@ -122,21 +123,15 @@ export function StationList(
       {notice && <div className="alert alert-success notice" role="status">{notice}</div>}
       {searchAction && (
         <div className="toolbar">
-          <form method="get" action={searchAction} className="search" role="search">
-            <label htmlFor="devices-search" className="visually-hidden">
-              {t("dashboard.search.placeholder")}
-            </label>
-            <input
-              id="devices-search"
-              type="search"
-              name="q"
-              defaultValue={q}
-              maxLength={200}
-              placeholder={t("dashboard.search.placeholder")}
-            />
-            <button type="submit" className="btn btn-secondary">{t("common.search")}</button>
-            {q && <a className="btn btn-ghost" href={searchAction}>{t("users.search.clear")}</a>}
-          </form>
+          <SearchForm
+            action={searchAction}
+            id="devices-search"
+            label={t("dashboard.search.placeholder")}
+            placeholder={t("dashboard.search.placeholder")}
+            q={q}
+            submit={t("common.search")}
+            clear={t("users.search.clear")}
+          />
         </div>
       )}
       {stations === null && (

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { renderToStaticMarkup } from "react-dom/server";
-import { FormError, PageHeader, Picker, ResponsiveList, StatusBadge } from "./mod.ts";
+import {
+  Card,
+  FormError,
+  NotFound,
+  PageHeader,
+  Picker,
+  ResponsiveList,
+  SearchForm,
+  StatusBadge,
+} from "./mod.ts";
 
 interface Row {
   id: number;
@@ -137,4 +146,62 @@ Deno.test("Picker: a labelled select of a GET form, the current option chosen", 
     <Picker label="Year" name="year" value={2026} options={[2025, 2026]} />,
   );
   assert.match(years, /<option value="2026" selected="">2026<\/option>/);
+});
+
+Deno.test("Card: a section with its h2 first, labelled by it only when it has an id", () => {
+  assert.equal(
+    renderToStaticMarkup(
+      <Card title="Units" data-testid="units">
+        <p>x</p>
+      </Card>,
+    ),
+    '<section class="card" data-testid="units"><h2>Units</h2><p>x</p></section>',
+  );
+  assert.equal(
+    renderToStaticMarkup(<Card title="Costs" headingId="costs" className="wide" />),
+    '<section class="card wide" aria-labelledby="costs"><h2 id="costs">Costs</h2></section>',
+  );
+});
+
+Deno.test("SearchForm: a GET search keeping the hidden fields; Clear only with a search", () => {
+  const form = (q?: string) =>
+    renderToStaticMarkup(
+      <SearchForm
+        action="/admin/users"
+        hidden={{ tab: "admins" }}
+        id="s"
+        label="Search accounts"
+        placeholder="Name or e-mail"
+        q={q}
+        submit="Search"
+        clear="Clear"
+        clearHref="/admin/users?tab=admins"
+      />,
+    );
+  const empty = form();
+  assert.match(empty, /^<form class="search" role="search" action="\/admin\/users" method="get">/);
+  assert.match(empty, /<input type="hidden" name="tab" value="admins"\/>/);
+  assert.match(empty, /<label for="s" class="visually-hidden">Search accounts<\/label>/);
+  assert.doesNotMatch(empty, /Clear/);
+  assert.match(form("ana"), /value="ana"/);
+  assert.match(
+    form("ana"),
+    /<a class="btn btn-ghost" href="\/admin\/users\?tab=admins">Clear<\/a>/,
+  );
+});
+
+Deno.test("NotFound: the title, the message and the way back", () => {
+  assert.equal(
+    renderToStaticMarkup(
+      <NotFound title="Gone" message="Not here" back={{ href: "/x", label: "Back" }} testId="nf" />,
+    ),
+    '<section class="card empty" data-testid="nf"><h1>Gone</h1><p>Not here</p>' +
+      '<a class="btn btn-secondary" href="/x">Back</a></section>',
+  );
+  assert.match(
+    renderToStaticMarkup(
+      <NotFound title="Gone" back={{ href: "/x", label: "Back", primary: true }} testId="nf" />,
+    ),
+    /<h1>Gone<\/h1><a class="btn" href="\/x">/,
+  );
 });

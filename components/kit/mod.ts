@@ -6,6 +6,8 @@
  * - {@link PageHeader}: the page's title, subtitle and main actions.
  * - {@link Card}: a titled section of a page (`<section class="card">` and its `<h2>`).
  * - {@link FormError}: the error box of a form or page.
+ * - {@link NotFound}: the card of a page whose subject is missing, with the way back.
+ * - {@link SearchForm}: the search box of a list page.
  * - {@link StatusBadge}: a coloured status pill.
  * - {@link Pager}: the pager of a server-paged list (links, no JavaScript).
  * - {@link Picker}, {@link PeriodPicker}: one labelled select of a GET picker form (a year, a
@@ -15,6 +17,8 @@ export { type ListColumn, ResponsiveList, type ResponsiveListProps } from "./Res
 export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
 export { Card, type CardProps } from "./Card.tsx";
 export { FormError, type FormErrorProps } from "./FormError.tsx";
+export { NotFound, type NotFoundProps } from "./NotFound.tsx";
+export { SearchForm, type SearchFormProps } from "./SearchForm.tsx";
 export { type BadgeTone, StatusBadge, type StatusBadgeProps } from "./StatusBadge.tsx";
 export { pageNumbers, Pager, PagerOf, type PagerProps, type Paging, sortBy } from "./Pager.tsx";
 export { PeriodPicker, type PeriodPickerProps, Picker, type PickerProps } from "./Picker.tsx";

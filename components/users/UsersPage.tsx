@@ -7,7 +7,7 @@ import type { AccessCode, User, UserStats } from "../../core/types.ts";
 import { Stat } from "../HomePage.tsx";
 import { Icon } from "../icons.tsx";
 import { AccountsList } from "./AccountsList.tsx";
-import { Card, FormError, PageHeader, PagerOf, type Paging } from "../kit/mod.ts";
+import { Card, FormError, PageHeader, PagerOf, type Paging, SearchForm } from "../kit/mod.ts";
 import { CodesList } from "./CodesList.tsx";
 import {
   type Failure,
@@ -105,26 +105,21 @@ export function UsersPage(
         ))}
       </nav>
       <div className="toolbar">
-        <form method="get" action="/admin/users" className="search" role="search">
-          <input type="hidden" name="tab" value={tab} />
-          <label htmlFor="users-search" className="visually-hidden">
-            {t("users.search.label")}
-          </label>
-          <input
-            id="users-search"
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={200}
-            placeholder={t(
-              tab === "access-codes"
-                ? "users.search.codes_placeholder"
-                : "users.search.accounts_placeholder",
-            )}
-          />
-          <button type="submit" className="btn btn-secondary">{t("users.search.submit")}</button>
-          {q && <a className="btn btn-ghost" href={usersUrl(tab)}>{t("users.search.clear")}</a>}
-        </form>
+        <SearchForm
+          action="/admin/users"
+          hidden={{ tab }}
+          id="users-search"
+          label={t("users.search.label")}
+          placeholder={t(
+            tab === "access-codes"
+              ? "users.search.codes_placeholder"
+              : "users.search.accounts_placeholder",
+          )}
+          q={q}
+          submit={t("users.search.submit")}
+          clear={t("users.search.clear")}
+          clearHref={usersUrl(tab)}
+        />
       </div>
       {content.kind === "error" && (
         <FormError notice={false}>

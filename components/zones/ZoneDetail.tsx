@@ -19,6 +19,7 @@ import { VersionList } from "./VersionList.tsx";
 import {
   type BadgeTone,
   Card,
+  NotFound,
   PagerOf,
   type Paging,
   ResponsiveList,
@@ -320,9 +321,10 @@ export function ZoneDetail(
 /** The 'Zone not found' page with Go Back to /admin/pricing. */
 export function ZoneNotFound({ t }: { t: Translate }) {
   return (
-    <section className="card empty" data-testid="zone-not-found">
-      <h1>{t("zones.zone_detail.errors.not_found")}</h1>
-      <a className="btn" href="/admin/pricing">{t("zones.zone_detail.errors.go_back")}</a>
-    </section>
+    <NotFound
+      title={t("zones.zone_detail.errors.not_found")}
+      back={{ href: "/admin/pricing", label: t("zones.zone_detail.errors.go_back"), primary: true }}
+      testId="zone-not-found"
+    />
   );
 }

@@ -95,35 +95,36 @@ export function adminFinanceRoutes(deps: Deps): Hono<UserEnv> {
     return csvResponse("details", f.currency, rows);
   });
 
-  app.get("/export/bimonthly.csv", async (c) => {
+  /** A revenue and profit table of `section`, a row per period or zone (`labelKey`, `label`). */
+  const figuresCsv = <R extends { total_revenue: number; profit: number; currency: string }>(
+    what: string,
+    section: string,
+    labelKey: string,
+    load: (deps: Deps, f: FactFilter) => Promise<R[]>,
+    label: (r: R) => string,
+  ) =>
+  async (c: Context<UserEnv>) => {
     const f = filterOf(query(c));
     const t = c.var.t;
     const rows: (string | number)[][] = [[
-      t("finances.bimonthly_trend.period"),
-      t("finances.bimonthly_trend.revenue"),
-      t("finances.bimonthly_trend.profit"),
+      t(`finances.${section}.${labelKey}`),
+      t(`finances.${section}.revenue`),
+      t(`finances.${section}.profit`),
       t("finances.currency.label"),
     ]];
-    for (const r of await bimonthlyData(deps, f)) {
-      rows.push([r.period, money(r.total_revenue), money(r.profit), r.currency]);
+    for (const r of await load(deps, f)) {
+      rows.push([label(r), money(r.total_revenue), money(r.profit), r.currency]);
     }
-    return csvResponse("bimonthly", f.currency, rows);
-  });
-
-  app.get("/export/zones.csv", async (c) => {
-    const f = filterOf(query(c));
-    const t = c.var.t;
-    const rows: (string | number)[][] = [[
-      t("finances.zone_performance.zone"),
-      t("finances.zone_performance.revenue"),
-      t("finances.zone_performance.profit"),
-      t("finances.currency.label"),
-    ]];
-    for (const r of await zonesPerformance(deps, f)) {
-      rows.push([r.zone_name, money(r.total_revenue), money(r.profit), r.currency]);
-    }
-    return csvResponse("zones", f.currency, rows);
-  });
+    return csvResponse(what, f.currency, rows);
+  };
+  app.get(
+    "/export/bimonthly.csv",
+    figuresCsv("bimonthly", "bimonthly_trend", "period", bimonthlyData, (r) => r.period),
+  );
+  app.get(
+    "/export/zones.csv",
+    figuresCsv("zones", "zone_performance", "zone", zonesPerformance, (r) => r.zone_name),
+  );
   return app;
 }
 

@@ -7,6 +7,7 @@ import {
   PageHeader,
   Picker,
   ResponsiveList,
+  RetryCard,
   SearchForm,
   StatusBadge,
 } from "./mod.ts";
@@ -203,5 +204,14 @@ Deno.test("NotFound: the title, the message and the way back", () => {
       <NotFound title="Gone" back={{ href: "/x", label: "Back", primary: true }} testId="nf" />,
     ),
     /<h1>Gone<\/h1><a class="btn" href="\/x">/,
+  );
+});
+
+Deno.test("RetryCard: an alert card worded from its key prefix, with Retry", () => {
+  const t = (k: string) => `<${k}>`;
+  assert.equal(
+    renderToStaticMarkup(<RetryCard t={t} prefix="x.errors" href="/user" testId="e" />),
+    '<section class="card" role="alert" data-testid="e"><h2>&lt;x.errors.heading&gt;</h2>' +
+      '<p>&lt;x.errors.message&gt;</p><a class="btn" href="/user">&lt;x.errors.retry&gt;</a></section>',
   );
 });

@@ -6,6 +6,7 @@
  * - {@link PageHeader}: the page's title, subtitle and main actions.
  * - {@link Card}: a titled section of a page (`<section class="card">` and its `<h2>`).
  * - {@link FormError}: the error box of a form or page.
+ * - {@link RetryCard}: the alert card of a page whose figures failed to load, with Retry.
  * - {@link NotFound}: the card of a page whose subject is missing, with the way back.
  * - {@link SearchForm}: the search box of a list page.
  * - {@link StatusBadge}: a coloured status pill.
@@ -18,6 +19,7 @@ export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
 export { Card, type CardProps } from "./Card.tsx";
 export { FormError, type FormErrorProps } from "./FormError.tsx";
 export { NotFound, type NotFoundProps } from "./NotFound.tsx";
+export { RetryCard, type RetryCardProps } from "./RetryCard.tsx";
 export { SearchForm, type SearchFormProps } from "./SearchForm.tsx";
 export { type BadgeTone, StatusBadge, type StatusBadgeProps } from "./StatusBadge.tsx";
 export { pageNumbers, Pager, PagerOf, type PagerProps, type Paging, sortBy } from "./Pager.tsx";

@@ -9,7 +9,7 @@ import type { User } from "../../core/types.ts";
 import type { OwnerChart, OwnerDashboard as Data } from "../../services/owner/mod.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
-import { Card, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
+import { Card, PageHeader, ResponsiveList, RetryCard, StatusBadge } from "../kit/mod.ts";
 import { ModeChart } from "../ModeChart.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { day, num, when } from "./format.ts";
@@ -54,10 +54,7 @@ export function OwnerDashboardError({ t, user }: { t: Translate; user: User }) {
   return (
     <>
       <Head t={t} user={user} />
-      <Card title={t("customer.dashboard.errors.heading")} role="alert" data-testid="owner-error">
-        <p>{t("customer.dashboard.errors.message")}</p>
-        <a className="btn" href="/customer">{t("customer.dashboard.errors.retry")}</a>
-      </Card>
+      <RetryCard t={t} prefix="customer.dashboard.errors" href="/customer" testId="owner-error" />
     </>
   );
 }

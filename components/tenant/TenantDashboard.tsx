@@ -13,7 +13,7 @@ import { Stat } from "../HomePage.tsx";
 import { ModeChart } from "../ModeChart.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
-import { Card } from "../kit/mod.ts";
+import { Card, RetryCard } from "../kit/mod.ts";
 
 /** Props of {@link TenantDashboard}. */
 export interface TenantDashboardProps {
@@ -42,10 +42,7 @@ export function DashboardError({ t, user }: { t: Translate; user: User }) {
   return (
     <>
       <Head t={t} user={user} />
-      <Card title={t("tenant.dashboard.errors.heading")} role="alert" data-testid="tenant-error">
-        <p>{t("tenant.dashboard.errors.message")}</p>
-        <a className="btn" href="/user">{t("tenant.dashboard.errors.retry")}</a>
-      </Card>
+      <RetryCard t={t} prefix="tenant.dashboard.errors" href="/user" testId="tenant-error" />
     </>
   );
 }

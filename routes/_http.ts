@@ -118,6 +118,23 @@ export function formList(form: Form, k: string): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
+/**
+ * The rows of a posted table whose columns are the fields `{prefix}_{key}`: the i-th value of
+ * each column together, as many rows as the first column has (at most `max`), "" where a
+ * column is shorter.
+ */
+export function formRows<K extends string>(
+  form: Form,
+  prefix: string,
+  keys: readonly K[],
+  max: number,
+): Record<K, string>[] {
+  const cols = keys.map((k) => formList(form, `${prefix}_${k}`));
+  return cols[0].slice(0, max).map((_, i) =>
+    Object.fromEntries(keys.map((k, j) => [k, cols[j][i] ?? ""])) as Record<K, string>
+  );
+}
+
 /** Validates `data` with `schema`; field errors are locale keys. */
 export function validate<S extends z.ZodType>(schema: S, data: unknown): Parsed<z.output<S>> {
   const res = schema.safeParse(data);

@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
-import { type Form, formList as list, formString as str, readForm } from "./_http.ts";
+import { type Form, formRows, formString as str, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
 import { renderPage } from "./_page.tsx";
 import type { FieldErrors } from "../core/schemas.ts";
@@ -62,23 +62,17 @@ function stationValues(s: DeviceView): StationFormValues {
 
 /** The form values as posted (rows in document order). */
 function postedStation(form: Form): StationFormValues {
-  const ids = list(form, "ssr_id");
-  const names = list(form, "ssr_name");
-  const types = list(form, "ssr_type");
-  const pins = list(form, "ssr_gpio");
-  const ssrs: EditorSsr[] = ids.slice(0, 100).map((id, i) => ({
-    id,
-    name: names[i] ?? "",
-    type: types[i] === "emergency" ? "emergency" : "normal",
-    gpio_pin: /^\d{1,3}$/.test(pins[i] ?? "") ? Number(pins[i]) : NaN,
+  const posted = formRows(form, "ssr", ["id", "name", "type", "gpio"], 100);
+  const ssrs: EditorSsr[] = posted.map((r) => ({
+    id: r.id,
+    name: r.name,
+    type: r.type === "emergency" ? "emergency" : "normal",
+    gpio_pin: /^\d{1,3}$/.test(r.gpio) ? Number(r.gpio) : NaN,
   }));
-  const unitIds = list(form, "unit_id");
-  const unitNames = list(form, "unit_name");
-  const unitSsrs = list(form, "unit_ssr");
-  const units: EditorUnit[] = unitIds.slice(0, 500).map((id, i) => ({
-    id,
-    name: unitNames[i] ?? "",
-    ssr_id: unitSsrs[i] ?? "",
+  const units: EditorUnit[] = formRows(form, "unit", ["id", "name", "ssr"], 500).map((r) => ({
+    id: r.id,
+    name: r.name,
+    ssr_id: r.ssr,
   }));
   const v = emptyStationValues();
   for (const k of Object.keys(v) as (keyof StationFormValues)[]) {

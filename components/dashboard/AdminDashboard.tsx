@@ -8,9 +8,8 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { DeviceStats } from "../../core/devices.ts";
 import type { Chart, Overview } from "../../services/measurements.ts";
 import { Island } from "../render.tsx";
-import { Icon } from "../icons.tsx";
 import { StationList, type StationRow } from "../devices/StationList.tsx";
-import { Card, type Paging, SearchForm } from "../kit/mod.ts";
+import { AddLink, Card, type Paging, SearchForm } from "../kit/mod.ts";
 import type { StationSort } from "../../services/devices/lists.ts";
 import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardLive.tsx";
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
@@ -143,9 +142,9 @@ export function AdminDashboard(p: AdminDashboardProps) {
           <p className="muted page-sub">{t("dashboard.admin_dashboard.subtitle")}</p>
         </div>
         <div className="page-actions">
-          <a className="btn" href="/admin/devices/station/create" data-testid="add-station">
-            <Icon name="plus" /> {t("dashboard.admin_dashboard.add_station")}
-          </a>
+          <AddLink href="/admin/devices/station/create" testId="add-station">
+            {t("dashboard.admin_dashboard.add_station")}
+          </AddLink>
         </div>
       </div>
       <Island

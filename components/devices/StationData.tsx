@@ -10,7 +10,7 @@ import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 import StationStatus from "../../islands/StationStatus.tsx";
 import { StatusLabel, statusTexts, timeAgoTexts } from "./status.tsx";
 import { stationLinks } from "./StationList.tsx";
-import { NotFound, ResponsiveList } from "../kit/mod.ts";
+import { AddLink, NotFound, ResponsiveList } from "../kit/mod.ts";
 
 /** One sensor row. */
 export interface SensorRow {
@@ -181,9 +181,7 @@ export function StationData({ t, station: s, lastSeen, notice, failure }: Statio
         <div className="section-head" style={{ marginBottom: "0.75rem" }}>
           <h2 id="sensors-title">{D("sensors.title")}</h2>
           {s.sensors.length > 0 && (
-            <a className="btn" href={`${base}/sensor/create`} data-testid="add-sensor">
-              <Icon name="plus" /> {D("sensors.add")}
-            </a>
+            <AddLink href={`${base}/sensor/create`} testId="add-sensor">{D("sensors.add")}</AddLink>
           )}
         </div>
         <ResponsiveList
@@ -196,9 +194,9 @@ export function StationData({ t, station: s, lastSeen, notice, failure }: Statio
             <div className="card empty" data-testid="no-sensors">
               <h3>{D("sensors.empty_title")}</h3>
               <p>{D("sensors.empty_message")}</p>
-              <a className="btn" href={`${base}/sensor/create`} data-testid="add-first-sensor">
-                <Icon name="plus" /> {D("sensors.add_first")}
-              </a>
+              <AddLink href={`${base}/sensor/create`} testId="add-first-sensor">
+                {D("sensors.add_first")}
+              </AddLink>
             </div>
           }
           columns={[

@@ -8,6 +8,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import { Icon } from "../icons.tsx";
 import { asStatus, StatusDot } from "./status.tsx";
 import {
+  AddLink,
   type BadgeTone,
   Card,
   FormError,
@@ -115,9 +116,9 @@ export function StationList(
       <PageHeader
         title={t("devices.devices_page.title")}
         actions={
-          <a className="btn" href="/admin/devices/station/create" data-testid="add-station">
-            <Icon name="plus" /> {t("dashboard.admin_dashboard.add_station")}
-          </a>
+          <AddLink href="/admin/devices/station/create" testId="add-station">
+            {t("dashboard.admin_dashboard.add_station")}
+          </AddLink>
         }
       />
       {notice && <div className="alert alert-success notice" role="status">{notice}</div>}

@@ -4,6 +4,7 @@
  * - {@link ResponsiveList}: one list rendered once, a table on wide screens and cards on
  *   phones through CSS alone (`static/styles/kit.css`).
  * - {@link PageHeader}: the page's title, subtitle and main actions.
+ * - {@link AddLink}: the plus button of a page, a link to a create form.
  * - {@link Card}: a titled section of a page (`<section class="card">` and its `<h2>`).
  * - {@link FormError}: the error box of a form or page.
  * - {@link RetryCard}: the alert card of a page whose figures failed to load, with Retry.
@@ -17,6 +18,7 @@
 export { type ListColumn, ResponsiveList, type ResponsiveListProps } from "./ResponsiveList.tsx";
 export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
 export { Card, type CardProps } from "./Card.tsx";
+export { AddLink, type AddLinkProps } from "./AddLink.tsx";
 export { FormError, type FormErrorProps } from "./FormError.tsx";
 export { NotFound, type NotFoundProps } from "./NotFound.tsx";
 export { RetryCard, type RetryCardProps } from "./RetryCard.tsx";

@@ -5,9 +5,16 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { AccessCode, User, UserStats } from "../../core/types.ts";
 import { Stat } from "../HomePage.tsx";
-import { Icon } from "../icons.tsx";
 import { AccountsList } from "./AccountsList.tsx";
-import { Card, FormError, PageHeader, PagerOf, type Paging, SearchForm } from "../kit/mod.ts";
+import {
+  AddLink,
+  Card,
+  FormError,
+  PageHeader,
+  PagerOf,
+  type Paging,
+  SearchForm,
+} from "../kit/mod.ts";
 import { CodesList } from "./CodesList.tsx";
 import {
   type Failure,
@@ -71,9 +78,7 @@ export function UsersPage(
       <PageHeader
         title={t("users.title")}
         actions={create && (
-          <a className="btn" href={create.href} data-testid="create-button">
-            <Icon name="plus" /> {t(create.key)}
-          </a>
+          <AddLink href={create.href} testId="create-button">{t(create.key)}</AddLink>
         )}
       />
       {notice && (

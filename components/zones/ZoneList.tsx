@@ -6,9 +6,8 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { ZoneView } from "../../services/zones.ts";
 import type { Zone } from "../../core/zone.ts";
-import { Icon } from "../icons.tsx";
 import { configurationText, money } from "./format.ts";
-import { Card, FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
+import { AddLink, Card, FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
 
 /** Props of {@link ZoneList}. */
 export interface ZoneListProps {
@@ -31,11 +30,7 @@ export function ZoneList({ t, zones, notice }: ZoneListProps) {
       <PageHeader
         title={L("title")}
         subtitle={L("subtitle")}
-        actions={
-          <a className="btn" href="/admin/zones/create" data-testid="create-zone">
-            <Icon name="plus" /> {L("create")}
-          </a>
-        }
+        actions={<AddLink href="/admin/zones/create" testId="create-zone">{L("create")}</AddLink>}
       />
       {notice && <div className="alert alert-success notice" role="status">{notice}</div>}
       {zones === null && <FormError notice={false}>{L("load_failed")}</FormError>}

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { renderToStaticMarkup } from "react-dom/server";
 import {
   Card,
+  Facts,
   FormError,
   NotFound,
   PageHeader,
@@ -213,5 +214,14 @@ Deno.test("RetryCard: an alert card worded from its key prefix, with Retry", () 
     renderToStaticMarkup(<RetryCard t={t} prefix="x.errors" href="/user" testId="e" />),
     '<section class="card" role="alert" data-testid="e"><h2>&lt;x.errors.heading&gt;</h2>' +
       '<p>&lt;x.errors.message&gt;</p><a class="btn" href="/user">&lt;x.errors.retry&gt;</a></section>',
+  );
+});
+
+Deno.test("Facts: a dt and a dd per row, in order", () => {
+  assert.equal(
+    renderToStaticMarkup(
+      <Facts className="facts" rows={[["Zone", "Norte"], ["Units", 3]]} />,
+    ),
+    '<dl class="facts"><dt>Zone</dt><dd>Norte</dd><dt>Units</dt><dd>3</dd></dl>',
   );
 });

@@ -6,6 +6,7 @@
  * - {@link PageHeader}: the page's title, subtitle and main actions.
  * - {@link AddLink}: the plus button of a page, a link to a create form.
  * - {@link Card}: a titled section of a page (`<section class="card">` and its `<h2>`).
+ * - {@link Facts}: a list of labelled values (`<dl>`).
  * - {@link FormError}: the error box of a form or page.
  * - {@link RetryCard}: the alert card of a page whose figures failed to load, with Retry.
  * - {@link NotFound}: the card of a page whose subject is missing, with the way back.
@@ -19,6 +20,7 @@ export { type ListColumn, ResponsiveList, type ResponsiveListProps } from "./Res
 export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
 export { Card, type CardProps } from "./Card.tsx";
 export { AddLink, type AddLinkProps } from "./AddLink.tsx";
+export { Facts, type FactsProps } from "./Facts.tsx";
 export { FormError, type FormErrorProps } from "./FormError.tsx";
 export { NotFound, type NotFoundProps } from "./NotFound.tsx";
 export { RetryCard, type RetryCardProps } from "./RetryCard.tsx";

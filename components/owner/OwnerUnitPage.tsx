@@ -9,7 +9,7 @@ import type { OwnerUnit } from "../../services/owner/mod.ts";
 import { dataQuality, LISTED_DISCONNECTIONS, lowUptime } from "../../core/owner_rules.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
-import { Card, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
+import { Card, Facts, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { durationText } from "../devices/sensor/format.ts";
 import { num, when } from "./format.ts";
@@ -63,16 +63,14 @@ export function OwnerUnitPage({ t, d, offset }: OwnerUnitPageProps) {
           {d.phases.map((p, i) => (
             <div key={phaseNames[i]} className="item-card" data-phase={phaseNames[i]}>
               <strong>{U(`phases.${phaseNames[i]}`)}</strong>
-              <dl>
-                <dt>{U("phases.power")}</dt>
-                <dd>{num(p.power, 2)}</dd>
-                <dt>{U("phases.current")}</dt>
-                <dd>{num(p.current, 2)}</dd>
-                <dt>{U("phases.voltage")}</dt>
-                <dd>{num(p.voltage, 2)}</dd>
-                <dt>{U("phases.energy")}</dt>
-                <dd>{num(p.energy, 2)}</dd>
-              </dl>
+              <Facts
+                rows={[
+                  [U("phases.power"), num(p.power, 2)],
+                  [U("phases.current"), num(p.current, 2)],
+                  [U("phases.voltage"), num(p.voltage, 2)],
+                  [U("phases.energy"), num(p.energy, 2)],
+                ]}
+              />
             </div>
           ))}
         </div>

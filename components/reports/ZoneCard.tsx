@@ -7,7 +7,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import { LEVEL_NAMES } from "../../core/zone.ts";
 import { price } from "./format.ts";
-import { Card } from "../kit/mod.ts";
+import { Card, Facts } from "../kit/mod.ts";
 
 const field = (z: Zone, k: string) => (z as unknown as Record<string, number>)[k] ?? 0;
 
@@ -90,12 +90,16 @@ export function ZoneCard({ t, zone }: ZoneCardProps) {
     table = (
       <>
         <h3>{T("seasonal_title")}</h3>
-        <dl className="info-list">
-          <dt>{T("winter_range", { start: winter, end: winterEnd })}</dt>
-          <dd>{price(zone.winter_price_low, cur)}</dd>
-          <dt>{T("summer_rest")}</dt>
-          <dd>{price(zone.summer_price_low, cur)}</dd>
-        </dl>
+        <Facts
+          className="info-list"
+          rows={[
+            [
+              T("winter_range", { start: winter, end: winterEnd }),
+              price(zone.winter_price_low, cur),
+            ],
+            [T("summer_rest"), price(zone.summer_price_low, cur)],
+          ]}
+        />
       </>
     );
   } else if (zone.enable_levels) {
@@ -141,24 +145,27 @@ export function ZoneCard({ t, zone }: ZoneCardProps) {
       {zone.industrial_tariff && (
         <>
           <h3>{I("title")}</h3>
-          <dl className="info-list">
-            <dt>{I("low_tension")}</dt>
-            <dd>{onOff(zone.low_tension_enabled)}</dd>
-            <dt>{I("power_factor")}</dt>
-            <dd>{onOff(zone.power_factor_enabled)}</dd>
-            <dt>{I("distribution")}</dt>
-            <dd>
-              {zone.distribution_enabled ? price(zone.distribution_price, cur) : onOff(false)}
-            </dd>
-            <dt>{I("capacity")}</dt>
-            <dd>{zone.capacity_enabled ? price(zone.capacity_price, cur) : onOff(false)}</dd>
-            <dt>{I("compensation_factor")}</dt>
-            <dd>
-              {zone.compensation_factor_enabled
-                ? `${zone.compensation_factor_percentage} %`
-                : onOff(false)}
-            </dd>
-          </dl>
+          <Facts
+            className="info-list"
+            rows={[
+              [I("low_tension"), onOff(zone.low_tension_enabled)],
+              [I("power_factor"), onOff(zone.power_factor_enabled)],
+              [
+                I("distribution"),
+                zone.distribution_enabled ? price(zone.distribution_price, cur) : onOff(false),
+              ],
+              [
+                I("capacity"),
+                zone.capacity_enabled ? price(zone.capacity_price, cur) : onOff(false),
+              ],
+              [
+                I("compensation_factor"),
+                zone.compensation_factor_enabled
+                  ? `${zone.compensation_factor_percentage} %`
+                  : onOff(false),
+              ],
+            ]}
+          />
         </>
       )}
     </Card>

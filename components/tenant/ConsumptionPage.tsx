@@ -7,7 +7,7 @@ import type { ConsumptionOverview } from "../../services/tenant/mod.ts";
 import type { Trend } from "../../core/insights.ts";
 import { Stat } from "../HomePage.tsx";
 import { kwh, money, StatusBadge } from "./format.tsx";
-import { Card } from "../kit/mod.ts";
+import { Card, Facts } from "../kit/mod.ts";
 
 /** The trend against last month as words. */
 export function TrendText({ t, trend }: { t: Translate; trend: Trend }) {
@@ -59,14 +59,14 @@ export function ConsumptionPage({ t, data }: { t: Translate; data: ConsumptionOv
                   <StatusBadge t={t} status={u.unit.status} />
                 </div>
                 <p className="muted small">{u.unit.station?.name}</p>
-                <dl className="facts">
-                  <dt>{C("unit_card.monthly_kwh")}</dt>
-                  <dd>{kwh(u.monthKwh)}</dd>
-                  <dt>{C("unit_card.cost")}</dt>
-                  <dd>{money(u.costCents, u.currency)}</dd>
-                  <dt>{C("unit_card.efficiency")}</dt>
-                  <dd>{efficiencyText(u.efficiency)}</dd>
-                </dl>
+                <Facts
+                  className="facts"
+                  rows={[
+                    [C("unit_card.monthly_kwh"), kwh(u.monthKwh)],
+                    [C("unit_card.cost"), money(u.costCents, u.currency)],
+                    [C("unit_card.efficiency"), efficiencyText(u.efficiency)],
+                  ]}
+                />
                 <p>
                   <TrendText t={t} trend={u.trend} />
                 </p>

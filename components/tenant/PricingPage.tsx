@@ -9,7 +9,7 @@ import type { ZoneView } from "../../services/zones.ts";
 import type { Zone } from "../../core/zone.ts";
 import { buildTiers, type Season } from "../../core/tariff.ts";
 import { StatusBadge } from "./format.tsx";
-import { Card } from "../kit/mod.ts";
+import { Card, Facts } from "../kit/mod.ts";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
 
@@ -51,12 +51,13 @@ function Prices({ P, z }: { P: T; z: ZoneView }) {
           <section key={s} className="card">
             <h2>{P(`seasonal.${s}`)}</h2>
             {z.enable_levels ? <Levels P={P} z={z} season={s} /> : (
-              <dl className="facts">
-                <dt>{P("seasonal.price_per_kwh")}</dt>
-                <dd>{price(z[`${s}_price_low`], z.currency)}</dd>
-                <dt>{P("seasonal.threshold")}</dt>
-                <dd>{z[`${s}_price_low_threshold`]}</dd>
-              </dl>
+              <Facts
+                className="facts"
+                rows={[
+                  [P("seasonal.price_per_kwh"), price(z[`${s}_price_low`], z.currency)],
+                  [P("seasonal.threshold"), z[`${s}_price_low_threshold`]],
+                ]}
+              />
             )}
             {s === "summer" && <p className="muted small">{P("seasonal.summer_rest_of_year")}</p>}
           </section>
@@ -158,18 +159,16 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
       {head}
       <div className="tenant-grid">
         <Card title={P("zone_info.title")} data-testid="pricing-zone">
-          <dl className="facts">
-            <dt>{P("zone_info.name")}</dt>
-            <dd>{z.name}</dd>
-            <dt>{P("zone_info.currency")}</dt>
-            <dd>{z.currency}</dd>
-            <dt>{P("zone_info.tariff_type")}</dt>
-            <dd>{t(`zones.tariff_types.${z.tariff_type}`)}</dd>
-            <dt>{P("zone_info.last_updated")}</dt>
-            <dd>{z.updated_at.slice(0, 10)}</dd>
-            <dt>{P("zone_info.assigned_devices")}</dt>
-            <dd>{data.units.length}</dd>
-          </dl>
+          <Facts
+            className="facts"
+            rows={[
+              [P("zone_info.name"), z.name],
+              [P("zone_info.currency"), z.currency],
+              [P("zone_info.tariff_type"), t(`zones.tariff_types.${z.tariff_type}`)],
+              [P("zone_info.last_updated"), z.updated_at.slice(0, 10)],
+              [P("zone_info.assigned_devices"), data.units.length],
+            ]}
+          />
         </Card>
         <Card title={P("configuration.title")}>
           <dl className="facts">
@@ -208,18 +207,21 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
           {industrial && (
             <>
               <h3>{P("billing_factors.industrial_components")}</h3>
-              <dl className="facts">
-                <dt>{P("billing_factors.low_tension")}</dt>
-                <dd>{onOff(z.low_tension_enabled)}</dd>
-                <dt>{P("billing_factors.power_factor")}</dt>
-                <dd>{onOff(z.power_factor_enabled)}</dd>
-                <dt>{P("billing_factors.distribution")}</dt>
-                <dd>
-                  {z.distribution_enabled ? price(z.distribution_price, z.currency) : onOff(false)}
-                </dd>
-                <dt>{P("billing_factors.capacity")}</dt>
-                <dd>{z.capacity_enabled ? price(z.capacity_price, z.currency) : onOff(false)}</dd>
-              </dl>
+              <Facts
+                className="facts"
+                rows={[
+                  [P("billing_factors.low_tension"), onOff(z.low_tension_enabled)],
+                  [P("billing_factors.power_factor"), onOff(z.power_factor_enabled)],
+                  [
+                    P("billing_factors.distribution"),
+                    z.distribution_enabled ? price(z.distribution_price, z.currency) : onOff(false),
+                  ],
+                  [
+                    P("billing_factors.capacity"),
+                    z.capacity_enabled ? price(z.capacity_price, z.currency) : onOff(false),
+                  ],
+                ]}
+              />
             </>
           )}
         </Card>

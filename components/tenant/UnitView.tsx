@@ -11,7 +11,7 @@ import TenantChart from "../../islands/TenantChart.tsx";
 import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
 import { efficiencyText, TrendText } from "./ConsumptionPage.tsx";
 import { cityOf } from "../../services/reports/mod.ts";
-import { Card } from "../kit/mod.ts";
+import { Card, Facts } from "../kit/mod.ts";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
 
@@ -118,14 +118,20 @@ function Insights({ U, d }: { U: T; d: UnitDetail }) {
           )}
       </Card>
       <Card title={U("insights.forecast.title")} data-testid="unit-forecast">
-        <dl className="facts">
-          <dt>{U("insights.forecast.projected_kwh")}</dt>
-          <dd>{kwh(d.forecast.projectedKwh)}</dd>
-          <dt>{U("insights.forecast.projected_cost")}</dt>
-          <dd>{money(d.forecast.projectedCostCents, d.currency)}</dd>
-          <dt>{U("insights.forecast.potential_savings")}</dt>
-          <dd>{money(d.forecast.potentialSavingsCents, d.currency)}</dd>
-        </dl>
+        <Facts
+          className="facts"
+          rows={[
+            [U("insights.forecast.projected_kwh"), kwh(d.forecast.projectedKwh)],
+            [
+              U("insights.forecast.projected_cost"),
+              money(d.forecast.projectedCostCents, d.currency),
+            ],
+            [
+              U("insights.forecast.potential_savings"),
+              money(d.forecast.potentialSavingsCents, d.currency),
+            ],
+          ]}
+        />
       </Card>
     </>
   );

@@ -19,6 +19,7 @@ import { VersionList } from "./VersionList.tsx";
 import {
   type BadgeTone,
   Card,
+  Facts,
   NotFound,
   PagerOf,
   type Paging,
@@ -44,14 +45,6 @@ export interface ZoneDetailProps {
 
 function ZoneCard({ title, children }: { title: string; children: ReactNode }) {
   return <Card title={title} className="zone-card">{children}</Card>;
-}
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="facts">
-      {rows.map(([k, v]) => [<dt key={`${k}-t`}>{k}</dt>, <dd key={`${k}-d`}>{v}</dd>])}
-    </dl>
-  );
 }
 
 /** The tiers of a season as table rows: level, range, price. */
@@ -208,6 +201,7 @@ export function ZoneDetail(
       <div className="zone-grid">
         <ZoneCard title={D("cards.zone_information")}>
           <Facts
+            className="facts"
             rows={[
               [F("id"), String(zone.id)],
               [F("name"), zone.name],
@@ -220,6 +214,7 @@ export function ZoneDetail(
         </ZoneCard>
         <ZoneCard title={D("cards.pricing_configuration")}>
           <Facts
+            className="facts"
             rows={[
               [t("zones.pricing_modes.label"), configurationText(t, z)],
               [F("enable_levels"), yesNo(zone.enable_levels)],
@@ -230,6 +225,7 @@ export function ZoneDetail(
         </ZoneCard>
         <ZoneCard title={D("cards.billing_factors")}>
           <Facts
+            className="facts"
             rows={[
               [F("base_tariff"), `${money(zone.base_tariff, zone.currency)} ${D("per_period")}`],
               [F("tax_percentage"), `${zone.tax_percentage}%`],
@@ -247,6 +243,7 @@ export function ZoneDetail(
         </ZoneCard>
         <ZoneCard title={D("cards.customer_billing")}>
           <Facts
+            className="facts"
             rows={[
               [F("customer_commission"), `${zone.customer_commission}%`],
               [F("customer_fee"), money(zone.customer_fee, zone.currency)],

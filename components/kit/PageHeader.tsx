@@ -6,6 +6,8 @@ export interface PageHeaderProps {
   title: ReactNode;
   /** A muted line under the title. */
   subtitle?: ReactNode;
+  /** The subtitle's class: `muted` by default, `page-sub` in the tenant's pages. */
+  subtitleClass?: string;
   /** Buttons and links at the right (wrapping under the title on phones). */
   actions?: ReactNode;
   /** Extra classes of the head. */
@@ -13,14 +15,16 @@ export interface PageHeaderProps {
 }
 
 /** `<div class="page-head">` with the `<h1>` and the page actions. */
-export function PageHeader({ title, subtitle, actions, className }: PageHeaderProps) {
+export function PageHeader(
+  { title, subtitle, subtitleClass = "muted", actions, className }: PageHeaderProps,
+) {
   return (
     <div className={className ? `page-head ${className}` : "page-head"}>
       {subtitle
         ? (
           <div>
             <h1>{title}</h1>
-            <p className="muted">{subtitle}</p>
+            <p className={subtitleClass}>{subtitle}</p>
           </div>
         )
         : <h1>{title}</h1>}

@@ -87,6 +87,10 @@ Deno.test("PageHeader puts the subtitle with the title and the actions beside th
     renderToStaticMarkup(<PageHeader title="Users" />),
     '<div class="page-head"><h1>Users</h1></div>',
   );
+  assert.equal(
+    renderToStaticMarkup(<PageHeader title="Pricing" subtitle="Rates" subtitleClass="page-sub" />),
+    '<div class="page-head"><div><h1>Pricing</h1><p class="page-sub">Rates</p></div></div>',
+  );
 });
 
 Deno.test("FormError renders an alert only with a message", () => {

@@ -7,7 +7,7 @@ import type { ConsumptionOverview } from "../../services/tenant/mod.ts";
 import type { Trend } from "../../core/insights.ts";
 import { Stat } from "../HomePage.tsx";
 import { kwh, money, StatusBadge } from "./format.tsx";
-import { Card, Facts } from "../kit/mod.ts";
+import { Card, Facts, PageHeader } from "../kit/mod.ts";
 
 /** The trend against last month as words. */
 export function TrendText({ t, trend }: { t: Translate; trend: Trend }) {
@@ -32,12 +32,7 @@ export function ConsumptionPage({ t, data }: { t: Translate; data: ConsumptionOv
   const x = data.totals;
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>{C("title")}</h1>
-          <p className="page-sub">{C("subtitle")}</p>
-        </div>
-      </div>
+      <PageHeader title={C("title")} subtitle={C("subtitle")} subtitleClass="page-sub" />
       <div className="stats" data-testid="consumption-totals">
         <Stat label={C("totals.units")} value={x.units} />
         <Stat label={C("totals.monthly_kwh")} value={kwh(x.monthKwh)} />

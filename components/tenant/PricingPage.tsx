@@ -9,7 +9,7 @@ import type { ZoneView } from "../../services/zones.ts";
 import type { Zone } from "../../core/zone.ts";
 import { buildTiers, type Season } from "../../core/tariff.ts";
 import { StatusBadge } from "./format.tsx";
-import { Card, Facts } from "../kit/mod.ts";
+import { Card, Facts, PageHeader } from "../kit/mod.ts";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
 
@@ -120,14 +120,7 @@ export function PricingError({ t, message }: { t: Translate; message: string | n
 /** The page. */
 export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) {
   const P: T = (k, p) => t(`tenant.pricing.${k}`, p);
-  const head = (
-    <div className="page-head">
-      <div>
-        <h1>{P("title")}</h1>
-        <p className="page-sub">{P("subtitle")}</p>
-      </div>
-    </div>
-  );
+  const head = <PageHeader title={P("title")} subtitle={P("subtitle")} subtitleClass="page-sub" />;
   if (data.state === "no_devices") {
     return (
       <>

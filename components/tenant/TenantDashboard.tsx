@@ -13,7 +13,7 @@ import { Stat } from "../HomePage.tsx";
 import { ModeChart } from "../ModeChart.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
-import { Card, RetryCard } from "../kit/mod.ts";
+import { Card, PageHeader, RetryCard } from "../kit/mod.ts";
 
 /** Props of {@link TenantDashboard}. */
 export interface TenantDashboardProps {
@@ -28,12 +28,11 @@ const CHART_KIND = { power: "area", consumption: "bars", monthly: "line" } as co
 /** The page's heading. */
 function Head({ t, user }: { t: Translate; user: User }) {
   return (
-    <div className="page-head">
-      <div>
-        <h1>{t("tenant.dashboard.welcome", { name: user.full_name })}</h1>
-        <p className="page-sub">{t("tenant.dashboard.subtitle")}</p>
-      </div>
-    </div>
+    <PageHeader
+      title={t("tenant.dashboard.welcome", { name: user.full_name })}
+      subtitle={t("tenant.dashboard.subtitle")}
+      subtitleClass="page-sub"
+    />
   );
 }
 

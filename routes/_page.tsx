@@ -98,6 +98,19 @@ export function barePage<E extends AppEnv>(
   return c.html(html, status);
 }
 
+/** {@link barePage} of `Component` with `props` and the request's translator (`t`). */
+export function renderBarePage<E extends AppEnv, P extends { t: Translate }>(
+  c: Context<E>,
+  deps: Deps,
+  title: string,
+  Component: (props: P) => ReactNode,
+  props: NoInfer<Omit<P, "t">>,
+  status: Status = 200,
+): Response {
+  const all = { ...props, t: c.var.t } as P;
+  return barePage(c, deps, title, <Component {...all} />, status);
+}
+
 /** The 'Something went wrong' page for an unexpected failure (the exception only in development). */
 export function errorPage<E extends AppEnv>(
   c: Context<E>,

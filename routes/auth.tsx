@@ -18,7 +18,7 @@ import { loginSchema, PHONE_COUNTRIES, registerFormSchema } from "../core/schema
 import { homeOf, isLanguage, type Role, roleOfPath } from "../core/roles.ts";
 import { register, signIn } from "../services/accounts.ts";
 import { endSession, signInMessage, STATUS, tooMany } from "./_auth_common.ts";
-import { barePage } from "./_page.tsx";
+import { renderBarePage } from "./_page.tsx";
 import { LoginPage } from "../components/LoginPage.tsx";
 import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
 import { legalDoc } from "./legal.tsx";
@@ -64,18 +64,12 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       return c.redirect(landing(c, deps, c.var.user.role, c.req.query("next") ?? null));
     }
     const url = new URL(c.req.url);
-    return barePage(
-      c,
-      deps,
-      c.var.t("auth.login.title"),
-      <LoginPage
-        t={c.var.t}
-        lang={c.var.lang}
-        here={url.pathname + url.search}
-        next={safeNext(c.req.query("next"), portalOrigin(c, deps))}
-        registered={c.req.query("registered") === "1"}
-      />,
-    );
+    return renderBarePage(c, deps, c.var.t("auth.login.title"), LoginPage, {
+      lang: c.var.lang,
+      here: url.pathname + url.search,
+      next: safeNext(c.req.query("next"), portalOrigin(c, deps)),
+      registered: c.req.query("registered") === "1",
+    });
   });
 
   app.post("/login", async (c) => {
@@ -91,20 +85,13 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         fieldErrors?: Record<string, string>;
       },
     ) =>
-      barePage(
-        c,
-        deps,
-        c.var.t("auth.login.title"),
-        <LoginPage
-          t={c.var.t}
-          lang={c.var.lang}
-          here={here}
-          next={next}
-          email={email}
-          {...extra}
-        />,
-        status,
-      );
+      renderBarePage(c, deps, c.var.t("auth.login.title"), LoginPage, {
+        lang: c.var.lang,
+        here,
+        next,
+        email,
+        ...extra,
+      }, status);
     if (!parsed.ok) return render(400, { fieldErrors: translateErrors(c, parsed.errors) });
     const res = await signIn(
       deps,
@@ -127,22 +114,15 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     error?: string,
   ) => {
     const url = new URL(c.req.url);
-    return barePage(
-      c,
-      deps,
-      c.var.t("auth.register.title"),
-      <RegisterPage
-        t={c.var.t}
-        lang={c.var.lang}
-        here={url.pathname}
-        values={values}
-        fieldErrors={fieldErrors}
-        error={error}
-        terms={legalDoc(deps, "terms")}
-        privacy={legalDoc(deps, "privacy")}
-      />,
-      status,
-    );
+    return renderBarePage(c, deps, c.var.t("auth.register.title"), RegisterPage, {
+      lang: c.var.lang,
+      here: url.pathname,
+      values,
+      fieldErrors,
+      error,
+      terms: legalDoc(deps, "terms"),
+      privacy: legalDoc(deps, "privacy"),
+    }, status);
   };
 
   app.get("/register", (c) => {

@@ -1,7 +1,7 @@
 /** GET /legal: the terms and the privacy notice, for everyone (also linked from the header). */
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
-import { barePage } from "./_page.tsx";
+import { renderBarePage } from "./_page.tsx";
 import { LegalPage } from "../components/LegalPage.tsx";
 import type { LegalDoc } from "../core/legal.ts";
 import { homeOf } from "../core/roles.ts";
@@ -17,17 +17,11 @@ export function legalRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/", (c) => {
     const user = c.var.user;
-    return barePage(
-      c,
-      deps,
-      c.var.t("auth.register.terms_title"),
-      <LegalPage
-        t={c.var.t}
-        terms={legalDoc(deps, "terms")}
-        privacy={legalDoc(deps, "privacy")}
-        back={user ? homeOf(user.role) : "/login"}
-      />,
-    );
+    return renderBarePage(c, deps, c.var.t("auth.register.terms_title"), LegalPage, {
+      terms: legalDoc(deps, "terms"),
+      privacy: legalDoc(deps, "privacy"),
+      back: user ? homeOf(user.role) : "/login",
+    });
   });
   return app;
 }

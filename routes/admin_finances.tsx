@@ -8,10 +8,9 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
-import { validate } from "./_http.ts";
+import { queryOf } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
 import { csvDownload } from "./_csv.ts";
-import { invalid } from "../services/refusal.ts";
 import { type FinanceQuery, financeQuerySchema } from "../core/finance_queries.ts";
 import type { FactFilter } from "../core/finances.ts";
 import { centsToUnits } from "../core/money.ts";
@@ -31,9 +30,7 @@ const filterOf = (q: FinanceQuery): FactFilter & { currency: string } => ({
 
 /** The query of the page or an export; a bad one is a bad request naming the field. */
 function query(c: Context<UserEnv>) {
-  const q = validate(financeQuerySchema, c.req.query());
-  if (!q.ok) throw invalid(q.errors);
-  return q.data;
+  return queryOf(c, financeQuerySchema);
 }
 
 /** A CSV download named `finances_{what}_{currency}.csv`. */

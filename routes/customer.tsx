@@ -9,11 +9,10 @@ import { z } from "zod";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { renderPage } from "./_page.tsx";
-import { validate } from "./_http.ts";
+import { queryOf } from "./_http.ts";
 import { cityText } from "./_devices.tsx";
 import { settingsRoutes } from "./settings.tsx";
 import { customerInstallationRoutes } from "./customer_installations.tsx";
-import { invalid } from "../services/refusal.ts";
 import { OWNER_CHARTS, ownerDashboard } from "../services/owner/mod.ts";
 import {
   type InstallationRow,
@@ -32,12 +31,11 @@ export function customerRoutes(deps: Deps): Hono<UserEnv> {
   app.use(requireRole("customer"));
 
   app.get("/", async (c) => {
-    const q = validate(dashboardQuery, c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, dashboardQuery);
     const { t, user } = c.var;
     const title = t("layout.nav.dashboard");
     try {
-      const data = await ownerDashboard(deps, user, q.data.chart);
+      const data = await ownerDashboard(deps, user, q.chart);
       const rows: InstallationRow[] = data.stations.map(({ station: s, zone }) => ({
         id: s.id,
         name: s.name,

@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
-import { validate } from "./_http.ts";
+import { queryOf } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
 import { csvDownload } from "./_csv.ts";
 import { invalid } from "../services/refusal.ts";
@@ -57,11 +57,10 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
   app.use(requireRole("customer"));
 
   app.get("/", async (c) => {
-    const q = validate(yearQuerySchema, c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, yearQuerySchema);
     const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
     const years = [today.year, today.year - 1, today.year - 2];
-    const year = q.data.year ?? today.year;
+    const year = q.year ?? today.year;
     if (!years.includes(year)) throw invalid({ year: "validation.invalid" });
     const user = c.var.user;
     const [overview, bills] = await Promise.all([
@@ -90,11 +89,10 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
   });
 
   const exportTable = (what: "units" | "customer") => async (c: Context<UserEnv>) => {
-    const q = validate(periodQuerySchema, c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, periodQuerySchema);
     const t = c.var.t;
     const C = (k: string) => t(`customer.billing_overview.period_section.columns.${k}`);
-    const d = await ownerPeriodBills(deps, c.var.user, q.data.period);
+    const d = await ownerPeriodBills(deps, c.var.user, q.period);
     const rows: (string | number)[][] = what === "units"
       ? [
         [C("station"), C("unit"), C("tenant"), C("energy"), C("total_cost"), C("payment")],
@@ -115,7 +113,7 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
             .map((x) => `${units(x)} ${r.bill.currency}`),
         ]),
       ];
-    return csvDownload(`${what}_bills_${q.data.period}.csv`, rows);
+    return csvDownload(`${what}_bills_${q.period}.csv`, rows);
   };
   app.get("/export/units.csv", exportTable("units"));
   app.get("/export/customer.csv", exportTable("customer"));

@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { renderPage } from "./_page.tsx";
-import { idParam, validate } from "./_http.ts";
+import { idParam, queryOf } from "./_http.ts";
 import { locationText } from "./_devices.tsx";
 import { pdfResponse } from "./api/reports.ts";
 import { invalid, Refusal } from "../services/refusal.ts";
@@ -53,10 +53,9 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/:id", async (c) => {
     const t = c.var.t;
-    const q = validate(monthQuery(), c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, monthQuery());
     const id = idParam(c.req.param("id"));
-    const month = q.data.month ?? months()[0];
+    const month = q.month ?? months()[0];
     const E = (k: string, p?: Record<string, string>) =>
       t(`customer.installation_detail.errors.${k}`, p);
     try {
@@ -66,7 +65,7 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
         data,
         address: locationText(t, data.station.location),
         months: months(),
-        invoiceError: q.data.invoice_error === "1",
+        invoiceError: q.invoice_error === "1",
         lang: c.var.lang,
       });
     } catch (e) {
@@ -78,16 +77,15 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
   });
 
   app.get("/:id/invoice", async (c) => {
-    const q = validate(invoiceQuery(), c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, invoiceQuery());
     const id = idParam(c.req.param("id"));
     if (id === null) throw invalid({ id: "validation.invalid" });
     try {
-      const { month, language } = q.data;
+      const { month, language } = q;
       return pdfResponse(await ownerInvoice(deps, c.var.user, id, month, language));
     } catch (e) {
       if (e instanceof Refusal && e.key === REPORT_ERRORS.noCustomerBill) {
-        return c.redirect(`/customer/installations/${id}?month=${q.data.month}&invoice_error=1`);
+        return c.redirect(`/customer/installations/${id}?month=${q.month}&invoice_error=1`);
       }
       throw e;
     }
@@ -101,10 +99,9 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
     if (stationId === null || sensorId === null) {
       return failed(c, invalid({}), U("title"), U("missing_info"), "/customer");
     }
-    const q = validate(monthQuery(), c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, monthQuery());
     try {
-      const d = await ownerUnit(deps, c.var.user, stationId, sensorId, q.data.month);
+      const d = await ownerUnit(deps, c.var.user, stationId, sensorId, q.month);
       return renderPage(c, deps, d.name, OwnerUnitPage, {
         d,
         offset: deps.config.utcOffsetMinutes,

@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { renderPage } from "./_page.tsx";
-import { validate } from "./_http.ts";
+import { queryOf } from "./_http.ts";
 import { invalid } from "../services/refusal.ts";
 import { billingPageQuerySchema } from "../core/tenant_queries.ts";
 import { defaultPeriod, parsePeriod, periodOptions } from "../core/periods.ts";
@@ -28,15 +28,14 @@ export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
 
   app.get("/billing", async (c) => {
-    const q = validate(billingPageQuerySchema, c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, billingPageQuerySchema);
     const user = c.var.user;
     const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
     const years = [today.year, today.year - 1, today.year - 2];
-    const year = q.data.period ? parsePeriod(q.data.period).year : q.data.year ?? today.year;
+    const year = q.period ? parsePeriod(q.period).year : q.year ?? today.year;
     const overview = await tenantOverview(deps, user, year);
-    const kind = q.data.period ? parsePeriod(q.data.period).kind : overview.billing_type;
-    const period = q.data.period ?? defaultPeriod(kind, year, today);
+    const kind = q.period ? parsePeriod(q.period).kind : overview.billing_type;
+    const period = q.period ?? defaultPeriod(kind, year, today);
     const periods = periodOptions(kind, year);
     if (!periods.includes(period)) periods.unshift(period);
     if (!years.includes(year)) years.push(year);

@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage, renderPage } from "./_page.tsx";
-import { idParam, validate } from "./_http.ts";
+import { idParam, queryOf } from "./_http.ts";
 import { z } from "zod";
-import { invalid, notFound, Refusal } from "../services/refusal.ts";
+import { notFound, Refusal } from "../services/refusal.ts";
 import {
   consumptionOverview,
   DASHBOARD_CHARTS,
@@ -36,13 +36,12 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
   const off = deps.config.utcOffsetMinutes;
 
   app.get("/", async (c) => {
-    const q = validate(dashboardQuery, c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, dashboardQuery);
     const t = c.var.t;
     const user = c.var.user;
     let body;
     try {
-      const data = await tenantDashboard(deps, user, q.data.chart);
+      const data = await tenantDashboard(deps, user, q.chart);
       body = <TenantDashboard t={t} user={user} data={data} offset={off} />;
     } catch (e) {
       deps.log.log("error", "tenant dashboard failed", { error: String(e) });
@@ -61,10 +60,9 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/consumption/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) throw notFound(UNIT_NOT_FOUND);
-    const q = validate(unitQuery, c.req.query());
-    if (!q.ok) throw invalid(q.errors);
+    const q = queryOf(c, unitQuery);
     const d = await unitDetail(deps, c.var.user, id);
-    return renderPage(c, deps, d.unit.name, UnitView, { d, tab: q.data.tab, offset: off });
+    return renderPage(c, deps, d.unit.name, UnitView, { d, tab: q.tab, offset: off });
   });
 
   app.get("/pricing", async (c) => {

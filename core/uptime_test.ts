@@ -10,38 +10,44 @@ import {
 const H = 3_600_000;
 const day0 = Date.UTC(2026, 10, 1);
 
-Deno.test("uptimeOver() subtracts disconnections clipped to the period", () => {
-  const u = uptimeOver(
-    [{ disconnect_time: day0 - H, reconnect_time: day0 + H }, {
-      disconnect_time: day0 + 10 * H,
-      reconnect_time: day0 + 12 * H,
-    }],
-    day0,
-    day0 + 24 * H,
-    0,
-    day0 + 100 * H,
-  );
-  assert.equal(u.offline_duration_seconds, 3 * 3600);
-  assert.equal(u.online_duration_seconds, 21 * 3600);
-  assert.equal(u.uptime_percent, 87.5);
-});
+type Outage = Parameters<typeof uptimeOver>[0][number];
+type Uptime = ReturnType<typeof uptimeOver>;
 
-Deno.test("uptimeOver() merges overlapping events and counts an ongoing one until now", () => {
-  const u = uptimeOver(
-    [
+/** Outages over the day from day0, seen at `now`, and the figures they must give. */
+const DAY_CASES: { name: string; outages: Outage[]; now: number; expect: Partial<Uptime> }[] = [
+  {
+    name: "uptimeOver() subtracts disconnections clipped to the period",
+    outages: [
+      { disconnect_time: day0 - H, reconnect_time: day0 + H },
+      { disconnect_time: day0 + 10 * H, reconnect_time: day0 + 12 * H },
+    ],
+    now: day0 + 100 * H,
+    expect: {
+      offline_duration_seconds: 3 * 3600,
+      online_duration_seconds: 21 * 3600,
+      uptime_percent: 87.5,
+    },
+  },
+  {
+    name: "uptimeOver() merges overlapping events and counts an ongoing one until now",
+    outages: [
       { disconnect_time: day0 + 2 * H, reconnect_time: day0 + 5 * H },
       { disconnect_time: day0 + 4 * H, reconnect_time: day0 + 6 * H },
       { disconnect_time: day0 + 8 * H, reconnect_time: null },
     ],
-    day0,
-    day0 + 24 * H,
-    0,
-    day0 + 10 * H,
-  );
-  assert.equal(u.observed_seconds, 10 * 3600);
-  assert.equal(u.offline_duration_seconds, 6 * 3600);
-  assert.equal(u.uptime_percent, 40);
-});
+    now: day0 + 10 * H,
+    expect: { observed_seconds: 10 * 3600, offline_duration_seconds: 6 * 3600, uptime_percent: 40 },
+  },
+];
+
+for (const c of DAY_CASES) {
+  Deno.test(c.name, () => {
+    const u = uptimeOver(c.outages, day0, day0 + 24 * H, 0, c.now);
+    for (const [field, want] of Object.entries(c.expect)) {
+      assert.equal(u[field as keyof Uptime], want, field);
+    }
+  });
+}
 
 Deno.test("uptimeOver() observes only from the device's creation and gives null for no time", () => {
   const u = uptimeOver([], day0, day0 + 24 * H, day0 + 12 * H, day0 + 48 * H);

@@ -60,7 +60,10 @@ export async function testApp(overrides: Partial<AppDeps> = {}): Promise<TestApp
 
 let counter = 0;
 
-/** Creates an account directly in the store and returns it with a bearer token. */
+/**
+ * Creates an account directly in the store (with the phone, company, tax id and assignments of
+ * `extra`, if any) and returns it with a bearer token.
+ */
 export async function account(
   t: TestApp,
   role: Role,
@@ -73,6 +76,10 @@ export async function account(
     role,
     is_active: extra.is_active ?? true,
     language: extra.language ?? "en",
+    phone: extra.phone,
+    company_name: extra.company_name,
+    tax_id: extra.tax_id,
+    assignments: extra.assignments,
     password_hash: await hashPassword(password),
   }, Date.now());
   const token = await issueToken(t.deps.secret, user, Date.now(), 3600);
@@ -146,6 +153,27 @@ export function call(t: TestApp, method: string, path: string, o: CallOptions = 
   }
   headers.host ??= "localhost";
   return t.app.request(`http://localhost${path}`, { method, headers, body });
+}
+
+/** An account as {@link account} answers it. */
+export type TestAccount = Awaited<ReturnType<typeof account>>;
+
+/**
+ * `PUT /api/users/profile` as `me` with their own e-mail and name, no phone, English and their
+ * current password; `change` sets or adds any field.
+ */
+export function putProfile(t: TestApp, me: TestAccount, change: Record<string, unknown> = {}) {
+  return call(t, "PUT", "/api/users/profile", {
+    token: me.token,
+    json: {
+      email: me.user.email,
+      full_name: me.user.full_name,
+      phone: "",
+      language: "en",
+      current_password: me.password,
+      ...change,
+    },
+  });
 }
 
 /** The `name=value` of a Set-Cookie header for `name`, or null. */

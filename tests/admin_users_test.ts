@@ -8,9 +8,8 @@ import {
   testApp,
   withAdminApp as withApp,
 } from "./_helpers.ts";
-import { createUser, findUserByEmail, getUser, listUsers } from "../db/users.ts";
+import { findUserByEmail, getUser, listUsers } from "../db/users.ts";
 import { getAccessCode, listAccessCodes, registerWithCode } from "../db/access_codes.ts";
-import { hashPassword } from "../services/platform/passwords.ts";
 
 async function page(t: TestApp, path: string, token: string) {
   const res = await call(t, "GET", path, { token });
@@ -37,13 +36,11 @@ Deno.test("GET /admin/users lists each tab's accounts and filters by search", as
   await withApp(async (t, admin) => {
     await account(t, "user", { full_name: "Tenant Ana", email: "ana@test.mx" });
     await account(t, "user", { full_name: "Tenant Beto", email: "beto@test.mx" });
-    await createUser(t.deps.kv, {
+    await account(t, "customer", {
       email: "cliente@test.mx",
       full_name: "Cliente Carla",
-      role: "customer",
       company_name: "Solar SA",
-      password_hash: "x",
-    }, Date.now());
+    });
 
     const tenants = await page(t, "/admin/users", admin);
     assert.match(tenants, /Tenant Ana/);
@@ -180,14 +177,12 @@ Deno.test("POST of the account form with bad input answers 400 with inline messa
 
 Deno.test("editing a customer into a tenant clears its station assignments", async () => {
   await withApp(async (t, admin) => {
-    const customer = await createUser(t.deps.kv, {
+    const { user: customer } = await account(t, "customer", {
       email: "owner@test.mx",
       full_name: "Owner One",
-      role: "customer",
       company_name: "Owner SA",
-      password_hash: await hashPassword("secret123"),
       assignments: { stations: [3, 7], units: [] },
-    }, Date.now());
+    });
     const form = await page(t, `/admin/users/accounts-form/customer/${customer.id}`, admin);
     assert.match(form, /Edit Customer/);
     assert.match(form, /value="owner@test.mx"/);

@@ -1,8 +1,7 @@
 /** The users and access codes API (`/api/users*`) and the profile, through `app.request`. */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
-import { createUser, getUser, listUsers } from "../db/users.ts";
-import { hashPassword } from "../services/platform/passwords.ts";
+import { account, call, putProfile, type TestApp, testApp } from "./_helpers.ts";
+import { getUser, listUsers } from "../db/users.ts";
 import { getAccessCode } from "../db/access_codes.ts";
 import { ACCESS_CODE_ALPHABET } from "../core/access_code.ts";
 
@@ -240,14 +239,12 @@ Deno.test("PUT /api/users/{id} updates an account; a blank password keeps the ol
 Deno.test("PUT /api/users/{id} from customer to tenant drops the stations (and back drops the units)", async () => {
   const t = await testApp();
   const admin = await account(t, "admin");
-  const stored = await createUser(t.deps.kv, {
+  const { user: stored } = await account(t, "customer", {
     email: "owner@test.mx",
     full_name: "Station Owner",
-    role: "customer",
     company_name: "Owner Co",
-    password_hash: await hashPassword("secret1"),
     assignments: { stations: [3, 4], units: [] },
-  }, Date.now());
+  });
   const toTenant = await call(t, "PUT", `/api/users/${stored.id}`, {
     token: admin.token,
     json: { email: "owner@test.mx", full_name: "Station Owner", role: "user" },
@@ -259,13 +256,12 @@ Deno.test("PUT /api/users/{id} from customer to tenant drops the stations (and b
   assert.equal(tenant.company_name, "");
   assert.deepEqual((await getUser(t.deps.kv, stored.id))?.assignments, { stations: [], units: [] });
 
-  const renter = await createUser(t.deps.kv, {
+  const { user: renter } = await account(t, "user", {
     email: "renter@test.mx",
     full_name: "Unit Renter",
-    role: "user",
-    password_hash: await hashPassword("secret1"),
+    password: "secret1",
     assignments: { stations: [], units: ["5:unit_1"] },
-  }, Date.now());
+  });
   const toCustomer = await call(t, "PUT", `/api/users/${renter.id}`, {
     token: admin.token,
     json: { email: "renter@test.mx", full_name: "Unit Renter", role: "customer" },
@@ -273,13 +269,12 @@ Deno.test("PUT /api/users/{id} from customer to tenant drops the stations (and b
   assert.equal(toCustomer.status, 200);
   assert.deepEqual((await toCustomer.json()).assignments, { stations: [], units: [] });
 
-  const keep = await createUser(t.deps.kv, {
+  const { user: keep } = await account(t, "customer", {
     email: "keeper@test.mx",
     full_name: "Keeper",
-    role: "customer",
-    password_hash: await hashPassword("secret1"),
+    password: "secret1",
     assignments: { stations: [8], units: [] },
-  }, Date.now());
+  });
   const same = await call(t, "PUT", `/api/users/${keep.id}`, {
     token: admin.token,
     json: { email: "keeper@test.mx", full_name: "Keeper Two", role: "customer" },
@@ -596,31 +591,24 @@ Deno.test("PUT /api/users/profile changes the password only with the right curre
   const base = { email: me.user.email, full_name: "Me", phone: "", language: "en" };
   const put = (json: unknown) => call(t, "PUT", "/api/users/profile", { token: me.token, json });
 
-  const noCurrent = await put({ ...base, new_password: "newpass1", confirm_password: "newpass1" });
-  assert.equal(noCurrent.status, 400);
-  assert.deepEqual((await noCurrent.json()).errors, {
-    current_password: "Enter your current password to set a new one",
-  });
-
-  const wrong = await put({
-    ...base,
-    current_password: "not-mine",
-    new_password: "newpass1",
-    confirm_password: "newpass1",
-  });
-  assert.equal(wrong.status, 400);
-  assert.deepEqual((await wrong.json()).errors, {
-    current_password: "The current password is not correct",
-  });
-
-  const mismatch = await put({
-    ...base,
-    current_password: "oldpass1",
-    new_password: "newpass1",
-    confirm_password: "newpass2",
-  });
-  assert.equal(mismatch.status, 400);
-  assert.deepEqual((await mismatch.json()).errors, { confirm_password: "Passwords do not match" });
+  const refusals: [Record<string, string>, Record<string, string>][] = [
+    [{}, { current_password: "Enter your current password to set a new one" }],
+    [{ current_password: "not-mine" }, { current_password: "The current password is not correct" }],
+    [
+      { current_password: "oldpass1", confirm_password: "newpass2" },
+      { confirm_password: "Passwords do not match" },
+    ],
+  ];
+  for (const [change, errors] of refusals) {
+    const res = await put({
+      ...base,
+      new_password: "newpass1",
+      confirm_password: "newpass1",
+      ...change,
+    });
+    assert.equal(res.status, 400, JSON.stringify(change));
+    assert.deepEqual((await res.json()).errors, errors);
+  }
   assert.equal(await signInStatus(t, me.user.email, "oldpass1"), 200, "still the old password");
 
   const ok = await put({
@@ -639,15 +627,7 @@ Deno.test("PUT /api/users/profile refuses another account's e-mail", async () =>
   const t = await testApp();
   const me = await account(t, "user");
   const other = await account(t, "user");
-  const res = await call(t, "PUT", "/api/users/profile", {
-    token: me.token,
-    json: {
-      email: other.user.email,
-      full_name: "Me",
-      language: "en",
-      current_password: me.password,
-    },
-  });
+  const res = await putProfile(t, me, { email: other.user.email });
   assert.equal(res.status, 400);
   assert.deepEqual((await res.json()).errors, { email: "This email is already registered" });
   assert.equal((await getUser(t.deps.kv, me.user.id))?.email, me.user.email);

@@ -1,6 +1,6 @@
 /** A new password may not be a common one nor the account's e-mail; the refusal names the field. */
 import assert from "node:assert/strict";
-import { account, call, seedAccessCode, testApp } from "../_helpers.ts";
+import { account, call, putProfile, seedAccessCode, testApp } from "../_helpers.ts";
 import { listUsers } from "../../db/users.ts";
 import { passwordProblem } from "../../core/password_rules.ts";
 
@@ -42,16 +42,9 @@ Deno.test("registration, account creation and the profile refuse weak passwords 
   assert.equal(create.status, 400);
   assert.ok((await create.json()).errors.password);
   const me = await account(t, "user");
-  const profile = await call(t, "PUT", "/api/users/profile", {
-    token: me.token,
-    json: {
-      email: me.user.email,
-      full_name: "Me",
-      language: "en",
-      current_password: me.password,
-      new_password: "password",
-      confirm_password: "password",
-    },
+  const profile = await putProfile(t, me, {
+    new_password: "password",
+    confirm_password: "password",
   });
   assert.equal(profile.status, 400);
   assert.ok((await profile.json()).errors.new_password);

@@ -1,6 +1,6 @@
 /** Sessions end for good: sign-out, a new password, a new role or deactivation end every token. */
 import assert from "node:assert/strict";
-import { account, call, cookieFrom, type TestApp, testApp } from "../_helpers.ts";
+import { account, call, cookieFrom, putProfile, type TestApp, testApp } from "../_helpers.ts";
 import { loadConfig } from "../../services/platform/config.ts";
 import { getUser } from "../../db/users.ts";
 
@@ -55,17 +55,9 @@ Deno.test("a password change ends every token of the account", async () => {
   const { user, password } = await account(t, "user");
   const a = await bearer(t, user.email, password);
   const b = await bearer(t, user.email, password);
-  const res = await call(t, "PUT", "/api/users/profile", {
-    token: a,
-    json: {
-      email: user.email,
-      full_name: user.full_name,
-      phone: "",
-      language: "en",
-      current_password: password,
-      new_password: "Quiet-Harbor-71",
-      confirm_password: "Quiet-Harbor-71",
-    },
+  const res = await putProfile(t, { user, token: a, password }, {
+    new_password: "Quiet-Harbor-71",
+    confirm_password: "Quiet-Harbor-71",
   });
   assert.equal(res.status, 200, await res.clone().text());
   assert.equal(await valid(t, { token: a }), false);

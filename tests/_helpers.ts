@@ -119,6 +119,12 @@ export function testsWith<W>(open: () => Promise<W>, close: (w: W) => void) {
     });
 }
 
+/** `Deno.test` with a fresh app and an admin account in it, closed however the test ends. */
+export const adminTest = testsWith(async () => {
+  const t = await testApp();
+  return { t, admin: await account(t, "admin") };
+}, (w) => w.t.close());
+
 /** Options of {@link call}. */
 export interface CallOptions {
   token?: string;

@@ -1,7 +1,15 @@
 /** Sessions through the HTTP surface: sign-in, throttling, tokens, registration, cookies, CSRF. */
 import assert from "node:assert/strict";
 import { decode } from "hono/jwt";
-import { account, call, type CallOptions, cookieFrom, type TestApp, testApp } from "./_helpers.ts";
+import {
+  account,
+  adminTest,
+  call,
+  type CallOptions,
+  cookieFrom,
+  type TestApp,
+  testApp,
+} from "./_helpers.ts";
 import { issueToken } from "../services/platform/tokens.ts";
 import { getUser, listUsers } from "../db/users.ts";
 import { getAccessCode } from "../db/access_codes.ts";
@@ -490,24 +498,24 @@ Deno.test("POST /login sets an httpOnly token cookie and redirects to the role's
   t.close();
 });
 
-Deno.test("POST /login keeps next within the role's area and ignores foreign targets", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const customer = await account(t, "customer");
-  const go = async (who: typeof admin, next: string) => {
-    const res = await call(t, "POST", "/login", {
-      form: { email: who.user.email, password: who.password, next },
-    });
-    assert.equal(res.status, 303, next);
-    return res.headers.get("location");
-  };
-  assert.equal(await go(admin, "/admin/settings?x=1"), "/admin/settings?x=1");
-  assert.equal(await go(admin, "/notifications"), "/notifications");
-  assert.equal(await go(customer, "/admin/settings"), "/customer");
-  assert.equal(await go(customer, "//evil.example/steal"), "/customer");
-  assert.equal(await go(customer, "https://evil.example/"), "/customer");
-  t.close();
-});
+adminTest(
+  "POST /login keeps next within the role's area and ignores foreign targets",
+  async ({ t, admin }) => {
+    const customer = await account(t, "customer");
+    const go = async (who: typeof admin, next: string) => {
+      const res = await call(t, "POST", "/login", {
+        form: { email: who.user.email, password: who.password, next },
+      });
+      assert.equal(res.status, 303, next);
+      return res.headers.get("location");
+    };
+    assert.equal(await go(admin, "/admin/settings?x=1"), "/admin/settings?x=1");
+    assert.equal(await go(admin, "/notifications"), "/notifications");
+    assert.equal(await go(customer, "/admin/settings"), "/customer");
+    assert.equal(await go(customer, "//evil.example/steal"), "/customer");
+    assert.equal(await go(customer, "https://evil.example/"), "/customer");
+  },
+);
 
 Deno.test("POST /login with a wrong password re-renders the page with 401 and no cookie", async () => {
   const t = await testApp();
@@ -522,55 +530,55 @@ Deno.test("POST /login with a wrong password re-renders the page with 401 and no
   t.close();
 });
 
-Deno.test("a cookie-authenticated POST with a foreign Origin is refused 403 and changes nothing", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const cookie = `token=${admin.token}`;
-  const before = (await listUsers(t.deps.kv)).length;
-  const create = await call(t, "POST", "/api/users", {
-    cookie,
-    origin: "https://evil.example",
-    json: {
-      email: "intruder@test.mx",
-      full_name: "Intruder",
-      role: "admin",
-      password: "secret1",
-    },
-  });
-  assert.equal(create.status, 403);
-  assert.equal((await listUsers(t.deps.kv)).length, before);
+adminTest(
+  "a cookie-authenticated POST with a foreign Origin is refused 403 and changes nothing",
+  async ({ t, admin }) => {
+    const cookie = `token=${admin.token}`;
+    const before = (await listUsers(t.deps.kv)).length;
+    const create = await call(t, "POST", "/api/users", {
+      cookie,
+      origin: "https://evil.example",
+      json: {
+        email: "intruder@test.mx",
+        full_name: "Intruder",
+        role: "admin",
+        password: "secret1",
+      },
+    });
+    assert.equal(create.status, 403);
+    assert.equal((await listUsers(t.deps.kv)).length, before);
 
-  const settings = await call(t, "POST", "/admin/settings", {
-    cookie,
-    origin: "https://evil.example",
-    form: { email: "hijacked@test.mx", full_name: "Hijacked", phone: "", language: "de" },
-  });
-  assert.equal(settings.status, 403);
-  const stored = await getUser(t.deps.kv, admin.user.id);
-  assert.equal(stored?.email, admin.user.email);
-  assert.equal(stored?.language, "en");
+    const settings = await call(t, "POST", "/admin/settings", {
+      cookie,
+      origin: "https://evil.example",
+      form: { email: "hijacked@test.mx", full_name: "Hijacked", phone: "", language: "de" },
+    });
+    assert.equal(settings.status, 403);
+    const stored = await getUser(t.deps.kv, admin.user.id);
+    assert.equal(stored?.email, admin.user.email);
+    assert.equal(stored?.language, "en");
 
-  // A cookie post without Origin or Sec-Fetch-Site is refused too; Sec-Fetch-Site cross-site as well.
-  const bare = await call(t, "POST", "/auth/logout", { cookie, origin: null });
-  assert.equal(bare.status, 403);
-  const crossSite = await call(t, "PUT", "/api/users/profile", {
-    cookie,
-    origin: null,
-    headers: { "sec-fetch-site": "cross-site" },
-    json: { email: "x@test.mx", full_name: "X", language: "de" },
-  });
-  assert.equal(crossSite.status, 403);
-  assert.equal((await getUser(t.deps.kv, admin.user.id))?.email, admin.user.email);
+    // A cookie post without Origin or Sec-Fetch-Site is refused too; Sec-Fetch-Site cross-site as well.
+    const bare = await call(t, "POST", "/auth/logout", { cookie, origin: null });
+    assert.equal(bare.status, 403);
+    const crossSite = await call(t, "PUT", "/api/users/profile", {
+      cookie,
+      origin: null,
+      headers: { "sec-fetch-site": "cross-site" },
+      json: { email: "x@test.mx", full_name: "X", language: "de" },
+    });
+    assert.equal(crossSite.status, 403);
+    assert.equal((await getUser(t.deps.kv, admin.user.id))?.email, admin.user.email);
 
-  // The same post from the portal's own origin goes through.
-  const own = await call(t, "POST", "/admin/settings", {
-    cookie,
-    form: { email: admin.user.email, full_name: "Renamed Admin", phone: "", language: "en" },
-  });
-  assert.equal(own.status, 303);
-  assert.equal((await getUser(t.deps.kv, admin.user.id))?.full_name, "Renamed Admin");
-  t.close();
-});
+    // The same post from the portal's own origin goes through.
+    const own = await call(t, "POST", "/admin/settings", {
+      cookie,
+      form: { email: admin.user.email, full_name: "Renamed Admin", phone: "", language: "en" },
+    });
+    assert.equal(own.status, 303);
+    assert.equal((await getUser(t.deps.kv, admin.user.id))?.full_name, "Renamed Admin");
+  },
+);
 
 Deno.test("POST /logout clears the token and last_route cookies and goes to /login", async () => {
   const t = await testApp();

@@ -1,6 +1,6 @@
 /** The devices API (`/api/devices*`) through `app.request`: stations, sensors, visibility. */
 import assert from "node:assert/strict";
-import { account, call, seedAccessCode, type TestApp, testApp } from "./_helpers.ts";
+import { account, adminTest, call, seedAccessCode, type TestApp, testApp } from "./_helpers.ts";
 import { findByMqttUsername, getDevice, listDevices } from "../db/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { findUserByEmail, getUser } from "../db/users.ts";
@@ -119,138 +119,141 @@ async function snapshot(t: TestApp) {
   return JSON.stringify(await listDevices(t.deps.kv));
 }
 
-Deno.test("POST /api/devices creates a station (201) with derived prefix, no password, effective status", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const res = await call(t, "POST", "/api/devices", { token: admin.token, json: stationBody(7) });
-  assert.equal(res.status, 201);
-  const text = await res.text();
-  assert.ok(!text.includes("station-pass") && !text.includes("pbkdf2"), text);
-  const s = JSON.parse(text);
-  assert.equal(typeof s.id, "number");
-  assert.equal(s.type, "station");
-  assert.equal(s.name, "Residencial 7");
-  assert.equal(s.serial_number, "ST-7");
-  assert.equal(s.station_id, "station_7");
-  assert.equal(s.status, "unknown");
-  assert.equal(s.last_seen, null);
-  assert.equal(s.customer, null);
-  assert.equal(s.zone, null);
-  assert.equal(s.payment_status, "other");
-  assert.deepEqual(s.config.mqtt, { username: "station-7", topic_prefix: "station/ST-7" });
-  assert.equal(JSON.parse(s.location).city, "Monterrey");
-  assert.equal(s.config.station.ssrs.length, 2);
-  assert.deepEqual(s.config.station.units[0], {
-    id: "unit_1",
-    name: "Depto 101",
-    ssr_id: "ssr_1",
-    station_id: s.id,
-    tenant_id: null,
-  });
-  const stored = await findByMqttUsername(t.deps.kv, "station-7");
-  assert.ok(stored && await verifyMqttPassword("station-pass", stored.mqtt_password_hash));
-  assert.ok(!JSON.stringify(stored).includes("station-pass"));
-  t.close();
-});
+adminTest(
+  "POST /api/devices creates a station (201) with derived prefix, no password, effective status",
+  async ({ t, admin }) => {
+    const res = await call(t, "POST", "/api/devices", { token: admin.token, json: stationBody(7) });
+    assert.equal(res.status, 201);
+    const text = await res.text();
+    assert.ok(!text.includes("station-pass") && !text.includes("pbkdf2"), text);
+    const s = JSON.parse(text);
+    assert.equal(typeof s.id, "number");
+    assert.equal(s.type, "station");
+    assert.equal(s.name, "Residencial 7");
+    assert.equal(s.serial_number, "ST-7");
+    assert.equal(s.station_id, "station_7");
+    assert.equal(s.status, "unknown");
+    assert.equal(s.last_seen, null);
+    assert.equal(s.customer, null);
+    assert.equal(s.zone, null);
+    assert.equal(s.payment_status, "other");
+    assert.deepEqual(s.config.mqtt, { username: "station-7", topic_prefix: "station/ST-7" });
+    assert.equal(JSON.parse(s.location).city, "Monterrey");
+    assert.equal(s.config.station.ssrs.length, 2);
+    assert.deepEqual(s.config.station.units[0], {
+      id: "unit_1",
+      name: "Depto 101",
+      ssr_id: "ssr_1",
+      station_id: s.id,
+      tenant_id: null,
+    });
+    const stored = await findByMqttUsername(t.deps.kv, "station-7");
+    assert.ok(stored && await verifyMqttPassword("station-pass", stored.mqtt_password_hash));
+    assert.ok(!JSON.stringify(stored).includes("station-pass"));
+  },
+);
 
-Deno.test("POST /api/devices answers every station message verbatim (400) and writes nothing", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const res = await call(t, "POST", "/api/devices", { token: admin.token, json: { location: "" } });
-  assert.equal(res.status, 400);
-  const body = await res.json();
-  assert.deepEqual(body.errors, {
-    name: "Station name is required",
-    city: "City is required",
-    state: "State is required",
-    country: "Country is required",
-    serial_number: "Serial number is required",
-    station_id: "Station ID is required",
-    mqtt_username: "MQTT username is required",
-    mqtt_password: "MQTT password is required",
-    ssrs: "Number of SSRs must be between 1 and 12",
-  });
-  assert.equal(body.message, "Station name is required");
+adminTest(
+  "POST /api/devices answers every station message verbatim (400) and writes nothing",
+  async ({ t, admin }) => {
+    const res = await call(t, "POST", "/api/devices", {
+      token: admin.token,
+      json: { location: "" },
+    });
+    assert.equal(res.status, 400);
+    const body = await res.json();
+    assert.deepEqual(body.errors, {
+      name: "Station name is required",
+      city: "City is required",
+      state: "State is required",
+      country: "Country is required",
+      serial_number: "Serial number is required",
+      station_id: "Station ID is required",
+      mqtt_username: "MQTT username is required",
+      mqtt_password: "MQTT password is required",
+      ssrs: "Number of SSRs must be between 1 and 12",
+    });
+    assert.equal(body.message, "Station name is required");
 
-  const cases: [Record<string, unknown>, Record<string, string>][] = [
-    [
-      { ssrs: Array.from({ length: 13 }, (_, i) => ({ id: `ssr_${i + 1}`, gpio_pin: i })) },
-      { ssrs: "Maximum 12 SSRs allowed" },
-    ],
-    [{ ssrs: [{ id: "ssr_1", gpio_pin: 20 }] }, { ssrs: "Maximum GPIO pin (GPIO19) reached" }],
-    [
-      { ssrs: [{ id: "ssr_1", gpio_pin: 0 }], units: [{ id: "unit_1", ssr_id: "ssr_2" }] },
-      { units: "Units must be assigned to existing SSRs" },
-    ],
-    [
-      { ssrs: [{ id: "ssr_1", gpio_pin: 3 }, { id: "ssr_2", gpio_pin: 3 }] },
-      { ssrs: "Each SSR needs its own GPIO pin" },
-    ],
-  ];
-  for (const [station, errors] of cases) {
-    const body = stationBody(1);
-    const json = { ...body, config: { ...body.config, station: { units: [], ...station } } };
-    const r = await call(t, "POST", "/api/devices", { token: admin.token, json });
-    assert.equal(r.status, 400);
-    assert.deepEqual((await r.json()).errors, errors);
-  }
-  // Plain text location is the city; state and country are still required.
-  const plain = await call(t, "POST", "/api/devices", {
-    token: admin.token,
-    json: stationBody(1, { location: "Monterrey" }),
-  });
-  assert.deepEqual((await plain.json()).errors, {
-    state: "State is required",
-    country: "Country is required",
-  });
-  // Not JSON, wrong types, topic characters in the serial.
-  const notJson = await call(t, "POST", "/api/devices", {
-    token: admin.token,
-    body: "{",
-    headers: { "content-type": "application/json" },
-  });
-  assert.equal(notJson.status, 400);
-  await notJson.body?.cancel();
-  const wrong = await call(t, "POST", "/api/devices", {
-    token: admin.token,
-    json: stationBody(1, { serial_number: "ST/1#", config: "nope", zone_id: "abc" }),
-  });
-  assert.equal(wrong.status, 400);
-  assert.deepEqual(Object.keys((await wrong.json()).errors).sort(), [
-    "config",
-    "serial_number",
-    "zone_id",
-  ]);
-  assert.deepEqual(await listDevices(t.deps.kv), []);
-  t.close();
-});
+    const cases: [Record<string, unknown>, Record<string, string>][] = [
+      [
+        { ssrs: Array.from({ length: 13 }, (_, i) => ({ id: `ssr_${i + 1}`, gpio_pin: i })) },
+        { ssrs: "Maximum 12 SSRs allowed" },
+      ],
+      [{ ssrs: [{ id: "ssr_1", gpio_pin: 20 }] }, { ssrs: "Maximum GPIO pin (GPIO19) reached" }],
+      [
+        { ssrs: [{ id: "ssr_1", gpio_pin: 0 }], units: [{ id: "unit_1", ssr_id: "ssr_2" }] },
+        { units: "Units must be assigned to existing SSRs" },
+      ],
+      [
+        { ssrs: [{ id: "ssr_1", gpio_pin: 3 }, { id: "ssr_2", gpio_pin: 3 }] },
+        { ssrs: "Each SSR needs its own GPIO pin" },
+      ],
+    ];
+    for (const [station, errors] of cases) {
+      const body = stationBody(1);
+      const json = { ...body, config: { ...body.config, station: { units: [], ...station } } };
+      const r = await call(t, "POST", "/api/devices", { token: admin.token, json });
+      assert.equal(r.status, 400);
+      assert.deepEqual((await r.json()).errors, errors);
+    }
+    // Plain text location is the city; state and country are still required.
+    const plain = await call(t, "POST", "/api/devices", {
+      token: admin.token,
+      json: stationBody(1, { location: "Monterrey" }),
+    });
+    assert.deepEqual((await plain.json()).errors, {
+      state: "State is required",
+      country: "Country is required",
+    });
+    // Not JSON, wrong types, topic characters in the serial.
+    const notJson = await call(t, "POST", "/api/devices", {
+      token: admin.token,
+      body: "{",
+      headers: { "content-type": "application/json" },
+    });
+    assert.equal(notJson.status, 400);
+    await notJson.body?.cancel();
+    const wrong = await call(t, "POST", "/api/devices", {
+      token: admin.token,
+      json: stationBody(1, { serial_number: "ST/1#", config: "nope", zone_id: "abc" }),
+    });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(Object.keys((await wrong.json()).errors).sort(), [
+      "config",
+      "serial_number",
+      "zone_id",
+    ]);
+    assert.deepEqual(await listDevices(t.deps.kv), []);
+  },
+);
 
-Deno.test("POST /api/devices refuses a duplicate serial number or MQTT username (400)", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  await post(t, admin.token, "/api/devices", stationBody(1));
-  const dupSerial = await call(t, "POST", "/api/devices", {
-    token: admin.token,
-    json: stationBody(2, { serial_number: "st-1" }),
-  });
-  assert.equal(dupSerial.status, 400);
-  assert.deepEqual((await dupSerial.json()).errors, {
-    serial_number: "This serial number is already used by another device",
-  });
-  const b = stationBody(3);
-  const dupUser = await call(t, "POST", "/api/devices", {
-    token: admin.token,
-    json: {
-      ...b,
-      config: { ...b.config, mqtt: { username: "station-1", password: "station-pw-0123456789" } },
-    },
-  });
-  assert.deepEqual((await dupUser.json()).errors, {
-    mqtt_username: "This MQTT username is already used by another device",
-  });
-  assert.equal((await listDevices(t.deps.kv)).length, 1);
-  t.close();
-});
+adminTest(
+  "POST /api/devices refuses a duplicate serial number or MQTT username (400)",
+  async ({ t, admin }) => {
+    await post(t, admin.token, "/api/devices", stationBody(1));
+    const dupSerial = await call(t, "POST", "/api/devices", {
+      token: admin.token,
+      json: stationBody(2, { serial_number: "st-1" }),
+    });
+    assert.equal(dupSerial.status, 400);
+    assert.deepEqual((await dupSerial.json()).errors, {
+      serial_number: "This serial number is already used by another device",
+    });
+    const b = stationBody(3);
+    const dupUser = await call(t, "POST", "/api/devices", {
+      token: admin.token,
+      json: {
+        ...b,
+        config: { ...b.config, mqtt: { username: "station-1", password: "station-pw-0123456789" } },
+      },
+    });
+    assert.deepEqual((await dupUser.json()).errors, {
+      mqtt_username: "This MQTT username is already used by another device",
+    });
+    assert.equal((await listDevices(t.deps.kv)).length, 1);
+  },
+);
 
 Deno.test("an MQTT password of 11 characters is refused with the field error in the admin's language and changes nothing; 12 is accepted", async () => {
   const w = await world();

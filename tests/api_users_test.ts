@@ -1,6 +1,6 @@
 /** The users and access codes API (`/api/users*`) and the profile, through `app.request`. */
 import assert from "node:assert/strict";
-import { account, call, putProfile, type TestApp, testApp } from "./_helpers.ts";
+import { account, adminTest, call, putProfile, type TestApp, testApp } from "./_helpers.ts";
 import { getUser, listUsers } from "../db/users.ts";
 import { getAccessCode } from "../db/access_codes.ts";
 import { ACCESS_CODE_ALPHABET } from "../core/access_code.ts";
@@ -65,96 +65,97 @@ Deno.test("GET /api/users lists every account, by role and by search", async () 
   t.close();
 });
 
-Deno.test("POST /api/users creates an account (201) with its fields and no hash", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const res = await call(t, "POST", "/api/users", { token: admin.token, json: NEW_CUSTOMER });
-  assert.equal(res.status, 201);
-  const text = await res.text();
-  assert.ok(!text.includes("password_hash") && !text.includes("secret1"), text);
-  const user = JSON.parse(text);
-  assert.equal(typeof user.id, "number");
-  assert.equal(user.email, "solar.owner@test.mx");
-  assert.equal(user.full_name, "Solar Owner");
-  assert.equal(user.phone, "+52 55 0000 1111");
-  assert.equal(user.role, "customer");
-  assert.equal(user.is_active, true);
-  assert.equal(user.company_name, "Solar SA de CV");
-  assert.equal(user.tax_id, "SOL010101AAA");
-  assert.equal(user.language, "es");
-  assert.equal(await signInStatus(t, "solar.owner@test.mx", "secret1"), 200);
+adminTest(
+  "POST /api/users creates an account (201) with its fields and no hash",
+  async ({ t, admin }) => {
+    const res = await call(t, "POST", "/api/users", { token: admin.token, json: NEW_CUSTOMER });
+    assert.equal(res.status, 201);
+    const text = await res.text();
+    assert.ok(!text.includes("password_hash") && !text.includes("secret1"), text);
+    const user = JSON.parse(text);
+    assert.equal(typeof user.id, "number");
+    assert.equal(user.email, "solar.owner@test.mx");
+    assert.equal(user.full_name, "Solar Owner");
+    assert.equal(user.phone, "+52 55 0000 1111");
+    assert.equal(user.role, "customer");
+    assert.equal(user.is_active, true);
+    assert.equal(user.company_name, "Solar SA de CV");
+    assert.equal(user.tax_id, "SOL010101AAA");
+    assert.equal(user.language, "es");
+    assert.equal(await signInStatus(t, "solar.owner@test.mx", "secret1"), 200);
 
-  const inactive = await call(t, "POST", "/api/users", {
-    token: admin.token,
-    json: { ...NEW_CUSTOMER, email: "off@test.mx", role: "admin", is_active: false },
-  });
-  assert.equal(inactive.status, 201);
-  const off = await inactive.json();
-  assert.equal(off.is_active, false);
-  assert.equal(off.company_name, "", "company name is for customers only");
-  assert.equal(await signInStatus(t, "off@test.mx", "secret1"), 403);
-  t.close();
-});
-
-Deno.test("POST /api/users with bad input answers 400 with verbatim English field errors", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const before = (await listUsers(t.deps.kv)).length;
-
-  const empty = await call(t, "POST", "/api/users", { token: admin.token, json: { role: "user" } });
-  assert.equal(empty.status, 400);
-  const emptyBody = await empty.json();
-  assert.equal(emptyBody.message, "Failed to create account");
-  assert.deepEqual(emptyBody.errors, {
-    email: "Email is required",
-    full_name: "Full name is required",
-    password: "Password is required",
-  });
-
-  const bad = await call(t, "POST", "/api/users", {
-    token: admin.token,
-    json: { email: "nope", full_name: "  ", role: "user", password: "12345" },
-  });
-  assert.equal(bad.status, 400);
-  assert.deepEqual((await bad.json()).errors, {
-    email: "Please enter a valid email",
-    full_name: "Full name is required",
-    password: "Password must be at least 6 characters",
-  });
-
-  const blank = await call(t, "POST", "/api/users", {
-    token: admin.token,
-    json: { ...NEW_CUSTOMER, email: "", password: "" },
-  });
-  assert.deepEqual((await blank.json()).errors, {
-    email: "Email is required",
-    password: "Password is required",
-  });
-
-  for (
-    const body of [
-      "{",
-      "null",
-      "[]",
-      JSON.stringify({ ...NEW_CUSTOMER, role: "root" }),
-      JSON.stringify({ ...NEW_CUSTOMER, is_active: "yes" }),
-    ]
-  ) {
-    const res = await call(t, "POST", "/api/users", {
+    const inactive = await call(t, "POST", "/api/users", {
       token: admin.token,
-      body,
-      headers: { "content-type": "application/json" },
+      json: { ...NEW_CUSTOMER, email: "off@test.mx", role: "admin", is_active: false },
     });
-    assert.equal(res.status, 400, body);
-    assert.equal(typeof (await res.json()).errors, "object", body);
-  }
-  assert.equal((await listUsers(t.deps.kv)).length, before, "nothing written");
-  t.close();
-});
+    assert.equal(inactive.status, 201);
+    const off = await inactive.json();
+    assert.equal(off.is_active, false);
+    assert.equal(off.company_name, "", "company name is for customers only");
+    assert.equal(await signInStatus(t, "off@test.mx", "secret1"), 403);
+  },
+);
 
-Deno.test("POST /api/users refuses an e-mail that is already registered", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
+adminTest(
+  "POST /api/users with bad input answers 400 with verbatim English field errors",
+  async ({ t, admin }) => {
+    const before = (await listUsers(t.deps.kv)).length;
+
+    const empty = await call(t, "POST", "/api/users", {
+      token: admin.token,
+      json: { role: "user" },
+    });
+    assert.equal(empty.status, 400);
+    const emptyBody = await empty.json();
+    assert.equal(emptyBody.message, "Failed to create account");
+    assert.deepEqual(emptyBody.errors, {
+      email: "Email is required",
+      full_name: "Full name is required",
+      password: "Password is required",
+    });
+
+    const bad = await call(t, "POST", "/api/users", {
+      token: admin.token,
+      json: { email: "nope", full_name: "  ", role: "user", password: "12345" },
+    });
+    assert.equal(bad.status, 400);
+    assert.deepEqual((await bad.json()).errors, {
+      email: "Please enter a valid email",
+      full_name: "Full name is required",
+      password: "Password must be at least 6 characters",
+    });
+
+    const blank = await call(t, "POST", "/api/users", {
+      token: admin.token,
+      json: { ...NEW_CUSTOMER, email: "", password: "" },
+    });
+    assert.deepEqual((await blank.json()).errors, {
+      email: "Email is required",
+      password: "Password is required",
+    });
+
+    for (
+      const body of [
+        "{",
+        "null",
+        "[]",
+        JSON.stringify({ ...NEW_CUSTOMER, role: "root" }),
+        JSON.stringify({ ...NEW_CUSTOMER, is_active: "yes" }),
+      ]
+    ) {
+      const res = await call(t, "POST", "/api/users", {
+        token: admin.token,
+        body,
+        headers: { "content-type": "application/json" },
+      });
+      assert.equal(res.status, 400, body);
+      assert.equal(typeof (await res.json()).errors, "object", body);
+    }
+    assert.equal((await listUsers(t.deps.kv)).length, before, "nothing written");
+  },
+);
+
+adminTest("POST /api/users refuses an e-mail that is already registered", async ({ t, admin }) => {
   await account(t, "user", { email: "taken@test.mx" });
   const res = await call(t, "POST", "/api/users", {
     token: admin.token,
@@ -163,169 +164,171 @@ Deno.test("POST /api/users refuses an e-mail that is already registered", async 
   assert.equal(res.status, 400);
   assert.deepEqual((await res.json()).errors, { email: "This email is already registered" });
   assert.equal((await listUsers(t.deps.kv)).filter((u) => u.email === "taken@test.mx").length, 1);
-  t.close();
 });
 
-Deno.test("PUT /api/users/{id} updates an account; a blank password keeps the old one", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const target = await account(t, "customer", { password: "original1" });
-  const res = await call(t, "PUT", `/api/users/${target.user.id}`, {
-    token: admin.token,
-    json: {
-      email: "Renamed@Test.MX",
-      full_name: "Renamed Owner",
-      phone: "555",
-      role: "customer",
-      is_active: true,
-      company_name: "New Co",
-      tax_id: "X1",
-      password: "",
-    },
-  });
-  assert.equal(res.status, 200);
-  const user = await res.json();
-  assert.equal(user.email, "renamed@test.mx");
-  assert.equal(user.full_name, "Renamed Owner");
-  assert.equal(user.company_name, "New Co");
-  assert.equal(user.password_hash, undefined);
-  assert.equal(await signInStatus(t, "renamed@test.mx", "original1"), 200);
-  assert.equal(await signInStatus(t, target.user.email, "original1"), 401, "old e-mail is gone");
+adminTest(
+  "PUT /api/users/{id} updates an account; a blank password keeps the old one",
+  async ({ t, admin }) => {
+    const target = await account(t, "customer", { password: "original1" });
+    const res = await call(t, "PUT", `/api/users/${target.user.id}`, {
+      token: admin.token,
+      json: {
+        email: "Renamed@Test.MX",
+        full_name: "Renamed Owner",
+        phone: "555",
+        role: "customer",
+        is_active: true,
+        company_name: "New Co",
+        tax_id: "X1",
+        password: "",
+      },
+    });
+    assert.equal(res.status, 200);
+    const user = await res.json();
+    assert.equal(user.email, "renamed@test.mx");
+    assert.equal(user.full_name, "Renamed Owner");
+    assert.equal(user.company_name, "New Co");
+    assert.equal(user.password_hash, undefined);
+    assert.equal(await signInStatus(t, "renamed@test.mx", "original1"), 200);
+    assert.equal(await signInStatus(t, target.user.email, "original1"), 401, "old e-mail is gone");
 
-  const withPassword = await call(t, "PUT", `/api/users/${target.user.id}`, {
-    token: admin.token,
-    json: {
-      email: "renamed@test.mx",
-      full_name: "Renamed Owner",
-      role: "customer",
-      password: "changed1",
-    },
-  });
-  assert.equal(withPassword.status, 200);
-  assert.equal(await signInStatus(t, "renamed@test.mx", "changed1"), 200);
-  assert.equal(await signInStatus(t, "renamed@test.mx", "original1"), 401);
+    const withPassword = await call(t, "PUT", `/api/users/${target.user.id}`, {
+      token: admin.token,
+      json: {
+        email: "renamed@test.mx",
+        full_name: "Renamed Owner",
+        role: "customer",
+        password: "changed1",
+      },
+    });
+    assert.equal(withPassword.status, 200);
+    assert.equal(await signInStatus(t, "renamed@test.mx", "changed1"), 200);
+    assert.equal(await signInStatus(t, "renamed@test.mx", "original1"), 401);
 
-  const short = await call(t, "PUT", `/api/users/${target.user.id}`, {
-    token: admin.token,
-    json: {
-      email: "renamed@test.mx",
-      full_name: "Renamed Owner",
-      role: "customer",
-      password: "123",
-    },
-  });
-  assert.equal(short.status, 400);
-  const shortBody = await short.json();
-  assert.equal(shortBody.message, "Failed to update account");
-  assert.deepEqual(shortBody.errors, { password: "Password must be at least 6 characters" });
+    const short = await call(t, "PUT", `/api/users/${target.user.id}`, {
+      token: admin.token,
+      json: {
+        email: "renamed@test.mx",
+        full_name: "Renamed Owner",
+        role: "customer",
+        password: "123",
+      },
+    });
+    assert.equal(short.status, 400);
+    const shortBody = await short.json();
+    assert.equal(shortBody.message, "Failed to update account");
+    assert.deepEqual(shortBody.errors, { password: "Password must be at least 6 characters" });
 
-  const other = await account(t, "user", { email: "other@test.mx" });
-  const dup = await call(t, "PUT", `/api/users/${target.user.id}`, {
-    token: admin.token,
-    json: { email: other.user.email, full_name: "Renamed Owner", role: "customer" },
-  });
-  assert.equal(dup.status, 400);
-  assert.deepEqual((await dup.json()).errors, { email: "This email is already registered" });
-  assert.equal((await getUser(t.deps.kv, target.user.id))?.email, "renamed@test.mx");
+    const other = await account(t, "user", { email: "other@test.mx" });
+    const dup = await call(t, "PUT", `/api/users/${target.user.id}`, {
+      token: admin.token,
+      json: { email: other.user.email, full_name: "Renamed Owner", role: "customer" },
+    });
+    assert.equal(dup.status, 400);
+    assert.deepEqual((await dup.json()).errors, { email: "This email is already registered" });
+    assert.equal((await getUser(t.deps.kv, target.user.id))?.email, "renamed@test.mx");
 
-  const missing = await call(t, "PUT", "/api/users/999999", {
-    token: admin.token,
-    json: { email: "ghost@test.mx", full_name: "Ghost", role: "user" },
-  });
-  assert.equal(missing.status, 404);
-  t.close();
-});
+    const missing = await call(t, "PUT", "/api/users/999999", {
+      token: admin.token,
+      json: { email: "ghost@test.mx", full_name: "Ghost", role: "user" },
+    });
+    assert.equal(missing.status, 404);
+  },
+);
 
-Deno.test("PUT /api/users/{id} from customer to tenant drops the stations (and back drops the units)", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const { user: stored } = await account(t, "customer", {
-    email: "owner@test.mx",
-    full_name: "Station Owner",
-    company_name: "Owner Co",
-    assignments: { stations: [3, 4], units: [] },
-  });
-  const toTenant = await call(t, "PUT", `/api/users/${stored.id}`, {
-    token: admin.token,
-    json: { email: "owner@test.mx", full_name: "Station Owner", role: "user" },
-  });
-  assert.equal(toTenant.status, 200);
-  const tenant = await toTenant.json();
-  assert.equal(tenant.role, "user");
-  assert.deepEqual(tenant.assignments, { stations: [], units: [] });
-  assert.equal(tenant.company_name, "");
-  assert.deepEqual((await getUser(t.deps.kv, stored.id))?.assignments, { stations: [], units: [] });
+adminTest(
+  "PUT /api/users/{id} from customer to tenant drops the stations (and back drops the units)",
+  async ({ t, admin }) => {
+    const { user: stored } = await account(t, "customer", {
+      email: "owner@test.mx",
+      full_name: "Station Owner",
+      company_name: "Owner Co",
+      assignments: { stations: [3, 4], units: [] },
+    });
+    const toTenant = await call(t, "PUT", `/api/users/${stored.id}`, {
+      token: admin.token,
+      json: { email: "owner@test.mx", full_name: "Station Owner", role: "user" },
+    });
+    assert.equal(toTenant.status, 200);
+    const tenant = await toTenant.json();
+    assert.equal(tenant.role, "user");
+    assert.deepEqual(tenant.assignments, { stations: [], units: [] });
+    assert.equal(tenant.company_name, "");
+    assert.deepEqual((await getUser(t.deps.kv, stored.id))?.assignments, {
+      stations: [],
+      units: [],
+    });
 
-  const { user: renter } = await account(t, "user", {
-    email: "renter@test.mx",
-    full_name: "Unit Renter",
-    password: "secret1",
-    assignments: { stations: [], units: ["5:unit_1"] },
-  });
-  const toCustomer = await call(t, "PUT", `/api/users/${renter.id}`, {
-    token: admin.token,
-    json: { email: "renter@test.mx", full_name: "Unit Renter", role: "customer" },
-  });
-  assert.equal(toCustomer.status, 200);
-  assert.deepEqual((await toCustomer.json()).assignments, { stations: [], units: [] });
+    const { user: renter } = await account(t, "user", {
+      email: "renter@test.mx",
+      full_name: "Unit Renter",
+      password: "secret1",
+      assignments: { stations: [], units: ["5:unit_1"] },
+    });
+    const toCustomer = await call(t, "PUT", `/api/users/${renter.id}`, {
+      token: admin.token,
+      json: { email: "renter@test.mx", full_name: "Unit Renter", role: "customer" },
+    });
+    assert.equal(toCustomer.status, 200);
+    assert.deepEqual((await toCustomer.json()).assignments, { stations: [], units: [] });
 
-  const { user: keep } = await account(t, "customer", {
-    email: "keeper@test.mx",
-    full_name: "Keeper",
-    password: "secret1",
-    assignments: { stations: [8], units: [] },
-  });
-  const same = await call(t, "PUT", `/api/users/${keep.id}`, {
-    token: admin.token,
-    json: { email: "keeper@test.mx", full_name: "Keeper Two", role: "customer" },
-  });
-  assert.deepEqual((await same.json()).assignments, { stations: [8], units: [] });
-  t.close();
-});
+    const { user: keep } = await account(t, "customer", {
+      email: "keeper@test.mx",
+      full_name: "Keeper",
+      password: "secret1",
+      assignments: { stations: [8], units: [] },
+    });
+    const same = await call(t, "PUT", `/api/users/${keep.id}`, {
+      token: admin.token,
+      json: { email: "keeper@test.mx", full_name: "Keeper Two", role: "customer" },
+    });
+    assert.deepEqual((await same.json()).assignments, { stations: [8], units: [] });
+  },
+);
 
-Deno.test("POST /api/users/{id}/toggle flips is_active and a deactivated account is locked out", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const target = await account(t, "user");
-  const off = await call(t, "POST", `/api/users/${target.user.id}/toggle`, { token: admin.token });
-  assert.equal(off.status, 200);
-  assert.equal((await off.json()).is_active, false);
-  assert.equal(await signInStatus(t, target.user.email, target.password), 403);
-  assert.equal((await call(t, "GET", "/auth/verify", { token: target.token })).status, 401);
+adminTest(
+  "POST /api/users/{id}/toggle flips is_active and a deactivated account is locked out",
+  async ({ t, admin }) => {
+    const target = await account(t, "user");
+    const off = await call(t, "POST", `/api/users/${target.user.id}/toggle`, {
+      token: admin.token,
+    });
+    assert.equal(off.status, 200);
+    assert.equal((await off.json()).is_active, false);
+    assert.equal(await signInStatus(t, target.user.email, target.password), 403);
+    assert.equal((await call(t, "GET", "/auth/verify", { token: target.token })).status, 401);
 
-  const on = await call(t, "POST", `/api/users/${target.user.id}/toggle`, { token: admin.token });
-  assert.equal((await on.json()).is_active, true);
-  assert.equal(await signInStatus(t, target.user.email, target.password), 200);
+    const on = await call(t, "POST", `/api/users/${target.user.id}/toggle`, { token: admin.token });
+    assert.equal((await on.json()).is_active, true);
+    assert.equal(await signInStatus(t, target.user.email, target.password), 200);
 
-  const missing = await call(t, "POST", "/api/users/999999/toggle", { token: admin.token });
-  assert.equal(missing.status, 404);
-  t.close();
-});
+    const missing = await call(t, "POST", "/api/users/999999/toggle", { token: admin.token });
+    assert.equal(missing.status, 404);
+  },
+);
 
-Deno.test("DELETE /api/users/{id} answers 'User deleted successfully' and the account is gone", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const target = await account(t, "customer");
-  const res = await call(t, "DELETE", `/api/users/${target.user.id}`, { token: admin.token });
-  assert.equal(res.status, 200);
-  assert.deepEqual(await res.json(), { message: "User deleted successfully" });
-  assert.equal(await getUser(t.deps.kv, target.user.id), null);
-  assert.equal(
-    (await call(t, "GET", `/api/users/${target.user.id}`, { token: admin.token })).status,
-    404,
-  );
-  assert.equal(
-    (await call(t, "DELETE", `/api/users/${target.user.id}`, { token: admin.token })).status,
-    404,
-  );
-  assert.equal(await signInStatus(t, target.user.email, target.password), 401);
-  assert.equal((await call(t, "GET", "/auth/verify", { token: target.token })).status, 401);
-  t.close();
-});
+adminTest(
+  "DELETE /api/users/{id} answers 'User deleted successfully' and the account is gone",
+  async ({ t, admin }) => {
+    const target = await account(t, "customer");
+    const res = await call(t, "DELETE", `/api/users/${target.user.id}`, { token: admin.token });
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { message: "User deleted successfully" });
+    assert.equal(await getUser(t.deps.kv, target.user.id), null);
+    assert.equal(
+      (await call(t, "GET", `/api/users/${target.user.id}`, { token: admin.token })).status,
+      404,
+    );
+    assert.equal(
+      (await call(t, "DELETE", `/api/users/${target.user.id}`, { token: admin.token })).status,
+      404,
+    );
+    assert.equal(await signInStatus(t, target.user.email, target.password), 401);
+    assert.equal((await call(t, "GET", "/auth/verify", { token: target.token })).status, 401);
+  },
+);
 
-Deno.test("an admin cannot delete, deactivate or demote themselves", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
+adminTest("an admin cannot delete, deactivate or demote themselves", async ({ t, admin }) => {
   const self = `/api/users/${admin.user.id}`;
   const del = await call(t, "DELETE", self, { token: admin.token });
   assert.equal(del.status, 400);
@@ -350,12 +353,9 @@ Deno.test("an admin cannot delete, deactivate or demote themselves", async () =>
   const stored = await getUser(t.deps.kv, admin.user.id);
   assert.equal(stored?.role, "admin");
   assert.equal(stored?.is_active, true);
-  t.close();
 });
 
-Deno.test("GET /api/users/stats counts accounts by role and unused codes", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
+adminTest("GET /api/users/stats counts accounts by role and unused codes", async ({ t, admin }) => {
   await account(t, "admin");
   for (let i = 0; i < 2; i++) await account(t, "customer");
   for (let i = 0; i < 3; i++) await account(t, "user");
@@ -384,45 +384,44 @@ Deno.test("GET /api/users/stats counts accounts by role and unused codes", async
     totalTenants: 4,
     unusedCodes: 2,
   });
-  t.close();
 });
 
-Deno.test("POST /api/users/access-codes creates a code from the 8-character alphabet", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const res = await call(t, "POST", "/api/users/access-codes", {
-    token: admin.token,
-    json: {
-      code: " hjkm2345 ",
-      role: "user",
-      assignments: { stations: [1], units: ["12:unit_1", "12:unit_1", "13:unit_2"] },
-      notes: "Unit 1 and 2",
-    },
-  });
-  assert.equal(res.status, 201);
-  const code = await res.json();
-  assert.equal(code.code, "HJKM2345");
-  assert.equal(code.role, "user");
-  assert.equal(code.notes, "Unit 1 and 2");
-  assert.deepEqual(code.assignments, { stations: [], units: ["12:unit_1", "13:unit_2"] });
-  assert.equal(code.is_used, false);
-  assert.equal(code.used_by_id, null);
-  assert.equal(code.used_by_email, null);
-  assert.equal(typeof code.created_at, "number");
-  for (const ch of code.code) assert.ok(ACCESS_CODE_ALPHABET.includes(ch));
+adminTest(
+  "POST /api/users/access-codes creates a code from the 8-character alphabet",
+  async ({ t, admin }) => {
+    const res = await call(t, "POST", "/api/users/access-codes", {
+      token: admin.token,
+      json: {
+        code: " hjkm2345 ",
+        role: "user",
+        assignments: { stations: [1], units: ["12:unit_1", "12:unit_1", "13:unit_2"] },
+        notes: "Unit 1 and 2",
+      },
+    });
+    assert.equal(res.status, 201);
+    const code = await res.json();
+    assert.equal(code.code, "HJKM2345");
+    assert.equal(code.role, "user");
+    assert.equal(code.notes, "Unit 1 and 2");
+    assert.deepEqual(code.assignments, { stations: [], units: ["12:unit_1", "13:unit_2"] });
+    assert.equal(code.is_used, false);
+    assert.equal(code.used_by_id, null);
+    assert.equal(code.used_by_email, null);
+    assert.equal(typeof code.created_at, "number");
+    for (const ch of code.code) assert.ok(ACCESS_CODE_ALPHABET.includes(ch));
 
-  const customer = await call(t, "POST", "/api/users/access-codes", {
-    token: admin.token,
-    json: {
-      code: "CUST2345",
-      role: "customer",
-      assignments: { stations: ["4", 5], units: ["1:unit_1"] },
-    },
-  });
-  assert.equal(customer.status, 201);
-  assert.deepEqual((await customer.json()).assignments, { stations: [4, 5], units: [] });
-  t.close();
-});
+    const customer = await call(t, "POST", "/api/users/access-codes", {
+      token: admin.token,
+      json: {
+        code: "CUST2345",
+        role: "customer",
+        assignments: { stations: ["4", 5], units: ["1:unit_1"] },
+      },
+    });
+    assert.equal(customer.status, 201);
+    assert.deepEqual((await customer.json()).assignments, { stations: [4, 5], units: [] });
+  },
+);
 
 Deno.test("POST /api/users/access-codes refuses codes outside the alphabet, duplicates and bad roles", async () => {
   const t = await testApp();
@@ -456,9 +455,7 @@ Deno.test("POST /api/users/access-codes refuses codes outside the alphabet, dupl
   t.close();
 });
 
-Deno.test("GET /api/users/access-codes lists codes newest first", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
+adminTest("GET /api/users/access-codes lists codes newest first", async ({ t, admin }) => {
   for (const code of ["FRST2345", "SECD2345", "THRD2345"]) {
     await call(t, "POST", "/api/users/access-codes", {
       token: admin.token,
@@ -473,62 +470,63 @@ Deno.test("GET /api/users/access-codes lists codes newest first", async () => {
     "SECD2345",
     "FRST2345",
   ]);
-  t.close();
 });
 
-Deno.test("DELETE /api/users/access-codes/{id}: unused goes, used stays until its account is deleted", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const create = async (code: string) => {
-    const res = await call(t, "POST", "/api/users/access-codes", {
+adminTest(
+  "DELETE /api/users/access-codes/{id}: unused goes, used stays until its account is deleted",
+  async ({ t, admin }) => {
+    const create = async (code: string) => {
+      const res = await call(t, "POST", "/api/users/access-codes", {
+        token: admin.token,
+        json: { code, role: "user" },
+      });
+      return (await res.json()).id as number;
+    };
+    const unused = await create("UNSD2345");
+    const del = await call(t, "DELETE", `/api/users/access-codes/${unused}`, {
       token: admin.token,
-      json: { code, role: "user" },
     });
-    return (await res.json()).id as number;
-  };
-  const unused = await create("UNSD2345");
-  const del = await call(t, "DELETE", `/api/users/access-codes/${unused}`, { token: admin.token });
-  assert.equal(del.status, 200);
-  assert.deepEqual(await del.json(), { message: "Access code deleted successfully" });
-  assert.equal(await getAccessCode(t.deps.kv, unused), null);
-  assert.equal(
-    (await call(t, "DELETE", `/api/users/access-codes/${unused}`, { token: admin.token })).status,
-    404,
-  );
+    assert.equal(del.status, 200);
+    assert.deepEqual(await del.json(), { message: "Access code deleted successfully" });
+    assert.equal(await getAccessCode(t.deps.kv, unused), null);
+    assert.equal(
+      (await call(t, "DELETE", `/api/users/access-codes/${unused}`, { token: admin.token })).status,
+      404,
+    );
 
-  const used = await create("USED2345");
-  const reg = await call(t, "POST", "/auth/register", {
-    json: {
-      email: "holder@test.mx",
-      password: "secret1",
-      full_name: "Code Holder",
-      phone: "+525512345678",
-      accessCode: "USED2345",
-    },
-  });
-  assert.equal(reg.status, 201);
-  const holder = (await reg.json()).user;
-  const refused = await call(t, "DELETE", `/api/users/access-codes/${used}`, {
-    token: admin.token,
-  });
-  assert.equal(refused.status, 400);
-  assert.equal(
-    (await refused.json()).message,
-    "A used access code cannot be deleted while its account exists",
-  );
-  assert.notEqual(await getAccessCode(t.deps.kv, used), null);
+    const used = await create("USED2345");
+    const reg = await call(t, "POST", "/auth/register", {
+      json: {
+        email: "holder@test.mx",
+        password: "secret1",
+        full_name: "Code Holder",
+        phone: "+525512345678",
+        accessCode: "USED2345",
+      },
+    });
+    assert.equal(reg.status, 201);
+    const holder = (await reg.json()).user;
+    const refused = await call(t, "DELETE", `/api/users/access-codes/${used}`, {
+      token: admin.token,
+    });
+    assert.equal(refused.status, 400);
+    assert.equal(
+      (await refused.json()).message,
+      "A used access code cannot be deleted while its account exists",
+    );
+    assert.notEqual(await getAccessCode(t.deps.kv, used), null);
 
-  const gone = await call(t, "DELETE", `/api/users/${holder.id}`, { token: admin.token });
-  assert.equal(gone.status, 200);
-  const after = await getAccessCode(t.deps.kv, used);
-  assert.equal(after?.is_used, true);
-  assert.equal(after?.used_by_id, null);
-  const now = await call(t, "DELETE", `/api/users/access-codes/${used}`, { token: admin.token });
-  assert.equal(now.status, 200);
-  assert.deepEqual(await now.json(), { message: "Access code deleted successfully" });
-  assert.equal(await getAccessCode(t.deps.kv, used), null);
-  t.close();
-});
+    const gone = await call(t, "DELETE", `/api/users/${holder.id}`, { token: admin.token });
+    assert.equal(gone.status, 200);
+    const after = await getAccessCode(t.deps.kv, used);
+    assert.equal(after?.is_used, true);
+    assert.equal(after?.used_by_id, null);
+    const now = await call(t, "DELETE", `/api/users/access-codes/${used}`, { token: admin.token });
+    assert.equal(now.status, 200);
+    assert.deepEqual(await now.json(), { message: "Access code deleted successfully" });
+    assert.equal(await getAccessCode(t.deps.kv, used), null);
+  },
+);
 
 Deno.test("GET /api/users/profile answers the caller's own account, for every role", async () => {
   const t = await testApp();
@@ -634,28 +632,28 @@ Deno.test("PUT /api/users/profile refuses another account's e-mail", async () =>
   t.close();
 });
 
-Deno.test("/api/users ids that are not positive whole numbers answer 404, never 500", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const ids = ["abc", "1.5", "-1", "0", "1e3", "99999999999999999999", "%20", "999999"];
-  for (const id of ids) {
-    const body = { email: "x@test.mx", full_name: "X", role: "user" };
-    for (
-      const [method, path] of [
-        ["GET", `/api/users/${id}`],
-        ["PUT", `/api/users/${id}`],
-        ["DELETE", `/api/users/${id}`],
-        ["POST", `/api/users/${id}/toggle`],
-        ["DELETE", `/api/users/access-codes/${id}`],
-      ]
-    ) {
-      const res = await call(t, method, path, {
-        token: admin.token,
-        json: method === "PUT" ? body : undefined,
-      });
-      assert.equal(res.status, 404, `${method} ${path}`);
-      assert.equal(typeof (await res.json()).message, "string");
+adminTest(
+  "/api/users ids that are not positive whole numbers answer 404, never 500",
+  async ({ t, admin }) => {
+    const ids = ["abc", "1.5", "-1", "0", "1e3", "99999999999999999999", "%20", "999999"];
+    for (const id of ids) {
+      const body = { email: "x@test.mx", full_name: "X", role: "user" };
+      for (
+        const [method, path] of [
+          ["GET", `/api/users/${id}`],
+          ["PUT", `/api/users/${id}`],
+          ["DELETE", `/api/users/${id}`],
+          ["POST", `/api/users/${id}/toggle`],
+          ["DELETE", `/api/users/access-codes/${id}`],
+        ]
+      ) {
+        const res = await call(t, method, path, {
+          token: admin.token,
+          json: method === "PUT" ? body : undefined,
+        });
+        assert.equal(res.status, 404, `${method} ${path}`);
+        assert.equal(typeof (await res.json()).message, "string");
+      }
     }
-  }
-  t.close();
-});
+  },
+);

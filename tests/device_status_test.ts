@@ -3,7 +3,7 @@
  * sensor_offline notifications, batched last_seen, and the device directory.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, adminTest, call, type TestApp, testApp } from "./_helpers.ts";
 import {
   createDeviceDirectory,
   createSensor,
@@ -103,128 +103,128 @@ Deno.test("offline notifies the tenant and every admin in their language; online
   t.close();
 });
 
-Deno.test("disconnect events keep their times and durations, listed by time range", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const { sensor, station } = await setup(t, publicUser(admin.user), null);
-  const svc = createStatusService(t.deps);
-  const t0 = Date.UTC(2025, 2, 1);
-  await svc.online("ShellyA", t0);
-  await svc.offline("ShellyA", t0 + 60 * MIN, "online_false");
-  await svc.online("ShellyA", t0 + 90 * MIN + 4_400);
-  await svc.offline("ShellyA", t0 + 200 * MIN, "will");
+adminTest(
+  "disconnect events keep their times and durations, listed by time range",
+  async ({ t, admin }) => {
+    const { sensor, station } = await setup(t, publicUser(admin.user), null);
+    const svc = createStatusService(t.deps);
+    const t0 = Date.UTC(2025, 2, 1);
+    await svc.online("ShellyA", t0);
+    await svc.offline("ShellyA", t0 + 60 * MIN, "online_false");
+    await svc.online("ShellyA", t0 + 90 * MIN + 4_400);
+    await svc.offline("ShellyA", t0 + 200 * MIN, "will");
 
-  const events = await listDisconnectEvents(t.deps.kv, sensor, t0, t0 + 1000 * MIN);
-  assert.deepEqual(events, [
-    {
-      disconnect_time: t0 + 60 * MIN,
-      reconnect_time: t0 + 90 * MIN + 4_400,
-      still_disconnected: false,
-      duration_seconds: 30 * 60 + 4,
-      reason: "online_false",
-    },
-    {
-      disconnect_time: t0 + 200 * MIN,
-      reconnect_time: null,
-      still_disconnected: true,
-      duration_seconds: null,
-      reason: "will",
-    },
-  ]);
-  // Ranges: an event counts where it overlaps; the open one overlaps everything after it.
-  const range = async (from: number, to: number) =>
-    (await listDisconnectEvents(t.deps.kv, sensor, t0 + from * MIN, t0 + to * MIN))
-      .map((e) => (e.disconnect_time - t0) / MIN);
-  assert.deepEqual(await range(0, 60), []);
-  assert.deepEqual(await range(70, 80), [60]);
-  assert.deepEqual(await range(91, 200), []);
-  assert.deepEqual(await range(91, 201), [200]);
-  assert.deepEqual(await range(5000, 6000), [200]);
-  // A station goes offline without notifying anyone (only sensors notify).
-  await svc.offline("ST-9", t0 + 10 * MIN, "silence");
-  assert.equal((await statusNow(t.deps.kv, station)).status, "offline");
-  const notes = await listNotifications(t.deps.kv, admin.user.id, "all", 50);
-  assert.deepEqual(notes.map((n) => [n.subject_id, n.status]), [
-    [String(sensor), "active"],
-    [String(sensor), "resolved"],
-  ]);
-  // Unknown serials are ignored.
-  await svc.offline("nobody", t0, "will");
-  await svc.online("nobody", t0);
-  await svc.close();
-  t.close();
-});
+    const events = await listDisconnectEvents(t.deps.kv, sensor, t0, t0 + 1000 * MIN);
+    assert.deepEqual(events, [
+      {
+        disconnect_time: t0 + 60 * MIN,
+        reconnect_time: t0 + 90 * MIN + 4_400,
+        still_disconnected: false,
+        duration_seconds: 30 * 60 + 4,
+        reason: "online_false",
+      },
+      {
+        disconnect_time: t0 + 200 * MIN,
+        reconnect_time: null,
+        still_disconnected: true,
+        duration_seconds: null,
+        reason: "will",
+      },
+    ]);
+    // Ranges: an event counts where it overlaps; the open one overlaps everything after it.
+    const range = async (from: number, to: number) =>
+      (await listDisconnectEvents(t.deps.kv, sensor, t0 + from * MIN, t0 + to * MIN))
+        .map((e) => (e.disconnect_time - t0) / MIN);
+    assert.deepEqual(await range(0, 60), []);
+    assert.deepEqual(await range(70, 80), [60]);
+    assert.deepEqual(await range(91, 200), []);
+    assert.deepEqual(await range(91, 201), [200]);
+    assert.deepEqual(await range(5000, 6000), [200]);
+    // A station goes offline without notifying anyone (only sensors notify).
+    await svc.offline("ST-9", t0 + 10 * MIN, "silence");
+    assert.equal((await statusNow(t.deps.kv, station)).status, "offline");
+    const notes = await listNotifications(t.deps.kv, admin.user.id, "all", 50);
+    assert.deepEqual(notes.map((n) => [n.subject_id, n.status]), [
+      [String(sensor), "active"],
+      [String(sensor), "resolved"],
+    ]);
+    // Unknown serials are ignored.
+    await svc.offline("nobody", t0, "will");
+    await svc.online("nobody", t0);
+    await svc.close();
+  },
+);
 
-Deno.test("seen() only batches in memory; last_seen shows after a flush and never goes back", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const { sensor, station } = await setup(t, publicUser(admin.user), null);
-  const svc = createStatusService(t.deps, { flushMs: 60_000 });
-  svc.seen("ShellyA", 5_000);
-  svc.seen("shellya", 9_000);
-  svc.seen("ShellyA", 7_000);
-  svc.seen("ST-9", 3_000);
-  svc.seen("ghost", 1_000);
-  assert.equal((await statusNow(t.deps.kv, sensor)).last_seen, null, "nothing written yet");
-  await svc.flush();
-  assert.equal((await statusNow(t.deps.kv, sensor)).last_seen, 9_000);
-  assert.equal((await statusNow(t.deps.kv, station)).last_seen, 3_000);
-  svc.seen("ShellyA", 8_000);
-  await svc.flush();
-  assert.equal((await statusNow(t.deps.kv, sensor)).last_seen, 9_000, "never backwards");
-  // The status API reads the flushed value.
-  const res = await call(t, "GET", `/api/devices/${sensor}/status`, { token: admin.token });
-  assert.deepEqual(await res.json(), { status: "unknown", last_seen: 9_000 });
-  // The timer flushes by itself too.
-  const quick = createStatusService(t.deps, { flushMs: 10 });
-  quick.seen("ShellyA", 20_000);
-  // No flush() here: only the 10 ms timer can write it (polled, so a busy machine is not a failure).
-  const until = Date.now() + 5_000;
-  while ((await statusNow(t.deps.kv, sensor)).last_seen !== 20_000 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.equal((await statusNow(t.deps.kv, sensor)).last_seen, 20_000);
-  await quick.close();
-  await svc.close();
-  t.close();
-});
+adminTest(
+  "seen() only batches in memory; last_seen shows after a flush and never goes back",
+  async ({ t, admin }) => {
+    const { sensor, station } = await setup(t, publicUser(admin.user), null);
+    const svc = createStatusService(t.deps, { flushMs: 60_000 });
+    svc.seen("ShellyA", 5_000);
+    svc.seen("shellya", 9_000);
+    svc.seen("ShellyA", 7_000);
+    svc.seen("ST-9", 3_000);
+    svc.seen("ghost", 1_000);
+    assert.equal((await statusNow(t.deps.kv, sensor)).last_seen, null, "nothing written yet");
+    await svc.flush();
+    assert.equal((await statusNow(t.deps.kv, sensor)).last_seen, 9_000);
+    assert.equal((await statusNow(t.deps.kv, station)).last_seen, 3_000);
+    svc.seen("ShellyA", 8_000);
+    await svc.flush();
+    assert.equal((await statusNow(t.deps.kv, sensor)).last_seen, 9_000, "never backwards");
+    // The status API reads the flushed value.
+    const res = await call(t, "GET", `/api/devices/${sensor}/status`, { token: admin.token });
+    assert.deepEqual(await res.json(), { status: "unknown", last_seen: 9_000 });
+    // The timer flushes by itself too.
+    const quick = createStatusService(t.deps, { flushMs: 10 });
+    quick.seen("ShellyA", 20_000);
+    // No flush() here: only the 10 ms timer can write it (polled, so a busy machine is not a failure).
+    const until = Date.now() + 5_000;
+    while ((await statusNow(t.deps.kv, sensor)).last_seen !== 20_000 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal((await statusNow(t.deps.kv, sensor)).last_seen, 20_000);
+    await quick.close();
+    await svc.close();
+  },
+);
 
-Deno.test("the device directory lists devices, finds them by prefix and checks MQTT logins", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  await setup(t, publicUser(admin.user), null);
-  const dir = createDeviceDirectory(t.deps);
-  const sensor = { serial: "ShellyA", kind: "sensor", prefix: "sensor/shellya" };
-  const station = { serial: "ST-9", kind: "station", prefix: "station/ST-9" };
-  assert.deepEqual(await dir.list(), [station, sensor]);
-  assert.deepEqual(await dir.byPrefix("sensor/shellya"), sensor);
-  assert.deepEqual(await dir.byPrefix("station/ST-9"), station);
-  assert.equal(await dir.byPrefix("sensor/ShellyA"), null);
-  assert.equal(await dir.byPrefix("station/st-9"), null);
-  assert.equal(await dir.byPrefix("sensor/ST-9"), null);
-  assert.equal(await dir.byPrefix("sensor/shellya/status"), null);
-  assert.deepEqual(await dir.authenticate("shelly-a", "a-pass-0123456789"), sensor);
-  assert.deepEqual(await dir.authenticate("st9", "st9-pass-0123456789"), station);
-  assert.equal(await dir.authenticate("shelly-a", "A-pass-0123456789"), null);
-  assert.equal(await dir.authenticate("nobody", "a-pass-0123456789"), null);
-  t.close();
-});
+adminTest(
+  "the device directory lists devices, finds them by prefix and checks MQTT logins",
+  async ({ t, admin }) => {
+    await setup(t, publicUser(admin.user), null);
+    const dir = createDeviceDirectory(t.deps);
+    const sensor = { serial: "ShellyA", kind: "sensor", prefix: "sensor/shellya" };
+    const station = { serial: "ST-9", kind: "station", prefix: "station/ST-9" };
+    assert.deepEqual(await dir.list(), [station, sensor]);
+    assert.deepEqual(await dir.byPrefix("sensor/shellya"), sensor);
+    assert.deepEqual(await dir.byPrefix("station/ST-9"), station);
+    assert.equal(await dir.byPrefix("sensor/ShellyA"), null);
+    assert.equal(await dir.byPrefix("station/st-9"), null);
+    assert.equal(await dir.byPrefix("sensor/ST-9"), null);
+    assert.equal(await dir.byPrefix("sensor/shellya/status"), null);
+    assert.deepEqual(await dir.authenticate("shelly-a", "a-pass-0123456789"), sensor);
+    assert.deepEqual(await dir.authenticate("st9", "st9-pass-0123456789"), station);
+    assert.equal(await dir.authenticate("shelly-a", "A-pass-0123456789"), null);
+    assert.equal(await dir.authenticate("nobody", "a-pass-0123456789"), null);
+  },
+);
 
-Deno.test("deleting a sensor forgets its status and resolves its offline notices", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin");
-  const { sensor, station } = await setup(t, publicUser(admin.user), null);
-  const svc = createStatusService(t.deps);
-  await svc.offline("ShellyA", 1_000, "will");
-  assert.equal((await listNotifications(t.deps.kv, admin.user.id, "active", 50)).length, 1);
-  const res = await call(t, "DELETE", `/api/devices/${station}/sensors/${sensor}`, {
-    token: admin.token,
-  });
-  assert.equal(res.status, 200);
-  await res.body?.cancel();
-  assert.deepEqual(await listNotifications(t.deps.kv, admin.user.id, "active", 50), []);
-  assert.deepEqual(await statusNow(t.deps.kv, sensor), { status: "unknown", last_seen: null });
-  assert.deepEqual(await listDisconnectEvents(t.deps.kv, sensor, 0, Date.now()), []);
-  await svc.close();
-  t.close();
-});
+adminTest(
+  "deleting a sensor forgets its status and resolves its offline notices",
+  async ({ t, admin }) => {
+    const { sensor, station } = await setup(t, publicUser(admin.user), null);
+    const svc = createStatusService(t.deps);
+    await svc.offline("ShellyA", 1_000, "will");
+    assert.equal((await listNotifications(t.deps.kv, admin.user.id, "active", 50)).length, 1);
+    const res = await call(t, "DELETE", `/api/devices/${station}/sensors/${sensor}`, {
+      token: admin.token,
+    });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    assert.deepEqual(await listNotifications(t.deps.kv, admin.user.id, "active", 50), []);
+    assert.deepEqual(await statusNow(t.deps.kv, sensor), { status: "unknown", last_seen: null });
+    assert.deepEqual(await listDisconnectEvents(t.deps.kv, sensor, 0, Date.now()), []);
+    await svc.close();
+  },
+);

@@ -108,6 +108,14 @@ async function makeSensor(
 const gpios = (html: string) =>
   [...html.matchAll(/name="ssr_gpio" value="(\d+)"/g)].map((m) => Number(m[1]));
 
+/** Asserts that a form post was refused (400) showing each of `messages`; answers the page. */
+async function refusedWith(res: Response, messages: string[]): Promise<string> {
+  assert.equal(res.status, 400);
+  const html = await res.text();
+  for (const msg of messages) assert.ok(html.includes(msg), `shows '${msg}'`);
+  return html;
+}
+
 Deno.test("GET /admin/devices lists stations with city, customer, units and links, and searches", async () => {
   await withApp(async (t, admin) => {
     const empty = await page(t, "/admin/devices", admin);
@@ -232,23 +240,19 @@ Deno.test("a station form with bad input answers 400 with the spec's messages an
         unit_ssr: "ssr_9",
       },
     });
-    assert.equal(res.status, 400);
-    const html = await res.text();
-    for (
-      const msg of [
-        "Failed to create station",
-        "Station name is required",
-        "Serial number is required",
-        "Station ID is required",
-        "City is required",
-        "State is required",
-        "Country is required",
-        "MQTT username is required",
-        "MQTT password is required",
-        "Number of SSRs must be between 1 and 12",
-        "Units must be assigned to existing SSRs",
-      ]
-    ) assert.ok(html.includes(msg), `shows '${msg}'`);
+    const html = await refusedWith(res, [
+      "Failed to create station",
+      "Station name is required",
+      "Serial number is required",
+      "Station ID is required",
+      "City is required",
+      "State is required",
+      "Country is required",
+      "MQTT username is required",
+      "MQTT password is required",
+      "Number of SSRs must be between 1 and 12",
+      "Units must be assigned to existing SSRs",
+    ]);
     assert.match(html, /id="name"[^>]*aria-invalid="true"/);
     assert.equal((await listDevices(t.deps.kv)).length, 0);
 
@@ -513,19 +517,15 @@ Deno.test("the sensor form creates and edits sensors with the spec's messages", 
       token: admin,
       form: { name: "", serial_number: "", unit_id: "", ip_address: "", mqtt_username: "" },
     });
-    assert.equal(bad.status, 400);
-    const badHtml = await bad.text();
-    for (
-      const msg of [
-        "Failed to create sensor",
-        "Sensor name is required",
-        "Serial number is required",
-        "Please assign the sensor to a unit",
-        "IP address is required for MQTT configuration",
-        "MQTT username is required",
-        "MQTT password is required",
-      ]
-    ) assert.ok(badHtml.includes(msg), `shows '${msg}'`);
+    await refusedWith(bad, [
+      "Failed to create sensor",
+      "Sensor name is required",
+      "Serial number is required",
+      "Please assign the sensor to a unit",
+      "IP address is required for MQTT configuration",
+      "MQTT username is required",
+      "MQTT password is required",
+    ]);
     assert.equal((await listDevices(t.deps.kv, "sensor")).length, 0);
 
     const sensor = await makeSensor(

@@ -222,13 +222,13 @@ test("a manual recalculation updates the bill and the report says so", async (w)
   assert.ok(s.includes("162.98 MXN"));
 });
 
+/** `GET` of the station's report PDF with `query`, as the admin. */
+function reportPdf(w: Awaited<ReturnType<typeof world>>, query: string) {
+  return call(w.t, "GET", `/admin/report/station/${w.stationId}/pdf?${query}`, { token: w.admin });
+}
+
 test("the report pages' PDF links download the PDF or come back with the failure text", async (w) => {
-  const res = await call(
-    w.t,
-    "GET",
-    `/admin/report/station/${w.stationId}/pdf?type=unit&period=2026-01&unit=unit_2&language=de`,
-    { token: w.admin },
-  );
+  const res = await reportPdf(w, "type=unit&period=2026-01&unit=unit_2&language=de");
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("content-type"), "application/pdf");
   assert.equal(
@@ -237,21 +237,11 @@ test("the report pages' PDF links download the PDF or come back with the failure
   );
   const pdf = await pdfText(new Uint8Array(await res.arrayBuffer()));
   assert.ok(pdf.lines.includes("593,34 $ MXN"));
-  const cust = await call(
-    w.t,
-    "GET",
-    `/admin/report/station/${w.stationId}/pdf?type=customer&period=2026-01&language=es`,
-    { token: w.admin },
-  );
+  const cust = await reportPdf(w, "type=customer&period=2026-01&language=es");
   assert.equal(cust.status, 200);
   assert.match(cust.headers.get("content-disposition")!, /customer_report_\d+_2026-01_es\.pdf/);
   await cust.body?.cancel();
-  const none = await call(
-    w.t,
-    "GET",
-    `/admin/report/station/${w.stationId}/pdf?type=unit&period=2026-03&unit=unit_1&language=en`,
-    { token: w.admin },
-  );
+  const none = await reportPdf(w, "type=unit&period=2026-03&unit=unit_1&language=en");
   assert.equal(none.status, 303);
   const back = none.headers.get("location")!;
   assert.equal(

@@ -46,6 +46,15 @@ async function world(billingType: "monthly" | "bimonthly", now: number): Promise
   };
 }
 
+/** Meters `kwh` on the tenant's unit over `period`, bills it and answers the (only) bill. */
+async function billed(w: World, period: string, kwh: number) {
+  await meter(w.t, "SIM-A", period, kwh);
+  const res = await runBilling(w.t.deps, w.zoneId, period);
+  assert.equal(res.finalized, true);
+  const [bill] = await listUnitBills(w.t.deps.kv);
+  return bill;
+}
+
 interface ReadNotice {
   id: number;
   type: string;
@@ -84,10 +93,7 @@ Deno.test("the same stored bill_created notice reads in Spanish, then English af
   // Thursday 2026-12-03 09:00 local: November has ended; due 10 business days later, 17 Dec.
   const w = await world("monthly", Date.parse("2026-12-03T15:00:00.000Z"));
   try {
-    await meter(w.t, "SIM-A", "2026-11", 200);
-    const res = await runBilling(w.t.deps, w.zoneId, "2026-11");
-    assert.equal(res.finalized, true);
-    const [bill] = await listUnitBills(w.t.deps.kv);
+    const bill = await billed(w, "2026-11", 200);
     assert.equal(bill.total_cost, 33640);
     assert.equal(bill.payment_due_date, "2026-12-17");
     const stored = await listNotifications(w.t.deps.kv, w.tenant.id, "all", 50);
@@ -134,10 +140,7 @@ Deno.test("a bimonthly bill's notice says the period as 'Nov–Dic 2026' (en das
   // Wednesday 2027-01-06 09:00 local: the bimonthly period Nov–Dec 2026 has ended.
   const w = await world("bimonthly", Date.parse("2027-01-06T15:00:00.000Z"));
   try {
-    await meter(w.t, "SIM-A", "2026-11-12", 420);
-    const res = await runBilling(w.t.deps, w.zoneId, "2026-11-12");
-    assert.equal(res.finalized, true);
-    const [bill] = await listUnitBills(w.t.deps.kv);
+    const bill = await billed(w, "2026-11-12", 420);
     assert.equal(bill.billing_period, "2026-11-12");
     assert.ok(bill.total_cost > 0);
     const amount = `${(bill.total_cost / 100).toFixed(2)} MXN`;

@@ -36,6 +36,12 @@ function hook(p: PaymentWorld, body: unknown, auth = basicAuth(HOOK.user, HOOK.p
   });
 }
 
+/** Asks for bill A's transfer reference as its tenant and answers the Openpay charge id. */
+async function chargeOfA(p: PaymentWorld): Promise<string> {
+  await pay(p, p.billA);
+  return (await p.bill(p.billA)).openpay_charge_id!;
+}
+
 /** Waits until the sandbox delivered everything and the portal handled it. */
 async function settled(p: PaymentWorld) {
   await p.sandbox.idle();
@@ -216,8 +222,7 @@ Deno.test("pay: Openpay answering 500, refusing or timing out gives a clear mess
 
 Deno.test("webhook: the transfer pays once, duplicates ignored, one notice each", () =>
   world(async (p) => {
-    await pay(p, p.billA);
-    const charge = (await p.bill(p.billA)).openpay_charge_id!;
+    const charge = await chargeOfA(p);
     assert.ok(p.sandbox.simulateTransfer(charge));
     await settled(p);
     const paid = await p.bill(p.billA);
@@ -254,8 +259,7 @@ Deno.test("webhook: the transfer pays once, duplicates ignored, one notice each"
 Deno.test("webhook: a success delivered before its creation still ends paid", () =>
   world(async (p) => {
     p.sandbox.setWebhook(null); // deliveries are posted by hand, out of order
-    await pay(p, p.billA);
-    const charge = (await p.bill(p.billA)).openpay_charge_id!;
+    const charge = await chargeOfA(p);
     p.sandbox.simulateTransfer(charge);
     const tx = p.sandbox.charges.get(charge)!;
     assert.equal((await hook(p, { type: "charge.succeeded", transaction: tx })).status, 200);
@@ -274,8 +278,7 @@ Deno.test("webhook: a success delivered before its creation still ends paid", ()
 Deno.test("webhook: wrong credentials are refused with 401 and change nothing", () =>
   world(async (p) => {
     p.sandbox.setWebhook(null);
-    await pay(p, p.billA);
-    const charge = (await p.bill(p.billA)).openpay_charge_id!;
+    const charge = await chargeOfA(p);
     p.sandbox.simulateTransfer(charge);
     const before = await p.bill(p.billA);
     const tx = p.sandbox.charges.get(charge)!;
@@ -304,8 +307,7 @@ Deno.test("webhook: wrong credentials are refused with 401 and change nothing", 
 Deno.test("webhook: charge.succeeded whose fetched charge is still in progress does not pay", () =>
   world(async (p) => {
     p.sandbox.setWebhook(null);
-    await pay(p, p.billA);
-    const charge = (await p.bill(p.billA)).openpay_charge_id!;
+    const charge = await chargeOfA(p);
     const tx = { ...p.sandbox.charges.get(charge)!, status: "completed" }; // the event lies
     assert.equal((await hook(p, { type: "charge.succeeded", transaction: tx })).status, 200);
     await webhooksIdle();
@@ -317,8 +319,7 @@ Deno.test("webhook: charge.succeeded whose fetched charge is still in progress d
 
 Deno.test("expiry: an expired charge becomes reference_expired, then a new reference is made", () =>
   world(async (p) => {
-    await pay(p, p.billA);
-    const first = (await p.bill(p.billA)).openpay_charge_id!;
+    const first = await chargeOfA(p);
     assert.ok(p.sandbox.simulateExpiry(first));
     await settled(p);
     const expired = await p.bill(p.billA);

@@ -3,6 +3,7 @@ import { counterDelta as referenceDelta } from "../../core/energy.ts";
 import { runConformance } from "./conformance.ts";
 import { denseDay } from "./_conformance_data.ts";
 import { counterUsageOf, type TelemetryStore } from "./mod.ts";
+import { forwardingStore } from "../../tests/ingest/_helpers.ts";
 import { openSqliteStore, type SqliteStoreOptions } from "./sqlite.ts";
 
 runConformance("sqlite :memory:", () => Promise.resolve(openSqliteStore(":memory:")));
@@ -36,6 +37,30 @@ async function withFile(fn: (path: string) => Promise<void>): Promise<void> {
   }
 }
 
+/**
+ * Runs `fn` on a fresh in-memory store (with `options`) holding a dense run of readings of
+ * `serial` over `span` from D, and closes the store however `fn` ends.
+ */
+async function withDenseStore(
+  options: SqliteStoreOptions,
+  serial: string,
+  span: number,
+  fn: (
+    store: ReturnType<typeof openSqliteStore>,
+    readings: ReturnType<typeof denseDay>,
+  ) => Promise<void>,
+): Promise<void> {
+  const store = openSqliteStore(":memory:", options);
+  try {
+    const readings = denseDay(serial, D, span);
+    store.write(readings.samples);
+    await store.flush();
+    await fn(store, readings);
+  } finally {
+    await store.close();
+  }
+}
+
 function close(actual: number, expected: number, message: string): void {
   assert.ok(
     Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)),
@@ -43,12 +68,8 @@ function close(actual: number, expected: number, message: string): void {
   );
 }
 
-Deno.test("sqlite prune() deletes raw rows past the retention and answers at 15-minute resolution after", async () => {
-  const store = openSqliteStore(":memory:", { rawRetentionDays: 10 });
-  try {
-    const { samples, energy } = denseDay("P1", D, 3 * DAY);
-    store.write(samples);
-    await store.flush();
+Deno.test("sqlite prune() deletes raw rows past the retention and answers at 15-minute resolution after", () =>
+  withDenseStore({ rawRetentionDays: 10 }, "P1", 3 * DAY, async (store, { samples, energy }) => {
     const from = D + 5 * H + 7 * MIN + 13_000, to = D + 2 * DAY + 40 * MIN + 1;
     close(
       await store.counterDelta("P1", "total_energy_kwh", from, to),
@@ -79,17 +100,10 @@ Deno.test("sqlite prune() deletes raw rows past the retention and answers at 15-
       referenceDelta(energy, D, D + 3 * DAY),
       "whole days come from the rollups exactly",
     );
-  } finally {
-    await store.close();
-  }
-});
+  }));
 
-Deno.test("sqlite counterUsage() counts readings from the rollups once raw rows are pruned", async () => {
-  const store = openSqliteStore(":memory:", { rawRetentionDays: 10 });
-  try {
-    const { samples, energy } = denseDay("P2", D, 2 * DAY);
-    store.write(samples);
-    await store.flush();
+Deno.test("sqlite counterUsage() counts readings from the rollups once raw rows are pruned", () =>
+  withDenseStore({ rawRetentionDays: 10 }, "P2", 2 * DAY, async (store, { energy }) => {
     const count = (from: number, to: number) =>
       energy.filter((r) => r.ts >= from && r.ts < to).length;
     const before = await store.counterUsage!("P2", "total_energy_kwh", D + H, D + DAY + 30 * MIN);
@@ -100,10 +114,7 @@ Deno.test("sqlite counterUsage() counts readings from the rollups once raw rows 
     close(after.delta, referenceDelta(energy, D + H, D + DAY + 30 * MIN), "aligned range");
     const empty = await store.counterUsage!("P2", "total_energy_kwh", D + 3 * DAY, D + 4 * DAY);
     assert.deepEqual(empty, { delta: 0, readings: 0 });
-  } finally {
-    await store.close();
-  }
-});
+  }));
 
 Deno.test("counterUsageOf() answers a store without counterUsage() from its series and delta", async () => {
   const inner = openSqliteStore(":memory:");
@@ -111,17 +122,7 @@ Deno.test("counterUsageOf() answers a store without counterUsage() from its seri
     const { samples } = denseDay("P3", D, DAY);
     inner.write(samples);
     await inner.flush();
-    const store: TelemetryStore = { // the interface without counterUsage()
-      write: (s) => inner.write(s),
-      flush: () => inner.flush(),
-      latest: (serial) => inner.latest(serial),
-      series: (...args) => inner.series(...args),
-      counterDelta: (...args) => inner.counterDelta(...args),
-      counterSeries: (...args) => inner.counterSeries(...args),
-      prune: (now) => inner.prune(now),
-      stats: () => inner.stats(),
-      close: () => inner.close(),
-    };
+    const store = forwardingStore(inner); // the interface without counterUsage()
     for (const [from, to] of [[D + 2 * H, D + 5 * H], [D + 2 * DAY, D + 3 * DAY]]) {
       const exact = await counterUsageOf(inner, "P3", "total_energy_kwh", from, to);
       const fallback = await counterUsageOf(store, "P3", "total_energy_kwh", from, to);
@@ -133,12 +134,8 @@ Deno.test("counterUsageOf() answers a store without counterUsage() from its seri
   }
 });
 
-Deno.test("sqlite drops late samples older than the pruned horizon and keeps its rollups", async () => {
-  const store = openSqliteStore(":memory:", { rawRetentionDays: 1 });
-  try {
-    const { samples } = denseDay("P2", D, 4 * H);
-    store.write(samples);
-    await store.flush();
+Deno.test("sqlite drops late samples older than the pruned horizon and keeps its rollups", () =>
+  withDenseStore({ rawRetentionDays: 1 }, "P2", 4 * H, async (store) => {
     await store.prune(D + 2 * DAY);
     const before = await store.series("P2", "total_power", D, D + DAY, "15m", "avg");
     store.write([{
@@ -148,10 +145,7 @@ Deno.test("sqlite drops late samples older than the pruned horizon and keeps its
     }]);
     await store.flush();
     assert.deepEqual(await store.series("P2", "total_power", D, D + DAY, "15m", "avg"), before);
-  } finally {
-    await store.close();
-  }
-});
+  }));
 
 Deno.test("sqlite writes a full batch by itself and waiting samples after the interval", async () => {
   const store = openSqliteStore(":memory:", { batchSize: 10, flushIntervalMs: 20 });

@@ -187,15 +187,13 @@ export function sqliteStore(): TelemetryStore & { written: Sample[] } {
   return recordingStore(openSqliteStore(":memory:"));
 }
 
-/** A store wrapper that records every sample written through it. */
-export function recordingStore(inner: TelemetryStore): TelemetryStore & { written: Sample[] } {
-  const written: Sample[] = [];
+/**
+ * A store that forwards each call of the {@link TelemetryStore} interface to `inner`, and no
+ * more: the optional `counterUsage()` is left out.
+ */
+export function forwardingStore(inner: TelemetryStore): TelemetryStore {
   return {
-    written,
-    write(samples) {
-      inner.write(samples);
-      for (const s of samples) written.push(s);
-    },
+    write: (samples) => inner.write(samples),
     flush: () => inner.flush(),
     latest: (serial) => inner.latest(serial),
     series: (...args) => inner.series(...args),
@@ -204,6 +202,19 @@ export function recordingStore(inner: TelemetryStore): TelemetryStore & { writte
     prune: (now) => inner.prune(now),
     stats: () => inner.stats(),
     close: () => inner.close(),
+  };
+}
+
+/** A store wrapper that records every sample written through it. */
+export function recordingStore(inner: TelemetryStore): TelemetryStore & { written: Sample[] } {
+  const written: Sample[] = [];
+  return {
+    ...forwardingStore(inner),
+    written,
+    write(samples) {
+      inner.write(samples);
+      for (const s of samples) written.push(s);
+    },
   };
 }
 

@@ -198,6 +198,14 @@ export async function created(t: TestApp, token: string, path: string, json: unk
   return (await res.json()).id as number;
 }
 
+/** Asserts 201 Created with none of `secrets` anywhere in the answer; answers its JSON. */
+export async function createdWithout(res: Response, secrets: string[]) {
+  assert.equal(res.status, 201);
+  const text = await res.text();
+  for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} in ${text}`);
+  return JSON.parse(text);
+}
+
 /** An MQTT account of a device in a request body. */
 export interface MqttAccount {
   username: string;

@@ -20,6 +20,7 @@ import { type Assets, BUILD_DIR, loadAssets } from "../../components/assets.ts";
 import { memoryLogger } from "../../services/platform/log.ts";
 import { DEFAULT_THROTTLE } from "../../db/throttle.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
+import type { Sample } from "../../db/telemetry/mod.ts";
 import { seedAccessCode, sensorBody, stationBody, testCa } from "../_helpers.ts";
 import { createUser, type StoredUser } from "../../db/users.ts";
 import { hashPassword } from "../../services/platform/passwords.ts";
@@ -635,4 +636,48 @@ export function lastMonth(offset: number) {
   const y = local.getUTCMonth() === 0 ? local.getUTCFullYear() - 1 : local.getUTCFullYear();
   const m = local.getUTCMonth() === 0 ? 12 : local.getUTCMonth();
   return { text: `${y}-${String(m).padStart(2, "0")}`, year: y, ...monthBounds(y, m, offset) };
+}
+
+/**
+ * Writes each meter's energy counter, `[first, last]` kWh of `counters`, one hour into and one
+ * hour before the end of last month, then the `extra` readings, and flushes; answers last month.
+ */
+export async function meterLastMonth(
+  portal: Portal,
+  counters: Record<string, [number, number]>,
+  extra: Sample[] = [],
+) {
+  const month = lastMonth(portal.deps.config.utcOffsetMinutes);
+  const H = 3_600_000;
+  portal.deps.telemetry.write([
+    ...Object.entries(counters).flatMap(([serial, [first, last]]) => [
+      { serial, ts: month.from + H, values: { total_energy_kwh: first } },
+      { serial, ts: month.to - H, values: { total_energy_kwh: last } },
+    ]),
+    ...extra,
+  ]);
+  await portal.deps.telemetry.flush();
+  return month;
+}
+
+/**
+ * A reading of `serial` each hour of the last 24, a minute before the hour: the counter goes
+ * on from `kwh` by 0.5 kWh an hour, with the other `values(i)` (`i` hours ago, 23 down to 0).
+ */
+export function lastDay(
+  serial: string,
+  kwh: number,
+  values: (i: number) => Record<string, number>,
+): Sample[] {
+  const H = 3_600_000;
+  const now = Date.now();
+  const out: Sample[] = [];
+  for (let i = 23; i >= 0; i--) {
+    out.push({
+      serial,
+      ts: now - i * H - 60_000,
+      values: { total_energy_kwh: kwh + (24 - i) * 0.5, ...values(i) },
+    });
+  }
+  return out;
 }

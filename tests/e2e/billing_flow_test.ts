@@ -8,7 +8,7 @@ import type { Page } from "puppeteer-core";
 import {
   addAccount,
   apiStation,
-  lastMonth,
+  meterLastMonth,
   pathOf,
   portalApi,
   signedInPage,
@@ -30,15 +30,7 @@ Deno.test("an operator defines a CFE-like zone, prices a station with it and bil
       sensors: [{ serial: "TF0001", unit: "unit_1" }, { serial: "TF0002", unit: "unit_2" }],
     });
     // Meter counters: unit 1 uses 100 kWh in the month, unit 2 uses 200 kWh.
-    const month = lastMonth(portal.deps.config.utcOffsetMinutes);
-    const H = 3_600_000;
-    portal.deps.telemetry.write([
-      { serial: "TF0001", ts: month.from + H, values: { total_energy_kwh: 1000 } },
-      { serial: "TF0001", ts: month.to - H, values: { total_energy_kwh: 1100 } },
-      { serial: "TF0002", ts: month.from + H, values: { total_energy_kwh: 500 } },
-      { serial: "TF0002", ts: month.to - H, values: { total_energy_kwh: 700 } },
-    ]);
-    await portal.deps.telemetry.flush();
+    const month = await meterLastMonth(portal, { TF0001: [1000, 1100], TF0002: [500, 700] });
 
     const page = await signedInPage(browser, portal, admin);
 

@@ -11,6 +11,8 @@ import {
   chartDrawn as drawn,
   downloadedPdf,
   innerText as text,
+  lastDay,
+  meterLastMonth,
   onPhone,
   pathOf,
   portalApi,
@@ -22,7 +24,6 @@ import { defaultZone } from "../../core/zone.ts";
 import { createZone } from "../../db/zones.ts";
 import { runBilling } from "../../services/billing/mod.ts";
 import { createStatusService } from "../../services/devices/mod.ts";
-import type { Sample } from "../../db/telemetry/mod.ts";
 import { pdfText } from "../_pdf_text.ts";
 
 const H = 3_600_000;
@@ -65,36 +66,22 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
     // Last month: 100 kWh on each meter, billed and finalized. The last day: live readings.
     const off = portal.deps.config.utcOffsetMinutes;
     const today = localParts(Date.now(), off);
-    const last = new Date(Date.UTC(today.year, today.month - 2, 1));
-    const lastMonth = monthlyPeriod(last.getUTCFullYear(), last.getUTCMonth() + 1);
-    const b = monthBounds(last.getUTCFullYear(), last.getUTCMonth() + 1, off);
     const now = Date.now();
-    const samples: Sample[] = [];
-    for (const serial of ["OW0001", "OW0002"]) {
-      samples.push(
-        { serial, ts: b.from + H, values: { total_energy_kwh: 1000 } },
-        { serial, ts: b.to - H, values: { total_energy_kwh: 1100 } },
-      );
-      for (let i = 23; i >= 0; i--) {
-        samples.push({
-          serial,
-          ts: now - i * H - 60_000,
-          values: {
-            total_energy_kwh: 1100 + (24 - i) * 0.5,
-            total_power: 1200,
-            total_pf: 0.9,
-            phase_a_power: 600,
-            phase_a_voltage: 127.5,
-            phase_a_current: 4.7,
-            phase_b_power: 400,
-            phase_c_power: 200,
-          },
-        });
-      }
-    }
-    portal.deps.telemetry.write(samples);
-    await portal.deps.telemetry.flush();
-    const run = await runBilling(portal.deps, zone.id, lastMonth);
+    const live = () => ({
+      total_power: 1200,
+      total_pf: 0.9,
+      phase_a_power: 600,
+      phase_a_voltage: 127.5,
+      phase_a_current: 4.7,
+      phase_b_power: 400,
+      phase_c_power: 200,
+    });
+    const last = await meterLastMonth(
+      portal,
+      { OW0001: [1000, 1100], OW0002: [1000, 1100] },
+      [...lastDay("OW0001", 1100, live), ...lastDay("OW0002", 1100, live)],
+    );
+    const run = await runBilling(portal.deps, zone.id, last.text);
     assert.equal(run.bills_created, 2);
     // Six short outages of the second meter this month.
     const status = createStatusService(portal.deps);
@@ -141,7 +128,7 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
       assert.match(units[1], /No tenant/);
       assert.match(await text(page, "[data-testid=billing-summary]"), /No bill for this month yet/);
       await assertFitsAndAccessible(page);
-      await page.select("[data-testid=month-select]", lastMonth);
+      await page.select("[data-testid=month-select]", last.text);
       await Promise.all([page.waitForNavigation(), page.click(".month-form button")]);
       const summary = await text(page, "[data-testid=billing-summary]");
       // 200 kWh at 2.00: commission 10 % of 400 = 40, fees 2 × 25, tax 16 % of 90 = 14.40.
@@ -158,7 +145,7 @@ Deno.test("an owner reads their dashboard, an installation with its invoice and 
       await assertFitsAndAccessible(page);
       await page.click("[data-testid=invoice-form] input[value=en]");
       await page.click("[data-testid=invoice-form] button[type=submit]");
-      const pdf = await downloadedPdf(dir, `invoice_Residencial_Las_Palmas_${lastMonth}_en.pdf`);
+      const pdf = await downloadedPdf(dir, `invoice_Residencial_Las_Palmas_${last.text}_en.pdf`);
       const invoice = (await pdfText(pdf)).lines.join("\n");
       for (const amount of ["$40.00 MXN", "$50.00 MXN", "$14.40 MXN", "$104.40 MXN"]) {
         assert.ok(invoice.includes(amount), `the invoice lacks ${amount}:\n${invoice}`);

@@ -12,7 +12,7 @@ import {
   apiStation,
   collectConsole,
   freshPage,
-  lastMonth,
+  meterLastMonth,
   pathOf,
   portalApi,
   signIn,
@@ -70,13 +70,7 @@ Deno.test("a tenant pays a bill by SPEI on a phone and everyone sees it paid", a
       });
       assert.equal(assigned.status, 200);
       await assigned.body?.cancel();
-      const month = lastMonth(portal.deps.config.utcOffsetMinutes);
-      const H = 3_600_000;
-      portal.deps.telemetry.write([
-        { serial: "PY0001", ts: month.from + H, values: { total_energy_kwh: 1000 } },
-        { serial: "PY0001", ts: month.to - H, values: { total_energy_kwh: 1300 } },
-      ]);
-      await portal.deps.telemetry.flush();
+      const month = await meterLastMonth(portal, { PY0001: [1000, 1300] });
       await runBilling(portal.deps, zone.id, month.text);
       const [bill] = await listUnitBills(portal.deps.kv, station);
       assert.equal(bill.payment_status, "pending");

@@ -11,7 +11,8 @@ import {
   chartDrawn as drawn,
   downloadedPdf,
   innerText as text,
-  lastMonth,
+  lastDay,
+  meterLastMonth,
   onPhone,
   pathOf,
   portalApi,
@@ -20,7 +21,6 @@ import {
 import { defaultZone } from "../../core/zone.ts";
 import { createZone } from "../../db/zones.ts";
 import { runBilling } from "../../services/billing/mod.ts";
-import type { Sample } from "../../db/telemetry/mod.ts";
 import { TIERED } from "../_billing_world.ts";
 
 Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downloads a bill on a phone", async () => {
@@ -46,29 +46,17 @@ Deno.test("a tenant reads their dashboard, a unit's tabs, the pricing and downlo
       ],
     });
     // Last month: 300 kWh (bill 591.60 MXN). The last day: hourly power and counter readings.
-    const month = lastMonth(portal.deps.config.utcOffsetMinutes);
-    const H = 3_600_000;
-    const now = Date.now();
-    const samples: Sample[] = [
-      { serial: "TP0001", ts: month.from + H, values: { total_energy_kwh: 1000 } },
-      { serial: "TP0001", ts: month.to - H, values: { total_energy_kwh: 1300 } },
-    ];
-    for (let i = 23; i >= 0; i--) {
-      samples.push({
-        serial: "TP0001",
-        ts: now - i * H - 60_000,
-        values: {
-          total_energy_kwh: 1300 + (24 - i) * 0.5,
-          total_power: 500 + (i % 6) * 300,
-          total_pf: 0.78,
-          phase_a_power: 900,
-          phase_b_power: 300,
-          phase_c_power: 300,
-        },
-      });
-    }
-    portal.deps.telemetry.write(samples);
-    await portal.deps.telemetry.flush();
+    const month = await meterLastMonth(
+      portal,
+      { TP0001: [1000, 1300] },
+      lastDay("TP0001", 1300, (i) => ({
+        total_power: 500 + (i % 6) * 300,
+        total_pf: 0.78,
+        phase_a_power: 900,
+        phase_b_power: 300,
+        phase_c_power: 300,
+      })),
+    );
     await runBilling(portal.deps, zone.id, month.text);
 
     await onPhone(browser, portal, tenant, "tenant", async (page, dir) => {

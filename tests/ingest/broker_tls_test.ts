@@ -112,11 +112,19 @@ Deno.test("MQTT over TLS: a sensor's downloaded certificate and CA connect and p
   }
 });
 
+/** Asserts that the broker refuses a TLS client connecting with `options`: none is left in. */
+async function assertRefused(
+  broker: Awaited<ReturnType<typeof portalTlsBroker>>,
+  options: mqtt.IClientOptions,
+) {
+  await assert.rejects(connectTls(broker.tlsUrl!, options));
+  assert.equal(broker.clients(), 0);
+}
+
 Deno.test("MQTT over TLS: without a client certificate a client is refused when one is required", async () => {
   const { broker, files, close } = await setup(true);
   try {
-    await assert.rejects(connectTls(broker.tlsUrl!, { ca: files.ca, clientId: "no-cert" }));
-    assert.equal(broker.clients(), 0);
+    await assertRefused(broker, { ca: files.ca, clientId: "no-cert" });
   } finally {
     await close();
   }
@@ -127,15 +135,12 @@ Deno.test("MQTT over TLS: a client certificate from another CA is refused", asyn
   try {
     const other = await openCertificateAuthority(null);
     const foreign = await other.issueClient("sim0001");
-    await assert.rejects(
-      connectTls(broker.tlsUrl!, {
-        ca: files.ca,
-        cert: foreign.cert_pem,
-        key: foreign.key_pem,
-        clientId: "foreign",
-      }),
-    );
-    assert.equal(broker.clients(), 0);
+    await assertRefused(broker, {
+      ca: files.ca,
+      cert: foreign.cert_pem,
+      key: foreign.key_pem,
+      clientId: "foreign",
+    });
   } finally {
     await close();
   }

@@ -58,69 +58,67 @@ function billOf(energy: number, period: string, extra: Partial<StoredUnitBill>):
   });
 }
 
-Deno.test("the unit PDF states the season, compensation, estimation and zone prices", async () => {
+/** The text of the unit PDF of `bill` for Nave 1 of the station, in `lang`. */
+async function unitPdfText(
+  lang: "es" | "en",
+  portal: string,
+  tenant: string | null,
+  bill: StoredUnitBill,
+): Promise<string> {
   const i18n = await loadI18n();
-  const bill = billOf(250, "2026-01", {});
-  // Winter: 250 × 2 = 500.00; compensation 5 % = 25.00; tax 16 % of 575.00 = 92.00.
-  assert.equal(bill.total_cost, 66700);
   const bytes = await renderUnitPdf({
-    t: i18n.t("en"),
-    lang: "en",
-    portal: "Energy Portal",
+    t: i18n.t(lang),
+    lang,
+    portal,
     station,
     unit: { id: "unit_1", name: "Nave 1" },
-    tenant: "Zoë Álvarez",
+    tenant,
     bill,
     zone,
   });
-  const text = (await pdfText(bytes)).lines.join("\n");
-  for (
-    const expected of [
-      "Planta Ñandú (PL-3)",
-      "Zoë Álvarez",
-      "Saltillo",
-      "$500.00 MXN",
-      "$25.00 MXN",
-      "$575.00 MXN",
-      "$92.00 MXN",
-      "$667.00 MXN",
-      "Paid (2026-02-02)",
-      "The consumption of this bill was estimated using Zone Average.",
-      "Winter rates were applied to this period.",
-      "Zone Prices: Industrial Norte",
-      "Seasonal",
-      "Compensation Factor",
-    ]
-  ) assert.ok(text.includes(expected), `missing "${expected}" in:\n${text}`);
+  return (await pdfText(bytes)).lines.join("\n");
+}
+
+/** Asserts that `text` holds each of the `expected` lines. */
+function assertShows(text: string, expected: string[]): void {
+  for (const line of expected) assert.ok(text.includes(line), `missing "${line}" in:\n${text}`);
+}
+
+Deno.test("the unit PDF states the season, compensation, estimation and zone prices", async () => {
+  const bill = billOf(250, "2026-01", {});
+  // Winter: 250 × 2 = 500.00; compensation 5 % = 25.00; tax 16 % of 575.00 = 92.00.
+  assert.equal(bill.total_cost, 66700);
+  assertShows(await unitPdfText("en", "Energy Portal", "Zoë Álvarez", bill), [
+    "Planta Ñandú (PL-3)",
+    "Zoë Álvarez",
+    "Saltillo",
+    "$500.00 MXN",
+    "$25.00 MXN",
+    "$575.00 MXN",
+    "$92.00 MXN",
+    "$667.00 MXN",
+    "Paid (2026-02-02)",
+    "The consumption of this bill was estimated using Zone Average.",
+    "Winter rates were applied to this period.",
+    "Zone Prices: Industrial Norte",
+    "Seasonal",
+    "Compensation Factor",
+  ]);
 });
 
 Deno.test("the unit PDF of a recalculated summer bill gives the method and the reason", async () => {
-  const i18n = await loadI18n();
   const bill = billOf(100, "2026-07", {
     is_estimation: false,
     estimation_method: null,
     recalculation_method: "manual_input",
     override_reason: "Medidor reemplazado — lectura manual",
   });
-  const bytes = await renderUnitPdf({
-    t: i18n.t("es"),
-    lang: "es",
-    portal: "Portal de Energía",
-    station,
-    unit: { id: "unit_1", name: "Nave 1" },
-    tenant: null,
-    bill,
-    zone,
-  });
-  const text = (await pdfText(bytes)).lines.join("\n");
-  for (
-    const expected of [
-      "Reporte de factura de unidad",
-      "Julio 2026 (2026-07)",
-      "No asignado",
-      "Esta factura se recalculó usando Captura manual.",
-      "Motivo: Medidor reemplazado — lectura manual",
-      "Se aplicaron las tarifas de verano a este periodo.",
-    ]
-  ) assert.ok(text.includes(expected), `missing "${expected}" in:\n${text}`);
+  assertShows(await unitPdfText("es", "Portal de Energía", null, bill), [
+    "Reporte de factura de unidad",
+    "Julio 2026 (2026-07)",
+    "No asignado",
+    "Esta factura se recalculó usando Captura manual.",
+    "Motivo: Medidor reemplazado — lectura manual",
+    "Se aplicaron las tarifas de verano a este periodo.",
+  ]);
 });

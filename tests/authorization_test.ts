@@ -208,6 +208,18 @@ function ownProfile(f: Fixture, actor: Actor) {
   };
 }
 
+/** The home and settings pages of `role`'s `area`, and its settings form with one's own profile. */
+const areaHome = (role: Role, area: string): Row[] => [
+  { method: "GET", route: area, expect: page(role) },
+  { method: "GET", route: `${area}/settings`, expect: page(role) },
+  {
+    method: "POST",
+    route: `${area}/settings`,
+    body: (f, a) => ({ form: ownProfile(f, a) }),
+    expect: page(role, 303, `${area}/settings?saved=1`),
+  },
+];
+
 const comingSoon = (role: Role, paths: string[]): Row[] =>
   paths.map((p) => ({ method: "GET", route: p, expect: page(role) }));
 
@@ -703,14 +715,7 @@ const ROUTES: Row[] = [
   ),
 
   // ---- admin area ----------------------------------------------------------------------
-  { method: "GET", route: "/admin", expect: page("admin") },
-  { method: "GET", route: "/admin/settings", expect: page("admin") },
-  {
-    method: "POST",
-    route: "/admin/settings",
-    body: (f, a) => ({ form: ownProfile(f, a) }),
-    expect: page("admin", 303, "/admin/settings?saved=1"),
-  },
+  ...areaHome("admin", "/admin"),
   ...comingSoon("admin", [
     "/admin/units-billing",
     "/admin/stations-billing",
@@ -889,14 +894,7 @@ const ROUTES: Row[] = [
   ),
 
   // ---- customer area -------------------------------------------------------------------
-  { method: "GET", route: "/customer", expect: page("customer") },
-  { method: "GET", route: "/customer/settings", expect: page("customer") },
-  {
-    method: "POST",
-    route: "/customer/settings",
-    body: (f, a) => ({ form: ownProfile(f, a) }),
-    expect: page("customer", 303, "/customer/settings?saved=1"),
-  },
+  ...areaHome("customer", "/customer"),
   { method: "GET", route: "/customer/finances", expect: page("customer") },
   // The customer's own station answers; a station of no customer of theirs is not found.
   at("GET", "/customer/installations/:id", (f) => [f.dev.station], page("customer")),
@@ -928,14 +926,7 @@ const ROUTES: Row[] = [
   },
 
   // ---- tenant area ---------------------------------------------------------------------
-  { method: "GET", route: "/user", expect: page("user") },
-  { method: "GET", route: "/user/settings", expect: page("user") },
-  {
-    method: "POST",
-    route: "/user/settings",
-    body: (f, a) => ({ form: ownProfile(f, a) }),
-    expect: page("user", 303, "/user/settings?saved=1"),
-  },
+  ...areaHome("user", "/user"),
   { method: "GET", route: "/user/consumption", expect: page("user") },
   {
     method: "GET",

@@ -2,9 +2,28 @@
  * The write queue of a store: `push()` queues checked samples; they are handed to the
  * sink in one batch when the queue reaches `batchSize` samples, every `intervalMs` while
  * samples wait, or when `flush()` is called. Batches reach the sink one at a time.
+ * `QueuedStore` is what every backend shares: the queue, closing, and the checking of
+ * queries before the backend reads.
  */
-import { normalizeSamples, type NormSample } from "./_samples.ts";
-import type { Sample, TelemetryStats } from "./mod.ts";
+import type { MeasurementKey } from "../../core/devices.ts";
+import {
+  checkAggregate,
+  checkBucket,
+  checkRange,
+  counterKeyIndex,
+  keyIndex,
+  normalizeSamples,
+  type NormSample,
+} from "./_samples.ts";
+import type {
+  Aggregate,
+  Bucket,
+  CounterUsage,
+  Point,
+  Sample,
+  TelemetryStats,
+  TelemetryStore,
+} from "./mod.ts";
 
 /** How a queue batches. */
 export interface QueueOptions {
@@ -124,11 +143,23 @@ export interface StoreQueueOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A checked read of one key of one device over a range [from, to) that is not empty. */
+export interface KeyRead {
+  serial: string;
+  key: MeasurementKey;
+  /** Index of the key (see `keyIndex`). */
+  k: number;
+  from: number;
+  to: number;
+}
+
 /**
  * What every store shares: samples checked, queued and handed to `send` in batches, the
- * count of samples written, and closing (the queue drained first, then `release`).
+ * count of samples written, closing (the queue drained first, then `release`), and
+ * queries checked (key, range, bucket, aggregate, an open store) before the backend's
+ * `read…` method is asked; an empty range is answered without asking it.
  */
-export abstract class QueuedStore {
+export abstract class QueuedStore implements Omit<TelemetryStore, "latest" | "prune"> {
   protected readonly queue: WriteQueue;
   /** Samples the backend has taken. */
   protected written = 0;
@@ -148,6 +179,19 @@ export abstract class QueuedStore {
 
   /** Lets go of the backend once the queue is drained (or failed to drain). */
   protected abstract release(): Promise<void>;
+
+  /** One key aggregated per bucket: the whole buckets that overlap the range. */
+  protected abstract readSeries(
+    q: KeyRead,
+    bucket: Bucket,
+    agg: Aggregate,
+  ): Point[] | Promise<Point[]>;
+
+  /** A counter's increase over the range and its readings there. */
+  protected abstract readCounterUsage(q: KeyRead): CounterUsage | Promise<CounterUsage>;
+
+  /** A counter's increase per bucket: the whole buckets that overlap the range. */
+  protected abstract readCounterSeries(q: KeyRead, bucket: Bucket): Point[] | Promise<Point[]>;
 
   /** Whether `close()` has run. */
   protected get closed(): boolean {
@@ -184,5 +228,57 @@ export abstract class QueuedStore {
 
   flush(): Promise<void> {
     return this.queue.flush();
+  }
+
+  async series(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+    bucket: Bucket,
+    agg: Aggregate,
+  ): Promise<Point[]> {
+    const k = keyIndex(key);
+    checkRange(from, to);
+    checkBucket(bucket);
+    checkAggregate(agg);
+    this.checkOpen();
+    return to <= from ? [] : await this.readSeries({ serial, key, k, from, to }, bucket, agg);
+  }
+
+  async counterDelta(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+  ): Promise<number> {
+    return (await this.counterUsage(serial, key, from, to)).delta;
+  }
+
+  async counterUsage(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+  ): Promise<CounterUsage> {
+    const k = counterKeyIndex(key);
+    checkRange(from, to);
+    this.checkOpen();
+    if (to <= from) return { delta: 0, readings: 0 };
+    return await this.readCounterUsage({ serial, key, k, from, to });
+  }
+
+  async counterSeries(
+    serial: string,
+    key: MeasurementKey,
+    from: number,
+    to: number,
+    bucket: Bucket,
+  ): Promise<Point[]> {
+    const k = counterKeyIndex(key);
+    checkRange(from, to);
+    checkBucket(bucket);
+    this.checkOpen();
+    return to <= from ? [] : await this.readCounterSeries({ serial, key, k, from, to }, bucket);
   }
 }

@@ -14,7 +14,8 @@ import {
 import { bucketCeil, bucketFloor, BUCKETS } from "./_buckets.ts";
 import { rowAggregate, rowPartial, sliceCount, sliceLast, slicePartial } from "./_rollup.ts";
 import type { Statements } from "./_sqlite_schema.ts";
-import type { Aggregate, Bucket, Point } from "./mod.ts";
+import type { KeyRead } from "./_queue.ts";
+import type { Aggregate, Bucket, CounterUsage, Point } from "./mod.ts";
 
 interface RollRow {
   start: number;
@@ -25,9 +26,7 @@ interface RollRow {
 export function readSeries(
   st: Statements,
   sid: number,
-  k: number,
-  from: number,
-  to: number,
+  { k, from, to }: KeyRead,
   bucket: Bucket,
   agg: Aggregate,
 ): Point[] {
@@ -49,9 +48,7 @@ export function readSeries(
 export function readCounterSeries(
   st: Statements,
   sid: number,
-  k: number,
-  from: number,
-  to: number,
+  { k, from, to }: KeyRead,
   bucket: Bucket,
 ): Point[] {
   if (to <= from) return [];
@@ -70,25 +67,15 @@ export function readCounterSeries(
   return values.map((value, i) => ({ ts: starts[i], value }));
 }
 
-/** The counter increase over [from, to) (see core/energy.ts for the rule). */
-export function readCounterDelta(
-  st: Statements,
-  sid: number,
-  k: number,
-  from: number,
-  to: number,
-): number {
-  return readCounterUsage(st, sid, k, from, to).delta;
-}
-
-/** The counter increase over [from, to) and the number of the key's readings in it. */
+/**
+ * The counter increase over [from, to) (see core/energy.ts for the rule) and the number of
+ * the key's readings in it.
+ */
 export function readCounterUsage(
   st: Statements,
   sid: number,
-  k: number,
-  from: number,
-  to: number,
-): { delta: number; readings: number } {
+  { k, from, to }: KeyRead,
+): CounterUsage {
   if (to <= from) return { delta: 0, readings: 0 };
   const parts: (CounterPartial | null)[] = [];
   const before = lastBefore(st, sid, k, from);

@@ -24,16 +24,8 @@ import {
   partialOf,
 } from "../../core/energy.ts";
 import { bucketCeil, bucketFloor, bucketNext } from "./_buckets.ts";
-import { QueuedStore, type StoreQueueOptions } from "./_queue.ts";
-import {
-  checkAggregate,
-  checkBucket,
-  checkRange,
-  counterKeyIndex,
-  groupBySerial,
-  keyIndex,
-  type NormSample,
-} from "./_samples.ts";
+import { type KeyRead, QueuedStore, type StoreQueueOptions } from "./_queue.ts";
+import { groupBySerial, type NormSample } from "./_samples.ts";
 import {
   checkTableName,
   cleanPartial,
@@ -127,20 +119,8 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     return { serial, ts, values };
   }
 
-  async series(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-    bucket: Bucket,
-    agg: Aggregate,
-  ): Promise<Point[]> {
-    keyIndex(key);
-    checkRange(from, to);
-    checkBucket(bucket);
-    checkAggregate(agg);
-    this.checkOpen();
-    if (to <= from) return [];
+  protected async readSeries(q: KeyRead, bucket: Bucket, agg: Aggregate): Promise<Point[]> {
+    const { serial, key, from, to } = q;
     const sql = seriesSql(
       this.table,
       serial,
@@ -153,25 +133,7 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     return pointsFrom(await this.rest.exec(sql));
   }
 
-  async counterDelta(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-  ): Promise<number> {
-    return (await this.counterUsage(serial, key, from, to)).delta;
-  }
-
-  async counterUsage(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-  ): Promise<CounterUsage> {
-    counterKeyIndex(key);
-    checkRange(from, to);
-    this.checkOpen();
-    if (to <= from) return { delta: 0, readings: 0 };
+  protected async readCounterUsage({ serial, key, from, to }: KeyRead): Promise<CounterUsage> {
     const before = await this.#lastBefore(serial, key, from);
     const unit: Bucket = to - from > 3 * DAY_MS ? "1d" : "15m";
     const partials = await this.#partials(serial, key, from, to, unit);
@@ -184,18 +146,10 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     };
   }
 
-  async counterSeries(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
+  protected async readCounterSeries(
+    { serial, key, from, to }: KeyRead,
     bucket: Bucket,
   ): Promise<Point[]> {
-    counterKeyIndex(key);
-    checkRange(from, to);
-    checkBucket(bucket);
-    this.checkOpen();
-    if (to <= from) return [];
     const start = bucketFloor(bucket, from);
     const before = await this.#lastBefore(serial, key, start);
     const partials = await this.#partials(serial, key, start, bucketCeil(bucket, to), bucket);

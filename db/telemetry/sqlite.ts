@@ -17,24 +17,11 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import type { MeasurementKey } from "../../core/devices.ts";
-import { QueuedStore, type StoreQueueOptions } from "./_queue.ts";
-import {
-  checkAggregate,
-  checkBucket,
-  checkRange,
-  counterKeyIndex,
-  keyIndex,
-  type NormSample,
-} from "./_samples.ts";
+import { type KeyRead, QueuedStore, type StoreQueueOptions } from "./_queue.ts";
+import type { NormSample } from "./_samples.ts";
 import { WorkerWriter } from "./_sqlite_offload.ts";
 import { openDatabase, Statements } from "./_sqlite_schema.ts";
-import {
-  readCounterDelta,
-  readCounterSeries,
-  readCounterUsage,
-  readSeries,
-} from "./_sqlite_read.ts";
+import { readCounterSeries, readCounterUsage, readSeries } from "./_sqlite_read.ts";
 import { SqliteWriter } from "./_sqlite_write.ts";
 import type { Aggregate, Bucket, CounterUsage, Point, Sample, TelemetryStore } from "./mod.ts";
 
@@ -117,63 +104,19 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     });
   }
 
-  series(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-    bucket: Bucket,
-    agg: Aggregate,
-  ): Promise<Point[]> {
-    return settle(() => {
-      const k = keyIndex(key);
-      checkRange(from, to);
-      checkBucket(bucket);
-      checkAggregate(agg);
-      const sid = this.#sid(serial);
-      return sid === null ? [] : readSeries(this.#st, sid, k, from, to, bucket, agg);
-    });
+  protected readSeries(q: KeyRead, bucket: Bucket, agg: Aggregate): Point[] {
+    const sid = this.#sid(q.serial);
+    return sid === null ? [] : readSeries(this.#st, sid, q, bucket, agg);
   }
 
-  counterDelta(serial: string, key: MeasurementKey, from: number, to: number): Promise<number> {
-    return settle(() => {
-      const k = counterKeyIndex(key);
-      checkRange(from, to);
-      const sid = this.#sid(serial);
-      return sid === null ? 0 : readCounterDelta(this.#st, sid, k, from, to);
-    });
+  protected readCounterUsage(q: KeyRead): CounterUsage {
+    const sid = this.#sid(q.serial);
+    return sid === null ? { delta: 0, readings: 0 } : readCounterUsage(this.#st, sid, q);
   }
 
-  counterUsage(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-  ): Promise<CounterUsage> {
-    return settle(() => {
-      const k = counterKeyIndex(key);
-      checkRange(from, to);
-      const sid = this.#sid(serial);
-      return sid === null
-        ? { delta: 0, readings: 0 }
-        : readCounterUsage(this.#st, sid, k, from, to);
-    });
-  }
-
-  counterSeries(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-    bucket: Bucket,
-  ): Promise<Point[]> {
-    return settle(() => {
-      const k = counterKeyIndex(key);
-      checkRange(from, to);
-      checkBucket(bucket);
-      const sid = this.#sid(serial);
-      return sid === null ? [] : readCounterSeries(this.#st, sid, k, from, to, bucket);
-    });
+  protected readCounterSeries(q: KeyRead, bucket: Bucket): Point[] {
+    const sid = this.#sid(q.serial);
+    return sid === null ? [] : readCounterSeries(this.#st, sid, q, bucket);
   }
 
   async prune(now: number): Promise<number> {

@@ -16,13 +16,17 @@ export const FINANCE_CURRENCIES = ["MXN", "EUR", "USD"] as const;
 /** A currency of the finance screens. */
 export type FinanceCurrency = typeof FINANCE_CURRENCIES[number];
 
-/** What the figures need of a unit bill (cents). */
-export interface UnitFact {
+/** What the figures need of every bill: where and when it counts, whether it is final. */
+export interface BillFactBase {
   station_id: number;
   zone_id: number;
   period: string;
   currency: string;
   finalized: boolean;
+}
+
+/** What the figures need of a unit bill (cents). */
+export interface UnitFact extends BillFactBase {
   paid: boolean;
   base_tariff: number;
   energy_cost: number;
@@ -32,12 +36,7 @@ export interface UnitFact {
 }
 
 /** What the figures need of a customer (station) bill (cents; rates in percent). */
-export interface CustomerFact {
-  station_id: number;
-  zone_id: number;
-  period: string;
-  currency: string;
-  finalized: boolean;
+export interface CustomerFact extends BillFactBase {
   commission: number;
   fees: number;
   tax: number;

@@ -7,7 +7,7 @@
  * the bills as they are at the time of the request.
  */
 import { type BillFacts, type PeriodSummary, summarize } from "../core/finances.ts";
-import type { CustomerFact, UnitFact } from "../core/finances.ts";
+import type { BillFactBase, CustomerFact, UnitFact } from "../core/finances.ts";
 import { periodOfBill } from "../core/bill.ts";
 import {
   BILLS_REVISION,
@@ -25,14 +25,21 @@ interface Cached {
 
 const cache = new WeakMap<Deno.Kv, Cached>();
 
-/** A unit bill's facts. */
-export function unitFact(b: StoredUnitBill): UnitFact {
+/** What the facts of either kind of bill say alike. */
+function factBase(b: StoredUnitBill | StoredCustomerBill): BillFactBase {
   return {
     station_id: b.station_id,
     zone_id: b.zone_id,
     period: periodOfBill(b),
     currency: b.currency,
     finalized: b.is_finalized,
+  };
+}
+
+/** A unit bill's facts. */
+export function unitFact(b: StoredUnitBill): UnitFact {
+  return {
+    ...factBase(b),
     paid: b.payment_status === "paid",
     base_tariff: b.base_tariff,
     energy_cost: b.energy_cost,
@@ -45,11 +52,7 @@ export function unitFact(b: StoredUnitBill): UnitFact {
 /** A customer bill's facts. */
 export function customerFact(b: StoredCustomerBill): CustomerFact {
   return {
-    station_id: b.station_id,
-    zone_id: b.zone_id,
-    period: periodOfBill(b),
-    currency: b.currency,
-    finalized: b.is_finalized,
+    ...factBase(b),
     commission: b.commission_amount,
     fees: b.fee_amount,
     tax: b.tax_amount,

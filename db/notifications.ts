@@ -30,6 +30,23 @@ export interface NewNotification {
   link?: string | null;
 }
 
+/** The new notification of an input, active, under its id. */
+function activeNotification(id: number, input: NewNotification, now: number): Notification {
+  return {
+    id,
+    user_id: input.user_id,
+    type: input.type,
+    priority: input.priority,
+    title: input.title,
+    message: input.message,
+    created_at: now,
+    status: "active",
+    subject_id: input.subject_id ?? null,
+    params: input.params ?? null,
+    link: input.link ?? null,
+  };
+}
+
 /**
  * Creates a notification. When it has a subject and an active notification of the same
  * type and subject exists, that one is returned instead of a duplicate.
@@ -48,19 +65,7 @@ export async function createNotification(
     }
   }
   const id = await nextId(kv, "notifications");
-  const note: Notification = {
-    id,
-    user_id: input.user_id,
-    type: input.type,
-    priority: input.priority,
-    title: input.title,
-    message: input.message,
-    created_at: now,
-    status: "active",
-    subject_id: subject,
-    params: input.params ?? null,
-    link: input.link ?? null,
-  };
+  const note = activeNotification(id, input, now);
   const op = kv.atomic().set(noteKey(input.user_id, id), note);
   if (subject !== null) op.set(openKey(input.user_id, input.type, subject), id);
   await op.commit();
@@ -177,19 +182,7 @@ export async function createNotifications(
       const op = kv.atomic();
       for (const i of fresh.slice(c, c + 200)) {
         const input = inputs[i];
-        const note: Notification = {
-          id: first++,
-          user_id: input.user_id,
-          type: input.type,
-          priority: input.priority,
-          title: input.title,
-          message: input.message,
-          created_at: now,
-          status: "active",
-          subject_id: input.subject_id ?? null,
-          params: input.params ?? null,
-          link: input.link ?? null,
-        };
+        const note = activeNotification(first++, input, now);
         op.set(noteKey(input.user_id, note.id), note);
         if (openKeys[i]) op.set(openKeys[i]!, note.id);
         out[i] = note;

@@ -19,6 +19,7 @@ import {
   zoneOf,
 } from "./_device_keys.ts";
 import type { StoredDevice } from "./devices.ts";
+import { listValues, listValuesSlice } from "./kv.ts";
 import { oncePerStore } from "./_once_per_store.ts";
 
 /**
@@ -83,9 +84,7 @@ export async function zoneStationCounts(kv: Deno.Kv): Promise<Map<number, number
 /** Every station's summary, oldest first. */
 export async function listStationSummaries(kv: Deno.Kv): Promise<StationSummary[]> {
   await ensureDeviceIndexes(kv);
-  const out: StationSummary[] = [];
-  for await (const e of kv.list<StationSummary>({ prefix: ["station_rows"] })) out.push(e.value);
-  return out;
+  return await listValues<StationSummary>(kv, ["station_rows"]);
 }
 
 /**
@@ -98,14 +97,7 @@ export async function stationSummariesSlice(
   limit: number,
 ): Promise<StationSummary[]> {
   await ensureDeviceIndexes(kv);
-  const out: StationSummary[] = [];
-  let i = 0;
-  for await (
-    const e of kv.list<StationSummary>({ prefix: ["station_rows"] }, { limit: offset + limit })
-  ) {
-    if (i++ >= offset) out.push(e.value);
-  }
-  return out;
+  return await listValuesSlice<StationSummary>(kv, ["station_rows"], offset, limit);
 }
 
 /** The sensor ids of every station: station id → sensor ids (one scan of the parent index). */

@@ -26,3 +26,21 @@ export async function listValues<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<T[
   for await (const entry of kv.list<T>({ prefix })) out.push(entry.value);
   return out;
 }
+
+/**
+ * The values `offset`..`offset + limit - 1` under `prefix`, in key order: reads only up to
+ * the last one asked for.
+ */
+export async function listValuesSlice<T>(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+  offset: number,
+  limit: number,
+): Promise<T[]> {
+  const out: T[] = [];
+  let i = 0;
+  for await (const entry of kv.list<T>({ prefix }, { limit: offset + limit })) {
+    if (i++ >= offset) out.push(entry.value);
+  }
+  return out;
+}

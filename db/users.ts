@@ -13,7 +13,7 @@
  */
 import type { Assignments, User } from "../core/types.ts";
 import type { Language, Role } from "../core/roles.ts";
-import { listValues, nextId } from "./kv.ts";
+import { listValues, listValuesSlice, nextId } from "./kv.ts";
 import { oncePerStore } from "./_once_per_store.ts";
 
 /** A user as stored: the public fields plus the password hash and the session version. */
@@ -275,9 +275,7 @@ export async function userCounts(kv: Deno.Kv): Promise<Record<Role, number>> {
 /** The list rows of the accounts of a role, oldest first. */
 export async function listUserRows(kv: Deno.Kv, role: Role): Promise<UserRow[]> {
   await ensureUserIndexes(kv);
-  const out: UserRow[] = [];
-  for await (const e of kv.list<UserRow>({ prefix: ["users_by_role", role] })) out.push(e.value);
-  return out;
+  return await listValues<UserRow>(kv, ["users_by_role", role]);
 }
 
 /**
@@ -291,12 +289,5 @@ export async function userRowsSlice(
   limit: number,
 ): Promise<UserRow[]> {
   await ensureUserIndexes(kv);
-  const out: UserRow[] = [];
-  let i = 0;
-  for await (
-    const e of kv.list<UserRow>({ prefix: ["users_by_role", role] }, { limit: offset + limit })
-  ) {
-    if (i++ >= offset) out.push(e.value);
-  }
-  return out;
+  return await listValuesSlice<UserRow>(kv, ["users_by_role", role], offset, limit);
 }

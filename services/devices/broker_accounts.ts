@@ -18,6 +18,7 @@ import {
   provisioningKey,
   unprovisionDevice,
 } from "./provisioning.ts";
+import { brokerFailure } from "./_changes.ts";
 
 /**
  * A new device MQTT password drawn from the system's cryptographic random source,
@@ -49,6 +50,15 @@ export async function passwordFields(
     mqtt_password_hash: await hashMqttPassword(password),
     mqtt_password_sealed: await sealMqttPassword(deps.secret, password),
   };
+}
+
+/** The stored forms of a new device's password; a blank one stores the hash of "" only. */
+export async function newDevicePassword(
+  deps: Deps,
+  password: string | undefined,
+): Promise<PasswordFields> {
+  return (await passwordFields(deps, password)) ??
+    { mqtt_password_hash: await hashMqttPassword("") };
 }
 
 /** The password fields of a stored device (a device from before sealing has the hash only). */
@@ -100,7 +110,7 @@ export async function provisionStored(
  * from the store), then the broker is told. When the broker refuses or cannot be reached,
  * the write is undone — a created device is deleted again, an edited one gets its previous
  * record back and the broker its previous account (best effort) — and the admin gets a
- * 502 with the reason. So the portal and the broker never disagree silently, and there is
+ * 502 with the reason (the refusal this throws). So the portal and the broker never disagree silently, and there is
  * no "not provisioned" state waiting for a retry: the admin saves again once the broker is
  * back. Deletes go the other way round (see {@link deleteSensor}).
  */
@@ -108,10 +118,10 @@ export async function followBroker(
   deps: Deps,
   saved: StoredDevice,
   prev: StoredDevice | null,
-): Promise<string | null> {
-  if (!dynsecEnabled(deps) || (prev && !accountChanged(prev, saved))) return null;
+): Promise<void> {
+  if (!dynsecEnabled(deps) || (prev && !accountChanged(prev, saved))) return;
   const failed = await provisionStored(deps, saved, prev?.config.mqtt.username ?? null);
-  if (!failed) return null;
+  if (!failed) return;
   if (prev) {
     await updateDevice(deps.kv, saved.id, (cur) => ({ ...prev, parent_id: cur.parent_id }));
     if (prev.mqtt_password_sealed) {
@@ -126,17 +136,19 @@ export async function followBroker(
       })
     );
   }
-  return failed;
+  throw brokerFailure(failed);
 }
 
-/** Removes a device's broker account before its record goes; a locale key on failure. */
-export async function leaveBroker(deps: Deps, d: StoredDevice): Promise<string | null> {
-  if (!dynsecEnabled(deps)) return null;
+/**
+ * Removes a device's broker account before its record goes; refused (502, the reason's
+ * locale key) when the broker cannot be told.
+ */
+export async function leaveBroker(deps: Deps, d: StoredDevice): Promise<void> {
+  if (!dynsecEnabled(deps)) return;
   try {
     await unprovisionDevice(deps, d.id, d.config.mqtt.username);
-    return null;
   } catch (e) {
     deps.log.log("error", "broker account not removed", { id: d.id, error: String(e) });
-    return provisioningKey(e);
+    throw brokerFailure(provisioningKey(e));
   }
 }

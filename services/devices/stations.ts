@@ -2,7 +2,7 @@
 import { getZone } from "../../db/zones.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { sensorStationId, stationTopicPrefix } from "../../core/devices.ts";
+import { type DeviceView, sensorStationId, stationTopicPrefix } from "../../core/devices.ts";
 import { locationJson, type StationInput } from "../../core/device_rules.ts";
 import {
   createDevice,
@@ -13,10 +13,8 @@ import {
   unitBindings,
   updateDevice,
 } from "../../db/devices.ts";
-import { hashMqttPassword } from "../platform/mqtt_passwords.ts";
 import {
   answer,
-  brokerFailure,
   deviceConflict,
   DV,
   fieldError,
@@ -25,10 +23,10 @@ import {
   STATION_NOT_FOUND,
 } from "./_changes.ts";
 import { notFound, type Refusal } from "../refusal.ts";
-import type { DeviceView } from "../../core/devices.ts";
 import {
   followBroker,
   leaveBroker,
+  newDevicePassword,
   type PasswordFields,
   passwordFields,
   storedPassword,
@@ -84,16 +82,14 @@ export async function createStation(
 ): Promise<DeviceView> {
   const noZone = await missingZone(deps, input);
   if (noZone) throw noZone;
-  const pw = (await passwordFields(deps, input.config.mqtt.password)) ??
-    { mqtt_password_hash: await hashMqttPassword("") };
+  const pw = await newDevicePassword(deps, input.config.mqtt.password);
   const res = await createDevice(
     deps.kv,
     null,
     (id) => stationRecord(id, input, pw, deps.now(), null),
   );
   if (res.ok) {
-    const failed = await followBroker(deps, res.device, null);
-    if (failed) throw brokerFailure(failed);
+    await followBroker(deps, res.device, null);
     deps.log.log("info", "station created", { id: res.device.id });
   }
   return answer(deps, actor, res, STATION_NOT_FOUND);
@@ -123,8 +119,7 @@ export async function updateStation(
     return stationRecord(id, input, pw ?? storedPassword(cur), deps.now(), cur);
   });
   if (res.ok) {
-    const failed = await followBroker(deps, res.device, prev);
-    if (failed) throw brokerFailure(failed);
+    await followBroker(deps, res.device, prev);
     for (const sensorId of await sensorIdsOf(deps.kv, id)) {
       await updateDevice(deps.kv, sensorId, (s) => ({
         ...s,
@@ -142,8 +137,7 @@ export async function deleteStation(deps: Deps, id: number): Promise<number> {
   if ((await sensorIdsOf(deps.kv, id)).length > 0) {
     throw deviceConflict(STATION_HAS_SENSORS);
   }
-  const left = await leaveBroker(deps, cur);
-  if (left) throw brokerFailure(left);
+  await leaveBroker(deps, cur);
   const res = await deleteDevice(deps.kv, id);
   if (!res.ok) {
     throw res.reason === "refused"

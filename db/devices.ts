@@ -245,6 +245,16 @@ export async function getDevice(kv: Deno.Kv, id: number): Promise<StoredDevice |
   return (await kv.get<StoredDevice>(deviceKey(id))).value;
 }
 
+/** Sensor `sensorId` when it is a sensor of station `stationId`, else null. */
+export async function getStationSensor(
+  kv: Deno.Kv,
+  stationId: number,
+  sensorId: number,
+): Promise<StoredDevice | null> {
+  const d = await getDevice(kv, sensorId);
+  return d?.type === "sensor" && d.parent_id === stationId ? d : null;
+}
+
 /** Reads devices by id (missing ones are left out), in the order asked. */
 export async function getDevices(kv: Deno.Kv, ids: readonly number[]): Promise<StoredDevice[]> {
   const out: StoredDevice[] = [];

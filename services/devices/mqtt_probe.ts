@@ -8,7 +8,7 @@
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { Translate } from "../platform/i18n.ts";
-import { getDevice } from "../../db/devices.ts";
+import { getStationSensor } from "../../db/devices.ts";
 import { deviceMqttPassword } from "./broker_accounts.ts";
 import { sensorCertificate } from "./certificates.ts";
 import {
@@ -135,8 +135,8 @@ export async function testSensorConnection(
   stationId: number,
   sensorId: number,
 ): Promise<ProbeResult | null> {
-  const d = await getDevice(deps.kv, sensorId);
-  if (!d || d.type !== "sensor" || d.parent_id !== stationId) return null;
+  const d = await getStationSensor(deps.kv, stationId, sensorId);
+  if (!d) return null;
   const result = await probe(deps, {
     username: d.config.mqtt.username,
     password: await deviceMqttPassword(deps, d),

@@ -6,7 +6,7 @@ import { type SensorInput } from "../../core/device_rules.ts";
 import {
   createDevice,
   deleteDevice,
-  getDevice,
+  getStationSensor,
   type StoredDevice,
   updateDevice,
 } from "../../db/devices.ts";
@@ -123,10 +123,8 @@ export async function deleteSensor(
   stationId: number,
   sensorId: number,
 ): Promise<number> {
-  const cur = await getDevice(deps.kv, sensorId);
-  if (!cur || cur.type !== "sensor" || cur.parent_id !== stationId) {
-    throw notFound(SENSOR_NOT_FOUND);
-  }
+  const cur = await getStationSensor(deps.kv, stationId, sensorId);
+  if (!cur) throw notFound(SENSOR_NOT_FOUND);
   await leaveBroker(deps, cur);
   const res = await deleteDevice(deps.kv, sensorId);
   if (!res.ok) throw notFound(SENSOR_NOT_FOUND);

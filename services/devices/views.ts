@@ -9,6 +9,7 @@ import {
   findBySerial,
   getDevice,
   getDevices,
+  getStationSensor,
   sensorIdsOf,
   type StoredDevice,
 } from "../../db/devices.ts";
@@ -95,9 +96,8 @@ export async function getSensorView(
   stationId: number,
   sensorId: number,
 ): Promise<DeviceView | null> {
-  const d = await getDevice(deps.kv, sensorId);
-  if (!d || d.type !== "sensor" || d.parent_id !== stationId) return null;
-  if ((await accessChecker(deps, viewer)(d)) !== "full") return null;
+  const d = await getStationSensor(deps.kv, stationId, sensorId);
+  if (!d || (await accessChecker(deps, viewer)(d)) !== "full") return null;
   return (await serve(deps, viewer, [d]))[0];
 }
 

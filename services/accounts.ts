@@ -16,6 +16,7 @@ import {
   listUserRows,
   listUsers,
   publicUser,
+  type StoredUser,
   updateUser,
   userCounts,
   type UserRow,
@@ -218,17 +219,32 @@ export async function createAccount(
   input: z.output<typeof accountCreateSchema>,
 ): Promise<User> {
   refuseWeakPassword("password", input.password, input.email);
+  const password_hash = await hashPassword(input.password);
+  const user = await refusingTakenEmail(() =>
+    createUser(deps.kv, { ...input, is_active: input.is_active ?? true, password_hash }, deps.now())
+  );
+  return publicUser(user);
+}
+
+/** What `write` answers; a taken e-mail is refused on the `email` field. */
+async function refusingTakenEmail<T>(write: () => Promise<T>): Promise<T> {
   try {
-    const user = await createUser(deps.kv, {
-      ...input,
-      is_active: input.is_active ?? true,
-      password_hash: await hashPassword(input.password),
-    }, deps.now());
-    return publicUser(user);
+    return await write();
   } catch (e) {
     if (e instanceof EmailTakenError) throw invalid({ email: "validation.email_taken" });
     throw e;
   }
+}
+
+/** Writes a change to an account and answers it: refused when it is gone or the e-mail taken. */
+async function saveAccount(
+  deps: Deps,
+  id: number,
+  patch: Partial<Omit<StoredUser, "id" | "created_at">>,
+): Promise<User> {
+  const next = await refusingTakenEmail(() => updateUser(deps.kv, id, patch, deps.now()));
+  if (!next) throw notFound("errors.user_not_found");
+  return publicUser(next);
 }
 
 /**
@@ -248,29 +264,22 @@ export async function updateAccount(
     throw invalid({ role: "errors.cannot_demote_self" });
   }
   if (input.password) refuseWeakPassword("password", input.password, input.email);
-  try {
-    const next = await updateUser(deps.kv, id, {
-      email: input.email,
-      full_name: input.full_name,
-      phone: input.phone,
-      role: input.role,
-      is_active: input.is_active ?? cur.is_active,
-      language: input.language ?? cur.language,
-      company_name: input.role === "customer" ? input.company_name : "",
-      tax_id: input.role === "customer" ? input.tax_id : "",
-      assignments: assignmentsForRole(cur.assignments, input.role),
-      ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
-      // A new password, a new role or a deactivation ends every session of the account.
-      ...(input.password || input.role !== cur.role || input.is_active === false
-        ? endingSessions(cur)
-        : {}),
-    }, deps.now());
-    if (!next) throw notFound("errors.user_not_found");
-    return publicUser(next);
-  } catch (e) {
-    if (e instanceof EmailTakenError) throw invalid({ email: "validation.email_taken" });
-    throw e;
-  }
+  return await saveAccount(deps, id, {
+    email: input.email,
+    full_name: input.full_name,
+    phone: input.phone,
+    role: input.role,
+    is_active: input.is_active ?? cur.is_active,
+    language: input.language ?? cur.language,
+    company_name: input.role === "customer" ? input.company_name : "",
+    tax_id: input.role === "customer" ? input.tax_id : "",
+    assignments: assignmentsForRole(cur.assignments, input.role),
+    ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
+    // A new password, a new role or a deactivation ends every session of the account.
+    ...(input.password || input.role !== cur.role || input.is_active === false
+      ? endingSessions(cur)
+      : {}),
+  });
 }
 
 /** Flips an account between active and inactive (admin; not oneself). */
@@ -278,12 +287,10 @@ export async function toggleAccount(deps: Deps, actor: User, id: number): Promis
   if (actor.id === id) throw invalid({}, "errors.cannot_deactivate_self");
   const cur = await getUser(deps.kv, id);
   if (!cur) throw notFound("errors.user_not_found");
-  const next = await updateUser(deps.kv, id, {
+  return await saveAccount(deps, id, {
     is_active: !cur.is_active,
     ...(cur.is_active ? endingSessions(cur) : {}),
-  }, deps.now());
-  if (!next) throw notFound("errors.user_not_found");
-  return publicUser(next);
+  });
 }
 
 /** Deletes an account (admin; not oneself), its notifications and its hold on used codes. */
@@ -317,20 +324,13 @@ export async function updateProfile(
     }
     if (input.new_password) password_hash = await hashPassword(input.new_password);
   }
-  try {
-    const next = await updateUser(deps.kv, actor.id, {
-      email: input.email,
-      full_name: input.full_name,
-      phone: input.phone,
-      language: input.language,
-      ...(password_hash ? { password_hash, ...endingSessions(cur) } : {}),
-    }, deps.now());
-    if (!next) throw notFound("errors.user_not_found");
-    return publicUser(next);
-  } catch (e) {
-    if (e instanceof EmailTakenError) throw invalid({ email: "validation.email_taken" });
-    throw e;
-  }
+  return await saveAccount(deps, actor.id, {
+    email: input.email,
+    full_name: input.full_name,
+    phone: input.phone,
+    language: input.language,
+    ...(password_hash ? { password_hash, ...endingSessions(cur) } : {}),
+  });
 }
 
 /**

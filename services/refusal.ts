@@ -39,19 +39,17 @@ export function invalid(
   );
 }
 
-/** A thing the request names does not exist (or may not be known to the caller). */
-export function notFound(key: string, detail?: string): Refusal {
-  return new Refusal("not_found", key, {}, detail);
+/** The refusals of one kind that name no field: a key, a detail, the message's placeholders. */
+function refusalOf(kind: RefusalKind) {
+  return (key: string, detail?: string, params?: Readonly<Record<string, string | number>>) =>
+    new Refusal(kind, key, {}, detail, params);
 }
 
+/** A thing the request names does not exist (or may not be known to the caller). */
+export const notFound = refusalOf("not_found");
+
 /** The thing exists but its state forbids the change. */
-export function conflict(
-  key: string,
-  detail?: string,
-  params?: Record<string, string | number>,
-): Refusal {
-  return new Refusal("conflict", key, {}, detail, params);
-}
+export const conflict = refusalOf("conflict");
 
 /** The caller may not do this. */
 export function forbidden(key = "errors.forbidden", detail?: string): Refusal {
@@ -59,10 +57,4 @@ export function forbidden(key = "errors.forbidden", detail?: string): Refusal {
 }
 
 /** Something the use case depends on (a broker, a payment processor) did not answer or said no. */
-export function unavailable(
-  key: string,
-  detail?: string,
-  params?: Record<string, string | number>,
-): Refusal {
-  return new Refusal("unavailable", key, {}, detail, params);
-}
+export const unavailable = refusalOf("unavailable");

@@ -8,9 +8,8 @@ import type { User } from "../../core/types.ts";
 import { estimateBill } from "../../core/tenant_estimate.ts";
 import { type TenantUnit, tenantUnits } from "./units.ts";
 import {
-  dailySeries,
-  monthlySeries,
-  powerSeries,
+  type DashboardSeries,
+  dashboardSeries,
   type SeriesPoint,
   unitEnergy,
   unitNow,
@@ -22,6 +21,12 @@ import { type TenantBillRow, tenantBillRows } from "./bills.ts";
 export const DASHBOARD_CHARTS = ["power", "consumption", "monthly"] as const;
 /** A chart tab. */
 export type DashboardChart = typeof DASHBOARD_CHARTS[number];
+
+const SERIES_OF: Record<DashboardChart, DashboardSeries> = {
+  power: "power",
+  consumption: "daily",
+  monthly: "monthly",
+};
 
 /** Everything the dashboard shows. */
 export interface TenantDashboard {
@@ -64,13 +69,7 @@ export async function tenantDashboard(
     cost += est.total_cost;
     currency ??= est.currency;
   }
-  const points = units.length === 0
-    ? []
-    : mode === "power"
-    ? await powerSeries(deps, units)
-    : mode === "consumption"
-    ? await dailySeries(deps, units)
-    : await monthlySeries(deps, units);
+  const points = await dashboardSeries(deps, units, SERIES_OF[mode]);
   const bills = await tenantBillRows(deps, user, {});
   const r2 = (x: number) => Math.round(x * 100) / 100;
   return {

@@ -187,6 +187,20 @@ export async function monthlySeries(
   return out;
 }
 
+/** The charts of the dashboards: 24 hours of power, the last 7 days, the last 6 months. */
+export type DashboardSeries = "power" | "daily" | "monthly";
+
+const DASHBOARD_SERIES = { power: powerSeries, daily: dailySeries, monthly: monthlySeries };
+
+/** The points of a dashboard chart over `meters`; none without meters. */
+export async function dashboardSeries(
+  deps: Deps,
+  meters: readonly Meter[],
+  series: DashboardSeries,
+): Promise<SeriesPoint[]> {
+  return meters.length === 0 ? [] : await DASHBOARD_SERIES[series](deps, meters);
+}
+
 /**
  * The average energy per hour of the local day over the last 7 days (24 values, kWh): each
  * hour's increases summed over the days that had readings, divided by those days.

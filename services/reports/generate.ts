@@ -30,6 +30,7 @@ import {
   type StoredCustomerBill,
   type StoredUnitBill,
 } from "../../db/bills.ts";
+import { periodOfBill } from "../../core/bill.ts";
 import { zoneOfBill } from "./model.ts";
 import { renderUnitPdf } from "./pdf/unit_pdf.ts";
 import { renderCustomerPdf } from "./pdf/customer_pdf.ts";
@@ -138,15 +139,26 @@ export function reportFileName(req: ReportRequest): string {
   return `${req.reportType}_report_${req.stationId}${unit}_${req.period}_${req.language}.pdf`;
 }
 
-async function currentZone(deps: Deps, id: number | null): Promise<Zone | null> {
+/** The pricing zone `id` as it is in force today, or null (none, or no such zone). */
+export async function currentZone(deps: Deps, id: number | null): Promise<Zone | null> {
   if (id === null) return null;
   const z = await getZoneInForce(deps.kv, id, today(deps));
   return z ? { ...z, id: String(z.id) } as Zone : null;
 }
 
-async function nameOf(deps: Deps, id: number | null | undefined): Promise<string | null> {
+/** The full name of account `id`, or null. */
+export async function nameOf(deps: Deps, id: number | null | undefined): Promise<string | null> {
   if (id === null || id === undefined) return null;
   return (await getUser(deps.kv, id))?.full_name ?? null;
+}
+
+/** The unit bills of a station for a period, in key order. */
+export async function periodUnitBills(
+  deps: Deps,
+  stationId: number,
+  period: string,
+): Promise<StoredUnitBill[]> {
+  return (await listUnitBills(deps.kv, stationId)).filter((b) => periodOfBill(b) === period);
 }
 
 /** The tenant currently bound to a unit (through its sensor), or null. */
@@ -212,8 +224,7 @@ export async function generateReport(
   if (!customer || (viewer.role !== "admin" && !customer.is_finalized)) {
     throw refused("not_found", REPORT_ERRORS.noCustomerBill, { period: req.period });
   }
-  const units: StoredUnitBill[] = (await listUnitBills(deps.kv, station.id))
-    .filter((b) => (b.billing_month ?? b.billing_period) === req.period);
+  const units = await periodUnitBills(deps, station.id, req.period);
   const tenants = new Map<number, string>();
   for (const b of units) {
     if (b.tenant_id !== null && !tenants.has(b.tenant_id)) {

@@ -14,18 +14,15 @@ import {
   periodOptions,
 } from "../../core/periods.ts";
 import { getDevice, type StoredDevice } from "../../db/devices.ts";
-import { getZoneInForce } from "../../db/zones.ts";
-import { today } from "../zones.ts";
-import { fullNames, getUser } from "../../db/users.ts";
+import { fullNames } from "../../db/users.ts";
 import {
   getUnitBillOf,
-  listUnitBills,
   readStationBills,
   type StoredCustomerBill,
   type StoredUnitBill,
 } from "../../db/bills.ts";
 import { periodsOfYear, periodTiming, type ReportStatus, reportStatus } from "./model.ts";
-import { unitTenant } from "./generate.ts";
+import { currentZone, nameOf, periodUnitBills, unitTenant } from "./generate.ts";
 
 /** A station and its zone as it is now. */
 export interface StationContext {
@@ -38,10 +35,7 @@ export interface StationContext {
 export async function stationContext(deps: Deps, id: number): Promise<StationContext | null> {
   const station = await getDevice(deps.kv, id);
   if (!station || station.type !== "station") return null;
-  const z = station.zone_id === null
-    ? null
-    : await getZoneInForce(deps.kv, station.zone_id, today(deps));
-  const zone = z ? { ...z, id: String(z.id) } as Zone : null;
+  const zone = await currentZone(deps, station.zone_id);
   return { station, zone, kind: zone?.billing_type ?? "monthly" };
 }
 
@@ -103,8 +97,7 @@ export async function stationReport(
   const units = station.config.station?.units ?? [];
   const read = await readStationBills(deps.kv, station.id, period, units.map((u) => u.id));
   const order = new Map(units.map((u, i) => [u.id, i]));
-  const bills = (await listUnitBills(deps.kv, station.id))
-    .filter((b) => (b.billing_month ?? b.billing_period) === period)
+  const bills = (await periodUnitBills(deps, station.id, period))
     .sort((a, b) => (order.get(a.unit_id) ?? 99) - (order.get(b.unit_id) ?? 99));
   const customerBill = read.customer.value;
   const sum = (f: (b: StoredUnitBill) => number) => bills.reduce((s, b) => s + f(b), 0);
@@ -165,8 +158,7 @@ export async function unitReport(
     const timing = periodTiming(period, today);
     rows.push({ period, bill, ...timing, status: reportStatus(bill, timing) });
   }
-  const tenantId = await unitTenant(deps, ctx.station, unit.id);
-  const tenant = tenantId === null ? null : (await getUser(deps.kv, tenantId))?.full_name ?? null;
+  const tenant = await nameOf(deps, await unitTenant(deps, ctx.station, unit.id));
   return { unit, tenant, rows };
 }
 

@@ -15,6 +15,7 @@ import {
 } from "../../db/certificates.ts";
 import { getDevice } from "../../db/devices.ts";
 import { encodeBase64 } from "../platform/_base64.ts";
+import { sealingKey } from "../platform/_sealing_key.ts";
 import { notFound, Refusal, unavailable } from "../refusal.ts";
 
 export { SENSOR_CERT_DAYS };
@@ -22,37 +23,9 @@ export { SENSOR_CERT_DAYS };
 /** The refusal of a certificate call for an id that names no sensor. */
 const NOT_A_SENSOR = "certificates.errors.sensor_not_found";
 
-const sealingKeys = new Map<string, Promise<CryptoKey>>();
-
-/** The AES-GCM key that seals certificate keys, derived (HKDF-SHA-256) from the secret. */
-function sealingKey(secret: string): Promise<CryptoKey> {
-  let key = sealingKeys.get(secret);
-  if (!key) {
-    key = (async () => {
-      const base = await crypto.subtle.importKey(
-        "raw",
-        new TextEncoder().encode(secret),
-        "HKDF",
-        false,
-        ["deriveKey"],
-      );
-      return await crypto.subtle.deriveKey(
-        {
-          name: "HKDF",
-          hash: "SHA-256",
-          salt: new TextEncoder().encode("energy-portal"),
-          info: new TextEncoder().encode("sensor-certificate-keys"),
-        },
-        base,
-        { name: "AES-GCM", length: 256 },
-        false,
-        ["encrypt", "decrypt"],
-      );
-    })();
-    sealingKeys.set(secret, key);
-  }
-  return key;
-}
+/** The AES-GCM key that seals certificate keys, derived from the secret. */
+const certificateKey = (secret: string) =>
+  sealingKey(secret, "energy-portal", "sensor-certificate-keys");
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const bin = atob(text);
@@ -65,7 +38,7 @@ export async function sealKey(secret: string, keyPem: string, sensorId: number):
   const data = new Uint8Array(
     await crypto.subtle.encrypt(
       { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(`sensor:${sensorId}`) },
-      await sealingKey(secret),
+      await certificateKey(secret),
       new TextEncoder().encode(keyPem),
     ),
   );
@@ -88,7 +61,7 @@ export async function openSealedKey(
       iv: bytes.subarray(0, 12),
       additionalData: new TextEncoder().encode(`sensor:${sensorId}`),
     },
-    await sealingKey(secret),
+    await certificateKey(secret),
     bytes.subarray(12),
   );
   return new TextDecoder().decode(plain);

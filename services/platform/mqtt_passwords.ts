@@ -9,6 +9,7 @@
  * a random 96-bit IV per seal, in the format `v1.<iv base64>.<ciphertext and tag base64>`.
  */
 import { encodeBase64 } from "./_base64.ts";
+import { sealingKey } from "./_sealing_key.ts";
 
 /** Iterations of new hashes. */
 export const MQTT_PBKDF2_ITERATIONS = 20_000;
@@ -62,30 +63,11 @@ export async function verifyMqttPassword(password: string, stored: string): Prom
 
 /** Version tag of sealed passwords made now. */
 export const SEALED_VERSION = "v1";
-const SEAL_SALT = new TextEncoder().encode("energy-portal/mqtt-password-seal");
-const SEAL_INFO = new TextEncoder().encode("aes-256-gcm v1");
 const SEAL_AAD = new TextEncoder().encode("mqtt-password:v1");
-const sealKeys = new Map<string, Promise<CryptoKey>>();
 
-/** The AES-GCM key derived from `secret` (cached per secret). */
-function sealKey(secret: string): Promise<CryptoKey> {
-  let key = sealKeys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, [
-      "deriveKey",
-    ]).then((base) =>
-      crypto.subtle.deriveKey(
-        { name: "HKDF", hash: "SHA-256", salt: SEAL_SALT, info: SEAL_INFO },
-        base,
-        { name: "AES-GCM", length: 256 },
-        false,
-        ["encrypt", "decrypt"],
-      )
-    );
-    sealKeys.set(secret, key);
-  }
-  return key;
-}
+/** The AES-GCM key of sealed passwords, derived from `secret`. */
+const sealKey = (secret: string) =>
+  sealingKey(secret, "energy-portal/mqtt-password-seal", "aes-256-gcm v1");
 
 /** Seals an MQTT password with a key derived from `secret` (the portal's secret). */
 export async function sealMqttPassword(secret: string, password: string): Promise<string> {

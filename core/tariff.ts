@@ -14,7 +14,7 @@
  * (billed in place of a lower use), a fixed charge per month of the period (added to the bill's
  * base tariff amount), and block limits doubled for a bimonthly period.
  */
-import type { LevelName, Zone } from "./zone.ts";
+import { type LevelName, levelsFromFields, type Zone } from "./zone.ts";
 import { type DateParts, parsePeriod, periodDays } from "./periods.ts";
 
 /** An exact decimal: `n / 10^s`. */
@@ -193,16 +193,7 @@ export function buildTiers(zone: Zone, season: Season | null, factor = 1): Tier[
   if (!zone.enable_levels) {
     return [{ level: "low", price: field("price_low"), from: { n: 0n, s: 0 }, to: null }];
   }
-  const levels = LEVELS.map((level) => ({
-    level,
-    price: field(`price_${level}`),
-    threshold: field(`price_${level}_threshold`),
-  }));
-  while (levels.length > 1) {
-    const last = levels[levels.length - 1];
-    if (last.price !== 0 || last.threshold !== 0) break;
-    levels.pop();
-  }
+  const levels = levelsFromFields(field).map((l, i) => ({ level: LEVELS[i], ...l }));
   const tiers: Tier[] = [];
   let from: Decimal = { n: 0n, s: 0 };
   levels.forEach((l, i) => {

@@ -92,6 +92,36 @@ export interface ZoneLevel {
   threshold: number;
 }
 
+/**
+ * The levels that fields hold, in the order of {@link LEVEL_NAMES} (`read("price_low")`,
+ * `read("price_low_threshold")`, …): the first always, later ones up to the last that has a
+ * field other than 0. The inverse of {@link levelsToFields}.
+ */
+export function levelsFromFields(read: (field: string) => number): ZoneLevel[] {
+  const levels = LEVEL_NAMES.map((name) => ({
+    price: read(`price_${name}`),
+    threshold: read(`price_${name}_threshold`),
+  }));
+  while (levels.length > 1) {
+    const last = levels[levels.length - 1];
+    if (last.price !== 0 || last.threshold !== 0) break;
+    levels.pop();
+  }
+  return levels;
+}
+
+/** Zone fields that belong to the industrial tariff. */
+const INDUSTRIAL_FIELDS = {
+  low_tension_enabled: false,
+  power_factor_enabled: false,
+  distribution_enabled: false,
+  distribution_price: 0,
+  capacity_enabled: false,
+  capacity_price: 0,
+  compensation_factor_enabled: false,
+  compensation_factor_percentage: 0,
+} as const;
+
 /** A zone with every default of spec 001 section 9 (MXN, residential, monthly, winter 11-01..03-31, numbers 0). */
 export function defaultZone(name = ""): Zone {
   return {
@@ -132,14 +162,7 @@ export function defaultZone(name = ""): Zone {
     winter_end_day: 31,
     base_tariff: 0,
     tax_percentage: 0,
-    low_tension_enabled: false,
-    power_factor_enabled: false,
-    distribution_enabled: false,
-    distribution_price: 0,
-    capacity_enabled: false,
-    capacity_price: 0,
-    compensation_factor_enabled: false,
-    compensation_factor_percentage: 0,
+    ...INDUSTRIAL_FIELDS,
     customer_commission: 0,
     customer_fee: 0,
     customer_tax: 0,
@@ -169,18 +192,6 @@ export function levelsToFields(
   });
   return out;
 }
-
-/** Zone fields that belong to the industrial tariff. */
-const INDUSTRIAL_FIELDS = {
-  low_tension_enabled: false,
-  power_factor_enabled: false,
-  distribution_enabled: false,
-  distribution_price: 0,
-  capacity_enabled: false,
-  capacity_price: 0,
-  compensation_factor_enabled: false,
-  compensation_factor_percentage: 0,
-} as const;
 
 /** The zone form: zone fields plus the level lists it edits. */
 export type ZoneForm = Partial<Zone> & {
@@ -251,17 +262,7 @@ function flatLevelFields(): Record<string, z.ZodOptional<z.ZodNumber>> {
  * ones while any field of theirs is set to a non-zero value.
  */
 function flatLevels(f: Record<string, unknown>, prefix: string): ZoneLevel[] {
-  const read = (k: string) => typeof f[prefix + k] === "number" ? f[prefix + k] as number : 0;
-  const levels = LEVEL_NAMES.map((name) => ({
-    price: read(`price_${name}`),
-    threshold: read(`price_${name}_threshold`),
-  }));
-  while (levels.length > 1) {
-    const last = levels[levels.length - 1];
-    if (last.price !== 0 || last.threshold !== 0) break;
-    levels.pop();
-  }
-  return levels;
+  return levelsFromFields((k) => typeof f[prefix + k] === "number" ? f[prefix + k] as number : 0);
 }
 
 /**

@@ -161,36 +161,47 @@ function put(out: Values, key: MeasurementKey, value: number | undefined): numbe
 }
 
 /**
+ * Copies the fields of the three monophase components `keys` (phases a..c); answers their
+ * states and how many values it copied.
+ */
+function copyPhases(
+  state: MeterState,
+  keys: readonly string[],
+  maps: readonly FieldMap[],
+  out: Values,
+  energy: boolean,
+): { phases: (ComponentState | undefined)[]; copied: number } {
+  const phases = keys.map((k) => state.get(k));
+  let copied = 0;
+  phases.forEach((s, i) => {
+    if (s) copied += copy(s, maps[i], out, energy);
+  });
+  return { phases, copied };
+}
+
+/**
  * Monophase profile: `em1:0..2` are phases a..c; totals are their sums, given only when
  * the three phases all know the field (a sum of some phases would pass for a total).
  */
 function em1Values(state: MeterState, out: Values): number {
-  const phases = EM1_KEYS.map((k) => state.get(k));
-  let n = 0;
-  phases.forEach((s, i) => {
-    if (s) n += copy(s, EM1_MAPS[i], out, false);
-  });
+  const { phases, copied } = copyPhases(state, EM1_KEYS, EM1_MAPS, out, false);
   const active = sum3(phases, "act_power");
   const apparent = sum3(phases, "aprt_power");
-  n += put(out, "total_power", active);
-  n += put(out, "total_apparent_power", apparent);
-  n += put(out, "total_current", sum3(phases, "current"));
-  n += put(out, "total_pf", totalPf(active, apparent));
-  return n;
+  return copied +
+    put(out, "total_power", active) +
+    put(out, "total_apparent_power", apparent) +
+    put(out, "total_current", sum3(phases, "current")) +
+    put(out, "total_pf", totalPf(active, apparent));
 }
 
 /** Monophase profile: `em1data:0..2` are phases a..c; totals as for `em1`. */
 function em1DataValues(state: MeterState, out: Values): number {
-  const phases = EM1DATA_KEYS.map((k) => state.get(k));
-  let n = 0;
-  phases.forEach((s, i) => {
-    if (s) n += copy(s, EM1DATA_MAPS[i], out, true);
-  });
+  const { phases, copied } = copyPhases(state, EM1DATA_KEYS, EM1DATA_MAPS, out, true);
   const energy = sum3(phases, "total_act_energy");
   const returned = sum3(phases, "total_act_ret_energy");
-  n += put(out, "total_energy_kwh", energy === undefined ? undefined : kwh(energy));
-  n += put(out, "total_returned_kwh", returned === undefined ? undefined : kwh(returned));
-  return n;
+  return copied +
+    put(out, "total_energy_kwh", energy === undefined ? undefined : kwh(energy)) +
+    put(out, "total_returned_kwh", returned === undefined ? undefined : kwh(returned));
 }
 
 /** Bits of {@link valuesOf}'s `touched`, one per component type. */

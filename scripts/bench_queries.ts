@@ -17,6 +17,7 @@
  */
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
+import { prng } from "../ingest/sim.ts";
 import { percentile, timings } from "./_bench_stats.ts";
 
 const SERIAL = "SPEM-BENCH-0001";
@@ -34,18 +35,6 @@ const KEEP = args.includes("--keep");
 const WORKER = args.includes("--worker");
 
 const out = (line = "") => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Household-like load (W) of one phase at an hour of the day. */
 function load(hour: number, phase: number, noise: number): number {
@@ -103,7 +92,7 @@ async function measure(
 const dir = await Deno.makeTempDir({ prefix: "bench_queries_" });
 const path = `${dir}/telemetry.db`;
 const store = openSqliteStore(path, { batchSize: 10_000, worker: WORKER });
-const rnd = random(2024);
+const rnd = prng(2024);
 const counters = [1520.4, 830.1, 402.7];
 
 out(`Ingest: ${DAYS} days of 10-second samples (27 keys each)${WORKER ? ", writer worker" : ""}`);
@@ -144,7 +133,7 @@ out(
 );
 
 const END = START + DAYS * DAY;
-const qrnd = random(7);
+const qrnd = prng(7);
 const randomDay = () => START + Math.floor(qrnd() * DAYS) * DAY;
 const months = Array.from({ length: 12 }, (_, m) => Date.UTC(2024, m, 1)).filter((m) => m < END);
 const randomMonth = () => {

@@ -32,13 +32,12 @@ import { createLogger } from "../services/platform/log.ts";
 import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
-import { createDevice, type StoredDevice } from "../db/devices.ts";
 import { createZone } from "../db/zones.ts";
 import { createUser } from "../db/users.ts";
 import { demoZoneBody } from "../services/demo_devices.ts";
 import { periodBounds, runBilling } from "../services/billing/mod.ts";
 import { parsePeriod } from "../core/periods.ts";
-import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
+import { createBenchMeter, createBenchStation } from "./_bench_devices.ts";
 
 const args = parseArgs({
   args: Deno.args,
@@ -123,7 +122,6 @@ async function world(units: number, perStation: number, kind: Readings): Promise
     password_hash: "x",
   }, now);
   const { from, to } = periodBounds(parsePeriod(PERIOD), config.utcOffsetMinutes);
-  const at = new Date(now).toISOString();
   let samples = 0;
   let pending = 0;
   for (let s = 0, made = 0; made < units; s++) {
@@ -137,64 +135,30 @@ async function world(units: number, perStation: number, kind: Readings): Promise
       language: s % 2 === 0 ? "es" : "en",
       password_hash: "x",
     }, now);
-    const st = await createDevice(kv, null, (id): StoredDevice => ({
-      id,
-      type: "station",
+    const station = await createBenchStation(kv, {
       name: `Residencial ${s}`,
-      serial_number: serial,
-      station_id: `bst_${s}`,
-      parent_id: null,
-      zone_id: zone.id,
-      location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-      customer_id: customer.id,
-      tenant_id: null,
-      config: {
-        mqtt: { username: `mq-${serial}`, topic_prefix: stationTopicPrefix(serial) },
-        station: {
-          ssrs: ids.map((i) => ({
-            id: `ssr_${i}`,
-            name: `SSR ${i}`,
-            type: i === 3 ? "emergency" : "normal",
-            gpio_pin: i - 1,
-          })),
-          units: ids.map((i) => ({
-            id: `unit_${i}`,
-            name: `Depto ${100 + i}`,
-            ssr_id: `ssr_${i}`,
-          })),
-        },
-      },
-      created_at: at,
-      updated_at: at,
-      mqtt_password_hash: "x",
-    } as unknown as StoredDevice));
-    if (!st.ok) throw new Error(`station ${s}: ${JSON.stringify(st)}`);
+      serial,
+      stationId: `bst_${s}`,
+      zoneId: zone.id,
+      customerId: customer.id,
+      ssrs: ids.map((i) => ({
+        id: `ssr_${i}`,
+        name: `SSR ${i}`,
+        type: i === 3 ? "emergency" : "normal",
+        gpio_pin: i - 1,
+      })),
+      units: ids.map((i) => ({ id: `unit_${i}`, name: `Depto ${100 + i}`, ssr_id: `ssr_${i}` })),
+      at: now,
+    });
     for (const i of ids) {
       const ss = `BSE-${s}-${i}`;
-      const se = await createDevice(kv, st.device.id, (id, parent): StoredDevice => ({
-        id,
-        type: "sensor",
+      await createBenchMeter(kv, station.id, {
         name: `Medidor ${ss}`,
-        serial_number: ss,
-        station_id: `${parent!.station_id}_${ss}`,
-        parent_id: parent!.id,
-        zone_id: null,
-        location: "",
-        customer_id: null,
-        tenant_id: i === 1 ? tenant.id : null,
-        config: {
-          mqtt: { username: `mq-${ss}`, topic_prefix: sensorTopicPrefix(ss) },
-          sensor: {
-            unit_id: `unit_${i}`,
-            tenant_id: i === 1 ? tenant.id : null,
-            ip_address: "10.0.0.1",
-          },
-        },
-        created_at: at,
-        updated_at: at,
-        mqtt_password_hash: "x",
-      } as unknown as StoredDevice));
-      if (!se.ok) throw new Error(`sensor ${ss}: ${JSON.stringify(se)}`);
+        serial: ss,
+        unitId: `unit_${i}`,
+        tenantId: i === 1 ? tenant.id : null,
+        at: now,
+      });
       // 0.1 to 0.9 kW on average: 74 to 670 kWh in the month, across every tier.
       const rate = 0.1 + ((s * 7 + i) % 9) / 10;
       let batch: Sample[] = [];

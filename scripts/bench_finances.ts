@@ -30,7 +30,7 @@ import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import { createUser, type StoredUser } from "../db/users.ts";
 import { createZone } from "../db/zones.ts";
-import { createDevice, type StoredDevice } from "../db/devices.ts";
+import { createBenchStation } from "./_bench_devices.ts";
 import {
   getUnitBillEntry,
   idBlocks,
@@ -111,27 +111,17 @@ for (let s = 0; s < STATIONS; s++) {
     name: `Depto ${u + 1}`,
     ssr_id: "ssr_1",
   }));
-  const res = await createDevice(kv, null, (id): StoredDevice => ({
-    id,
-    type: "station",
+  const station = await createBenchStation(kv, {
     name: `Estación ${s}`,
-    serial_number: `BENCH-${s}`,
-    station_id: `bench_${s}`,
-    parent_id: null,
-    zone_id: zone.id,
-    location: JSON.stringify({ city: "Monterrey", state: "Nuevo León", country: "México" }),
-    customer_id: owner.id,
-    tenant_id: null,
-    config: {
-      mqtt: { username: `bench-${s}`, topic_prefix: `bench/${s}` },
-      station: { ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }], units },
-    },
-    mqtt_password_hash: "x",
-    created_at: NOW,
-    updated_at: NOW,
-  }));
-  if (!res.ok) throw new Error(`station ${s}: ${res.reason}`);
-  writes.push({ id: res.device.id, units: units.map((u) => u.id), customer: owner.id });
+    serial: `BENCH-${s}`,
+    stationId: `bench_${s}`,
+    zoneId: zone.id,
+    customerId: owner.id,
+    ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
+    units,
+    at: NOW,
+  });
+  writes.push({ id: station.id, units: units.map((u) => u.id), customer: owner.id });
 }
 for (const period of MONTHS) {
   for (let i = 0; i < writes.length; i += 15) {

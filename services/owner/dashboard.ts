@@ -6,7 +6,7 @@
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import { overview } from "../measurements.ts";
-import { type DashboardSeries, dashboardSeries, type SeriesPoint } from "../tenant/usage.ts";
+import { dashboardSeries, type SeriesPoint } from "../tenant/usage.ts";
 import { type OwnerStation, ownerStations } from "./stations.ts";
 import { listDeviceViews } from "../devices/mod.ts";
 
@@ -14,12 +14,6 @@ import { listDeviceViews } from "../devices/mod.ts";
 export const OWNER_CHARTS = ["power", "energy", "trend"] as const;
 /** A chart mode. */
 export type OwnerChart = typeof OWNER_CHARTS[number];
-
-const SERIES_OF: Record<OwnerChart, DashboardSeries> = {
-  power: "power",
-  energy: "daily",
-  trend: "monthly",
-};
 
 /** Everything the dashboard shows. */
 export interface OwnerDashboard {
@@ -48,7 +42,8 @@ export async function ownerDashboard(
   const meters = (await listDeviceViews(deps, user, { type: "sensor", customer_id: user.id }))
     .filter((s) => s.parent_id !== null && ids.has(s.parent_id));
   const ov = await overview(deps, user);
-  const points = await dashboardSeries(deps, meters, SERIES_OF[mode]);
+  const series = ({ power: "power", energy: "daily", trend: "monthly" } as const)[mode];
+  const points = await dashboardSeries(deps, meters, series);
   return {
     energy: {
       currentKw: ov.currentPower,

@@ -7,13 +7,7 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import { estimateBill } from "../../core/tenant_estimate.ts";
 import { type TenantUnit, tenantUnits } from "./units.ts";
-import {
-  type DashboardSeries,
-  dashboardSeries,
-  type SeriesPoint,
-  unitEnergy,
-  unitNow,
-} from "./usage.ts";
+import { dashboardSeries, type SeriesPoint, unitEnergy, unitNow } from "./usage.ts";
 import { ZoneCache } from "./zone.ts";
 import { type TenantBillRow, tenantBillRows } from "./bills.ts";
 
@@ -21,12 +15,6 @@ import { type TenantBillRow, tenantBillRows } from "./bills.ts";
 export const DASHBOARD_CHARTS = ["power", "consumption", "monthly"] as const;
 /** A chart tab. */
 export type DashboardChart = typeof DASHBOARD_CHARTS[number];
-
-const SERIES_OF: Record<DashboardChart, DashboardSeries> = {
-  power: "power",
-  consumption: "daily",
-  monthly: "monthly",
-};
 
 /** Everything the dashboard shows. */
 export interface TenantDashboard {
@@ -69,7 +57,8 @@ export async function tenantDashboard(
     cost += est.total_cost;
     currency ??= est.currency;
   }
-  const points = await dashboardSeries(deps, units, SERIES_OF[mode]);
+  const series = ({ power: "power", consumption: "daily", monthly: "monthly" } as const)[mode];
+  const points = await dashboardSeries(deps, units, series);
   const bills = await tenantBillRows(deps, user, {});
   const r2 = (x: number) => Math.round(x * 100) / 100;
   return {

@@ -11,7 +11,7 @@
  * shown to tenants, notified and payable; a finalized bill with a total of 0 needs no payment
  * and is settled when it is finalized.
  */
-import type { UnitBillResult } from "./tariff.ts";
+import type { UnitBillFigures, UnitBillResult } from "./tariff.ts";
 import type { HighConsumption } from "./dac.ts";
 import type { CustomerBillResult } from "./customer_bill.ts";
 import { type DateParts, formatDate, type PeriodKind } from "./periods.ts";
@@ -20,19 +20,13 @@ import { dueDateAfter, type PaymentChange, type PaymentStatus } from "./payment.
 export * from "./payment.ts";
 export * from "./bill_status.ts";
 
-/** A unit bill as stored; amounts in integer cents. */
-export interface UnitBill {
+/** A unit bill as stored; amounts (its figures as computed) in integer cents. */
+export interface UnitBill extends UnitBillFigures {
   id: number;
   unit_id: string;
   station_id: number;
   billing_month: string | null;
   billing_period: string | null;
-  energy_consumption: number;
-  energy_cost: number;
-  base_tariff: number;
-  compensation_cost: number;
-  tax_cost: number;
-  total_cost: number;
   currency: string;
   payment_status: PaymentStatus;
   /** `YYYY-MM-DD`, set when the bill is finalized; null for a draft. */

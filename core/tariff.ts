@@ -116,15 +116,19 @@ export interface TierDetail {
 /** Pricing mode from enable_levels and seasonal_tariff. */
 export type PricingMode = "basic" | "tiered" | "seasonal" | "seasonal_tiered";
 
-/** A unit bill computed by {@link computeUnitBill}; every amount in integer cents. */
-export interface UnitBillResult {
-  pricing_mode: PricingMode;
+/** What a unit bill comes to: its energy (kWh) and its amounts (integer cents). */
+export interface UnitBillFigures {
   energy_consumption: number;
   energy_cost: number;
   base_tariff: number;
   compensation_cost: number;
   tax_cost: number;
   total_cost: number;
+}
+
+/** A unit bill computed by {@link computeUnitBill}; every amount in integer cents. */
+export interface UnitBillResult extends UnitBillFigures {
+  pricing_mode: PricingMode;
   currency: Zone["currency"];
   /** Season whose prices applied, null for a non-seasonal zone. */
   season: Season | null;

@@ -230,55 +230,33 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "latest" | "pr
     return this.queue.flush();
   }
 
-  async series(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-    bucket: Bucket,
-    agg: Aggregate,
-  ): Promise<Point[]> {
+  // The queries take their signatures from TelemetryStore: only the checking is written here.
+
+  series: TelemetryStore["series"] = async (serial, key, from, to, bucket, agg) => {
     const k = keyIndex(key);
     checkRange(from, to);
     checkBucket(bucket);
     checkAggregate(agg);
     this.checkOpen();
     return to <= from ? [] : await this.readSeries({ serial, key, k, from, to }, bucket, agg);
-  }
+  };
 
-  async counterDelta(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-  ): Promise<number> {
-    return (await this.counterUsage(serial, key, from, to)).delta;
-  }
+  counterDelta: TelemetryStore["counterDelta"] = async (serial, key, from, to) =>
+    (await this.counterUsage(serial, key, from, to)).delta;
 
-  async counterUsage(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-  ): Promise<CounterUsage> {
+  counterUsage: NonNullable<TelemetryStore["counterUsage"]> = async (serial, key, from, to) => {
     const k = counterKeyIndex(key);
     checkRange(from, to);
     this.checkOpen();
     if (to <= from) return { delta: 0, readings: 0 };
     return await this.readCounterUsage({ serial, key, k, from, to });
-  }
+  };
 
-  async counterSeries(
-    serial: string,
-    key: MeasurementKey,
-    from: number,
-    to: number,
-    bucket: Bucket,
-  ): Promise<Point[]> {
+  counterSeries: TelemetryStore["counterSeries"] = async (serial, key, from, to, bucket) => {
     const k = counterKeyIndex(key);
     checkRange(from, to);
     checkBucket(bucket);
     this.checkOpen();
     return to <= from ? [] : await this.readCounterSeries({ serial, key, k, from, to }, bucket);
-  }
+  };
 }

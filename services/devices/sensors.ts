@@ -64,6 +64,14 @@ function sensorRecord(
   };
 }
 
+/** Refuses (400 naming `tenant_id`) a sensor whose tenant is not a tenant's account. */
+async function refuseUnknownTenant(deps: Deps, input: SensorInput): Promise<void> {
+  const tenant = input.config.sensor.tenant_id;
+  if (tenant !== null && !(await isTenant(deps, tenant))) {
+    throw fieldError("tenant_id", `${DV}tenant_invalid`);
+  }
+}
+
 /** Adds a sensor to a station (admin): unit of that station, free; tenant an existing tenant. */
 export async function createSensor(
   deps: Deps,
@@ -71,10 +79,7 @@ export async function createSensor(
   stationId: number,
   input: SensorInput,
 ): Promise<DeviceView> {
-  const tenant = input.config.sensor.tenant_id;
-  if (tenant !== null && !(await isTenant(deps, tenant))) {
-    throw fieldError("tenant_id", `${DV}tenant_invalid`);
-  }
+  await refuseUnknownTenant(deps, input);
   const pw = await newDevicePassword(deps, input.config.mqtt.password);
   const res = await createDevice(
     deps.kv,
@@ -96,10 +101,7 @@ export async function updateSensor(
   sensorId: number,
   input: SensorInput,
 ): Promise<DeviceView> {
-  const tenant = input.config.sensor.tenant_id;
-  if (tenant !== null && !(await isTenant(deps, tenant))) {
-    throw fieldError("tenant_id", `${DV}tenant_invalid`);
-  }
+  await refuseUnknownTenant(deps, input);
   const pw = await passwordFields(deps, input.config.mqtt.password);
   let prev: StoredDevice | null = null;
   const res = await updateDevice(deps.kv, sensorId, (cur, station) => {

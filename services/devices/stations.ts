@@ -22,7 +22,7 @@ import {
   STATION_HAS_SENSORS,
   STATION_NOT_FOUND,
 } from "./_changes.ts";
-import { notFound, type Refusal } from "../refusal.ts";
+import { notFound } from "../refusal.ts";
 import {
   followBroker,
   leaveBroker,
@@ -32,11 +32,11 @@ import {
   storedPassword,
 } from "./broker_accounts.ts";
 
-/** A 400 naming `zone_id` when the station's pricing zone does not exist, else null. */
-async function missingZone(deps: Deps, input: StationInput): Promise<Refusal | null> {
-  if (input.zone_id === null || await getZone(deps.kv, input.zone_id)) return null;
-  const key = "devices.validation.zone_invalid";
-  return fieldError("zone_id", key);
+/** Refuses (400 naming `zone_id`) a station whose pricing zone does not exist. */
+async function refuseMissingZone(deps: Deps, input: StationInput): Promise<void> {
+  if (input.zone_id !== null && !(await getZone(deps.kv, input.zone_id))) {
+    throw fieldError("zone_id", "devices.validation.zone_invalid");
+  }
 }
 
 /** The stored station from a validated body (`prev` when editing). */
@@ -80,8 +80,7 @@ export async function createStation(
   actor: User,
   input: StationInput,
 ): Promise<DeviceView> {
-  const noZone = await missingZone(deps, input);
-  if (noZone) throw noZone;
+  await refuseMissingZone(deps, input);
   const pw = await newDevicePassword(deps, input.config.mqtt.password);
   const res = await createDevice(
     deps.kv,
@@ -105,8 +104,7 @@ export async function updateStation(
   id: number,
   input: StationInput,
 ): Promise<DeviceView> {
-  const noZone = await missingZone(deps, input);
-  if (noZone) throw noZone;
+  await refuseMissingZone(deps, input);
   const pw = await passwordFields(deps, input.config.mqtt.password);
   let prev: StoredDevice | null = null;
   const res = await updateDevice(deps.kv, id, async (cur) => {

@@ -5,7 +5,14 @@
  */
 import type { Deps } from "../deps.ts";
 import { GENERATED_MQTT_PASSWORD_LENGTH, mqttPasswordFromBytes } from "../../core/device_rules.ts";
-import { deleteDevice, type StoredDevice, updateDevice } from "../../db/devices.ts";
+import {
+  createDevice,
+  deleteDevice,
+  type StoredDevice,
+  updateDevice,
+  type WriteRefusal,
+  type WriteResult,
+} from "../../db/devices.ts";
 import {
   hashMqttPassword,
   openMqttPassword,
@@ -50,15 +57,6 @@ export async function passwordFields(
     mqtt_password_hash: await hashMqttPassword(password),
     mqtt_password_sealed: await sealMqttPassword(deps.secret, password),
   };
-}
-
-/** The stored forms of a new device's password; a blank one stores the hash of "" only. */
-export async function newDevicePassword(
-  deps: Deps,
-  password: string | undefined,
-): Promise<PasswordFields> {
-  return (await passwordFields(deps, password)) ??
-    { mqtt_password_hash: await hashMqttPassword("") };
 }
 
 /** The password fields of a stored device (a device from before sealing has the hash only). */
@@ -137,6 +135,51 @@ export async function followBroker(
     );
   }
   throw brokerFailure(failed);
+}
+
+/**
+ * Creates a device with the password of the body (a blank one stores the hash of "" only)
+ * and brings the broker along ({@link followBroker}: refused, and undone, when it cannot).
+ */
+export async function createFollowed(
+  deps: Deps,
+  parentId: number | null,
+  password: string | undefined,
+  build: (
+    id: number,
+    parent: StoredDevice | null,
+    pw: PasswordFields,
+  ) => StoredDevice | WriteRefusal,
+): Promise<WriteResult> {
+  const pw = (await passwordFields(deps, password)) ??
+    { mqtt_password_hash: await hashMqttPassword("") };
+  const res = await createDevice(deps.kv, parentId, (id, parent) => build(id, parent, pw));
+  if (res.ok) await followBroker(deps, res.device, null);
+  return res;
+}
+
+/**
+ * Edits a device, with the password of the body or, when it is blank, the current one, and
+ * brings the broker along ({@link followBroker}).
+ */
+export async function updateFollowed(
+  deps: Deps,
+  id: number,
+  password: string | undefined,
+  build: (
+    cur: StoredDevice,
+    parent: StoredDevice | null,
+    pw: PasswordFields,
+  ) => StoredDevice | WriteRefusal | Promise<StoredDevice | WriteRefusal>,
+): Promise<WriteResult> {
+  const pw = await passwordFields(deps, password);
+  let prev: StoredDevice | null = null;
+  const res = await updateDevice(deps.kv, id, (cur, parent) => {
+    prev = cur;
+    return build(cur, parent, pw ?? storedPassword(cur));
+  });
+  if (res.ok) await followBroker(deps, res.device, prev);
+  return res;
 }
 
 /**

@@ -3,23 +3,15 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import { type DeviceView, sensorStationId, sensorTopicPrefix } from "../../core/devices.ts";
 import { type SensorInput } from "../../core/device_rules.ts";
-import {
-  createDevice,
-  deleteDevice,
-  getStationSensor,
-  type StoredDevice,
-  updateDevice,
-} from "../../db/devices.ts";
+import { deleteDevice, getStationSensor, type StoredDevice } from "../../db/devices.ts";
 import { forgetSensorCertificate } from "./certificates.ts";
 import { answer, DV, fieldError, forgetStatus, isTenant, SENSOR_NOT_FOUND } from "./_changes.ts";
 import { notFound } from "../refusal.ts";
 import {
-  followBroker,
+  createFollowed,
   leaveBroker,
-  newDevicePassword,
   type PasswordFields,
-  passwordFields,
-  storedPassword,
+  updateFollowed,
 } from "./broker_accounts.ts";
 
 /** The stored sensor from a validated body, or a refusal when its unit is not in `station`. */
@@ -80,16 +72,13 @@ export async function createSensor(
   input: SensorInput,
 ): Promise<DeviceView> {
   await refuseUnknownTenant(deps, input);
-  const pw = await newDevicePassword(deps, input.config.mqtt.password);
-  const res = await createDevice(
-    deps.kv,
+  const res = await createFollowed(
+    deps,
     stationId,
-    (id, station) => sensorRecord(id, station!, input, pw, deps.now(), null),
+    input.config.mqtt.password,
+    (id, station, pw) => sensorRecord(id, station!, input, pw, deps.now(), null),
   );
-  if (res.ok) {
-    await followBroker(deps, res.device, null);
-    deps.log.log("info", "sensor created", { id: res.device.id, station: stationId });
-  }
+  if (res.ok) deps.log.log("info", "sensor created", { id: res.device.id, station: stationId });
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }
 
@@ -102,16 +91,17 @@ export async function updateSensor(
   input: SensorInput,
 ): Promise<DeviceView> {
   await refuseUnknownTenant(deps, input);
-  const pw = await passwordFields(deps, input.config.mqtt.password);
-  let prev: StoredDevice | null = null;
-  const res = await updateDevice(deps.kv, sensorId, (cur, station) => {
-    if (cur.type !== "sensor" || cur.parent_id !== stationId || !station) {
-      return { reason: "not_found" };
-    }
-    prev = cur;
-    return sensorRecord(sensorId, station, input, pw ?? storedPassword(cur), deps.now(), cur);
-  });
-  if (res.ok) await followBroker(deps, res.device, prev);
+  const res = await updateFollowed(
+    deps,
+    sensorId,
+    input.config.mqtt.password,
+    (cur, station, pw) => {
+      if (cur.type !== "sensor" || cur.parent_id !== stationId || !station) {
+        return { reason: "not_found" };
+      }
+      return sensorRecord(sensorId, station, input, pw, deps.now(), cur);
+    },
+  );
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }
 

@@ -5,7 +5,6 @@ import type { User } from "../../core/types.ts";
 import { type DeviceView, sensorStationId, stationTopicPrefix } from "../../core/devices.ts";
 import { locationJson, type StationInput } from "../../core/device_rules.ts";
 import {
-  createDevice,
   deleteDevice,
   getDevice,
   sensorIdsOf,
@@ -24,12 +23,10 @@ import {
 } from "./_changes.ts";
 import { notFound } from "../refusal.ts";
 import {
-  followBroker,
+  createFollowed,
   leaveBroker,
-  newDevicePassword,
   type PasswordFields,
-  passwordFields,
-  storedPassword,
+  updateFollowed,
 } from "./broker_accounts.ts";
 
 /** Refuses (400 naming `zone_id`) a station whose pricing zone does not exist. */
@@ -81,16 +78,13 @@ export async function createStation(
   input: StationInput,
 ): Promise<DeviceView> {
   await refuseMissingZone(deps, input);
-  const pw = await newDevicePassword(deps, input.config.mqtt.password);
-  const res = await createDevice(
-    deps.kv,
+  const res = await createFollowed(
+    deps,
     null,
-    (id) => stationRecord(id, input, pw, deps.now(), null),
+    input.config.mqtt.password,
+    (id, _parent, pw) => stationRecord(id, input, pw, deps.now(), null),
   );
-  if (res.ok) {
-    await followBroker(deps, res.device, null);
-    deps.log.log("info", "station created", { id: res.device.id });
-  }
+  if (res.ok) deps.log.log("info", "station created", { id: res.device.id });
   return answer(deps, actor, res, STATION_NOT_FOUND);
 }
 
@@ -105,19 +99,20 @@ export async function updateStation(
   input: StationInput,
 ): Promise<DeviceView> {
   await refuseMissingZone(deps, input);
-  const pw = await passwordFields(deps, input.config.mqtt.password);
-  let prev: StoredDevice | null = null;
-  const res = await updateDevice(deps.kv, id, async (cur) => {
-    if (cur.type !== "station") return { reason: "not_found" };
-    prev = cur;
-    const kept = new Set(input.config.station.units.map((u) => u.id));
-    for (const unit of (await unitBindings(deps.kv, id)).keys()) {
-      if (!kept.has(unit)) return { reason: "refused", key: `${DV}unit_in_use`, field: "units" };
-    }
-    return stationRecord(id, input, pw ?? storedPassword(cur), deps.now(), cur);
-  });
+  const res = await updateFollowed(
+    deps,
+    id,
+    input.config.mqtt.password,
+    async (cur, _parent, pw) => {
+      if (cur.type !== "station") return { reason: "not_found" };
+      const kept = new Set(input.config.station.units.map((u) => u.id));
+      for (const unit of (await unitBindings(deps.kv, id)).keys()) {
+        if (!kept.has(unit)) return { reason: "refused", key: `${DV}unit_in_use`, field: "units" };
+      }
+      return stationRecord(id, input, pw, deps.now(), cur);
+    },
+  );
   if (res.ok) {
-    await followBroker(deps, res.device, prev);
     for (const sensorId of await sensorIdsOf(deps.kv, id)) {
       await updateDevice(deps.kv, sensorId, (s) => ({
         ...s,

@@ -19,6 +19,7 @@
  */
 import { Hono } from "hono";
 import { freePort, ROOT, type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
+import { readUntil } from "./_portal_process.ts";
 
 const ADMIN = { email: "admin@bench.mx", password: "bench1234" };
 const ACCOUNTS = {
@@ -239,22 +240,13 @@ export async function startHello(): Promise<{ url: string; close(): Promise<void
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("hello ready")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the hello-world server did not start");
-    seen += value;
-  }
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
+  const { drained } = await readUntil(child, "hello ready");
   return {
     url: `http://127.0.0.1:${port}/`,
     async close() {
       child.kill("SIGTERM");
       await child.status;
-      await drain;
+      await drained;
     },
   };
 }

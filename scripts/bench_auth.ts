@@ -4,6 +4,8 @@
  * after a 1 GB chunked POST, and how many of 200 parallel wrong passwords are verified.
  * Needs `wrk` on the PATH. Run: `deno run -A scripts/bench_auth.ts`.
  */
+import { startPortalProcess } from "./_portal_process.ts";
+
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
 const port = 18000 + Math.floor(Math.random() * 1000);
@@ -11,32 +13,12 @@ const base = `http://127.0.0.1:${port}`;
 const dataDir = await Deno.makeTempDir();
 const email = "admin@bench.mx";
 const password = "Bench-Password-2026";
-const portal = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "main.ts"],
-  env: {
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: email,
-    ADMIN_PASSWORD: password,
-    MQTT_PORT: String(port + 1000),
-    MQTT_TLS_PORT: "0",
-    LOG_LEVEL: "error",
-    // Each simulated client gets its own address, so the per-address throttle lets all through.
-    TRUST_PROXY: "127.0.0.1",
-  },
-  stdout: "piped",
-  stderr: "null",
-}).spawn();
-const reader = portal.stdout.pipeThrough(new TextDecoderStream()).getReader();
-for (let seen = ""; !seen.includes("Portal ready");) seen += (await reader.read()).value ?? "";
-reader.releaseLock();
-portal.stdout.cancel().catch(() => {});
-
-const rssKb = async (field: "VmRSS" | "VmHWM") => {
-  const status = await Deno.readTextFile(`/proc/${portal.pid}/status`);
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
-};
+const portal = await startPortalProcess({
+  port,
+  dataDir,
+  env: { ADMIN_EMAIL: email, ADMIN_PASSWORD: password },
+});
+const rssKb = (field: "VmRSS" | "VmHWM") => portal.memoryKb(field);
 const post = (path: string, body: unknown, address = "") =>
   fetch(`${base}${path}`, {
     method: "POST",
@@ -127,6 +109,5 @@ out(
     `${guesses.filter((s) => s === 429).length} throttled (429)`,
 );
 
-portal.kill("SIGTERM");
-await portal.status;
+await portal.stop();
 await Deno.remove(dataDir, { recursive: true });

@@ -11,6 +11,7 @@
  * browser build (`deno task build`). Run: `deno run -A scripts/bench_memory.ts`
  * (`--idle-seconds N`, `--load-seconds N` to change the waits; `--json` for one JSON line).
  */
+import { startPortalProcess } from "./_portal_process.ts";
 import { parseArgs } from "node:util";
 
 const args = parseArgs({
@@ -33,47 +34,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const port = 19000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = await Deno.makeTempDir({ prefix: "portal-bench-memory-" });
-/** The V8 flags the portal runs with, as `deno task demo` gives them (deno.json). */
-const v8Flags: string[] = JSON.parse(Deno.readTextFileSync("deno.json")).tasks.demo
-  .match(/--v8-flags=\S+/g) ?? [];
-const portal = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", ...v8Flags, "main.ts", "--demo"],
-  env: {
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    DATA_DIR: dataDir,
-    MQTT_PORT: String(port + 1000),
-    MQTT_TLS_PORT: "0",
-    LOG_LEVEL: "error",
-    // wrk's connections all come from one address; let the sign-in throttle tell them apart.
-    TRUST_PROXY: "127.0.0.1",
-  },
-  stdout: "piped",
-  stderr: "null",
-}).spawn();
-
-/** The portal's stdout up to its ready line (it prints the demo accounts before). */
-async function readUntilReady(): Promise<string> {
-  const reader = portal.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("Portal ready")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the portal ended before it was ready:\n${seen}`);
-    seen += value;
-  }
-  // Keep reading, so that a full pipe never blocks the portal.
-  (async () => {
-    while (!(await reader.read()).done);
-  })().catch(() => {});
-  return seen;
-}
-
 const mb = (kb: number) => Math.round(kb / 102.4) / 10;
-
-async function status(field: "VmRSS" | "VmHWM"): Promise<number> {
-  const text = await Deno.readTextFile(`/proc/${portal.pid}/status`);
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)![1]);
-}
 
 /** Runs wrk on `url` for `seconds`; answers its requests per second. */
 async function wrk(url: string, seconds: number, cookie = ""): Promise<number> {
@@ -93,9 +54,11 @@ async function wrk(url: string, seconds: number, cookie = ""): Promise<number> {
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
 }
 
+const started = performance.now();
+const portal = await startPortalProcess({ port, dataDir, demo: true });
+const status = (field: "VmRSS" | "VmHWM") => portal.memoryKb(field);
 try {
-  const started = performance.now();
-  const log = await readUntilReady();
+  const log = portal.output;
   const readySeconds = (performance.now() - started) / 1000;
   const tenant = /user\s+(\S+@\S+) \/ (\S+)/.exec(log);
   if (!tenant) throw new Error(`no demo tenant in the portal's output:\n${log}`);
@@ -154,7 +117,6 @@ try {
     );
   }
 } finally {
-  portal.kill("SIGTERM");
-  await portal.status;
+  await portal.stop();
   await Deno.remove(dataDir, { recursive: true });
 }

@@ -10,7 +10,12 @@
  *
  * `instance` is the ingest's MQTT client id, unique per ingest process.
  */
-import { DROP_REASONS, type DropReason, type ErrorKind } from "../ingest/stats.ts";
+import {
+  DROP_REASONS,
+  type DropReason,
+  type ErrorKind,
+  type IngestStats,
+} from "../ingest/stats.ts";
 
 /** How often an ingest publishes its snapshot. */
 export const HEALTH_INTERVAL_MS = 15_000;
@@ -22,24 +27,18 @@ export const HEALTH_TTL_MS = 10 * HEALTH_INTERVAL_MS;
 const PREFIX = ["ingest_health"] as const;
 
 /** What one ingest instance reported. Times are epoch ms. */
-export interface IngestHealthReport {
+export interface IngestHealthReport
+  extends Pick<IngestStats, "received" | "stored" | "dropped" | "errors" | "perMinute"> {
   /** The ingest's MQTT client id. */
   instance: string;
   /** Host name and process id of the ingest. */
   host: string;
   pid: number;
-  /** When the ingest started, and when it wrote this report. */
+  /** When the ingest started, and when it wrote this report (its counters: totals since the start). */
   startedAt: number;
   reportedAt: number;
   /** Whether it was connected to the broker. */
   connected: boolean;
-  /** Totals since the ingest started. */
-  received: number;
-  stored: number;
-  dropped: Record<DropReason, number>;
-  errors: Record<ErrorKind, number>;
-  /** Totals over the minute before the report. */
-  perMinute: { received: number; stored: number; dropped: number };
 }
 
 /** A report as read back, with whether it is stale. */

@@ -55,6 +55,16 @@ export async function appPage<E extends AppEnv>(
   return c.html(html, status);
 }
 
+/** `Component` with `props` and the request's translator (`t`). */
+function withT<E extends AppEnv, P extends { t: Translate }>(
+  c: Context<E>,
+  Component: (props: P) => ReactNode,
+  props: Omit<P, "t">,
+): ReactNode {
+  const all = { ...props, t: c.var.t } as P;
+  return <Component {...all} />;
+}
+
 /**
  * Renders a signed-in page whose body is `Component` with `props` and the request's translator
  * (`t`): the common case of {@link appPage}.
@@ -67,8 +77,7 @@ export function renderPage<E extends AppEnv, P extends { t: Translate }>(
   props: NoInfer<Omit<P, "t">>,
   status: Status = 200,
 ): Promise<Response> {
-  const all = { ...props, t: c.var.t } as P;
-  return appPage(c, deps, title, <Component {...all} />, status);
+  return appPage(c, deps, title, withT(c, Component, props), status);
 }
 
 /** The confirmation step of a form post for browsers without JavaScript, titled by it. */
@@ -107,8 +116,7 @@ export function renderBarePage<E extends AppEnv, P extends { t: Translate }>(
   props: NoInfer<Omit<P, "t">>,
   status: Status = 200,
 ): Response {
-  const all = { ...props, t: c.var.t } as P;
-  return barePage(c, deps, title, <Component {...all} />, status);
+  return barePage(c, deps, title, withT(c, Component, props), status);
 }
 
 /** The 'Something went wrong' page for an unexpected failure (the exception only in development). */

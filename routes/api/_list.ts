@@ -29,7 +29,8 @@ export function apiPage<E extends AppEnv>(c: Context<E>): ApiPage | null {
 
 /**
  * Answers `{[name]: items}`, or the page of them the request asks for with `next_cursor`;
- * `json` turns an item into its JSON shape.
+ * `json` turns an item into its JSON shape. The answer is a plain `Response`: typing it as
+ * Hono's typed JSON of a generic item only makes the type checker's work deeper.
  */
 export function listJson<E extends AppEnv, T, J>(
   c: Context<E>,
@@ -37,7 +38,7 @@ export function listJson<E extends AppEnv, T, J>(
   items: readonly T[],
   id: (item: T) => number,
   json: (item: T) => J,
-) {
+): Response {
   const page = apiPage(c);
   if (page === null) return c.json({ [name]: items.map(json) });
   const byId = [...items].sort((a, b) => id(a) - id(b));

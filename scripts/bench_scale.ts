@@ -23,13 +23,12 @@
 import { type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
 import { startHello } from "./bench.ts";
 import { billPeriod, unitBillDraft } from "../tests/_bills.ts";
-import { createDevice, type StoredDevice } from "../db/devices.ts";
+import { createBenchMeter, createBenchStation } from "./_bench_devices.ts";
 import { createUser } from "../db/users.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { createZone } from "../db/zones.ts";
 import { writeStationsBills } from "../db/bills_run.ts";
 import { defaultZone } from "../core/zone.ts";
-import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
 import { hashPassword } from "../services/platform/passwords.ts";
 
 const ADMIN = { email: "admin@scale.mx", password: "scale-bench-admin-1" };
@@ -64,27 +63,17 @@ async function seed(kv: Deno.Kv, n: number): Promise<{ zoneId: number }> {
   for (let i = 1; i <= n; i++) {
     const serial = `ST-${String(i).padStart(6, "0")}`;
     const units = [1, 2].map((u) => ({ id: `unit_${u}`, name: `Depto ${u}`, ssr_id: "ssr_1" }));
-    const st = await createDevice(kv, null, (id) => ({
-      id,
-      type: "station",
+    const st = await createBenchStation(kv, {
       name: `Estación ${i}`,
-      serial_number: serial,
-      station_id: serial.toLowerCase(),
-      parent_id: null,
-      zone_id: zone.id,
-      location: JSON.stringify({ city: i % 2 ? "Monterrey" : "Guadalajara" }),
-      customer_id: null,
-      tenant_id: null,
-      config: {
-        mqtt: { username: `mq-${serial}`, topic_prefix: stationTopicPrefix(serial) },
-        station: { ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }], units },
-      },
-      created_at: now,
-      updated_at: now,
-      mqtt_password_hash: "x",
-    } as unknown as StoredDevice));
-    if (!st.ok) throw new Error(`station ${serial}: ${JSON.stringify(st)}`);
-    devices.push(st.device.id);
+      serial,
+      stationId: serial.toLowerCase(),
+      zoneId: zone.id,
+      customerId: null,
+      ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
+      units,
+      at: now,
+    });
+    devices.push(st.id);
     for (const unit of units) {
       tenantNo++;
       const tenant = await createUser(kv, {
@@ -94,34 +83,21 @@ async function seed(kv: Deno.Kv, n: number): Promise<{ zoneId: number }> {
         password_hash: tenantNo === 1 ? tenantHash : "x",
       }, Date.now());
       const meter = `M${i}-${unit.id}`;
-      const se = await createDevice(kv, st.device.id, (id, parent) => ({
-        id,
-        type: "sensor",
+      const se = await createBenchMeter(kv, st.id, {
         name: meter,
-        serial_number: meter,
-        station_id: `${parent!.station_id}_${meter}`,
-        parent_id: parent!.id,
-        zone_id: null,
-        location: "",
-        customer_id: null,
-        tenant_id: tenant.id,
-        config: {
-          mqtt: { username: `mq-${meter}`, topic_prefix: sensorTopicPrefix(meter) },
-          sensor: { unit_id: unit.id, tenant_id: tenant.id, ip_address: "10.0.0.1" },
-        },
-        created_at: now,
-        updated_at: now,
-        mqtt_password_hash: "x",
-      } as unknown as StoredDevice));
-      if (!se.ok) throw new Error(`meter ${meter}: ${JSON.stringify(se)}`);
-      devices.push(se.device.id);
+        serial: meter,
+        unitId: unit.id,
+        tenantId: tenant.id,
+        at: now,
+      });
+      devices.push(se.id);
     }
     batch.push({
-      stationId: st.device.id,
+      stationId: st.id,
       units: units.map((u, k) => ({
         draft: unitBillDraft({
           unit_id: u.id,
-          station_id: st.device.id,
+          station_id: st.id,
           zone_id: zone.id,
           tenant_id: tenantNo - 1 + k,
           energy_consumption: 100 + (i % 50),

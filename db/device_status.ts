@@ -71,8 +71,9 @@ export async function getStatusRecord(kv: Deno.Kv, id: number): Promise<StatusRe
 }
 
 /**
- * Status and last_seen of many devices at once. Large sets are read with one scan of each
- * prefix; small ones with point reads (at most 10 keys per read).
+ * Status and last_seen of many devices at once. Very large sets (a fleet) are read with one
+ * scan of each prefix; others with point reads (at most 10 keys per read, run together), so
+ * a page of devices costs the same whatever the size of the fleet.
  */
 export async function readStatuses(
   kv: Deno.Kv,
@@ -81,7 +82,7 @@ export async function readStatuses(
   const status = new Map<number, DeviceStatus>();
   const seen = new Map<number, number>();
   const wanted = new Set(ids);
-  if (wanted.size > 40) {
+  if (wanted.size > SCAN_ABOVE) {
     for await (const e of kv.list<StatusRecord>({ prefix: ["device_status"] })) {
       const id = e.key[1] as number;
       if (wanted.has(id)) status.set(id, e.value.status);
@@ -92,8 +93,9 @@ export async function readStatuses(
     }
   } else {
     const list = [...wanted];
-    for (let i = 0; i < list.length; i += 5) {
-      const chunk = list.slice(i, i + 5);
+    const chunks: number[][] = [];
+    for (let i = 0; i < list.length; i += 5) chunks.push(list.slice(i, i + 5));
+    await Promise.all(chunks.map(async (chunk) => {
       const got = await kv.getMany<unknown[]>([...chunk.map(statusKey), ...chunk.map(seenKey)]);
       chunk.forEach((id, j) => {
         const s = got[j].value as StatusRecord | null;
@@ -101,7 +103,7 @@ export async function readStatuses(
         if (s) status.set(id, s.status);
         if (t) seen.set(id, Number(t.value));
       });
-    }
+    }));
   }
   const out = new Map<number, StatusNow>();
   for (const id of wanted) {
@@ -109,6 +111,9 @@ export async function readStatuses(
   }
   return out;
 }
+
+/** Above this many devices, {@link readStatuses} scans instead of reading each one. */
+export const SCAN_ABOVE = 2_000;
 
 /** Raises the last_seen of devices to the given times (never lowers it). */
 export async function recordLastSeen(
@@ -314,6 +319,15 @@ export async function allStatuses(kv: Deno.Kv): Promise<Map<number, DeviceStatus
   const out = new Map<number, DeviceStatus>();
   for await (const e of kv.list<StatusRecord>({ prefix: ["device_status"] })) {
     out.set(e.key[1] as number, e.value.status);
+  }
+  return out;
+}
+
+/** Every device's last_seen (epoch ms), by id (one scan; devices never heard from are left out). */
+export async function allLastSeen(kv: Deno.Kv): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for await (const e of kv.list<Deno.KvU64>({ prefix: ["device_last_seen"] })) {
+    out.set(e.key[1] as number, Number(e.value.value));
   }
   return out;
 }

@@ -7,19 +7,20 @@ import {
   markOnline,
   readStatuses,
   recordLastSeen,
+  SCAN_ABOVE,
 } from "./device_status.ts";
 import { withKv } from "../tests/_kv.ts";
 
 Deno.test("readStatuses() answers the same for few devices (point reads) and many (scans)", () =>
   withKv(async (kv) => {
-    const ids = Array.from({ length: 60 }, (_, i) => i + 1);
+    const ids = Array.from({ length: SCAN_ABOVE + 60 }, (_, i) => i + 1);
     for (const id of ids) {
       if (id % 3 === 0) await markOnline(kv, id, 1000 + id);
       else if (id % 3 === 1) await markOffline(kv, id, 2000 + id, "will", []);
     }
     await recordLastSeen(kv, ids.filter((id) => id % 2 === 0).map((id) => [id, 5000 + id]));
     const many = await readStatuses(kv, ids);
-    assert.equal(many.size, 60);
+    assert.equal(many.size, SCAN_ABOVE + 60);
     for (const id of ids) {
       const few = (await readStatuses(kv, [id])).get(id);
       assert.deepEqual(many.get(id), few, `device ${id}`);
@@ -28,7 +29,7 @@ Deno.test("readStatuses() answers the same for few devices (point reads) and man
     assert.deepEqual(many.get(4), { status: "offline", last_seen: 5004 });
     assert.deepEqual(many.get(5), { status: "unknown", last_seen: null });
     assert.deepEqual(many.get(6), { status: "online", last_seen: 5006 });
-    assert.deepEqual((await readStatuses(kv, [999])).get(999), {
+    assert.deepEqual((await readStatuses(kv, [999_999])).get(999_999), {
       status: "unknown",
       last_seen: null,
     });

@@ -25,7 +25,9 @@ import {
   stationIdsOfCustomer,
   type StoredDevice,
 } from "../../db/devices.ts";
-import { readStatuses, type StatusNow } from "../../db/device_status.ts";
+import { readStatuses, SCAN_ABOVE, type StatusNow } from "../../db/device_status.ts";
+import { fleetStatuses } from "./fleet_online.ts";
+import { fleetLastSeen } from "./fleet_last_seen.ts";
 import { fleetDevices } from "./fleet_devices.ts";
 import { fullNames } from "../../db/users.ts";
 import { getZone } from "../../db/zones.ts";
@@ -131,6 +133,30 @@ export interface ViewContext {
 }
 
 /**
+ * The own status and last_seen of `devices`: for the admin's view of the whole fleet, from the
+ * statuses and times kept per store (at most a few seconds old, see `fleet_online.ts` and
+ * `fleet_last_seen.ts`) rather than a scan of every device's per request; else read.
+ */
+async function statusesOf(
+  deps: Deps,
+  viewer: User,
+  devices: ReadonlyMap<number, StoredDevice>,
+): Promise<Map<number, StatusNow>> {
+  if (viewer.role !== "admin" || devices.size <= SCAN_ABOVE) {
+    return await readStatuses(deps.kv, [...devices.keys()]);
+  }
+  const [statuses, seen] = await Promise.all([fleetStatuses(deps), fleetLastSeen(deps.kv)]);
+  const out = new Map<number, StatusNow>();
+  for (const id of devices.keys()) {
+    out.set(id, {
+      status: statuses.status.get(id) ?? "unknown",
+      last_seen: seen.get(id) ?? null,
+    });
+  }
+  return out;
+}
+
+/**
  * Loads what serving `devices` needs. `fleet` is every stored device when the caller already
  * read them all (the admin's scope): stations and their sensors are then taken from it
  * instead of being read again.
@@ -150,7 +176,7 @@ export async function viewContext(
   const sensorsOf = fleet
     ? sensorsFromFleet(fleet, stationIds, all)
     : await readSensorsOf(deps, stationIds, all);
-  const status = await readStatuses(deps.kv, [...all.keys()]);
+  const status = await statusesOf(deps, viewer, all);
   const userIds = new Set<number>();
   for (const d of all.values()) {
     if (d.customer_id !== null) userIds.add(d.customer_id);

@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { fleetLastSeen, LAST_SEEN_MS } from "./fleet_last_seen.ts";
+import { recordLastSeen } from "../../db/device_status.ts";
+import { withKv } from "../../tests/_kv.ts";
+
+Deno.test("the fleet's last_seen is read again once it is LAST_SEEN_MS old, not before", () =>
+  withKv(async (kv) => {
+    let now = 1_000;
+    const clock = () => now;
+    await recordLastSeen(kv, [[1, 100], [2, 200]]);
+    assert.deepEqual([...(await fleetLastSeen(kv, clock))], [[1, 100], [2, 200]]);
+    await recordLastSeen(kv, [[1, 150], [3, 300]]);
+    now += LAST_SEEN_MS - 1;
+    assert.deepEqual([...(await fleetLastSeen(kv, clock))], [[1, 100], [2, 200]], "kept");
+    now += 1;
+    assert.deepEqual([...(await fleetLastSeen(kv, clock))], [[1, 150], [2, 200], [3, 300]]);
+  }));
+
+Deno.test("callers at the same time share one read", () =>
+  withKv(async (kv) => {
+    await recordLastSeen(kv, [[1, 100]]);
+    const clock = () => 0;
+    const [a, b] = await Promise.all([fleetLastSeen(kv, clock), fleetLastSeen(kv, clock)]);
+    assert.equal(a, b);
+  }));

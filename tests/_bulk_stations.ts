@@ -67,3 +67,28 @@ export async function bulkStation(
   }
   return { id: st.device.id, units };
 }
+
+/**
+ * `n` stations named `{name} 001`... (serial `{prefix}-001`, meters `{prefix}M001-0`...) in zone
+ * 1, with `units` units each, written by {@link bulkStation}.
+ */
+export async function bulkStations(
+  kv: Deno.Kv,
+  n: number,
+  o: { name: string; prefix: string; units: number },
+): Promise<BulkStation[]> {
+  const out: BulkStation[] = [];
+  for (let i = 1; i <= n; i++) {
+    const num = String(i).padStart(3, "0");
+    out.push(
+      await bulkStation(kv, {
+        serial: `${o.prefix}-${num}`,
+        name: `${o.name} ${num}`,
+        zoneId: 1,
+        units: o.units,
+        sensorPrefix: `${o.prefix}M${num}`,
+      }),
+    );
+  }
+  return out;
+}

@@ -5,24 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { call, type TestApp, withAdminApp } from "./_helpers.ts";
-import { bulkStation } from "./_bulk_stations.ts";
+import { bulkStations } from "./_bulk_stations.ts";
 import { listAccessCodes } from "../db/access_codes.ts";
 
 /** `n` stations "Torre 001"... with one unit each; answers them with their sensors' ids. */
 async function towers(t: TestApp, n: number) {
-  const out: { id: number; unit: string }[] = [];
-  for (let i = 1; i <= n; i++) {
-    const num = String(i).padStart(3, "0");
-    const s = await bulkStation(t.deps.kv, {
-      serial: `T-${num}`,
-      name: `Torre ${num}`,
-      zoneId: 1,
-      units: 1,
-      sensorPrefix: `TM${num}`,
-    });
-    out.push({ id: s.id, unit: `${s.id + 1}:unit_1` }); // the sensor is the next device
-  }
-  return out;
+  const stations = await bulkStations(t.deps.kv, n, { name: "Torre", prefix: "T", units: 1 });
+  // The sensor is the device after its station.
+  return stations.map((s) => ({ id: s.id, unit: `${s.id + 1}:unit_1` }));
 }
 
 /** The values of the boxes named `name`, and which of them are ticked. */

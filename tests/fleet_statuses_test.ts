@@ -5,23 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { call, withAdminApp } from "./_helpers.ts";
-import { bulkStation } from "./_bulk_stations.ts";
+import { bulkStations } from "./_bulk_stations.ts";
 import { markOffline, markOnline, recordLastSeen, SCAN_ABOVE } from "../db/device_status.ts";
 
 Deno.test("GET /api/devices for a fleet above the scan threshold serves each device's own status", () =>
   withAdminApp(async (t, admin) => {
     const stations = Math.ceil(SCAN_ABOVE / 3) + 1; // 3 meters each: more meters than the threshold
-    const sensors: number[] = [];
-    for (let i = 0; i < stations; i++) {
-      const s = await bulkStation(t.deps.kv, {
-        serial: `F-${i}`,
-        name: `Fleet ${i}`,
-        zoneId: 1,
-        units: 3,
-        sensorPrefix: `FM${i}`,
-      });
-      sensors.push(s.id + 1, s.id + 2, s.id + 3);
-    }
+    const sensors =
+      (await bulkStations(t.deps.kv, stations, { name: "Fleet", prefix: "F", units: 3 }))
+        .flatMap((s) => [s.id + 1, s.id + 2, s.id + 3]);
     const [on, off, quiet] = sensors;
     await markOnline(t.deps.kv, on, 1_000);
     await recordLastSeen(t.deps.kv, [[on, 5_000]]);

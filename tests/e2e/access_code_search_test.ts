@@ -5,23 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { addAccount, signedInPage, withPortalAndBrowser } from "./_browser.ts";
-import { bulkStation } from "../_bulk_stations.ts";
+import { bulkStations } from "../_bulk_stations.ts";
 import { listAccessCodes } from "../../db/access_codes.ts";
 
 Deno.test("a search in the access code form keeps the ticks and creates nothing until Create", () =>
   withPortalAndBrowser(async (portal, browser) => {
-    const ids: number[] = [];
-    for (let i = 1; i <= 55; i++) {
-      const num = String(i).padStart(3, "0");
-      const s = await bulkStation(portal.deps.kv, {
-        serial: `T-${num}`,
-        name: `Torre ${num}`,
-        zoneId: 1,
-        units: 1,
-        sensorPrefix: `TM${num}`,
-      });
-      ids.push(s.id);
-    }
+    const ids = (await bulkStations(portal.deps.kv, 55, { name: "Torre", prefix: "T", units: 1 }))
+      .map((s) => s.id);
     const admin = await addAccount(portal, "admin", { language: "en" });
     const page = await signedInPage(browser, portal, admin);
     // Once hydrated, the form shows only the checklist of the chosen type.

@@ -176,6 +176,8 @@ export function startIngest(options: IngestOptions): Ingest {
       connectTimeout: 10_000,
       keepalive: 30,
       resubscribe: false,
+      // mqtt.js otherwise formats a debug line per packet even when nobody reads them.
+      log: () => {},
     });
     client = c;
     c.on("connect", (connack) => {
@@ -189,12 +191,32 @@ export function startIngest(options: IngestOptions): Ingest {
       if (!connack.sessionPresent) subscribe(c);
       else markReady();
     });
-    c.on("message", (topic, payload) => processor.handle(topic, payload));
+    c.on("message", (topic, payload) => {
+      holdAcks(c);
+      processor.handle(topic, payload);
+    });
     c.on("error", (error) => {
       throttled.log("mqtt-error", "warn", "ingest MQTT error", { error: error.message });
     });
     c.on("offline", () => {
       throttled.log("mqtt-offline", "warn", "ingest lost the broker; reconnecting", {});
+    });
+  };
+
+  /**
+   * The acknowledgements of the messages handled in one turn of the event loop leave in one
+   * write: the socket is corked at the turn's first message and uncorked after it (one
+   * write per message costs more than handling the message).
+   */
+  let corked: NodeJS.WritableStream | null = null;
+  const holdAcks = (c: mqtt.MqttClient) => {
+    if (corked) return;
+    const stream = c.stream as unknown as { cork(): void; uncork(): void };
+    stream.cork();
+    corked = c.stream;
+    setImmediate(() => {
+      corked = null;
+      stream.uncork();
     });
   };
 

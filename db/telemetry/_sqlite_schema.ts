@@ -58,6 +58,9 @@ export function openDatabase(path: string): DatabaseSync {
   return db;
 }
 
+/** Raw rows per multi-row insert: one call binds this many rows. */
+export const RAW_ROWS_PER_INSERT = 16;
+
 /** Statements of one rollup table. */
 export interface RollStatements {
   get: StatementSync;
@@ -75,6 +78,8 @@ export class Statements {
   readonly latestBySerial: StatementSync;
   readonly upsertLatest: StatementSync;
   readonly insertRaw: StatementSync;
+  /** Inserts {@link RAW_ROWS_PER_INSERT} raw rows at once (one call instead of that many). */
+  readonly insertRawMany: StatementSync;
   readonly mergeRaw: StatementSync;
   readonly rawRange: StatementSync;
   readonly pruneRaw: StatementSync;
@@ -101,6 +106,10 @@ export class Statements {
         "DO UPDATE SET ts = excluded.ts, data = excluded.data, key_ts = excluded.key_ts",
     );
     this.insertRaw = db.prepare(`INSERT INTO raw (sid, ts, ${cols}) VALUES (?, ?, ${marks})`);
+    this.insertRawMany = db.prepare(
+      `INSERT INTO raw (sid, ts, ${cols}) VALUES ` +
+        Array.from({ length: RAW_ROWS_PER_INSERT }, () => `(?, ?, ${marks})`).join(", "),
+    );
     this.mergeRaw = db.prepare(
       `INSERT INTO raw (sid, ts, ${cols}) VALUES (?, ?, ${marks}) ON CONFLICT (sid, ts) DO UPDATE SET ` +
         KEYS.map((k) => `${k} = coalesce(excluded.${k}, raw.${k})`).join(", "),

@@ -16,7 +16,7 @@ import { MEASUREMENT_KEYS } from "../../core/devices.ts";
 import { bucketFloor, bucketNext, BUCKETS } from "./_buckets.ts";
 import { addSample, decodeRow, emptyRow, encodeRow, mergeRow } from "./_rollup.ts";
 import { groupBySerial, KEY_COUNT, type NormSample } from "./_samples.ts";
-import type { Statements } from "./_sqlite_schema.ts";
+import { RAW_ROWS_PER_INSERT, type Statements } from "./_sqlite_schema.ts";
 import type { Bucket } from "./mod.ts";
 
 interface OpenRow {
@@ -98,9 +98,8 @@ export class SqliteWriter {
   }
 
   #fast(dev: DeviceState, samples: readonly NormSample[]): number {
-    const insert = this.st.insertRaw;
+    this.#insertRaw(dev.sid, samples);
     for (const s of samples) {
-      insert.run(dev.sid, s.ts, ...s.vals);
       for (let b = 0; b < BUCKETS.length; b++) {
         let open = dev.open[b];
         if (open === null || s.ts >= open.end || s.ts < open.start) {
@@ -115,6 +114,25 @@ export class SqliteWriter {
     }
     dev.lastTs = samples[samples.length - 1].ts;
     return samples.length;
+  }
+
+  /** Inserts new raw rows, many per call. */
+  #insertRaw(sid: number, samples: readonly NormSample[]): void {
+    const whole = samples.length - (samples.length % RAW_ROWS_PER_INSERT);
+    const params: (number | null)[] = new Array(RAW_ROWS_PER_INSERT * (2 + KEY_COUNT));
+    for (let i = 0; i < whole; i += RAW_ROWS_PER_INSERT) {
+      let p = 0;
+      for (let j = i; j < i + RAW_ROWS_PER_INSERT; j++) {
+        const s = samples[j];
+        params[p++] = sid;
+        params[p++] = s.ts;
+        for (let k = 0; k < KEY_COUNT; k++) params[p++] = s.vals[k];
+      }
+      this.st.insertRawMany.run(...params);
+    }
+    for (let j = whole; j < samples.length; j++) {
+      this.st.insertRaw.run(sid, samples[j].ts, ...samples[j].vals);
+    }
   }
 
   #slow(dev: DeviceState, samples: readonly NormSample[]): number {

@@ -8,9 +8,10 @@ import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";
 import type { DeviceView, MeasurementKey } from "../core/devices.ts";
 import { deviceDisconnectEvents, listDeviceViews } from "./devices/mod.ts";
-import { devicesWithDisconnects } from "./devices/connectivity.ts";
+import { fleetConnectivity } from "./devices/connectivity.ts";
 import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../core/local_time.ts";
-import { connectivityAt, MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
+import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
+import { connectivityOf, fleetUptime } from "../core/fleet_uptime.ts";
 import { type IngestHealth, readIngestHealth } from "../db/ingest_health.ts";
 
 const HOUR = 3_600_000;
@@ -295,29 +296,16 @@ export async function monthlyUptime(deps: Deps, device: DeviceView, month: strin
 /** Counts and 24-hour uptime of the fleet the viewer sees. */
 export async function systemStats(deps: Deps, viewer: User) {
   const now = deps.now();
-  const devices = await devicesWithDisconnects(deps, viewer, now - DAY, now);
-  const stations = devices.filter((d) => d.type === "station");
-  const sensors = devices.filter((d) => d.type === "sensor");
-  let observed = 0;
-  let online = 0;
-  for (const s of sensors) {
-    if (s.events.length === 0) {
-      // Online all the time it was observed: what uptimeOver() answers, without its work.
-      const seconds = Math.round(Math.max(0, now - Math.max(now - DAY, s.created_at)) / 1000);
-      observed += seconds;
-      online += seconds;
-      continue;
-    }
-    const u = uptimeOver(s.events, now - DAY, now, s.created_at, now);
-    observed += u.observed_seconds;
-    online += u.online_duration_seconds;
-  }
+  const { shape, withEvents } = await fleetConnectivity(deps, viewer, now - DAY, now);
+  const u = fleetUptime(shape.sensor, withEvents.sensor, now - DAY, now);
   return {
-    stationCount: stations.length,
-    stationsOnline: stations.filter((d) => d.status === "online").length,
-    sensorCount: sensors.length,
-    sensorsOnline: sensors.filter((d) => d.status === "online").length,
-    uptime: observed > 0 ? Math.round((online / observed) * 1000) / 10 : null,
+    stationCount: shape.station.count,
+    stationsOnline: shape.station.online,
+    sensorCount: shape.sensor.count,
+    sensorsOnline: shape.sensor.online,
+    uptime: u.observed_seconds > 0
+      ? Math.round((u.online_seconds / u.observed_seconds) * 1000) / 10
+      : null,
   };
 }
 
@@ -341,18 +329,12 @@ export async function systemPerformance(
   const { span, step } = TIMEFRAMES[timeframe];
   const end = Math.floor(now / HOUR) * HOUR + HOUR;
   const from = end - span;
-  const devices = await devicesWithDisconnects(deps, viewer, from, now);
+  const { shape, withEvents } = await fleetConnectivity(deps, viewer, from, now);
   const times: number[] = [];
   for (let t = from + step; t <= end; t += step) times.push(t);
   const at = times.map((t) => Math.min(t, now));
-  const members = (type: "station" | "sensor") =>
-    devices.filter((d) => d.type === type).map((d) => ({
-      created_at: d.created_at,
-      heard: d.status !== "unknown",
-      events: d.events,
-    }));
-  const stations = connectivityAt(members("station"), at);
-  const sensors = connectivityAt(members("sensor"), at);
+  const stations = connectivityOf(shape.station, withEvents.station, at);
+  const sensors = connectivityOf(shape.sensor, withEvents.sensor, at);
   const share = (c: { up: number; total: number }) =>
     c.total ? Math.round((c.up / c.total) * 1000) / 10 : 0;
   const rows = times.map((t, i) => ({

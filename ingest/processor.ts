@@ -115,6 +115,8 @@ export class IngestProcessor {
   #closed = false;
   /** The next group commit (see `durable`), not started yet. */
   #commit: Promise<void> | null = null;
+  /** Batches the store refused (see `writePending`). */
+  #refusedBatches = 0;
 
   constructor(deps: ProcessorDeps, limits: Partial<IngestLimits> = {}) {
     const given = limits as Record<string, unknown>;
@@ -264,14 +266,21 @@ export class IngestProcessor {
   durable(): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("ingest is stopped"));
     if (this.#commit) return this.#commit;
+    // Any refusal or failed write from now until the commit ends may have taken readings of
+    // the messages it covers (the batch timer writes too): then it rejects, to be safe.
     const failedBefore = this.#store.stats().failedWrites ?? 0;
+    const refusedBefore = this.#refusedBatches;
     const commit = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(async () => {
-      this.#commit = null;
-      // Messages waiting for the directory become samples first.
+      // Messages waiting for the directory become samples first; messages handled meanwhile
+      // still join this commit.
       await this.#cache.settled();
+      this.#commit = null;
       if (!this.writePending()) throw new Error("the telemetry store refused the readings");
       await this.#store.flush();
-      if ((this.#store.stats().failedWrites ?? 0) !== failedBefore) {
+      if (
+        (this.#store.stats().failedWrites ?? 0) !== failedBefore ||
+        this.#refusedBatches !== refusedBefore
+      ) {
         throw new Error("the telemetry store failed to write readings");
       }
     });
@@ -294,6 +303,7 @@ export class IngestProcessor {
       this.#stats.stored(batch.length, now);
       return true;
     } catch (error) {
+      this.#refusedBatches++;
       this.#stats.dropped("store_error", now, batch.length);
       this.#error("store", error, { samples: batch.length });
       return false;

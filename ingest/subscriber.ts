@@ -1,7 +1,8 @@
 /**
  * The MQTT side of ingest: one mqtt.js client with a persistent session (stable client
  * id, `clean: false`, QoS 1) so that a broker restart or a reconnect loses nothing the
- * broker acknowledged to a meter; automatic reconnect; wildcard subscriptions to
+ * broker acknowledged to a meter, and ingest acknowledges a message only once the store
+ * committed it (`ack_after_commit.ts`); automatic reconnect; wildcard subscriptions to
  * `sensor/+/#` and `station/+/#`, optionally through a shared subscription
  * (`$share/<group>/...`: MQTT 5 on Mosquitto, 3.1.1 on the embedded broker) so that several ingest processes split the load (then a
  * NotifyStatus reading carries only the frame's own values, since each process sees only
@@ -17,6 +18,7 @@ import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, StatusSink } from "./contract.ts";
 import { type IngestLimits, IngestProcessor, type ProcessorStats } from "./processor.ts";
 import { type IngestLog, redactUrl, SILENT_LOG, throttledLog } from "./_log.ts";
+import { AckAfterCommit } from "./ack_after_commit.ts";
 
 /** What {@link startIngest} needs. */
 export interface IngestOptions extends Partial<IngestLimits> {
@@ -112,6 +114,7 @@ export function startIngest(options: IngestOptions): Ingest {
     shared ? `$share/${options.shareGroup}/${t}` : t
   );
   let client: mqtt.MqttClient | null = null;
+  let acks: AckAfterCommit | null = null;
   let stopped = false;
   let connects = 0;
   const timers: ReturnType<typeof setInterval>[] = [];
@@ -191,32 +194,23 @@ export function startIngest(options: IngestOptions): Ingest {
       if (!connack.sessionPresent) subscribe(c);
       else markReady();
     });
-    c.on("message", (topic, payload) => {
-      holdAcks(c);
-      processor.handle(topic, payload);
+    acks = new AckAfterCommit(c, () => processor.durable(), (error) => {
+      if (stopped) return;
+      throttled.log(
+        "ack-refused",
+        "error",
+        "the store did not take readings; the broker sends them again",
+        {
+          error: error instanceof Error ? error.message : String(error),
+        },
+      );
     });
+    c.on("message", (topic, payload) => processor.handle(topic, payload));
     c.on("error", (error) => {
       throttled.log("mqtt-error", "warn", "ingest MQTT error", { error: error.message });
     });
     c.on("offline", () => {
       throttled.log("mqtt-offline", "warn", "ingest lost the broker; reconnecting", {});
-    });
-  };
-
-  /**
-   * The acknowledgements of the messages handled in one turn of the event loop leave in one
-   * write: the socket is corked at the turn's first message and uncorked after it (one
-   * write per message costs more than handling the message).
-   */
-  let corked: NodeJS.WritableStream | null = null;
-  const holdAcks = (c: mqtt.MqttClient) => {
-    if (corked) return;
-    const stream = c.stream as unknown as { cork(): void; uncork(): void };
-    stream.cork();
-    corked = c.stream;
-    setImmediate(() => {
-      corked = null;
-      stream.uncork();
     });
   };
 
@@ -251,6 +245,8 @@ export function startIngest(options: IngestOptions): Ingest {
       await started;
       const c = client as mqtt.MqttClient | null;
       if (c) {
+        // What was handled is stored and acknowledged before the connection ends.
+        await (acks as AckAfterCommit | null)?.settled();
         // Not forced: in-flight acknowledgements go out before the socket closes.
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => c.end(true, () => resolve()), 2_000);

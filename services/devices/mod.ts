@@ -14,6 +14,7 @@ export {
   STATION_NOT_FOUND,
 } from "./_changes.ts";
 export { deviceMqttPassword, generateMqttPassword, provisionStored } from "./broker_accounts.ts";
+export * from "./access.ts";
 export * from "./scope.ts";
 export * from "./status.ts";
 export * from "./provisioning.ts";

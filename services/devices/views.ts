@@ -14,7 +14,8 @@ import {
   type StoredDevice,
 } from "../../db/devices.ts";
 import { readStatuses, type StatusNow } from "../../db/device_status.ts";
-import { accessChecker, type Scope, scopeOf, serve } from "./scope.ts";
+import { accessChecker, type Scope, scopeOf } from "./access.ts";
+import { serve } from "./scope.ts";
 
 /** Filters of GET /api/devices. */
 export interface DeviceFilter {

@@ -24,5 +24,6 @@ const ingest = startIngest({
   statsLogMs: 0,
 });
 await ingest.ready;
-console.log("ready");
-setInterval(() => console.log(`received ${ingest.stats().received}`), 50);
+const say = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
+say("ready");
+setInterval(() => say(`received ${ingest.stats().received}`), 50);

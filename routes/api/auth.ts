@@ -45,12 +45,7 @@ export function authApiRoutes(deps: Deps): Hono<AppEnv> {
     if (body === undefined) return badJson(c);
     const parsed = validate(loginSchema, body);
     if (!parsed.ok) return badRequest(c, parsed.errors);
-    const res = await signIn(
-      deps,
-      parsed.data.email,
-      parsed.data.password,
-      address(c),
-    );
+    const res = await signIn(deps, parsed.data, address(c));
     if (!res.ok) {
       return c.json(
         { message: signInMessage(c, res).message, code: CODES[res.reason] },

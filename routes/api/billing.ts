@@ -22,7 +22,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badJson, idParam, readJson } from "../_http.ts";
+import { badJson, pathId, readJson } from "../_http.ts";
 import { requireApiRole } from "../_session.ts";
 import { listJson } from "./_list.ts";
 import { isPeriod, parsePeriod, type PeriodKind } from "../../core/periods.ts";
@@ -35,7 +35,7 @@ import {
   runBilling,
   unitBillsFor,
 } from "../../services/billing/mod.ts";
-import { invalid, notFound } from "../../services/refusal.ts";
+import { invalid } from "../../services/refusal.ts";
 import { customerBillJson, unitBillJson } from "./_bill_json.ts";
 
 const optionalId = z.union([z.literal(""), z.string().regex(/^\d{1,15}$/)]).optional();
@@ -70,11 +70,7 @@ function billQuery(c: Context<UserEnv>, kind: PeriodKind) {
 }
 
 /** The bill id of the path; a 404 refusal when it is not one. */
-function billId(c: Context<UserEnv>): number {
-  const id = idParam(c.req.param("id"));
-  if (id === null) throw notFound("billing.errors.bill_not_found");
-  return id;
-}
+const billId = (c: Context<UserEnv>) => pathId(c, "billing.errors.bill_not_found");
 
 /** The JSON body; a 400 answer (null) when it is not JSON. */
 async function jsonBody(c: Context<UserEnv>): Promise<unknown | null> {

@@ -72,12 +72,6 @@ function billQuery(c: Context<UserEnv>, kind: PeriodKind) {
 /** The bill id of the path; a 404 refusal when it is not one. */
 const billId = (c: Context<UserEnv>) => pathId(c, "billing.errors.bill_not_found");
 
-/** The JSON body; a 400 answer (null) when it is not JSON. */
-async function jsonBody(c: Context<UserEnv>): Promise<unknown | null> {
-  const body = await readJson(c);
-  return body === undefined ? null : body;
-}
-
 /**
  * The billing run and the bill deletes, which the spec names both at the root and under /api:
  * registered on `app` relative to its prefix.
@@ -85,8 +79,8 @@ async function jsonBody(c: Context<UserEnv>): Promise<unknown | null> {
 function runAndDeleteRoutes(app: Hono<UserEnv>, deps: Deps) {
   const admin = requireApiRole("admin");
   app.post("/unified-billing/process", admin, async (c) => {
-    const body = await jsonBody(c);
-    if (body === null || typeof body !== "object") return badJson(c);
+    const body = await readJson(c);
+    if (typeof body !== "object" || body === null) return badJson(c);
     const { period, zone_id } = body as Record<string, unknown>;
     return c.json(await runBilling(deps, zone_id, period, { author: c.var.user.email }));
   });
@@ -136,8 +130,8 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
 
   const recalculate = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
     const id = billId(c);
-    const body = await jsonBody(c);
-    if (body === null) return badJson(c);
+    const body = await readJson(c);
+    if (body === undefined || body === null) return badJson(c);
     return c.json(unitBillJson(await recalculateBill(deps, id, kind, body, c.var.user)));
   };
   app.put("/bills/:id", admin, recalculate("monthly"));
@@ -145,8 +139,8 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
 
   const pay = async (c: Context<UserEnv>) => {
     const id = billId(c);
-    const body = await jsonBody(c);
-    if (body === null) return badJson(c);
+    const body = await readJson(c);
+    if (body === undefined || body === null) return badJson(c);
     return c.json(unitBillJson(await recordPayment(deps, id, body, c.var.user)));
   };
   app.post("/bills/:id/payments", admin, pay);

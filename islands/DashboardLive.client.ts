@@ -7,6 +7,7 @@
 import type { DashboardLiveProps, LiveOverview, LiveStats } from "./DashboardLive.tsx";
 import { capacityText, energyCells } from "./dashboard_cells.ts";
 import { browserEnv, startPoll } from "./poll.ts";
+import { retryAlert } from "./retry_alert.ts";
 
 /** Overview polling interval. */
 export const OVERVIEW_POLL_MS = 30_000;
@@ -37,15 +38,12 @@ export function mount(root: HTMLElement, { texts: x }: DashboardLiveProps) {
       return;
     }
     if (alert) return;
-    alert = document.createElement("div");
-    alert.className = "alert alert-error energy-error";
-    alert.setAttribute("role", "alert");
-    const retry = document.createElement("button");
-    retry.type = "button";
-    retry.className = "btn btn-sm btn-secondary";
-    retry.textContent = x.retry;
-    retry.onclick = () => overview.refresh();
-    alert.append(`${x.errorLoading} `, retry);
+    alert = retryAlert(
+      "alert alert-error energy-error",
+      x.errorLoading,
+      x.retry,
+      () => overview.refresh(),
+    );
     grid?.before(alert);
   };
 

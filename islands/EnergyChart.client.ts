@@ -17,6 +17,7 @@ import {
   yieldText,
 } from "../core/energy_modes.ts";
 import type { EnergyChartProps } from "./EnergyChart.tsx";
+import { retryAlert } from "./retry_alert.ts";
 
 interface Loaded {
   points: EnergyPoint[];
@@ -116,15 +117,7 @@ export function mount(root: HTMLElement, { mode: mode0, date: date0, texts: x }:
     alert?.remove();
     alert = null;
     if (!failed) return;
-    alert = document.createElement("div");
-    alert.className = "alert alert-error";
-    alert.setAttribute("role", "alert");
-    const retry = document.createElement("button");
-    retry.type = "button";
-    retry.className = "btn btn-sm btn-secondary";
-    retry.textContent = x.retry;
-    retry.onclick = () => void load();
-    alert.append(`${x.errorLoading} `, retry);
+    alert = retryAlert("alert alert-error", x.errorLoading, x.retry, () => void load());
     box.before(alert);
   };
 

@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import type { z } from "zod";
 import { type FieldErrors, toFieldErrors } from "../core/schemas.ts";
 import type { AppEnv } from "./_deps.ts";
-import { invalid } from "../services/refusal.ts";
+import { invalid, notFound } from "../services/refusal.ts";
 
 /** Largest request body accepted by default, in bytes (a route may pass its own limit). */
 export const MAX_BODY = 64 * 1024;
@@ -169,11 +169,37 @@ export function badJson<E extends AppEnv>(c: Context<E>) {
   return c.json({ message: c.var.t("validation.bad_json"), errors: {} }, 400);
 }
 
+/** A JSON body read and validated: its data, or the 400 answer to send instead. */
+export type JsonBody<T> = { ok: true; data: T } | { ok: false; res: Response };
+
+/**
+ * The JSON body validated with `schema`: its data, or the 400 answer ({@link badJson} when it is
+ * not JSON; field errors under the message of `failedKey`, a locale key, when it is not valid).
+ */
+export async function jsonBody<S extends z.ZodType, E extends AppEnv>(
+  c: Context<E>,
+  schema: S,
+  failedKey = "validation.failed",
+  limit = MAX_BODY,
+): Promise<JsonBody<z.output<S>>> {
+  const body = await readJson(c, limit);
+  if (body === undefined) return { ok: false, res: badJson(c) };
+  const parsed = validate(schema, body);
+  return parsed.ok ? parsed : { ok: false, res: badRequest(c, parsed.errors, c.var.t(failedKey)) };
+}
+
 /** Parses a positive integer path parameter; null when it is not one. */
 export function idParam(value: string | undefined): number | null {
   if (!value || !/^\d{1,15}$/.test(value)) return null;
   const n = Number(value);
   return n > 0 && Number.isSafeInteger(n) ? n : null;
+}
+
+/** The path's `id` as a positive integer; a not-found refusal with `notFoundKey` when it is not one. */
+export function pathId(c: Context, notFoundKey: string): number {
+  const id = idParam(c.req.param("id"));
+  if (id === null) throw notFound(notFoundKey);
+  return id;
 }
 
 /**

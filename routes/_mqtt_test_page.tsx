@@ -12,7 +12,6 @@ import {
   type ProbeResult,
   testSensorConnection,
 } from "../services/devices/mod.ts";
-import type { User } from "../core/types.ts";
 import { TestConnection } from "../components/devices/sensor/TestConnection.tsx";
 
 const sensorPage = (stationId: number, sensorId: number) =>
@@ -21,11 +20,10 @@ const sensorPage = (stationId: number, sensorId: number) =>
 /** Runs the test; answers where to go back to (null when there is no such sensor). */
 export async function testAndReturn(
   deps: Deps,
-  user: User,
   stationId: number,
   sensorId: number,
 ): Promise<string | null> {
-  const r = await testSensorConnection(deps, user, stationId, sensorId);
+  const r = await testSensorConnection(deps, stationId, sensorId);
   if (!r) return null;
   const q = new URLSearchParams(
     r.ok ? { mqtt_test: "ok" } : { mqtt_test: r.reason, mqtt_detail: r.detail.slice(0, 200) },

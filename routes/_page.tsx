@@ -55,30 +55,37 @@ export async function appPage<E extends AppEnv>(
   return c.html(html, status);
 }
 
-/** `Component` with `props` and the request's translator (`t`). */
-function withT<E extends AppEnv, P extends { t: Translate }>(
+/** A page frame ({@link appPage}, {@link barePage}): a title and a body in the document. */
+type Frame<R> = <E extends AppEnv>(
   c: Context<E>,
+  deps: Deps,
+  title: string,
+  body: ReactNode,
+  status?: Status,
+) => R;
+
+/** A frame whose body is `Component` with `props` and the request's translator (`t`). */
+type ComponentFrame<R> = <E extends AppEnv, P extends { t: Translate }>(
+  c: Context<E>,
+  deps: Deps,
+  title: string,
   Component: (props: P) => ReactNode,
-  props: Omit<P, "t">,
-): ReactNode {
-  const all = { ...props, t: c.var.t } as P;
-  return <Component {...all} />;
+  props: NoInfer<Omit<P, "t">>,
+  status?: Status,
+) => R;
+
+function withComponent<R>(frame: Frame<R>): ComponentFrame<R> {
+  return (c, deps, title, Component, props, status = 200) => {
+    const all = { ...props, t: c.var.t } as Parameters<typeof Component>[0];
+    return frame(c, deps, title, <Component {...all} />, status);
+  };
 }
 
 /**
  * Renders a signed-in page whose body is `Component` with `props` and the request's translator
  * (`t`): the common case of {@link appPage}.
  */
-export function renderPage<E extends AppEnv, P extends { t: Translate }>(
-  c: Context<E>,
-  deps: Deps,
-  title: string,
-  Component: (props: P) => ReactNode,
-  props: NoInfer<Omit<P, "t">>,
-  status: Status = 200,
-): Promise<Response> {
-  return appPage(c, deps, title, withT(c, Component, props), status);
-}
+export const renderPage: ComponentFrame<Promise<Response>> = withComponent(appPage);
 
 /** The confirmation step of a form post for browsers without JavaScript, titled by it. */
 export function confirmPage<E extends AppEnv>(
@@ -108,16 +115,7 @@ export function barePage<E extends AppEnv>(
 }
 
 /** {@link barePage} of `Component` with `props` and the request's translator (`t`). */
-export function renderBarePage<E extends AppEnv, P extends { t: Translate }>(
-  c: Context<E>,
-  deps: Deps,
-  title: string,
-  Component: (props: P) => ReactNode,
-  props: NoInfer<Omit<P, "t">>,
-  status: Status = 200,
-): Response {
-  return barePage(c, deps, title, withT(c, Component, props), status);
-}
+export const renderBarePage: ComponentFrame<Response> = withComponent(barePage);
 
 /** The 'Something went wrong' page for an unexpected failure (the exception only in development). */
 export function errorPage<E extends AppEnv>(

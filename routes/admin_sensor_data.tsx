@@ -150,7 +150,7 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
   app.post("/:sensorId/test-mqtt", loadStation(deps), async (c) => {
     const s = c.var.station;
     const sensorId = idParam(c.req.param("sensorId"));
-    const back = sensorId === null ? null : await testAndReturn(deps, c.var.user, s.id, sensorId);
+    const back = sensorId === null ? null : await testAndReturn(deps, s.id, sensorId);
     return c.redirect(back ?? dataUrl(s.id), 303);
   });
 

@@ -93,12 +93,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         ...extra,
       }, status);
     if (!parsed.ok) return render(400, { fieldErrors: translateErrors(c, parsed.errors) });
-    const res = await signIn(
-      deps,
-      parsed.data.email,
-      parsed.data.password,
-      address(c),
-    );
+    const res = await signIn(deps, parsed.data, address(c));
     if (!res.ok) {
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }

@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage, renderPage } from "./_page.tsx";
-import { idParam, queryOf } from "./_http.ts";
+import { pathId, queryOf } from "./_http.ts";
 import { z } from "zod";
-import { notFound, Refusal } from "../services/refusal.ts";
+import { Refusal } from "../services/refusal.ts";
 import {
   consumptionOverview,
   DASHBOARD_CHARTS,
@@ -58,8 +58,7 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
   });
 
   app.get("/consumption/:id", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) throw notFound(UNIT_NOT_FOUND);
+    const id = pathId(c, UNIT_NOT_FOUND);
     const q = queryOf(c, unitQuery);
     const d = await unitDetail(deps, c.var.user, id);
     return renderPage(c, deps, d.unit.name, UnitView, { d, tab: q.tab, offset: off });

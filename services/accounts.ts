@@ -57,8 +57,7 @@ export type SignInResult =
  */
 export async function signIn(
   deps: Deps,
-  email: string,
-  password: string,
+  { email, password }: { email: string; password: string },
   address: string,
 ): Promise<SignInResult> {
   const now = deps.now();

@@ -1,12 +1,12 @@
 /**
- * What the station and sensor forms share: the page head with its back link, the form with
- * its error box and cancel/save actions, the titled sections, the required/optional mark and
- * the one-line text field.
+ * What the station and sensor forms share: the page (the kit's form head, the form with its
+ * error box and cancel/save actions), the titled sections, the required/optional mark and the
+ * one-line text field.
  */
 import type { ReactNode } from "react";
 import type { Translate } from "../../services/platform/i18n.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
-import { Card, FormError } from "../kit/mod.ts";
+import { Card, FormError, FormHead } from "../kit/mod.ts";
 
 /** A form's texts: `F("title_edit")` is `devices.{station|sensor}_form.title_edit`. */
 export type FormTexts = (k: string, p?: Record<string, string | number>) => string;
@@ -34,7 +34,7 @@ export function DeviceForm(
 ) {
   return (
     <>
-      <DeviceFormHead
+      <FormHead
         title={F(editing ? "title_edit" : "title_create")}
         subtitle={subtitle}
         back={back}
@@ -73,26 +73,6 @@ export function FormSection({ id, title, children }: {
         {children}
       </div>
     </Card>
-  );
-}
-
-/** The page head: title, subtitle and a back link. */
-export function DeviceFormHead({ title, subtitle, back, backLabel }: {
-  title: string;
-  subtitle: string;
-  back: string;
-  backLabel: string;
-}) {
-  return (
-    <div className="page-head">
-      <div>
-        <h1>{title}</h1>
-        <p className="muted" style={{ margin: 0 }}>{subtitle}</p>
-      </div>
-      <div className="page-actions">
-        <a className="btn btn-secondary" href={back}>{backLabel}</a>
-      </div>
-    </div>
   );
 }
 

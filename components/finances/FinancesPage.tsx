@@ -282,6 +282,12 @@ function Details({ F, o, filters }: { F: T; o: FinanceOverview; filters: Finance
   );
 }
 
+/** What the portal keeps and what it passes on, as the explanation lists them. */
+const EXPLAINED = [
+  ["kept", ["commission", "fees"]],
+  ["passed", ["base_tariff", "energy_compensation", "taxes"]],
+] as const;
+
 function Explanation({ F }: { F: T }) {
   return (
     <Card
@@ -291,21 +297,14 @@ function Explanation({ F }: { F: T }) {
     >
       <p>{F("explanation.intro")}</p>
       <div className="explanation-cols">
-        <div>
-          <h3>{F("explanation.kept_title")}</h3>
-          <ul>
-            <li>{F("explanation.kept_commission")}</li>
-            <li>{F("explanation.kept_fees")}</li>
-          </ul>
-        </div>
-        <div>
-          <h3>{F("explanation.passed_title")}</h3>
-          <ul>
-            <li>{F("explanation.passed_base_tariff")}</li>
-            <li>{F("explanation.passed_energy_compensation")}</li>
-            <li>{F("explanation.passed_taxes")}</li>
-          </ul>
-        </div>
+        {EXPLAINED.map(([side, items]) => (
+          <div key={side}>
+            <h3>{F(`explanation.${side}_title`)}</h3>
+            <ul>
+              {items.map((k) => <li key={k}>{F(`explanation.${side}_${k}`)}</li>)}
+            </ul>
+          </div>
+        ))}
       </div>
       <p className="formula">{F("explanation.formula")}</p>
     </Card>

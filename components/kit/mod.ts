@@ -4,6 +4,7 @@
  * - {@link ResponsiveList}: one list rendered once, a table on wide screens and cards on
  *   phones through CSS alone (`static/styles/kit.css`).
  * - {@link PageHeader}: the page's title, subtitle and main actions.
+ * - {@link FormHead}: the head of a form page, with its subtitle and the link back.
  * - {@link AddLink}: the plus button of a page, a link to a create form.
  * - {@link Card}: a titled section of a page (`<section class="card">` and its `<h2>`).
  * - {@link Facts}: a list of labelled values (`<dl>`).
@@ -18,6 +19,7 @@
  */
 export { type ListColumn, ResponsiveList, type ResponsiveListProps } from "./ResponsiveList.tsx";
 export { PageHeader, type PageHeaderProps } from "./PageHeader.tsx";
+export { FormHead, type FormHeadProps } from "./FormHead.tsx";
 export { Card, type CardProps } from "./Card.tsx";
 export { AddLink, type AddLinkProps } from "./AddLink.tsx";
 export { Facts, type FactsProps } from "./Facts.tsx";

@@ -19,6 +19,12 @@ export const ROADMAP = [
   ["accounting_export", "low", "future_release"],
 ] as const;
 
+/** What the owner has already, with where it is. */
+const AVAILABLE = [["current_billing", "/customer/billing"], [
+  "basic_analytics",
+  "/customer",
+]] as const;
+
 const TONE = { high: "red", medium: "yellow", low: "grey" } as const;
 
 /** The roadmap page. */
@@ -57,18 +63,14 @@ export function FinancesPage({ t }: { t: Translate }) {
       </div>
       <Card title={F("available_now.title")} data-testid="available-now">
         <ul className="roadmap-available">
-          <li>
-            <a href="/customer/billing">
-              <strong>{F("available_now.current_billing")}</strong>
-            </a>
-            <p className="muted">{F("available_now.current_billing_description")}</p>
-          </li>
-          <li>
-            <a href="/customer">
-              <strong>{F("available_now.basic_analytics")}</strong>
-            </a>
-            <p className="muted">{F("available_now.basic_analytics_description")}</p>
-          </li>
+          {AVAILABLE.map(([key, href]) => (
+            <li key={key}>
+              <a href={href}>
+                <strong>{F(`available_now.${key}`)}</strong>
+              </a>
+              <p className="muted">{F(`available_now.${key}_description`)}</p>
+            </li>
+          ))}
         </ul>
       </Card>
     </>

@@ -48,6 +48,23 @@ function ZoneCard({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** The tiers of a season as table rows: level, range, price. */
+/** A card of the zone's history (`area`): its subtitle, then `children` or the load failure. */
+function HistoryCard({ D, area, failed, children }: {
+  D: (k: string) => string;
+  area: string;
+  failed: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <ZoneCard title={D(`${area}.title`)}>
+      <p className="muted">{D(`${area}.subtitle`)}</p>
+      {failed
+        ? <div className="alert alert-error">{D("errors.load_history_failed")}</div>
+        : children}
+    </ZoneCard>
+  );
+}
+
 function tierRows(t: Translate, zone: Zone, season: Season | null) {
   const T = (k: string, p?: Record<string, string | number>) =>
     t(`zones.zone_detail.pricing_table.${k}`, p);
@@ -253,18 +270,12 @@ export function ZoneDetail(
         </ZoneCard>
       </div>
       <PricingTable t={t} zone={z} />
-      <ZoneCard title={D("price_history.title")}>
-        <p className="muted">{D("price_history.subtitle")}</p>
-        {history === null
-          ? <div className="alert alert-error">{D("errors.load_history_failed")}</div>
-          : <PriceHistoryChart t={t} history={history} />}
-      </ZoneCard>
-      <ZoneCard title={D("versions.title")}>
-        <p className="muted">{D("versions.subtitle")}</p>
-        {versions === null
-          ? <div className="alert alert-error">{D("errors.load_history_failed")}</div>
-          : <VersionList t={t} versions={versions} />}
-      </ZoneCard>
+      <HistoryCard D={D} area="price_history" failed={history === null}>
+        {history && <PriceHistoryChart t={t} history={history} />}
+      </HistoryCard>
+      <HistoryCard D={D} area="versions" failed={versions === null}>
+        {versions && <VersionList t={t} versions={versions} />}
+      </HistoryCard>
       <ZoneCard title={D("assigned_stations.title")}>
         {stations === null && (
           <div className="alert alert-error">{D("errors.load_stations_failed")}</div>

@@ -9,7 +9,7 @@ import { Island } from "../render.tsx";
 import ZoneLevels from "../../islands/ZoneLevels.tsx";
 import type { ZoneLevelsValues } from "../../core/zone_levels.ts";
 import { errAttrs, FieldError } from "../Field.tsx";
-import { Card, FormError } from "../kit/mod.ts";
+import { Card, FormError, FormHead } from "../kit/mod.ts";
 import { NumberField } from "./NumberField.tsx";
 import type { PresetFill } from "../../core/cfe_presets.ts";
 import {
@@ -146,17 +146,12 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
   );
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>{F(editing ? "title_edit" : "title_create")}</h1>
-          <p className="muted" style={{ margin: 0 }}>
-            {F(editing ? "subtitle_edit" : "subtitle_create")}
-          </p>
-        </div>
-        <div className="page-actions">
-          <a className="btn btn-secondary" href="/admin/pricing">{F("back")}</a>
-        </div>
-      </div>
+      <FormHead
+        title={F(editing ? "title_edit" : "title_create")}
+        subtitle={F(editing ? "subtitle_edit" : "subtitle_create")}
+        back="/admin/pricing"
+        backLabel={F("back")}
+      />
       <FormError testId="form-error">{error}</FormError>
       {!editing && <PresetPicker t={t} chosen={preset?.id ?? "cfe_1"} />}
       {preset && <PresetNote t={t} fill={preset.fill} id={preset.id} />}

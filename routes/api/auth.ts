@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppEnv, Deps } from "../_deps.ts";
-import { badJson, badRequest, clientAddress, readJson, validate } from "../_http.ts";
+import { badRequest, clientAddress, jsonBody } from "../_http.ts";
 import { setSessionCookie } from "../_session.ts";
 import { loginSchema, registerSchema } from "../../core/schemas.ts";
 import { register, signIn } from "../../services/accounts.ts";
@@ -15,10 +15,8 @@ import { CODES, endSession, signInMessage, STATUS, tooMany } from "../_auth_comm
 /** Registration with an access code, as JSON (spec 000: `POST /auth/register`). */
 function registerJson(deps: Deps) {
   return async (c: Context<AppEnv>) => {
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(registerSchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("auth.errors.registration_failed"));
+    const parsed = await jsonBody(c, registerSchema, "auth.errors.registration_failed");
+    if (!parsed.ok) return parsed.res;
     const res = await register(
       deps,
       parsed.data,
@@ -41,16 +39,9 @@ export function authApiRoutes(deps: Deps): Hono<AppEnv> {
   const address = (c: Context<AppEnv>) => clientAddress(c, deps.config.trustProxy);
 
   app.post("/login", async (c) => {
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(loginSchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors);
-    const res = await signIn(
-      deps,
-      parsed.data.email,
-      parsed.data.password,
-      address(c),
-    );
+    const parsed = await jsonBody(c, loginSchema);
+    if (!parsed.ok) return parsed.res;
+    const res = await signIn(deps, parsed.data, address(c));
     if (!res.ok) {
       return c.json(
         { message: signInMessage(c, res).message, code: CODES[res.reason] },

@@ -22,7 +22,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badJson, idParam, readJson } from "../_http.ts";
+import { badJson, pathId, readJson } from "../_http.ts";
 import { requireApiRole } from "../_session.ts";
 import { listJson } from "./_list.ts";
 import { isPeriod, parsePeriod, type PeriodKind } from "../../core/periods.ts";
@@ -35,7 +35,7 @@ import {
   runBilling,
   unitBillsFor,
 } from "../../services/billing/mod.ts";
-import { invalid, notFound } from "../../services/refusal.ts";
+import { invalid } from "../../services/refusal.ts";
 import { customerBillJson, unitBillJson } from "./_bill_json.ts";
 
 const optionalId = z.union([z.literal(""), z.string().regex(/^\d{1,15}$/)]).optional();
@@ -70,17 +70,7 @@ function billQuery(c: Context<UserEnv>, kind: PeriodKind) {
 }
 
 /** The bill id of the path; a 404 refusal when it is not one. */
-function billId(c: Context<UserEnv>): number {
-  const id = idParam(c.req.param("id"));
-  if (id === null) throw notFound("billing.errors.bill_not_found");
-  return id;
-}
-
-/** The JSON body; a 400 answer (null) when it is not JSON. */
-async function jsonBody(c: Context<UserEnv>): Promise<unknown | null> {
-  const body = await readJson(c);
-  return body === undefined ? null : body;
-}
+const billId = (c: Context<UserEnv>) => pathId(c, "billing.errors.bill_not_found");
 
 /**
  * The billing run and the bill deletes, which the spec names both at the root and under /api:
@@ -89,8 +79,8 @@ async function jsonBody(c: Context<UserEnv>): Promise<unknown | null> {
 function runAndDeleteRoutes(app: Hono<UserEnv>, deps: Deps) {
   const admin = requireApiRole("admin");
   app.post("/unified-billing/process", admin, async (c) => {
-    const body = await jsonBody(c);
-    if (body === null || typeof body !== "object") return badJson(c);
+    const body = await readJson(c);
+    if (typeof body !== "object" || body === null) return badJson(c);
     const { period, zone_id } = body as Record<string, unknown>;
     return c.json(await runBilling(deps, zone_id, period, { author: c.var.user.email }));
   });
@@ -140,8 +130,8 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
 
   const recalculate = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
     const id = billId(c);
-    const body = await jsonBody(c);
-    if (body === null) return badJson(c);
+    const body = await readJson(c);
+    if (body === undefined || body === null) return badJson(c);
     return c.json(unitBillJson(await recalculateBill(deps, id, kind, body, c.var.user)));
   };
   app.put("/bills/:id", admin, recalculate("monthly"));
@@ -149,8 +139,8 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
 
   const pay = async (c: Context<UserEnv>) => {
     const id = billId(c);
-    const body = await jsonBody(c);
-    if (body === null) return badJson(c);
+    const body = await readJson(c);
+    if (body === undefined || body === null) return badJson(c);
     return c.json(unitBillJson(await recordPayment(deps, id, body, c.var.user)));
   };
   app.post("/bills/:id/payments", admin, pay);

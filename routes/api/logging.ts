@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppEnv, Deps } from "../_deps.ts";
-import { badJson, badRequest, clientAddress, readJson, validate } from "../_http.ts";
+import { badRequest, clientAddress, jsonBody } from "../_http.ts";
 import { logEntrySchema } from "../../core/schemas.ts";
 
 /** How many client entries are kept. */
@@ -48,10 +48,8 @@ export function loggingRoutes(deps: Deps): Hono<AppEnv> & { entries(): ClientLog
       r && r.minute === minute ? { minute, count: r.count + 1 } : { minute, count: 1 },
     );
     if (rate.size > 10_000) rate.clear();
-    const body = await readJson(c, LOG_BODY_LIMIT);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(logEntrySchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors);
+    const parsed = await jsonBody(c, logEntrySchema, "validation.failed", LOG_BODY_LIMIT);
+    if (!parsed.ok) return parsed.res;
     const context = parsed.data.context ?? {};
     if (JSON.stringify(context).length > 8192) {
       return badRequest(c, { context: "validation.too_long" });

@@ -21,7 +21,7 @@ export function mqttConnectionApiRoutes(deps: Deps): Hono<UserEnv> {
       const sensorId = idParam(c.req.param("sensorId"));
       const result = stationId === null || sensorId === null
         ? null
-        : await testSensorConnection(deps, c.var.user, stationId, sensorId);
+        : await testSensorConnection(deps, stationId, sensorId);
       if (!result) return c.json({ message: c.var.t("mqtt_test.sensor_not_found") }, 404);
       return c.json({ success: result.ok, message: probeMessage(c.var.t, result) });
     },

@@ -1,7 +1,7 @@
 /** Notifications API: list, unread count, resolve (sensor_offline resolves only itself). */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badRequest, idParam, validate } from "../_http.ts";
+import { badRequest, pathId, validate } from "../_http.ts";
 import { requireApiRole } from "../_session.ts";
 import { notificationsQuerySchema } from "../../core/schemas.ts";
 import { activeCount, notificationsOf, resolveByHand } from "../../services/notifications.ts";
@@ -29,8 +29,7 @@ export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
   });
 
   app.post("/:id/resolve", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) return c.json({ message: c.var.t("errors.notification_not_found") }, 404);
+    const id = pathId(c, "errors.notification_not_found");
     const notification = await resolveByHand(deps, c.var.user.id, id, c.var.lang);
     return c.json({ message: c.var.t("notifications.resolved_ok"), notification });
   });

@@ -6,9 +6,8 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
 import type { AppEnv } from "../_deps.ts";
-import { idParam } from "../_http.ts";
+import { pathId } from "../_http.ts";
 import { requireApiRole } from "../_session.ts";
-import { notFound } from "../../services/refusal.ts";
 import {
   PAYMENT_ERRORS,
   paymentsSummary,
@@ -25,14 +24,12 @@ export function tenantPaymentApiRoutes(deps: Deps): Hono<AppEnv> {
   app.get("/summary", async (c) => c.json(summaryJson(await paymentsSummary(deps, c.var.user))));
 
   app.get("/:id", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) throw notFound(PAYMENT_ERRORS.notFound);
+    const id = pathId(c, PAYMENT_ERRORS.notFound);
     return c.json(paymentJson(await tenantPayment(deps, c.var.user, id)));
   });
 
   app.post("/:id/pay", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) throw notFound(PAYMENT_ERRORS.notFound);
+    const id = pathId(c, PAYMENT_ERRORS.notFound);
     await referenceFor(deps, c.var.user, id);
     const p = await tenantPayment(deps, c.var.user, id);
     return c.json({ ...paymentJson(p), spei_details: speiDetailsJson(p) });

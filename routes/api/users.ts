@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badJson, badRequest, idParam, readJson, validate } from "../_http.ts";
+import { badRequest, idParam, jsonBody, pathId, validate } from "../_http.ts";
 import { encodeCursor } from "../../core/paging.ts";
 import { apiPage, listJson } from "./_list.ts";
 import { requireApiRole } from "../_session.ts";
@@ -34,10 +34,8 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
   // The profile is anyone's own; it is registered before the admin guard.
   app.get("/profile", requireApiRole(), (c) => c.json(c.var.user));
   app.put("/profile", requireApiRole(), async (c) => {
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(profileSchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors);
+    const parsed = await jsonBody(c, profileSchema);
+    if (!parsed.ok) return parsed.res;
     return c.json(await updateProfile(deps, c.var.user, parsed.data));
   });
 
@@ -54,15 +52,12 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
     return c.json({ codes, next_cursor: more && last ? encodeCursor(last.id) : null });
   });
   app.post("/access-codes", async (c) => {
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(accessCodeSchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.create_code_failed"));
+    const parsed = await jsonBody(c, accessCodeSchema, "users.errors.create_code_failed");
+    if (!parsed.ok) return parsed.res;
     return c.json(await createCode(deps, parsed.data), 201);
   });
   app.delete("/access-codes/:id", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) return c.json({ message: c.var.t("errors.access_code_not_found") }, 404);
+    const id = pathId(c, "errors.access_code_not_found");
     await removeCode(deps, id);
     return c.json({ message: "Access code deleted successfully" });
   });
@@ -74,10 +69,8 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
     return listJson(c, "users", users, (u) => u.id, (u) => u);
   });
   app.post("/", async (c) => {
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(accountCreateSchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.create_failed"));
+    const parsed = await jsonBody(c, accountCreateSchema, "users.errors.create_failed");
+    if (!parsed.ok) return parsed.res;
     return c.json(await createAccount(deps, parsed.data), 201);
   });
   app.get("/:id", async (c) => {
@@ -87,23 +80,18 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
     return c.json(user);
   });
   app.put("/:id", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = validate(accountUpdateSchema, body);
-    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("users.errors.update_failed"));
+    const id = pathId(c, "errors.user_not_found");
+    const parsed = await jsonBody(c, accountUpdateSchema, "users.errors.update_failed");
+    if (!parsed.ok) return parsed.res;
     return c.json(await updateAccount(deps, c.var.user, id, parsed.data));
   });
   app.delete("/:id", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
+    const id = pathId(c, "errors.user_not_found");
     await deleteAccount(deps, c.var.user, id);
     return c.json({ message: "User deleted successfully" });
   });
   app.post("/:id/toggle", async (c) => {
-    const id = idParam(c.req.param("id"));
-    if (id === null) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
+    const id = pathId(c, "errors.user_not_found");
     return c.json(await toggleAccount(deps, c.var.user, id));
   });
   return app;

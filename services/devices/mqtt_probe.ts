@@ -6,7 +6,6 @@
  * The broker: see {@link meterBroker}.
  */
 import type { Deps } from "../deps.ts";
-import type { User } from "../../core/types.ts";
 import type { Translate } from "../platform/i18n.ts";
 import { getStationSensor } from "../../db/devices.ts";
 import { deviceMqttPassword } from "./broker_accounts.ts";
@@ -131,7 +130,6 @@ export async function probe(
  */
 export async function testSensorConnection(
   deps: Deps,
-  _actor: User,
   stationId: number,
   sensorId: number,
 ): Promise<ProbeResult | null> {

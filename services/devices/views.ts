@@ -68,10 +68,17 @@ export async function getDeviceView(
   viewer: User,
   id: number,
 ): Promise<DeviceView | null> {
+  const seen = await visibleDevice(deps, viewer, id);
+  if (!seen) return null;
+  const basic = seen.access === "basic" ? [seen.d.id] : [];
+  return (await serve(deps, viewer, [seen.d], new Set(basic)))[0];
+}
+
+/** Device `id` and how much of it `viewer` may see, or null (missing or not theirs). */
+async function visibleDevice(deps: Deps, viewer: User, id: number) {
   const d = await getDevice(deps.kv, id);
   const access = d ? await accessChecker(deps, viewer)(d) : null;
-  if (!d || !access) return null;
-  return (await serve(deps, viewer, [d], new Set(access === "basic" ? [d.id] : [])))[0];
+  return d && access ? { d, access } : null;
 }
 
 /** A station's sensors as `viewer` may see them; null when the station is not theirs. */
@@ -153,7 +160,6 @@ export async function deviceStatusView(
   viewer: User,
   id: number,
 ): Promise<StatusNow | null> {
-  const d = await getDevice(deps.kv, id);
-  if (!d || !(await accessChecker(deps, viewer)(d))) return null;
+  if (!(await visibleDevice(deps, viewer, id))) return null;
   return (await readStatuses(deps.kv, [id])).get(id)!;
 }

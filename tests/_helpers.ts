@@ -206,6 +206,19 @@ export async function createdWithout(res: Response, secrets: string[]) {
   return JSON.parse(text);
 }
 
+/**
+ * GETs each path of `fields` as the bearer of `token` and asserts a 400 whose `errors` names
+ * the field given for that path with a message.
+ */
+export async function refusedQueries(t: TestApp, token: string, fields: Record<string, string>) {
+  for (const [path, field] of Object.entries(fields)) {
+    const res = await call(t, "GET", path, { token });
+    assert.equal(res.status, 400, path);
+    const body = await res.json();
+    assert.equal(typeof body.errors?.[field], "string", `${path}: ${JSON.stringify(body)}`);
+  }
+}
+
 /** An MQTT account of a device in a request body. */
 export interface MqttAccount {
   username: string;

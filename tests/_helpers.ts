@@ -130,6 +130,8 @@ export interface CallOptions {
   token?: string;
   cookie?: string;
   json?: unknown;
+  /** A body sent as `application/json` as it is (malformed JSON). */
+  jsonText?: string;
   form?: Record<string, string | string[]>;
   body?: string;
   headers?: Record<string, string>;
@@ -146,6 +148,9 @@ export function call(t: TestApp, method: string, path: string, o: CallOptions = 
   if (o.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(o.json);
+  } else if (o.jsonText !== undefined) {
+    headers["content-type"] = "application/json";
+    body = o.jsonText;
   } else if (o.form) {
     headers["content-type"] = "application/x-www-form-urlencoded";
     const p = new URLSearchParams();

@@ -78,6 +78,19 @@ const REAL_120V_EM = {
   user_calibrated_phase: [],
 };
 
+/** A fresh meter state that has seen {@link REAL_EM} at {@link NOW}. */
+function stateAfterRealEm() {
+  const state = newMeterState();
+  reading(interpretMessage(state, "status/em:0", JSON.stringify(REAL_EM), NOW));
+  return state;
+}
+
+/** A Pro 3EM's Gen2 notification `method` with `params`, as published on `events/rpc`. */
+function pro3emEvent(method: string, params: Record<string, unknown>) {
+  const src = "shellypro3em-aabbccddeeff";
+  return JSON.stringify({ src, dst: `${src}/events`, method, params });
+}
+
 function reading(i: Interpretation) {
   assert.equal(i.type, "reading", `expected a reading, got ${JSON.stringify(i)}`);
   return i as Extract<Interpretation, { type: "reading" }>;
@@ -213,17 +226,12 @@ Deno.test("the official EM example: the doc typo c_active_power is not a known f
 });
 
 Deno.test("NotifyStatus partial frames overlay the last known state and carry their own time", () => {
-  const state = newMeterState();
-  reading(interpretMessage(state, "status/em:0", JSON.stringify(REAL_EM), NOW));
-  const frame = {
-    src: "shellypro3em-aabbccddeeff",
-    dst: "shellypro3em-aabbccddeeff/events",
-    method: "NotifyStatus",
-    params: { ts: 1736604018.38, "em:0": { id: 0, a_current: 3.5, a_act_power: 700.1 } },
-  };
-  const r = reading(
-    interpretMessage(state, "events/rpc", JSON.stringify(frame), 1736604020_000),
-  );
+  const state = stateAfterRealEm();
+  const frame = pro3emEvent("NotifyStatus", {
+    ts: 1736604018.38,
+    "em:0": { id: 0, a_current: 3.5, a_act_power: 700.1 },
+  });
+  const r = reading(interpretMessage(state, "events/rpc", frame, 1736604020_000));
   assert.equal(r.ts, 1736604018380);
   assert.equal(r.values.phase_a_current, 3.5);
   assert.equal(r.values.phase_a_power, 700.1);
@@ -246,22 +254,16 @@ Deno.test("a NotifyStatus frame before any full status gives only its own keys",
 });
 
 Deno.test("NotifyFullStatus replaces the state of the components it carries", () => {
-  const state = newMeterState();
-  reading(interpretMessage(state, "status/em:0", JSON.stringify(REAL_EM), NOW));
-  const full = {
-    src: "shellypro3em-aabbccddeeff",
-    dst: "shellypro3em-aabbccddeeff/events",
-    method: "NotifyFullStatus",
-    params: {
-      ts: NOW / 1000,
-      ble: {},
-      cloud: { connected: true },
-      "em:0": { id: 0, a_voltage: 231.5, a_current: 1.0 },
-      "emdata:0": REAL_EMDATA,
-      sys: { mac: "AABBCCDDEEFF", unixtime: NOW / 1000 },
-    },
-  };
-  const r = reading(interpretMessage(state, "events/rpc", JSON.stringify(full), NOW + 500));
+  const state = stateAfterRealEm();
+  const full = pro3emEvent("NotifyFullStatus", {
+    ts: NOW / 1000,
+    ble: {},
+    cloud: { connected: true },
+    "em:0": { id: 0, a_voltage: 231.5, a_current: 1.0 },
+    "emdata:0": REAL_EMDATA,
+    sys: { mac: "AABBCCDDEEFF", unixtime: NOW / 1000 },
+  });
+  const r = reading(interpretMessage(state, "events/rpc", full, NOW + 500));
   assert.equal(r.ts, NOW);
   assert.equal(r.values.phase_a_voltage, 231.5);
   assert.equal(r.values.phase_b_voltage, undefined, "replaced, not overlaid");
@@ -270,8 +272,7 @@ Deno.test("NotifyFullStatus replaces the state of the components it carries", ()
 });
 
 Deno.test("null clears a field: the meter does not know it any more", () => {
-  const state = newMeterState();
-  reading(interpretMessage(state, "status/em:0", JSON.stringify(REAL_EM), NOW));
+  const state = stateAfterRealEm();
   const frame = { method: "NotifyStatus", params: { ts: NOW / 1000, "em:0": { a_voltage: null } } };
   const r = reading(interpretMessage(state, "events/rpc", JSON.stringify(frame), NOW));
   assert.equal(r.values.phase_a_voltage, undefined);
@@ -279,8 +280,7 @@ Deno.test("null clears a field: the meter does not know it any more", () => {
 });
 
 Deno.test("malformed JSON is dropped and leaves the state alone", () => {
-  const state = newMeterState();
-  reading(interpretMessage(state, "status/em:0", JSON.stringify(REAL_EM), NOW));
+  const state = stateAfterRealEm();
   for (const [rest, payload] of [["status/em:0", '{"a_voltage":'], ["events/rpc", "not json"]]) {
     const d = dropped(interpretMessage(state, rest, payload, NOW));
     assert.equal(d.reason, "malformed_json");
@@ -395,8 +395,7 @@ Deno.test("a JSON __proto__ key pollutes nothing", () => {
 });
 
 Deno.test("without overlay a NotifyStatus reading carries only the frame's own values", () => {
-  const state = newMeterState();
-  reading(interpretMessage(state, "status/em:0", JSON.stringify(REAL_EM), NOW));
+  const state = stateAfterRealEm();
   const frame = { method: "NotifyStatus", params: { ts: NOW / 1000, "em:0": { a_current: 3 } } };
   const options = { ...DEFAULT_INTERPRET, overlayPartialFrames: false };
   const r = reading(interpretMessage(state, "events/rpc", JSON.stringify(frame), NOW, options));

@@ -130,6 +130,8 @@ export interface CallOptions {
   token?: string;
   cookie?: string;
   json?: unknown;
+  /** A body sent as `application/json` as it is (malformed JSON). */
+  jsonText?: string;
   form?: Record<string, string | string[]>;
   body?: string;
   headers?: Record<string, string>;
@@ -146,6 +148,9 @@ export function call(t: TestApp, method: string, path: string, o: CallOptions = 
   if (o.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(o.json);
+  } else if (o.jsonText !== undefined) {
+    headers["content-type"] = "application/json";
+    body = o.jsonText;
   } else if (o.form) {
     headers["content-type"] = "application/x-www-form-urlencoded";
     const p = new URLSearchParams();
@@ -204,6 +209,19 @@ export async function createdWithout(res: Response, secrets: string[]) {
   const text = await res.text();
   for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} in ${text}`);
   return JSON.parse(text);
+}
+
+/**
+ * GETs each path of `fields` as the bearer of `token` and asserts a 400 whose `errors` names
+ * the field given for that path with a message.
+ */
+export async function refusedQueries(t: TestApp, token: string, fields: Record<string, string>) {
+  for (const [path, field] of Object.entries(fields)) {
+    const res = await call(t, "GET", path, { token });
+    assert.equal(res.status, 400, path);
+    const body = await res.json();
+    assert.equal(typeof body.errors?.[field], "string", `${path}: ${JSON.stringify(body)}`);
+  }
 }
 
 /** An MQTT account of a device in a request body. */

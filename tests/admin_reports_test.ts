@@ -140,24 +140,20 @@ test("the recalculation form refuses bad input with the spec's texts and changes
   const before = (await getUnitBillOf(w.t.deps.kv, w.stationId, "2026-01", "unit_1"))!;
   const path = `/admin/report/station/${w.stationId}/unit/unit_1/recalculate`;
   const base = { bill_id: String(before.id), period: "2026-01", year: "2026" };
-  const cases: [Record<string, string>, string][] = [
+  /** What is wrong with each manual consumption, after "Invalid consumption input: ". */
+  const badConsumption: Record<string, string> = {
+    "": "Consumption value is required",
+    abc: "Invalid number format",
+    "0": "Consumption must be greater than 0",
+    "20 000": "Consumption seems too high (max 10,000 kWh)",
+  };
+  type Case = [form: Record<string, string>, message: string];
+  const cases: Case[] = [
     [{}, "Please select a recalculation method."],
-    [
-      { recalculation_method: "manual_input", energy_consumption: "" },
-      "Invalid consumption input: Consumption value is required",
-    ],
-    [
-      { recalculation_method: "manual_input", energy_consumption: "abc" },
-      "Invalid consumption input: Invalid number format",
-    ],
-    [
-      { recalculation_method: "manual_input", energy_consumption: "0" },
-      "Invalid consumption input: Consumption must be greater than 0",
-    ],
-    [
-      { recalculation_method: "manual_input", energy_consumption: "20 000" },
-      "Invalid consumption input: Consumption seems too high (max 10,000 kWh)",
-    ],
+    ...Object.entries(badConsumption).map(([energy_consumption, problem]): Case => [
+      { recalculation_method: "manual_input", energy_consumption },
+      `Invalid consumption input: ${problem}`,
+    ]),
     [{ recalculation_method: "method_9" }, "Please select a recalculation method."],
   ];
   for (const [form, message] of cases) {

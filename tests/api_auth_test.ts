@@ -155,11 +155,7 @@ Deno.test("POST /auth/login throttles an address after 20 failures across accoun
 
 Deno.test("POST /auth/login answers 400 with an errors map for bad JSON or missing fields", async () => {
   const t = await testApp();
-  const bad = await call(t, "POST", "/auth/login", {
-    body: "{not json",
-    headers: { "content-type": "application/json" },
-    cookie: EN,
-  });
+  const bad = await call(t, "POST", "/auth/login", { jsonText: "{not json", cookie: EN });
   assert.equal(bad.status, 400);
   const badBody = await bad.json();
   assert.equal(badBody.message, "The request body must be valid JSON.");
@@ -385,10 +381,7 @@ Deno.test("POST /auth/register answers 400 with field errors for bad input, neve
     phone: "The phone number needs 8 to 15 digits",
     accessCode: "Access code is required",
   });
-  const bad = await call(t, "POST", "/api/auth/register", {
-    body: "]",
-    headers: { "content-type": "application/json" },
-  });
+  const bad = await call(t, "POST", "/api/auth/register", { jsonText: "]" });
   assert.equal(bad.status, 400);
   t.close();
 });

@@ -64,8 +64,7 @@ test("POST /api/unified-billing/process answers 400/404 with a message for bad i
   }
   const notJson = await call(w.t, "POST", "/api/unified-billing/process", {
     token: w.admin,
-    body: "{nope",
-    headers: { "content-type": "application/json" },
+    jsonText: "{nope",
   });
   assert.equal(notJson.status, 400);
   await notJson.body?.cancel();

@@ -212,11 +212,7 @@ adminTest(
       country: "Country is required",
     });
     // Not JSON, wrong types, topic characters in the serial.
-    const notJson = await call(t, "POST", "/api/devices", {
-      token: admin.token,
-      body: "{",
-      headers: { "content-type": "application/json" },
-    });
+    const notJson = await call(t, "POST", "/api/devices", { token: admin.token, jsonText: "{" });
     assert.equal(notJson.status, 400);
     await notJson.body?.cancel();
     const wrong = await call(t, "POST", "/api/devices", {

@@ -119,39 +119,32 @@ async function world(): Promise<World> {
 
 const test = testsWith(world, (w) => w.t.close());
 
-/** Every amount of the world's bills in integer cents (what must never reach the API). */
+/** Calls `visit` with every number under a money-named field of `v`, with its path and key. */
+function eachMoney(
+  v: unknown,
+  visit: (n: number, path: string, key: string) => void,
+  path = "$",
+  key = "",
+) {
+  if (Array.isArray(v)) v.forEach((x, i) => eachMoney(x, visit, `${path}[${i}]`, key));
+  else if (v && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) eachMoney(x, visit, `${path}.${k}`, k);
+  } else if (typeof v === "number" && MONEY.test(key)) visit(v, path, key);
+}
+
+/**
+ * Every amount of the world's stored bills in integer cents, tiers and amounts due included
+ * (what must never reach the API); rates and prices are not amounts.
+ */
 async function knownCents(w: World): Promise<Set<number>> {
   const out = new Set<number>();
-  const add = (v: unknown) => {
-    if (typeof v === "number" && Number.isInteger(v) && v >= 100) out.add(v);
+  const add = (v: number, _path: string, key: string) => {
+    if (!RATE.test(key) && Number.isInteger(v) && v >= 100) out.add(v);
   };
-  for (const b of await listUnitBills(w.t.deps.kv)) {
-    for (
-      const v of [
-        b.energy_cost,
-        b.base_tariff,
-        b.compensation_cost,
-        b.tax_cost,
-        b.total_cost,
-        b.late_fee,
-        amountDue(b),
-      ]
-    ) add(v);
-    const tiers = (b.calculation_details as { tiers?: { tier_cost?: number }[] })?.tiers ?? [];
-    for (const tier of tiers) add(tier.tier_cost);
-  }
-  for (const c of await listCustomerBills(w.t.deps.kv)) {
-    for (
-      const v of [
-        c.commission_amount,
-        c.fee_amount,
-        c.tax_amount,
-        c.total_amount,
-        c.calculation_details.commission_base,
-        c.calculation_details.fee_per_unit,
-      ]
-    ) add(v);
-  }
+  const units = await listUnitBills(w.t.deps.kv);
+  eachMoney(units, add);
+  for (const b of units) add(amountDue(b), "", "amount_due");
+  eachMoney(await listCustomerBills(w.t.deps.kv), add);
   return out;
 }
 
@@ -159,20 +152,14 @@ async function knownCents(w: World): Promise<Set<number>> {
 function moneyProblems(body: unknown, cents: Set<number>, label: string): string[] {
   const out: string[] = [];
   if (Array.isArray(body)) out.push(`${label}: answers a bare JSON array`);
-  const walk = (v: unknown, path: string, key: string) => {
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`, key));
-    else if (v && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`, k);
-    } else if (typeof v === "number" && MONEY.test(key)) {
-      if (!RATE.test(key) && Math.abs(v * 100 - Math.round(v * 100)) > 1e-6) {
-        out.push(`${label} ${path} = ${v}: more than 2 decimals`);
-      }
-      if (cents.has(v)) {
-        out.push(`${label} ${path} = ${v}: an amount in cents (${v / 100} in units)`);
-      }
+  eachMoney(body, (v, path, key) => {
+    if (!RATE.test(key) && Math.abs(v * 100 - Math.round(v * 100)) > 1e-6) {
+      out.push(`${label} ${path} = ${v}: more than 2 decimals`);
     }
-  };
-  walk(body, "$", "");
+    if (cents.has(v)) {
+      out.push(`${label} ${path} = ${v}: an amount in cents (${v / 100} in units)`);
+    }
+  });
   return out;
 }
 
@@ -301,20 +288,24 @@ test("the bill endpoints show the world's amounts in currency units: totals, lat
   const list = (bills as { bills: Record<string, unknown>[] }).bills;
   const a = list.find((b) => b.unit_id === "unit_1" && b.station_id === w.stations.norte)!;
   const b = list.find((b) => b.unit_id === "unit_2")!;
-  assert.equal(a.total_cost, 336.4);
-  assert.equal(a.energy_cost, 250);
-  assert.equal(a.base_tariff, 40);
-  assert.equal(a.tax_cost, 46.4);
-  assert.equal(a.compensation_cost, 0);
-  assert.equal(a.late_fee, 50);
-  assert.equal(a.amount_due, 386.4);
-  assert.equal(a.payment_status, "overdue");
+  assert.partialDeepStrictEqual(a, {
+    total_cost: 336.4,
+    energy_cost: 250,
+    base_tariff: 40,
+    tax_cost: 46.4,
+    compensation_cost: 0,
+    late_fee: 50,
+    amount_due: 386.4,
+    payment_status: "overdue",
+  });
   // 150 × 1.00 + 50 × 2.00: the tiers cost 150.00 and 100.00.
   const tiers = (a.calculation_details as { tiers: { tier_cost: number }[] }).tiers;
   assert.deepEqual(tiers.map((x) => x.tier_cost).filter((x) => x > 0), [150, 100]);
-  assert.equal(b.total_cost, 593.34);
-  assert.equal(b.amount_due, 593.34);
-  assert.equal(b.payment_status, "paid");
+  assert.partialDeepStrictEqual(b, {
+    total_cost: 593.34,
+    amount_due: 593.34,
+    payment_status: "paid",
+  });
 
   // Admin: bimonthly unit bill of Sur, in units from the stored cents.
   const { body: bim } = await getJson(w, "admin", "/api/bimester-bills");
@@ -329,14 +320,13 @@ test("the bill endpoints show the world's amounts in currency units: totals, lat
   const { body: cb } = await getJson(w, "admin", "/api/customer-bills");
   const c = (cb as { bills: Record<string, unknown>[] }).bills;
   assert.equal(c.length, 1);
-  assert.equal(c[0].commission_amount, 72.15);
-  assert.equal(c[0].fee_amount, 50);
-  assert.equal(c[0].tax_amount, 19.54);
-  assert.equal(c[0].total_amount, 141.69);
-  const details = c[0].calculation_details as Record<string, number>;
-  assert.equal(details.commission_base, 721.5);
-  assert.equal(details.fee_per_unit, 25);
-  assert.equal(details.commission_rate, 10);
+  assert.partialDeepStrictEqual(c[0], {
+    commission_amount: 72.15,
+    fee_amount: 50,
+    tax_amount: 19.54,
+    total_amount: 141.69,
+    calculation_details: { commission_base: 721.5, fee_per_unit: 25, commission_rate: 10 },
+  });
   const { body: bcb } = await getJson(w, "admin", "/api/bimester-customer-bills");
   const bc = (bcb as { bills: Record<string, unknown>[] }).bills;
   assert.equal(bc.length, 1);

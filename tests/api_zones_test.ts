@@ -173,11 +173,7 @@ Deno.test("bad zone bodies get 400 with the spec's messages and nothing is writt
     (await bad(zoneBody({ enable_levels: false, price_low: -2 }))).price_low,
     "Price per kWh cannot be negative",
   );
-  const notJson = await call(t, "POST", "/api/zones", {
-    token: admin.token,
-    body: "{",
-    headers: { "content-type": "application/json" },
-  });
+  const notJson = await call(t, "POST", "/api/zones", { token: admin.token, jsonText: "{" });
   assert.equal(notJson.status, 400);
   await notJson.body?.cancel();
   assert.deepEqual(await (await call(t, "GET", "/api/zones", { token: admin.token })).json(), {

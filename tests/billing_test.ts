@@ -29,40 +29,44 @@ test("runBilling() bills each unit and the station in exact cents from the count
   // Billed on Friday 2026-02-13 (local), after the period ended.
   w.t.deps.now = () => Date.parse("2026-02-13T18:00:00Z");
   const res = await runBilling(w.t.deps, w.zoneId, "2026-01");
-  assert.deepEqual(res.failures, []);
-  assert.equal(res.stations_processed, 1);
-  assert.equal(res.bills_created, 2);
-  assert.equal(res.customer_bills_created, 1);
-  assert.equal(res.total_bills_created, 3);
-  assert.equal(res.total_bills_updated, 0);
+  assert.partialDeepStrictEqual(res, {
+    failures: [],
+    stations_processed: 1,
+    bills_created: 2,
+    customer_bills_created: 1,
+    total_bills_created: 3,
+    total_bills_updated: 0,
+  });
   const bills = await listUnitBills(w.t.deps.kv, w.stationId);
   const [a, b] = ["unit_1", "unit_2"].map((u) => bills.find((x) => x.unit_id === u)!);
-  // 150 × 1 + 50 × 2 = 250.00; tax 16 % of 290.00 = 46.40.
-  assert.equal(a.energy_consumption, 200);
-  assert.equal(a.energy_cost, 25000);
-  assert.equal(a.base_tariff, 4000);
-  assert.equal(a.tax_cost, 4640);
-  assert.equal(a.total_cost, 33640);
+  assert.partialDeepStrictEqual(a, {
+    // 150 × 1 + 50 × 2 = 250.00; tax 16 % of 290.00 = 46.40.
+    energy_consumption: 200,
+    energy_cost: 25000,
+    base_tariff: 4000,
+    tax_cost: 4640,
+    total_cost: 33640,
+    billing_month: "2026-01",
+    billing_period: null,
+    is_estimation: false,
+    is_finalized: true,
+    finalized_at: "2026-02-13T18:00:00.000Z",
+    payment_status: "pending",
+    // Ten business days after Friday 2026-02-13 is Friday 2026-02-27 (no holiday between).
+    payment_due_date: "2026-02-27",
+    tenant_id: w.tenants[0],
+  });
   // 150 + 130 × 2 + 20.5 × 3 = 471.50; tax 16 % of 511.50 = 81.84.
-  assert.equal(b.energy_cost, 47150);
-  assert.equal(b.tax_cost, 8184);
-  assert.equal(b.total_cost, 59334);
-  assert.equal(a.billing_month, "2026-01");
-  assert.equal(a.billing_period, null);
-  assert.equal(a.is_estimation, false);
-  assert.equal(a.is_finalized, true);
-  assert.equal(a.finalized_at, "2026-02-13T18:00:00.000Z");
-  assert.equal(a.payment_status, "pending");
-  // Ten business days after Friday 2026-02-13 is Friday 2026-02-27 (no holiday between).
-  assert.equal(a.payment_due_date, "2026-02-27");
-  assert.equal(a.tenant_id, w.tenants[0]);
+  assert.partialDeepStrictEqual(b, { energy_cost: 47150, tax_cost: 8184, total_cost: 59334 });
   const [cust] = await listCustomerBills(w.t.deps.kv, w.stationId);
   // Commission 10 % of 721.50 = 72.15; fee 2 × 25; tax 16 % of 122.15 = 19.544 → 19.54.
-  assert.equal(cust.commission_amount, 7215);
-  assert.equal(cust.fee_amount, 5000);
-  assert.equal(cust.tax_amount, 1954);
-  assert.equal(cust.total_amount, 14169);
-  assert.equal(cust.energy_consumption, 500.5);
+  assert.partialDeepStrictEqual(cust, {
+    commission_amount: 7215,
+    fee_amount: 5000,
+    tax_amount: 1954,
+    total_amount: 14169,
+    energy_consumption: 500.5,
+  });
   assert.deepEqual(cust.calculation_details, {
     commission_base: 72150,
     commission_rate: 10,

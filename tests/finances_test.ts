@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { addStation, assignOwner, billingWorld, meter, payBill, TIERED } from "./_billing_world.ts";
-import { account, call, testsWith } from "./_helpers.ts";
+import { account, call, refusedQueries, testsWith } from "./_helpers.ts";
 import { runBilling } from "../services/billing/mod.ts";
 import { stationOwnerProfit } from "../services/finances/mod.ts";
 import { createZone } from "../db/zones.ts";
@@ -288,20 +288,20 @@ test("GET /api/finances/bimonthly and /zones group revenue and profit per curren
 });
 
 test("bad finance queries are a 400 naming the field and change nothing", async (w) => {
-  for (
-    const [q, field] of [
-      ["currency=GBP", "currency"],
-      ["start_date=2026-13-01", "start_date"],
-      ["end_date=yesterday", "end_date"],
-      ["start_date=2026-04-01&end_date=2026-03-01", "end_date"],
-    ]
-  ) {
-    for (const path of ["overview", "bimonthly", "zones"]) {
-      const res = await call(w.t, "GET", `/api/finances/${path}?${q}`, { token: w.w.admin });
-      assert.equal(res.status, 400, `${path}?${q}`);
-      const body = await res.json();
-      assert.ok(body.errors[field], `${path}?${q}: ${JSON.stringify(body)}`);
-    }
+  const badQueries = {
+    "currency=GBP": "currency",
+    "start_date=2026-13-01": "start_date",
+    "end_date=yesterday": "end_date",
+    "start_date=2026-04-01&end_date=2026-03-01": "end_date",
+  };
+  for (const path of ["overview", "bimonthly", "zones"]) {
+    await refusedQueries(
+      w.t,
+      w.w.admin,
+      Object.fromEntries(
+        Object.entries(badQueries).map(([q, field]) => [`/api/finances/${path}?${q}`, field]),
+      ),
+    );
   }
   const page = await call(w.t, "GET", "/admin/finances?currency=GBP", {
     cookie: `token=${w.w.admin}`,

@@ -48,6 +48,20 @@ async function settled(p: PaymentWorld) {
   await webhooksIdle();
 }
 
+/**
+ * Asks for bill A's transfer reference, has the sandbox pay it or let it expire, waits until
+ * the webhook is handled and answers the charge id with bill A as it is then.
+ */
+async function chargeOfAAfter(p: PaymentWorld, event: "transfer" | "expiry") {
+  const charge = await chargeOfA(p);
+  const sent = event === "transfer"
+    ? p.sandbox.simulateTransfer(charge)
+    : p.sandbox.simulateExpiry(charge);
+  assert.ok(sent, `the sandbox sent no ${event} event`);
+  await settled(p);
+  return { charge, bill: await p.bill(p.billA) };
+}
+
 async function notices(p: PaymentWorld, userId: number, type: string) {
   return (await listNotifications(p.w.t.deps.kv, userId, "all", 100)).filter((n) =>
     n.type === type
@@ -222,10 +236,7 @@ Deno.test("pay: Openpay answering 500, refusing or timing out gives a clear mess
 
 Deno.test("webhook: the transfer pays once, duplicates ignored, one notice each", () =>
   world(async (p) => {
-    const charge = await chargeOfA(p);
-    assert.ok(p.sandbox.simulateTransfer(charge));
-    await settled(p);
-    const paid = await p.bill(p.billA);
+    const { charge, bill: paid } = await chargeOfAAfter(p, "transfer");
     assert.equal(paid.payment_status, "paid");
     assert.match(paid.payment_date ?? "", /^\d{4}-\d{2}-\d{2}$/);
     assert.equal(paid.payment_history.at(-1)?.cause, "processor_event");
@@ -319,10 +330,7 @@ Deno.test("webhook: charge.succeeded whose fetched charge is still in progress d
 
 Deno.test("expiry: an expired charge becomes reference_expired, then a new reference is made", () =>
   world(async (p) => {
-    const first = await chargeOfA(p);
-    assert.ok(p.sandbox.simulateExpiry(first));
-    await settled(p);
-    const expired = await p.bill(p.billA);
+    const { charge: first, bill: expired } = await chargeOfAAfter(p, "expiry");
     assert.equal(expired.payment_status, "reference_expired");
     const res = await pay(p, p.billA);
     assert.equal(res.status, 200);

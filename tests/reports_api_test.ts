@@ -180,8 +180,7 @@ test("bad report bodies are 400 and a period without a bill is 404, translated",
   }
   const res = await call(w.t, "POST", "/api/reports/generate", {
     token: spanish,
-    body: "{nope",
-    headers: { "content-type": "application/json" },
+    jsonText: "{nope",
   });
   assert.equal(res.status, 400);
   await res.body?.cancel();

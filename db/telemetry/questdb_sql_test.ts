@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execAnswer } from "../../tests/_questdb.ts";
 import {
   checkTableName,
   cleanPartial,
@@ -105,17 +106,16 @@ Deno.test("latest and WAL queries use LATEST ON, last_not_null and wal_tables()"
 });
 
 Deno.test("parseExecAnswer() reads a SAMPLE BY answer into points", () => {
-  const answer = parseExecAnswer({
-    query: "SELECT ts, avg(total_power) v FROM readings ...",
-    columns: [{ name: "ts", type: "TIMESTAMP" }, { name: "v", type: "DOUBLE" }],
-    timestamp: 0,
-    dataset: [
+  const answer = parseExecAnswer(execAnswer(
+    "SELECT ts, avg(total_power) v FROM readings ...",
+    { ts: "TIMESTAMP", v: "DOUBLE" },
+    [
       ["2024-03-10T00:00:00.000000Z", 20.0],
       ["2024-03-10T00:15:00.000000Z", 40.5],
       ["2024-03-10T01:00:00.000000Z", null],
     ],
-    count: 3,
-  });
+    0,
+  ));
   assert.deepEqual(pointsFrom(answer), [
     { ts: D, value: 20 },
     { ts: D + 15 * 60_000, value: 40.5 },
@@ -123,20 +123,12 @@ Deno.test("parseExecAnswer() reads a SAMPLE BY answer into points", () => {
 });
 
 Deno.test("parseExecAnswer() reads counter buckets, readings, latest and WAL answers", () => {
-  const buckets = counterBucketsFrom(parseExecAnswer({
-    query: "...",
-    columns: [
-      { name: "ts", type: "TIMESTAMP" },
-      { name: "f", type: "DOUBLE" },
-      { name: "l", type: "DOUBLE" },
-      { name: "lo", type: "DOUBLE" },
-      { name: "hi", type: "DOUBLE" },
-      { name: "n", type: "LONG" },
-    ],
-    timestamp: 0,
-    dataset: [["2024-03-10T00:00:00.000000Z", 100.5, 101.25, 100.5, 101.25, 90]],
-    count: 1,
-  }));
+  const buckets = counterBucketsFrom(parseExecAnswer(execAnswer(
+    "...",
+    { ts: "TIMESTAMP", f: "DOUBLE", l: "DOUBLE", lo: "DOUBLE", hi: "DOUBLE", n: "LONG" },
+    [["2024-03-10T00:00:00.000000Z", 100.5, 101.25, 100.5, 101.25, 90]],
+    0,
+  )));
   assert.deepEqual(buckets, [{
     ts: D,
     first: 100.5,
@@ -145,46 +137,29 @@ Deno.test("parseExecAnswer() reads counter buckets, readings, latest and WAL ans
     max: 101.25,
     count: 90,
   }]);
-  const readings = parseExecAnswer({
-    query: "...",
-    columns: [{ name: "ts", type: "TIMESTAMP" }, { name: "v", type: "DOUBLE" }],
-    timestamp: 0,
-    dataset: [["2024-03-10T00:00:05.000000Z", 1.5], ["2024-03-10T00:00:35.000000Z", 1.75]],
-    count: 2,
-  });
+  const readings = parseExecAnswer(execAnswer(
+    "...",
+    { ts: "TIMESTAMP", v: "DOUBLE" },
+    [["2024-03-10T00:00:05.000000Z", 1.5], ["2024-03-10T00:00:35.000000Z", 1.75]],
+    0,
+  ));
   assert.deepEqual(valuesFrom(readings), [1.5, 1.75]);
   assert.equal(firstTsFrom(readings), D + 5000);
   assert.equal(
     firstTsFrom(
-      parseExecAnswer({
-        query: "",
-        columns: [{ name: "ts", type: "TIMESTAMP" }],
-        timestamp: 0,
-        dataset: [],
-        count: 0,
-      }),
+      parseExecAnswer(execAnswer("", { ts: "TIMESTAMP" }, [], 0)),
     ),
     null,
   );
-  const latest = parseExecAnswer({
-    query: "...",
-    columns: [
-      { name: "total_power", type: "DOUBLE" },
-      { name: "total_energy_kwh", type: "DOUBLE" },
-      { name: "phase_a_pf", type: "DOUBLE" },
-    ],
-    timestamp: -1,
-    dataset: [[1200.5, 2852.05581, null]],
-    count: 1,
-  });
+  const latest = parseExecAnswer(execAnswer(
+    "...",
+    { total_power: "DOUBLE", total_energy_kwh: "DOUBLE", phase_a_pf: "DOUBLE" },
+    [[1200.5, 2852.05581, null]],
+  ));
   assert.deepEqual(latestValuesFrom(latest), { total_power: 1200.5, total_energy_kwh: 2852.05581 });
-  const wal = parseExecAnswer({
-    query: "...",
-    columns: [{ name: "writerTxn", type: "LONG" }, { name: "sequencerTxn", type: "LONG" }],
-    timestamp: -1,
-    dataset: [[3, 4]],
-    count: 1,
-  });
+  const wal = parseExecAnswer(
+    execAnswer("...", { writerTxn: "LONG", sequencerTxn: "LONG" }, [[3, 4]]),
+  );
   assert.deepEqual(walStatusFrom(wal), { writerTxn: 3, sequencerTxn: 4 });
   assert.deepEqual(parseExecAnswer({ ddl: "OK" }), { columns: [], rows: [] });
 });

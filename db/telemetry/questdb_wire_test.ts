@@ -6,6 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { openQuestDbStore } from "./questdb.ts";
+import type { TelemetryStore } from "./mod.ts";
+import { execAnswer } from "../../tests/_questdb.ts";
 
 const D = Date.UTC(2024, 2, 10); // 1710028800000 ms
 
@@ -41,13 +43,9 @@ async function withServer(
       if (sql.startsWith("CREATE TABLE")) return Response.json({ ddl: "OK" });
       if (sql.includes("wal_tables()")) {
         const applied = polls++ < (options.lagPolls ?? 0) ? txn - 1 : txn;
-        return Response.json({
-          query: sql,
-          columns: [{ name: "writerTxn", type: "LONG" }, { name: "sequencerTxn", type: "LONG" }],
-          timestamp: -1,
-          dataset: [[applied, txn]],
-          count: 1,
-        });
+        return Response.json(
+          execAnswer(sql, { writerTxn: "LONG", sequencerTxn: "LONG" }, [[applied, txn]]),
+        );
       }
       const answer = options.answer?.(sql);
       if (answer) return Response.json(answer);
@@ -67,79 +65,79 @@ async function withServer(
   }
 }
 
-Deno.test("the QuestDB store creates its table and sends one ILP line per sample", async () => {
-  await withServer(async (url, seen) => {
-    const store = await openQuestDbStore(url);
+/** {@link withServer} with a store opened on it (on `table` if given), closed however `fn` ends. */
+function withStore(
+  fn: (store: TelemetryStore, seen: Recorded, url: string) => Promise<void>,
+  options: Parameters<typeof withServer>[1] & { table?: string } = {},
+): Promise<void> {
+  return withServer(async (url, seen) => {
+    const store = await openQuestDbStore(url, options.table ? { table: options.table } : {});
     try {
-      assert.equal(seen.queries.length, 1);
-      assert.match(
-        seen.queries[0].sql,
-        /^CREATE TABLE IF NOT EXISTS readings \(serial SYMBOL, total_power DOUBLE/,
-      );
-      store.write([
-        { serial: "SPEM-1", ts: D, values: { total_power: 1200.5, phase_a_voltage: 230.1 } },
-        {
-          serial: "SPEM-1",
-          ts: D + 10_000,
-          values: { total_energy_kwh: 2852.05581, total_pf: null as unknown as number },
-        },
-        { serial: "SN 2,x", ts: D, values: { total_power: 7 } },
-        { serial: "SPEM-1", ts: D, values: { total_current: 5.25 } }, // same instant: merged
-      ]);
-      assert.equal(seen.writes.length, 0, "nothing is sent before a flush");
-      await store.flush();
-      assert.equal(seen.writes.length, 1, "one batch, one request");
-      assert.equal(seen.writes[0].path, "/write?precision=n");
-      assert.equal(
-        seen.writes[0].body,
-        "readings,serial=SPEM-1 total_power=1200.5,total_current=5.25,phase_a_voltage=230.1 1710028800000000000\n" +
-          "readings,serial=SPEM-1 total_energy_kwh=2852.05581 1710028810000000000\n" +
-          "readings,serial=SN\\ 2\\,x total_power=7 1710028800000000000\n",
-      );
-      assert.deepEqual(store.stats(), {
-        samplesWritten: 3,
-        pending: 0,
-        failedWrites: 0,
-        backend: "questdb",
-      });
+      await fn(store, seen, url);
     } finally {
       await store.close();
     }
+  }, options);
+}
+
+Deno.test("the QuestDB store creates its table and sends one ILP line per sample", async () => {
+  await withStore(async (store, seen) => {
+    assert.equal(seen.queries.length, 1);
+    assert.match(
+      seen.queries[0].sql,
+      /^CREATE TABLE IF NOT EXISTS readings \(serial SYMBOL, total_power DOUBLE/,
+    );
+    store.write([
+      { serial: "SPEM-1", ts: D, values: { total_power: 1200.5, phase_a_voltage: 230.1 } },
+      {
+        serial: "SPEM-1",
+        ts: D + 10_000,
+        values: { total_energy_kwh: 2852.05581, total_pf: null as unknown as number },
+      },
+      { serial: "SN 2,x", ts: D, values: { total_power: 7 } },
+      { serial: "SPEM-1", ts: D, values: { total_current: 5.25 } }, // same instant: merged
+    ]);
+    assert.equal(seen.writes.length, 0, "nothing is sent before a flush");
+    await store.flush();
+    assert.equal(seen.writes.length, 1, "one batch, one request");
+    assert.equal(seen.writes[0].path, "/write?precision=n");
+    assert.equal(
+      seen.writes[0].body,
+      "readings,serial=SPEM-1 total_power=1200.5,total_current=5.25,phase_a_voltage=230.1 1710028800000000000\n" +
+        "readings,serial=SPEM-1 total_energy_kwh=2852.05581 1710028810000000000\n" +
+        "readings,serial=SN\\ 2\\,x total_power=7 1710028800000000000\n",
+    );
+    assert.deepEqual(store.stats(), {
+      samplesWritten: 3,
+      pending: 0,
+      failedWrites: 0,
+      backend: "questdb",
+    });
   });
 });
 
 Deno.test("the QuestDB store's flush() waits until QuestDB has applied the batch", async () => {
-  await withServer(async (url, seen) => {
-    const store = await openQuestDbStore(url, { table: "energy" });
-    try {
-      store.write([{ serial: "A", ts: D, values: { total_power: 1 } }]);
-      await store.flush();
-      const polls = seen.queries.filter((q) => q.sql.includes("wal_tables()"));
-      assert.equal(polls.length, 4, "polled until the writer reached the committed transaction");
-      assert.equal(
-        polls[0].sql,
-        "SELECT writerTxn, sequencerTxn FROM wal_tables() WHERE name = 'energy'",
-      );
-      assert.ok(seen.writes[0].body.startsWith("energy,serial=A total_power=1 "));
-    } finally {
-      await store.close();
-    }
-  }, { lagPolls: 3 });
+  await withStore(async (store, seen) => {
+    store.write([{ serial: "A", ts: D, values: { total_power: 1 } }]);
+    await store.flush();
+    const polls = seen.queries.filter((q) => q.sql.includes("wal_tables()"));
+    assert.equal(polls.length, 4, "polled until the writer reached the committed transaction");
+    assert.equal(
+      polls[0].sql,
+      "SELECT writerTxn, sequencerTxn FROM wal_tables() WHERE name = 'energy'",
+    );
+    assert.ok(seen.writes[0].body.startsWith("energy,serial=A total_power=1 "));
+  }, { table: "energy", lagPolls: 3 });
 });
 
 Deno.test("the QuestDB store sends credentials from the URL and surfaces /exec errors", async () => {
-  await withServer(async (url, seen) => {
-    const store = await openQuestDbStore(url, { table: "nope" });
-    try {
-      store.write([{ serial: "A", ts: D, values: { total_power: 2 } }]);
-      await store.close();
-      assert.equal(seen.writes.length, 1, "close() sends what is queued");
-      const basic = `Basic ${btoa("admin:quest")}`;
-      assert.equal(seen.writes[0].auth, basic);
-      assert.ok(seen.queries.every((q) => q.auth === basic));
-    } finally {
-      await store.close();
-    }
+  await withStore(async (store, seen, url) => {
+    store.write([{ serial: "A", ts: D, values: { total_power: 2 } }]);
+    await store.close();
+    assert.equal(seen.writes.length, 1, "close() sends what is queued");
+    const basic = `Basic ${btoa("admin:quest")}`;
+    assert.equal(seen.writes[0].auth, basic);
+    assert.ok(seen.queries.every((q) => q.auth === basic));
     const again = await openQuestDbStore(url, { table: "nope" });
     try {
       await assert.rejects(
@@ -151,7 +149,7 @@ Deno.test("the QuestDB store sends credentials from the URL and surfaces /exec e
     } finally {
       await again.close();
     }
-  }, { credentials: "admin:quest" });
+  }, { table: "nope", credentials: "admin:quest" });
 });
 
 Deno.test("the QuestDB store's counterUsage() sends the counter SQL and counts the readings", async () => {
@@ -159,60 +157,44 @@ Deno.test("the QuestDB store's counterUsage() sends the counter SQL and counts t
   const iso = (ms: number) => new Date(ms).toISOString().replace("Z", "000Z");
   const answer = (sql: string) => {
     if (sql.includes("LATEST ON")) {
-      return {
-        query: sql,
-        columns: [
-          { name: "serial", type: "SYMBOL" },
-          { name: "ts", type: "TIMESTAMP" },
-          { name: "v", type: "DOUBLE" },
-        ],
-        dataset: [["M-1", iso(D - 60_000), 100]],
-        count: 1,
-      };
+      return execAnswer(
+        sql,
+        { serial: "SYMBOL", ts: "TIMESTAMP", v: "DOUBLE" },
+        [["M-1", iso(D - 60_000), 100]],
+        1,
+      );
     }
     if (sql.includes("SAMPLE BY 1d")) {
-      return {
-        query: sql,
-        columns: [
-          { name: "ts", type: "TIMESTAMP" },
-          { name: "f", type: "DOUBLE" },
-          { name: "l", type: "DOUBLE" },
-          { name: "lo", type: "DOUBLE" },
-          { name: "hi", type: "DOUBLE" },
-          { name: "n", type: "LONG" },
-        ],
-        dataset: [
+      return execAnswer(
+        sql,
+        { ts: "TIMESTAMP", f: "DOUBLE", l: "DOUBLE", lo: "DOUBLE", hi: "DOUBLE", n: "LONG" },
+        [
           [iso(D), 101, 110, 101, 110, 144],
           [iso(D + 2 * DAY), 112, 120, 112, 120, 96],
         ],
-        count: 2,
-      };
+        0,
+      );
     }
     return null;
   };
-  await withServer(async (url, seen) => {
-    const store = await openQuestDbStore(url);
-    try {
-      const usage = await store.counterUsage!("M-1", "total_energy_kwh", D, D + 4 * DAY);
-      assert.deepEqual(usage, { delta: 20, readings: 240 });
-      const sent = seen.queries.slice(1).map((q) => q.sql);
-      assert.deepEqual(sent, [
-        "SELECT serial, ts, total_energy_kwh v FROM readings WHERE serial = 'M-1' " +
-        "AND ts < '2024-03-10T00:00:00.000000Z' AND total_energy_kwh IS NOT NULL " +
-        "LATEST ON ts PARTITION BY serial",
-        "SELECT ts, first(total_energy_kwh) f, last(total_energy_kwh) l, " +
-        "min(total_energy_kwh) lo, max(total_energy_kwh) hi, count() n FROM readings " +
-        "WHERE serial = 'M-1' AND ts >= '2024-03-10T00:00:00.000000Z' " +
-        "AND ts < '2024-03-14T00:00:00.000000Z' AND total_energy_kwh IS NOT NULL " +
-        "SAMPLE BY 1d ALIGN TO CALENDAR",
-      ]);
-      assert.equal(
-        await store.counterDelta("M-1", "total_energy_kwh", D, D + 4 * DAY),
-        20,
-        "counterDelta() answers the same delta",
-      );
-    } finally {
-      await store.close();
-    }
+  await withStore(async (store, seen) => {
+    const usage = await store.counterUsage!("M-1", "total_energy_kwh", D, D + 4 * DAY);
+    assert.deepEqual(usage, { delta: 20, readings: 240 });
+    const sent = seen.queries.slice(1).map((q) => q.sql);
+    assert.deepEqual(sent, [
+      "SELECT serial, ts, total_energy_kwh v FROM readings WHERE serial = 'M-1' " +
+      "AND ts < '2024-03-10T00:00:00.000000Z' AND total_energy_kwh IS NOT NULL " +
+      "LATEST ON ts PARTITION BY serial",
+      "SELECT ts, first(total_energy_kwh) f, last(total_energy_kwh) l, " +
+      "min(total_energy_kwh) lo, max(total_energy_kwh) hi, count() n FROM readings " +
+      "WHERE serial = 'M-1' AND ts >= '2024-03-10T00:00:00.000000Z' " +
+      "AND ts < '2024-03-14T00:00:00.000000Z' AND total_energy_kwh IS NOT NULL " +
+      "SAMPLE BY 1d ALIGN TO CALENDAR",
+    ]);
+    assert.equal(
+      await store.counterDelta("M-1", "total_energy_kwh", D, D + 4 * DAY),
+      20,
+      "counterDelta() answers the same delta",
+    );
   }, { answer });
 });

@@ -42,17 +42,33 @@ Deno.test("loadConfig() keeps the KV file under DATA_DIR and prefers DENO_KV_URL
   assert.equal(remote.kvPath, "https://kv.example.com/db");
 });
 
+/** A valid, non-default value of the portal's, the MQTT and time-series and the Openpay settings. */
+const VALID_ENV = {
+  ADMIN_EMAIL: " Ops@Example.com ",
+  ADMIN_PASSWORD: "secret1",
+  JWT_SECRET: "x".repeat(32),
+  TOKEN_TTL_MINUTES: "30",
+  LOG_LEVEL: "debug",
+  CONTACT_EMAIL: "help@example.com",
+  CONTACT_PHONE: "+52 55 1234 5678",
+  CONTACT_WEBSITE: "https://example.com",
+  MQTT_URL: "mqtt://broker.local:1883",
+  MQTT_USERNAME: "portal",
+  MQTT_PASSWORD: "s3cret",
+  INGEST: "off",
+  INGEST_SHARE_GROUP: "ingest",
+  DEVICE_SILENCE_SECONDS: "300",
+  QUESTDB_URL: "http://questdb.local:9000",
+  RAW_RETENTION_DAYS: "90",
+  OPENPAY_MERCHANT_ID: "mzdtln0bmtms6o3kck8f",
+  OPENPAY_PRIVATE_KEY: "sk_e568c42a6c384b7ab02cd47d2e407cab",
+  OPENPAY_PRODUCTION: "true",
+  OPENPAY_WEBHOOK_USER: "hook",
+  OPENPAY_WEBHOOK_PASSWORD: "long-enough-password",
+};
+
 Deno.test("loadConfig() reads valid values of every setting", () => {
-  const config = loadConfig({
-    ADMIN_EMAIL: " Ops@Example.com ",
-    ADMIN_PASSWORD: "secret1",
-    JWT_SECRET: "x".repeat(32),
-    TOKEN_TTL_MINUTES: "30",
-    LOG_LEVEL: "debug",
-    CONTACT_EMAIL: "help@example.com",
-    CONTACT_PHONE: "+52 55 1234 5678",
-    CONTACT_WEBSITE: "https://example.com",
-  });
+  const config = loadConfig(VALID_ENV);
   assert.equal(config.adminEmail, "ops@example.com");
   assert.equal(config.adminPassword, "secret1");
   assert.equal(config.jwtSecret, "x".repeat(32));
@@ -93,45 +109,37 @@ Deno.test("loadConfig() names a short JWT_SECRET without echoing it", () => {
   assert.doesNotMatch(e.message, /shortsecret/);
 });
 
-Deno.test("loadConfig() names LOG_LEVEL=loud in its ConfigError", () => {
-  const e = configError({ LOG_LEVEL: "loud" });
-  assert.equal(e.problems.length, 1);
-  assert.match(e.message, /LOG_LEVEL/);
-});
+/** A bad value of each of these settings, each named alone in its ConfigError. */
+const BAD_ALONE: Record<string, string> = {
+  LOG_LEVEL: "loud",
+  CONTACT_EMAIL: "not-an-address",
+  ADMIN_EMAIL: "admin",
+  TOKEN_TTL_MINUTES: "5",
+  CONTACT_PHONE: "call me",
+  CONTACT_WHATSAPP: "abc",
+  CONTACT_WEBSITE: "example.com",
+};
 
-Deno.test("loadConfig() names a bad CONTACT_EMAIL in its ConfigError", () => {
-  const e = configError({ CONTACT_EMAIL: "not-an-address" });
-  assert.equal(e.problems.length, 1);
-  assert.match(e.message, /CONTACT_EMAIL/);
-});
-
-Deno.test("loadConfig() names other bad values: ADMIN_EMAIL, TOKEN_TTL_MINUTES, contact links", () => {
-  for (
-    const [name, value] of [
-      ["ADMIN_EMAIL", "admin"],
-      ["TOKEN_TTL_MINUTES", "5"],
-      ["CONTACT_PHONE", "call me"],
-      ["CONTACT_WHATSAPP", "abc"],
-      ["CONTACT_WEBSITE", "example.com"],
-    ]
-  ) {
+for (const [name, value] of Object.entries(BAD_ALONE)) {
+  Deno.test(`loadConfig() names ${name}=${value} in its ConfigError`, () => {
     const e = configError({ [name]: value });
-    assert.equal(e.problems.length, 1, name);
-    assert.match(e.message, new RegExp(name), name);
-  }
-});
+    assert.equal(e.problems.length, 1);
+    assert.match(e.message, new RegExp(name));
+  });
+}
 
 Deno.test("loadConfig() lists several bad values together, one line each", () => {
-  const e = configError({
+  const bad = {
     PORT: "abc",
     ADMIN_PASSWORD: "abc",
     JWT_SECRET: "short",
     LOG_LEVEL: "loud",
     CONTACT_EMAIL: "nope",
-  });
+  };
+  const e = configError(bad);
   assert.equal(e.name, "ConfigError");
   assert.equal(e.problems.length, 5);
-  for (const name of ["PORT", "ADMIN_PASSWORD", "JWT_SECRET", "LOG_LEVEL", "CONTACT_EMAIL"]) {
+  for (const name of Object.keys(bad)) {
     assert.equal(e.problems.filter((p) => p.includes(name)).length, 1, name);
     assert.match(e.message, new RegExp(`^  - .*${name}`, "m"), name);
   }
@@ -158,46 +166,24 @@ Deno.test("MQTT and time-series settings default to the embedded broker and stor
 });
 
 Deno.test("MQTT and time-series settings are read and checked", () => {
-  const c = loadConfig({
-    MQTT_URL: "mqtt://broker.local:1883",
-    MQTT_USERNAME: "portal",
-    MQTT_PASSWORD: "s3cret",
-    INGEST: "off",
-    INGEST_SHARE_GROUP: "ingest",
-    DEVICE_SILENCE_SECONDS: "300",
-    QUESTDB_URL: "http://questdb.local:9000",
-    RAW_RETENTION_DAYS: "90",
-  });
+  const c = loadConfig(VALID_ENV);
   assert.equal(c.mqtt.url, "mqtt://broker.local:1883");
   assert.equal(c.mqtt.ingest, false);
   assert.equal(c.mqtt.silenceSeconds, 300);
   assert.equal(c.telemetry.questdbUrl, "http://questdb.local:9000");
   assert.equal(c.telemetry.rawRetentionDays, 90);
-  assert.throws(
-    () =>
-      loadConfig({
-        MQTT_URL: "http://x",
-        QUESTDB_URL: "ftp://y",
-        INGEST: "maybe",
-        DEVICE_SILENCE_SECONDS: "5",
-        INGEST_SHARE_GROUP: "a/b",
-      }),
-    (e: unknown) => {
-      const m = (e as Error).message;
-      for (
-        const name of [
-          "MQTT_URL",
-          "QUESTDB_URL",
-          "INGEST",
-          "DEVICE_SILENCE_SECONDS",
-          "INGEST_SHARE_GROUP",
-        ]
-      ) {
-        assert.ok(m.includes(name), `${name} named in: ${m}`);
-      }
-      return true;
-    },
-  );
+  const bad = {
+    MQTT_URL: "http://x",
+    QUESTDB_URL: "ftp://y",
+    INGEST: "maybe",
+    DEVICE_SILENCE_SECONDS: "5",
+    INGEST_SHARE_GROUP: "a/b",
+  };
+  assert.throws(() => loadConfig(bad), (e: unknown) => {
+    const m = (e as Error).message;
+    for (const name of Object.keys(bad)) assert.ok(m.includes(name), `${name} named in: ${m}`);
+    return true;
+  });
 });
 
 Deno.test("MQTT_DYNSEC turns on only with an external broker and its admin account", () => {
@@ -256,13 +242,7 @@ Deno.test("loadConfig() reads the Openpay settings and names each bad one", () =
   assert.equal(none.openpay.merchantId, null);
   assert.equal(none.openpay.production, false);
   assert.equal(none.openpay.apiUrl, "https://sandbox-api.openpay.mx");
-  const live = loadConfig({
-    OPENPAY_MERCHANT_ID: "mzdtln0bmtms6o3kck8f",
-    OPENPAY_PRIVATE_KEY: "sk_e568c42a6c384b7ab02cd47d2e407cab",
-    OPENPAY_PRODUCTION: "true",
-    OPENPAY_WEBHOOK_USER: "hook",
-    OPENPAY_WEBHOOK_PASSWORD: "long-enough-password",
-  });
+  const live = loadConfig(VALID_ENV);
   assert.equal(live.openpay.apiUrl, "https://api.openpay.mx");
   assert.equal(live.openpay.production, true);
   assert.equal(live.openpay.webhookUser, "hook");
@@ -270,25 +250,16 @@ Deno.test("loadConfig() reads the Openpay settings and names each bad one", () =
     loadConfig({ OPENPAY_API_URL: "http://127.0.0.1:4010/" }).openpay.apiUrl,
     "http://127.0.0.1:4010",
   );
-  const bad = () =>
-    loadConfig({
-      OPENPAY_MERCHANT_ID: "Bad Id!",
-      OPENPAY_PRIVATE_KEY: "pk_public",
-      OPENPAY_PRODUCTION: "yes",
-      OPENPAY_API_URL: "ftp://x",
-      OPENPAY_WEBHOOK_PASSWORD: "short",
-    });
-  assert.throws(bad, (e: ConfigError) => {
+  const bad = {
+    OPENPAY_MERCHANT_ID: "Bad Id!",
+    OPENPAY_PRIVATE_KEY: "pk_public",
+    OPENPAY_PRODUCTION: "yes",
+    OPENPAY_API_URL: "ftp://x",
+    OPENPAY_WEBHOOK_PASSWORD: "short",
+  };
+  assert.throws(() => loadConfig(bad), (e: ConfigError) => {
     assert.equal(e.problems.length, 5);
-    for (
-      const name of [
-        "OPENPAY_MERCHANT_ID",
-        "OPENPAY_PRIVATE_KEY",
-        "OPENPAY_PRODUCTION",
-        "OPENPAY_API_URL",
-        "OPENPAY_WEBHOOK_PASSWORD",
-      ]
-    ) assert.ok(e.problems.some((p) => p.includes(name)), name);
+    for (const name of Object.keys(bad)) assert.ok(e.problems.some((p) => p.includes(name)), name);
     return true;
   });
   assert.throws(

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { account, call, cookieFrom, putProfile, type TestApp, testApp } from "../_helpers.ts";
 import { loadConfig } from "../../services/platform/config.ts";
 import { getUser } from "../../db/users.ts";
+import type { Role } from "../../core/roles.ts";
 
 async function bearer(t: TestApp, email: string, password: string): Promise<string> {
   const res = await call(t, "POST", "/auth/login", { json: { email, password } });
@@ -22,31 +23,38 @@ async function valid(t: TestApp, o: { token?: string; cookie?: string }): Promis
   return res.status === 200;
 }
 
+/** An account of `role` signed in twice: once for a bearer token, once for the sign-in cookie. */
+async function signedInTwice(t: TestApp, role: Role) {
+  const { user, password } = await account(t, role);
+  const token = await bearer(t, user.email, password);
+  return { user, password, token, cookie: await cookie(t, user.email, password) };
+}
+
+/** Asserts that neither the bearer token nor the cookie of `s` is accepted any more. */
+async function assertEnded(t: TestApp, s: { token: string; cookie: string }) {
+  assert.equal(await valid(t, { token: s.token }), false, "bearer token still valid");
+  assert.equal(await valid(t, { cookie: s.cookie }), false, "cookie still valid");
+}
+
 Deno.test("POST /auth/logout ends every token of the account, cookie ones too", async () => {
   const t = await testApp();
-  const { user, password } = await account(t, "user");
-  const a = await bearer(t, user.email, password);
-  const b = await cookie(t, user.email, password);
-  assert.ok(await valid(t, { token: a }));
-  assert.ok(await valid(t, { cookie: b }));
-  const out = await call(t, "POST", "/auth/logout", { token: a });
+  const s = await signedInTwice(t, "user");
+  assert.ok(await valid(t, { token: s.token }));
+  assert.ok(await valid(t, { cookie: s.cookie }));
+  const out = await call(t, "POST", "/auth/logout", { token: s.token });
   assert.equal(out.status, 200);
-  assert.equal(await valid(t, { token: a }), false);
-  assert.equal(await valid(t, { cookie: b }), false);
+  await assertEnded(t, s);
   // A new sign-in works.
-  assert.ok(await valid(t, { token: await bearer(t, user.email, password) }));
+  assert.ok(await valid(t, { token: await bearer(t, s.user.email, s.password) }));
   t.close();
 });
 
 Deno.test("the cookie sign-out POST /logout ends the bearer tokens of the account", async () => {
   const t = await testApp();
-  const { user, password } = await account(t, "customer");
-  const a = await bearer(t, user.email, password);
-  const b = await cookie(t, user.email, password);
-  const out = await call(t, "POST", "/logout", { cookie: b });
+  const s = await signedInTwice(t, "customer");
+  const out = await call(t, "POST", "/logout", { cookie: s.cookie });
   assert.equal(out.status, 303);
-  assert.equal(await valid(t, { token: a }), false);
-  assert.equal(await valid(t, { cookie: b }), false);
+  await assertEnded(t, s);
   t.close();
 });
 

@@ -28,20 +28,30 @@ function connectAs(url: string, options: mqtt.IClientOptions) {
   return mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 2_000, ...options });
 }
 
-Deno.test("embedded broker: the ingest client may subscribe to everything", async () => {
-  const { broker, ingest } = await setup();
-  try {
+/** `Deno.test` with a fresh {@link setup}, its ingest client and broker closed however it ends. */
+function brokerTest(name: string, fn: (w: Awaited<ReturnType<typeof setup>>) => Promise<void>) {
+  Deno.test(name, async () => {
+    const w = await setup();
+    try {
+      await fn(w);
+    } finally {
+      await w.ingest.endAsync();
+      await w.broker.close();
+    }
+  });
+}
+
+brokerTest(
+  "embedded broker: the ingest client may subscribe to everything",
+  async ({ ingest }) => {
     const granted = await ingest.subscribeAsync(["sensor/+/#", "station/+/#", "#"], { qos: 1 });
     assert.deepEqual(granted.map((g) => g.qos), [1, 1, 1]);
-  } finally {
-    await ingest.endAsync();
-    await broker.close();
-  }
-});
+  },
+);
 
-Deno.test("embedded broker: wrong, missing or unknown credentials are refused", async () => {
-  const { broker, ingest, directory } = await setup();
-  try {
+brokerTest(
+  "embedded broker: wrong, missing or unknown credentials are refused",
+  async ({ broker, directory }) => {
     for (
       const options of [
         { username: A.username, password: "wrong" },
@@ -65,15 +75,12 @@ Deno.test("embedded broker: wrong, missing or unknown credentials are refused", 
     const ok = await connectAs(broker.url, { username: A.username, password: A.password });
     assert.equal(ok.connected, true);
     await ok.endAsync();
-  } finally {
-    await ingest.endAsync();
-    await broker.close();
-  }
-});
+  },
+);
 
-Deno.test("embedded broker: a device publishes only under its own prefix", async () => {
-  const { broker, ingest, received } = await setup();
-  try {
+brokerTest(
+  "embedded broker: a device publishes only under its own prefix",
+  async ({ broker, ingest, received }) => {
     await ingest.subscribeAsync("#", { qos: 1 });
     const own = await connectAs(broker.url, { username: A.username, password: A.password });
     await own.publishAsync(`${A.prefix}/status/em:0`, "{}", { qos: 1 });
@@ -96,14 +103,10 @@ Deno.test("embedded broker: a device publishes only under its own prefix", async
       `${A.prefix}/status/em:0`,
       `${A.prefix}/online`,
     ]);
-  } finally {
-    await ingest.endAsync();
-    await broker.close();
-  }
-});
+  },
+);
 
-Deno.test("embedded broker: a device subscribes only under its own prefix", async () => {
-  const { broker, ingest } = await setup();
+brokerTest("embedded broker: a device subscribes only under its own prefix", async ({ broker }) => {
   const device = await connectAs(broker.url, { username: A.username, password: A.password });
   try {
     for (const own of [`${A.prefix}/rpc`, `${A.prefix}/#`]) {
@@ -117,14 +120,12 @@ Deno.test("embedded broker: a device subscribes only under its own prefix", asyn
     assert.equal(device.connected, true, "a refused subscription does not disconnect");
   } finally {
     await device.endAsync();
-    await ingest.endAsync();
-    await broker.close();
   }
 });
 
-Deno.test("embedded broker: a device cannot take over the ingest client's id", async () => {
-  const { broker, ingest } = await setup();
-  try {
+brokerTest(
+  "embedded broker: a device cannot take over the ingest client's id",
+  async ({ broker, ingest }) => {
     await assert.rejects(
       connectAs(broker.url, {
         clientId: "ingest-acl",
@@ -135,8 +136,5 @@ Deno.test("embedded broker: a device cannot take over the ingest client's id", a
     );
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(ingest.connected, true, "ingest kept its connection");
-  } finally {
-    await ingest.endAsync();
-    await broker.close();
-  }
-});
+  },
+);

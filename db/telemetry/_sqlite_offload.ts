@@ -40,10 +40,15 @@ export class WorkerWriter {
     this.#call({ op: "open", path }).catch((err) => this.#fail(err)); // fails every later call
   }
 
-  /** Writes one batch; resolves with the samples stored. */
+  /** Journals one batch (durable once it resolves); resolves with its size. */
   write(batch: NormSample[]): Promise<number> {
     const packed = packBatch(batch);
     return this.#call({ op: "write", batch: packed }, [packed.data.buffer]);
+  }
+
+  /** Merges the journal into what queries read; resolves with the samples merged. */
+  merge(): Promise<number> {
+    return this.#call({ op: "merge" });
   }
 
   /** Prunes raw rows before `cutoff`; resolves with the rows deleted. */

@@ -13,6 +13,7 @@ import { SqliteWriter } from "./_sqlite_write.ts";
 export type WorkerRequest =
   | { id: number; op: "open"; path: string }
   | { id: number; op: "write"; batch: PackedBatch }
+  | { id: number; op: "merge" }
   | { id: number; op: "prune"; cutoff: number }
   | { id: number; op: "close" };
 
@@ -27,6 +28,8 @@ function handle(req: WorkerRequest): number | null {
       return null;
     case "write":
       return open().write(unpackBatch(req.batch));
+    case "merge":
+      return open().merge();
     case "prune":
       return open().prune(req.cutoff);
     case "close":

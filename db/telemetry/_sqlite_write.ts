@@ -1,22 +1,31 @@
 /**
- * The write path of the SQLite store: raw rows, rollups of every bucket size maintained on
- * write, the merged latest values, and pruning of raw rows.
+ * The write path of the SQLite store, in two steps:
  *
- * Samples newer than everything a device has (the usual case) take the fast path: raw
- * inserts, and each bucket size's current row is updated in memory and written once per
- * batch. Late, repeated or same-instant samples take the slow path: raw rows are merged
- * (present values overlay stored ones) and the touched buckets are recomputed, 15-minute
- * rows from raw rows and each coarser size from the finer rows. Samples older than the
- * raw horizon (already pruned) are dropped, since their buckets can no longer be
- * recomputed. Cached state is dropped whenever another connection has written to the
- * database (`PRAGMA data_version`), so several processes may share one file.
+ * - `write()` appends a batch to the journal in one transaction: once it returns, the
+ *   samples survive a crash of the process. Appending touches only the journal's last
+ *   pages, whatever the number of devices, so it costs the same for one sample per device
+ *   as for a thousand.
+ * - `merge()` moves everything journaled into raw rows, rollups of every bucket size and
+ *   the merged latest values in one transaction; only then do queries see the samples.
+ *   Merging many samples at once is what makes it cheap: each device's raw pages, rollup
+ *   rows and latest values are written once per merge, not once per sample.
+ *
+ * Samples newer than everything a device has (the usual case) take the fast path: each
+ * bucket size's current row is updated in memory and written once per merge. Late,
+ * repeated or same-instant samples take the slow path: their raw rows are merged (present
+ * values overlay stored ones, in the order they came) and the touched buckets are
+ * recomputed, 15-minute rows from raw rows and each coarser size from the finer rows.
+ * Late samples older than the raw horizon (already pruned) are dropped, since their
+ * buckets can no longer be recomputed. Cached state is dropped whenever another connection
+ * has written to the database (`PRAGMA data_version`), so several processes may share one
+ * file; a journal left by a process that stopped is merged by the next `merge()`.
  */
 import type { DatabaseSync } from "node:sqlite";
 import { MEASUREMENT_KEYS } from "../../core/devices.ts";
 import { bucketFloor, bucketNext, BUCKETS } from "./_buckets.ts";
 import { addSample, decodeRow, emptyRow, encodeRow, mergeRow } from "./_rollup.ts";
 import { groupBySerial, KEY_COUNT, type NormSample } from "./_samples.ts";
-import { RAW_ROWS_PER_INSERT, type Statements } from "./_sqlite_schema.ts";
+import { JOURNAL_ROWS_PER_INSERT, type Statements } from "./_sqlite_schema.ts";
 import type { Bucket } from "./mod.ts";
 
 interface OpenRow {
@@ -38,11 +47,17 @@ interface DeviceState {
   open: (OpenRow | null)[];
 }
 
-/** Writes batches of checked samples and prunes raw rows. */
+/** Journals and merges batches of checked samples, and prunes raw rows. */
 export class SqliteWriter {
   #devices = new Map<string, DeviceState>();
   #dataVersion = -1;
   #horizon = -Infinity;
+  /**
+   * What this writer journaled and has not merged yet, in the order written; null when the
+   * journal may hold other rows too (another connection wrote, or a process stopped before
+   * merging): the next merge then reads the journal back.
+   */
+  #journaled: NormSample[] | null = null;
   /** Samples dropped because they were older than the raw horizon. */
   dropped = 0;
 
@@ -51,24 +66,61 @@ export class SqliteWriter {
     private readonly st: Statements,
   ) {}
 
-  /** Writes one batch in one transaction; returns the samples stored. */
+  /** Journals one batch in one transaction (durable once it returns); returns its size. */
   write(batch: readonly NormSample[]): number {
     if (batch.length === 0) return 0;
-    let stored = 0;
     this.#begin();
     try {
-      for (const [serial, samples] of groupBySerial(batch)) {
-        const dev = this.#device(serial);
-        stored += samples[0].ts > dev.lastTs ? this.#fast(dev, samples) : this.#slow(dev, samples);
-        this.#writeOpen(dev);
-        this.#writeLatest(dev);
-      }
+      this.#append(batch);
       this.#commit();
     } catch (err) {
       this.#rollback();
       throw err;
     }
-    return stored;
+    const journaled = this.#journaled;
+    if (journaled) {
+      for (const s of batch) journaled.push(s);
+    }
+    return batch.length;
+  }
+
+  /**
+   * Merges everything journaled into raw rows, rollups and latest values in one
+   * transaction; returns the samples merged (those older than the horizon are dropped).
+   */
+  merge(): number {
+    this.#begin();
+    try {
+      const end = (this.st.journalEnd.get() as { seq: number | null }).seq;
+      let merged = 0;
+      if (end !== null) {
+        const samples = this.#journaled ?? this.#readJournal(end);
+        const plan: { dev: DeviceState; samples: NormSample[]; fast: boolean }[] = [];
+        // Whether a journal row meets a stored row or another of its instant.
+        let overlays = false, distinct = 0;
+        for (const [serial, list] of groupBySerial(samples)) {
+          const dev = this.#device(serial);
+          const fast = list[0].ts > dev.lastTs;
+          plan.push({ dev, samples: fast ? list : this.#unlessPruned(dev, list, end), fast });
+          if (!fast) overlays = true;
+          distinct += list.length;
+        }
+        if (overlays || distinct < samples.length) this.st.mergeJournal.run(end);
+        else this.st.copyJournal.run(end);
+        for (const { dev, samples, fast } of plan) {
+          merged += fast ? this.#fast(dev, samples) : this.#slow(dev, samples);
+          this.#writeOpen(dev);
+          this.#writeLatest(dev);
+        }
+        this.st.clearJournal.run(end);
+      }
+      this.#commit();
+      this.#journaled = [];
+      return merged;
+    } catch (err) {
+      this.#rollback();
+      throw err;
+    }
   }
 
   /**
@@ -97,8 +149,50 @@ export class SqliteWriter {
     }
   }
 
+  /** Appends samples to the journal in the order given, many rows per call. */
+  #append(batch: readonly NormSample[]): void {
+    const whole = batch.length - (batch.length % JOURNAL_ROWS_PER_INSERT);
+    const params: (number | null)[] = new Array(JOURNAL_ROWS_PER_INSERT * (2 + KEY_COUNT));
+    for (let i = 0; i < whole; i += JOURNAL_ROWS_PER_INSERT) {
+      let p = 0;
+      for (let j = i; j < i + JOURNAL_ROWS_PER_INSERT; j++) {
+        const s = batch[j];
+        params[p++] = this.#device(s.serial).sid;
+        params[p++] = s.ts;
+        for (let k = 0; k < KEY_COUNT; k++) params[p++] = s.vals[k];
+      }
+      this.st.appendJournalMany.run(...params);
+    }
+    for (let j = whole; j < batch.length; j++) {
+      const s = batch[j];
+      this.st.appendJournal.run(this.#device(s.serial).sid, s.ts, ...s.vals);
+    }
+  }
+
+  /** The journal's rows up to `end`, in the order they were written. */
+  #readJournal(end: number): NormSample[] {
+    const out: NormSample[] = [];
+    for (const r of this.st.journalRows.iterate(end) as Iterable<Record<string, unknown>>) {
+      out.push({ serial: r.serial as string, ts: r.ts as number, vals: rawVals(r) });
+    }
+    return out;
+  }
+
+  /**
+   * A device's late samples without those older than the raw horizon, which are counted
+   * as dropped and taken out of the journal up to `end` before it is merged.
+   */
+  #unlessPruned(dev: DeviceState, samples: NormSample[], end: number): NormSample[] {
+    const kept = samples.filter((s) => s.ts >= this.#horizon);
+    if (kept.length < samples.length) {
+      this.dropped += samples.length - kept.length;
+      this.st.dropJournalBefore.run(end, dev.sid, this.#horizon);
+    }
+    return kept;
+  }
+
+  /** Rollups and latest values of samples newer than the device's newest. */
   #fast(dev: DeviceState, samples: readonly NormSample[]): number {
-    this.#insertRaw(dev.sid, samples);
     for (const s of samples) {
       for (let b = 0; b < BUCKETS.length; b++) {
         let open = dev.open[b];
@@ -110,46 +204,21 @@ export class SqliteWriter {
         addSample(open.row, s.vals);
         open.dirty = true;
       }
-      this.#overlayLatest(dev, s);
     }
+    this.#overlayLatest(dev, samples);
     dev.lastTs = samples[samples.length - 1].ts;
     return samples.length;
   }
 
-  /** Inserts new raw rows, many per call. */
-  #insertRaw(sid: number, samples: readonly NormSample[]): void {
-    const whole = samples.length - (samples.length % RAW_ROWS_PER_INSERT);
-    const params: (number | null)[] = new Array(RAW_ROWS_PER_INSERT * (2 + KEY_COUNT));
-    for (let i = 0; i < whole; i += RAW_ROWS_PER_INSERT) {
-      let p = 0;
-      for (let j = i; j < i + RAW_ROWS_PER_INSERT; j++) {
-        const s = samples[j];
-        params[p++] = sid;
-        params[p++] = s.ts;
-        for (let k = 0; k < KEY_COUNT; k++) params[p++] = s.vals[k];
-      }
-      this.st.insertRawMany.run(...params);
-    }
-    for (let j = whole; j < samples.length; j++) {
-      this.st.insertRaw.run(sid, samples[j].ts, ...samples[j].vals);
-    }
-  }
-
+  /** Recomputes the buckets that late samples touched (their raw rows are merged). */
   #slow(dev: DeviceState, samples: readonly NormSample[]): number {
     dev.open = BUCKETS.map(() => null); // rows are recomputed below; reload them after
     let touched = new Set<number>();
-    let stored = 0;
     for (const s of samples) {
-      if (s.ts < this.#horizon) {
-        this.dropped++;
-        continue;
-      }
-      this.st.mergeRaw.run(dev.sid, s.ts, ...s.vals);
       touched.add(bucketFloor("15m", s.ts));
       if (s.ts > dev.lastTs) dev.lastTs = s.ts;
-      this.#overlayLatest(dev, s);
-      stored++;
     }
+    this.#overlayLatest(dev, samples);
     for (const start of touched) {
       const row = emptyRow();
       const end = bucketNext("15m", start);
@@ -170,7 +239,7 @@ export class SqliteWriter {
       }
       touched = starts;
     }
-    return stored;
+    return samples.length;
   }
 
   #loadRow(bucket: Bucket, sid: number, ts: number): OpenRow {
@@ -195,17 +264,28 @@ export class SqliteWriter {
     });
   }
 
-  /** Each key keeps the value of its newest sample, whatever the order samples came in. */
-  #overlayLatest(dev: DeviceState, s: NormSample): void {
-    for (let k = 0; k < KEY_COUNT; k++) {
-      const v = s.vals[k];
-      if (v === null) continue;
-      const key = MEASUREMENT_KEYS[k];
-      const seen = dev.latestTs[key];
-      if (seen === undefined || s.ts >= seen) {
-        dev.latest[key] = v;
-        dev.latestTs[key] = s.ts;
-        dev.latestDirty = true;
+  /**
+   * Each key keeps the value of its newest sample, whatever the order samples came in.
+   * `samples` are one device's, in time order with distinct instants: read from the newest
+   * back, each key's first value found is the newest of them.
+   */
+  #overlayLatest(dev: DeviceState, samples: readonly NormSample[]): void {
+    let found = 0;
+    const done: boolean[] = new Array(KEY_COUNT).fill(false);
+    for (let i = samples.length - 1; i >= 0 && found < KEY_COUNT; i--) {
+      const s = samples[i];
+      for (let k = 0; k < KEY_COUNT; k++) {
+        const v = s.vals[k];
+        if (v === null || done[k]) continue;
+        done[k] = true;
+        found++;
+        const key = MEASUREMENT_KEYS[k];
+        const seen = dev.latestTs[key];
+        if (seen === undefined || s.ts >= seen) {
+          dev.latest[key] = v;
+          dev.latestTs[key] = s.ts;
+          dev.latestDirty = true;
+        }
       }
     }
   }
@@ -242,6 +322,8 @@ export class SqliteWriter {
     const version = (this.st.dataVersion.get() as { data_version: number }).data_version;
     if (version !== this.#dataVersion) {
       this.#devices.clear();
+      const end = (this.st.journalEnd.get() as { seq: number | null }).seq;
+      this.#journaled = end === null ? [] : null;
       const h = this.st.getMeta.get("raw_horizon") as { value: number } | undefined;
       this.#horizon = h ? h.value : -Infinity;
     }
@@ -255,6 +337,7 @@ export class SqliteWriter {
   #rollback(): void {
     if (this.db.isTransaction) this.db.exec("ROLLBACK");
     this.#devices.clear(); // in-memory rows may hold what was rolled back
+    this.#journaled = null;
     this.#dataVersion = -1;
   }
 }

@@ -50,6 +50,12 @@ export interface TelemetryStore {
   write(samples: Sample[]): void;
   /** Writes everything queued; after it resolves, queries see the samples. */
   flush(): Promise<void>;
+  /**
+   * Writes everything queued so that it survives a crash of this process; queries may see
+   * it only after `flush()`. Cheaper than `flush()` where the two differ; stores without it
+   * are made durable by `flush()` (see {@link syncStore}).
+   */
+  sync?(): Promise<void>;
   /** The latest value of every key of a device (keys merged from recent samples), or null. */
   latest(serial: string): Promise<Sample | null>;
   /** A bucketed series of one key in [from, to). */
@@ -91,6 +97,11 @@ export interface TelemetryStore {
   prune(now: number): Promise<number>;
   stats(): TelemetryStats;
   close(): Promise<void>;
+}
+
+/** Makes what was written to a store durable: its `sync()`, or `flush()` without one. */
+export function syncStore(store: TelemetryStore): Promise<void> {
+  return store.sync ? store.sync() : store.flush();
 }
 
 /**

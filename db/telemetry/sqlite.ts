@@ -4,6 +4,12 @@
  * monthly views, batched writes and a retention policy for raw rows. Layout in
  * _sqlite_schema.ts, write path in _sqlite_write.ts, read path in _sqlite_read.ts.
  *
+ * Writing has two steps (_sqlite_write.ts): a batch is first appended to a journal, which
+ * makes it durable (`sync()` resolves then), and the journal is merged into what queries
+ * read when `flush()` is called, every `flushIntervalMs` while it holds samples, and once
+ * it holds `mergeSize` samples. A journal left by a process that stopped is merged when
+ * the store opens; queries wait for that.
+ *
  * With `worker: true` the writing runs in a worker thread (_sqlite_offload.ts) and only
  * checking and packing samples stays on the caller's thread; reads use the caller's own
  * connection either way.
@@ -31,11 +37,14 @@ export interface SqliteStoreOptions extends StoreQueueOptions {
   rawRetentionDays?: number;
   /** Write in a worker thread (database files only; default false). */
   worker?: boolean;
+  /** Journaled samples that trigger a merge right away (default 50,000). */
+  mergeSize?: number;
 }
 
 /** The writing side: inline (SqliteWriter) or in a worker (WorkerWriter). */
 interface Writer {
   write(batch: NormSample[]): number | Promise<number>;
+  merge(): number | Promise<number>;
   prune(cutoff: number): number | Promise<number>;
   close(): void | Promise<void>;
 }
@@ -67,7 +76,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   if (options.worker) writer = new WorkerWriter(path);
   else {
     const inline = new SqliteWriter(db, st);
-    writer = { write: (b) => inline.write(b), prune: (c) => inline.prune(c), close: () => {} };
+    writer = {
+      write: (b) => inline.write(b),
+      merge: () => inline.merge(),
+      prune: (c) => inline.prune(c),
+      close: () => {},
+    };
   }
   return new SqliteStore(db, st, writer, retentionDays * DAY_MS, options);
 }
@@ -77,6 +91,16 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
   readonly #st: Statements;
   readonly #writer: Writer;
   readonly #sids = new Map<string, number>();
+  readonly #mergeSize: number;
+  readonly #mergeIntervalMs: number;
+  readonly #onError?: (error: unknown) => void;
+  /** Samples journaled since the last merge began. */
+  #unmerged = 0;
+  #mergeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The latest merge (they run one at a time). */
+  #merging: Promise<void> = Promise.resolve();
+  /** The merge of a journal found at opening, which queries wait for. */
+  readonly #opened: Promise<void> = Promise.resolve();
   protected readonly backend = "sqlite";
 
   constructor(
@@ -90,32 +114,69 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     this.#db = db;
     this.#st = st;
     this.#writer = writer;
+    this.#mergeSize = options.mergeSize ?? 50_000;
+    this.#mergeIntervalMs = options.flushIntervalMs ?? 1_000;
+    this.#onError = options.onError;
+    if ((st.journalEnd.get() as { seq: number | null }).seq !== null) {
+      // A stopped process's journal; if merging fails, queries go on without it.
+      this.#opened = this.#merge().catch((err) => this.#onError?.(err));
+    }
   }
 
   protected override async send(batch: NormSample[]): Promise<void> {
-    this.written += await this.#writer.write(batch);
+    const taken = await this.#writer.write(batch);
+    this.written += taken;
+    this.#unmerged += taken;
+    if (this.#unmerged >= this.#mergeSize) this.#merge().catch((err) => this.#onError?.(err));
+    else if (this.#mergeTimer === undefined) {
+      this.#mergeTimer = setTimeout(() => {
+        this.#mergeTimer = undefined;
+        this.#merge().catch((err) => this.#onError?.(err));
+      }, this.#mergeIntervalMs);
+    }
   }
 
-  latest(serial: string): Promise<Sample | null> {
-    return settle(() => {
-      this.checkOpen();
-      const row = this.#st.latestBySerial.get(serial) as { ts: number; data: string } | undefined;
-      return row ? { serial, ts: row.ts, values: JSON.parse(row.data) } : null;
+  /** Writes everything queued durably; queries may see it only after `flush()`. */
+  sync(): Promise<void> {
+    return super.flush();
+  }
+
+  override async flush(): Promise<void> {
+    await super.flush();
+    await this.#merge();
+  }
+
+  /** Merges the journal after any merge under way; a failed merge leaves it for the next. */
+  #merge(): Promise<void> {
+    clearTimeout(this.#mergeTimer);
+    this.#mergeTimer = undefined;
+    this.#unmerged = 0;
+    const run = this.#merging.catch(() => {}).then(async () => {
+      await this.#writer.merge();
     });
+    this.#merging = run;
+    return run;
   }
 
-  protected readSeries(q: KeyRead, bucket: Bucket, agg: Aggregate): Point[] {
-    const sid = this.#sid(q.serial);
+  async latest(serial: string): Promise<Sample | null> {
+    this.checkOpen();
+    await this.#opened;
+    const row = this.#st.latestBySerial.get(serial) as { ts: number; data: string } | undefined;
+    return row ? { serial, ts: row.ts, values: JSON.parse(row.data) } : null;
+  }
+
+  protected async readSeries(q: KeyRead, bucket: Bucket, agg: Aggregate): Promise<Point[]> {
+    const sid = await this.#readSid(q.serial);
     return sid === null ? [] : readSeries(this.#st, sid, q, bucket, agg);
   }
 
-  protected readCounterUsage(q: KeyRead): CounterUsage {
-    const sid = this.#sid(q.serial);
+  protected async readCounterUsage(q: KeyRead): Promise<CounterUsage> {
+    const sid = await this.#readSid(q.serial);
     return sid === null ? { delta: 0, readings: 0 } : readCounterUsage(this.#st, sid, q);
   }
 
-  protected readCounterSeries(q: KeyRead, bucket: Bucket): Point[] {
-    const sid = this.#sid(q.serial);
+  protected async readCounterSeries(q: KeyRead, bucket: Bucket): Promise<Point[]> {
+    const sid = await this.#readSid(q.serial);
     return sid === null ? [] : readCounterSeries(this.#st, sid, q, bucket);
   }
 
@@ -127,10 +188,19 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
 
   protected override async release(): Promise<void> {
     try {
-      await this.#writer.close();
+      await this.#merge();
     } finally {
-      this.#db.close();
+      try {
+        await this.#writer.close();
+      } finally {
+        this.#db.close();
+      }
     }
+  }
+
+  async #readSid(serial: string): Promise<number | null> {
+    await this.#opened;
+    return this.#sid(serial);
   }
 
   #sid(serial: string): number | null {
@@ -141,14 +211,5 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     if (!row) return null;
     this.#sids.set(serial, row.sid);
     return row.sid;
-  }
-}
-
-/** The result of a synchronous read as a promise; what it throws becomes a rejection. */
-function settle<T>(read: () => T): Promise<T> {
-  try {
-    return Promise.resolve(read());
-  } catch (err) {
-    return Promise.reject(err);
   }
 }

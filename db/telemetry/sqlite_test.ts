@@ -1,10 +1,14 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { MEASUREMENT_KEYS as KEYS } from "../../core/devices.ts";
 import { counterDelta as referenceDelta } from "../../core/energy.ts";
 import { runConformance } from "./conformance.ts";
 import { denseDay } from "./_conformance_data.ts";
 import { counterUsageOf, type TelemetryStore } from "./mod.ts";
 import { forwardingStore } from "../../tests/ingest/_helpers.ts";
 import { openSqliteStore, type SqliteStoreOptions } from "./sqlite.ts";
+import { openDatabase, Statements } from "./_sqlite_schema.ts";
+import { SqliteWriter } from "./_sqlite_write.ts";
 
 runConformance("sqlite :memory:", () => Promise.resolve(openSqliteStore(":memory:")));
 
@@ -263,4 +267,50 @@ Deno.test("openSqliteStore() rejects a bad retention and a missing path", () => 
   assert.throws(() => openSqliteStore(":memory:", { rawRetentionDays: 0 }), RangeError);
   assert.throws(() => openSqliteStore(":memory:", { rawRetentionDays: Number.NaN }), RangeError);
   assert.throws(() => openSqliteStore(""), TypeError);
+});
+
+Deno.test("sqlite sync() makes samples durable; a journal left unmerged is merged when the store opens again", async () => {
+  await withFile(async (path) => {
+    const first = openSqliteStore(path, { flushIntervalMs: 60_000 });
+    first.write([
+      { serial: "J", ts: D, values: { total_power: 10, total_energy_kwh: 1 } },
+      { serial: "J", ts: D + MIN, values: { total_power: 20 } },
+    ]);
+    await first.sync!();
+    first.write([
+      { serial: "J", ts: D + MIN, values: { total_power: 30, total_energy_kwh: 2 } }, // overlays
+      { serial: "J", ts: D + 2 * MIN, values: { total_energy_kwh: 4 } },
+    ]);
+    await first.sync!();
+    assert.equal(await first.latest("J"), null, "journaled, not merged yet");
+    // A process that stops before merging: its writer journaled the samples, nothing more.
+    const db = openDatabase(path);
+    const writer = new SqliteWriter(db, new Statements(db));
+    writer.write([{ serial: "K", ts: D, vals: KEYS.map((k) => k === "total_power" ? 7 : null) }]);
+    db.close();
+
+    const second = openSqliteStore(path);
+    try {
+      assert.deepEqual(await second.latest("J"), {
+        serial: "J",
+        ts: D + 2 * MIN,
+        values: { total_power: 30, total_energy_kwh: 4 },
+      });
+      assert.deepEqual(await second.series("J", "total_power", D, D + H, "15m", "avg"), [
+        { ts: D, value: 20 },
+      ], "10 and 30: the later row of D + 1 min overlaid the earlier one");
+      assert.equal(await second.counterDelta("J", "total_energy_kwh", D, D + H), 3);
+      assert.deepEqual((await second.latest("K"))?.values, { total_power: 7 });
+    } finally {
+      await second.close();
+      await first.close();
+    }
+    const check = new DatabaseSync(path);
+    try {
+      const { n } = check.prepare("SELECT count(*) AS n FROM journal").get() as { n: number };
+      assert.equal(n, 0, "the journal is emptied by merging");
+    } finally {
+      check.close();
+    }
+  });
 });

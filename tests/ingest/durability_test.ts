@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import mqtt from "mqtt";
 import { simIdentity } from "../../ingest/sim.ts";
+import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { DEMO_SIM_NAMING } from "../../services/demo_devices.ts";
 import { waitFor } from "./_helpers.ts";
 
@@ -110,6 +111,10 @@ Deno.test("embedded broker: every QoS 1 reading it acknowledged survives a SIGKI
     await stream;
     assert.ok(acked.size < total, "the portal was killed mid-stream");
 
+    // The store merges what the killed portal had only journaled when it opens again.
+    const store = openSqliteStore(`${dataDir}/telemetry.sqlite`);
+    await store.latest(meter.serial);
+    await store.close();
     const db = new DatabaseSync(`${dataDir}/telemetry.sqlite`);
     try {
       const rows = db.prepare(

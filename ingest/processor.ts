@@ -5,7 +5,7 @@
  * interprets the rest into samples, and hands them to the store in batches. Nothing it
  * receives and no error of its dependencies makes it throw.
  */
-import type { Sample, TelemetryStore } from "../db/telemetry/mod.ts";
+import { type Sample, syncStore, type TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, IngestDevice, StatusSink } from "./contract.ts";
 import {
   DEFAULT_TIME_WINDOW,
@@ -115,6 +115,8 @@ export class IngestProcessor {
   #closed = false;
   /** The next group commit (see `durable`), not started yet. */
   #commit: Promise<void> | null = null;
+  /** The latest group commit started; the next one starts once it has ended. */
+  #committing: Promise<void> = Promise.resolve();
   /** Batches the store refused (see `writePending`). */
   #refusedBatches = 0;
 
@@ -257,11 +259,12 @@ export class IngestProcessor {
   }
 
   /**
-   * Resolves once everything handled so far is written and flushed to the store (a message
-   * that was dropped has nothing to write); rejects when any of it may not have been
+   * Resolves once everything handled so far is written durably to the store (its `sync`; a
+   * message that was dropped has nothing to write); rejects when any of it may not have been
    * written: the store failed, or the processor is closed. Callers that acknowledge a
-   * message only after this resolves lose nothing they acknowledged. Messages arriving
-   * while a commit is being prepared share it (one store flush for many messages).
+   * message only after this resolves lose nothing they acknowledged. Commits run one at a
+   * time: messages arriving while one is under way share the next (one store sync for
+   * many messages, more of them the busier the store).
    */
   durable(): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("ingest is stopped"));
@@ -270,13 +273,15 @@ export class IngestProcessor {
     // the messages it covers (the batch timer writes too): then it rejects, to be safe.
     const failedBefore = this.#store.stats().failedWrites ?? 0;
     const refusedBefore = this.#refusedBatches;
-    const commit = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(async () => {
+    const commit = this.#committing.catch(() => {}).then(() =>
+      new Promise<void>((resolve) => setTimeout(resolve, 0))
+    ).then(async () => {
       // Messages waiting for the directory become samples first; messages handled meanwhile
       // still join this commit.
       await this.#cache.settled();
       this.#commit = null;
       if (!this.writePending()) throw new Error("the telemetry store refused the readings");
-      await this.#store.flush();
+      await syncStore(this.#store);
       if (
         (this.#store.stats().failedWrites ?? 0) !== failedBefore ||
         this.#refusedBatches !== refusedBefore
@@ -285,6 +290,7 @@ export class IngestProcessor {
       }
     });
     this.#commit = commit;
+    this.#committing = commit;
     return commit;
   }
 

@@ -6,8 +6,9 @@
  * - `raw(sid, ts, <one REAL column per measurement key>)`, primary key (sid, ts), without
  *   rowid, so a device's samples are stored in time order; NULL where a partial frame left
  *   a key out. Pruned after the raw retention.
- * - `journal(seq, sid, ts, <the same value columns>)`: samples written but not yet merged
- *   into `raw`, the rollups and `latest`, in the order they came (see _sqlite_write.ts).
+ * - `journal(seq, serials, data)`: batches written but not yet merged into `raw`, the
+ *   rollups and `latest`, one row per batch in the order they came, as `packBatch()` packs
+ *   them (`serials` a JSON array, `data` the Float64Array's bytes; see _sqlite_write.ts).
  *   Appending here is what makes a write durable: it touches only the table's last pages,
  *   where writing straight into `raw` touched a page per device.
  * - `roll_15m`, `roll_1h`, `roll_1d`, `roll_1mo` `(sid, start, agg)`: one row per device and
@@ -59,15 +60,14 @@ export function openDatabase(path: string): DatabaseSync {
     );
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS journal (
-      seq INTEGER PRIMARY KEY, sid INTEGER NOT NULL, ts INTEGER NOT NULL,
-      ${KEYS.map((k) => `${k} REAL`).join(", ")}
+      seq INTEGER PRIMARY KEY, serials TEXT NOT NULL, data BLOB NOT NULL
     );
   `);
   return db;
 }
 
-/** Journal rows per multi-row insert: one call binds this many rows. */
-export const JOURNAL_ROWS_PER_INSERT = 16;
+/** Raw rows per multi-row insert: one call binds this many rows. */
+export const RAW_ROWS_PER_INSERT = 16;
 
 /** Statements of one rollup table. */
 export interface RollStatements {
@@ -85,19 +85,13 @@ export class Statements {
   readonly latestOf: StatementSync;
   readonly latestBySerial: StatementSync;
   readonly upsertLatest: StatementSync;
+  readonly insertRaw: StatementSync;
+  /** Inserts {@link RAW_ROWS_PER_INSERT} raw rows at once (one call instead of that many). */
+  readonly insertRawMany: StatementSync;
+  readonly mergeRaw: StatementSync;
   readonly appendJournal: StatementSync;
-  /** Appends {@link JOURNAL_ROWS_PER_INSERT} journal rows at once (one call, not that many). */
-  readonly appendJournalMany: StatementSync;
   readonly journalEnd: StatementSync;
   readonly journalRows: StatementSync;
-  /** Copies the journal's rows up to a seq into `raw`, none of whose instants is stored. */
-  readonly copyJournal: StatementSync;
-  /**
-   * Copies the journal's rows up to a seq into `raw`; a row of an instant already stored
-   * overlays its present values on the stored ones, in the order they came.
-   */
-  readonly mergeJournal: StatementSync;
-  readonly dropJournalBefore: StatementSync;
   readonly clearJournal: StatementSync;
   readonly rawRange: StatementSync;
   readonly pruneRaw: StatementSync;
@@ -123,30 +117,19 @@ export class Statements {
       "INSERT INTO latest (sid, ts, data, key_ts) VALUES (?, ?, ?, ?) ON CONFLICT (sid) " +
         "DO UPDATE SET ts = excluded.ts, data = excluded.data, key_ts = excluded.key_ts",
     );
-    this.appendJournal = db.prepare(
-      `INSERT INTO journal (sid, ts, ${cols}) VALUES (?, ?, ${marks})`,
+    this.insertRaw = db.prepare(`INSERT INTO raw (sid, ts, ${cols}) VALUES (?, ?, ${marks})`);
+    this.insertRawMany = db.prepare(
+      `INSERT INTO raw (sid, ts, ${cols}) VALUES ` +
+        Array.from({ length: RAW_ROWS_PER_INSERT }, () => `(?, ?, ${marks})`).join(", "),
     );
-    this.appendJournalMany = db.prepare(
-      `INSERT INTO journal (sid, ts, ${cols}) VALUES ` +
-        Array.from({ length: JOURNAL_ROWS_PER_INSERT }, () => `(?, ?, ${marks})`).join(", "),
-    );
-    this.journalEnd = db.prepare("SELECT max(seq) AS seq FROM journal");
-    this.journalRows = db.prepare(
-      `SELECT d.serial AS serial, j.ts AS ts, ${
-        KEYS.map((k) => `j.${k} AS ${k}`).join(", ")
-      } FROM journal j JOIN devices d ON d.sid = j.sid WHERE j.seq <= ? ORDER BY j.seq`,
-    );
-    this.copyJournal = db.prepare(
-      `INSERT INTO raw (sid, ts, ${cols}) SELECT sid, ts, ${cols} FROM journal WHERE seq <= ? ` +
-        "ORDER BY sid, ts",
-    );
-    this.mergeJournal = db.prepare(
-      `INSERT INTO raw (sid, ts, ${cols}) SELECT sid, ts, ${cols} FROM journal WHERE seq <= ? ` +
-        "ORDER BY sid, ts, seq ON CONFLICT (sid, ts) DO UPDATE SET " +
+    this.mergeRaw = db.prepare(
+      `INSERT INTO raw (sid, ts, ${cols}) VALUES (?, ?, ${marks}) ON CONFLICT (sid, ts) DO UPDATE SET ` +
         KEYS.map((k) => `${k} = coalesce(excluded.${k}, raw.${k})`).join(", "),
     );
-    this.dropJournalBefore = db.prepare(
-      "DELETE FROM journal WHERE seq <= ? AND sid = ? AND ts < ?",
+    this.appendJournal = db.prepare("INSERT INTO journal (serials, data) VALUES (?, ?)");
+    this.journalEnd = db.prepare("SELECT max(seq) AS seq FROM journal");
+    this.journalRows = db.prepare(
+      "SELECT serials, data FROM journal WHERE seq <= ? ORDER BY seq",
     );
     this.clearJournal = db.prepare("DELETE FROM journal WHERE seq <= ?");
     this.rawRange = db.prepare(

@@ -27,7 +27,7 @@ function handle(req: WorkerRequest): number | null {
       writer = new SqliteWriter(db, new Statements(db));
       return null;
     case "write":
-      return open().write(unpackBatch(req.batch));
+      return open().write(unpackBatch(req.batch), req.batch);
     case "merge":
       return open().merge();
     case "prune":

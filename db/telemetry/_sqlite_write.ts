@@ -1,17 +1,18 @@
 /**
  * The write path of the SQLite store, in two steps:
  *
- * - `write()` appends a batch to the journal in one transaction: once it returns, the
- *   samples survive a crash of the process. Appending touches only the journal's last
- *   pages, whatever the number of devices, so it costs the same for one sample per device
- *   as for a thousand.
+ * - `write()` appends a batch to the journal in one transaction, as one row of packed
+ *   values: once it returns, the samples survive a crash of the process. Appending touches
+ *   only the journal's last pages, whatever the number of devices, so it costs the same
+ *   for one sample per device as for a thousand.
  * - `merge()` moves everything journaled into raw rows, rollups of every bucket size and
  *   the merged latest values in one transaction; only then do queries see the samples.
  *   Merging many samples at once is what makes it cheap: each device's raw pages, rollup
  *   rows and latest values are written once per merge, not once per sample.
  *
- * Samples newer than everything a device has (the usual case) take the fast path: each
- * bucket size's current row is updated in memory and written once per merge. Late,
+ * Samples newer than everything a device has (the usual case) take the fast path: raw rows
+ * are inserted, each bucket size's current row is updated in memory and written once per
+ * merge. Late,
  * repeated or same-instant samples take the slow path: their raw rows are merged (present
  * values overlay stored ones, in the order they came) and the touched buckets are
  * recomputed, 15-minute rows from raw rows and each coarser size from the finer rows.
@@ -24,8 +25,15 @@ import type { DatabaseSync } from "node:sqlite";
 import { MEASUREMENT_KEYS } from "../../core/devices.ts";
 import { bucketFloor, bucketNext, BUCKETS } from "./_buckets.ts";
 import { addSample, decodeRow, emptyRow, encodeRow, mergeRow } from "./_rollup.ts";
-import { groupBySerial, KEY_COUNT, type NormSample } from "./_samples.ts";
-import { JOURNAL_ROWS_PER_INSERT, type Statements } from "./_sqlite_schema.ts";
+import {
+  groupBySerial,
+  KEY_COUNT,
+  type NormSample,
+  packBatch,
+  type PackedBatch,
+  unpackBatch,
+} from "./_samples.ts";
+import { RAW_ROWS_PER_INSERT, type Statements } from "./_sqlite_schema.ts";
 import type { Bucket } from "./mod.ts";
 
 interface OpenRow {
@@ -74,12 +82,19 @@ export class SqliteWriter {
     db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   }
 
-  /** Journals one batch in one transaction (durable once it returns); returns its size. */
-  write(batch: readonly NormSample[]): number {
+  /**
+   * Journals one batch in one transaction (durable once it returns); returns its size.
+   * `packed` is the batch as `packBatch()` packs it, when the caller has it already.
+   */
+  write(batch: readonly NormSample[], packed: PackedBatch = packBatch(batch)): number {
     if (batch.length === 0) return 0;
     this.#begin();
     try {
-      this.#append(batch);
+      const { serials, data } = packed;
+      this.st.appendJournal.run(
+        JSON.stringify(serials),
+        new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      );
       this.#commit();
     } catch (err) {
       this.#rollback();
@@ -103,20 +118,9 @@ export class SqliteWriter {
       let merged = 0;
       if (end !== null) {
         const samples = this.#journaled ?? this.#readJournal(end);
-        const plan: { dev: DeviceState; samples: NormSample[]; fast: boolean }[] = [];
-        // Whether a journal row meets a stored row or another of its instant.
-        let overlays = false, distinct = 0;
         for (const [serial, list] of groupBySerial(samples)) {
           const dev = this.#device(serial);
-          const fast = list[0].ts > dev.lastTs;
-          plan.push({ dev, samples: fast ? list : this.#unlessPruned(dev, list, end), fast });
-          if (!fast) overlays = true;
-          distinct += list.length;
-        }
-        if (overlays || distinct < samples.length) this.st.mergeJournal.run(end);
-        else this.st.copyJournal.run(end);
-        for (const { dev, samples, fast } of plan) {
-          merged += fast ? this.#fast(dev, samples) : this.#slow(dev, samples);
+          merged += list[0].ts > dev.lastTs ? this.#fast(dev, list) : this.#slow(dev, list);
           this.#writeOpen(dev);
           this.#writeLatest(dev);
         }
@@ -157,50 +161,22 @@ export class SqliteWriter {
     }
   }
 
-  /** Appends samples to the journal in the order given, many rows per call. */
-  #append(batch: readonly NormSample[]): void {
-    const whole = batch.length - (batch.length % JOURNAL_ROWS_PER_INSERT);
-    const params: (number | null)[] = new Array(JOURNAL_ROWS_PER_INSERT * (2 + KEY_COUNT));
-    for (let i = 0; i < whole; i += JOURNAL_ROWS_PER_INSERT) {
-      let p = 0;
-      for (let j = i; j < i + JOURNAL_ROWS_PER_INSERT; j++) {
-        const s = batch[j];
-        params[p++] = this.#device(s.serial).sid;
-        params[p++] = s.ts;
-        for (let k = 0; k < KEY_COUNT; k++) params[p++] = s.vals[k];
-      }
-      this.st.appendJournalMany.run(...params);
-    }
-    for (let j = whole; j < batch.length; j++) {
-      const s = batch[j];
-      this.st.appendJournal.run(this.#device(s.serial).sid, s.ts, ...s.vals);
-    }
-  }
-
-  /** The journal's rows up to `end`, in the order they were written. */
+  /** The journal's batches up to `end`, in the order they were written. */
   #readJournal(end: number): NormSample[] {
     const out: NormSample[] = [];
-    for (const r of this.st.journalRows.iterate(end) as Iterable<Record<string, unknown>>) {
-      out.push({ serial: r.serial as string, ts: r.ts as number, vals: rawVals(r) });
+    const rows = this.st.journalRows.iterate(end) as Iterable<
+      { serials: string; data: Uint8Array }
+    >;
+    for (const { serials, data } of rows) {
+      const values = new Float64Array(data.slice().buffer); // a copy: aligned to 8 bytes
+      for (const s of unpackBatch({ serials: JSON.parse(serials), data: values })) out.push(s);
     }
     return out;
   }
 
-  /**
-   * A device's late samples without those older than the raw horizon, which are counted
-   * as dropped and taken out of the journal up to `end` before it is merged.
-   */
-  #unlessPruned(dev: DeviceState, samples: NormSample[], end: number): NormSample[] {
-    const kept = samples.filter((s) => s.ts >= this.#horizon);
-    if (kept.length < samples.length) {
-      this.dropped += samples.length - kept.length;
-      this.st.dropJournalBefore.run(end, dev.sid, this.#horizon);
-    }
-    return kept;
-  }
-
-  /** Rollups and latest values of samples newer than the device's newest. */
+  /** Raw rows, rollups and latest values of samples newer than the device's newest. */
   #fast(dev: DeviceState, samples: readonly NormSample[]): number {
+    this.#insertRaw(dev.sid, samples);
     for (const s of samples) {
       for (let b = 0; b < BUCKETS.length; b++) {
         let open = dev.open[b];
@@ -218,11 +194,36 @@ export class SqliteWriter {
     return samples.length;
   }
 
-  /** Recomputes the buckets that late samples touched (their raw rows are merged). */
-  #slow(dev: DeviceState, samples: readonly NormSample[]): number {
+  /** Inserts new raw rows, many per call. */
+  #insertRaw(sid: number, samples: readonly NormSample[]): void {
+    const whole = samples.length - (samples.length % RAW_ROWS_PER_INSERT);
+    const params: (number | null)[] = new Array(RAW_ROWS_PER_INSERT * (2 + KEY_COUNT));
+    for (let i = 0; i < whole; i += RAW_ROWS_PER_INSERT) {
+      let p = 0;
+      for (let j = i; j < i + RAW_ROWS_PER_INSERT; j++) {
+        const s = samples[j];
+        params[p++] = sid;
+        params[p++] = s.ts;
+        for (let k = 0; k < KEY_COUNT; k++) params[p++] = s.vals[k];
+      }
+      this.st.insertRawMany.run(...params);
+    }
+    for (let j = whole; j < samples.length; j++) {
+      this.st.insertRaw.run(sid, samples[j].ts, ...samples[j].vals);
+    }
+  }
+
+  /**
+   * Merges late samples into raw rows (present values overlay stored ones) and recomputes
+   * the buckets they touched; those older than the raw horizon are dropped.
+   */
+  #slow(dev: DeviceState, all: readonly NormSample[]): number {
     dev.open = BUCKETS.map(() => null); // rows are recomputed below; reload them after
     let touched = new Set<number>();
+    const samples = all.filter((s) => s.ts >= this.#horizon);
+    this.dropped += all.length - samples.length;
     for (const s of samples) {
+      this.st.mergeRaw.run(dev.sid, s.ts, ...s.vals);
       touched.add(bucketFloor("15m", s.ts));
       if (s.ts > dev.lastTs) dev.lastTs = s.ts;
     }

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { account, call, postSensor, postStation, type TestApp, testApp } from "./_helpers.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
 import { parsePeriod } from "../core/periods.ts";
+import { localDate } from "../core/local_time.ts";
 import type { StoredUser } from "../db/users.ts";
 import { createZone } from "../db/zones.ts";
 import { issueToken } from "../services/platform/tokens.ts";
@@ -214,7 +215,8 @@ export async function meter(t: TestApp, serial: string, period: string, kwh: num
 
 /** Records a cash payment of a finalized bill as the world's admin would (the bill becomes paid). */
 export async function payBill(w: BillingWorld, id: number): Promise<void> {
-  const date = new Date(w.t.deps.now()).toISOString().slice(0, 10);
+  // The business day (an admin's "today"), not UTC's: in the evening they differ.
+  const date = localDate(w.t.deps.now(), w.t.deps.config.utcOffsetMinutes);
   await recordPayment(w.t.deps, id, { method: "cash", payment_date: date }, {
     email: "admin@test.example",
   });

@@ -21,6 +21,7 @@ import { listZones } from "../../db/zones.ts";
 import { listUnitBills } from "../../db/bills.ts";
 import { periodBounds, recordPayment, runBilling } from "../../services/billing/mod.ts";
 import { parsePeriod } from "../../core/periods.ts";
+import { localDate } from "../../core/local_time.ts";
 
 const H = 3_600_000;
 
@@ -57,7 +58,7 @@ Deno.test("the finance pages draw, fit phone and desktop, and pass axe", async (
     )!;
     await recordPayment(portal.deps, bill.id, {
       method: "cash",
-      payment_date: new Date().toISOString().slice(0, 10),
+      payment_date: localDate(portal.deps.now(), portal.deps.config.utcOffsetMinutes),
     }, { email: "admin@test.example" });
 
     const problems: string[] = [];

@@ -8,13 +8,13 @@
  *
  * A bill's life: a billing run on a period that has ended finalizes ("Saved"); a run on the
  * open period writes drafts that only the admin sees. Finalized bills with a total above 0 are
- * shown to tenants, notified and payable; a finalized bill with a total of 0 needs no payment
- * and is settled when it is finalized.
+ * shown to tenants, notified and payable; a finalized bill with a total of 0 shows "nothing
+ * due" and stays pending: only a payment makes a bill paid.
  */
 import type { UnitBillFigures, UnitBillResult } from "./tariff.ts";
 import type { HighConsumption } from "./dac.ts";
 import type { CustomerBillResult } from "./customer_bill.ts";
-import { type DateParts, formatDate, type PeriodKind } from "./periods.ts";
+import { type DateParts, type PeriodKind } from "./periods.ts";
 import { dueDateAfter, type PaymentChange, type PaymentStatus } from "./payment.ts";
 
 export * from "./payment.ts";
@@ -57,8 +57,36 @@ export interface UnitBill extends UnitBillFigures {
   zone_id: number;
   /** Every change of payment state, oldest first. */
   payment_history: PaymentChange[];
+  /**
+   * The tenancy's part of the period the bill covers (ISO instants `[from, to)`), when the
+   * unit changed hands in the period (issue 24); null for a bill of the whole period.
+   */
+  tenancy_from: string | null;
+  tenancy_to: string | null;
+  /**
+   * Where the bill stands among its unit's bills of the period (its key): the unit id for the
+   * part that starts the period, `unitId@<ISO start>` for a later one ({@link billSlot}).
+   */
+  unit_part: string;
+  /** Days of the bill's part without any reading of its meter, when there were such days. */
+  missing_readings: MissingReadings | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Days without readings of a bill's part: "no readings for `days` of `of` days". */
+export interface MissingReadings {
+  days: number;
+  of: number;
+}
+
+/**
+ * The key of a unit's bill of a part of a period among the unit's bills of that period: the
+ * unit id for the part that starts the period (so a period that was not split keeps its one
+ * bill where it always was), `unitId@<ISO start>` for a later part.
+ */
+export function billSlot(unitId: string, partFrom: number, periodFrom: number): string {
+  return partFrom <= periodFrom ? unitId : `${unitId}@${new Date(partFrom).toISOString()}`;
 }
 
 /** A customer (station) bill as stored; amounts in integer cents. */
@@ -110,6 +138,9 @@ export interface UnitBillInput {
   estimation: { method: string; level: number } | null;
   /** When and on which local date the bill is finalized; null for a draft. */
   finalize: { at: string; on: DateParts } | null;
+  /** The part of the period the bill covers, its key and its days without readings. */
+  part?: { from: string; to: string; slot: string } | null;
+  missing_readings?: MissingReadings | null;
 }
 
 /** A computed bill with what billing adds: its price versions and its high-consumption fact. */
@@ -149,9 +180,13 @@ export function billAmounts(computed: PricedBill) {
   };
 }
 
-/** The fields a bill takes when it is finalized at `at` on local date `on`. */
+/**
+ * The fields a bill takes when it is finalized at `at` on local date `on`: it is due 10
+ * business days later and pending. A bill is paid only through a payment; one with nothing to
+ * pay stays pending, shows "nothing due" ({@link nothingDue}), is never overdue and may still be
+ * recalculated (a meter that sent nothing must not settle itself).
+ */
 export function finalization(
-  totalCost: number,
   at: string,
   on: DateParts,
 ):
@@ -160,20 +195,13 @@ export function finalization(
     "is_finalized" | "finalized_at" | "payment_due_date" | "payment_status" | "payment_date"
   >
   & { change: PaymentChange } {
-  const settled = totalCost === 0;
   return {
     is_finalized: true,
     finalized_at: at,
     payment_due_date: dueDateAfter(on),
-    payment_status: settled ? "paid" : "pending",
-    payment_date: settled ? formatDate(on) : null,
-    change: {
-      from: null,
-      to: settled ? "paid" : "pending",
-      at,
-      cause: settled ? "nothing_due" : "finalized",
-      by: null,
-    },
+    payment_status: "pending",
+    payment_date: null,
+    change: { from: null, to: "pending", at, cause: "finalized", by: null },
   };
 }
 
@@ -210,13 +238,13 @@ export function buildUnitBill(input: UnitBillInput, computed: PricedBill): UnitB
     sensor_serial: input.sensor_serial,
     zone_id: input.zone_id,
     payment_history: [],
+    tenancy_from: input.part?.from ?? null,
+    tenancy_to: input.part?.to ?? null,
+    unit_part: input.part?.slot ?? input.unit_id,
+    missing_readings: input.missing_readings ?? null,
   };
   if (!input.finalize) return base;
-  const { change, ...fin } = finalization(
-    computed.total_cost,
-    input.finalize.at,
-    input.finalize.on,
-  );
+  const { change, ...fin } = finalization(input.finalize.at, input.finalize.on);
   return { ...base, ...fin, payment_history: [change] };
 }
 

@@ -16,6 +16,7 @@ import {
   isPastDue,
   LATE_FEE_CENTS,
   listStatus,
+  nothingDue,
   PAYMENT_STATUSES,
   PAYMENT_TRANSITIONS,
   type PaymentStatus,
@@ -385,26 +386,26 @@ Deno.test("a bill is past due the day after its due date, only when it can still
   );
 });
 
-Deno.test("finalizing a total of 0 settles the bill (paid, nothing due); any other total is pending and due in 10 business days", () => {
+Deno.test("finalizing makes a bill pending and due in 10 business days, a total of 0 too: only a payment settles a bill", () => {
   const on = { year: 2026, month: 11, day: 13 };
-  const zero = finalization(0, AT, on);
-  assert.equal(zero.is_finalized, true);
-  assert.equal(zero.finalized_at, AT);
-  assert.equal(zero.payment_status, "paid");
-  assert.equal(zero.payment_date, "2026-11-13");
-  assert.deepEqual(zero.change, { from: null, to: "paid", at: AT, cause: "nothing_due", by: null });
-  const some = finalization(43369, AT, on);
-  assert.equal(some.payment_status, "pending");
-  assert.equal(some.payment_date, null);
-  assert.equal(some.payment_due_date, "2026-11-30");
-  assert.equal(some.payment_due_date, dueDateAfter(on));
-  assert.deepEqual(some.change, {
-    from: null,
-    to: "pending",
-    at: AT,
-    cause: "finalized",
-    by: null,
-  });
+  for (const total of [0, 43369]) {
+    const fin = { ...finalization(AT, on), total_cost: total, late_fee: 0 };
+    assert.equal(fin.is_finalized, true);
+    assert.equal(fin.finalized_at, AT);
+    assert.equal(fin.payment_status, "pending");
+    assert.equal(fin.payment_date, null);
+    assert.equal(fin.payment_due_date, "2026-11-30");
+    assert.equal(fin.payment_due_date, dueDateAfter(on));
+    assert.deepEqual(fin.change, {
+      from: null,
+      to: "pending",
+      at: AT,
+      cause: "finalized",
+      by: null,
+    });
+    assert.equal(nothingDue(fin), total === 0, "a total of 0 shows nothing due");
+    assert.equal(isPastDue(fin, "2027-01-01"), total > 0, "nothing due is never overdue");
+  }
 });
 
 Deno.test("buildUnitBill makes a draft without a due date, or a finalized bill with its first history entry", () => {
@@ -439,9 +440,10 @@ Deno.test("buildUnitBill makes a draft without a due date, or a finalized bill w
 
   const nothing = buildUnitBill({ ...input, finalize }, computeUnitBill(zone, 0));
   assert.equal(nothing.total_cost, 0);
-  assert.equal(nothing.payment_status, "paid");
-  assert.equal(nothing.payment_date, "2026-12-18");
-  assert.deepEqual(nothing.payment_history.map((h) => [h.to, h.cause]), [["paid", "nothing_due"]]);
+  assert.equal(nothing.payment_status, "pending", "nothing due is not a payment");
+  assert.equal(nothing.payment_date, null);
+  assert.equal(nothingDue(nothing), true);
+  assert.deepEqual(nothing.payment_history.map((h) => [h.to, h.cause]), [["pending", "finalized"]]);
 
   const bimonthly = buildUnitBill(
     { ...input, period: { text: "2026-11-12", kind: "bimonthly" }, finalize: null },

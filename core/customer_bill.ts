@@ -9,6 +9,8 @@ import { percentOfCents, toCents } from "./tariff.ts";
 
 /** What the station bill needs from each unit bill (amounts in cents). */
 export interface UnitBillAmounts {
+  /** The unit billed: a unit whose period is split between tenancies counts once for the fee. */
+  unit_id?: string;
   energy_consumption: number;
   energy_cost: number;
   compensation_cost: number;
@@ -68,7 +70,8 @@ export function computeCustomerBill(
   assertCents(tenant_payments, "tenant payments");
   const fee_per_unit = toCents(zone.customer_fee);
   const commission_amount = percentOfCents(commission_base, zone.customer_commission);
-  const fee_amount = fee_per_unit * unitBills.length;
+  const units = new Set(unitBills.map((b, i) => b.unit_id ?? i)).size;
+  const fee_amount = fee_per_unit * units;
   const tax_amount = percentOfCents(commission_amount + fee_amount, zone.customer_tax);
   const total_amount = commission_amount + fee_amount + tax_amount;
   return {
@@ -84,7 +87,7 @@ export function computeCustomerBill(
     calculation_details: {
       commission_base,
       commission_rate: zone.customer_commission,
-      unit_count: unitBills.length,
+      unit_count: units,
       fee_per_unit,
       tax_rate: zone.customer_tax,
     },

@@ -58,7 +58,8 @@ export type PaymentCause =
   | "reference_expired"
   | "processor_event"
   | "due_date_passed"
-  | "recorded_by_admin";
+  | "recorded_by_admin"
+  | "recalculated";
 
 /** One change of a bill's payment state, kept on the bill. */
 export interface PaymentChange {
@@ -99,6 +100,15 @@ export function amountDue(b: Pick<UnitBill, "total_cost" | "late_fee">): number 
   return b.total_cost + b.late_fee;
 }
 
+/**
+ * Whether a finalized bill asks for nothing: a total of 0 and no late fee. It stays pending
+ * (only a payment settles a bill), shows "nothing due", is never overdue and may be
+ * recalculated.
+ */
+export function nothingDue(b: Pick<UnitBill, "is_finalized" | "total_cost" | "late_fee">) {
+  return b.is_finalized && b.total_cost === 0 && b.late_fee === 0;
+}
+
 /** Whether tenants see the bill: finalized with a total above 0. */
 export function visibleToTenant(b: Pick<UnitBill, "is_finalized" | "total_cost">): boolean {
   return b.is_finalized && b.total_cost > 0;
@@ -120,21 +130,53 @@ export function hasLiveReference(
   return Number.isNaN(expiry) || expiry > now;
 }
 
-/** Why a unit bill may not be deleted, or null when it may: paid, or a live SPEI reference. */
+/**
+ * Whether a payment settled the bill. Bills finalized with a total of 0 before "nothing due"
+ * stayed pending were marked paid with the cause `nothing_due`: no payment, so not settled.
+ */
+export function settledByPayment(b: Pick<UnitBill, "payment_status" | "payment_history">) {
+  return b.payment_status === "paid" && b.payment_history.at(-1)?.cause !== "nothing_due";
+}
+
+/**
+ * A bill marked paid for "nothing due" (no payment, {@link settledByPayment} false) back to
+ * pending, as a recalculation finds it: the change is kept with its cause.
+ */
+export function reopenNothingDue(bill: UnitBill, at: string, by: string | null): UnitBill {
+  if (bill.payment_status !== "paid" || settledByPayment(bill)) return bill;
+  return {
+    ...bill,
+    payment_status: "pending",
+    payment_date: null,
+    payment_history: [
+      ...bill.payment_history,
+      { from: "paid", to: "pending", at, cause: "recalculated", by },
+    ],
+  };
+}
+
+/**
+ * Why a unit bill may not be deleted or recalculated, or null when it may: settled by a
+ * payment, or a live SPEI reference.
+ */
 export function deleteBlocker(
-  b: Pick<UnitBill, "payment_status" | "spei_expiry_date">,
+  b: Pick<UnitBill, "payment_status" | "spei_expiry_date" | "payment_history">,
   now: number,
 ): "paid" | "live_reference" | null {
-  if (b.payment_status === "paid") return "paid";
+  if (settledByPayment(b)) return "paid";
   return hasLiveReference(b, now) ? "live_reference" : null;
 }
 
 /** Whether an unpaid finalized bill is past its due date on `today` (`YYYY-MM-DD`). */
 export function isPastDue(
-  b: Pick<UnitBill, "is_finalized" | "payment_status" | "payment_due_date">,
+  b: Pick<
+    UnitBill,
+    "is_finalized" | "payment_status" | "payment_due_date" | "total_cost" | "late_fee"
+  >,
   today: string,
 ): boolean {
-  return b.is_finalized && b.payment_due_date !== null && b.payment_due_date < today &&
+  return b.is_finalized && !nothingDue(b) && b.payment_due_date !== null &&
+    b.payment_due_date < today &&
     PAYMENT_TRANSITIONS[b.payment_status].includes("overdue");
 }
 

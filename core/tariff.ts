@@ -144,10 +144,31 @@ export interface UnitBillResult extends UnitBillFigures {
   blocks_doubled?: boolean;
 }
 
-/** Options of {@link computeUnitBill}: the period (`YYYY-MM` / `YYYY-MM-MM`) or a forced season. */
+/**
+ * The share of its period that a bill covers (a tenancy's part, issue 24): `part` of `whole`
+ * (any unit, e.g. milliseconds). The block limits and the minimum consumption are prorated by
+ * it, to the Wh.
+ */
+export interface PeriodShare {
+  part: number;
+  whole: number;
+}
+
+/** `kwh × part / whole` rounded to the Wh (3 decimals; meters count Wh). */
+export function prorateKwh(kwh: number, share: PeriodShare): number {
+  return Math.round(kwh * share.part / share.whole * 1000) / 1000;
+}
+
+/**
+ * Options of {@link computeUnitBill}: the period (`YYYY-MM` / `YYYY-MM-MM`) or a forced
+ * season; for a bill of part of the period, its share and its base tariff and fixed charge in
+ * cents (prorated by the caller so that the parts of a period add up to the whole).
+ */
 export interface UnitBillOptions {
   period?: string;
   season?: Season;
+  share?: PeriodShare;
+  fixedAmounts?: { base_tariff: number; fixed_charge: number };
 }
 
 /** The pricing mode of a zone (four combinations of enable_levels and seasonal_tariff). */
@@ -191,7 +212,12 @@ const decToNumber = (d: Decimal) => Number(d.n) / 10 ** d.s;
  * high, surplus by cumulative thresholds; trailing unused levels (price 0 and threshold 0)
  * are dropped and the last remaining level is open-ended.
  */
-export function buildTiers(zone: Zone, season: Season | null, factor = 1): Tier[] {
+export function buildTiers(
+  zone: Zone,
+  season: Season | null,
+  factor = 1,
+  share?: PeriodShare,
+): Tier[] {
   const prefix = season ? `${season}_` : "";
   const field = (k: string) => (zone as unknown as Record<string, number>)[prefix + k] ?? 0;
   if (!zone.enable_levels) {
@@ -205,7 +231,7 @@ export function buildTiers(zone: Zone, season: Season | null, factor = 1): Tier[
       tiers.push({ level: l.level, price: l.price, from, to: null });
       return;
     }
-    let to = toDecimal(l.threshold * factor);
+    let to = toDecimal(share ? prorateKwh(l.threshold * factor, share) : l.threshold * factor);
     if (cmp(to, from) < 0) to = from;
     tiers.push({ level: l.level, price: l.price, from, to });
     from = to;
@@ -245,12 +271,15 @@ export function computeUnitBill(
     }
   }
   const months = options.period === undefined ? 1 : parsePeriod(options.period).months.length;
-  const minimum_kwh = (zone.minimum_monthly_kwh ?? 0) * months;
+  const share = options.share;
+  const minimum_kwh = share
+    ? prorateKwh((zone.minimum_monthly_kwh ?? 0) * months, share)
+    : (zone.minimum_monthly_kwh ?? 0) * months;
   const billed_kwh = Math.max(energyKwh, minimum_kwh);
   const blocks_doubled = zone.bimonthly_double_blocks === true && months === 2;
   const energy = toDecimal(billed_kwh);
   const details: TierDetail[] = [];
-  for (const tier of buildTiers(zone, season, blocks_doubled ? 2 : 1)) {
+  for (const tier of buildTiers(zone, season, blocks_doubled ? 2 : 1, share)) {
     if (cmp(energy, tier.from) <= 0 && details.length > 0) break;
     const top = tier.to && cmp(energy, tier.to) > 0 ? tier.to : energy;
     const kwhDec = cmp(top, tier.from) > 0 ? sub(top, tier.from) : { n: 0n, s: 0 };
@@ -269,8 +298,10 @@ export function computeUnitBill(
   const compensation_cost = zone.industrial_tariff && zone.compensation_factor_enabled
     ? percentOfCents(energy_cost, zone.compensation_factor_percentage)
     : 0;
-  const fixed_charge = mulRound([toDecimal(zone.fixed_charge_monthly ?? 0)], 100n * BigInt(months));
-  const base_tariff = toCents(zone.base_tariff) + fixed_charge;
+  const fixed_charge = options.fixedAmounts?.fixed_charge ??
+    mulRound([toDecimal(zone.fixed_charge_monthly ?? 0)], 100n * BigInt(months));
+  const base_tariff = (options.fixedAmounts?.base_tariff ?? toCents(zone.base_tariff)) +
+    fixed_charge;
   const tax_cost = percentOfCents(
     base_tariff + energy_cost + compensation_cost,
     zone.tax_percentage,

@@ -6,6 +6,7 @@ import {
   type CustomerBill,
   type CustomerBillDraft,
   isPaymentStatus,
+  nothingDue,
   PAYMENT_TRANSITIONS,
   periodOfBill,
   type UnitBill,
@@ -24,6 +25,15 @@ export type { CustomerBillDraft, UnitBillDraft };
  * before finalization and payment states existed) filled in.
  */
 export function normalizeUnitBill(v: StoredUnitBill): StoredUnitBill {
+  if (v.unit_part === undefined) {
+    v = {
+      ...v,
+      unit_part: v.unit_id,
+      tenancy_from: null,
+      tenancy_to: null,
+      missing_readings: null,
+    };
+  }
   if (v.payment_history !== undefined && v.late_fee !== undefined) return v;
   const status = isPaymentStatus(v.payment_status) ? v.payment_status : "pending";
   return {
@@ -42,7 +52,7 @@ export function normalizeUnitBill(v: StoredUnitBill): StoredUnitBill {
 
 /** The due-date index key of a bill that a sweep may move to overdue, or null. */
 function dueKey(b: StoredUnitBill): Deno.KvKey | null {
-  if (!b.is_finalized || b.payment_due_date === null) return null;
+  if (!b.is_finalized || b.payment_due_date === null || nothingDue(b)) return null;
   if (!PAYMENT_TRANSITIONS[b.payment_status].includes("overdue")) return null;
   return ["unit_bills_due", b.payment_due_date, b.id];
 }
@@ -84,6 +94,8 @@ export function touchBills(op: Deno.AtomicOperation, stationId: number) {
  */
 export interface UnitBillSummary {
   id: number;
+  /** The unit (the key's last part is the bill's slot, `unit_part`). */
+  unit_id?: string;
   tenant_id: number | null;
   energy_consumption: number;
   total_cost: number;
@@ -96,6 +108,7 @@ export interface UnitBillSummary {
 export function summaryOf(b: StoredUnitBill): UnitBillSummary {
   return {
     id: b.id,
+    unit_id: b.unit_id,
     tenant_id: b.tenant_id,
     energy_consumption: b.energy_consumption,
     total_cost: b.total_cost,
@@ -106,7 +119,7 @@ export function summaryOf(b: StoredUnitBill): UnitBillSummary {
 
 /** The zone index key of a unit bill: zone, period, then the bill key's station and unit. */
 export function zoneIndexKey(b: StoredUnitBill): Deno.KvKey {
-  return ["unit_bills_by_zone", b.zone_id, periodOfBill(b), b.station_id, b.unit_id];
+  return ["unit_bills_by_zone", b.zone_id, periodOfBill(b), b.station_id, b.unit_part];
 }
 
 /** The counters of a zone and period's unit bills: all of them, or the finalized ones. */
@@ -169,9 +182,11 @@ export function putUnitBill(
   old: StoredUnitBill | null,
   bill: StoredUnitBill,
 ) {
-  const key = unitKey(bill.station_id, periodOfBill(bill), bill.unit_id);
+  const key = unitKey(bill.station_id, periodOfBill(bill), bill.unit_part);
   op.set(key, bill);
-  if (!old) op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), bill.unit_id]);
+  if (!old) {
+    op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), bill.unit_part]);
+  }
   const before = old ? dueKey(old) : null;
   const after = dueKey(bill);
   if (before && (!after || before.join("|") !== after.join("|"))) op.delete(before);
@@ -190,7 +205,7 @@ export function putUnitBill(
 
 /** Stages the removal of one unit bill and its indexes, and its uncounting. */
 export function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
-  op.delete(unitKey(bill.station_id, periodOfBill(bill), bill.unit_id));
+  op.delete(unitKey(bill.station_id, periodOfBill(bill), bill.unit_part));
   op.delete(["unit_bill_ids", bill.id]);
   const due = dueKey(bill);
   if (due) op.delete(due);
@@ -234,11 +249,12 @@ export function removeCustomerBill(
   recount(op, [customerCountKey(bill.zone_id, periodOfBill(bill))], []);
 }
 
-export const unitKey = (stationId: number, period: string, unitId: string): Deno.KvKey => [
+/** The key of a unit bill: its station, period and slot (`unit_part`, core/bill.ts). */
+export const unitKey = (stationId: number, period: string, slot: string): Deno.KvKey => [
   "unit_bills",
   stationId,
   period,
-  unitId,
+  slot,
 ];
 export const customerKey = (stationId: number, period: string): Deno.KvKey => [
   "customer_bills",

@@ -9,6 +9,7 @@ import {
   normalizeUnitBill,
   putCustomerBill,
   putUnitBill,
+  removeUnitBill,
   type StoredCustomerBill,
   type StoredUnitBill,
   touchBills,
@@ -28,42 +29,58 @@ async function reserveIds(kv: Deno.Kv, collection: string, n: number): Promise<n
 
 /** The stored bills of one station and period, with versionstamps for the atomic write. */
 export interface StationBills {
+  /** The bills at the slots asked for (`unit_part`; an entry with a null value where none). */
   units: Map<string, Deno.KvEntryMaybe<StoredUnitBill>>;
+  /** The station's other unit bills of the period (slots no longer billed). */
+  others: Deno.KvEntry<StoredUnitBill>[];
   customer: Deno.KvEntryMaybe<StoredCustomerBill>;
 }
 
-/** Reads the bills of the given units of a station for a period, and its customer bill. */
+/** Reads a station's unit bills of a period (by slot) and its customer bill. */
 export async function readStationBills(
   kv: Deno.Kv,
   stationId: number,
   period: string,
-  unitIds: readonly string[],
+  slots: readonly string[],
 ): Promise<StationBills> {
-  return (await readStationsBills(kv, period, [{ stationId, unitIds }]))[0];
+  return (await readStationsBills(kv, period, [{ stationId, slots }]))[0];
 }
 
-/** {@link readStationBills} for several stations at once (10 keys per read). */
+/**
+ * {@link readStationBills} for several stations at once: each station's unit bills of the
+ * period in one range read (so bills of slots no longer billed are found), the customer
+ * bills 10 keys per read.
+ */
 export async function readStationsBills(
   kv: Deno.Kv,
   period: string,
-  stations: readonly { stationId: number; unitIds: readonly string[] }[],
+  stations: readonly { stationId: number; slots: readonly string[] }[],
 ): Promise<StationBills[]> {
-  const keys = stations.flatMap(({ stationId, unitIds }) => [
-    ...unitIds.map((u) => unitKey(stationId, period, u)),
-    customerKey(stationId, period),
-  ]);
-  const entries: Deno.KvEntryMaybe<unknown>[] = [];
-  for (let i = 0; i < keys.length; i += 10) {
-    entries.push(...await kv.getMany<unknown[]>(keys.slice(i, i + 10)));
-  }
-  let at = 0;
-  return stations.map(({ unitIds }) => {
-    const units = new Map<string, Deno.KvEntryMaybe<StoredUnitBill>>();
-    for (const u of unitIds) {
-      const e = entries[at++] as Deno.KvEntryMaybe<StoredUnitBill>;
-      units.set(u, e.value ? { ...e, value: normalizeUnitBill(e.value) } : e);
+  const listed = await Promise.all(stations.map(async ({ stationId }) => {
+    const found = new Map<string, Deno.KvEntry<StoredUnitBill>>();
+    const iter = kv.list<StoredUnitBill>({ prefix: ["unit_bills", stationId, period] });
+    for await (const e of iter) {
+      found.set(e.key[3] as string, { ...e, value: normalizeUnitBill(e.value) });
     }
-    return { units, customer: entries[at++] as Deno.KvEntryMaybe<StoredCustomerBill> };
+    return found;
+  }));
+  const customers: Deno.KvEntryMaybe<StoredCustomerBill>[] = [];
+  const keys = stations.map(({ stationId }) => customerKey(stationId, period));
+  for (let i = 0; i < keys.length; i += 10) {
+    customers.push(...await kv.getMany<StoredCustomerBill[]>(keys.slice(i, i + 10)));
+  }
+  return stations.map(({ stationId, slots }, i) => {
+    const found = listed[i];
+    const units = new Map<string, Deno.KvEntryMaybe<StoredUnitBill>>();
+    for (const slot of slots) {
+      units.set(
+        slot,
+        found.get(slot) ??
+          { key: unitKey(stationId, period, slot), value: null, versionstamp: null },
+      );
+    }
+    const others = [...found.entries()].filter(([slot]) => !units.has(slot)).map(([, e]) => e);
+    return { units, others, customer: customers[i] };
   });
 }
 
@@ -121,6 +138,8 @@ export type StationWriteResult =
 export interface StationWrite {
   stationId: number;
   units: readonly UnitWrite[];
+  /** Draft unit bills of slots no longer billed (a split undone, a meter removed): removed. */
+  remove?: readonly Deno.KvEntry<StoredUnitBill>[];
   customer: {
     draft: CustomerBillDraft;
     prev: Deno.KvEntryMaybe<StoredCustomerBill>;
@@ -145,8 +164,15 @@ export async function writeStationBills(
   customer: StationWrite["customer"],
   now: number,
   ids: IdSource = (collection, n) => reserveIds(kv, collection, n),
+  remove: StationWrite["remove"] = [],
 ): Promise<StationWriteResult> {
-  const res = await writeStationsBills(kv, period, [{ stationId, units, customer }], now, ids);
+  const res = await writeStationsBills(
+    kv,
+    period,
+    [{ stationId, units, customer, remove }],
+    now,
+    ids,
+  );
   return res === null ? { ok: false, reason: "conflict" } : res[0];
 }
 
@@ -173,17 +199,21 @@ export async function writeStationsBills(
 async function stage(
   op: Deno.AtomicOperation,
   period: string,
-  { stationId, units, customer }: StationWrite,
+  { stationId, units, customer, remove }: StationWrite,
   at: string,
   ids: IdSource,
 ): Promise<StationWritten> {
+  for (const e of remove ?? []) {
+    op.check(e);
+    if (!e.value.is_finalized) removeUnitBill(op, e.value);
+  }
   const created: StoredUnitBill[] = [];
   const updated: StoredUnitBill[] = [];
   const skipped: StoredUnitBill[] = [];
   const fresh = units.filter((u) => u.prev.value === null).length;
   let nextBillId = fresh > 0 ? await ids("bills", fresh) : 0;
   for (const { draft, prev } of units) {
-    op.check({ key: unitKey(stationId, period, draft.unit_id), versionstamp: prev.versionstamp });
+    op.check({ key: unitKey(stationId, period, draft.unit_part), versionstamp: prev.versionstamp });
     const old = prev.value;
     if (old?.is_finalized) {
       skipped.push(old);

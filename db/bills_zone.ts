@@ -106,6 +106,8 @@ export async function unitBillCounts(
 export interface UnitBillRef extends UnitBillSummary {
   station_id: number;
   unit_id: string;
+  /** The bill's slot among its unit's bills of the period (core/bill.ts `billSlot`). */
+  unit_part: string;
 }
 
 /**
@@ -126,7 +128,13 @@ export async function unitBillRefs(
     batchSize: limit === undefined ? 500 : Math.min(limit, 500),
   });
   for await (const e of iter) {
-    out.push({ ...e.value, station_id: e.key[3] as number, unit_id: e.key[4] as string });
+    const slot = e.key[4] as string;
+    out.push({
+      ...e.value,
+      station_id: e.key[3] as number,
+      unit_id: e.value.unit_id ?? slot,
+      unit_part: slot,
+    });
   }
   return out;
 }
@@ -139,13 +147,13 @@ export async function unitBillsAt(
   kv: Deno.Kv,
   zoneId: number,
   period: string,
-  refs: readonly Pick<UnitBillRef, "id" | "station_id" | "unit_id">[],
+  refs: readonly Pick<UnitBillRef, "id" | "station_id" | "unit_part">[],
 ): Promise<StoredUnitBill[]> {
   const out: StoredUnitBill[] = [];
   for (let i = 0; i < refs.length; i += 10) {
     const part = refs.slice(i, i + 10);
     const bills = await kv.getMany<StoredUnitBill[]>(
-      part.map((r) => unitKey(r.station_id, period, r.unit_id)),
+      part.map((r) => unitKey(r.station_id, period, r.unit_part)),
     );
     bills.forEach(({ value: v }, j) => {
       if (v && v.id === part[j].id && v.zone_id === zoneId && periodOfBill(v) === period) {

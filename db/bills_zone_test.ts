@@ -100,6 +100,7 @@ async function assertMatchesScan(kv: Deno.Kv) {
         id: b.id,
         station_id: b.station_id,
         unit_id: b.unit_id,
+        unit_part: b.unit_part,
         tenant_id: b.tenant_id,
         energy_consumption: b.energy_consumption,
         total_cost: b.total_cost,

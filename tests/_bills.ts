@@ -51,6 +51,10 @@ export function unitBillDraft(overrides: Partial<UnitBillDraft> = {}): UnitBillD
     tenant_id: null,
     sensor_serial: null,
     zone_id: 1,
+    tenancy_from: null,
+    tenancy_to: null,
+    unit_part: overrides.unit_id ?? "unit_1",
+    missing_readings: null,
     ...overrides,
   };
 }
@@ -58,7 +62,7 @@ export function unitBillDraft(overrides: Partial<UnitBillDraft> = {}): UnitBillD
 /** A stored unit bill: {@link unitBillDraft} with id 1, created and updated 2026-02-01. */
 export function storedUnitBill(overrides: Partial<StoredUnitBill> = {}): StoredUnitBill {
   return {
-    ...unitBillDraft(),
+    ...unitBillDraft(overrides.unit_id ? { unit_id: overrides.unit_id } : {}),
     id: 1,
     created_at: "2026-02-01T00:00:00.000Z",
     updated_at: "2026-02-01T00:00:00.000Z",

@@ -241,7 +241,7 @@ test("a month ends at local midnight: a run a minute before drafts, a run at mid
   }
 });
 
-Deno.test("a finalized bill with a total of 0 is settled (paid, nothing due), tells nobody and is hidden from the tenant", async () => {
+Deno.test("a finalized bill with a total of 0 shows nothing due, stays pending and recalculable, tells nobody and is hidden from the tenant", async () => {
   const w = await world({ base_tariff: 0 });
   try {
     await meter(w.t, "SIM-A", "2026-11", 0);
@@ -251,9 +251,9 @@ Deno.test("a finalized bill with a total of 0 is settled (paid, nothing due), te
     const zero = await unitBill(w, "unit_1");
     assert.equal(zero.total_cost, 0);
     assert.equal(zero.is_finalized, true);
-    assert.equal(zero.payment_status, "paid");
-    assert.equal(zero.payment_date, "2026-12-03");
-    assert.deepEqual(zero.payment_history.map((h) => [h.to, h.cause]), [["paid", "nothing_due"]]);
+    assert.equal(zero.payment_status, "pending", "only a payment makes a bill paid");
+    assert.equal(zero.payment_date, null);
+    assert.deepEqual(zero.payment_history.map((h) => [h.to, h.cause]), [["pending", "finalized"]]);
     const some = await unitBill(w, "unit_2");
     assert.equal(some.payment_status, "pending");
     assert.deepEqual(await notes(w, w.tenants[0].id, "bill_created"), []);
@@ -269,8 +269,24 @@ Deno.test("a finalized bill with a total of 0 is settled (paid, nothing due), te
     await pay.body?.cancel();
     w.clock.now = Date.parse("2027-01-10T18:00:00.000Z");
     await sweepOverdue(w.t.deps);
-    assert.equal((await unitBill(w, "unit_1")).payment_status, "paid");
+    assert.equal((await unitBill(w, "unit_1")).payment_status, "pending");
+    assert.equal((await unitBill(w, "unit_1")).late_fee, 0);
     assert.equal((await unitBill(w, "unit_2")).payment_status, "overdue");
+    // The meter's reading is known later: the admin recalculates the bill of 0.
+    const recalc = await call(w.t, "PUT", `/api/bills/${zero.id}`, {
+      token: w.admin.token,
+      json: {
+        recalculation_method: "manual_input",
+        energy_consumption: "42",
+        override_reason: "meter read on site",
+      },
+    });
+    assert.equal(recalc.status, 200);
+    await recalc.body?.cancel();
+    const fixed = await unitBill(w, "unit_1");
+    assert.equal(fixed.energy_consumption, 42);
+    assert.ok(fixed.total_cost > 0);
+    assert.equal(fixed.payment_status, "pending");
   } finally {
     w.t.close();
   }

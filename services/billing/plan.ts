@@ -1,13 +1,16 @@
 /**
- * Planning a billing run's stations (run.ts): each unit's energy of the period from its meter,
- * or the estimation levels 1 and 2 (level 3, the zone average, is known once every station of
- * the zone is read), a few stations at a time; for a zone with a high-consumption limit, the
- * unit's earlier use.
+ * Planning a billing run's stations (run.ts): each metered unit's parts of the period (one
+ * per tenancy and vacant stretch) with their energy from the meter, or the estimation levels 1
+ * and 2 (level 3, the zone average, is known once every station of the zone is read), a few
+ * stations at a time; for a zone with a high-consumption limit, the unit's earlier use.
  */
 import type { StoredDevice } from "../../db/devices.ts";
 import { counterUsageOf } from "../../db/telemetry/mod.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 import type { Run, StationPlan, UnitPlan } from "./station.ts";
+import { billSlot, type MissingReadings } from "../../core/bill.ts";
+import { periodParts } from "../../core/tenancy.ts";
+import { legacyTenancy, stationTenancies } from "../../db/tenancies.ts";
 import { previousUse } from "./dac.ts";
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -30,7 +33,14 @@ export function sensorsByStation(
   return out;
 }
 
-/** A station's units with their measured energy, or the levels 1 and 2 of the estimation. */
+/**
+ * A station's bills to write: for every unit that has a meter (a unit without one is not
+ * billed), one per part of the period (core/tenancy.ts: each tenancy's days and each vacant
+ * stretch; one part when the unit did not change hands), with the part's measured energy.
+ * A unit whose meter said nothing all period gets the estimation levels 1 and 2 here (3, the
+ * zone average, once the zone is read), spread over its parts by their time. Days without
+ * readings are counted on each part.
+ */
 export async function planStation(
   run: Run,
   station: StoredDevice,
@@ -40,44 +50,96 @@ export async function planStation(
   const units: UnitPlan[] = [];
   const { deps, bounds } = run;
   try {
+    const tenancies = await stationTenancies(deps.kv, station.id);
     for (const unit of station.config.station?.units ?? []) {
-      const sensor = sensors?.get(unit.id) ?? null;
-      const plan: UnitPlan = {
-        unit_id: unit.id,
-        sensor,
-        tenant_id: sensor?.tenant_id ?? sensor?.config.sensor?.tenant_id ?? unit.tenant_id ?? null,
-        energy: null,
-        method: null,
-      };
-      if (sensor) {
-        const usage = await counterUsageOf(
-          deps.telemetry,
-          sensor.serial_number,
-          "total_energy_kwh",
-          bounds.from,
-          bounds.to,
-        );
-        if (usage.readings > 0) plan.energy = round3(usage.delta);
-        else {
-          plan.energy = await extendedRangeEstimate(deps, sensor.serial_number, bounds, {
-            bothSides: true,
-          });
-          if (plan.energy !== null) plan.method = "method_1_extended_range";
+      const sensor = sensors?.get(unit.id);
+      if (!sensor) continue;
+      const pointer = sensor.tenant_id ?? sensor.config.sensor?.tenant_id ?? null;
+      const held = tenancies.get(unit.id) ??
+        (pointer === null ? [] : [legacyTenancy(station.id, unit.id, pointer)]);
+      const parts = periodParts(held, bounds);
+      const plans: UnitPlan[] = [];
+      for (const part of parts) {
+        const whole = parts.length === 1;
+        const usage = await meterUsage(deps, sensor.serial_number, part, deps.now());
+        plans.push({
+          unit_id: unit.id,
+          sensor,
+          tenant_id: part.tenant_id,
+          energy: usage.readings > 0 ? round3(usage.delta) : 0,
+          readings: usage.readings,
+          method: null,
+          part: whole ? null : { from: part.from, to: part.to },
+          share: (part.to - part.from) / (bounds.to - bounds.from),
+          slot: billSlot(unit.id, part.from, bounds.from),
+          missing: usage.missing,
+        });
+      }
+      if (plans.every((p) => p.readings === 0)) {
+        let energy = await extendedRangeEstimate(deps, sensor.serial_number, bounds, {
+          bothSides: true,
+        });
+        let method: UnitPlan["method"] = "method_1_extended_range";
+        if (energy === null) {
+          energy = await historicalAverage(deps.kv, station.id, unit.id, run.period);
+          method = energy === null ? "method_3_zone_average" : "method_2_historical_average";
+        }
+        for (const p of plans) {
+          p.method = method;
+          p.energy = energy === null ? null : round3(energy * p.share);
         }
       }
-      if (plan.energy === null) {
-        plan.energy = await historicalAverage(deps.kv, station.id, unit.id, run.period);
-        plan.method = plan.energy === null
-          ? "method_3_zone_average"
-          : "method_2_historical_average";
+      if (readPrevious) {
+        const previous = await previousUse(deps.kv, station.id, unit.id, run.period);
+        for (const p of plans) p.previous = previous;
       }
-      if (readPrevious) plan.previous = await previousUse(deps.kv, station.id, unit.id, run.period);
-      units.push(plan);
+      units.push(...plans);
     }
     return { station, units, error: null };
   } catch (e) {
     return { station, units, error: e instanceof Error ? e.message : String(e) };
   }
+}
+
+const DAY = 86_400_000;
+
+/**
+ * A meter's energy over a part (kWh), how many readings it holds and how many of its days
+ * (those begun by `now`) have none.
+ */
+async function meterUsage(
+  deps: Run["deps"],
+  serial: string,
+  part: { from: number; to: number },
+  now: number,
+): Promise<{ delta: number; readings: number; missing: MissingReadings | null }> {
+  const usage = await counterUsageOf(
+    deps.telemetry,
+    serial,
+    "total_energy_kwh",
+    part.from,
+    part.to,
+  );
+  const end = Math.min(part.to, now);
+  const of = Math.max(0, Math.ceil((end - part.from) / DAY));
+  if (of === 0) return { ...usage, missing: null };
+  // Hours with a reading, counted by the local day they fall in (hours: days in UTC would
+  // straddle the business time zone's days).
+  const hours = usage.readings === 0 ? [] : await deps.telemetry.series(
+    serial,
+    "total_energy_kwh",
+    part.from,
+    end,
+    "1h",
+    "last",
+  );
+  const days = new Set(
+    hours.filter((p) => p.ts >= part.from && p.ts < end).map((p) =>
+      Math.floor((p.ts - part.from) / DAY)
+    ),
+  );
+  const missing = of - Math.min(of, days.size);
+  return { ...usage, missing: missing > 0 ? { days: missing, of } : null };
 }
 
 /** `fn` over `items`, at most `limit` at a time; answers the results in the order of `items`. */

@@ -43,7 +43,13 @@ import {
   type StoredUnitBill,
 } from "../../db/bills.ts";
 import { createNotifications } from "../../db/notifications.ts";
-import { billAmounts, deleteBlocker, finalization, restatedCustomerBill } from "../../core/bill.ts";
+import {
+  billAmounts,
+  deleteBlocker,
+  finalization,
+  reopenNothingDue,
+  restatedCustomerBill,
+} from "../../core/bill.ts";
 import { localParts } from "../../core/local_time.ts";
 import { conflict, invalid, notFound } from "../refusal.ts";
 import { BILLING_ERRORS, periodBounds } from "./run.ts";
@@ -222,14 +228,11 @@ export async function recalculateBill(
     };
     const newlyFinal = !old.is_finalized;
     if (newlyFinal) {
-      const { change, ...fin } = finalization(
-        bill.total_cost,
-        at,
-        localParts(now, deps.config.utcOffsetMinutes),
-      );
+      const { change, ...fin } = finalization(at, localParts(now, deps.config.utcOffsetMinutes));
       bill = { ...bill, ...fin, payment_history: [...old.payment_history, change] };
-    } else if (bill.total_cost === 0 && old.payment_status !== "paid") {
-      bill = { ...bill, payment_status: "paid", payment_date: at.slice(0, 10) };
+    } else if (old.payment_status === "paid") {
+      // Marked paid for "nothing due" before such bills stayed pending: pending again.
+      bill = reopenNothingDue(bill, at, actor.email);
     }
 
     // The station bill, recomputed from every unit bill of the station and period.

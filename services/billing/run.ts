@@ -318,10 +318,22 @@ async function billZone(
       await billed(full);
     } else group.push(plan);
   });
-  const measured = plans.flatMap((p) => p.error ? [] : p.units).filter((u) => u.method === null);
-  const zoneAverage = averageEnergy(measured.map((u) => u.energy!)) ?? 0;
+  // The zone average is of units (a unit split between tenancies counts once, as the sum
+  // of its parts); a waiting unit's parts get it by their share of the period.
+  const measured = new Map<string, number>();
+  for (const p of plans) {
+    if (p.error) continue;
+    for (const u of p.units) {
+      if (u.method !== null) continue;
+      const key = `${p.station.id}:${u.unit_id}`;
+      measured.set(key, (measured.get(key) ?? 0) + u.energy!);
+    }
+  }
+  const zoneAverage = averageEnergy([...measured.values()]) ?? 0;
   for (const p of waiting) {
-    for (const u of p.units) if (u.energy === null) u.energy = zoneAverage;
+    for (const u of p.units) {
+      if (u.energy === null) u.energy = Math.round(zoneAverage * u.share * 1000) / 1000;
+    }
   }
   group.push(...waiting);
   for (const g of groups(group)) await billed(g);

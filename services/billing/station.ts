@@ -8,9 +8,10 @@
 import type { Deps } from "../deps.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { Period } from "../../core/periods.ts";
-import { computeVersionedBill, type ZoneVersion } from "../../core/zone_versions.ts";
+import type { ZoneVersion } from "../../core/zone_versions.ts";
+import { computePartBill } from "../../core/part_bill.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
-import { buildCustomerBill, buildUnitBill } from "../../core/bill.ts";
+import { buildCustomerBill, buildUnitBill, type MissingReadings } from "../../core/bill.ts";
 import type { DateParts } from "../../core/periods.ts";
 import { type EstimationLevel, levelOf } from "../../core/estimation.ts";
 import type { StoredZone } from "../../db/zones.ts";
@@ -53,15 +54,26 @@ export interface RunCounts {
   station_bills: { created: number; updated: number; skipped: number };
 }
 
-/** One unit to bill and its energy. */
+/** One bill to write: a unit's part of the period (all of it, or a tenancy's) and its energy. */
 export interface UnitPlan {
   unit_id: string;
-  sensor: StoredDevice | null;
+  sensor: StoredDevice;
+  /** The tenant of the part, or null for a vacant unit. */
   tenant_id: number | null;
   /** kWh measured or estimated; null until the zone average is known (level 3). */
   energy: number | null;
+  /** Readings of the meter in the part (0: it said nothing). */
+  readings: number;
   /** The estimation level that gave the energy, or null when it was measured. */
   method: EstimationMethod | null;
+  /** The part of the period `[from, to)` when the unit changed hands in it; null: all of it. */
+  part: { from: number; to: number } | null;
+  /** The part's share of the period's time (1 for the whole period). */
+  share: number;
+  /** The bill's key among the unit's bills of the period (core/bill.ts `billSlot`). */
+  slot: string;
+  /** Days of the part without any reading. */
+  missing: MissingReadings | null;
   /** kWh of the unit's bills before this period (high-consumption average), when read. */
   previous?: (number | null)[] | null;
 }
@@ -141,7 +153,7 @@ export async function billGroup(
         period.text,
         drafts.map((d, i) => ({
           stationId: plans[i].station.id,
-          unitIds: d.map((b) => b.unit_id),
+          slots: d.map((b) => b.unit_part),
         })),
       );
       const writes = plans.map((p, i) => stationWrite(run, priced, p, drafts[i], prev[i]));
@@ -181,9 +193,14 @@ function unitDraft(
   station: StoredDevice,
   u: UnitPlan,
 ): UnitBillDraft {
-  const { period } = run;
+  const { period, bounds } = run;
   const { stored } = priced;
-  const computed = computeVersionedBill(priced.versions, u.energy!, period.text);
+  const computed = computePartBill(
+    priced.versions,
+    u.energy!,
+    { text: period.text, ...bounds, offsetMinutes: run.deps.config.utcOffsetMinutes },
+    u.part ?? bounds,
+  );
   const high = highConsumptionOf(priced.zone, period, u.energy!, u.previous ?? null);
   const last = computed.parts[computed.parts.length - 1];
   const used = priced.versions.filter((v) =>
@@ -210,6 +227,12 @@ function unitDraft(
       author: run.author,
       estimation: u.method ? { level: levelOf(u.method), method: u.method } : null,
       finalize: run.finalize,
+      part: u.part && {
+        from: new Date(u.part.from).toISOString(),
+        to: new Date(u.part.to).toISOString(),
+        slot: u.slot,
+      },
+      missing_readings: u.missing,
     },
     { ...computed, high_consumption: high },
   );
@@ -224,12 +247,17 @@ function stationWrite(
   prev: StationBills,
 ): StationWrite {
   const { period } = run;
-  // The station bill counts finalized unit bills as they stand.
-  const effective = drafts.map((d) => {
-    const old = prev.units.get(d.unit_id)?.value;
-    return old?.is_finalized ? old : d;
-  });
-  const customer = drafts.length === 0 ? null : buildCustomerBill(
+  // The station bill counts finalized unit bills as they stand, also those of parts no longer
+  // billed (a final bill whose tenancy changed since); drafts of such parts are removed.
+  const effective = [
+    ...drafts.map((d) => {
+      const old = prev.units.get(d.unit_part)?.value;
+      return old?.is_finalized ? old : d;
+    }),
+    ...prev.others.filter((e) => e.value.is_finalized).map((e) => e.value),
+  ];
+  const remove = prev.others.filter((e) => !e.value.is_finalized);
+  const customer = effective.length === 0 ? null : buildCustomerBill(
     {
       station_id: plan.station.id,
       period,
@@ -241,10 +269,12 @@ function stationWrite(
   );
   // A finalized station bill is restated when a unit bill of it is written (one billed again
   // after a delete), so it always adds up its unit bills.
-  const restate = drafts.some((d) => !prev.units.get(d.unit_id)?.value?.is_finalized);
+  const restate = remove.length > 0 ||
+    drafts.some((d) => !prev.units.get(d.unit_part)?.value?.is_finalized);
   return {
     stationId: plan.station.id,
-    units: drafts.map((d) => ({ draft: d, prev: prev.units.get(d.unit_id)! })),
+    units: drafts.map((d) => ({ draft: d, prev: prev.units.get(d.unit_part)! })),
+    remove,
     customer: customer ? { draft: customer, prev: prev.customer, restate } : null,
   };
 }
@@ -298,7 +328,7 @@ async function billStation(
       deps.kv,
       plan.station.id,
       period.text,
-      drafts.map((d) => d.unit_id),
+      drafts.map((d) => d.unit_part),
     );
     const w = stationWrite(run, priced, plan, drafts, prev);
     if (run.dryRun) {
@@ -313,6 +343,7 @@ async function billStation(
       w.customer,
       deps.now(),
       run.ids,
+      w.remove,
     );
     if (!res.ok) continue;
     applyWritten(run, plan, res);

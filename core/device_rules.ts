@@ -326,11 +326,27 @@ export const assignCustomerSchema = z.object({
     .max(500, "validation.too_long"),
 }, { error: "validation.invalid" });
 
-/** POST /api/devices/assign-tenant */
+/** A tenant's handover (issue 24): when, and the meter's reading then. */
+const handoverFields = {
+  effective_from: z.string({ error: "devices.tenancy.errors.effective_from" }).max(40)
+    .nullish(),
+  reading_kwh: z.number({ error: "devices.tenancy.errors.reading" }).nonnegative(
+    "devices.tenancy.errors.reading",
+  ).max(1e9, "devices.tenancy.errors.reading").nullish(),
+};
+
+/** POST /api/devices/assign-tenant (with an optional handover date and reading) */
 export const assignTenantSchema = z.object({
   tenant_id: optionalId(`${DV}tenant_invalid`).pipe(z.number({ error: `${DV}tenant_invalid` })),
   sensor_ids: z.array(z.coerce.number().int().positive(), { error: `${DV}sensors_invalid` })
     .max(500, "validation.too_long"),
+  ...handoverFields,
+}, { error: "validation.invalid" });
+
+/** POST /api/devices/remove-tenant/{id}: an optional body, the move-out and its final bill. */
+export const removeTenantSchema = z.object({
+  ...handoverFields,
+  final_bill: z.boolean({ error: "validation.invalid" }).optional(),
 }, { error: "validation.invalid" });
 
 /** POST /api/devices/statuses: ids (numbers) or serial numbers (strings), at most 500. */

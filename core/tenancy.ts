@@ -104,3 +104,72 @@ export function parseInstant(text: string, offsetMinutes: number): number | null
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : at;
 }
+
+/** Why a change of tenancies is refused. */
+export type TenancyRefusal =
+  /** The tenant already holds the unit since before `at` (a later start is refused). */
+  | { error: "later_start"; since: number }
+  /** The current tenancy began at or after `at`. */
+  | { error: "before_current"; since: number }
+  /** Another tenancy covers part of the time from `at`. */
+  | { error: "overlap"; until: number }
+  /** Nobody holds the unit. */
+  | { error: "no_tenant" };
+
+/** A change of a unit's tenancies: the tenancies after it, or why it is refused. */
+export type TenancyChange<T extends Tenancy> =
+  | { ok: true; next: T[]; changed: boolean }
+  | ({ ok: false } & TenancyRefusal);
+
+const lastEnd = (list: readonly Tenancy[]) =>
+  list.reduce((n, t) => Math.max(n, t.to ?? Infinity), -Infinity);
+
+/**
+ * `tenantId` moves into the unit at `at` (the handover reading when given). The tenant who
+ * holds it moves out then. The same tenant again with an earlier start moves the start of
+ * their tenancy back (the account was made after they moved in); a later one is refused while
+ * they hold the unit, and so is a start at or before the current tenancy's or inside an ended
+ * one.
+ */
+export function moveIn<T extends Tenancy>(
+  list: readonly T[],
+  make: (fields: Tenancy) => T,
+  tenantId: number,
+  at: number,
+  reading: number | null,
+): TenancyChange<T> {
+  const open = list.find((t) => t.to === null) ?? null;
+  const closed = list.filter((t) => t !== open);
+  if (open && open.tenant_id === tenantId) {
+    if (at === open.from) return { ok: true, next: [...list], changed: false };
+    if (at > open.from) return { ok: false, error: "later_start", since: open.from };
+    if (lastEnd(closed) > at) return { ok: false, error: "overlap", until: lastEnd(closed) };
+    const moved = make({ ...open, from: at, reading_from_kwh: reading ?? open.reading_from_kwh });
+    return { ok: true, next: sortTenancies([...closed, moved]), changed: true };
+  }
+  if (open && at <= open.from) return { ok: false, error: "before_current", since: open.from };
+  if (lastEnd(closed) > at) return { ok: false, error: "overlap", until: lastEnd(closed) };
+  const ended = open ? [make({ ...open, to: at, reading_to_kwh: reading })] : [];
+  const started = make({
+    tenant_id: tenantId,
+    from: at,
+    to: null,
+    reading_from_kwh: reading,
+    reading_to_kwh: null,
+  });
+  return { ok: true, next: sortTenancies([...closed, ...ended, started]), changed: true };
+}
+
+/** The unit's tenant moves out at `at` (the handover reading when given). */
+export function moveOut<T extends Tenancy>(
+  list: readonly T[],
+  make: (fields: Tenancy) => T,
+  at: number,
+  reading: number | null,
+): TenancyChange<T> {
+  const open = list.find((t) => t.to === null);
+  if (!open) return { ok: false, error: "no_tenant" };
+  if (at <= open.from) return { ok: false, error: "before_current", since: open.from };
+  const ended = make({ ...open, to: at, reading_to_kwh: reading });
+  return { ok: true, next: sortTenancies(list.map((t) => t === open ? ended : t)), changed: true };
+}

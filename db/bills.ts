@@ -153,6 +153,21 @@ export async function listUnitBills(
   return out;
 }
 
+/** A station's unit bills of `period` and of every period after it (key order). */
+export async function listUnitBillsSince(
+  kv: Deno.Kv,
+  stationId: number,
+  period: string,
+): Promise<StoredUnitBill[]> {
+  const out: StoredUnitBill[] = [];
+  const iter = kv.list<StoredUnitBill>({
+    start: ["unit_bills", stationId, period],
+    end: ["unit_bills", stationId + 1],
+  });
+  for await (const e of iter) out.push(normalizeUnitBill(e.value));
+  return out;
+}
+
 /** Customer bills, optionally of one station, oldest key first. */
 export async function listCustomerBills(
   kv: Deno.Kv,

@@ -110,6 +110,7 @@ function resultOf(c: Context<UserEnv>, period: string): ProcessResult | null {
         skipped: count(q.us),
         estimated: count(q.ue),
         failed: count(q.uf),
+        missing: count(q.um),
       },
       station_bills: {
         created: count(q.sc),
@@ -246,6 +247,7 @@ function billingPageRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
         uu: r.unit_bills.updated,
         us: r.unit_bills.skipped,
         ue: r.unit_bills.estimated,
+        um: r.missing_readings.length,
         uf: r.unit_bills.failed,
         sc: r.station_bills.created,
         su: r.station_bills.updated,

@@ -15,7 +15,15 @@ export type ProcessResult =
     /** Whether the bills were finalized (the period has ended) or are drafts. */
     finalized: boolean;
     stations: number;
-    units: { created: number; updated: number; skipped: number; estimated: number; failed: number };
+    units: {
+      created: number;
+      updated: number;
+      skipped: number;
+      estimated: number;
+      failed: number;
+      /** Bills with days without readings. */
+      missing: number;
+    };
     station_bills: { created: number; updated: number; skipped: number; failed: number };
   }
   | { ok: false; message: string };
@@ -120,6 +128,7 @@ export function ResultPanel({ t, result }: { t: Translate; result: ProcessResult
     ["row_updated", result.units.updated, result.station_bills.updated],
     ["row_skipped", result.units.skipped, result.station_bills.skipped],
     ["row_estimated", result.units.estimated, null],
+    ["row_missing", result.units.missing, null],
     ["row_failed", result.units.failed, result.station_bills.failed],
   ];
   return (
@@ -136,7 +145,9 @@ export function ResultPanel({ t, result }: { t: Translate; result: ProcessResult
           </tr>
         </thead>
         <tbody>
-          {rows.filter(([k, u, s]) => k !== "row_failed" || u + (s ?? 0) > 0).map(([k, u, s]) => (
+          {rows.filter(([k, u, s]) =>
+            (k !== "row_failed" && k !== "row_missing") || u + (s ?? 0) > 0
+          ).map(([k, u, s]) => (
             <tr key={k} data-count={k}>
               <th scope="row">{X(k)}</th>
               <td className="num">{u}</td>

@@ -85,7 +85,21 @@ export function UnitBills(props: UnitBillsProps) {
       kind="unit"
       columns={[
         { label: C("unit"), cell: (r) => r.unit, sort: sort("unit") },
-        { label: C("tenant"), cell: tenant, sort: sort("tenant") },
+        {
+          label: C("tenant"),
+          sort: sort("tenant"),
+          cell: (r) => (
+            <>
+              {tenant(r)}
+              {r.tenancy && (
+                <small className="hint nowrap" data-testid="tenancy-part">
+                  {" "}
+                  {t("billing.unit_billing.tenancy_part", r.tenancy)}
+                </small>
+              )}
+            </>
+          ),
+        },
         {
           label: C("energy"),
           sort: sort("energy"),
@@ -94,6 +108,17 @@ export function UnitBills(props: UnitBillsProps) {
           cell: (r) => (
             <>
               {kwhText(r.energy_kwh)}
+              {r.missing_readings && (
+                <>
+                  {" "}
+                  <span className="badge badge-orange" data-testid="missing-readings">
+                    {t("billing.unit_billing.missing_readings", {
+                      days: r.missing_readings.days,
+                      of: r.missing_readings.of,
+                    })}
+                  </span>
+                </>
+              )}
               {r.high_consumption?.exceeded && (
                 <>
                   {" "}

@@ -18,6 +18,7 @@ import {
   assignTenantSchema,
   DEVICE_MESSAGE_PARAMS,
   devicesQuerySchema,
+  removeTenantSchema,
   sensorBodySchema,
   stationBodySchema,
   statusesSchema,
@@ -39,6 +40,7 @@ import {
   getSensorView,
   listDeviceViews,
   listSensorViews,
+  listTenancies,
   pageDeviceViews,
   removeCustomer,
   removeTenant,
@@ -121,7 +123,7 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
   app.post("/assign-tenant", admin, async (c) => {
     const b = await body(c, assignTenantSchema);
     if (!b.ok) return b.res;
-    const count = await assignTenant(deps, b.data.tenant_id, b.data.sensor_ids);
+    const count = await assignTenant(deps, b.data.tenant_id, b.data.sensor_ids, b.data);
     return done(c, count, "devices.api.tenant_assigned");
   });
   app.post("/remove-customer/:id", admin, async (c) => {
@@ -132,7 +134,20 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
   app.post("/remove-tenant/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, SENSOR_NOT_FOUND);
-    return done(c, await removeTenant(deps, id), "devices.api.tenant_removed");
+    // The spec's call has no body; a move-out may say when, the reading and the final bill.
+    const raw = c.req.header("content-length") === "0" || c.req.raw.body === null
+      ? {}
+      : await readJson(c);
+    if (raw === undefined) return badJson(c);
+    const parsed = validateDeviceBody(removeTenantSchema, raw);
+    if (!parsed.ok) return invalid(c, parsed.errors);
+    const count = await removeTenant(deps, id, parsed.data, c.var.user.email);
+    return done(c, count, "devices.api.tenant_removed");
+  });
+  app.get("/:id/tenancies", admin, async (c) => {
+    const id = idParam(c.req.param("id"));
+    if (id === null) return notFound(c, SENSOR_NOT_FOUND);
+    return c.json({ tenancies: await listTenancies(deps, id) });
   });
 
   app.post("/", admin, async (c) => {

@@ -10,11 +10,13 @@ import {
   deleteBlocker,
   type ListStatus,
   listStatus,
+  type MissingReadings,
   type PaymentStatus,
   periodOfBill,
   visibleToTenant,
 } from "../../core/bill.ts";
 import type { PeriodKind } from "../../core/periods.ts";
+import { localDate } from "../../core/local_time.ts";
 import { type ListQuery, type Page, pageOf, sortRows } from "../../core/paging.ts";
 import { listZones } from "../../db/zones.ts";
 import { getDevices, type StoredDevice } from "../../db/devices.ts";
@@ -68,6 +70,10 @@ export interface UnitBillRow {
   can_record_payment: boolean;
   /** The high-consumption (DAC) fact of the bill, when its zone sets a limit. */
   high_consumption: HighConsumption | null;
+  /** The tenancy's part of the period (local dates, the last one included), when split. */
+  tenancy: { from: string; to: string } | null;
+  /** Days of the bill without readings of its meter ("no readings for 31 of 31 days"). */
+  missing_readings: MissingReadings | null;
 }
 
 /** One station bill as the admin's list shows it (amounts in cents). */
@@ -245,7 +251,21 @@ async function rowsOf(
     can_delete: deleteBlocker(b, now) === null,
     can_record_payment: visibleToTenant(b) && b.payment_status !== "paid",
     high_consumption: highConsumptionOfDetails(b.calculation_details),
+    tenancy: tenancyDates(b, deps.config.utcOffsetMinutes),
+    missing_readings: b.missing_readings,
   }));
+}
+
+/** A split bill's part as local dates, its last day included; null for the whole period. */
+export function tenancyDates(
+  b: Pick<StoredUnitBill, "tenancy_from" | "tenancy_to">,
+  offsetMinutes: number,
+): { from: string; to: string } | null {
+  if (!b.tenancy_from || !b.tenancy_to) return null;
+  return {
+    from: localDate(Date.parse(b.tenancy_from), offsetMinutes),
+    to: localDate(Date.parse(b.tenancy_to) - 1, offsetMinutes),
+  };
 }
 
 /** The station bills of a zone and period as rows. */

@@ -106,6 +106,11 @@ export interface BillingOptions {
   onProgress?: (p: BillingProgress) => void;
   /** Who started the run (kept as the bills' author). */
   author?: string | null;
+  /**
+   * Bill one station only, finalizing only the bills of these slots (a move-out's final
+   * bill, tenancy_bills.ts); the others are written as the period's state makes them.
+   */
+  only?: { stationId: number; finalizeSlots: readonly string[] };
 }
 
 /** Validates a period; an invalid-input refusal otherwise. */
@@ -174,6 +179,7 @@ function emptyResult(
     customer_bills_updated: 0,
     customer_bills_skipped: 0,
     bills_estimated: 0,
+    missing_readings: [],
     failures: [],
   };
 }
@@ -235,8 +241,15 @@ async function billZones(
     deps,
     period,
     bounds: periodBounds(period, deps.config.utcOffsetMinutes),
-    finalize: result.finalized
+    finalize: result.finalized && !options.only
       ? {
+        at: new Date(now).toISOString(),
+        on: localParts(now, deps.config.utcOffsetMinutes),
+      }
+      : null,
+    finalizeSlots: options.only
+      ? {
+        slots: new Set(options.only.finalizeSlots),
         at: new Date(now).toISOString(),
         on: localParts(now, deps.config.utcOffsetMinutes),
       }
@@ -251,7 +264,10 @@ async function billZones(
   const sensors = sensorsByStation(devices);
   try {
     for (const zone of zones) {
-      const stations = devices.filter((d) => d.type === "station" && d.zone_id === zone.id);
+      const stations = devices.filter((d) =>
+        d.type === "station" && d.zone_id === zone.id &&
+        (!options.only || d.id === options.only.stationId)
+      );
       await billZone(run, zone, stations, sensors, options.onProgress, result);
     }
   } finally {

@@ -51,6 +51,14 @@ export interface RunCounts {
   bills_estimated: number;
   /** The same counts by kind of bill (the run adds `failed` to them). */
   unit_bills: { created: number; updated: number; skipped: number; estimated: number };
+  /** Bills whose meter sent no reading on some days ("no readings for 31 of 31 days"). */
+  missing_readings: {
+    station_id: number;
+    unit_id: string;
+    tenant_id: number | null;
+    days: number;
+    of: number;
+  }[];
   station_bills: { created: number; updated: number; skipped: number };
 }
 
@@ -92,6 +100,8 @@ export interface Run {
   bounds: { from: number; to: number };
   /** When the run finalizes (a period that has ended), or null: drafts of the open period. */
   finalize: { at: string; on: DateParts } | null;
+  /** Slots finalized whatever the period (a move-out's final bill), or null. */
+  finalizeSlots: { slots: ReadonlySet<string>; at: string; on: DateParts } | null;
   dryRun: boolean;
   author: string | null;
   result: RunCounts;
@@ -226,7 +236,8 @@ function unitDraft(
       },
       author: run.author,
       estimation: u.method ? { level: levelOf(u.method), method: u.method } : null,
-      finalize: run.finalize,
+      finalize: run.finalize ??
+        (run.finalizeSlots?.slots.has(u.slot) ? run.finalizeSlots : null),
       part: u.part && {
         from: new Date(u.part.from).toISOString(),
         to: new Date(u.part.to).toISOString(),
@@ -309,8 +320,8 @@ function applyWritten(run: Run, plan: StationPlan, res: StationWritten): void {
     else result.customer_bills_skipped++;
   }
   finishCounts(result, plan);
-  if (run.finalize) {
-    for (const bill of [...res.created, ...res.updated]) run.notices.add(bill, plan.station);
+  for (const bill of [...res.created, ...res.updated]) {
+    if (bill.is_finalized) run.notices.add(bill, plan.station);
   }
   if (run.notices.full) run.notices.flush(); // written while the next stations are billed
 }
@@ -354,6 +365,15 @@ async function billStation(
 
 function finishCounts(result: RunCounts, plan: StationPlan): void {
   result.stations_processed++;
+  for (const u of plan.units) {
+    if (!u.missing) continue;
+    result.missing_readings.push({
+      station_id: plan.station.id,
+      unit_id: u.unit_id,
+      tenant_id: u.tenant_id,
+      ...u.missing,
+    });
+  }
   result.bills_estimated += plan.units.filter((u) => u.method !== null).length;
   result.total_bills_created = result.bills_created + result.customer_bills_created;
   result.total_bills_updated = result.bills_updated + result.customer_bills_updated;

@@ -1,10 +1,12 @@
 /**
  * Customers of stations and tenants of sensors: assigning and removing them (admin), and
- * applying the assignments an account got from its access code.
+ * applying the assignments an account got from its access code. A tenant's move in or out is a
+ * tenancy (tenancies.ts).
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { getDevice, type StoredDevice, updateDevice } from "../../db/devices.ts";
+import { getDevice, getDevices, type StoredDevice, updateDevice } from "../../db/devices.ts";
+import { type Handover, moveTenantIn, moveTenantOut } from "./tenancies.ts";
 import { getUser } from "../../db/users.ts";
 import { DV, fieldError, isTenant, SENSOR_NOT_FOUND, STATION_NOT_FOUND } from "./_changes.ts";
 import { notFound } from "../refusal.ts";
@@ -21,24 +23,6 @@ async function setCustomer(deps: Deps, stationIds: readonly number[], customerId
           ? { ...cur, customer_id: customerId, updated_at: deps.now() }
           : { reason: "not_found" },
     );
-    if (res.ok) n++;
-  }
-  return n;
-}
-
-/** Sets the tenant of sensors (null removes it); answers how many changed. */
-async function setTenant(deps: Deps, sensorIds: readonly number[], tenantId: number | null) {
-  let n = 0;
-  for (const id of sensorIds) {
-    const res = await updateDevice(deps.kv, id, (cur) =>
-      cur.type === "sensor"
-        ? {
-          ...cur,
-          tenant_id: tenantId,
-          config: { ...cur.config, sensor: { ...cur.config.sensor!, tenant_id: tenantId } },
-          updated_at: deps.now(),
-        }
-        : { reason: "not_found" });
     if (res.ok) n++;
   }
   return n;
@@ -66,11 +50,15 @@ export async function assignCustomer(
   return await setCustomer(deps, [...new Set(stationIds)], customerId);
 }
 
-/** POST /api/devices/assign-tenant: the tenant becomes the sensors' (and units') tenant. */
+/**
+ * POST /api/devices/assign-tenant: the tenant moves into the sensors' units at
+ * `effective_from` (now by default; tenancies.ts), with the handover reading when given.
+ */
 export async function assignTenant(
   deps: Deps,
   tenantId: number,
   sensorIds: readonly number[],
+  handover: Handover = {},
 ): Promise<number> {
   if (!(await isTenant(deps, tenantId))) {
     throw fieldError("tenant_id", `${DV}tenant_invalid`);
@@ -78,7 +66,8 @@ export async function assignTenant(
   if ((await missingOf(deps, sensorIds, "sensor")).length) {
     throw fieldError("sensor_ids", `${DV}sensors_invalid`);
   }
-  return await setTenant(deps, [...new Set(sensorIds)], tenantId);
+  const sensors = await getDevices(deps.kv, [...new Set(sensorIds)]);
+  return await moveTenantIn(deps, tenantId, sensors, handover);
 }
 
 /** POST /api/devices/remove-customer/{id}: the station has no customer any more. */
@@ -89,23 +78,32 @@ export async function removeCustomer(deps: Deps, stationId: number): Promise<num
   return await setCustomer(deps, [stationId], null);
 }
 
-/** POST /api/devices/remove-tenant/{id}: the sensor (and its unit) has no tenant any more. */
-export async function removeTenant(deps: Deps, sensorId: number): Promise<number> {
+/**
+ * POST /api/devices/remove-tenant/{id}: the tenant of the sensor's unit moves out at
+ * `effective_from` (now by default), with the handover reading and, when asked, the final bill.
+ */
+export async function removeTenant(
+  deps: Deps,
+  sensorId: number,
+  handover: Handover & { final_bill?: boolean } = {},
+  author: string | null = null,
+): Promise<number> {
   if ((await getDevice(deps.kv, sensorId))?.type !== "sensor") {
     throw notFound(SENSOR_NOT_FOUND);
   }
-  return await setTenant(deps, [sensorId], null);
+  return await moveTenantOut(deps, sensorId, handover, author);
 }
 
 /**
  * Applies the assignments an account got from its access code: a customer becomes the
- * customer of the listed stations; a tenant becomes the tenant of each listed
- * `sensorId:unitId` whose sensor still measures that unit. Entries that no longer match a
- * device are skipped and answered. Safe to run again.
+ * customer of the listed stations; a tenant moves into each listed `sensorId:unitId` whose
+ * sensor still measures that unit, now or at the code's move-in date. Entries that no longer
+ * match a device are skipped and answered. Safe to run again.
  */
 export async function applyRegistrationAssignments(
   deps: Deps,
   user: User,
+  moveIn: string | null = null,
 ): Promise<{ applied: number; skipped: string[] }> {
   const skipped: string[] = [];
   let applied = 0;
@@ -119,9 +117,14 @@ export async function applyRegistrationAssignments(
       const [sensorPart, unitId] = sel.split(":");
       const sensor = await getDevice(deps.kv, Number(sensorPart));
       if (sensor?.type === "sensor" && sensor.config.sensor?.unit_id === unitId) {
-        if ((await setTenant(deps, [sensor.id], user.id)) === 1) {
+        try {
+          await moveTenantIn(deps, user.id, [sensor], { effective_from: moveIn ?? null }, {
+            allowFuture: true,
+          });
           applied++;
           continue;
+        } catch {
+          // A unit whose tenancies forbid the move-in (a finalized bill) is skipped and said.
         }
       }
       skipped.push(sel);

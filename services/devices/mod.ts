@@ -6,6 +6,7 @@ export * from "./views.ts";
 export * from "./stations.ts";
 export * from "./sensors.ts";
 export * from "./assignments.ts";
+export * from "./tenancies.ts";
 export * from "./choices.ts";
 export {
   DEVICE_NOT_FOUND,

@@ -16,8 +16,9 @@
  * the terms alone is not (the history lists prices).
  *
  * How each is read: identity from the zone, the others from the version in force on the day
- * asked (today for the zone pages and the API, the period's days for a bill). An optional field
- * absent from a version reads as off (0, false, no preset): it never comes from another version.
+ * asked: today for the zone pages and the API; each day of the period for a unit bill
+ * (`core/zone_versions.ts`), its last day for the station bill. An optional field absent from a
+ * version reads as off (0, false, no preset): it never comes from another version.
  */
 import type { Zone } from "./zone.ts";
 

@@ -30,11 +30,14 @@ export interface TextFieldProps {
   value?: string;
   error?: string;
   required?: boolean;
+  /** Bounds of a month, date or number input. */
+  min?: string;
+  max?: string;
 }
 
 /** A labelled input (its name is its id) with its error below it. */
 export function TextField(
-  { id, label, type = "text", autoComplete, value, error, required }: TextFieldProps,
+  { id, label, type = "text", autoComplete, value, error, required, min, max }: TextFieldProps,
 ) {
   return (
     <div className="field">
@@ -45,6 +48,8 @@ export function TextField(
         type={type}
         autoComplete={autoComplete}
         required={required}
+        min={min}
+        max={max}
         defaultValue={value}
         {...errAttrs(id, error)}
       />

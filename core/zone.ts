@@ -17,6 +17,8 @@ export const BILLING_TYPES = ["monthly", "bimonthly"] as const;
 export const MAX_LEVELS = 4;
 /** Level names by position: first low, second middle, third high, fourth surplus. */
 export const LEVEL_NAMES = ["low", "middle", "high", "surplus"] as const;
+/** The first and last month a price version may start (`YYYY-MM`, issue 25). */
+export const VERSION_MONTHS = { first: "2000-01", last: "2100-12" } as const;
 /** Fallback of price_low_threshold when no first level threshold is given. */
 export const DEFAULT_LOW_THRESHOLD = 150;
 
@@ -218,6 +220,9 @@ export function zoneBodyFromForm(form: ZoneForm): Zone {
 }
 
 const V = "zones.zone_form.validation.";
+/** Whether a `YYYY-MM` month is within {@link VERSION_MONTHS}. */
+const inVersionMonths = (month: string) =>
+  month >= VERSION_MONTHS.first && month <= VERSION_MONTHS.last;
 const num = (msg: string) =>
   z.number({ error: "validation.invalid" }).refine(Number.isFinite, msg).max(
     MAX_AMOUNT,
@@ -325,7 +330,8 @@ export const zoneFormSchema = z.object({
     .optional(),
   /** A new version from this month (`YYYY-MM`); without it the version in force is corrected. */
   effective_from: z.string({ error: V + "effective_from_invalid" })
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, V + "effective_from_invalid").optional(),
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, V + "effective_from_invalid")
+    .refine(inVersionMonths, V + "effective_from_range").optional(),
 }).superRefine((f, ctx) => {
   const check = (schema: z.ZodType, value: unknown, path: string) => {
     const r = schema.safeParse(value);

@@ -3,17 +3,28 @@
  *
  * Key layout:
  * - `["zones", id]` → {@link StoredZone} (ids from the sequence `zones`): the zone as last saved
- * - `["zone_history", zoneId, seq]` → {@link PriceRecord}: one entry per change to the prices
+ * - `["zone_history", zoneId, seq]` → {@link PriceRecord}: one entry per change to a version
  *   (seq from the sequence `zone_history`, so later entries sort after earlier ones). An entry
- *   with `zone` is also a price version: the newest entry for each `applies_from` is that
- *   version. A zone with no such entry (made before versions) has one version, the zone itself,
- *   applying to every period.
+ *   with `zone` is a price version: the newest entry for each `applies_from` is that version.
+ *   A zone with no such entry (made before versions) has one version, the zone itself, applying
+ *   to every period. An entry is also one of the price history unless `history` is false (a
+ *   correction of the owner's terms alone).
+ *
+ * Which fields a version holds and which stay on the zone (its identity) is
+ * `core/zone_fields.ts`: a version's zone is the zone's identity with the version's fields.
  *
  * The stations of a zone are not indexed here: they are the stations whose `zone_id` is the
  * zone's id (`db/devices.ts`), derived when asked.
  */
 import type { Zone } from "../core/zone.ts";
 import { versionOn, type ZoneVersion } from "../core/zone_versions.ts";
+import {
+  changedVersionFields,
+  type FieldValues,
+  isPriceChange,
+  versionFieldsOf,
+  zoneWithVersion,
+} from "../core/zone_fields.ts";
 import { listValues, nextId } from "./kv.ts";
 
 /** A zone as stored: every zone field, a numeric id and the time of the last change. */
@@ -36,19 +47,19 @@ export interface ZoneHistoryEntry {
 /** A stored history entry; with `zone` it is also a price version from `applies_from`. */
 export interface PriceRecord extends ZoneHistoryEntry {
   applies_from?: string | null;
-  zone?: ZoneFields;
+  /** The version's fields (entries written before `core/zone_fields.ts` hold every field). */
+  zone?: FieldValues;
   recorded_at?: string;
   /** The version a zone had before versions, written when its first later version is made. */
   carried?: boolean;
+  /** False: a version change that is no price change (the owner's terms alone). */
+  history?: false;
 }
 
 /** A version as stored: the version, and when it was last written. */
 export type StoredVersion = ZoneVersion & { recorded_at: string };
 
 type ZoneFields = Omit<StoredZone, "id" | "updated_at">;
-
-/** Zone fields whose change is a price change worth a history entry. */
-const PRICE_FIELDS = /price|threshold|base_tariff|tax_percentage|winter_(start|end)/;
 
 const zoneKey = (id: number): Deno.KvKey => ["zones", id];
 
@@ -62,13 +73,6 @@ function historyEntry(zone: Zone | StoredZone, at: string): ZoneHistoryEntry {
     summer_price_low: zone.summer_price_low,
     winter_price_low: zone.winter_price_low,
   };
-}
-
-/** True when a price field differs between two zones. */
-export function pricesChanged(a: Zone | StoredZone, b: Zone | StoredZone): boolean {
-  const ra = a as unknown as Record<string, unknown>;
-  const rb = b as unknown as Record<string, unknown>;
-  return Object.keys(rb).some((k) => PRICE_FIELDS.test(k) && ra[k] !== rb[k]);
 }
 
 const fieldsOf = (zone: Zone | StoredZone): ZoneFields => {
@@ -85,7 +89,7 @@ export async function createZone(kv: Deno.Kv, zone: Zone, now: number): Promise<
   const record: PriceRecord = {
     ...historyEntry(zone, at),
     applies_from: null,
-    zone: fieldsOf(zone),
+    zone: versionFieldsOf(zone),
     recorded_at: at,
   };
   const res = await kv.atomic()
@@ -97,7 +101,7 @@ export async function createZone(kv: Deno.Kv, zone: Zone, now: number): Promise<
   return stored;
 }
 
-/** Where an update's prices go: a new version, or a correction of the one in force `today`. */
+/** Where an update's version goes: a new version, or a correction of the one in force `today`. */
 export interface PriceTarget {
   /** `YYYY-MM-DD` of a new version, or undefined to correct the version in force `today`. */
   applies_from?: string;
@@ -108,9 +112,10 @@ export interface PriceTarget {
 }
 
 /**
- * Saves a zone's fields and prices: as a new version from `target.applies_from`, or as a
- * correction of the version in force today. A history entry is written when prices changed
- * (always for a new version). Null when the zone does not exist.
+ * Saves a zone: its identity at once, its version fields as a new version from
+ * `target.applies_from` or as a correction of the version in force today. The version is
+ * written when one of its fields changed (always a new one); it is a price history entry
+ * unless only the owner's terms changed in a correction. Null when the zone does not exist.
  */
 export async function updateZone(
   kv: Deno.Kv,
@@ -139,21 +144,23 @@ export async function updateZone(
         {
           ...historyEntry(cur.value, cur.value.updated_at),
           applies_from: null,
-          zone: fieldsOf(cur.value),
+          zone: versionFieldsOf(cur.value),
           recorded_at: at,
           carried: true,
         } satisfies PriceRecord,
       );
     }
-    const changed = !replaced || pricesChanged(replaced.zone, stored);
-    if (changed || target?.applies_from !== undefined) {
-      const effective = target?.applies_from !== undefined ? target.starts_at ?? at : at;
+    const isNew = target?.applies_from !== undefined;
+    const changed = replaced ? changedVersionFields(replaced.zone, zone) : [];
+    if (!replaced || changed.length > 0 || isNew) {
+      const effective = isNew ? target.starts_at ?? at : at;
       const record: PriceRecord = {
         ...historyEntry(zone, effective),
         applies_from: from,
-        zone: fields,
+        zone: versionFieldsOf(zone),
         recorded_at: at,
       };
+      if (replaced && !isNew && !isPriceChange(changed)) record.history = false;
       op.set(["zone_history", id, await nextId(kv, "zone_history")], record);
     }
     if ((await op.commit()).ok) return stored;
@@ -167,7 +174,7 @@ function versionsOf(zone: StoredZone, records: PriceRecord[]): StoredVersion[] {
     if (!r.zone) continue;
     byFrom.set(r.applies_from ?? "", {
       applies_from: r.applies_from ?? null,
-      zone: { ...r.zone, id: String(zone.id) },
+      zone: zoneWithVersion({ ...fieldsOf(zone), id: String(zone.id) }, r.zone),
       recorded_at: r.recorded_at ?? r.effective_from,
     });
   }
@@ -184,8 +191,9 @@ function versionsOf(zone: StoredZone, records: PriceRecord[]): StoredVersion[] {
 }
 
 /**
- * A zone with the prices of the version in force on `today` (`YYYY-MM-DD`; a later version
- * waits for its first day), its name and time of change as saved; null when it does not exist.
+ * A zone with the version fields of the version in force on `today` (`YYYY-MM-DD`; a later
+ * version waits for its first day), its identity and time of change as saved; null when it
+ * does not exist.
  */
 export async function getZoneInForce(
   kv: Deno.Kv,
@@ -196,7 +204,7 @@ export async function getZoneInForce(
   if (!zone) return null;
   const records = await listValues<PriceRecord>(kv, ["zone_history", id]);
   const v = versionOn(versionsOf(zone, records), today);
-  return { ...zone, ...fieldsOf(v.zone), id, name: zone.name, updated_at: zone.updated_at };
+  return zoneWithVersion(zone, v.zone);
 }
 
 /** A zone's price versions, oldest first; empty when the zone does not exist. */
@@ -219,7 +227,7 @@ export function listZones(kv: Deno.Kv): Promise<StoredZone[]> {
 /** A zone's price history (the spec's entry fields), newest first. */
 export async function zoneHistory(kv: Deno.Kv, id: number): Promise<ZoneHistoryEntry[]> {
   const records = await listValues<PriceRecord>(kv, ["zone_history", id]);
-  return records.filter((r) => !r.carried).reverse().map((r) => ({
+  return records.filter((r) => !r.carried && r.history !== false).reverse().map((r) => ({
     effective_from: r.effective_from,
     price_low: r.price_low,
     price_middle: r.price_middle,

@@ -165,9 +165,11 @@ export function addZone(deps: Deps, zone: Zone): Promise<StoredZone> {
 }
 
 /**
- * Replaces a zone's definition. With `effectiveFrom` (`YYYY-MM`) its prices are a new version
- * from the first day of that month in the business time zone; without it the version in force
- * today is corrected. Earlier versions stay as they were. Null when the zone is gone.
+ * Replaces a zone's definition. Its identity (name, billing type) applies at once; its prices,
+ * tariff settings and owner's terms (`core/zone_fields.ts`) are, with `effectiveFrom`
+ * (`YYYY-MM`), a new version from the first day of that month in the business time zone, and
+ * without it a correction of the version in force today. Other versions stay as they were.
+ * Null when the zone is gone.
  */
 export function editZone(
   deps: Deps,

@@ -197,3 +197,37 @@ Deno.test("unknown zones show 'Zone not found' with Go Back; non-admins are redi
     }
   });
 });
+
+Deno.test("the zone form saves the owner's terms and additions; a version's month outside 2000-2100 is refused inline", async () => {
+  await withApp(async (t, cookie) => {
+    await call(t, "POST", "/admin/zones/create", { cookie, form: basicForm() });
+    const [z] = await listZones(t.deps.kv);
+    const path = `/admin/zones/${z.id}/edit`;
+    const terms = {
+      customer_commission: "25",
+      customer_fee: "30",
+      customer_tax: "8",
+      fixed_charge_monthly: "50",
+      minimum_monthly_kwh: "25",
+      dac_limit_kwh: "250",
+    };
+    const res = await call(t, "POST", path, { cookie, form: basicForm(terms) });
+    assert.equal(res.status, 303);
+    await res.body?.cancel();
+    const edit = await html(t, path, cookie);
+    for (const [k, v] of Object.entries(terms)) {
+      assert.match(edit, new RegExp(`name="${k}"[^>]*value="${v}"`), k);
+    }
+    assert.match(edit, /id="effective_from" type="month" min="2000-01" max="2100-12"/);
+    const bad = await call(t, "POST", path, {
+      cookie,
+      form: basicForm({ price_change: "new", effective_from: "1999-12", customer_fee: "99" }),
+    });
+    assert.equal(bad.status, 400);
+    assert.match(
+      await bad.text(),
+      /The month of the new prices must be between 2000-01 and 2100-12/,
+    );
+    assert.match(await html(t, path, cookie), /name="customer_fee"[^>]*value="30"/);
+  });
+});

@@ -5,7 +5,7 @@
  * high-consumption flag of a unit crossing its zone's limit.
  */
 import assert from "node:assert/strict";
-import { call } from "./_helpers.ts";
+import { account, call, testApp } from "./_helpers.ts";
 import { type BillingWorld, billingWorld, meter, TIERED } from "./_billing_world.ts";
 import { defaultZone } from "../core/zone.ts";
 import { listUnitBills, type StoredUnitBill } from "../db/bills.ts";
@@ -263,5 +263,81 @@ Deno.test("a bimonthly period spanning a new version is split by days and says s
     );
   } finally {
     await w.t.close();
+  }
+});
+
+Deno.test("tenants see the version in force in the business time zone: not a later one, a past one only from its day", async () => {
+  const w = await billingWorld({ now: NOW });
+  try {
+    const path = `/api/zones/${w.zoneId}`;
+    const put = async (json: Record<string, unknown>) => {
+      const res = await call(w.t, "PUT", path, { token: w.admin, json });
+      assert.equal(res.status, 200, await res.clone().text());
+      await res.body?.cancel();
+    };
+    /** The tenant's zone (API) and the first tier's price on their pricing page. */
+    const seen = async () => {
+      const zone = await (await call(w.t, "GET", path, { token: w.tenantTokens[0] })).json();
+      const page = await (await call(w.t, "GET", "/user/pricing", { token: w.tenantTokens[0] }))
+        .text();
+      const first = page.match(/tenant-levels.*?<td class="num">([^<]+)</s)?.[1];
+      return [zone.price_low, zone.fixed_charge_monthly ?? 0, first];
+    };
+    // June's prices and fixed charge wait for June; February's apply since February.
+    await put(body({ price_low: 5 }, { fixed_charge_monthly: 50, effective_from: "2026-06" }));
+    assert.deepEqual(await seen(), [1, 0, "1.00 MXN"]);
+    await put(body({ price_low: 1.5 }, { effective_from: "2026-02" }));
+    assert.deepEqual(await seen(), [1.5, 0, "1.50 MXN"]);
+    // May 31st, 23:59 in Mexico City (UTC-6) is still February's version; June 1st is June's.
+    w.clock.now = Date.UTC(2026, 5, 1, 5, 59);
+    assert.deepEqual(await seen(), [1.5, 0, "1.50 MXN"]);
+    w.clock.now = Date.UTC(2026, 5, 1, 6, 0);
+    assert.deepEqual(await seen(), [5, 50, "5.00 MXN"]);
+  } finally {
+    await w.t.close();
+  }
+});
+
+Deno.test("a version's month is within 2000-01 and 2100-12; others are refused in the admin's language", async () => {
+  const t = await testApp();
+  try {
+    const first = await account(t, "admin");
+    const created = await call(t, "POST", "/api/zones", { token: first.token, json: body({}) });
+    assert.equal(created.status, 201);
+    const path = `/api/zones/${(await created.json()).id}`;
+    const messages = {
+      es: "El mes de los nuevos precios debe estar entre 2000-01 y 2100-12",
+      en: "The month of the new prices must be between 2000-01 and 2100-12",
+      de: "Der Monat der neuen Preise muss zwischen 2000-01 und 2100-12 liegen",
+    };
+    for (const language of ["es", "en", "de"] as const) {
+      const message = messages[language];
+      const admin = await account(t, "admin", { language });
+      for (const month of ["0000-01", "1999-12", "2101-01", "9999-12"]) {
+        const res = await call(t, "PUT", path, {
+          token: admin.token,
+          json: body({ price_low: 9 }, { effective_from: month }),
+        });
+        assert.equal(res.status, 400, month);
+        assert.equal((await res.json()).errors.effective_from, message, `${language} ${month}`);
+      }
+    }
+    for (const month of ["2000-01", "2100-12"]) {
+      const res = await call(t, "PUT", path, {
+        token: first.token,
+        json: body({ price_low: 2 }, { effective_from: month }),
+      });
+      assert.equal(res.status, 200, month);
+      await res.body?.cancel();
+    }
+    const { versions } = await (await call(t, "GET", `${path}/versions`, { token: first.token }))
+      .json();
+    assert.deepEqual(versions.map((v: Record<string, unknown>) => [v.applies_from, v.price_low]), [
+      [null, 1],
+      ["2000-01-01", 2],
+      ["2100-12-01", 2],
+    ]);
+  } finally {
+    t.close();
   }
 });

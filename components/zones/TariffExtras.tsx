@@ -6,6 +6,7 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import { CFE_PRESETS, DAC_REGIONS, type PresetFill } from "../../core/cfe_presets.ts";
+import { VERSION_MONTHS } from "../../core/zone.ts";
 import { TextField } from "../Field.tsx";
 import { NumberField } from "./NumberField.tsx";
 import { Card } from "../kit/mod.ts";
@@ -145,6 +146,8 @@ export function PriceChange(
         id="effective_from"
         label={F("month")}
         type="month"
+        min={VERSION_MONTHS.first}
+        max={VERSION_MONTHS.last}
         value={v.effective_from}
         error={fe.effective_from}
       />

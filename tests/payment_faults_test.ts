@@ -6,7 +6,7 @@
  * expiry events act only on what Openpay answers; an early `charge.succeeded` is retried; an
  * event left half-handled is taken again; a duplicate charge is flagged once and closed; a
  * payment recorded by hand is refused while a live reference exists; reconciliation runs at
- * start-up on a schedule kept in the store.
+ * start-up on a schedule kept in the store; `/admin/payments` is paged.
  */
 import assert from "node:assert/strict";
 import { call } from "./_helpers.ts";
@@ -20,7 +20,7 @@ import {
   T0,
   world,
 } from "./_payment_world.ts";
-import { claimEvent, listFlags, openChargeIds } from "../db/payments.ts";
+import { claimEvent, listFlags, openChargeIds, putCharge } from "../db/payments.ts";
 import {
   basicAuth,
   reconcileCharges,
@@ -279,4 +279,41 @@ Deno.test("reconciliation: runs at start-up, then on a schedule kept in the stor
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(sweeps.length, 4, "one sweep for both processes");
     await Promise.all([timer.stop(), other.stop()]);
+  }));
+
+Deno.test("/admin/payments: the charges are paged and searched", () =>
+  world(async (p) => {
+    const kv = p.w.t.deps.kv;
+    for (let i = 1; i <= 30; i++) {
+      const at = new Date(T0 + i * MIN).toISOString();
+      await putCharge(kv, {
+        id: `trpage${String(i).padStart(14, "0")}`,
+        bill_id: p.billA,
+        order_id: `bill-${p.billA}-${i}`,
+        amount: 1000,
+        status: "cancelled",
+        clabe: "012914002014112176",
+        reference: `1000000000000000${String(i).padStart(4, "0")}`,
+        bank: "BBVA Bancomer",
+        expiry_date: at,
+        created_at: at,
+        updated_at: at,
+      });
+    }
+    const rows = (html: string) => [...html.matchAll(/data-charge="([^"]+)"/g)].map((m) => m[1]);
+    const get = async (q: string) =>
+      await (await call(p.w.t, "GET", `/admin/payments${q}`, { token: p.w.admin })).text();
+    const first = await get("");
+    assert.equal(rows(first).length, 25);
+    assert.equal(rows(first)[0], "trpage00000000000030"); // newest first
+    assert.match(first, /1–25 (de|of) 30/);
+    assert.match(first, /href="\/admin\/payments\?page=2"/);
+    const second = await get("?page=2");
+    assert.deepEqual(
+      rows(second),
+      [5, 4, 3, 2, 1].map((i) => `trpage${String(i).padStart(14, "0")}`),
+    );
+    const found = await get(`?q=bill-${p.billA}-17`);
+    assert.deepEqual(rows(found), ["trpage00000000000017"]);
+    assert.equal(rows(await get("?page=zz&size=7")).length, 25); // bad values fall back
   }));

@@ -23,6 +23,7 @@ export {
   webhooksStop,
 } from "./webhooks.ts";
 export {
+  CHARGE_SORTS,
   type ChargeRow,
   type PaymentsOverview,
   paymentsOverview,

@@ -18,7 +18,12 @@ import type { AppDeps } from "./routes/_deps.ts";
 import { startMqtt } from "./services/platform/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
 import { openStores } from "./services/platform/stores.ts";
-import { openpayConfigured, reconcileCharges, startLocalOpenpay } from "./services/payments/mod.ts";
+import {
+  openpayConfigured,
+  startLocalOpenpay,
+  startReconciliation,
+  webhooksStop,
+} from "./services/payments/mod.ts";
 import { closePasswordPool } from "./services/platform/passwords.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
@@ -92,12 +97,13 @@ async function main() {
     }).catch((e) => log.log("error", "overdue sweep failed", { error: String(e) }));
   runSweep();
   const sweep = setInterval(runSweep, 3_600_000);
-  // Charges still in progress are asked about (a lost webhook still ends right) and expired.
-  const runReconcile = () =>
-    reconcileCharges(deps).then((r) => {
+  // Charges still in progress are asked about (a lost webhook still ends right) and expired:
+  // at start-up, then on the store's five-minute schedule.
+  const reconcile = startReconciliation(deps, {
+    onSweep: (r) => {
       if (r.paid + r.expired > 0) log.log("info", "payments reconciled", { ...r });
-    }).catch((e) => log.log("error", "payments reconciliation failed", { error: String(e) }));
-  const reconcile = setInterval(runReconcile, 5 * 60_000);
+    },
+  });
   out(
     localOpenpay
       ? `Payments: test mode, local Openpay sandbox at ${localOpenpay.sandbox.url}`
@@ -125,7 +131,8 @@ async function main() {
   await server.finished;
   clearInterval(prune);
   clearInterval(sweep);
-  clearInterval(reconcile);
+  await reconcile.stop();
+  await webhooksStop();
   await localOpenpay?.sandbox.stop();
   await meters?.stop();
   await mqtt.stop();

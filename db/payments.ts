@@ -7,9 +7,12 @@
  * - `["openpay_charges_open", chargeId]` → bill id: charges still in progress (the reconciliation
  *   sweep reads only these)
  * - `["openpay_events", type, transactionId]` → {@link StoredEvent}: each event handled once
+ *   (claimed as `received`, its outcome written once handled)
  * - `["payment_flags", at, id]` → {@link PaymentFlag}: events a person must look at
  * - `["openpay_verification"]` → the last webhook verification code and when it came
  * - `["payment_locks", billId]` → expiry (epoch ms): one reference made at a time per bill
+ * - `["payments_reconcile_due"]` → epoch ms: when the next reconciliation sweep is due (one
+ *   schedule for every process and restart)
  */
 
 /** A charge made for a bill. */
@@ -77,10 +80,26 @@ export async function openChargeIds(kv: Deno.Kv): Promise<string[]> {
   return out;
 }
 
-/** Claims an event: true the first time (type, transaction id) is seen, false after. */
+/**
+ * How long a claimed event belongs to its claimer: an event still `received` after this was
+ * left by a handling that never finished (the process ended), and is claimed again.
+ */
+export const EVENT_LEASE_MS = 5 * 60_000;
+
+/**
+ * Claims an event (`e.received_at` is now): true the first time (type, transaction id) is
+ * seen, or when an earlier claim was never finished within {@link EVENT_LEASE_MS}; false while
+ * it is handled or once it was.
+ */
 export async function claimEvent(kv: Deno.Kv, e: StoredEvent): Promise<boolean> {
   const key = ["openpay_events", e.type, e.transaction_id];
-  return (await kv.atomic().check({ key, versionstamp: null }).set(key, e).commit()).ok;
+  const cur = await kv.get<StoredEvent>(key);
+  if (
+    cur.value !== null &&
+    !(cur.value.outcome === "received" &&
+      Date.parse(cur.value.received_at) + EVENT_LEASE_MS <= Date.parse(e.received_at))
+  ) return false;
+  return (await kv.atomic().check(cur).set(key, e).commit()).ok;
 }
 
 /** Records what came of a claimed event. */
@@ -148,4 +167,20 @@ export async function takeBillLock(
 /** Gives a bill's lock back. */
 export async function releaseBillLock(kv: Deno.Kv, billId: number): Promise<void> {
   await kv.delete(["payment_locks", billId]);
+}
+
+/**
+ * Takes the reconciliation sweep due at `now` (epoch ms): true (and the next one set `everyMs`
+ * later) when none was ever run or its time has come; false while the next is not due or
+ * another process took it.
+ */
+export async function claimReconcileSweep(
+  kv: Deno.Kv,
+  now: number,
+  everyMs: number,
+): Promise<boolean> {
+  const key = ["payments_reconcile_due"];
+  const cur = await kv.get<number>(key);
+  if (cur.value !== null && cur.value > now) return false;
+  return (await kv.atomic().check(cur).set(key, now + everyMs).commit()).ok;
 }

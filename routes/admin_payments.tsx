@@ -1,5 +1,6 @@
 /**
- * The admin's payments page (issue 12): `GET /admin/payments` (reconciliation) and, in test
+ * The admin's payments page (issue 12): `GET /admin/payments` (reconciliation; the charges
+ * paged and searched with the list query of `core/paging.ts`) and, in test
  * mode, `POST /admin/payments/simulate` (form field `bill`) that simulates the tenant's transfer
  * through the sandbox and comes back to the page.
  */
@@ -10,7 +11,14 @@ import { renderPage } from "./_page.tsx";
 import { formString, readForm, validate } from "./_http.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { requireRole } from "./_session.ts";
-import { paymentsOverview, paymentsTestMode, simulateTransfer } from "../services/payments/mod.ts";
+import {
+  CHARGE_SORTS,
+  paymentsOverview,
+  paymentsTestMode,
+  simulateTransfer,
+} from "../services/payments/mod.ts";
+import { listHref, parseListQuery } from "../core/paging.ts";
+import type { Paging } from "../components/kit/mod.ts";
 import { AdminPaymentsPage } from "../components/payments/AdminPaymentsPage.tsx";
 
 const billForm = z.object({ bill: z.string().regex(/^\d{1,12}$/) });
@@ -23,13 +31,22 @@ export function adminPaymentRoutes(deps: Deps): Hono<AppEnv> {
   const page = async (c: Context<UserEnv>, msg: {
     notice?: string;
     error?: string;
-  }) =>
-    renderPage(c, deps, c.var.t("payments.admin.title"), AdminPaymentsPage, {
-      data: await paymentsOverview(deps),
+  }) => {
+    const query = parseListQuery(CHARGE_SORTS, c.req.method === "GET" ? c.req.query() : {});
+    const data = await paymentsOverview(deps, query);
+    const paging: Paging = {
+      query: { ...query, page: data.charges.page },
+      page: data.charges,
+      href: (to) => listHref("/admin/payments", to, { sort: CHARGE_SORTS[0] }),
+    };
+    return renderPage(c, deps, c.var.t("payments.admin.title"), AdminPaymentsPage, {
+      data,
+      paging,
       testMode: paymentsTestMode(deps),
       offsetMinutes: deps.config.utcOffsetMinutes,
       ...msg,
     });
+  };
 
   app.get(
     "/",

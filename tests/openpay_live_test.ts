@@ -1,7 +1,8 @@
 /**
  * Against Openpay itself (its sandbox unless OPENPAY_PRODUCTION=true): runs only when
  * OPENPAY_MERCHANT_ID and OPENPAY_PRIVATE_KEY are set, and is shown as ignored otherwise. It
- * creates a small SPEI charge with the portal's client and reads it back.
+ * creates a small SPEI charge with the portal's client and reads it back, by id and by its
+ * order id (how a charge whose answer was lost is found).
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../services/platform/config.ts";
@@ -32,5 +33,7 @@ Deno.test({
     const again = await client.getCharge(charge.id);
     assert.equal(again.id, charge.id);
     assert.equal(again.amount, 10.5);
+    const byOrder = await client.chargesOfOrder(order);
+    assert.deepEqual(byOrder.map((c) => c.id), [charge.id]);
   },
 });

@@ -10,42 +10,28 @@
  */
 import assert from "node:assert/strict";
 import { call } from "./_helpers.ts";
-import { HOOK, MERCHANT, paymentWorld, T0 } from "./_payment_world.ts";
+import {
+  chargePosts,
+  failing,
+  HOOK,
+  hook,
+  MERCHANT,
+  pay,
+  settled,
+  T0,
+  world,
+} from "./_payment_world.ts";
+import type { PaymentWorld } from "./_payment_world.ts";
 import { listNotifications } from "../db/notifications.ts";
 import { listEvents } from "../db/payments.ts";
 import { amountDue } from "../core/bill.ts";
 import { isValidClabe } from "../services/payments/sandbox/clabe.ts";
 import { basicAuth, reconcileCharges, webhooksIdle } from "../services/payments/mod.ts";
-import type { PaymentWorld } from "./_payment_world.ts";
-
-const pay = (p: PaymentWorld, id: number, tenant = 0) =>
-  call(p.w.t, "POST", `/api/tenant-payments/${id}/pay`, {
-    token: p.w.tenantTokens[tenant],
-    json: {},
-  });
-
-const chargePosts = (p: PaymentWorld) =>
-  p.sandbox.requests.filter((r) => r.method === "POST" && r.path.endsWith("/charges"));
-
-/** Posts a webhook body as Openpay would (with the right credentials unless told). */
-function hook(p: PaymentWorld, body: unknown, auth = basicAuth(HOOK.user, HOOK.password)) {
-  return fetch(`${p.url}/api/webhooks/openpay`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(auth ? { authorization: auth } : {}) },
-    body: JSON.stringify(body),
-  });
-}
 
 /** Asks for bill A's transfer reference as its tenant and answers the Openpay charge id. */
 async function chargeOfA(p: PaymentWorld): Promise<string> {
   await pay(p, p.billA);
   return (await p.bill(p.billA)).openpay_charge_id!;
-}
-
-/** Waits until the sandbox delivered everything and the portal handled it. */
-async function settled(p: PaymentWorld) {
-  await p.sandbox.idle();
-  await webhooksIdle();
 }
 
 /**
@@ -66,15 +52,6 @@ async function notices(p: PaymentWorld, userId: number, type: string) {
   return (await listNotifications(p.w.t.deps.kv, userId, "all", 100)).filter((n) =>
     n.type === type
   );
-}
-
-async function world(fn: (p: PaymentWorld) => Promise<void>) {
-  const p = await paymentWorld();
-  try {
-    await fn(p);
-  } finally {
-    await p.close();
-  }
 }
 
 Deno.test("pay: the exact charge request, the bill's SPEI fields, a live reference answered again", () =>
@@ -159,26 +136,6 @@ Deno.test("pay: a hundred concurrent clicks make exactly one charge", () =>
       1,
     );
   }));
-
-/** A local server answering every call with `answer` (after `delayMs`). */
-function failing(answer: () => Response, delayMs = 0) {
-  const ac = new AbortController();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen() {} },
-    async (req) => {
-      await req.body?.cancel();
-      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-      return answer();
-    },
-  );
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    stop: async () => {
-      ac.abort();
-      await server.finished;
-    },
-  };
-}
 
 Deno.test("pay: Openpay answering 500, refusing or timing out gives a clear message and changes nothing", () =>
   world(async (p) => {

@@ -1,13 +1,22 @@
 /**
- * The admin's payments page `/admin/payments` (issue 12, reconciliation): every SPEI charge with
- * its bill, tenant, amount, status, reference and dates; the events that do not match a bill
+ * The admin's payments page `/admin/payments` (issue 12, reconciliation): the SPEI charges, a
+ * page at a time with a search box and the pager, with their bill, tenant, amount, status,
+ * reference and dates; the events that do not match a bill
  * flagged for a person; recent processor events; the webhook verification code; in test mode a
  * "simulate transfer" button per charge in progress.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { ChargeRow, PaymentsOverview } from "../../services/payments/mod.ts";
 import type { PaymentFlag, StoredEvent } from "../../db/payments.ts";
-import { Card, FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
+import {
+  Card,
+  FormError,
+  PageHeader,
+  PagerOf,
+  type Paging,
+  ResponsiveList,
+  SearchForm,
+} from "../kit/mod.ts";
 import { mxn, paymentBadge } from "./format.ts";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
@@ -15,6 +24,8 @@ import { TestModeNotice } from "./TestModeNotice.tsx";
 export interface AdminPaymentsPageProps {
   t: Translate;
   data: PaymentsOverview;
+  /** The charges list's query, page and links. */
+  paging: Paging;
   testMode: boolean;
   offsetMinutes: number;
   /** A translated message after an action (simulated, or its error). */
@@ -24,7 +35,7 @@ export interface AdminPaymentsPageProps {
 
 /** The page. */
 export function AdminPaymentsPage(
-  { t, data, testMode, offsetMinutes, notice, error }: AdminPaymentsPageProps,
+  { t, data, paging, testMode, offsetMinutes, notice, error }: AdminPaymentsPageProps,
 ) {
   const A = (k: string) => t(`payments.admin.${k}`);
   const time = (iso: string | null) => {
@@ -39,11 +50,22 @@ export function AdminPaymentsPage(
       {notice && <p className="alert alert-success notice" role="status">{notice}</p>}
       <FormError>{error}</FormError>
       <Card title={A("charges")}>
+        <div className="toolbar">
+          <SearchForm
+            action="/admin/payments"
+            id="charges-search"
+            label={A("search_label")}
+            placeholder={A("search_placeholder")}
+            q={paging.query.q}
+            submit={t("common.search")}
+            clear={A("search_clear")}
+          />
+        </div>
         <ResponsiveList<ChargeRow>
           label={A("charges")}
           framed={false}
           testId="charges"
-          rows={data.charges}
+          rows={data.charges.rows}
           rowKey={(r) => r.charge.id}
           rowAttrs={(r) => ({ "data-bill": r.charge.bill_id, "data-charge": r.charge.id })}
           empty={<p className="muted">{A("no_charges")}</p>}
@@ -101,6 +123,7 @@ export function AdminPaymentsPage(
               : []),
           ]}
         />
+        <PagerOf t={t} label={A("charges")} paging={paging} />
       </Card>
       <Card title={A("flags")}>
         <ResponsiveList<PaymentFlag>

@@ -12,6 +12,7 @@ import { computeCustomerBill } from "../../core/customer_bill.ts";
 import {
   changePayment,
   deleteBlocker,
+  hasLiveReference,
   kindOfBill,
   periodOfBill,
   restatedCustomerBill,
@@ -47,6 +48,7 @@ export const BILL_ERRORS = {
   notFound: "billing.errors.bill_not_found",
   paid: "billing.errors.bill_paid",
   liveReference: "billing.errors.bill_live_reference",
+  liveReferencePayment: "payments.errors.live_reference",
   notPayable: "billing.errors.bill_not_payable",
   changed: "billing.errors.bill_changed",
   paymentDate: "billing.errors.payment_date_required",
@@ -211,7 +213,8 @@ export function checkPaymentRecord(body: unknown, today: string): PaymentRecord 
  * Records a payment received outside the processor (cash, direct transfer): the bill becomes
  * paid with the date, reference and note, kept in its history with who recorded it; the tenant
  * and the station's owner are told (`payment_received`). Refuses a bill that is a draft, has
- * nothing due or is already paid (conflict), and bad input (invalid).
+ * nothing due or is already paid, or that waits on a live SPEI reference the tenant may still
+ * pay (conflict), and bad input (invalid).
  */
 export async function recordPayment(
   deps: Deps,
@@ -229,6 +232,7 @@ export async function recordPayment(
     if (!visibleToTenant(bill) || bill.payment_status === "paid") {
       throw conflict(BILL_ERRORS.notPayable);
     }
+    if (hasLiveReference(bill, now)) throw conflict(BILL_ERRORS.liveReferencePayment);
     const paid = changePayment(bill, "paid", {
       at: new Date(now).toISOString(),
       cause: "recorded_by_admin",

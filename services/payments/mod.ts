@@ -13,14 +13,17 @@ export {
   OpenpayError,
   speiReceiptUrl,
 } from "./openpay_client.ts";
-export { orderIdOf, PAYMENT_ERRORS, referenceFor } from "./references.ts";
+export { PAYMENT_ERRORS, referenceFor } from "./references.ts";
+export { orderIdOf } from "./orders.ts";
 export {
   receiveWebhook,
   webhookAuthorized,
   type WebhookReceipt,
   webhooksIdle,
+  webhooksStop,
 } from "./webhooks.ts";
 export {
+  CHARGE_SORTS,
   type ChargeRow,
   type PaymentsOverview,
   paymentsOverview,
@@ -35,6 +38,7 @@ export {
   type TenantPayment,
   tenantPayment,
 } from "./tenant.ts";
+export { RECONCILE_EVERY_MS, type ReconcileTimer, startReconciliation } from "./reconcile_timer.ts";
 export { simulateTransfer } from "./simulate.ts";
 export { type OpenpaySandbox, startOpenpaySandbox } from "./sandbox/mod.ts";
 export { startLocalOpenpay } from "./sandbox/local.ts";

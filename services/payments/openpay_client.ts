@@ -112,10 +112,21 @@ export function parseCharge(v: unknown): OpenpayCharge {
   };
 }
 
+/** Whether Openpay refused a charge because its `order_id` was used before (409, code 1006). */
+export function isOrderTaken(e: unknown): boolean {
+  return e instanceof OpenpayError && e.kind === "refused" &&
+    (e.status === 409 || e.body?.error_code === 1006);
+}
+
 /** A client of one merchant's API. */
 export interface OpenpayClient {
   createCharge(req: SpeiChargeRequest): Promise<OpenpayCharge>;
   getCharge(id: string): Promise<OpenpayCharge>;
+  /**
+   * The merchant's charges made with `orderId` (Openpay's list of charges filtered by
+   * `order_id`, newest first): how a charge whose answer was lost is found again.
+   */
+  chargesOfOrder(orderId: string): Promise<OpenpayCharge[]>;
 }
 
 /** A client for these settings (which must be {@link openpayConfigured}). */
@@ -166,5 +177,12 @@ export function openpayClient(s: OpenpaySettings): OpenpayClient {
   return {
     createCharge: async (req) => parseCharge(await send("POST", "/charges", req)),
     getCharge: async (id) => parseCharge(await send("GET", `/charges/${encodeURIComponent(id)}`)),
+    chargesOfOrder: async (orderId) => {
+      const list = await send("GET", `/charges?order_id=${encodeURIComponent(orderId)}`);
+      if (!Array.isArray(list)) {
+        throw new OpenpayError("bad_answer", null, null, "the answer is not a list of charges");
+      }
+      return list.map(parseCharge).filter((c) => c.order_id === orderId);
+    },
   };
 }

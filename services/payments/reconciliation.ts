@@ -18,6 +18,7 @@ import {
 import { getUnitBill } from "../../db/bills.ts";
 import { getUsers } from "../../db/users.ts";
 import type { UnitBill } from "../../core/bill.ts";
+import { type ListQuery, matches, type Page, paginate } from "../../core/paging.ts";
 import { openpayClient, openpayConfigured, OpenpayError } from "./openpay_client.ts";
 import { settleEnded, settlePaid } from "./settle.ts";
 
@@ -72,27 +73,44 @@ export interface ChargeRow {
 
 /** What the admin's payments page shows. */
 export interface PaymentsOverview {
-  charges: ChargeRow[];
+  /** One page of the charges, newest first. */
+  charges: Page<ChargeRow>;
   flags: PaymentFlag[];
   events: StoredEvent[];
   verification: { code: string; at: string } | null;
 }
 
-/** The admin's reconciliation view: charges with bill and tenant, flags, recent events. */
-export async function paymentsOverview(deps: Deps): Promise<PaymentsOverview> {
-  const charges = await listCharges(deps.kv);
+/** The sort of the charges list (newest first). */
+export const CHARGE_SORTS = ["created"] as const;
+
+/**
+ * The admin's reconciliation view: one page of the charges (searched by order id, charge id,
+ * reference, bill or status) with bill and tenant read for that page only, flags, recent
+ * events.
+ */
+export async function paymentsOverview(
+  deps: Deps,
+  query: Pick<ListQuery, "page" | "size" | "q">,
+): Promise<PaymentsOverview> {
+  const all = (await listCharges(deps.kv)).filter((c) =>
+    matches(query.q, [c.order_id, c.id, c.reference, String(c.bill_id), c.status])
+  );
+  const page = paginate(all, query);
   const byId = new Map<number, UnitBill>();
-  for (const id of new Set(charges.map((c) => c.bill_id))) {
+  for (const id of new Set(page.rows.map((c) => c.bill_id))) {
     const b = await getUnitBill(deps.kv, id);
     if (b) byId.set(id, b);
   }
   const users = await getUsers(deps.kv, [...byId.values()].map((b) => b.tenant_id));
   return {
-    charges: charges.map((c) => {
-      const bill = byId.get(c.bill_id) ?? null;
-      const u = bill?.tenant_id != null ? users.get(bill.tenant_id) : undefined;
-      return { charge: c, bill, tenant: u ? (u.full_name || u.email) : "" };
-    }),
+    charges: {
+      ...page,
+      rows: page.rows.map((c) => {
+        const bill = byId.get(c.bill_id) ?? null;
+        const u = bill?.tenant_id != null ? users.get(bill.tenant_id) : undefined;
+        return { charge: c, bill, tenant: u ? (u.full_name || u.email) : "" };
+      }),
+    },
     flags: await listFlags(deps.kv),
     events: (await listEvents(deps.kv)).slice(0, 100),
     verification: await getVerification(deps.kv),

@@ -4,15 +4,23 @@
  * order id pays the bill (payment date, `payment_received` notices to the tenant, the station's
  * owner and the admins); a cancelled or expired one moves a bill waiting on it to
  * `reference_expired`; a failed one to `failed`. Anything that does not match a bill is flagged
- * for a person. Every change is kept on the bill with its cause.
+ * for a person, once: a completed charge is closed whatever came of it (a duplicate payment is
+ * flagged, not asked about again by every sweep). Every change is kept on the bill with its
+ * cause.
  */
 import type { Deps } from "../deps.ts";
 import { amountDue, changePayment, type PaymentCause } from "../../core/bill.ts";
 import { getUnitBillEntry, updateUnitBill } from "../../db/bills.ts";
-import { addFlag, getCharge, type PaymentFlag, putCharge } from "../../db/payments.ts";
+import {
+  addFlag,
+  getCharge,
+  type PaymentFlag,
+  putCharge,
+  type StoredCharge,
+} from "../../db/payments.ts";
 import { notifyBill } from "../billing/mod.ts";
 import type { OpenpayCharge } from "./openpay_client.ts";
-import { billIdOfOrder } from "./references.ts";
+import { billIdOfOrder } from "./orders.ts";
 
 /** What came of a charge's state. */
 export type SettleOutcome = "handled" | "ignored" | "flagged";
@@ -53,6 +61,25 @@ export async function settlePaid(
 ): Promise<SettleOutcome> {
   if (fetched.status !== "completed") return "ignored";
   const stored = await getCharge(deps.kv, fetched.id);
+  const outcome = await payBill(deps, fetched, stored, source);
+  if (outcome === "busy") return "ignored"; // the bill kept changing: left open for the sweep
+  // Openpay's last word on the charge: closed, so the sweep does not ask (and flag) again.
+  if (stored && stored.status !== "completed") {
+    await putCharge(deps.kv, {
+      ...stored,
+      status: "completed",
+      updated_at: new Date(deps.now()).toISOString(),
+    });
+  }
+  return outcome;
+}
+
+async function payBill(
+  deps: Deps,
+  fetched: OpenpayCharge,
+  stored: StoredCharge | null,
+  source: SettleSource,
+): Promise<SettleOutcome | "busy"> {
   const billId = stored?.bill_id ?? billIdOfOrder(fetched.order_id);
   const first = billId === null ? null : await getUnitBillEntry(deps.kv, billId);
   if (billId === null || !first) return flag(deps, "unknown_charge", source, fetched, billId);
@@ -68,7 +95,10 @@ export async function settlePaid(
       return flag(deps, "wrong_amount", source, fetched, billId);
     }
     if (bill.payment_status === "paid") {
-      if (bill.openpay_charge_id === fetched.id) return "ignored";
+      // Paid by this very charge: nothing more. Paid another way (or by another charge) while
+      // this one was still open: the tenant paid twice.
+      const paidBy = bill.payment_history.findLast((c) => c.to === "paid");
+      if (bill.openpay_charge_id === fetched.id && paidBy?.method === "spei") return "ignored";
       return flag(deps, "duplicate_payment", source, fetched, billId);
     }
     const at = new Date(deps.now()).toISOString();
@@ -84,11 +114,10 @@ export async function settlePaid(
       payment_date: (fetched.operation_date ?? at).slice(0, 10),
     });
     if (!await updateUnitBill(deps.kv, entry, paid)) continue;
-    if (stored) await putCharge(deps.kv, { ...stored, status: "completed", updated_at: at });
     await notifyBill(deps, "payment_received", paid, { tenant: true, owner: true, admins: true });
     return "handled";
   }
-  return "ignored";
+  return "busy";
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
  * Openpay's webhook (issue 12): Basic auth checked in constant time; the `verification` event's
  * code kept for the admin; every other event claimed once per (`type`, `transaction.id`) and
- * handled after the answer, so the caller is answered fast. `charge.succeeded` fetches the
- * charge again from Openpay and pays only on what that answer says; `charge.cancelled` and
- * `transaction.expired` expire the reference; `charge.failed` fails it; other types and unknown
- * fields are ignored. A handling that could not reach Openpay is forgotten, so a redelivery (or
- * the reconciliation sweep) finishes it.
+ * handled after the answer, so the caller is answered fast; its outcome is written only once
+ * handled (a claim never finished is taken again after a lease). `charge.succeeded`,
+ * `charge.cancelled`, `transaction.expired` and `charge.failed` fetch the charge again from
+ * Openpay and act only on what that answer says (an event may be early, or forged); other
+ * types and unknown fields are ignored. A handling that could not reach Openpay, or whose
+ * charge never showed what the event announced, is forgotten, so a redelivery (or the
+ * reconciliation sweep) finishes it.
  */
 import type { Deps } from "../deps.ts";
 import {
@@ -82,40 +84,96 @@ export async function receiveWebhook(deps: Deps, body: unknown): Promise<Webhook
   return "accepted";
 }
 
+/** The charge status each event announces. */
+const ANNOUNCES: Readonly<Record<string, string>> = {
+  "charge.succeeded": "completed",
+  "charge.cancelled": "cancelled",
+  "transaction.expired": "cancelled",
+  "charge.failed": "failed",
+};
+
+/** First wait before an event is checked again (doubling), and how many times. */
+const RETRY_MS = 2_000;
+const RETRIES = 6;
+
+let stopping = new AbortController();
+
+/**
+ * Ends the waits of events being retried (at shutdown): each is forgotten for a redelivery or
+ * the reconciliation sweep. Resolves once every handling has ended.
+ */
+export async function webhooksStop(): Promise<void> {
+  stopping.abort();
+  await webhooksIdle();
+  stopping = new AbortController();
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", abort);
+      resolve(ok);
+    };
+    const abort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener("abort", abort);
+  });
+}
+
+/**
+ * Acts on what Openpay itself says of the charge (never the event's copy): completed pays,
+ * cancelled expires the reference, failed fails it, whatever the event's type. While the
+ * charge does not yet show what the event announced (an early delivery, or a forged one), it
+ * is asked about again after 2, 4, 8… seconds; undecided after that, the event is forgotten
+ * for a redelivery or the sweep.
+ */
 async function handle(deps: Deps, event: StoredEvent): Promise<void> {
   const source = { event: event.type, cause: "processor_event" as const };
-  let outcome: SettleOutcome;
-  try {
-    if (event.type === "charge.succeeded") {
+  const announced = ANNOUNCES[event.type];
+  if (!announced) return await settleEvent(deps.kv, { ...event, outcome: "ignored" });
+  const signal = stopping.signal;
+  let delay = deps.config.openpay.eventRetryMs ?? RETRY_MS;
+  for (let round = 0;; round++) {
+    let outcome: SettleOutcome | "early";
+    try {
       if (!openpayConfigured(deps.config.openpay)) throw new Error("Openpay is not configured");
       const fetched = await openpayClient(deps.config.openpay).getCharge(event.transaction_id);
-      outcome = await settlePaid(deps, fetched, source);
-    } else if (event.type === "charge.cancelled" || event.type === "transaction.expired") {
-      outcome = await settleEnded(deps, event.transaction_id, "reference_expired", source);
-    } else if (event.type === "charge.failed") {
-      outcome = await settleEnded(deps, event.transaction_id, "failed", source);
-    } else outcome = "ignored";
-  } catch (e) {
-    if (e instanceof OpenpayError && e.status === 404) {
-      // Openpay does not know the charge: not ours (or forged), kept for a person.
-      await addFlag(deps.kv, {
-        at: new Date(deps.now()).toISOString(),
-        reason: "unknown_charge",
-        event_type: event.type,
-        transaction_id: event.transaction_id,
-        bill_id: null,
-        amount: null,
+      if (fetched.status === "completed") outcome = await settlePaid(deps, fetched, source);
+      else if (fetched.status === "cancelled") {
+        outcome = await settleEnded(deps, fetched.id, "reference_expired", source);
+      } else if (fetched.status === "failed") {
+        outcome = await settleEnded(deps, fetched.id, "failed", source);
+      } else outcome = fetched.status === announced ? "ignored" : "early";
+    } catch (e) {
+      if (e instanceof OpenpayError && e.status === 404) {
+        // Openpay does not know the charge: not ours (or forged), kept for a person.
+        await addFlag(deps.kv, {
+          at: new Date(deps.now()).toISOString(),
+          reason: "unknown_charge",
+          event_type: event.type,
+          transaction_id: event.transaction_id,
+          bill_id: null,
+          amount: null,
+        });
+        return await settleEvent(deps.kv, { ...event, outcome: "flagged" });
+      }
+      deps.log.log("warn", "openpay event not handled, left for a redelivery", {
+        type: event.type,
+        transaction: event.transaction_id,
+        error: e instanceof OpenpayError ? e.message : String(e),
       });
-      await settleEvent(deps.kv, { ...event, outcome: "flagged" });
-      return;
+      return await releaseEvent(deps.kv, event.type, event.transaction_id);
     }
-    deps.log.log("warn", "openpay event not handled, left for a redelivery", {
-      type: event.type,
-      transaction: event.transaction_id,
-      error: e instanceof OpenpayError ? e.message : String(e),
-    });
-    await releaseEvent(deps.kv, event.type, event.transaction_id);
-    return;
+    if (outcome !== "early") return await settleEvent(deps.kv, { ...event, outcome });
+    if (round >= RETRIES || !await wait(delay, signal)) {
+      deps.log.log("info", "openpay event not confirmed yet, left for a redelivery", {
+        type: event.type,
+        transaction: event.transaction_id,
+      });
+      return await releaseEvent(deps.kv, event.type, event.transaction_id);
+    }
+    delay *= 2;
   }
-  await settleEvent(deps.kv, { ...event, outcome });
 }

@@ -57,6 +57,11 @@ export interface OpenpaySettings {
   webhookPassword: string | null;
   /** How long one call to Openpay may take (ms); the client's default when unset. */
   timeoutMs?: number;
+  /**
+   * The first wait (ms, doubling) before an event is checked again when Openpay does not yet
+   * show what it announced; the webhook's default when unset.
+   */
+  eventRetryMs?: number;
 }
 
 /** Openpay's base URLs. */

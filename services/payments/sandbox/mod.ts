@@ -1,12 +1,14 @@
 /**
  * A local Openpay-compatible sandbox (test mode): the subset of Openpay's API the portal uses —
- * create and get a `bank_account` charge at merchant and customer level, answered as Openpay
+ * create, get and list (`order_id`, `status`, `offset`, `limit` filters, newest first) `bank_account`
+ * charges at merchant and customer level, answered as Openpay
  * documents it (`payment_method {type, bank, clabe, agreement, name}`, `due_date`, statuses
  * `in_progress`, `completed`, `cancelled`), its error body, and webhook deliveries with Basic auth
  * retried until answered 2xx. Two extensions simulate the payer: `POST
  * /v1/{merchant}/charges/{id}/simulate-transfer` (the transfer arrives: completed,
  * `charge.succeeded`) and `…/simulate-expiry` (cancelled, `charge.cancelled` and
- * `transaction.expired`). Charges live in memory.
+ * `transaction.expired`). Charges live in memory. For tests, {@link OpenpaySandbox.delayCreates}
+ * makes it answer a charge it has made only after a delay (a lost answer).
  */
 import { basicAuth } from "../openpay_client.ts";
 import { randomClabe, randomReference } from "./clabe.ts";
@@ -44,6 +46,11 @@ export interface OpenpaySandbox {
   simulateTransfer(id: string): boolean;
   /** Cancels a charge as expired; false when unknown or not in progress. */
   simulateExpiry(id: string): boolean;
+  /**
+   * Creates later charges at once but answers them only after `ms` (0: at once), as when
+   * Openpay's answer is lost on the way.
+   */
+  delayCreates(ms: number): void;
   /** Resolves once every queued webhook has been delivered. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -108,6 +115,7 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
   const ac = new AbortController();
   const log = o.onLog ?? (() => {});
   const expected = basicAuth(o.privateKey);
+  let createDelayMs = 0;
 
   function deliver(type: string, tx: Record<string, unknown>) {
     const target = webhook;
@@ -188,6 +196,22 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
     return true;
   }
 
+  /** Openpay's list of charges: filtered, newest first, `offset` and `limit` (default 10). */
+  function list(q: URLSearchParams, customerId: string | null): Response {
+    const num = (k: string, d: number) => {
+      const v = q.get(k);
+      return v === null || !/^\d{1,6}$/.test(v) ? d : Number(v);
+    };
+    const orderId = q.get("order_id");
+    const status = q.get("status")?.toLowerCase() ?? null;
+    const offset = num("offset", 0);
+    const rows = [...charges.values()].filter((c) =>
+      (orderId === null || c.order_id === orderId) && (status === null || c.status === status) &&
+      (customerId === null || c.customer_id === customerId)
+    ).reverse();
+    return Response.json(rows.slice(offset, offset + Math.min(num("limit", 10), 100)));
+  }
+
   const route = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
     const parts = url.pathname.split("/").filter(Boolean);
@@ -217,8 +241,11 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
     if (path[0] !== "charges") return error(404, 1005, "The requested resource doesn't exist");
     if (req.method === "POST" && path.length === 1) {
       if (!body || typeof body !== "object") return error(400, 1001, "The body is not JSON");
-      return create(body as Record<string, unknown>, customerId);
+      const answer = create(body as Record<string, unknown>, customerId);
+      if (createDelayMs > 0) await sleep(createDelayMs);
+      return answer;
     }
+    if (req.method === "GET" && path.length === 1) return list(url.searchParams, customerId);
     const charge = path[1] ? charges.get(path[1]) : undefined;
     if (!charge || (customerId && charge.customer_id !== customerId)) {
       return error(404, 1005, "The requested resource doesn't exist");
@@ -253,6 +280,9 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
           simulateTransfer: (id) => settle(id, "completed", ["charge.succeeded"]),
           simulateExpiry: (id) =>
             settle(id, "cancelled", ["charge.cancelled", "transaction.expired"]),
+          delayCreates: (ms) => {
+            createDelayMs = ms;
+          },
           idle: async () => {
             while (pending.size > 0) await Promise.all([...pending]);
           },

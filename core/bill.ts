@@ -64,10 +64,11 @@ export interface UnitBill extends UnitBillFigures {
   tenancy_from: string | null;
   tenancy_to: string | null;
   /**
-   * Where the bill stands among its unit's bills of the period (its key): the unit id for the
-   * part that starts the period, `unitId@<ISO start>` for a later one ({@link billSlot}).
+   * The start (ISO) of the bill's part when it is not the part that starts the period, else
+   * null: with the unit id, the bill's key among its unit's bills of the period
+   * ({@link slotOf}).
    */
-  unit_part: string;
+  part_key: string | null;
   /** Days of the bill's part without any reading of its meter, when there were such days. */
   missing_readings: MissingReadings | null;
   created_at: string;
@@ -87,6 +88,16 @@ export interface MissingReadings {
  */
 export function billSlot(unitId: string, partFrom: number, periodFrom: number): string {
   return partFrom <= periodFrom ? unitId : `${unitId}@${new Date(partFrom).toISOString()}`;
+}
+
+/** The part key of a bill of the part starting at `partFrom` ({@link UnitBill.part_key}). */
+export function partKey(partFrom: number, periodFrom: number): string | null {
+  return partFrom <= periodFrom ? null : new Date(partFrom).toISOString();
+}
+
+/** A unit bill's key among its unit's bills of the period ({@link billSlot}). */
+export function slotOf(b: Pick<UnitBill, "unit_id" | "part_key">): string {
+  return b.part_key ? `${b.unit_id}@${b.part_key}` : b.unit_id;
 }
 
 /** A customer (station) bill as stored; amounts in integer cents. */
@@ -139,7 +150,7 @@ export interface UnitBillInput {
   /** When and on which local date the bill is finalized; null for a draft. */
   finalize: { at: string; on: DateParts } | null;
   /** The part of the period the bill covers, its key and its days without readings. */
-  part?: { from: string; to: string; slot: string } | null;
+  part?: { from: string; to: string; key: string | null } | null;
   missing_readings?: MissingReadings | null;
 }
 
@@ -240,7 +251,7 @@ export function buildUnitBill(input: UnitBillInput, computed: PricedBill): UnitB
     payment_history: [],
     tenancy_from: input.part?.from ?? null,
     tenancy_to: input.part?.to ?? null,
-    unit_part: input.part?.slot ?? input.unit_id,
+    part_key: input.part?.key ?? null,
     missing_readings: input.missing_readings ?? null,
   };
   if (!input.finalize) return base;

@@ -9,6 +9,7 @@ import {
   nothingDue,
   PAYMENT_TRANSITIONS,
   periodOfBill,
+  slotOf,
   type UnitBill,
   type UnitBillDraft,
 } from "../core/bill.ts";
@@ -25,10 +26,10 @@ export type { CustomerBillDraft, UnitBillDraft };
  * before finalization and payment states existed) filled in.
  */
 export function normalizeUnitBill(v: StoredUnitBill): StoredUnitBill {
-  if (v.unit_part === undefined) {
+  if (v.part_key === undefined) {
     v = {
       ...v,
-      unit_part: v.unit_id,
+      part_key: null,
       tenancy_from: null,
       tenancy_to: null,
       missing_readings: null,
@@ -94,7 +95,7 @@ export function touchBills(op: Deno.AtomicOperation, stationId: number) {
  */
 export interface UnitBillSummary {
   id: number;
-  /** The unit (the key's last part is the bill's slot, `unit_part`). */
+  /** The unit (the key's last part is the bill's slot, core/bill.ts `slotOf`). */
   unit_id?: string;
   tenant_id: number | null;
   energy_consumption: number;
@@ -119,7 +120,7 @@ export function summaryOf(b: StoredUnitBill): UnitBillSummary {
 
 /** The zone index key of a unit bill: zone, period, then the bill key's station and unit. */
 export function zoneIndexKey(b: StoredUnitBill): Deno.KvKey {
-  return ["unit_bills_by_zone", b.zone_id, periodOfBill(b), b.station_id, b.unit_part];
+  return ["unit_bills_by_zone", b.zone_id, periodOfBill(b), b.station_id, slotOf(b)];
 }
 
 /** The counters of a zone and period's unit bills: all of them, or the finalized ones. */
@@ -182,10 +183,10 @@ export function putUnitBill(
   old: StoredUnitBill | null,
   bill: StoredUnitBill,
 ) {
-  const key = unitKey(bill.station_id, periodOfBill(bill), bill.unit_part);
+  const key = unitKey(bill.station_id, periodOfBill(bill), slotOf(bill));
   op.set(key, bill);
   if (!old) {
-    op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), bill.unit_part]);
+    op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), slotOf(bill)]);
   }
   const before = old ? dueKey(old) : null;
   const after = dueKey(bill);
@@ -205,7 +206,7 @@ export function putUnitBill(
 
 /** Stages the removal of one unit bill and its indexes, and its uncounting. */
 export function removeUnitBill(op: Deno.AtomicOperation, bill: StoredUnitBill) {
-  op.delete(unitKey(bill.station_id, periodOfBill(bill), bill.unit_part));
+  op.delete(unitKey(bill.station_id, periodOfBill(bill), slotOf(bill)));
   op.delete(["unit_bill_ids", bill.id]);
   const due = dueKey(bill);
   if (due) op.delete(due);
@@ -249,7 +250,7 @@ export function removeCustomerBill(
   recount(op, [customerCountKey(bill.zone_id, periodOfBill(bill))], []);
 }
 
-/** The key of a unit bill: its station, period and slot (`unit_part`, core/bill.ts). */
+/** The key of a unit bill: its station, period and slot (core/bill.ts `slotOf`). */
 export const unitKey = (stationId: number, period: string, slot: string): Deno.KvKey => [
   "unit_bills",
   stationId,

@@ -16,6 +16,7 @@ import {
   type UnitBillDraft,
   unitKey,
 } from "./_bill_keys.ts";
+import { slotOf } from "../core/bill.ts";
 
 /** Reserves `n` consecutive ids of `collection` (the `["seq", collection]` of db/kv.ts); the first. */
 async function reserveIds(kv: Deno.Kv, collection: string, n: number): Promise<number> {
@@ -29,7 +30,7 @@ async function reserveIds(kv: Deno.Kv, collection: string, n: number): Promise<n
 
 /** The stored bills of one station and period, with versionstamps for the atomic write. */
 export interface StationBills {
-  /** The bills at the slots asked for (`unit_part`; an entry with a null value where none). */
+  /** The bills at the slots asked for (core/bill.ts `slotOf`; a null value where none). */
   units: Map<string, Deno.KvEntryMaybe<StoredUnitBill>>;
   /** The station's other unit bills of the period (slots no longer billed). */
   others: Deno.KvEntry<StoredUnitBill>[];
@@ -213,7 +214,7 @@ async function stage(
   const fresh = units.filter((u) => u.prev.value === null).length;
   let nextBillId = fresh > 0 ? await ids("bills", fresh) : 0;
   for (const { draft, prev } of units) {
-    op.check({ key: unitKey(stationId, period, draft.unit_part), versionstamp: prev.versionstamp });
+    op.check({ key: unitKey(stationId, period, slotOf(draft)), versionstamp: prev.versionstamp });
     const old = prev.value;
     if (old?.is_finalized) {
       skipped.push(old);

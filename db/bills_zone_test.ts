@@ -22,7 +22,7 @@ import {
   updateUnitBill,
   writeStationBills,
 } from "./bills.ts";
-import { periodOfBill } from "../core/bill.ts";
+import { periodOfBill, slotOf } from "../core/bill.ts";
 import { listStatus } from "../core/bill_status.ts";
 import { billPeriod, customerBillDraft, unitBillDraft } from "../tests/_bills.ts";
 
@@ -100,7 +100,7 @@ async function assertMatchesScan(kv: Deno.Kv) {
         id: b.id,
         station_id: b.station_id,
         unit_id: b.unit_id,
-        unit_part: b.unit_part,
+        unit_part: slotOf(b),
         tenant_id: b.tenant_id,
         energy_consumption: b.energy_consumption,
         total_cost: b.total_cost,

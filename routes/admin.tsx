@@ -27,6 +27,7 @@ import { adminStationFormRoutes } from "./admin_station_form.tsx";
 import { adminStationDataRoutes } from "./admin_station_data.tsx";
 import { adminSensorFormRoutes } from "./admin_sensor_form.tsx";
 import { adminSensorDataRoutes } from "./admin_sensor_data.tsx";
+import { adminSensorTenancyRoutes } from "./admin_sensor_tenancy.tsx";
 import { stationRows } from "./_devices.tsx";
 import { adminReportRoutes } from "./admin_reports.tsx";
 import { adminStatsRoutes } from "./admin_stats.tsx";
@@ -111,6 +112,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
   app.route("/devices/station", adminStationDataRoutes(deps));
   app.route("/devices/station/:id/sensor", adminSensorFormRoutes(deps));
   app.route("/devices/station/:id/sensor", adminSensorDataRoutes(deps));
+  app.route("/devices/station/:id/sensor", adminSensorTenancyRoutes(deps));
   app.route("/report", adminReportRoutes(deps));
   app.route("/", adminZoneRoutes(deps));
   app.route("/", adminBillingRoutes(deps));

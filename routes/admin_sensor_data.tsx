@@ -17,6 +17,7 @@ import { localDateTime, shiftMonth } from "../components/devices/sensor/format.t
 import { uptimeQuerySchema } from "../core/measurement_queries.ts";
 import { SensorDetail } from "../components/devices/SensorDetail.tsx";
 import { testAndReturn, testConnectionSlot } from "./_mqtt_test_page.tsx";
+import { tenancyCard } from "./admin_sensor_tenancy.tsx";
 import { certificateView, renewAndReturn, verifyAndReturn } from "./_certificate_page.tsx";
 import {
   dataUrl,
@@ -132,6 +133,7 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
         invalidMonth: asked !== undefined && !valid ? asked : null,
       },
       testConnection: testConnectionSlot(deps, t, s.id, x.id, (n) => c.req.query(n)),
+      tenancy: unitId ? await tenancyCard(deps, t, (n) => c.req.query(n), s.id, x) : undefined,
     });
   });
 

@@ -53,7 +53,7 @@ export function unitBillDraft(overrides: Partial<UnitBillDraft> = {}): UnitBillD
     zone_id: 1,
     tenancy_from: null,
     tenancy_to: null,
-    unit_part: overrides.unit_id ?? "unit_1",
+    part_key: null,
     missing_readings: null,
     ...overrides,
   };

@@ -630,6 +630,7 @@ const ROUTES: Row[] = [
   },
   at("POST", "/api/devices/remove-customer/:id", (f) => [f.dev.spare], api(["admin"], 200)),
   at("POST", "/api/devices/remove-tenant/:id", (f) => [f.dev.spareSensor], api(["admin"], 200)),
+  at("GET", "/api/devices/:id/tenancies", (f) => [f.dev.sensor], api(["admin"], 200)),
   {
     method: "POST",
     route: "/api/devices",
@@ -809,6 +810,20 @@ const ROUTES: Row[] = [
     "/admin/devices/station/:id/sensor/:sensorId/data",
     (f) => [f.dev.station, f.dev.sensor],
     page("admin"),
+  ),
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/:sensorId/tenancy/move-out",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin", 303, /\/sensor\/\d+\/data\?(td|te)=/),
+    () => ({ form: { effective_from: "", reading_kwh: "" } }),
+  ),
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/:sensorId/tenancy/move-in",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin", 303, /\/sensor\/\d+\/data\?(td|te)=/),
+    (f) => ({ form: { tenant_id: String(f.who.tenant.user.id), effective_from: "" } }),
   ),
   at(
     "POST",

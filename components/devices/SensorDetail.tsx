@@ -13,6 +13,7 @@ import SensorLive from "../../islands/SensorLive.tsx";
 import { statusTexts, timeAgoTexts } from "./status.tsx";
 import { MqttIssue } from "./sensor/MqttIssue.tsx";
 import { UptimeCard, type UptimeCardProps } from "./sensor/UptimeCard.tsx";
+import { TenancyCard, type TenancyCardProps } from "./sensor/TenancyCard.tsx";
 import { Card, NotFound } from "../kit/mod.ts";
 
 /** What the page shows, already worded. */
@@ -54,11 +55,13 @@ export interface SensorDetailProps {
   uptime: Omit<UptimeCardProps, "t" | "locale">;
   /** The Test MQTT Connection button and its result, shown in the panel after Verify. */
   testConnection?: ReactNode;
+  /** The unit's tenancy history and move forms (a sensor measuring a unit). */
+  tenancy?: Omit<TenancyCardProps, "t">;
 }
 
 /** The page. */
 export function SensorDetail(
-  { t, locale, sensor: s, uptime, testConnection }: SensorDetailProps,
+  { t, locale, sensor: s, uptime, testConnection, tenancy }: SensorDetailProps,
 ) {
   const S = (k: string, p?: Record<string, string | number>) => t(`devices.sensor_data.${k}`, p);
   const base = `/admin/devices/station/${s.station.id}`;
@@ -161,6 +164,7 @@ export function SensorDetail(
           </dl>
         </Card>
         <UptimeCard t={t} locale={locale} {...uptime} />
+        {tenancy && <TenancyCard t={t} {...tenancy} />}
       </div>
     </>
   );

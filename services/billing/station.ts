@@ -11,7 +11,13 @@ import type { Period } from "../../core/periods.ts";
 import type { ZoneVersion } from "../../core/zone_versions.ts";
 import { computePartBill } from "../../core/part_bill.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
-import { buildCustomerBill, buildUnitBill, type MissingReadings } from "../../core/bill.ts";
+import {
+  buildCustomerBill,
+  buildUnitBill,
+  type MissingReadings,
+  partKey,
+  slotOf,
+} from "../../core/bill.ts";
 import type { DateParts } from "../../core/periods.ts";
 import { type EstimationLevel, levelOf } from "../../core/estimation.ts";
 import type { StoredZone } from "../../db/zones.ts";
@@ -163,7 +169,7 @@ export async function billGroup(
         period.text,
         drafts.map((d, i) => ({
           stationId: plans[i].station.id,
-          slots: d.map((b) => b.unit_part),
+          slots: d.map(slotOf),
         })),
       );
       const writes = plans.map((p, i) => stationWrite(run, priced, p, drafts[i], prev[i]));
@@ -241,7 +247,7 @@ function unitDraft(
       part: u.part && {
         from: new Date(u.part.from).toISOString(),
         to: new Date(u.part.to).toISOString(),
-        slot: u.slot,
+        key: u.part ? partKey(u.part.from, run.bounds.from) : null,
       },
       missing_readings: u.missing,
     },
@@ -262,7 +268,7 @@ function stationWrite(
   // billed (a final bill whose tenancy changed since); drafts of such parts are removed.
   const effective = [
     ...drafts.map((d) => {
-      const old = prev.units.get(d.unit_part)?.value;
+      const old = prev.units.get(slotOf(d))?.value;
       return old?.is_finalized ? old : d;
     }),
     ...prev.others.filter((e) => e.value.is_finalized).map((e) => e.value),
@@ -281,10 +287,10 @@ function stationWrite(
   // A finalized station bill is restated when a unit bill of it is written (one billed again
   // after a delete), so it always adds up its unit bills.
   const restate = remove.length > 0 ||
-    drafts.some((d) => !prev.units.get(d.unit_part)?.value?.is_finalized);
+    drafts.some((d) => !prev.units.get(slotOf(d))?.value?.is_finalized);
   return {
     stationId: plan.station.id,
-    units: drafts.map((d) => ({ draft: d, prev: prev.units.get(d.unit_part)! })),
+    units: drafts.map((d) => ({ draft: d, prev: prev.units.get(slotOf(d))! })),
     remove,
     customer: customer ? { draft: customer, prev: prev.customer, restate } : null,
   };
@@ -339,7 +345,7 @@ async function billStation(
       deps.kv,
       plan.station.id,
       period.text,
-      drafts.map((d) => d.unit_part),
+      drafts.map(slotOf),
     );
     const w = stationWrite(run, priced, plan, drafts, prev);
     if (run.dryRun) {

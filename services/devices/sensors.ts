@@ -7,6 +7,7 @@ import { deleteDevice, getStationSensor, type StoredDevice } from "../../db/devi
 import { forgetSensorCertificate } from "./certificates.ts";
 import { answer, DV, fieldError, forgetStatus, isTenant, SENSOR_NOT_FOUND } from "./_changes.ts";
 import { notFound } from "../refusal.ts";
+import { moveTenantIn, moveTenantOut } from "./tenancies.ts";
 import {
   createFollowed,
   leaveBroker,
@@ -91,6 +92,7 @@ export async function updateSensor(
   input: SensorInput,
 ): Promise<DeviceView> {
   await refuseUnknownTenant(deps, input);
+  let before: number | null = null;
   const res = await updateFollowed(
     deps,
     sensorId,
@@ -99,9 +101,16 @@ export async function updateSensor(
       if (cur.type !== "sensor" || cur.parent_id !== stationId || !station) {
         return { reason: "not_found" };
       }
+      before = cur.tenant_id ?? cur.config.sensor?.tenant_id ?? null;
       return sensorRecord(sensorId, station, input, pw, deps.now(), cur);
     },
   );
+  // A new tenant chosen on the form moves in now (and the one before moves out).
+  const tenant = input.config.sensor.tenant_id;
+  if (res.ok && tenant !== before) {
+    if (tenant === null) await moveTenantOut(deps, sensorId, {}, actor.email, { pointer: before });
+    else await moveTenantIn(deps, tenant, [res.device], {}, { pointer: before });
+  }
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }
 

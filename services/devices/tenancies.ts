@@ -100,11 +100,17 @@ function unitOf(sensor: StoredDevice | null): { stationId: number; unitId: strin
   return { stationId: sensor.parent_id, unitId };
 }
 
-/** A unit's tenancies as read, with the sensor's pointer standing in for a unit without any. */
-async function unitTenancies(deps: Deps, sensor: StoredDevice): Promise<UnitTenancies> {
+/**
+ * A unit's tenancies as read, with the sensor's pointer (or the `pointer` it had before an
+ * edit) standing in for a unit without any.
+ */
+async function unitTenancies(
+  deps: Deps,
+  sensor: StoredDevice,
+  pointer: number | null = sensor.tenant_id ?? sensor.config.sensor?.tenant_id ?? null,
+): Promise<UnitTenancies> {
   const { stationId, unitId } = unitOf(sensor);
   const read = await readUnitTenancies(deps.kv, stationId, unitId);
-  const pointer = sensor.tenant_id ?? sensor.config.sensor?.tenant_id ?? null;
   if (read.tenancies.length === 0 && pointer !== null) {
     return { ...read, tenancies: [legacyTenancy(stationId, unitId, pointer)] };
   }
@@ -140,8 +146,9 @@ async function plan(
   change: (list: StoredTenancy[], make: (t: Tenancy) => StoredTenancy) => TenancyChange<
     StoredTenancy
   >,
+  pointer?: number | null,
 ): Promise<Planned | null> {
-  const read = await unitTenancies(deps, sensor);
+  const read = await unitTenancies(deps, sensor, pointer);
   const now = deps.now();
   const make = (t: Tenancy): StoredTenancy => ({
     station_id: read.stationId,
@@ -226,7 +233,7 @@ export async function moveTenantIn(
   tenantId: number,
   sensors: readonly StoredDevice[],
   handover: Handover,
-  options: { allowFuture?: boolean } = {},
+  options: { allowFuture?: boolean; pointer?: number | null } = {},
 ): Promise<number> {
   const { at, reading } = checkHandover(deps, handover, options);
   const planned: Planned[] = [];
@@ -236,7 +243,12 @@ export async function moveTenantIn(
       sensor,
       at,
       reading,
-      (list, make) => moveIn(list, make, tenantId, at, reading),
+      (list, make) =>
+        // Assigning the tenant who holds the unit again, without a date, changes nothing.
+        !handover.effective_from && list.some((t) => t.to === null && t.tenant_id === tenantId)
+          ? { ok: true, next: list, changed: false }
+          : moveIn(list, make, tenantId, at, reading),
+      options.pointer,
     );
     if (p) planned.push(p);
   }
@@ -253,11 +265,24 @@ export async function moveTenantOut(
   sensorId: number,
   handover: Handover & { final_bill?: boolean },
   author: string | null,
+  options: { pointer?: number | null } = {},
 ): Promise<number> {
   const sensor = await getDevice(deps.kv, sensorId);
   if (sensor?.type !== "sensor") throw notFound(SENSOR_NOT_FOUND);
   const { at, reading } = checkHandover(deps, handover);
-  const p = await plan(deps, sensor, at, reading, (list, make) => moveOut(list, make, at, reading));
+  const p = await plan(
+    deps,
+    sensor,
+    at,
+    reading,
+    (list, make) =>
+      // A unit nobody holds has nobody to move out: nothing changes (the spec's call is safe
+      // to repeat).
+      list.some((t) => t.to === null)
+        ? moveOut(list, make, at, reading)
+        : { ok: true, next: list, changed: false },
+    options.pointer,
+  );
   if (!p) return 0;
   await apply(deps, [p]);
   if (handover.final_bill) {

@@ -24,7 +24,7 @@ import { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
 import { badJson, pathId, readJson } from "../_http.ts";
 import { requireApiRole } from "../_session.ts";
-import { listJson } from "./_list.ts";
+import { apiPage, listJson } from "./_list.ts";
 import { isPeriod, parsePeriod, type PeriodKind } from "../../core/periods.ts";
 import {
   customerBillsFor,
@@ -111,6 +111,7 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
   runAndDeleteRoutes(app, deps);
 
   const unitList = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
+    apiPage(c); // a bad limit or cursor is refused before anything is read (or built)
     const bills = await unitBillsFor(deps, c.var.user, billQuery(c, kind));
     return listJson(c, "bills", bills, (b) => b.id, unitBillJson);
   };
@@ -118,6 +119,7 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/bimester-bills", requireApiRole("admin", "customer", "user"), unitList("bimonthly"));
 
   const customerList = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
+    apiPage(c);
     const bills = await customerBillsFor(deps, c.var.user, billQuery(c, kind));
     return listJson(c, "bills", bills, (b) => b.id, customerBillJson);
   };

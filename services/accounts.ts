@@ -101,10 +101,16 @@ export type RegisterResult =
   | { ok: false; field: "accessCode" | "email" | "password"; key: string }
   | { ok: false; throttled: true; retryAfterMs: number };
 
+/**
+ * A code that does not exist and an e-mail that is taken get one answer, on the code: a
+ * registration must not tell whether an e-mail has an account. (A used code is named as such:
+ * it is checked before the e-mail, so that says nothing about the e-mail.)
+ */
+const REFUSED = { field: "accessCode", key: "validation.access_code_refused" } as const;
 const REGISTER_REFUSALS = {
-  code_invalid: { field: "accessCode", key: "validation.access_code_invalid" },
+  code_invalid: REFUSED,
   code_used: { field: "accessCode", key: "validation.access_code_used" },
-  email_taken: { field: "email", key: "validation.email_taken" },
+  email_taken: REFUSED,
 } as const;
 
 /**

@@ -31,6 +31,7 @@ export {
   MQTT_PASSWORD_MIN_LENGTH,
   mqttPasswordFromBytes,
 } from "./mqtt_passwords.ts";
+import { isCleanName, NAME_CONTROL_KEY } from "./name_text.ts";
 
 /**
  * Parameters every device message is translated with (`{{max}}` SSRs, `{{pin}}`, the
@@ -157,15 +158,23 @@ export function ssrUnitProblems(
 /** Either create (passwords required) or update (blank password keeps the current one). */
 export type BodyMode = "create" | "update";
 
-/** A required trimmed string with `required` as its message. */
-const requiredText = (required: string, max: number) =>
+/** A name before trimming: none, or one without control or text-direction characters. */
+const cleanName = (v: string | null | undefined) => v == null || isCleanName(v);
+
+/**
+ * A required trimmed string with `required` as its message; a `name` holding control or
+ * text-direction characters is refused before it is trimmed.
+ */
+const requiredText = (required: string, max: number, name = false) =>
   z.union([z.string(), z.null()], { error: required }).optional()
+    .refine((v) => !name || cleanName(v), NAME_CONTROL_KEY)
     .transform((v) => (v ?? "").trim())
     .pipe(z.string().min(1, required).max(max, "validation.too_long"));
 
-/** An optional trimmed string ("" when missing). */
-const optionalText = (max: number) =>
+/** An optional trimmed string ("" when missing); a `name` is refused as `requiredText` says. */
+const optionalText = (max: number, name = false) =>
   z.union([z.string(), z.null()], { error: "validation.invalid" }).optional()
+    .refine((v) => !name || cleanName(v), NAME_CONTROL_KEY)
     .transform((v) => (v ?? "").trim())
     .pipe(z.string().max(max, "validation.too_long"));
 
@@ -229,7 +238,7 @@ const gpioPin = z.union([z.number(), z.string().regex(/^\d{1,3}$/).transform(Num
 
 const ssrSchema = z.object({
   id: z.string({ error: "validation.invalid" }).regex(SSR_ID, "validation.invalid"),
-  name: optionalText(60),
+  name: optionalText(60, true),
   type: z.enum(["normal", "emergency"], { error: "validation.invalid" }).default("normal"),
   gpio_pin: gpioPin,
 }, { error: "validation.invalid" }).transform((s): SSR => ({
@@ -241,7 +250,7 @@ const ssrSchema = z.object({
 
 const unitSchema = z.object({
   id: z.string({ error: "validation.invalid" }).regex(UNIT_ID, "validation.invalid"),
-  name: optionalText(60),
+  name: optionalText(60, true),
   ssr_id: z.string({ error: `${ST}units_existing_ssrs` }),
 }, { error: "validation.invalid" }).transform((u) => ({
   id: u.id,
@@ -276,7 +285,7 @@ export function stationBodySchema(mode: BodyMode) {
     }
   });
   return z.object({
-    name: requiredText(`${ST}name_required`, 120),
+    name: requiredText(`${ST}name_required`, 120, true),
     location,
     serial_number: serialField(`${ST}serial_required`),
     station_id: requiredText(`${ST}station_id_required`, 64),
@@ -307,7 +316,7 @@ export function sensorBodySchema(mode: BodyMode) {
       .pipe(z.string().refine(isIpAddress, `${DV}ip_invalid`)),
   });
   return z.object({
-    name: requiredText(`${SE}name_required`, 120),
+    name: requiredText(`${SE}name_required`, 120, true),
     serial_number: serialField(`${SE}serial_required`),
     type: z.literal("sensor", { error: "validation.invalid" }).optional(),
     config: objectOrEmpty({ mqtt: mqttField(mode, SE), sensor }),

@@ -1,6 +1,7 @@
 /**
- * What a new password may not be: one of the most common passwords, or the account's e-mail
- * address (or the part before the @). Case and surrounding spaces do not matter.
+ * What a new password may not be: one of the most common passwords, one character repeated
+ * (`aaaaaa`, `AaAaAa`), or the account's e-mail address (or the part before the @). Case and
+ * surrounding spaces do not matter.
  */
 
 /** The most common passwords of public breach lists (at least 6 characters). */
@@ -82,6 +83,7 @@ export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
 export function passwordProblem(password: string, email: string): string | null {
   const p = password.trim().toLowerCase();
   if (COMMON_PASSWORDS.has(p)) return "validation.password_common";
+  if (new Set(password.toLowerCase()).size <= 1) return "validation.password_repeated";
   const e = email.trim().toLowerCase();
   if (e !== "" && (p === e || p === e.split("@")[0])) return "validation.password_is_email";
   return null;

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { isValidEmail, normalizeEmail } from "./email.ts";
 import { isValidAccessCode, normalizeAccessCode } from "./access_code.ts";
 import { LANGUAGES, ROLES } from "./roles.ts";
+import { isCleanName, NAME_CONTROL_KEY } from "./name_text.ts";
 
 /**
  * Largest amount a price, fee or threshold may hold (per kWh, per month, kWh): far above any
@@ -44,6 +45,7 @@ export const emailField = z
 
 const fullName = z
   .string({ error: "validation.full_name_required" })
+  .refine(isCleanName, NAME_CONTROL_KEY)
   .transform((s) => s.trim().replace(/\s+/g, " "))
   .pipe(
     z.string()
@@ -123,12 +125,13 @@ const accountBase = {
   email: emailField,
   full_name: z
     .string({ error: "validation.full_name_required" })
+    .refine(isCleanName, NAME_CONTROL_KEY)
     .transform((s) => s.trim())
     .pipe(z.string().min(1, "validation.full_name_required").max(120, "validation.too_long")),
   phone: optionalText(40),
   role: z.enum(ROLES, { error: "validation.role_invalid" }),
   is_active: z.boolean({ error: "validation.invalid" }).optional(),
-  company_name: optionalText(160),
+  company_name: optionalText(160).refine(isCleanName, NAME_CONTROL_KEY),
   tax_id: optionalText(40),
   language: z.enum(LANGUAGES, { error: "validation.language_invalid" }).optional(),
 };

@@ -73,7 +73,8 @@ Deno.test("registerSchema requires a full name", () => {
 });
 
 Deno.test("registerSchema trims the full name and collapses its spaces", () => {
-  const out = registerSchema.parse({ ...REGISTRATION, full_name: "  Ana    Pérez \t" });
+  // Spaces only: a tab or a line break is a control character, refused (tests/hardening).
+  const out = registerSchema.parse({ ...REGISTRATION, full_name: "  Ana    Pérez  " });
   assert.equal(out.full_name, "Ana Pérez");
 });
 

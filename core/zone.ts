@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { MAX_AMOUNT } from "./schemas.ts";
+import { isCleanName, NAME_CONTROL_KEY } from "./name_text.ts";
 
 /** Currencies a zone may bill in. */
 export const CURRENCIES = ["MXN", "USD", "EUR"] as const;
@@ -276,10 +277,8 @@ function flatLevels(f: Record<string, unknown>, prefix: string): ZoneLevel[] {
  * when the mode is on. Parse, then pass the result to {@link zoneBodyFromForm}.
  */
 export const zoneFormSchema = z.object({
-  name: z.string({ error: V + "name_required" }).trim().min(1, V + "name_required").max(
-    200,
-    "validation.too_long",
-  ),
+  name: z.string({ error: V + "name_required" }).refine(isCleanName, NAME_CONTROL_KEY).trim()
+    .min(1, V + "name_required").max(200, "validation.too_long"),
   currency: z.enum(CURRENCIES, { error: "validation.invalid" }).default("MXN"),
   tariff_type: z.enum(TARIFF_TYPES, { error: "validation.invalid" }).default("residential"),
   billing_type: z.enum(BILLING_TYPES, { error: "validation.invalid" }).default("monthly"),

@@ -6,7 +6,8 @@
  * delay, never a lock): the account's own wait stays short, so its owner gets in from another
  * place while a guesser's address waits longer and longer.
  *
- * Registrations are counted per address the same way.
+ * Registrations are counted per address the same way. A refusal for capacity (the password
+ * queue is full) is not a failure: its reservation is taken back whole.
  *
  * Key layout: `["login_fail", "email", email]`, `["login_fail", "ip", address]`,
  * `["login_fail", "pair", email, address]`, `["register_fail", "ip", address]` →
@@ -94,8 +95,11 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** The outcome of a reservation: go ahead, or wait this many milliseconds. */
-export type Reservation = { ok: true } | { ok: false; retryAfterMs: number };
+/**
+ * The outcome of a reservation: go ahead (`before`: each counter's failures before this one),
+ * or wait this many milliseconds.
+ */
+export type Reservation = { ok: true; before: number[] } | { ok: false; retryAfterMs: number };
 
 /** Refused with the longest wait any counter asks for, else one failure more on each, at once. */
 function reserve(
@@ -114,8 +118,9 @@ function reserve(
       }
       if (wait > 0) return { ok: false, retryAfterMs: wait };
       let op = kv.atomic();
+      const before = entries.map((e) => live(e.value, now, policy)?.count ?? 0);
       counters.forEach((c, i) => {
-        const count = (live(entries[i].value, now, policy)?.count ?? 0) + 1;
+        const count = before[i] + 1;
         const next: FailCount = {
           count,
           last_at: now,
@@ -123,24 +128,27 @@ function reserve(
         };
         op = op.check(entries[i]).set(c.key, next, { expireIn: policy.windowMs + c.max });
       });
-      if ((await op.commit()).ok) return { ok: true };
+      if ((await op.commit()).ok) return { ok: true, before };
     }
   });
 }
 
-/** Takes one reserved failure back from `counter`, and forgets the `forget` keys. */
+/** Takes one reserved failure back from each of `counters`, and forgets the `forget` keys. */
 function giveBack(
   kv: Deno.Kv,
-  counter: Counter,
+  counters: Counter[],
   forget: Deno.KvKey[],
   policy: ThrottlePolicy,
 ): Promise<void> {
   return serially(async () => {
     for (;;) {
-      const cur = await kv.get<FailCount>(counter.key);
-      let op = kv.atomic().check(cur);
+      const entries = await kv.getMany<FailCount[]>(counters.map((c) => c.key));
+      let op = kv.atomic();
       for (const k of forget) op = op.delete(k);
-      if (cur.value) {
+      counters.forEach((counter, i) => {
+        const cur = entries[i];
+        op = op.check(cur);
+        if (!cur.value) return;
         const count = cur.value.count - 1;
         op = count > 0
           ? op.set(counter.key, {
@@ -149,25 +157,42 @@ function giveBack(
             next_at: cur.value.last_at + delay(count, counter, policy.baseDelayMs),
           }, { expireIn: policy.windowMs + counter.max })
           : op.delete(counter.key);
-      }
+      });
       if ((await op.commit()).ok) return;
     }
   });
 }
 
+/** A sign-in reservation: go ahead (`accountFailures` before this one), or wait. */
+export type AttemptReservation =
+  | { ok: true; accountFailures: number }
+  | { ok: false; retryAfterMs: number };
+
 /**
  * Reserves one sign-in attempt for the account from the address: refused with the wait when
  * any of its counters asks for one, else counted as a failure on all three at once.
  */
-export function reserveAttempt(
+export async function reserveAttempt(
   kv: Deno.Kv,
   email: string,
   ip: string,
   now: number,
   policy: ThrottlePolicy,
-): Promise<Reservation> {
+): Promise<AttemptReservation> {
   const c = loginCounters(email, ip, policy);
-  return reserve(kv, [c.email, c.ip, c.pair], now, policy);
+  const r = await reserve(kv, [c.email, c.ip, c.pair], now, policy);
+  return r.ok ? { ok: true, accountFailures: r.before[0] } : r;
+}
+
+/** A reserved attempt was never checked (no capacity): its failure is taken back from all three. */
+export function cancelAttempt(
+  kv: Deno.Kv,
+  email: string,
+  ip: string,
+  policy: ThrottlePolicy,
+): Promise<void> {
+  const c = loginCounters(email, ip, policy);
+  return giveBack(kv, [c.email, c.ip, c.pair], [], policy);
 }
 
 /**
@@ -181,20 +206,21 @@ export function settleSuccess(
   policy: ThrottlePolicy,
 ): Promise<void> {
   const c = loginCounters(email, ip, policy);
-  return giveBack(kv, c.ip, [c.email.key, c.pair.key], policy);
+  return giveBack(kv, [c.ip], [c.email.key, c.pair.key], policy);
 }
 
 /** Reserves one registration from the address (counted as failed until it succeeds). */
-export function reserveRegistration(
+export async function reserveRegistration(
   kv: Deno.Kv,
   ip: string,
   now: number,
   policy: ThrottlePolicy,
-): Promise<Reservation> {
-  return reserve(kv, [registerCounter(ip, policy)], now, policy);
+): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
+  const r = await reserve(kv, [registerCounter(ip, policy)], now, policy);
+  return r.ok ? { ok: true } : r;
 }
 
-/** A reserved registration succeeded: its failure is taken back. */
+/** A reserved registration succeeded, or was never tried (no capacity): its failure is taken back. */
 export function settleRegistration(kv: Deno.Kv, ip: string, policy: ThrottlePolicy): Promise<void> {
-  return giveBack(kv, registerCounter(ip, policy), [], policy);
+  return giveBack(kv, [registerCounter(ip, policy)], [], policy);
 }

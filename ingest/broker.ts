@@ -112,15 +112,23 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const ingestClientIds = new Set<string>();
   const broker = await Aedes.createBroker({ maxClientsIdLength: 128 });
 
-  const byUsername = new ConnectBackoff(USERNAME_BACKOFF);
+  // Failed CONNECTs are counted per address and per username from that address: meter
+  // usernames follow a known pattern, so failures from elsewhere must not hold a meter back.
+  const byPair = new ConnectBackoff(USERNAME_BACKOFF);
   const byAddress = new ConnectBackoff(ADDRESS_BACKOFF);
+  /** The common name of the verified client certificate a TLS connection presented. */
+  const certNames = new WeakMap<object, string>();
 
   broker.authenticate = (client, username, password, done) => {
     const address = (client.conn as { remoteAddress?: string }).remoteAddress ?? "unknown";
+    const pair = `${username ?? ""}\n${address}`;
     const now = Date.now();
-    const waits = [
+    // A device showing its own certificate (signed by the portal's CA, its name the username)
+    // is checked at once, whatever others failed from its address.
+    const certified = !!username && certNames.get(client.conn) === username.toLowerCase();
+    const waits = certified ? [0] : [
       byAddress.reserve(address, now),
-      username ? byUsername.reserve(username, now) : 0,
+      username ? byPair.reserve(pair, now) : 0,
     ];
     if (waits.includes(null)) {
       throttled.log("backoff", "warn", "broker refused a CONNECT during backoff", {
@@ -134,10 +142,14 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     const refuse = (returnCode: number, message: string) => {
       const at = Date.now();
       byAddress.fail(address, at);
-      if (username) byUsername.fail(username, at);
+      if (username) byPair.fail(pair, at);
       done(refusal(returnCode, message), false);
     };
-    const check = () => authenticate(client, username, password, done, refuse);
+    const succeed = () => {
+      byPair.succeed(pair);
+      done(null, true);
+    };
+    const check = () => authenticate(client, username, password, done, refuse, succeed);
     if (wait > 0) setTimeout(check, wait);
     else check();
   };
@@ -148,6 +160,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     password: Buffer | undefined,
     done: (error: AuthenticateError | null, success: boolean | null) => void,
     refuse: (returnCode: number, message: string) => void,
+    succeed: () => void,
   ) {
     const pass = password ? Buffer.from(password).toString("utf8") : "";
     if (!username) {
@@ -158,8 +171,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     if (username === ingest.username && sameSecret(pass, ingest.password)) {
       identities.set(client, { kind: "ingest" });
       ingestClientIds.add(client.id);
-      byUsername.succeed(username);
-      return done(null, true);
+      return succeed();
     }
     options.directory.authenticate(username, pass).then((device) => {
       if (!device) {
@@ -175,8 +187,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         return done(refusal(IDENTIFIER_REJECTED, "client id reserved"), false);
       }
       identities.set(client, { kind: "device", device });
-      byUsername.succeed(username);
-      done(null, true);
+      succeed();
     }, (error) => {
       throttled.log("directory", "error", "broker could not check credentials", {
         error: error instanceof Error ? error.message : String(error),
@@ -275,7 +286,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       requestCert: tls.requireClientCert,
       rejectUnauthorized: tls.requireClientCert,
       minVersion: "TLSv1.2",
-    }, (socket: TLSSocket) => broker.handle(guarded(socket)))
+    }, (socket: TLSSocket) => {
+      const conn = guarded(socket);
+      const name = socket.authorized ? socket.getPeerCertificate()?.subject?.CN : undefined;
+      if (typeof name === "string") certNames.set(conn, name.toLowerCase());
+      broker.handle(conn);
+    })
     : null;
   tlsServer?.on("tlsClientError", (error: Error) => {
     throttled.log("tls-refused", "warn", "broker refused a TLS client", { error: error.message });

@@ -1,10 +1,11 @@
 /**
- * Backoff of failed MQTT CONNECTs per username and per address (pure: time is a parameter).
+ * Backoff of failed MQTT CONNECTs per address and per username from one address (the broker
+ * makes the keys; pure: time is a parameter).
  * After a few free failures each attempt on a key waits for its turn: turns are spaced by a
  * delay that doubles with every further failure up to a maximum, so parallel guesses queue up
  * instead of running at once; an attempt whose turn is more than `maxMs` away is refused at
- * once unchecked (the queue, and the wait of the right password behind it, stay bounded). A success clears the username's failures; failures are
- * forgotten after `forgetMs` without one. At most `maxKeys` keys are kept (the oldest go
+ * once unchecked (the queue, and the wait of the right password behind it, stay bounded). A
+ * success clears its key's failures; failures are forgotten after `forgetMs` without one. At most `maxKeys` keys are kept (the oldest go
  * first), so memory stays bounded under a flood of names or addresses.
  */
 
@@ -22,6 +23,7 @@ export interface BackoffPolicy {
   maxKeys: number;
 }
 
+/** Per username from one address (the key is both). */
 export const USERNAME_BACKOFF: BackoffPolicy = {
   free: 3,
   baseMs: 250,
@@ -30,6 +32,7 @@ export const USERNAME_BACKOFF: BackoffPolicy = {
   maxKeys: 10_000,
 };
 
+/** Per address, over all usernames. */
 export const ADDRESS_BACKOFF: BackoffPolicy = {
   free: 10,
   baseMs: 100,

@@ -24,7 +24,7 @@ import { centsToUnits } from "../core/money.ts";
 import { periodLabel } from "../components/billing/model.ts";
 import { paymentText } from "../components/billing/UnitBills.tsx";
 import { PaymentRecordForm } from "../components/billing/PaymentRecordForm.tsx";
-import { csvText } from "./_csv.ts";
+import { type CsvCell, csvNumber, csvText } from "./_csv.ts";
 
 const BACK_KEYS = ["zone_id", "year", "period"] as const;
 
@@ -103,7 +103,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
     if (zoneId === null) throw invalid({ zone_id: "billing.errors.invalid_zone" });
     if (!isPeriod(period)) throw invalid({ period: "billing.errors.invalid_period" });
     const p = parsePeriod(period);
-    let rows: (string | number)[][];
+    let rows: CsvCell[][];
     if (mode === "units") {
       const C = (k: string) => t(`billing.unit_billing.columns.${k}`);
       const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
@@ -124,8 +124,8 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
           b.station,
           b.unit,
           b.tenant ?? t("billing.unit_billing.not_assigned"),
-          b.energy_kwh.toFixed(2),
-          centsToUnits(b.total_cost).toFixed(2),
+          csvNumber(b.energy_kwh, 2),
+          csvNumber(centsToUnits(b.total_cost), 2),
           b.currency,
           t(`billing.status.${b.status.key}`),
           paymentText(t, b),
@@ -134,7 +134,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
     } else {
       const C = (k: string) => t(`billing.station_billing.columns.${k}`);
       const bills = await stationBillRows(deps, zoneId, p.text);
-      const money = (cents: number) => centsToUnits(cents).toFixed(2);
+      const money = (cents: number) => csvNumber(centsToUnits(cents), 2);
       rows = [
         [
           C("type"),
@@ -154,7 +154,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
           periodLabel(t, b.period),
           b.station,
           b.customer ?? t("billing.station_billing.not_assigned"),
-          b.energy_kwh.toFixed(2),
+          csvNumber(b.energy_kwh, 2),
           money(b.commission),
           money(b.fee),
           money(b.tax),

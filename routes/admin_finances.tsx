@@ -10,7 +10,7 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { queryOf } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
-import { csvDownload } from "./_csv.ts";
+import { type CsvCell, csvDownload, csvNumber } from "./_csv.ts";
 import { type FinanceQuery, financeQuerySchema } from "../core/finance_queries.ts";
 import type { FactFilter } from "../core/finances.ts";
 import { centsToUnits } from "../core/money.ts";
@@ -34,7 +34,7 @@ function query(c: Context<UserEnv>) {
 }
 
 /** A CSV download named `finances_{what}_{currency}.csv`. */
-const csvResponse = (what: string, currency: string, rows: (string | number)[][]) =>
+const csvResponse = (what: string, currency: string, rows: CsvCell[][]) =>
   csvDownload(`finances_${what}_${currency}.csv`, rows);
 
 /** Routes under /admin/finances. */
@@ -73,7 +73,7 @@ export function adminFinanceRoutes(deps: Deps): Hono<UserEnv> {
     const f = filterOf(query(c));
     const t = c.var.t;
     const o: FinanceOverview = (await adminOverview(deps, f)).by_currency[0];
-    const rows: (string | number)[][] = [[
+    const rows: CsvCell[][] = [[
       t("finances.export.card"),
       t("finances.export.field"),
       t("finances.export.value"),
@@ -84,7 +84,7 @@ export function adminFinanceRoutes(deps: Deps): Hono<UserEnv> {
         rows.push([
           t(`finances.details.${key}`),
           t(`finances.details.fields.${k}`),
-          isCount(k) ? block[k] : centsToUnits(block[k]).toFixed(2),
+          isCount(k) ? block[k] : money(block[k]),
           isCount(k) ? "" : o.currency,
         ]);
       }
@@ -103,7 +103,7 @@ export function adminFinanceRoutes(deps: Deps): Hono<UserEnv> {
   async (c: Context<UserEnv>) => {
     const f = filterOf(query(c));
     const t = c.var.t;
-    const rows: (string | number)[][] = [[
+    const rows: CsvCell[][] = [[
       t(`finances.${section}.${labelKey}`),
       t(`finances.${section}.revenue`),
       t(`finances.${section}.profit`),
@@ -125,4 +125,4 @@ export function adminFinanceRoutes(deps: Deps): Hono<UserEnv> {
   return app;
 }
 
-const money = (cents: number) => centsToUnits(cents).toFixed(2);
+const money = (cents: number) => csvNumber(centsToUnits(cents), 2);

@@ -11,7 +11,7 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { queryOf } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
-import { csvDownload } from "./_csv.ts";
+import { type CsvCell, csvDownload, csvNumber } from "./_csv.ts";
 import { invalid } from "../services/refusal.ts";
 import { periodQuerySchema, yearQuerySchema } from "../core/tenant_queries.ts";
 import { localParts } from "../core/local_time.ts";
@@ -93,14 +93,14 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
     const t = c.var.t;
     const C = (k: string) => t(`customer.billing_overview.period_section.columns.${k}`);
     const d = await ownerPeriodBills(deps, c.var.user, q.period);
-    const rows: (string | number)[][] = what === "units"
+    const rows: CsvCell[][] = what === "units"
       ? [
         [C("station"), C("unit"), C("tenant"), C("energy"), C("total_cost"), C("payment")],
         ...d.unit_bills.map((r) => [
           r.station_name,
           r.unit_name,
           r.tenant_name ?? "",
-          r.bill.energy_consumption.toFixed(2),
+          csvNumber(r.bill.energy_consumption, 2),
           `${units(r.bill.total_cost)} ${r.bill.currency}`,
           t(`billing.payment_status.${r.bill.payment_status}`),
         ]),

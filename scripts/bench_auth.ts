@@ -1,10 +1,14 @@
 /**
  * Sign-in under abuse, against a real portal process on loopback: `GET /login` p95 (wrk) while
  * 100 registrations with a wrong code and 200 sign-ins run in parallel, the process's memory
- * after a 1 GB chunked POST, and how many of 200 parallel wrong passwords are verified.
- * Needs `wrk` on the PATH. Run: `deno run -A scripts/bench_auth.ts`.
+ * after a 1 GB chunked POST, how many of 200 parallel wrong passwords are verified, and how
+ * many of 20 sign-ins of a real account with the right password get in while 30 workers send
+ * wrong passwords from rotating addresses (target: 20 of 20), once with unknown e-mails and
+ * once against 30 other accounts. Needs `wrk` on the PATH.
+ * Run: `deno run -A scripts/bench_auth.ts` (`--flood` runs the floods only).
  */
 import { startPortalProcess } from "./_portal_process.ts";
+import { signInFlood } from "./_sign_in_flood.ts";
 
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
@@ -45,6 +49,13 @@ async function wrkP95(seconds: number): Promise<number> {
   }).output();
   const text = new TextDecoder().decode(res.stdout);
   return Number(/P95 (\d+)/.exec(text)?.[1] ?? NaN) / 1000;
+}
+
+if (Deno.args.includes("--flood")) {
+  await floods();
+  await portal.stop();
+  await Deno.remove(dataDir, { recursive: true });
+  Deno.exit(0);
 }
 
 // 1. GET /login alone, then under 100 registrations and 200 sign-ins in parallel.
@@ -109,5 +120,20 @@ out(
     `${guesses.filter((s) => s === 429).length} throttled (429)`,
 );
 
+// 4. A real account signs in while 30 workers send wrong passwords from rotating addresses.
+await floods();
+
 await portal.stop();
 await Deno.remove(dataDir, { recursive: true });
+
+async function floods() {
+  for (const target of ["unknown", "accounts"] as const) {
+    const r = await signInFlood({ base, email, password, target, workers: 30, signIns: 20 });
+    const tally = Object.entries(r.statuses).map(([s, n]) => `${n}×${s}`).join(", ");
+    const flood = Object.entries(r.floodStatuses).map(([s, n]) => `${n}×${s}`).join(", ");
+    out(
+      `real sign-ins during a 30-worker flood of wrong passwords (${target}): ` +
+        `${r.ok} of 20 got in (${tally}), p95 ${r.p95Ms.toFixed(0)} ms; flood answers: ${flood}`,
+    );
+  }
+}

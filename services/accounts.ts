@@ -1,6 +1,6 @@
 /** Account use cases: sign-in, registration, administration, profile, first admin. */
 import type { Deps } from "./deps.ts";
-import { invalid, notFound } from "./refusal.ts";
+import { invalid, notFound, Refusal } from "./refusal.ts";
 import type { Role } from "../core/roles.ts";
 import { passwordProblem } from "../core/password_rules.ts";
 import { assignmentsForRole, type User, type UserStats } from "../core/types.ts";
@@ -24,6 +24,7 @@ import {
 } from "../db/users.ts";
 import { type ListQuery, matches, type Page, pageOf, paginate, sortRows } from "../core/paging.ts";
 import {
+  cancelAttempt,
   reserveAttempt,
   reserveRegistration,
   settleRegistration,
@@ -53,7 +54,10 @@ export type SignInResult =
 
 /**
  * Checks credentials. The attempt is reserved with the throttle (per account, per address,
- * per account from the address) before the password is verified, and given back on success.
+ * per account from the address) before the password is verified, and given back on success;
+ * when there is no capacity to verify it (`errors.busy`), it is given back whole: that is not
+ * a failure. An account nobody failed on lately is verified ahead of other password work, and
+ * an unknown e-mail takes no thread that such a sign-in needs (`burnVerification`).
  */
 export async function signIn(
   deps: Deps,
@@ -64,9 +68,14 @@ export async function signIn(
   const slot = await reserveAttempt(deps.kv, email, address, now, deps.throttle);
   if (!slot.ok) return { ok: false, reason: "throttled", retryAfterMs: slot.retryAfterMs };
   const stored = await findUserByEmail(deps.kv, email);
-  const good = stored
-    ? await verifyPassword(password, stored.password_hash)
-    : (await burnVerification(password), false);
+  const lane = slot.accountFailures === 0 ? "first" : "later";
+  const good = await unlessBusy(
+    () =>
+      stored
+        ? verifyPassword(password, stored.password_hash, lane)
+        : burnVerification(password).then(() => false),
+    () => cancelAttempt(deps.kv, email, address, deps.throttle),
+  );
   if (!stored || !good) {
     deps.log.log("info", "sign-in failed", { email, address });
     return { ok: false, reason: "invalid" };
@@ -76,16 +85,32 @@ export async function signIn(
   return { ok: true, user: publicUser(stored), ...await startSession(deps, stored, now) };
 }
 
+/** What `work` answers; when it is refused for capacity, `giveBack` runs first. */
+async function unlessBusy<T>(work: () => Promise<T>, giveBack: () => Promise<void>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof Refusal && e.kind === "unavailable") await giveBack();
+    throw e;
+  }
+}
+
 /** The outcome of a registration. */
 export type RegisterResult =
   | { ok: true; user: User }
   | { ok: false; field: "accessCode" | "email" | "password"; key: string }
   | { ok: false; throttled: true; retryAfterMs: number };
 
+/**
+ * A code that does not exist and an e-mail that is taken get one answer, on the code: a
+ * registration must not tell whether an e-mail has an account. (A used code is named as such:
+ * it is checked before the e-mail, so that says nothing about the e-mail.)
+ */
+const REFUSED = { field: "accessCode", key: "validation.access_code_refused" } as const;
 const REGISTER_REFUSALS = {
-  code_invalid: { field: "accessCode", key: "validation.access_code_invalid" },
+  code_invalid: REFUSED,
   code_used: { field: "accessCode", key: "validation.access_code_used" },
-  email_taken: { field: "email", key: "validation.email_taken" },
+  email_taken: REFUSED,
 } as const;
 
 /**
@@ -110,7 +135,10 @@ export async function register(
     full_name: input.full_name,
     phone: input.phone,
     language,
-    password_hash: await hashPassword(input.password),
+    password_hash: await unlessBusy(
+      () => hashPassword(input.password),
+      () => settleRegistration(deps.kv, address, deps.throttle),
+    ),
   }, deps.now());
   if (typeof res === "string") return { ok: false, ...REGISTER_REFUSALS[res] };
   await settleRegistration(deps.kv, address, deps.throttle);

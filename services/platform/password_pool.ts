@@ -1,6 +1,9 @@
 /**
  * A small pool of worker threads for Argon2id, with a bounded queue: a job beyond the bound is
  * refused at once (`unavailable`, answered 503 with Retry-After) instead of stalling everyone.
+ * A job may go `first` (a sign-in of an account nobody has failed on lately): it waits only
+ * behind other first jobs, and has a bound of its own, so a flood of the other jobs neither
+ * delays nor refuses it beyond the jobs already running.
  * Threads start on demand and end after a while without work: each is a V8 isolate with
  * Argon2's 19 MiB of WebAssembly memory, so an idle portal keeps none of them. They do not
  * keep the process alive while idle.
@@ -15,6 +18,8 @@ export interface PoolSize {
   workers: number;
   /** Jobs that may wait for a thread; one more is refused. */
   queue: number;
+  /** `first` jobs that may wait (default: `queue`). */
+  firstQueue?: number;
   /** Milliseconds a thread may stay without work before it ends (default {@link IDLE_MS}). */
   idleMs?: number;
 }
@@ -26,11 +31,15 @@ export interface PoolSize {
  */
 export const IDLE_MS = 10_000;
 
-/** Default: one thread per core but one (at least 1, at most 4), 16 waiting jobs per thread. */
+/**
+ * Default: one thread per core but one (at least 1, at most 4), 16 waiting jobs per thread, and
+ * 64 `first` ones (a few seconds of work): a burst of sign-ins to distinct accounts waits rather
+ * than being refused, since each account goes `first` only until someone fails on it.
+ */
 export function defaultPoolSize(): PoolSize {
   const cores = navigator.hardwareConcurrency || 2;
   const workers = Math.max(1, Math.min(4, cores - 1));
-  return { workers, queue: 16 * workers, idleMs: IDLE_MS };
+  return { workers, queue: 16 * workers, firstQueue: 64 * workers, idleMs: IDLE_MS };
 }
 
 /** A job without its id. */
@@ -40,9 +49,14 @@ export type PasswordTask =
 
 type Job = { job: PasswordJob; resolve: (v: string | boolean) => void; reject: (e: Error) => void };
 
+/** Which queue a job waits in: `first` ones start before any `later` one. */
+export type PasswordLane = "first" | "later";
+
 /** The pool: `run` a job, `close` the threads. */
 export interface PasswordPool {
-  run(job: PasswordTask): Promise<string | boolean>;
+  run(job: PasswordTask, lane?: PasswordLane): Promise<string | boolean>;
+  /** True when a job would start at once (a thread is free or may start, none waits). */
+  free(): boolean;
   /** Threads alive now (busy or idle). */
   threads(): number;
   close(): Promise<void>;
@@ -52,6 +66,8 @@ export interface PasswordPool {
 export function createPasswordPool(size: PoolSize = defaultPoolSize()): PasswordPool {
   const idle: Worker[] = [];
   const all: Worker[] = [];
+  // Two queues: `first` jobs are taken before any `later` one.
+  const first: Job[] = [];
   const waiting: Job[] = [];
   const running = new Map<number, Job>();
   const current = new Map<Worker, number>();
@@ -85,7 +101,7 @@ export function createPasswordPool(size: PoolSize = defaultPoolSize()): Password
       current.delete(w);
       forget(w);
       job?.reject(e instanceof Error ? e : new Error(String(e)));
-      const more = waiting.length > 0 && all.length < size.workers;
+      const more = first.length + waiting.length > 0 && all.length < size.workers;
       if (more) next(spawn());
     });
     w.unref();
@@ -94,7 +110,7 @@ export function createPasswordPool(size: PoolSize = defaultPoolSize()): Password
   };
 
   const next = (w: Worker) => {
-    const job = waiting.shift();
+    const job = first.shift() ?? waiting.shift();
     if (!job) {
       w.unref();
       idle.push(w);
@@ -117,18 +133,22 @@ export function createPasswordPool(size: PoolSize = defaultPoolSize()): Password
   };
 
   return {
-    run(job) {
+    run(job, lane = "later") {
       return new Promise((resolve, reject) => {
         const w = idle.pop() ?? (all.length < size.workers ? spawn() : null);
         const entry: Job = { job: { ...job, id: ++seq } as PasswordJob, resolve, reject };
+        const queue = lane === "first" ? first : waiting;
         if (w) {
-          waiting.unshift(entry);
+          queue.unshift(entry);
           return next(w);
         }
-        if (waiting.length >= size.queue) return reject(unavailable("errors.busy"));
-        waiting.push(entry);
+        const bound = lane === "first" ? size.firstQueue ?? size.queue : size.queue;
+        if (queue.length >= bound) return reject(unavailable("errors.busy"));
+        queue.push(entry);
       });
     },
+    free: () =>
+      first.length + waiting.length === 0 && (idle.length > 0 || all.length < size.workers),
     threads: () => all.length,
     async close() {
       for (const timer of idleTimers.values()) clearTimeout(timer);

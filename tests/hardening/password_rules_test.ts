@@ -1,4 +1,7 @@
-/** A new password may not be a common one nor the account's e-mail; the refusal names the field. */
+/**
+ * A new password may not be a common one, one character repeated, nor the account's e-mail; the
+ * refusal names the field.
+ */
 import assert from "node:assert/strict";
 import { account, call, putProfile, seedAccessCode, testApp } from "../_helpers.ts";
 import { listUsers } from "../../db/users.ts";
@@ -15,12 +18,23 @@ Deno.test("passwordProblem: common passwords and the e-mail, whatever the case",
   assert.equal(passwordProblem("Quiet-Harbor-71", "ana.perez@test.mx"), null);
 });
 
+Deno.test("passwordProblem: one character repeated, whatever its case or length", () => {
+  for (const p of ["aaaaaa", "AaAaAaAa", "zzzzzzzzzzzzzzzz", "ññññññ", "      ", "$$$$$$$"]) {
+    assert.equal(passwordProblem(p, "a@b.mx"), "validation.password_repeated", p);
+  }
+  assert.equal(passwordProblem("aaaaab", "a@b.mx"), null);
+});
+
 Deno.test("registration, account creation and the profile refuse weak passwords and change nothing", async () => {
   const t = await testApp();
   const admin = await account(t, "admin");
   await seedAccessCode(t.deps.kv, "TENA2345", "user");
   const before = (await listUsers(t.deps.kv)).length;
-  for (const [email, password] of [["ana@test.mx", "123456"], ["ana@test.mx", "ana@test.mx"]]) {
+  const weak = [["ana@test.mx", "123456"], ["ana@test.mx", "ana@test.mx"], [
+    "ana@test.mx",
+    "aaaaaa",
+  ]];
+  for (const [email, password] of weak) {
     const res = await call(t, "POST", "/auth/register", {
       cookie: "auth_language=en",
       json: {

@@ -180,3 +180,43 @@ Deno.test("MQTT over TLS: the server certificate verifies against user_ca.pem an
     await close();
   }
 });
+
+Deno.test("MQTT over TLS: a device with its client certificate gets in while its username is being guessed", async () => {
+  const { broker, files, close } = await setup(true);
+  let stop = false;
+  // Wrong passwords for the device's username, over plain MQTT from the device's own address.
+  const guesser = async () => {
+    while (!stop) {
+      const c = mqtt.connect(broker.url, {
+        username: sensorLogin.username,
+        password: "wrong",
+        reconnectPeriod: 0,
+        connectTimeout: 10_000,
+      });
+      await new Promise<void>((resolve) => {
+        c.once("connect", () => resolve());
+        c.once("error", () => resolve());
+        c.once("close", () => resolve());
+      });
+      c.end(true);
+    }
+  };
+  const guessers = Array.from({ length: 5 }, guesser);
+  try {
+    await new Promise((r) => setTimeout(r, 1_500));
+    for (let i = 0; i < 5; i++) {
+      const device = await connectTls(broker.tlsUrl!, {
+        ca: files.ca,
+        cert: files.cert,
+        key: files.key,
+        clientId: "sim0001",
+        connectTimeout: 2_000,
+      });
+      await device.endAsync();
+    }
+  } finally {
+    stop = true;
+    await Promise.all(guessers);
+    await close();
+  }
+});

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import mqtt from "mqtt";
+import { createConnection } from "node:net";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { ConnectBackoff, USERNAME_BACKOFF } from "../../ingest/connect_backoff.ts";
 import { INGEST_CREDENTIALS, MemoryDirectory, testSensor } from "./_helpers.ts";
@@ -96,4 +97,57 @@ Deno.test("connect backoff: turns grow, a success clears them, memory is bounded
   assert.equal(b.reserve("v", 1), 0);
   assert.ok((b.reserve("v", 2) ?? 0) > 0);
   assert.equal(b.reserve("v", USERNAME_BACKOFF.forgetMs + 10), 0);
+});
+
+/** A CONNECT from `localAddress` (a loopback address of its own); resolves when answered. */
+function connectFrom(url: string, localAddress: string, o: mqtt.IClientOptions) {
+  const { hostname, port } = new URL(url);
+  const client = new mqtt.MqttClient(
+    () => createConnection({ host: hostname, port: Number(port), localAddress }),
+    { reconnectPeriod: 0, ...o },
+  );
+  return new Promise<boolean>((resolve) => {
+    client.once("connect", () => resolve(true));
+    client.once("error", () => resolve(false));
+    client.once("close", () => resolve(false));
+  }).finally(() => client.end(true));
+}
+
+Deno.test("embedded broker: wrong CONNECTs for a meter's username from another address do not hold the meter back", async () => {
+  const broker = await startEmbeddedBroker({
+    port: 0,
+    hostname: "127.0.0.1",
+    directory: new MemoryDirectory([A]),
+    ingestCredentials: INGEST_CREDENTIALS,
+  });
+  let stop = false;
+  const guesser = async () => {
+    while (!stop) {
+      await connectFrom(broker.url, "127.0.0.2", {
+        username: A.username,
+        password: "wrong",
+        connectTimeout: 10_000,
+      });
+    }
+  };
+  const guessers = Array.from({ length: 5 }, guesser);
+  try {
+    await new Promise((r) => setTimeout(r, 1_500));
+    const got: boolean[] = [];
+    for (let i = 0; i < 10; i++) {
+      got.push(
+        await connectFrom(broker.url, "127.0.0.1", {
+          username: A.username,
+          password: A.password,
+          clientId: `meter-${i}`,
+          connectTimeout: 2_000,
+        }),
+      );
+    }
+    assert.deepEqual(got, Array(10).fill(true));
+  } finally {
+    stop = true;
+    await Promise.all(guessers);
+    await broker.close();
+  }
 });

@@ -17,7 +17,7 @@ import { createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/_deps.ts";
 import { startMqtt } from "./services/platform/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
-import { openStores } from "./services/platform/stores.ts";
+import { openStores, TelemetryStoreRefused } from "./services/platform/stores.ts";
 import { openpayConfigured, reconcileCharges, startLocalOpenpay } from "./services/payments/mod.ts";
 import { closePasswordPool } from "./services/platform/passwords.ts";
 
@@ -47,7 +47,7 @@ async function main() {
   try {
     stores = await openStores(config, log);
   } catch (e) {
-    if (e instanceof CertificateAuthorityError) {
+    if (e instanceof CertificateAuthorityError || e instanceof TelemetryStoreRefused) {
       Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
       Deno.exit(2);
     }

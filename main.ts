@@ -11,13 +11,13 @@ import { ConfigError, loadConfig } from "./services/platform/config.ts";
 import { loadAssets } from "./components/assets.ts";
 import { createLogger } from "./services/platform/log.ts";
 import { ensureAdmin } from "./services/accounts.ts";
-import { seedDemo } from "./services/demo.ts";
+import { DemoSeedError, seedDemo } from "./services/demo.ts";
 import { startDemoMeters } from "./services/demo_devices.ts";
 import { createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/_deps.ts";
 import { startMqtt } from "./services/platform/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
-import { openStores } from "./services/platform/stores.ts";
+import { openStores, TelemetryStoreRefused } from "./services/platform/stores.ts";
 import {
   openpayConfigured,
   startLocalOpenpay,
@@ -52,7 +52,7 @@ async function main() {
   try {
     stores = await openStores(config, log);
   } catch (e) {
-    if (e instanceof CertificateAuthorityError) {
+    if (e instanceof CertificateAuthorityError || e instanceof TelemetryStoreRefused) {
       Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
       Deno.exit(2);
     }
@@ -68,7 +68,15 @@ async function main() {
       out(`  Generated password (shown once, change it in Settings): ${admin.password}`);
     }
   }
-  const demo = Deno.args.includes("--demo") ? await seedDemo(deps) : null;
+  let demo = null;
+  try {
+    demo = Deno.args.includes("--demo") ? await seedDemo(deps) : null;
+  } catch (e) {
+    if (!(e instanceof DemoSeedError)) throw e;
+    Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
+    await stores.close();
+    Deno.exit(1);
+  }
   if (demo) {
     out("Demo data:");
     for (const a of demo.accounts) out(`  ${a.role.padEnd(8)} ${a.email} / ${a.password}`);

@@ -1,7 +1,8 @@
 /**
  * Opening Deno KV and the id sequences shared by every collection.
  *
- * Key layout: `["seq", collection]` holds the last id handed out for a collection.
+ * Key layout: `["seq", collection]` holds the last id handed out for a collection;
+ * `["health_probe"]` the instant of the latest health check (see `probeKv`).
  */
 
 /** Opens the KV store at `path` (a file, `:memory:`, or a KV Connect URL). */
@@ -43,4 +44,14 @@ export async function listValuesSlice<T>(
     if (i++ >= offset) out.push(entry.value);
   }
   return out;
+}
+
+/**
+ * Writes and reads back a small probe (key `["health_probe"]`, expiring after a minute):
+ * throws when KV cannot be written or read (a full disk, a store away).
+ */
+export async function probeKv(kv: Deno.Kv, now: number): Promise<void> {
+  const key = ["health_probe"];
+  await kv.set(key, now, { expireIn: 60_000 });
+  await kv.get(key);
 }

@@ -15,6 +15,7 @@ import {
 import { listHref, parseListQuery } from "../core/paging.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { chart, overview } from "../services/measurements.ts";
+import { checkHealth } from "../services/platform/health.ts";
 import { localDate } from "../core/local_time.ts";
 import type { StationRow } from "../components/devices/StationList.tsx";
 import type { MapStation } from "../components/dashboard/StationMap.tsx";
@@ -62,6 +63,11 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
     const { tab, q, mode } = query;
     const date = query.date ?? localDate(deps.now(), deps.config.utcOffsetMinutes);
     const list = parseListQuery(STATION_SORTS, { ...c.req.query(), q });
+    const health = await checkHealth(deps);
+    const faults = Object.entries(health.checks).filter(([, r]) => !r.ok).map(([check, r]) => ({
+      check,
+      message: r.message ?? r.reason ?? "",
+    }));
     const stats = await fleetStats(deps);
     // The energy overview reads each sensor's telemetry: on a large fleet the page leaves it
     // to the live cards, which load it right after the page.
@@ -102,6 +108,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
       mode,
       date,
       chart: series,
+      faults,
     });
   });
   app.route("/", adminStatsRoutes(deps));

@@ -14,6 +14,7 @@ import { cityText } from "./_devices.tsx";
 import { settingsRoutes } from "./settings.tsx";
 import { customerInstallationRoutes } from "./customer_installations.tsx";
 import { OWNER_CHARTS, ownerDashboard } from "../services/owner/mod.ts";
+import { storageRefusal } from "../services/refusal.ts";
 import {
   type InstallationRow,
   OwnerDashboard,
@@ -51,6 +52,8 @@ export function customerRoutes(deps: Deps): Hono<UserEnv> {
       const offset = deps.config.utcOffsetMinutes;
       return renderPage(c, deps, title, OwnerDashboard, { user, data, rows, offset });
     } catch (e) {
+      const storage = storageRefusal(e);
+      if (storage) throw storage;
       deps.log.log("error", "owner dashboard failed", { error: String(e) });
       return renderPage(c, deps, title, OwnerDashboardError, { user }, 503);
     }

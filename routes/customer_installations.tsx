@@ -13,7 +13,7 @@ import { renderPage } from "./_page.tsx";
 import { idParam, queryOf } from "./_http.ts";
 import { locationText } from "./_devices.tsx";
 import { pdfResponse } from "./api/reports.ts";
-import { invalid, Refusal } from "../services/refusal.ts";
+import { invalid, Refusal, storageRefusal } from "../services/refusal.ts";
 import { localParts } from "../core/local_time.ts";
 import { monthChoices } from "../core/owner_rules.ts";
 import { installation, INVOICE_LANGUAGES, ownerInvoice, ownerUnit } from "../services/owner/mod.ts";
@@ -39,8 +39,14 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
       language: z.enum(INVOICE_LANGUAGES, { error: "reports.errors.invalid_language" }),
     });
 
-  /** The error screen: 404 for a refusal (missing or not theirs), 503 otherwise. */
+  /**
+   * The error screen: 404 for a refusal (missing or not theirs), 503 otherwise; a storage
+   * failure goes to the app's refusal page (data unavailable).
+   */
   const failed = (c: Ctx, e: unknown, title: string, message: string, back: string) => {
+    // A failing readings store is said as such (503, data unavailable), never as zeros.
+    const storage = storageRefusal(e);
+    if (storage) throw storage;
     if (!(e instanceof Refusal)) deps.log.log("error", "owner page failed", { error: String(e) });
     const url = new URL(c.req.url);
     return renderPage(c, deps, title, OwnerError, {

@@ -4,6 +4,7 @@ import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./_deps.ts";
 import { csrfMiddleware, sessionMiddleware } from "./_session.ts";
 import { staticRoutes } from "./static.ts";
+import { healthRoutes } from "./health.ts";
 import { securityHeaders } from "./_security.ts";
 import { authRoutes } from "./auth.tsx";
 import { authApiRoutes, registerApiRoute } from "./api/auth.ts";
@@ -33,6 +34,7 @@ import { notificationPageRoutes } from "./notifications.tsx";
 import { errorPage } from "./_page.tsx";
 import { BodyTooLarge, NotJson } from "./_http.ts";
 import { Refusal, refusalResponse } from "./_refusal.tsx";
+import { storageRefusal } from "../services/refusal.ts";
 
 /** Builds the portal's Hono app from its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -40,6 +42,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(compress());
   app.use(securityHeaders(deps));
   app.route("/", staticRoutes(deps));
+  app.route("/", healthRoutes(deps));
   app.use(sessionMiddleware(deps));
   app.use(csrfMiddleware(deps));
   app.route("/", authRoutes(deps));
@@ -84,6 +87,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((err, c) => {
     if (err instanceof Refusal) return refusalResponse(c, deps, err);
+    const storage = storageRefusal(err);
+    if (storage) {
+      deps.log.log("error", "storage failed", {
+        path: c.req.path,
+        method: c.req.method,
+        error: String(err),
+      });
+      return refusalResponse(c, deps, storage);
+    }
     if (err instanceof NotJson) {
       const t = c.var.t ?? deps.i18n.t("es");
       return c.json({ message: t("errors.unsupported_media_type") }, 415);

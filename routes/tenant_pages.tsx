@@ -8,7 +8,7 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage, renderPage } from "./_page.tsx";
 import { pathId, queryOf } from "./_http.ts";
 import { z } from "zod";
-import { Refusal } from "../services/refusal.ts";
+import { Refusal, storageRefusal } from "../services/refusal.ts";
 import {
   consumptionOverview,
   DASHBOARD_CHARTS,
@@ -44,6 +44,9 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
       const data = await tenantDashboard(deps, user, q.chart);
       body = <TenantDashboard t={t} user={user} data={data} offset={off} />;
     } catch (e) {
+      // A failing readings store is said as such (503, data unavailable), never as zeros.
+      const storage = storageRefusal(e);
+      if (storage) throw storage;
       deps.log.log("error", "tenant dashboard failed", { error: String(e) });
       return renderPage(c, deps, t("layout.nav.dashboard"), DashboardError, { user }, 500);
     }

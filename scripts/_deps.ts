@@ -7,6 +7,7 @@ import { type Config, ConfigError, loadConfig } from "../services/platform/confi
 import { type OpenedStores, openStores } from "../services/platform/stores.ts";
 import { createLogger } from "../services/platform/log.ts";
 import type { Deps } from "../services/deps.ts";
+import { TelemetryStoreRefused } from "../db/telemetry/mod.ts";
 
 /** The configuration from the environment, or null once `err` was told what is wrong. */
 export function scriptConfig(err: (line: string) => void): Config | null {
@@ -41,12 +42,20 @@ export const printErr = (line: string) => {
 
 /**
  * Runs a script's `work` with the stores of the environment's configuration and closes them
- * however it ends; its exit code, or 2 when the configuration is wrong (told on stderr).
+ * however it ends; its exit code, or 2 when the configuration is wrong or the telemetry store
+ * is refused (told on stderr).
  */
 export async function runWithStores(work: (deps: Deps) => Promise<number>): Promise<number> {
   const config = scriptConfig(printErr);
   if (!config) return 2;
-  const opened = await openScriptDeps(config, createLogger(config.logLevel));
+  let opened;
+  try {
+    opened = await openScriptDeps(config, createLogger(config.logLevel));
+  } catch (e) {
+    if (!(e instanceof TelemetryStoreRefused)) throw e;
+    printErr(e.message);
+    return 2;
+  }
   try {
     return await work(opened.deps);
   } finally {

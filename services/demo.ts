@@ -10,6 +10,8 @@ import { hashPassword } from "./platform/passwords.ts";
 import { createAccessCode, listAccessCodes } from "../db/access_codes.ts";
 import { generateCode } from "./access_codes.ts";
 import { createNotification } from "../db/notifications.ts";
+import { messageOf, TelemetryUnavailableError } from "../db/telemetry/mod.ts";
+import { isDiskFull } from "./refusal.ts";
 
 /** The demo accounts' password (printed by the demo task). */
 export const DEMO_PASSWORD = "demo1234";
@@ -22,8 +24,37 @@ export interface DemoSummary {
   meters: string[];
 }
 
-/** Seeds the demo data once. */
+/** The demo could not be seeded: the message says why (a full disk, a failing store). */
+export class DemoSeedError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "DemoSeedError";
+  }
+}
+
+/**
+ * Seeds the demo data once; a storage failure rejects with a {@link DemoSeedError} saying
+ * what failed (what was seeded before stays, and a later run completes it).
+ */
 export async function seedDemo(deps: Deps): Promise<DemoSummary> {
+  try {
+    return await seed(deps);
+  } catch (e) {
+    const why = isDiskFull(e)
+      ? "the disk is full"
+      : e instanceof TelemetryUnavailableError
+      ? "the telemetry store is failing"
+      : null;
+    if (why === null) throw e;
+    throw new DemoSeedError(
+      `The demo data could not be seeded: ${why} (${messageOf(e)}). Free some space or fix ` +
+        "the store, then start the demo again.",
+      { cause: e },
+    );
+  }
+}
+
+async function seed(deps: Deps): Promise<DemoSummary> {
   const now = deps.now();
   const accounts = [
     {

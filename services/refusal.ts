@@ -5,6 +5,7 @@
  * answers and error pages in one place. A refusal changes nothing: services throw it before
  * they write.
  */
+import { TelemetryUnavailableError } from "../db/telemetry/mod.ts";
 
 /** What kind of no: bad input, a missing thing, a state that forbids it, a role, a dependency. */
 export type RefusalKind = "invalid" | "not_found" | "conflict" | "forbidden" | "unavailable";
@@ -58,3 +59,26 @@ export function forbidden(key = "errors.forbidden", detail?: string): Refusal {
 
 /** Something the use case depends on (a broker, a payment processor) did not answer or said no. */
 export const unavailable = refusalOf("unavailable");
+
+/**
+ * A storage failure as the refusal it answers, or null for any other error: the telemetry
+ * store cannot answer (`errors.data_unavailable`: pages and the API say data is unavailable
+ * rather than show zeros) or the disk is full (`errors.disk_full`). `detail` is a reason code,
+ * not the store's message (which names server paths; it goes to the log).
+ */
+export function storageRefusal(e: unknown): Refusal | null {
+  if (e instanceof Refusal) return null;
+  if (isDiskFull(e)) return unavailable("errors.disk_full", "disk_full");
+  if (e instanceof TelemetryUnavailableError) {
+    return unavailable("errors.data_unavailable", "telemetry_unavailable");
+  }
+  return null;
+}
+
+/** Whether an error (or its cause) says the disk is full (SQLite, Deno KV or the system). */
+export function isDiskFull(e: unknown): boolean {
+  for (let x = e, depth = 0; x instanceof Error && depth < 5; x = x.cause, depth++) {
+    if (/database or disk is full|no space left on device|ENOSPC/i.test(x.message)) return true;
+  }
+  return false;
+}

@@ -273,6 +273,7 @@ const ROUTES: Row[] = [
   { method: "POST", route: "/register", body: () => ({ form: {} }), expect: everyone(400) },
   { method: "POST", route: "/logout", expect: everyone(303, "/login") },
   { method: "GET", route: "/legal", expect: everyone(200) },
+  { method: "GET", route: "/health", expect: everyone(200) },
 
   // ---- session API ---------------------------------------------------------------------
   { method: "POST", route: "/auth/login", body: () => ({ json: {} }), expect: everyone(400) },

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { testApp } from "./_helpers.ts";
 import { dailySeries, hourlyAverage, powerSeries, unitNow } from "../services/tenant/usage.ts";
 import type { TenantUnit } from "../services/tenant/mod.ts";
+import { TelemetryUnavailableError } from "../db/telemetry/mod.ts";
 
 /** 2026-11-20 12:30 UTC (06:30 in Mexico City, UTC-6). */
 const NOW = Date.UTC(2026, 10, 20, 12, 30);
@@ -63,28 +64,22 @@ Deno.test("the hourly averages split each hour's energy over the days that had i
   }
 });
 
-Deno.test("failed meter reads fall back to zeros instead of failing the tenant's pages", async () => {
+Deno.test("failed meter reads reject instead of showing zeros on the tenant's pages", async () => {
   const t = await testApp({ now: () => NOW });
   const failing = new Proxy(t.deps.telemetry, {
     get(target, key) {
       const v = Reflect.get(target, key);
       if (["latest", "series", "counterDelta", "counterSeries"].includes(String(key))) {
-        return () => Promise.reject(new Error("store unreachable"));
+        return () => Promise.reject(new TelemetryUnavailableError("store unreachable"));
       }
       return typeof v === "function" ? v.bind(target) : v;
     },
   });
   try {
     const deps = { ...t.deps, telemetry: failing };
-    assert.deepEqual(await unitNow(deps, unit), {
-      power: 0,
-      powerFactor: null,
-      phasePowers: [0, 0, 0],
-      readingAt: null,
-    });
-    assert.ok((await powerSeries(deps, [unit])).every((p) => p.value === 0));
-    assert.deepEqual(await hourlyAverage(deps, unit), Array(24).fill(0));
-    assert.ok(t.deps.log.lines.some((e) => e.message === "tenant usage read failed"));
+    await assert.rejects(unitNow(deps, unit), TelemetryUnavailableError);
+    await assert.rejects(powerSeries(deps, [unit]), TelemetryUnavailableError);
+    await assert.rejects(hourlyAverage(deps, unit), TelemetryUnavailableError);
   } finally {
     t.close();
   }

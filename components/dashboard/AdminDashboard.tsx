@@ -9,7 +9,7 @@ import type { DeviceStats } from "../../core/devices.ts";
 import type { Chart, Overview } from "../../services/measurements.ts";
 import { Island } from "../render.tsx";
 import { StationList, type StationRow } from "../devices/StationList.tsx";
-import { AddLink, Card, type Paging, SearchForm } from "../kit/mod.ts";
+import { AddLink, Card, FormError, type Paging, SearchForm } from "../kit/mod.ts";
 import type { StationSort } from "../../services/devices/lists.ts";
 import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardLive.tsx";
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
@@ -41,6 +41,8 @@ export interface AdminDashboardProps {
   date: string;
   /** The chart tab's series for the server table (null on other tabs or on failure). */
   chart: Chart | null;
+  /** The failing health checks (`GET /health`): their names and what failed. */
+  faults?: { check: string; message: string }[];
 }
 
 /** The live cards' texts. */
@@ -147,6 +149,19 @@ export function AdminDashboard(p: AdminDashboardProps) {
           </AddLink>
         </div>
       </div>
+      {p.faults && p.faults.length > 0 && (
+        <FormError testId="health-faults">
+          <strong>{t("errors.storage_failing")}</strong>
+          <ul>
+            {p.faults.map((f) => (
+              <li key={f.check}>
+                {t("errors.storage_check_failed", { check: f.check, error: f.message })}
+              </li>
+            ))}
+          </ul>
+          <p>{t("errors.storage_failing_text")}</p>
+        </FormError>
+      )}
       <Island
         of={DashboardLive}
         props={{ overview: p.overview, stats: p.stats, texts: liveTexts(t) }}

@@ -15,14 +15,16 @@ import {
   normalizeSamples,
   type NormSample,
 } from "./_samples.ts";
-import type {
-  Aggregate,
-  Bucket,
-  CounterUsage,
-  Point,
-  Sample,
-  TelemetryStats,
-  TelemetryStore,
+import {
+  type Aggregate,
+  type Bucket,
+  type CounterUsage,
+  messageOf,
+  type Point,
+  type Sample,
+  type TelemetryStats,
+  type TelemetryStore,
+  TelemetryUnavailableError,
 } from "./mod.ts";
 
 /** How a queue batches. */
@@ -157,17 +159,29 @@ export interface KeyRead {
  * What every store shares: samples checked, queued and handed to `send` in batches, the
  * count of samples written, closing (the queue drained first, then `release`), and
  * queries checked (key, range, bucket, aggregate, an open store) before the backend's
- * `read…` method is asked; an empty range is answered without asking it.
+ * `read…` method is asked; an empty range is answered without asking it. A backend that fails
+ * a read rejects with a {@link TelemetryUnavailableError}; `check()` fails while the latest
+ * write failed (until one succeeds) and when the backend's `probe()` does.
  */
-export abstract class QueuedStore implements Omit<TelemetryStore, "latest" | "prune"> {
+export abstract class QueuedStore implements Omit<TelemetryStore, "prune"> {
   protected readonly queue: WriteQueue;
   /** Samples the backend has taken. */
   protected written = 0;
   #closed = false;
+  /** The error of the latest write of each kind (batches, merges), while none succeeded since. */
+  #faults = new Map<string, unknown>();
   protected abstract readonly backend: TelemetryStats["backend"];
 
   constructor(options: StoreQueueOptions) {
-    this.queue = new WriteQueue((batch) => this.send(batch), {
+    this.queue = new WriteQueue(async (batch) => {
+      try {
+        await this.send(batch);
+        this.noteWrite("batch");
+      } catch (err) {
+        this.noteWrite("batch", err);
+        throw err;
+      }
+    }, {
       batchSize: options.batchSize ?? 5_000,
       intervalMs: options.flushIntervalMs ?? 1_000,
       onError: options.onError,
@@ -179,6 +193,12 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "latest" | "pr
 
   /** Lets go of the backend once the queue is drained (or failed to drain). */
   protected abstract release(): Promise<void>;
+
+  /** Throws when the backend cannot be read or written now (see `check()`). */
+  protected abstract probe(): Promise<void>;
+
+  /** The latest values of a device, or null (see `TelemetryStore.latest`). */
+  protected abstract readLatest(serial: string): Promise<Sample | null>;
 
   /** One key aggregated per bucket: the whole buckets that overlap the range. */
   protected abstract readSeries(
@@ -201,6 +221,37 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "latest" | "pr
   /** Throws once the store is closed. */
   protected checkOpen(): void {
     if (this.#closed) throw new TypeError("the telemetry store is closed");
+  }
+
+  /** Records how a write of a kind (`batch`, or a backend's own such as a merge) ended. */
+  protected noteWrite(kind: string, err: unknown = null): void {
+    if (err === null) this.#faults.delete(kind);
+    else this.#faults.set(kind, err);
+  }
+
+  /** Resolves when the store can be read and written; see {@link TelemetryStore.check}. */
+  async check(): Promise<void> {
+    this.checkOpen();
+    for (const [kind, fault] of this.#faults) {
+      throw new TelemetryUnavailableError(
+        `the telemetry store failed its latest ${kind} write: ${messageOf(fault)}`,
+        { cause: fault },
+      );
+    }
+    await this.#read(() => this.probe());
+  }
+
+  /** A backend read; its failure becomes a {@link TelemetryUnavailableError}. */
+  async #read<T>(read: () => T | Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      if (err instanceof TelemetryUnavailableError) throw err;
+      throw new TelemetryUnavailableError(
+        `the telemetry store cannot be read: ${messageOf(err)}`,
+        { cause: err },
+      );
+    }
   }
 
   stats(): TelemetryStats {
@@ -232,13 +283,19 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "latest" | "pr
 
   // The queries take their signatures from TelemetryStore: only the checking is written here.
 
+  latest: TelemetryStore["latest"] = async (serial) => {
+    this.checkOpen();
+    return await this.#read(() => this.readLatest(serial));
+  };
+
   series: TelemetryStore["series"] = async (serial, key, from, to, bucket, agg) => {
     const k = keyIndex(key);
     checkRange(from, to);
     checkBucket(bucket);
     checkAggregate(agg);
     this.checkOpen();
-    return to <= from ? [] : await this.readSeries({ serial, key, k, from, to }, bucket, agg);
+    if (to <= from) return [];
+    return await this.#read(() => this.readSeries({ serial, key, k, from, to }, bucket, agg));
   };
 
   counterDelta: TelemetryStore["counterDelta"] = async (serial, key, from, to) =>
@@ -249,7 +306,7 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "latest" | "pr
     checkRange(from, to);
     this.checkOpen();
     if (to <= from) return { delta: 0, readings: 0 };
-    return await this.readCounterUsage({ serial, key, k, from, to });
+    return await this.#read(() => this.readCounterUsage({ serial, key, k, from, to }));
   };
 
   counterSeries: TelemetryStore["counterSeries"] = async (serial, key, from, to, bucket) => {
@@ -257,6 +314,7 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "latest" | "pr
     checkRange(from, to);
     checkBucket(bucket);
     this.checkOpen();
-    return to <= from ? [] : await this.readCounterSeries({ serial, key, k, from, to }, bucket);
+    if (to <= from) return [];
+    return await this.#read(() => this.readCounterSeries({ serial, key, k, from, to }, bucket));
   };
 }

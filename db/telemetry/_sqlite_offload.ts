@@ -6,6 +6,7 @@
  */
 import { type NormSample, packBatch } from "./_samples.ts";
 import type { WorkerRequest } from "./_sqlite_worker.ts";
+import { TelemetryUnavailableError } from "./mod.ts";
 
 type Request = WorkerRequest extends infer R ? R extends unknown ? Omit<R, "id"> : never : never;
 
@@ -17,6 +18,13 @@ interface Answer {
   message?: string;
 }
 
+/** The errors a worker's answer may name, rebuilt as themselves. */
+const ERROR_TYPES: Record<string, new (message: string) => Error> = {
+  TypeError,
+  RangeError,
+  TelemetryUnavailableError,
+};
+
 /** A writer in a worker thread with the same operations as SqliteWriter, asynchronous. */
 export class WorkerWriter {
   readonly #worker: Worker;
@@ -27,8 +35,11 @@ export class WorkerWriter {
   #next = 1;
   #failure: Error | null = null;
 
-  /** Starts the worker on a database file (the file and its schema must exist). */
-  constructor(path: string) {
+  /**
+   * Starts the worker on a database file (the file and its schema must exist); `identity` is
+   * the file's (`fileIdentity()`), checked before each write.
+   */
+  constructor(path: string, identity: string) {
     this.#worker = new Worker(new URL("./_sqlite_worker.ts", import.meta.url).href, {
       type: "module",
     });
@@ -37,7 +48,7 @@ export class WorkerWriter {
       e.preventDefault();
       this.#fail(new Error(`telemetry writer worker failed: ${e.message}`));
     };
-    this.#call({ op: "open", path }).catch((err) => this.#fail(err)); // fails every later call
+    this.#call({ op: "open", path, identity }).catch((err) => this.#fail(err)); // fails every later call
   }
 
   /** Journals one batch (durable once it resolves); resolves with its size. */
@@ -54,6 +65,11 @@ export class WorkerWriter {
   /** Prunes raw rows before `cutoff`; resolves with the rows deleted. */
   prune(cutoff: number): Promise<number> {
     return this.#call({ op: "prune", cutoff });
+  }
+
+  /** Writes one small row: rejects when the database cannot be written. */
+  probe(): Promise<number> {
+    return this.#call({ op: "probe" });
   }
 
   /** Closes the worker's connection and ends the worker. */
@@ -81,11 +97,7 @@ export class WorkerWriter {
     this.#pending.delete(a.id);
     if (a.ok) waiting.resolve(a.value ?? 0);
     else {
-      const ErrorType = a.name === "TypeError"
-        ? TypeError
-        : a.name === "RangeError"
-        ? RangeError
-        : Error;
+      const ErrorType = ERROR_TYPES[a.name ?? ""] ?? Error;
       waiting.reject(new ErrorType(a.message ?? "telemetry write failed"));
     }
   }

@@ -8,13 +8,15 @@ import type { DatabaseSync } from "node:sqlite";
 import { type PackedBatch, unpackBatch } from "./_samples.ts";
 import { openDatabase, Statements } from "./_sqlite_schema.ts";
 import { SqliteWriter } from "./_sqlite_write.ts";
+import { checkFileIdentity } from "./_sqlite_file.ts";
 
 /** A request to the writer worker. */
 export type WorkerRequest =
-  | { id: number; op: "open"; path: string }
+  | { id: number; op: "open"; path: string; identity: string }
   | { id: number; op: "write"; batch: PackedBatch }
   | { id: number; op: "merge" }
   | { id: number; op: "prune"; cutoff: number }
+  | { id: number; op: "probe" }
   | { id: number; op: "close" };
 
 let db: DatabaseSync | null = null;
@@ -22,16 +24,22 @@ let writer: SqliteWriter | null = null;
 
 function handle(req: WorkerRequest): number | null {
   switch (req.op) {
-    case "open":
-      db = openDatabase(req.path);
-      writer = new SqliteWriter(db, new Statements(db));
+    case "open": {
+      const { path, identity } = req;
+      checkFileIdentity(path, identity);
+      db = openDatabase(path);
+      writer = new SqliteWriter(db, new Statements(db), () => checkFileIdentity(path, identity));
       return null;
+    }
     case "write":
       return open().write(unpackBatch(req.batch), req.batch);
     case "merge":
       return open().merge();
     case "prune":
       return open().prune(req.cutoff);
+    case "probe":
+      open().probe();
+      return null;
     case "close":
       db?.close();
       db = writer = null;

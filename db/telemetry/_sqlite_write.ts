@@ -72,9 +72,14 @@ export class SqliteWriter {
   /** Samples dropped because they were older than the raw horizon. */
   dropped = 0;
 
+  /**
+   * `checkFile` throws when the database file can no longer be written (it is called as
+   * each transaction begins; see `checkFileIdentity()`).
+   */
   constructor(
     private readonly db: DatabaseSync,
     private readonly st: Statements,
+    private readonly checkFile: () => void = () => {},
   ) {
     // A merge rewrites a few pages per device; checkpointing the write-ahead log every
     // 10,000 pages (80 MiB) instead of SQLite's 1,000 copies each page to the database once
@@ -155,6 +160,18 @@ export class SqliteWriter {
       this.#horizon = horizon;
       this.#commit();
       return deleted;
+    } catch (err) {
+      this.#rollback();
+      throw err;
+    }
+  }
+
+  /** Writes one small row in a transaction: throws when the database cannot be written. */
+  probe(): void {
+    this.#begin();
+    try {
+      this.st.setMeta.run("health_probe", Date.now());
+      this.#commit();
     } catch (err) {
       this.#rollback();
       throw err;
@@ -327,6 +344,7 @@ export class SqliteWriter {
   }
 
   #begin(): void {
+    this.checkFile();
     this.db.exec("BEGIN IMMEDIATE");
     const version = (this.st.dataVersion.get() as { data_version: number }).data_version;
     if (version !== this.#dataVersion) {

@@ -93,10 +93,59 @@ export interface TelemetryStore {
     to: number,
     bucket: Bucket,
   ): Promise<Point[]>;
+  /**
+   * Resolves when the store can be read and written now; rejects with a
+   * {@link TelemetryUnavailableError} saying what failed (its file vanished or was replaced,
+   * its last write failed, the server does not answer). Stores without it are checked by a
+   * read (see {@link checkStore}).
+   */
+  check?(): Promise<void>;
   /** Deletes raw samples older than the retention (rollups are kept). */
   prune(now: number): Promise<number>;
   stats(): TelemetryStats;
   close(): Promise<void>;
+}
+
+/**
+ * A store that cannot answer now: its backend failed (a damaged, deleted or replaced file, a
+ * full disk, a server that does not answer). Queries and checks reject with it, so that
+ * callers can tell "no data" from "data unavailable"; the backend's error is its `cause`.
+ */
+export class TelemetryUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "TelemetryUnavailableError";
+  }
+}
+
+/**
+ * A store refused at opening: its file is damaged or not a telemetry store, or it is missing
+ * while the portal's records say one existed. The message says what to do.
+ */
+export class TelemetryStoreRefused extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "TelemetryStoreRefused";
+  }
+}
+
+/** Checks a store: its `check()`, or for a store without it one read. */
+export async function checkStore(store: TelemetryStore): Promise<void> {
+  if (store.check) return await store.check();
+  try {
+    await store.latest("");
+  } catch (e) {
+    throw e instanceof TelemetryUnavailableError
+      ? e
+      : new TelemetryUnavailableError(`the telemetry store failed a read: ${messageOf(e)}`, {
+        cause: e,
+      });
+  }
+}
+
+/** The message of an error, or the thing thrown as text. */
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** Makes what was written to a store durable: its `sync()`, or `flush()` without one. */

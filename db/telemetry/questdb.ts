@@ -109,8 +109,7 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     this.#visibilityTimeoutMs = options.visibilityTimeoutMs ?? 10_000;
   }
 
-  async latest(serial: string): Promise<Sample | null> {
-    this.checkOpen();
+  protected async readLatest(serial: string): Promise<Sample | null> {
     const ts = firstTsFrom(await this.rest.exec(latestTsSql(this.table, serial)));
     if (ts === null) return null;
     const values = latestValuesFrom(
@@ -155,6 +154,11 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     const partials = await this.#partials(serial, key, start, bucketCeil(bucket, to), bucket);
     const values = bucketIncreases(partials.map((p) => p.partial), before);
     return values.map((value, i) => ({ ts: partials[i].ts, value }));
+  }
+
+  /** QuestDB answers a query on the table (its writes are checked as they happen). */
+  protected async probe(): Promise<void> {
+    walStatusFrom(await this.rest.exec(walStatusSql(this.table)));
   }
 
   prune(now: number): Promise<number> {

@@ -10,6 +10,10 @@
  * it holds `mergeSize` samples. A journal left by a process that stopped is merged when
  * the store opens; queries wait for that.
  *
+ * A database file is checked before the store opens on it (`verifyDatabaseFile()`: a damaged
+ * file or another database is refused) and watched while open: once it is deleted or replaced,
+ * writes, reads and `check()` fail with `TelemetryUnavailableError` (_sqlite_file.ts).
+ *
  * With `worker: true` the writing runs in a worker thread (_sqlite_offload.ts) and only
  * checking and packing samples stays on the caller's thread; reads use the caller's own
  * connection either way.
@@ -29,6 +33,7 @@ import { WorkerWriter } from "./_sqlite_offload.ts";
 import { openDatabase, Statements } from "./_sqlite_schema.ts";
 import { readCounterSeries, readCounterUsage, readSeries } from "./_sqlite_read.ts";
 import { SqliteWriter } from "./_sqlite_write.ts";
+import { checkFileIdentity, fileIdentity, verifyDatabaseFile } from "./_sqlite_file.ts";
 import type { Aggregate, Bucket, CounterUsage, Point, Sample, TelemetryStore } from "./mod.ts";
 
 /** Options of the SQLite store. */
@@ -46,6 +51,7 @@ interface Writer {
   write(batch: NormSample[]): number | Promise<number>;
   merge(): number | Promise<number>;
   prune(cutoff: number): number | Promise<number>;
+  probe(): unknown;
   close(): void | Promise<void>;
 }
 
@@ -53,7 +59,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * Opens the store on a database file (created with its folder if missing) or on
- * `":memory:"`. Several stores, in one process or several, may share a file: writes take
+ * `":memory:"`; throws `TelemetryStoreRefused` when the file is damaged or not a telemetry
+ * store. Several stores, in one process or several, may share a file: writes take
  * turns (SQLite's write lock) and each writer drops its cached state when another wrote.
  */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): TelemetryStore {
@@ -69,21 +76,28 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   if (options.worker && path === ":memory:") {
     throw new TypeError("a writer worker needs a database file, not :memory:");
   }
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const file = path !== ":memory:";
+  if (file) {
+    mkdirSync(dirname(path), { recursive: true });
+    verifyDatabaseFile(path);
+  }
   const db = openDatabase(path);
+  const identity = file ? fileIdentity(path) : "";
+  const checkFile = file ? () => checkFileIdentity(path, identity) : () => {};
   const st = new Statements(db);
   let writer: Writer;
-  if (options.worker) writer = new WorkerWriter(path);
+  if (options.worker) writer = new WorkerWriter(path, identity);
   else {
-    const inline = new SqliteWriter(db, st);
+    const inline = new SqliteWriter(db, st, checkFile);
     writer = {
       write: (b) => inline.write(b),
       merge: () => inline.merge(),
       prune: (c) => inline.prune(c),
+      probe: () => inline.probe(),
       close: () => {},
     };
   }
-  return new SqliteStore(db, st, writer, retentionDays * DAY_MS, options);
+  return new SqliteStore(db, st, writer, retentionDays * DAY_MS, checkFile, options);
 }
 
 class SqliteStore extends QueuedStore implements TelemetryStore {
@@ -108,6 +122,7 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     st: Statements,
     writer: Writer,
     private readonly retentionMs: number,
+    private readonly checkFile: () => void,
     options: SqliteStoreOptions,
   ) {
     super(options);
@@ -152,15 +167,21 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     this.#mergeTimer = undefined;
     this.#unmerged = 0;
     const run = this.#merging.catch(() => {}).then(async () => {
-      await this.#writer.merge();
+      try {
+        await this.#writer.merge();
+        this.noteWrite("merge");
+      } catch (err) {
+        this.noteWrite("merge", err);
+        throw err;
+      }
     });
     this.#merging = run;
     return run;
   }
 
-  async latest(serial: string): Promise<Sample | null> {
-    this.checkOpen();
+  protected async readLatest(serial: string): Promise<Sample | null> {
     await this.#opened;
+    this.checkFile();
     const row = this.#st.latestBySerial.get(serial) as { ts: number; data: string } | undefined;
     return row ? { serial, ts: row.ts, values: JSON.parse(row.data) } : null;
   }
@@ -198,8 +219,16 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     }
   }
 
+  /** The file is the store's still, it can be read, and a small write goes through. */
+  protected async probe(): Promise<void> {
+    this.checkFile();
+    this.#st.getMeta.get("raw_horizon");
+    await this.#writer.probe();
+  }
+
   async #readSid(serial: string): Promise<number | null> {
     await this.#opened;
+    this.checkFile();
     return this.#sid(serial);
   }
 

@@ -60,13 +60,9 @@ async function counter(
   from: number,
   to: number,
 ) {
+  // A failed read rejects (data unavailable), never counts as no energy.
   if (to <= from) return 0;
-  try {
-    return await deps.telemetry.counterDelta(serial, key, from, to);
-  } catch (e) {
-    deps.log.log("warn", "installation energy read failed", { serial, error: String(e) });
-    return 0;
-  }
+  return await deps.telemetry.counterDelta(serial, key, from, to);
 }
 
 /** The energy of one meter over a month: total and phases (the 40/35/25 split as fallback). */

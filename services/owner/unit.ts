@@ -77,7 +77,7 @@ export async function ownerUnit(
   month ??= monthlyPeriod(today.year, today.month);
   const unitId = sensor.config.sensor?.unit_id ?? null;
   const unit = station.config.station?.units.find((u) => u.id === unitId);
-  const latest = await deps.telemetry.latest(sensor.serial_number).catch(() => null);
+  const latest = await deps.telemetry.latest(sensor.serial_number);
   const v = latest?.values ?? {};
   const online = sensor.status === "online";
   const energy = await meterMonth(deps, sensor.serial_number, month);

@@ -13,6 +13,15 @@ import { openCertificateAuthority } from "./pki.ts";
 import { openKv } from "../../db/kv.ts";
 import { DEFAULT_THROTTLE } from "../../db/throttle.ts";
 import { openTelemetry } from "../../db/telemetry/open.ts";
+import { TelemetryStoreRefused } from "../../db/telemetry/mod.ts";
+import {
+  forgetTelemetryStore,
+  markTelemetryStore,
+  telemetryStoreCreatedAt,
+} from "../../db/telemetry_marker.ts";
+import { resolve } from "node:path";
+
+export { TelemetryStoreRefused };
 
 /** The opened dependencies and how to close their stores. */
 export interface OpenedStores {
@@ -23,22 +32,33 @@ export interface OpenedStores {
 /**
  * Opens the stores of `config` (creating its data directory, 0700, its files 0600) and builds the services'
  * dependencies; throws `CertificateAuthorityError` before anything is opened when the
- * certificate authority cannot be read.
+ * certificate authority cannot be read, and `TelemetryStoreRefused` (with KV closed again) when
+ * the telemetry store's file is damaged, or missing while KV records that it existed.
  */
 export async function openStores(config: Config, log: Logger): Promise<OpenedStores> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   await Deno.chmod(config.dataDir, 0o700);
   const pki = await openCertificateAuthority(config.dataDir);
   const kv = await openKv(config.kvPath);
-  const telemetry = await openTelemetry({
-    questdbUrl: config.telemetry.questdbUrl,
-    sqlitePath: `${config.dataDir}/telemetry.sqlite`,
-    rawRetentionDays: config.telemetry.rawRetentionDays,
-    onError: (error) =>
-      log.log("error", "telemetry write failed", {
-        error: error instanceof Error ? error.message : String(error),
-      }),
-  });
+  const sqlitePath = telemetryPath(config);
+  let telemetry;
+  try {
+    if (!config.telemetry.questdbUrl) await checkStoreExists(kv, sqlitePath);
+    telemetry = await openTelemetry({
+      questdbUrl: config.telemetry.questdbUrl,
+      sqlitePath,
+      rawRetentionDays: config.telemetry.rawRetentionDays,
+      onError: (error) =>
+        log.log("error", "telemetry write failed", {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+    });
+    if (!config.telemetry.questdbUrl) await markTelemetryStore(kv, sqlitePath, Date.now());
+  } catch (e) {
+    await telemetry?.close();
+    kv.close();
+    throw e;
+  }
   await restrictFiles(config.dataDir);
   const close = async () => {
     await telemetry.close();
@@ -60,6 +80,42 @@ export async function openStores(config: Config, log: Logger): Promise<OpenedSto
   } catch (e) {
     await close();
     throw e;
+  }
+}
+
+/** The embedded telemetry store's file of `config`, absolute. */
+export function telemetryPath(config: Config): string {
+  return resolve(`${config.dataDir}/telemetry.sqlite`);
+}
+
+/**
+ * Forgets that the embedded telemetry store of `config` existed, so that the next start makes
+ * a new, empty one where the file is missing; true when there was a record.
+ */
+export async function forgetTelemetry(config: Config): Promise<boolean> {
+  const kv = await openKv(config.kvPath);
+  try {
+    return await forgetTelemetryStore(kv, telemetryPath(config));
+  } finally {
+    kv.close();
+  }
+}
+
+/** Throws when KV records a telemetry store at `path` and no file is there any more. */
+async function checkStoreExists(kv: Deno.Kv, path: string): Promise<void> {
+  const createdAt = await telemetryStoreCreatedAt(kv, path);
+  if (createdAt === null) return;
+  try {
+    await Deno.stat(path);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    throw new TelemetryStoreRefused(
+      `The telemetry store ${path} is missing, but it existed (created ` +
+        `${new Date(createdAt).toISOString()}). The portal does not start an empty store in ` +
+        "its place, which would hide every reading before: restore the file from a backup " +
+        "(or mount the volume that holds it). To start anew without that history, delete " +
+        "the store's record with `deno task telemetry-forget`.",
+    );
   }
 }
 

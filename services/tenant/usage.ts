@@ -2,7 +2,8 @@
  * What a tenant's meters measured: current power and power factor, phase powers, today's,
  * this month's and last month's energy, and the chart series (24 hourly points of power from
  * 15-minute averages in kW, 7 days and 6 months of energy, the average use per hour of day).
- * A failed read falls back to zeros (spec 001 section 8), logged.
+ * A failed read is not shown as zeros: it rejects (a `TelemetryUnavailableError`), and the page
+ * or API says the data is unavailable (issue 25 overrides spec 001 section 8 there).
  */
 import type { Deps } from "../deps.ts";
 import type { TenantUnit } from "./units.ts";
@@ -50,40 +51,23 @@ export interface UnitEnergy {
   month: string;
 }
 
-async function safe<T>(deps: Deps, what: string, fallback: T, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (e) {
-    deps.log.log("warn", "tenant usage read failed", { what, error: String(e) });
-    return fallback;
-  }
-}
-
 /** The latest readings of a unit (zeros when none). */
-export function unitNow(deps: Deps, unit: Meter): Promise<UnitNow> {
-  const empty: UnitNow = { power: 0, powerFactor: null, phasePowers: [0, 0, 0], readingAt: null };
-  return safe(deps, "latest", empty, async () => {
-    const latest = await deps.telemetry.latest(unit.serial_number);
-    if (!latest) return empty;
-    const v = latest.values;
-    const online = unit.status === "online";
-    return {
-      power: online ? round2((v.total_power ?? 0) / 1000) : 0,
-      powerFactor: typeof v.total_pf === "number" ? v.total_pf : null,
-      phasePowers: [v.phase_a_power ?? 0, v.phase_b_power ?? 0, v.phase_c_power ?? 0],
-      readingAt: latest.ts,
-    };
-  });
+export async function unitNow(deps: Deps, unit: Meter): Promise<UnitNow> {
+  const latest = await deps.telemetry.latest(unit.serial_number);
+  if (!latest) return { power: 0, powerFactor: null, phasePowers: [0, 0, 0], readingAt: null };
+  const v = latest.values;
+  const online = unit.status === "online";
+  return {
+    power: online ? round2((v.total_power ?? 0) / 1000) : 0,
+    powerFactor: typeof v.total_pf === "number" ? v.total_pf : null,
+    phasePowers: [v.phase_a_power ?? 0, v.phase_b_power ?? 0, v.phase_c_power ?? 0],
+    readingAt: latest.ts,
+  };
 }
 
 function delta(deps: Deps, unit: Meter, from: number, to: number): Promise<number> {
   if (to <= from) return Promise.resolve(0);
-  return safe(
-    deps,
-    "delta",
-    0,
-    () => deps.telemetry.counterDelta(unit.serial_number, "total_energy_kwh", from, to),
-  );
+  return deps.telemetry.counterDelta(unit.serial_number, "total_energy_kwh", from, to);
 }
 
 /** Energy of `[from, to)` for a unit in kWh (3 decimals, as bills read it). */
@@ -134,11 +118,13 @@ export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<
   const from = end - DAY;
   const sums = Array(24).fill(0);
   for (const u of units) {
-    const points = await safe(
-      deps,
-      "power series",
-      [],
-      () => deps.telemetry.series(u.serial_number, "total_power", from, end, "15m", "avg"),
+    const points = await deps.telemetry.series(
+      u.serial_number,
+      "total_power",
+      from,
+      end,
+      "15m",
+      "avg",
     );
     const byHour = new Map<number, number[]>();
     for (const p of points) {
@@ -208,18 +194,12 @@ export async function dashboardSeries(
 export async function hourlyAverage(deps: Deps, unit: Meter): Promise<number[]> {
   const off = deps.config.utcOffsetMinutes;
   const end = Math.floor(deps.now() / HOUR) * HOUR;
-  const points = await safe(
-    deps,
-    "hourly series",
-    [],
-    () =>
-      deps.telemetry.counterSeries(
-        unit.serial_number,
-        "total_energy_kwh",
-        end - 7 * DAY,
-        end,
-        "1h",
-      ),
+  const points = await deps.telemetry.counterSeries(
+    unit.serial_number,
+    "total_energy_kwh",
+    end - 7 * DAY,
+    end,
+    "1h",
   );
   const sum = Array(24).fill(0);
   const count = Array(24).fill(0);

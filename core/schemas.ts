@@ -4,6 +4,7 @@
  * error reaches the user.
  */
 import { z } from "zod";
+import { isRealDate } from "./local_time.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
 import { isValidAccessCode, normalizeAccessCode } from "./access_code.ts";
 import { LANGUAGES, ROLES } from "./roles.ts";
@@ -207,6 +208,14 @@ export const accessCodeSchema = z.object({
     }, { error: "validation.invalid" })
     .default({ stations: [], units: [] }),
   notes: optionalText(500),
+  /** A tenant code's move-in date (`YYYY-MM-DD`, 2000 to 2100); empty or absent: none. */
+  move_in_date: z.preprocess(
+    (v) => v === "" ? null : v,
+    z.string({ error: "users.code_form.errors.move_in_date" }).refine(
+      (d) => isRealDate(d) && d >= "2000-01-01" && d <= "2100-12-31",
+      "users.code_form.errors.move_in_date",
+    ).nullish(),
+  ),
 });
 
 /** GET /api/notifications query. */

@@ -31,6 +31,11 @@ export interface AccessCode {
   role: "customer" | "user";
   notes: string;
   assignments: Assignments;
+  /**
+   * The day a tenant code's units are held from (`YYYY-MM-DD`, issue 24): the tenancy of the
+   * account registered with it starts then; null or absent: at registration.
+   */
+  move_in_date?: string | null;
   is_used: boolean;
   used_by_id: number | null;
   used_by_email: string | null;

@@ -23,7 +23,13 @@ export class CodeTakenError extends Error {
 /** Creates an access code; throws {@link CodeTakenError} when the code exists. */
 export async function createAccessCode(
   kv: Deno.Kv,
-  input: { code: string; role: "customer" | "user"; notes: string; assignments: Assignments },
+  input: {
+    code: string;
+    role: "customer" | "user";
+    notes: string;
+    assignments: Assignments;
+    move_in_date?: string | null;
+  },
   now: number,
 ): Promise<AccessCode> {
   const id = await nextId(kv, "access_codes");
@@ -33,6 +39,7 @@ export async function createAccessCode(
     role: input.role,
     notes: input.notes,
     assignments: input.assignments,
+    move_in_date: input.role === "user" ? input.move_in_date ?? null : null,
     is_used: false,
     used_by_id: null,
     used_by_email: null,
@@ -123,7 +130,7 @@ export async function registerWithCode(
   code: string,
   input: Omit<NewUser, "role" | "assignments">,
   now: number,
-): Promise<StoredUser | RegisterFailure> {
+): Promise<{ user: StoredUser; code: AccessCode } | RegisterFailure> {
   let id: number | null = null;
   for (;;) {
     const read = await readRegistration(kv, code, input.email);
@@ -144,7 +151,7 @@ export async function registerWithCode(
     const res = await stageNewUser(kv.atomic().check(entry).check(emailEntry), user)
       .set(codeKey(codeId), used)
       .commit();
-    if (res.ok) return user;
+    if (res.ok) return { user, code: used };
   }
 }
 

@@ -36,6 +36,8 @@ export interface AccessCodeFormTexts {
   noUnits: string;
   notes: string;
   notesPlaceholder: string;
+  moveIn: string;
+  moveInHint: string;
   search: string;
   searchButton: string;
   /** "Showing {{shown}} of {{total}}...", for each list shown in part. */
@@ -55,6 +57,8 @@ export interface AccessCodeFormProps {
   code: string;
   role: "customer" | "user";
   notes: string;
+  /** A tenant code's move-in date (`YYYY-MM-DD`, empty: at registration). */
+  moveInDate: string;
   stations: StationOption[];
   units: UnitOption[];
   /** The search the lists are filtered by (empty: none). */
@@ -248,6 +252,23 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
             />
           )}
           {errorOf("assignments")}
+          {(!enhanced || role === "user") && (
+            <div className="field">
+              <label htmlFor="move_in_date">{texts.moveIn}</label>
+              <input
+                id="move_in_date"
+                name="move_in_date"
+                type="date"
+                min="2000-01-01"
+                max="2100-12-31"
+                defaultValue={props.moveInDate}
+                aria-describedby="move_in_date-hint"
+                {...invalid("move_in_date")}
+              />
+              <p className="hint" id="move_in_date-hint">{texts.moveInHint}</p>
+              {errorOf("move_in_date")}
+            </div>
+          )}
           <div className="field">
             <label htmlFor="notes">{texts.notes}</label>
             <textarea

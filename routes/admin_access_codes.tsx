@@ -75,6 +75,7 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
       code: await generateCode(deps),
       role: c.req.query("role") === "customer" ? "customer" : "user",
       notes: "",
+      move_in_date: "",
       stations: [],
       units: [],
       q: searchText(c.req.query("q")),
@@ -86,6 +87,7 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
       code: str(form, "code"),
       role: str(form, "role") === "customer" ? "customer" : "user",
       notes: str(form, "notes"),
+      move_in_date: str(form, "move_in_date"),
       stations: list(form, "stations").map(Number).filter((n) => Number.isSafeInteger(n) && n > 0),
       units: list(form, "units"),
       q: searchText(str(form, "q")),
@@ -103,6 +105,7 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
       role: str(form, "role"),
       assignments: { stations: list(form, "stations"), units: list(form, "units") },
       notes: values.notes,
+      move_in_date: values.move_in_date,
     });
     if (!parsed.ok) {
       return renderCodeForm(c, values, translateErrors(c, parsed.errors), failed, 400);

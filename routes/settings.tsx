@@ -8,6 +8,8 @@ import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
+import type { User } from "../core/types.ts";
+import { tenantLeases } from "../services/tenant/mod.ts";
 
 /**
  * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's, a signed-in one
@@ -17,13 +19,17 @@ import { SettingsPage } from "../components/SettingsPage.tsx";
 export function settingsRoutes(deps: Deps, path: string, route = path): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
-  app.get(route, (c) => {
+  /** A tenant's lease dates for the page; nothing for other roles. */
+  const leasesOf = async (u: User) =>
+    u.role === "user" ? { leases: await tenantLeases(deps, u) } : {};
+  app.get(route, async (c) => {
     const u = c.var.user;
     return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
       action: path,
       values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
       fieldErrors: {},
       saved: c.req.query("saved") === "1",
+      ...await leasesOf(u),
     });
   });
   app.post(route, async (c) => {
@@ -35,12 +41,13 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
       phone: str("phone"),
       language: str("language"),
     };
-    const render = (fieldErrors: Record<string, string>, error?: string) =>
+    const render = async (fieldErrors: Record<string, string>, error?: string) =>
       renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
         action: path,
         values,
         fieldErrors,
         error,
+        ...await leasesOf(c.var.user),
       }, 400);
     const parsed = validate(profileSchema, form);
     if (!parsed.ok) {

@@ -141,23 +141,31 @@ export async function register(
     ),
   }, deps.now());
   if (typeof res === "string") return { ok: false, ...REGISTER_REFUSALS[res] };
+  const { user: created, code } = res;
   await settleRegistration(deps.kv, address, deps.throttle);
-  deps.log.log("info", "account registered", { user_id: res.id, role: res.role });
+  deps.log.log("info", "account registered", { user_id: created.id, role: created.role });
   // The account and the used code were committed together above; the code's stations or
   // units are bound to the account now, device by device. A failure here leaves a valid
   // account that an admin can assign by hand, so it is logged, not reported.
   try {
-    const bound = await applyRegistrationAssignments(deps, publicUser(res));
+    const bound = await applyRegistrationAssignments(
+      deps,
+      publicUser(created),
+      code.move_in_date ?? null,
+    );
     if (bound.skipped.length) {
       deps.log.log("warn", "access code assignments skipped", {
-        user_id: res.id,
+        user_id: created.id,
         skipped: bound.skipped,
       });
     }
   } catch (e) {
-    deps.log.log("error", "access code assignments failed", { user_id: res.id, error: String(e) });
+    deps.log.log("error", "access code assignments failed", {
+      user_id: created.id,
+      error: String(e),
+    });
   }
-  return { ok: true, user: publicUser(res) };
+  return { ok: true, user: publicUser(created) };
 }
 
 /** Refuses a new password that is common or the account's e-mail (`field` names it). */

@@ -17,6 +17,8 @@ export interface AccessCodeValues {
   code: string;
   role: "customer" | "user";
   notes: string;
+  /** A tenant code's move-in date (`YYYY-MM-DD`, empty: at registration). */
+  move_in_date: string;
   stations: number[];
   units: string[];
   /** The search of the checklists (empty: none). */
@@ -60,6 +62,7 @@ export function AccessCodePage(
           code: values.code,
           role: values.role,
           notes: values.notes,
+          moveInDate: values.move_in_date,
           stations: stations.items,
           units: units.items,
           q: values.q,
@@ -83,6 +86,8 @@ export function AccessCodePage(
             noUnits: t("users.code_form.no_units"),
             notes: t("users.code_form.notes"),
             notesPlaceholder: t("users.code_form.notes_placeholder"),
+            moveIn: t("users.code_form.move_in_date"),
+            moveInHint: t("users.code_form.move_in_hint"),
             search: t("users.code_form.search"),
             searchButton: t("users.code_form.search_button"),
             stationsShowing: showing(stations),

@@ -4,6 +4,7 @@
  * Every answer covers only the caller's own units and bills.
  */
 export { type TenantUnit, tenantUnit, tenantUnits, UNIT_NOT_FOUND } from "./units.ts";
+export { type Lease, tenantLeases } from "./leases.ts";
 export type { SeriesPoint, UnitNow } from "./usage.ts";
 export {
   DASHBOARD_CHARTS,

@@ -35,7 +35,7 @@ export interface TenancyCardProps {
   done: string | null;
 }
 
-const kwh = (n: number | null) => n === null ? "—" : `${n.toLocaleString("en-US")} kWh`;
+const kwh = (n: number) => `${n.toLocaleString("en-US")} kWh`;
 
 function DateAndReading(
   { t, prefix, today, error }: {
@@ -99,8 +99,14 @@ export function TenancyCard(props: TenancyCardProps) {
               </span>
               {(r.reading_from_kwh !== null || r.reading_to_kwh !== null) && (
                 <small className="hint">
-                  {T("reading_from")}: {kwh(r.reading_from_kwh)} · {T("reading_to")}:{" "}
-                  {kwh(r.reading_to_kwh)}
+                  {[
+                    r.reading_from_kwh === null
+                      ? null
+                      : `${T("reading_from")}: ${kwh(r.reading_from_kwh)}`,
+                    r.reading_to_kwh === null
+                      ? null
+                      : `${T("reading_to")}: ${kwh(r.reading_to_kwh)}`,
+                  ].filter(Boolean).join(" · ")}
                 </small>
               )}
             </li>
@@ -125,7 +131,8 @@ export function TenancyCard(props: TenancyCardProps) {
           <h3>{T("move_in")}</h3>
           <div className="field">
             <label htmlFor="in-tenant">{T("tenant")}</label>
-            <select id="in-tenant" name="tenant_id" required>
+            <select id="in-tenant" name="tenant_id" required defaultValue="">
+              <option value="" disabled>{T("choose_tenant")}</option>
               {tenants.map((x) => <option key={x.id} value={String(x.id)}>{x.name}</option>)}
             </select>
           </div>

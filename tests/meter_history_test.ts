@@ -41,8 +41,8 @@ interface World {
 }
 
 /** A signed-in account on the app's clock (the clock stands in December 2026). */
-async function member(t: TestApp, role: "admin" | "user") {
-  const { user } = await account(t, role);
+async function member(t: TestApp, role: "admin" | "user", language: "es" | "en" = "en") {
+  const { user } = await account(t, role, { language });
   return { id: user.id, token: await issueToken(t.deps.secret, user, NOW - 24 * H, 7 * 24 * 3600) };
 }
 
@@ -339,4 +339,64 @@ test("a replacement that cannot be recorded is refused and changes nothing", asy
     (await earlier.json()).errors.at,
     "The replacement must be after the current meter was installed",
   );
+});
+
+test("the sensor page lists the meters and manual readings; its form refuses a bad reading in the admin's language", async (w) => {
+  const { t } = w;
+  const es = await member(t, "admin", "es");
+  const page = `/admin/devices/station/${w.stationId}/sensor/${w.sensorId}`;
+  await readings(t, "SIM0001", [[L(10, 31, 23), 100.0], [L(11, 20, 12), 160.0]]);
+  const refused = await call(t, "POST", `${page}/meter/reading`, {
+    token: es.token,
+    form: { at: "2026-11-10T12:00", kwh: "-5", note: "Lectura en sitio" },
+  });
+  assert.equal(refused.status, 400);
+  const html = await refused.text();
+  assert.match(html, /La lectura manual no se guardó/);
+  assert.match(
+    html,
+    /id="reading-kwh-error"[^>]*>El índice del medidor debe ser un número de al menos 0 kWh/,
+  );
+  assert.match(html, /id="reading-note"[^>]*value="Lectura en sitio"/);
+  const below = await call(t, "POST", `${page}/meter/reading`, {
+    token: es.token,
+    form: { at: "2026-11-10T12:00", kwh: "99,5" },
+  });
+  assert.equal(below.status, 400);
+  assert.match(
+    await below.text(),
+    /El índice no puede ser menor que la lectura anterior del medidor \(100 kWh\)/,
+  );
+  const none = await (await call(t, "GET", `${w.base}/meters`, { token: w.token })).json();
+  assert.deepEqual(none.readings, []);
+
+  const saved = await call(t, "POST", `${page}/meter/reading`, {
+    token: es.token,
+    form: { at: "2026-11-10T12:00", kwh: "130,0", note: "Lectura en sitio" },
+  });
+  assert.equal(saved.status, 303);
+  assert.equal(saved.headers.get("location"), `${page}/data?done=reading_saved#meters`);
+  const replaced = await call(t, "POST", `${page}/meter/replace`, {
+    token: es.token,
+    form: { serial_number: "NEW-9", at: "2026-11-25T10:00", last_kwh: "", first_kwh: "0,2" },
+  });
+  assert.equal(replaced.status, 303);
+  const shown = await (await call(t, "GET", `${page}/data`, { token: es.token })).text();
+  const history = shown.slice(shown.indexOf('data-testid="meter-history"'));
+  assert.match(history, /NEW-9[\s\S]*2026-11-25 10:00[\s\S]*En servicio/);
+  assert.match(history, /SIM0001[\s\S]*Desde la instalación[\s\S]*2026-11-25 10:00/);
+  const manual = shown.slice(shown.indexOf('data-testid="manual-readings"'));
+  assert.match(
+    manual,
+    /2026-11-10 12:00[\s\S]*Manual[\s\S]*130[\s\S]*SIM0001[\s\S]*Lectura en sitio/,
+  );
+  // 130.0 - 100.0 = 30.0 up to the reading; 160.0 - 130.0 = 30.0 after it, before the change;
+  // readings: the manual one, the old meter's 20th, the new meter's first index.
+  const u = await unitMeterUsage(
+    t.deps,
+    { id: w.sensorId, serial_number: "NEW-9" },
+    NOV.from,
+    NOV.to,
+  );
+  assert.deepEqual({ ...u, delta: r3(u.delta) }, { delta: 60, readings: 3, manual: 1 });
 });

@@ -54,11 +54,13 @@ export interface SensorDetailProps {
   uptime: Omit<UptimeCardProps, "t" | "locale">;
   /** The Test MQTT Connection button and its result, shown in the panel after Verify. */
   testConnection?: ReactNode;
+  /** Meter History, Manual Readings and Replace Meter (`MeterCards`), below the grid. */
+  meters?: ReactNode;
 }
 
 /** The page. */
 export function SensorDetail(
-  { t, locale, sensor: s, uptime, testConnection }: SensorDetailProps,
+  { t, locale, sensor: s, uptime, testConnection, meters }: SensorDetailProps,
 ) {
   const S = (k: string, p?: Record<string, string | number>) => t(`devices.sensor_data.${k}`, p);
   const base = `/admin/devices/station/${s.station.id}`;
@@ -162,6 +164,7 @@ export function SensorDetail(
         </Card>
         <UptimeCard t={t} locale={locale} {...uptime} />
       </div>
+      {meters}
     </>
   );
 }

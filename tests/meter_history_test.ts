@@ -16,7 +16,7 @@ import {
   testsWith,
 } from "./_helpers.ts";
 import { issueToken } from "../services/platform/tokens.ts";
-import { readingSegments, unitMeterUsage } from "../services/devices/meter_usage.ts";
+import { readingSegments, unitMeters, unitMeterUsage } from "../services/devices/meter_usage.ts";
 import { dashboardSeries } from "../services/tenant/usage.ts";
 
 const H = 3_600_000;
@@ -399,4 +399,29 @@ test("the sensor page lists the meters and manual readings; its form refuses a b
     NOV.to,
   );
   assert.deepEqual({ ...u, delta: r3(u.delta) }, { delta: 60, readings: 3, manual: 1 });
+});
+
+test("reads cut to windows count a window's readings exactly and a shared hour once", async (w) => {
+  const { t } = w;
+  // 10:00 100.0, 10:20 101.0, 10:40 103.0 on the 10th.
+  await readings(t, "SIM0001", [[L(11, 10, 10), 100], [L(11, 10, 10, 20), 101], [
+    L(11, 10, 10, 40),
+    103,
+  ]]);
+  const sensor = { id: w.sensorId, serial_number: "SIM0001" };
+  const windows = [
+    { from: L(11, 10, 10), to: L(11, 10, 10, 15) },
+    { from: L(11, 10, 10, 30), to: L(11, 10, 10, 50) },
+  ];
+  assert.deepEqual(await readingSegments(t.deps, sensor, NOV.from, NOV.to, windows), [
+    { serial: "SIM0001", ...windows[0] },
+    { serial: "SIM0001", ...windows[1] },
+  ]);
+  const m = await unitMeters(t.deps, sensor, windows);
+  // The first window holds the first reading alone (0); the second the step 101 -> 103.
+  assert.equal(await m.counterDelta("total_energy_kwh", NOV.from, NOV.to), 2);
+  // The hour both windows share is one bucket of one meter: its 3.0 kWh once, not twice.
+  assert.deepEqual(await m.counterSeries("total_energy_kwh", NOV.from, NOV.to, "1h"), [
+    { ts: Date.UTC(2026, 10, 10, 16), value: 3 },
+  ]);
 });

@@ -88,7 +88,11 @@ export function MeterCards({ t, meters, readings, reading, replace, notice }: Me
   const M = (k: string) => t(`meters.${k}`);
   return (
     <div className="sensor-meters" id="meters" data-testid="meters">
-      {notice && <div className="alert alert-success notice" role="status">{notice}</div>}
+      {notice && (
+        <div className="alert alert-success notice" role="status" data-testid="meter-notice">
+          {notice}
+        </div>
+      )}
       <Card title={M("history.title")} headingId="meter-history" data-testid="meter-history">
         <p className="hint">{M("history.intro")}</p>
         <ResponsiveList

@@ -171,8 +171,11 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
       recordManualReading(deps, x.id, { ...parsed.value, by: c.var.user.id }),
     );
     if (res instanceof Refusal) {
+      if (res.kind === "not_found") return c.redirect(dataUrl(s.id), 303);
+      const named = Object.keys(res.fields).length > 0;
       const { fields: errors, params } = res;
-      return sensorPage(deps, c, { form: "reading", values, errors, error, params });
+      const detail = named ? error : `${error}: ${c.var.t(res.key, res.params)}`;
+      return sensorPage(deps, c, { form: "reading", values, errors, error: detail, params });
     }
     return c.redirect(`${pageOf(s.id, x.id)}?done=reading_saved#meters`, 303);
   });

@@ -425,3 +425,25 @@ test("reads cut to windows count a window's readings exactly and a shared hour o
     { ts: Date.UTC(2026, 10, 10, 16), value: 3 },
   ]);
 });
+
+test("a manual reading the store cannot take is refused (503) and not listed", async (w) => {
+  const { t } = w;
+  const store = t.deps.telemetry;
+  const flush = store.flush;
+  store.flush = () => Promise.reject(new Error("store unreachable"));
+  try {
+    const res = await call(t, "POST", `${w.base}/manual-readings`, {
+      token: w.token,
+      json: { at: iso(L(11, 10, 12)), kwh: 130 },
+    });
+    assert.equal(res.status, 503);
+    assert.equal(
+      (await res.json()).message,
+      "The readings store cannot be reached; try again in a moment",
+    );
+  } finally {
+    store.flush = flush;
+  }
+  const listed = await (await call(t, "GET", `${w.base}/meters`, { token: w.token })).json();
+  assert.deepEqual(listed.readings, []);
+});

@@ -7,13 +7,31 @@ import { type MeterPeriod, metersOf } from "../../core/meters.ts";
 import type { ReadingRefusal } from "../../core/meter_inputs.ts";
 import { meterHistoryEntry } from "../../db/meters.ts";
 import { type Bucket, bucketCeil, bucketFloor } from "../../db/telemetry/mod.ts";
-import { Refusal } from "../refusal.ts";
+import { Refusal, unavailable } from "../refusal.ts";
+import type { Sample } from "../../db/telemetry/mod.ts";
 
 /** What the readings need: KV (the meter history) and the telemetry store. */
 export type MeterDeps = Pick<Deps, "kv" | "telemetry">;
 
 /** What the reading rules need. */
-export type ReadingDeps = MeterDeps & Pick<Deps, "now" | "config">;
+export type ReadingDeps = MeterDeps & Pick<Deps, "now" | "config" | "log">;
+
+/** Locale key of a store that did not take a reading. */
+export const STORE_UNAVAILABLE = "meters.errors.store_unavailable";
+
+/**
+ * Writes counter readings typed by hand to the telemetry store and waits until they are
+ * durable and visible; refused as unavailable (nothing else written yet) when it fails.
+ */
+export async function writeReadings(deps: ReadingDeps, samples: Sample[]): Promise<void> {
+  try {
+    deps.telemetry.write(samples);
+    await deps.telemetry.flush();
+  } catch (e) {
+    deps.log.log("error", "manual readings not written", { error: String(e) });
+    throw unavailable(STORE_UNAVAILABLE);
+  }
+}
 
 /** A sensor as its readings need it: its id (history) and its serial (its current meter). */
 export interface MeteredSensor {

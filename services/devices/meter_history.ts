@@ -38,6 +38,7 @@ import {
   readingsAround,
   refuseTooOld,
   sensorMeters,
+  writeReadings,
 } from "./_meters.ts";
 
 /** What a staged serial change wrote, to put it back if the change is undone. */
@@ -137,12 +138,10 @@ export async function replaceSensorMeter(
   }
   const samples = replacementReadings(open.serial, change);
   if (samples.length > 0) {
-    deps.telemetry.write(samples.map((r) => ({
-      serial: r.serial,
-      ts: r.ts,
-      values: { total_energy_kwh: r.kwh },
-    })));
-    await deps.telemetry.flush();
+    await writeReadings(
+      deps,
+      samples.map((r) => ({ serial: r.serial, ts: r.ts, values: { total_energy_kwh: r.kwh } })),
+    );
   }
   const track: MeterChangeTrack = {};
   const res = await withMeterUndo(

@@ -16,6 +16,7 @@ import {
   readingsAround,
   refuseTooOld,
   sensorMeters,
+  writeReadings,
 } from "./_meters.ts";
 
 const KEY = "total_energy_kwh";
@@ -64,8 +65,7 @@ export async function recordManualReading(
     created_at: had?.created_at ?? now,
     serial: seg.meter.serial,
   };
-  deps.telemetry.write([{ serial: reading.serial, ts: at, values: { [KEY]: input.kwh } }]);
-  await deps.telemetry.flush();
+  await writeReadings(deps, [{ serial: reading.serial, ts: at, values: { [KEY]: input.kwh } }]);
   await putManualReading(deps.kv, sensorId, reading);
   return reading;
 }

@@ -24,6 +24,8 @@ const args = Deno.args;
 const i = args.indexOf("--runs");
 const RUNS = i >= 0 ? Number(args[i + 1]) : 200;
 
+const print = (line = "") => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
+
 const dir = await Deno.makeTempDir({ prefix: "bench_meters_" });
 const kv = await Deno.openKv(`${dir}/kv.sqlite`);
 const telemetry = openSqliteStore(`${dir}/telemetry.sqlite`);
@@ -79,13 +81,13 @@ try {
     const t = await timings(run, RUNS, 10);
     out[name] = { p50: percentile(t, 0.5), p95: percentile(t, 0.95) };
   }
-  console.log("read                                          p50 ms   p95 ms");
+  print("read                                          p50 ms   p95 ms");
   for (const [name, f] of Object.entries(out)) {
-    console.log(
+    print(
       `${name.padEnd(44)} ${f.p50.toFixed(2).padStart(8)} ${f.p95.toFixed(2).padStart(8)}`,
     );
   }
-  console.log(JSON.stringify(out));
+  print(JSON.stringify(out));
 } finally {
   await telemetry.close();
   kv.close();

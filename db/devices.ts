@@ -188,10 +188,21 @@ export async function createDevice(
 }
 
 /**
+ * Stages what else a device write carries into the same commit (a sensor's meter history when
+ * its serial changes, see `db/meters.ts`), with the checks of what it read; or refuses.
+ */
+export type StageAlso = (
+  op: Deno.AtomicOperation,
+  cur: StoredDevice,
+  next: StoredDevice,
+) => Promise<WriteRefusal | void>;
+
+/**
  * Changes a device. `mutate` gets the current record and, for a sensor, its station as they
  * are now, and answers the next record or a refusal; it may run again after a concurrent
  * write. Anything else `mutate` reads about a station (its unit bindings) is covered by the
- * station's own check: sensor writes rewrite their station.
+ * station's own check: sensor writes rewrite their station. `also` adds other keys to the
+ * commit (it runs again with `mutate`).
  */
 export async function updateDevice(
   kv: Deno.Kv,
@@ -200,6 +211,7 @@ export async function updateDevice(
     cur: StoredDevice,
     parent: StoredDevice | null,
   ) => Promise<StoredDevice | WriteRefusal> | StoredDevice | WriteRefusal,
+  also?: StageAlso,
 ): Promise<WriteResult> {
   for (;;) {
     const cur = await kv.get<StoredDevice>(deviceKey(id));
@@ -212,6 +224,8 @@ export async function updateDevice(
     const op = kv.atomic().check(cur);
     if (parent) op.check(parent).set(parent.key, parent.value);
     stage(op, cur.value, { ...next, id });
+    const refused = also ? await also(op, cur.value, { ...next, id }) : undefined;
+    if (refused) return { ok: false, ...refused };
     if ((await op.commit()).ok) return { ok: true, device: { ...next, id } };
     const field = await takenField(kv, cur.value, next);
     if (field) return { ok: false, reason: "taken", field };

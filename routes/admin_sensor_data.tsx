@@ -4,6 +4,7 @@
  * Test MQTT Connection, and the sensor delete with its confirmation.
  */
 import { Hono } from "hono";
+import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, idParam, readForm, validate } from "./_http.ts";
 import { requireRole } from "./_session.ts";
@@ -13,6 +14,16 @@ import { sensorTopicPrefix } from "../core/devices.ts";
 import { localParts } from "../core/local_time.ts";
 import { monthlyUptime, realtime } from "../services/measurements.ts";
 import { deleteSensor } from "../services/devices/mod.ts";
+import { replaceSensorMeter } from "../services/devices/meter_history.ts";
+import { recordManualReading } from "../services/devices/meter_usage.ts";
+import { parseManualReading, parseMeterChange } from "../core/meter_inputs.ts";
+import {
+  meterCards,
+  type MeterFormState,
+  postedValues,
+  READING_FIELDS,
+  REPLACE_FIELDS,
+} from "./_meter_page.tsx";
 import { localDateTime, shiftMonth } from "../components/devices/sensor/format.ts";
 import { uptimeQuerySchema } from "../core/measurement_queries.ts";
 import { SensorDetail } from "../components/devices/SensorDetail.tsx";
@@ -24,6 +35,7 @@ import {
   lastSeenText,
   loadSensor,
   loadStation,
+  type SensorEnv,
   sensorNotFound,
   stationUrl,
 } from "./_devices.tsx";
@@ -44,6 +56,92 @@ function brokerAddress(deps: Deps, hostHeader: string | undefined): string {
   return `${host}:${deps.config.mqtt.port}`;
 }
 
+/** The sensor page's path. */
+const pageOf = (stationId: number, sensorId: number) =>
+  `${stationUrl(stationId)}/sensor/${sensorId}/data`;
+
+/**
+ * The sensor page of the loaded sensor; `refused` is a meter form that comes back with its
+ * values and errors (400).
+ */
+async function sensorPage(deps: Deps, c: Context<SensorEnv>, refused?: MeterFormState) {
+  const t = c.var.t;
+  const s = c.var.station;
+  const x = c.var.sensor;
+  const unitId = x.config.sensor?.unit_id ?? null;
+  const unit = unitId ? s.config.station?.units.find((u) => u.id === unitId) : undefined;
+  const now = deps.now();
+  const off = deps.config.utcOffsetMinutes;
+  const here = localParts(now, off);
+  const thisMonth = `${here.year}-${String(here.month).padStart(2, "0")}`;
+  // A month that is not one is named in a notice and the page shows this month.
+  const asked = c.req.query("month");
+  const query = validate(uptimeQuerySchema, { month: asked });
+  const valid = asked !== undefined && query.ok;
+  const month = query.ok && query.data.month ? query.data.month : thisMonth;
+  let measurements: Record<string, number> | null = null;
+  try {
+    measurements = (await realtime(deps, x)).measurements as Record<string, number>;
+  } catch (e) {
+    deps.log.log("error", "sensor page: realtime failed", { sensor: x.id, error: String(e) });
+  }
+  let uptime: Awaited<ReturnType<typeof monthlyUptime>> | null = null;
+  try {
+    uptime = await monthlyUptime(deps, x, month);
+  } catch (e) {
+    deps.log.log("error", "sensor page: monthly uptime failed", {
+      sensor: x.id,
+      error: String(e),
+    });
+  }
+  const page = `${stationUrl(s.id)}/sensor/${x.id}/data`;
+  const ip = x.config.sensor?.ip_address ?? "";
+  return renderPage(c, deps, x.name, SensorDetail, {
+    locale: c.var.lang,
+    sensor: {
+      id: x.id,
+      name: x.name,
+      serial_number: x.serial_number,
+      status: x.status,
+      lastSeen: lastSeenText(t, x.last_seen, now),
+      lastSeenAt: x.last_seen === null ? null : localDateTime(x.last_seen, off),
+      created: localDateTime(x.created_at, off),
+      station: { id: s.id, name: s.name },
+      station_id: x.station_id,
+      unit: unitId
+        ? unit?.name ?? t("devices.location.unknown_unit")
+        : t("devices.location.not_assigned"),
+      tenant: x.tenant_id === null
+        ? t("devices.location.no_tenant")
+        : x.tenant?.full_name ?? t("devices.location.unknown_tenant"),
+      ip_address: ip,
+      topic_prefix: sensorTopicPrefix(x.serial_number),
+      mqtt_username: x.config.mqtt?.username ?? "",
+      credentialsSet: (x.config.mqtt?.username ?? "") !== "",
+      broker: brokerAddress(deps, c.req.header("host")),
+      measurements,
+      tls: deps.config.mqtt.url ? undefined : {
+        port: deps.config.mqtt.tlsPort === 0 ? null : deps.config.mqtt.tlsPort,
+        requireClientCert: deps.config.mqtt.requireClientCert,
+      },
+      certificate: x.status === "online"
+        ? undefined
+        : await certificateView(deps, t, s.id, x.id, (n) => c.req.query(n)),
+    },
+    uptime: {
+      offsetMinutes: off,
+      month,
+      prevHref: `${page}?month=${shiftMonth(month, -1)}`,
+      nextHref: month < thisMonth ? `${page}?month=${shiftMonth(month, 1)}` : null,
+      data: uptime,
+      invalidMonth: asked !== undefined && !valid ? asked : null,
+    },
+    testConnection: testConnectionSlot(deps, t, s.id, x.id, (n) => c.req.query(n)),
+    meters: await meterCards(c, deps, s.id, x, refused),
+    tenancy: unitId ? await tenancyCard(deps, t, (n) => c.req.query(n), s.id, x) : undefined,
+  }, refused ? 400 : 200);
+}
+
 /** The sensor detail page and its actions, mounted at `/admin/devices/station/:id/sensor`. */
 export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
@@ -60,81 +158,48 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
       ),
   );
 
-  app.get("/:sensorId/data", loadStation(deps), notFoundPage, async (c) => {
-    const t = c.var.t;
+  app.get("/:sensorId/data", loadStation(deps), notFoundPage, (c) => sensorPage(deps, c));
+
+  app.post("/:sensorId/meter/reading", loadStation(deps), backToStation, async (c) => {
     const s = c.var.station;
     const x = c.var.sensor;
-    const unitId = x.config.sensor?.unit_id ?? null;
-    const unit = unitId ? s.config.station?.units.find((u) => u.id === unitId) : undefined;
-    const now = deps.now();
-    const off = deps.config.utcOffsetMinutes;
-    const here = localParts(now, off);
-    const thisMonth = `${here.year}-${String(here.month).padStart(2, "0")}`;
-    // A month that is not one is named in a notice and the page shows this month.
-    const asked = c.req.query("month");
-    const query = validate(uptimeQuerySchema, { month: asked });
-    const valid = asked !== undefined && query.ok;
-    const month = query.ok && query.data.month ? query.data.month : thisMonth;
-    let measurements: Record<string, number> | null = null;
-    try {
-      measurements = (await realtime(deps, x)).measurements as Record<string, number>;
-    } catch (e) {
-      deps.log.log("error", "sensor page: realtime failed", { sensor: x.id, error: String(e) });
+    const values = postedValues(await readForm(c), READING_FIELDS);
+    const parsed = parseManualReading(values, deps.config.utcOffsetMinutes);
+    const error = c.var.t("meters.errors.reading_failed");
+    if (!parsed.ok) {
+      return sensorPage(deps, c, { form: "reading", values, errors: parsed.errors, error });
     }
-    let uptime: Awaited<ReturnType<typeof monthlyUptime>> | null = null;
-    try {
-      uptime = await monthlyUptime(deps, x, month);
-    } catch (e) {
-      deps.log.log("error", "sensor page: monthly uptime failed", {
-        sensor: x.id,
-        error: String(e),
-      });
+    const res = await attempt(
+      recordManualReading(deps, x.id, { ...parsed.value, by: c.var.user.id }),
+    );
+    if (res instanceof Refusal) {
+      if (res.kind === "not_found") return c.redirect(dataUrl(s.id), 303);
+      const named = Object.keys(res.fields).length > 0;
+      const { fields: errors, params } = res;
+      const detail = named ? error : `${error}: ${c.var.t(res.key, res.params)}`;
+      return sensorPage(deps, c, { form: "reading", values, errors, error: detail, params });
     }
-    const page = `${stationUrl(s.id)}/sensor/${x.id}/data`;
-    const ip = x.config.sensor?.ip_address ?? "";
-    return renderPage(c, deps, x.name, SensorDetail, {
-      locale: c.var.lang,
-      sensor: {
-        id: x.id,
-        name: x.name,
-        serial_number: x.serial_number,
-        status: x.status,
-        lastSeen: lastSeenText(t, x.last_seen, now),
-        lastSeenAt: x.last_seen === null ? null : localDateTime(x.last_seen, off),
-        created: localDateTime(x.created_at, off),
-        station: { id: s.id, name: s.name },
-        station_id: x.station_id,
-        unit: unitId
-          ? unit?.name ?? t("devices.location.unknown_unit")
-          : t("devices.location.not_assigned"),
-        tenant: x.tenant_id === null
-          ? t("devices.location.no_tenant")
-          : x.tenant?.full_name ?? t("devices.location.unknown_tenant"),
-        ip_address: ip,
-        topic_prefix: sensorTopicPrefix(x.serial_number),
-        mqtt_username: x.config.mqtt?.username ?? "",
-        credentialsSet: (x.config.mqtt?.username ?? "") !== "",
-        broker: brokerAddress(deps, c.req.header("host")),
-        measurements,
-        tls: deps.config.mqtt.url ? undefined : {
-          port: deps.config.mqtt.tlsPort === 0 ? null : deps.config.mqtt.tlsPort,
-          requireClientCert: deps.config.mqtt.requireClientCert,
-        },
-        certificate: x.status === "online"
-          ? undefined
-          : await certificateView(deps, t, s.id, x.id, (n) => c.req.query(n)),
-      },
-      uptime: {
-        offsetMinutes: off,
-        month,
-        prevHref: `${page}?month=${shiftMonth(month, -1)}`,
-        nextHref: month < thisMonth ? `${page}?month=${shiftMonth(month, 1)}` : null,
-        data: uptime,
-        invalidMonth: asked !== undefined && !valid ? asked : null,
-      },
-      testConnection: testConnectionSlot(deps, t, s.id, x.id, (n) => c.req.query(n)),
-      tenancy: unitId ? await tenancyCard(deps, t, (n) => c.req.query(n), s.id, x) : undefined,
-    });
+    return c.redirect(`${pageOf(s.id, x.id)}?done=reading_saved#meters`, 303);
+  });
+
+  app.post("/:sensorId/meter/replace", loadStation(deps), backToStation, async (c) => {
+    const s = c.var.station;
+    const x = c.var.sensor;
+    const values = postedValues(await readForm(c), REPLACE_FIELDS);
+    const parsed = parseMeterChange(values, deps.config.utcOffsetMinutes);
+    const error = c.var.t("meters.errors.replace_failed");
+    if (!parsed.ok) {
+      return sensorPage(deps, c, { form: "replace", values, errors: parsed.errors, error });
+    }
+    const res = await attempt(replaceSensorMeter(deps, c.var.user, s.id, x.id, parsed.value));
+    if (res instanceof Refusal) {
+      if (res.kind === "not_found") return c.redirect(dataUrl(s.id), 303);
+      const named = Object.keys(res.fields).length > 0;
+      const { fields: errors, params } = res;
+      const detail = named ? error : `${error}: ${c.var.t(res.key, res.params)}`;
+      return sensorPage(deps, c, { form: "replace", values, errors, error: detail, params });
+    }
+    return c.redirect(`${pageOf(s.id, x.id)}?done=meter_replaced#meters`, 303);
   });
 
   app.post("/:sensorId/certificate/renew", loadStation(deps), backToStation, async (c) => {

@@ -14,6 +14,7 @@ import { notificationApiRoutes } from "./api/notifications.ts";
 import { deviceApiRoutes } from "./api/devices.ts";
 import { mqttConnectionApiRoutes } from "./api/mqtt_connection.ts";
 import { certificateApiRoutes } from "./api/certificates.ts";
+import { meterApiRoutes } from "./api/meters.ts";
 import { analyticsApiRoutes, measurementApiRoutes } from "./api/measurements.ts";
 import { zoneApiRoutes } from "./api/zones.ts";
 import { billingApiRoutes, billingRootRoutes } from "./api/billing.ts";
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/devices", deviceApiRoutes(deps));
   app.route("/api/devices", mqttConnectionApiRoutes(deps));
   app.route("/api/devices", certificateApiRoutes(deps));
+  app.route("/api/devices", meterApiRoutes(deps));
   app.route("/api/measurements", measurementApiRoutes(deps));
   app.route("/api/analytics", analyticsApiRoutes(deps));
   app.route("/api/zones", zoneApiRoutes(deps));

@@ -13,6 +13,7 @@ import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../cor
 import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
 import { connectivityOf, fleetUptime } from "../core/fleet_uptime.ts";
 import { type IngestHealth, readIngestHealth } from "../db/ingest_health.ts";
+import { type UnitMeters, unitMeters } from "./devices/meter_usage.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -33,11 +34,14 @@ export function visibleSensors(deps: Deps, viewer: User): Promise<DeviceView[]> 
   return listDeviceViews(deps, viewer, { type: "sensor" });
 }
 
-async function sumDelta(deps: Deps, sensors: DeviceView[], from: number, to: number) {
+/** The reads of each sensor's unit across its meters (histories read once). */
+function metersOf(deps: Deps, sensors: DeviceView[]): Promise<UnitMeters[]> {
+  return Promise.all(sensors.map((s) => unitMeters(deps, s)));
+}
+
+async function sumDelta(meters: UnitMeters[], from: number, to: number) {
   let total = 0;
-  for (const s of sensors) {
-    total += await deps.telemetry.counterDelta(s.serial_number, "total_energy_kwh", from, to);
-  }
+  for (const m of meters) total += await m.counterDelta("total_energy_kwh", from, to);
   return total;
 }
 
@@ -46,21 +50,15 @@ export async function overview(deps: Deps, viewer: User): Promise<Overview> {
   const now = deps.now();
   const off = deps.config.utcOffsetMinutes;
   const sensors = await visibleSensors(deps, viewer);
+  const meters = await metersOf(deps, sensors);
   let power = 0;
   let capacity = 0;
-  for (const s of sensors) {
+  for (const [i, s] of sensors.entries()) {
     const latest = await deps.telemetry.latest(s.serial_number);
     if (s.status === "online" && latest?.values.total_power !== undefined) {
       power += latest.values.total_power;
     }
-    const peaks = await deps.telemetry.series(
-      s.serial_number,
-      "total_power",
-      now - 30 * DAY,
-      now,
-      "1d",
-      "max",
-    );
+    const peaks = await meters[i].series("total_power", now - 30 * DAY, now, "1d", "max");
     capacity += peaks.reduce((m, p) => Math.max(m, p.value), 0);
   }
   const p = localParts(now, off);
@@ -68,9 +66,9 @@ export async function overview(deps: Deps, viewer: User): Promise<Overview> {
   const month = monthBounds(p.year, p.month, off);
   return {
     currentPower: round2(power / 1000),
-    todayYield: round2(await sumDelta(deps, sensors, today, now)),
-    monthlyYield: round2(await sumDelta(deps, sensors, month.from, now)),
-    totalYield: round2(await sumDelta(deps, sensors, 0, now)),
+    todayYield: round2(await sumDelta(meters, today, now)),
+    monthlyYield: round2(await sumDelta(meters, month.from, now)),
+    totalYield: round2(await sumDelta(meters, 0, now)),
     totalCapacity: round2(capacity / 1000),
   };
 }
@@ -139,23 +137,17 @@ export async function chart(
     }
   }
   const visible = spans.filter((s) => s.from <= now);
+  const meters = await metersOf(deps, sensors);
   const points: ChartPoint[] = [];
   for (const s of visible) {
     const to = Math.min(s.to, now);
-    const energy = await sumDelta(deps, sensors, s.from, to);
+    const energy = await sumDelta(meters, s.from, to);
     points.push({ timestamp: s.from, label: s.label, energy: round2(energy) });
   }
   if (mode === "day" && visible.length > 0) {
     const powerAt = new Map<number, number>();
-    for (const s of sensors) {
-      const series = await deps.telemetry.series(
-        s.serial_number,
-        "total_power",
-        start,
-        start + DAY,
-        "15m",
-        "avg",
-      );
+    for (const m of meters) {
+      const series = await m.series("total_power", start, start + DAY, "15m", "avg");
       for (const p of series) powerAt.set(p.ts, (powerAt.get(p.ts) ?? 0) + p.value);
     }
     for (const p of points) p.power = round2((powerAt.get(p.timestamp) ?? 0) / 1000);
@@ -192,14 +184,8 @@ export async function history(
   key: MeasurementKey,
 ) {
   const now = deps.now();
-  const series = await deps.telemetry.series(
-    sensor.serial_number,
-    key,
-    now - DAY,
-    now,
-    aggregation,
-    "avg",
-  );
+  const meters = await unitMeters(deps, sensor);
+  const series = await meters.series(key, now - DAY, now, aggregation, "avg");
   return {
     data: series.map((p) => ({ measurement: key, value: round2(p.value), timestamp: p.ts })),
   };
@@ -213,18 +199,10 @@ export async function summary(deps: Deps, sensor: DeviceView, month: string) {
   const [y, m] = month.split("-").map(Number);
   const b = monthBounds(y, m, deps.config.utcOffsetMinutes);
   const to = Math.min(b.to, deps.now());
-  const delta = to > b.from
-    ? await deps.telemetry.counterDelta(sensor.serial_number, "total_energy_kwh", b.from, to)
-    : 0;
+  const meters = await unitMeters(deps, sensor);
+  const delta = to > b.from ? await meters.counterDelta("total_energy_kwh", b.from, to) : 0;
   const counter = to > b.from
-    ? await deps.telemetry.series(
-      sensor.serial_number,
-      "total_energy_kwh",
-      b.from,
-      to,
-      "1M",
-      "last",
-    )
+    ? await meters.series("total_energy_kwh", b.from, to, "1M", "last")
     : [];
   return {
     month,
@@ -251,7 +229,7 @@ export async function delta(
     field,
     startDate: new Date(from).toISOString(),
     endDate: new Date(to).toISOString(),
-    delta: round2(await deps.telemetry.counterDelta(sensor.serial_number, field, from, to)),
+    delta: round2(await (await unitMeters(deps, sensor)).counterDelta(field, from, to)),
   };
 }
 

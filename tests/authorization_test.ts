@@ -1103,6 +1103,52 @@ const ROUTES: Row[] = [
     (f) => [f.dev.station, f.dev.sensor],
     page("admin", 303, /\/sensor\/\d+\/data\?mqtt_test=[a-z_]+/),
   ),
+  // ---- a sensor's meters (the tenant's sensor: readings an hour or two back, a new meter) --
+  at(
+    "GET",
+    "/api/devices/:id/sensors/:sensorId/meters",
+    (f) => [f.dev.station, f.dev.sensor],
+    api(["admin"], 200),
+  ),
+  at(
+    "POST",
+    "/api/devices/:id/sensors/:sensorId/manual-readings",
+    (f) => [f.dev.station, f.dev.sensor],
+    api(["admin"], 201),
+    () => ({ json: { at: new Date(Date.now() - 2 * 3_600_000).toISOString(), kwh: 10 } }),
+  ),
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/:sensorId/meter/reading",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin", 303, /\/sensor\/\d+\/data\?done=reading_saved#meters$/),
+    // The portal's local time (UTC-6 by default), as the form's date and time field sends it.
+    () => ({
+      form: {
+        at: new Date(Date.now() - 3_600_000 - 360 * 60_000).toISOString().slice(0, 16),
+        kwh: "20",
+      },
+    }),
+  ),
+  at(
+    "POST",
+    "/api/devices/:id/sensors/:sensorId/meters",
+    (f) => [f.dev.station, f.dev.sensor],
+    api(["admin"], 200),
+    () => ({ json: { serial_number: "MX-1R", at: new Date(Date.now() - 600_000).toISOString() } }),
+  ),
+  at(
+    "POST",
+    "/admin/devices/station/:id/sensor/:sensorId/meter/replace",
+    (f) => [f.dev.station, f.dev.sensor],
+    page("admin", 303, /\/sensor\/\d+\/data\?done=meter_replaced#meters$/),
+    () => ({
+      form: {
+        serial_number: "MX-1S",
+        at: new Date(Date.now() - 360 * 60_000).toISOString().slice(0, 16),
+      },
+    }),
+  ),
 
   // ---- reports ---------------------------------------------------------------------------
   ...(["/reports/generate", "/api/reports/generate"] as const).map((route, i): Row => ({

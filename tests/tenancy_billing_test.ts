@@ -12,7 +12,6 @@ import { dayStart } from "../core/local_time.ts";
 import { listCustomerBills, listUnitBills, type StoredUnitBill } from "../db/bills.ts";
 import { runBilling } from "../services/billing/mod.ts";
 
-const H = 3_600_000;
 const OFFSET = -360;
 const at = (date: string) => dayStart(date, OFFSET);
 

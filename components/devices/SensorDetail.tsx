@@ -57,11 +57,13 @@ export interface SensorDetailProps {
   testConnection?: ReactNode;
   /** The unit's tenancy history and move forms (a sensor measuring a unit). */
   tenancy?: Omit<TenancyCardProps, "t">;
+  /** Meter History, Manual Readings and Replace Meter (`MeterCards`), below the grid. */
+  meters?: ReactNode;
 }
 
 /** The page. */
 export function SensorDetail(
-  { t, locale, sensor: s, uptime, testConnection, tenancy }: SensorDetailProps,
+  { t, locale, sensor: s, uptime, testConnection, tenancy, meters }: SensorDetailProps,
 ) {
   const S = (k: string, p?: Record<string, string | number>) => t(`devices.sensor_data.${k}`, p);
   const base = `/admin/devices/station/${s.station.id}`;
@@ -166,6 +168,7 @@ export function SensorDetail(
         <UptimeCard t={t} locale={locale} {...uptime} />
         {tenancy && <TenancyCard t={t} {...tenancy} />}
       </div>
+      {meters}
     </>
   );
 }

@@ -171,3 +171,6 @@ export async function counterUsageOf(
   const delta = readings === 0 ? 0 : await store.counterDelta(serial, key, from, to);
   return { delta, readings };
 }
+
+/** The stores' UTC buckets: the start of the bucket holding an instant, the next start. */
+export { bucketCeil, bucketFloor } from "./_buckets.ts";

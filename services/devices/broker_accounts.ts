@@ -8,6 +8,7 @@ import { GENERATED_MQTT_PASSWORD_LENGTH, mqttPasswordFromBytes } from "../../cor
 import {
   createDevice,
   deleteDevice,
+  type StageAlso,
   type StoredDevice,
   updateDevice,
   type WriteRefusal,
@@ -160,7 +161,7 @@ export async function createFollowed(
 
 /**
  * Edits a device, with the password of the body or, when it is blank, the current one, and
- * brings the broker along ({@link followBroker}).
+ * brings the broker along ({@link followBroker}). `also` adds other keys to the commit.
  */
 export async function updateFollowed(
   deps: Deps,
@@ -171,13 +172,14 @@ export async function updateFollowed(
     parent: StoredDevice | null,
     pw: PasswordFields,
   ) => StoredDevice | WriteRefusal | Promise<StoredDevice | WriteRefusal>,
+  also?: StageAlso,
 ): Promise<WriteResult> {
   const pw = await passwordFields(deps, password);
   let prev: StoredDevice | null = null;
   const res = await updateDevice(deps.kv, id, (cur, parent) => {
     prev = cur;
     return build(cur, parent, pw ?? storedPassword(cur));
-  });
+  }, also);
   if (res.ok) await followBroker(deps, res.device, prev);
   return res;
 }

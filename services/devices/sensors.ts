@@ -8,6 +8,7 @@ import { forgetSensorCertificate } from "./certificates.ts";
 import { answer, DV, fieldError, forgetStatus, isTenant, SENSOR_NOT_FOUND } from "./_changes.ts";
 import { notFound } from "../refusal.ts";
 import { moveTenantIn, moveTenantOut } from "./tenancies.ts";
+import { type MeterChangeTrack, stageSerialChange, withMeterUndo } from "./meter_history.ts";
 import {
   createFollowed,
   leaveBroker,
@@ -83,7 +84,11 @@ export async function createSensor(
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }
 
-/** Edits a sensor of a station (admin); a blank password keeps the current one. */
+/**
+ * Edits a sensor of a station (admin); a blank password keeps the current one. A new serial
+ * number is a new meter: the replacement is recorded in the sensor's meter history, in the
+ * same commit, at this instant (without counters; the sensor page's replacement records them).
+ */
 export async function updateSensor(
   deps: Deps,
   actor: User,
@@ -93,17 +98,24 @@ export async function updateSensor(
 ): Promise<DeviceView> {
   await refuseUnknownTenant(deps, input);
   let before: number | null = null;
-  const res = await updateFollowed(
+  const track: MeterChangeTrack = {};
+  const res = await withMeterUndo(
     deps,
     sensorId,
-    input.config.mqtt.password,
-    (cur, station, pw) => {
-      if (cur.type !== "sensor" || cur.parent_id !== stationId || !station) {
-        return { reason: "not_found" };
-      }
-      before = cur.tenant_id ?? cur.config.sensor?.tenant_id ?? null;
-      return sensorRecord(sensorId, station, input, pw, deps.now(), cur);
-    },
+    track,
+    updateFollowed(
+      deps,
+      sensorId,
+      input.config.mqtt.password,
+      (cur, station, pw) => {
+        if (cur.type !== "sensor" || cur.parent_id !== stationId || !station) {
+          return { reason: "not_found" };
+        }
+        before = cur.tenant_id ?? cur.config.sensor?.tenant_id ?? null;
+        return sensorRecord(sensorId, station, input, pw, deps.now(), cur);
+      },
+      stageSerialChange(deps, { at: null, last_kwh: null, first_kwh: null }, track),
+    ),
   );
   // A new tenant chosen on the form moves in now (and the one before moves out).
   const tenant = input.config.sensor.tenant_id;

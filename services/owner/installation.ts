@@ -15,6 +15,7 @@ import { listCustomerBills } from "../../db/bills.ts";
 import { stationContext, stationReport } from "../reports/mod.ts";
 import { type OwnerTotals, stationOwnerProfit } from "../finances/mod.ts";
 import { ownerStation } from "./stations.ts";
+import { type MeteredSensor, type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
 
 /** A unit of the installation: its meter, the month's energy, and phases A, B, C (kWh). */
 export interface InstallationUnit {
@@ -54,26 +55,31 @@ export interface Installation {
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 async function counter(
-  deps: Deps,
-  serial: string,
+  meters: Promise<UnitMeters>,
   key: MeasurementKey,
   from: number,
   to: number,
 ) {
   // A failed read rejects (data unavailable), never counts as no energy.
   if (to <= from) return 0;
-  return await deps.telemetry.counterDelta(serial, key, from, to);
+  return await (await meters).counterDelta(key, from, to);
 }
 
-/** The energy of one meter over a month: total and phases (the 40/35/25 split as fallback). */
-export async function meterMonth(deps: Deps, serial: string, month: string) {
+/**
+ * The energy of a sensor's unit over a month, across the meters it had: total and phases
+ * (the 40/35/25 split as fallback).
+ */
+export async function meterMonth(deps: Deps, sensor: MeteredSensor, month: string) {
   const p = parsePeriod(month);
   const b = monthBounds(p.year, p.months[0], deps.config.utcOffsetMinutes);
   const to = Math.min(b.to, deps.now());
-  const total = r3(await counter(deps, serial, "total_energy_kwh", b.from, to));
+  const meters = unitMeters(deps, sensor);
+  meters.catch(() => {}); // a failed read rejects at its first use below
+  const read = (key: MeasurementKey) => counter(meters, key, b.from, to);
+  const total = r3(await read("total_energy_kwh"));
   const measured: number[] = [];
   for (const ph of ["a", "b", "c"] as const) {
-    measured.push(r3(await counter(deps, serial, `phase_${ph}_energy_kwh`, b.from, to)));
+    measured.push(r3(await read(`phase_${ph}_energy_kwh`)));
   }
   return { total, phases: phaseSplit(total, measured) };
 }
@@ -110,7 +116,7 @@ export async function installation(
   for (const s of sensors) {
     const unitId = s.config.sensor?.unit_id ?? null;
     const unit = stationUnits.find((u) => u.id === unitId);
-    const m = await meterMonth(deps, s.serial_number, month);
+    const m = await meterMonth(deps, s, month);
     units.push({
       sensor: s,
       name: unit?.name || unitId || s.name,

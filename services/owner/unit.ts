@@ -80,7 +80,7 @@ export async function ownerUnit(
   const latest = await deps.telemetry.latest(sensor.serial_number);
   const v = latest?.values ?? {};
   const online = sensor.status === "online";
-  const energy = await meterMonth(deps, sensor.serial_number, month);
+  const energy = await meterMonth(deps, sensor, month);
   const phases = (["a", "b", "c"] as const).map((p, i): PhaseNow => ({
     power: online ? r2(v[`phase_${p}_power`] ?? 0) : 0,
     current: online ? r2(v[`phase_${p}_current`] ?? 0) : 0,

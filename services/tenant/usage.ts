@@ -9,14 +9,18 @@ import type { Deps } from "../deps.ts";
 import type { TenantUnit } from "./units.ts";
 import { dayStart, localDate, localParts, monthBounds } from "../../core/local_time.ts";
 import { daysInMonth } from "../../core/periods.ts";
+import { type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** What the readings need of a unit: its meter's serial number and status. */
-export type Meter = Pick<TenantUnit, "serial_number" | "status">;
+/**
+ * What the readings need of a unit: its sensor's id (the meters it had over time), its
+ * current meter's serial number and status.
+ */
+export type Meter = Pick<TenantUnit, "id" | "serial_number" | "status">;
 
 /** A chart point: its label (local time or date) and value. */
 export interface SeriesPoint {
@@ -65,15 +69,24 @@ export async function unitNow(deps: Deps, unit: Meter): Promise<UnitNow> {
   };
 }
 
-function delta(deps: Deps, unit: Meter, from: number, to: number): Promise<number> {
-  if (to <= from) return Promise.resolve(0);
-  return deps.telemetry.counterDelta(unit.serial_number, "total_energy_kwh", from, to);
+/** A unit's meters, or `unit` itself to read them on first use. */
+type Metered = Meter | UnitMeters;
+
+async function delta(deps: Deps, unit: Metered, from: number, to: number): Promise<number> {
+  if (to <= from) return 0;
+  const meters = "counterDelta" in unit ? unit : await unitMeters(deps, unit);
+  return await meters.counterDelta("total_energy_kwh", from, to);
 }
 
-/** Energy of `[from, to)` for a unit in kWh (3 decimals, as bills read it). */
+/** The reads of a unit across its meters (a failing store is refused: data unavailable). */
+function metersOf(deps: Deps, unit: Meter): Promise<UnitMeters> {
+  return unitMeters(deps, unit);
+}
+
+/** Energy of `[from, to)` for a unit in kWh (3 decimals, as bills read it), across its meters. */
 export async function energyBetween(
   deps: Deps,
-  unit: Meter,
+  unit: Metered,
   from: number,
   to: number,
 ): Promise<number> {
@@ -92,13 +105,14 @@ export async function unitEnergy(deps: Deps, unit: Meter): Promise<UnitEnergy> {
     off,
   );
   const span = now - month.from;
-  const monthExact = round3(await delta(deps, unit, month.from, now));
+  const meters = (await metersOf(deps, unit)) ?? unit;
+  const monthExact = round3(await delta(deps, meters, month.from, now));
   return {
-    todayKwh: round2(await delta(deps, unit, dayStart(localDate(now, off), off), now)),
+    todayKwh: round2(await delta(deps, meters, dayStart(localDate(now, off), off), now)),
     monthKwh: round2(monthExact),
     monthKwhExact: monthExact,
     lastMonthSameSpanKwh: round2(
-      await delta(deps, unit, prev.from, Math.min(prev.from + span, prev.to)),
+      await delta(deps, meters, prev.from, Math.min(prev.from + span, prev.to)),
     ),
     elapsedDays: span / DAY,
     daysInMonth: daysInMonth(p.year, p.month),
@@ -118,8 +132,7 @@ export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<
   const from = end - DAY;
   const sums = Array(24).fill(0);
   for (const u of units) {
-    const points = await deps.telemetry.series(
-      u.serial_number,
+    const points = await (await unitMeters(deps, u)).series(
       "total_power",
       from,
       end,
@@ -144,11 +157,12 @@ export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<
 export async function dailySeries(deps: Deps, units: readonly Meter[]): Promise<SeriesPoint[]> {
   const off = deps.config.utcOffsetMinutes;
   const today = dayStart(localDate(deps.now(), off), off);
+  const meters = await Promise.all(units.map(async (u) => (await metersOf(deps, u)) ?? u));
   const out: SeriesPoint[] = [];
   for (let i = 6; i >= 0; i--) {
     const from = today - i * DAY;
     let sum = 0;
-    for (const u of units) sum += await energyBetween(deps, u, from, from + DAY);
+    for (const m of meters) sum += await energyBetween(deps, m, from, from + DAY);
     out.push({ label: localDate(from, off).slice(5), value: round2(sum) });
   }
   return out;
@@ -162,12 +176,13 @@ export async function monthlySeries(
 ): Promise<SeriesPoint[]> {
   const off = deps.config.utcOffsetMinutes;
   const p = localParts(deps.now(), off);
+  const meters = await Promise.all(units.map(async (u) => (await metersOf(deps, u)) ?? u));
   const out: SeriesPoint[] = [];
   for (let i = n - 1; i >= 0; i--) {
     const d = new Date(Date.UTC(p.year, p.month - 1 - i, 1));
     const b = monthBounds(d.getUTCFullYear(), d.getUTCMonth() + 1, off);
     let sum = 0;
-    for (const u of units) sum += await energyBetween(deps, u, b.from, b.to);
+    for (const m of meters) sum += await energyBetween(deps, m, b.from, b.to);
     out.push({ label: d.toISOString().slice(0, 7), value: round2(sum) });
   }
   return out;
@@ -194,8 +209,7 @@ export async function dashboardSeries(
 export async function hourlyAverage(deps: Deps, unit: Meter): Promise<number[]> {
   const off = deps.config.utcOffsetMinutes;
   const end = Math.floor(deps.now() / HOUR) * HOUR;
-  const points = await deps.telemetry.counterSeries(
-    unit.serial_number,
+  const points = await (await unitMeters(deps, unit)).counterSeries(
     "total_energy_kwh",
     end - 7 * DAY,
     end,

@@ -1,0 +1,83 @@
+/**
+ * A sensor's meters over time (admin), mounted at /api/devices:
+ * - `GET /api/devices/{stationId}/sensors/{sensorId}/meters` → `{meters, readings}`: the meters
+ *   that measured the unit (newest first; `from` null for since ever, `to` null while in
+ *   service) and its manual readings (newest first), times in epoch ms.
+ * - `POST .../meters` body `serial_number`, `at`, `last_kwh`, `first_kwh` (optional) replaces
+ *   the meter → the sensor as `GET .../sensors/{sensorId}` serves it.
+ * - `POST .../manual-readings` body `at`, `kwh`, `note` → 201 `{reading}`.
+ *
+ * `at` is an ISO 8601 instant with its zone or epoch ms. A 400 answers `{message, errors}`
+ * by field, in the caller's language, and changes nothing.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { Deps, UserEnv } from "../_deps.ts";
+import { badJson, badRequest, idParam, readJson } from "../_http.ts";
+import { requireApiRole } from "../_session.ts";
+import type { MeterPeriod } from "../../core/meters.ts";
+import { parseManualReading, parseMeterChange } from "../../core/meter_inputs.ts";
+import { getSensorView, SENSOR_NOT_FOUND } from "../../services/devices/mod.ts";
+import { meterOverview, replaceSensorMeter } from "../../services/devices/meter_history.ts";
+import { recordManualReading } from "../../services/devices/meter_usage.ts";
+
+type Ctx = Context<UserEnv>;
+
+/** A meter as JSON: `from` null for a meter there since the sensor's start. */
+const meterJson = (m: MeterPeriod) => ({ ...m, from: Number.isFinite(m.from) ? m.from : null });
+
+/** The routes of a sensor's meters. */
+export function meterApiRoutes(deps: Deps): Hono<UserEnv> {
+  const app = new Hono<UserEnv>();
+  const admin = requireApiRole("admin");
+
+  /** The sensor the path names, or null (after answering 404). */
+  const sensorOf = async (c: Ctx) => {
+    const stationId = idParam(c.req.param("id"));
+    const sensorId = idParam(c.req.param("sensorId"));
+    if (stationId === null || sensorId === null) return null;
+    return await getSensorView(deps, c.var.user, stationId, sensorId);
+  };
+  const missing = (c: Ctx) => c.json({ message: c.var.t(SENSOR_NOT_FOUND) }, 404);
+  /** The JSON body as an object, or null when it is not one. */
+  const objectBody = async (c: Ctx) => {
+    const raw = await readJson(c);
+    return raw !== null && typeof raw === "object" && !Array.isArray(raw)
+      ? raw as Record<string, unknown>
+      : null;
+  };
+
+  app.get("/:id/sensors/:sensorId/meters", admin, async (c) => {
+    const sensor = await sensorOf(c);
+    if (!sensor) return missing(c);
+    const o = await meterOverview(deps, sensor);
+    return c.json({ meters: o.meters.map(meterJson), readings: o.readings });
+  });
+
+  app.post("/:id/sensors/:sensorId/meters", admin, async (c) => {
+    const sensor = await sensorOf(c);
+    if (!sensor) return missing(c);
+    const body = await objectBody(c);
+    if (!body) return badJson(c);
+    const parsed = parseMeterChange(body, deps.config.utcOffsetMinutes);
+    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("meters.errors.replace_failed"));
+    const stationId = idParam(c.req.param("id"))!;
+    const view = await replaceSensorMeter(deps, c.var.user, stationId, sensor.id, parsed.value);
+    return c.json(view);
+  });
+
+  app.post("/:id/sensors/:sensorId/manual-readings", admin, async (c) => {
+    const sensor = await sensorOf(c);
+    if (!sensor) return missing(c);
+    const body = await objectBody(c);
+    if (!body) return badJson(c);
+    const parsed = parseManualReading(body, deps.config.utcOffsetMinutes);
+    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("meters.errors.reading_failed"));
+    const reading = await recordManualReading(deps, sensor.id, {
+      ...parsed.value,
+      by: c.var.user.id,
+    });
+    return c.json({ reading }, 201);
+  });
+  return app;
+}

@@ -13,7 +13,8 @@ import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../cor
 import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
 import { connectivityOf, fleetUptime } from "../core/fleet_uptime.ts";
 import { type IngestHealth, readIngestHealth } from "../db/ingest_health.ts";
-import { type UnitMeters, unitMeters } from "./devices/meter_usage.ts";
+import type { UnitMeters } from "./devices/meter_usage.ts";
+import { metersFor } from "./devices/tenancies.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -34,9 +35,12 @@ export function visibleSensors(deps: Deps, viewer: User): Promise<DeviceView[]> 
   return listDeviceViews(deps, viewer, { type: "sensor" });
 }
 
-/** The reads of each sensor's unit across its meters (histories read once). */
-function metersOf(deps: Deps, sensors: DeviceView[]): Promise<UnitMeters[]> {
-  return Promise.all(sensors.map((s) => unitMeters(deps, s)));
+/**
+ * The reads of each sensor's unit across its meters (histories read once), as `viewer` may
+ * see them: a tenant's within their tenancies.
+ */
+function metersOf(deps: Deps, sensors: DeviceView[], viewer: User): Promise<UnitMeters[]> {
+  return Promise.all(sensors.map((s) => metersFor(deps, viewer, s)));
 }
 
 async function sumDelta(meters: UnitMeters[], from: number, to: number) {
@@ -50,7 +54,7 @@ export async function overview(deps: Deps, viewer: User): Promise<Overview> {
   const now = deps.now();
   const off = deps.config.utcOffsetMinutes;
   const sensors = await visibleSensors(deps, viewer);
-  const meters = await metersOf(deps, sensors);
+  const meters = await metersOf(deps, sensors, viewer);
   let power = 0;
   let capacity = 0;
   for (const [i, s] of sensors.entries()) {
@@ -137,7 +141,7 @@ export async function chart(
     }
   }
   const visible = spans.filter((s) => s.from <= now);
-  const meters = await metersOf(deps, sensors);
+  const meters = await metersOf(deps, sensors, viewer);
   const points: ChartPoint[] = [];
   for (const s of visible) {
     const to = Math.min(s.to, now);
@@ -179,12 +183,13 @@ export async function realtime(deps: Deps, sensor: DeviceView) {
 /** A day of one key (default total_power) at 15-minute or hourly resolution. */
 export async function history(
   deps: Deps,
+  viewer: User,
   sensor: DeviceView,
   aggregation: "15m" | "1h",
   key: MeasurementKey,
 ) {
   const now = deps.now();
-  const meters = await unitMeters(deps, sensor);
+  const meters = await metersFor(deps, viewer, sensor);
   const series = await meters.series(key, now - DAY, now, aggregation, "avg");
   return {
     data: series.map((p) => ({ measurement: key, value: round2(p.value), timestamp: p.ts })),
@@ -195,11 +200,11 @@ export async function history(
  * A month's summary of a sensor's energy counter: the month's consumption (`delta`, also
  * served as `avg`, the field the dashboard sums per station) and the counter's range.
  */
-export async function summary(deps: Deps, sensor: DeviceView, month: string) {
+export async function summary(deps: Deps, viewer: User, sensor: DeviceView, month: string) {
   const [y, m] = month.split("-").map(Number);
   const b = monthBounds(y, m, deps.config.utcOffsetMinutes);
   const to = Math.min(b.to, deps.now());
-  const meters = await unitMeters(deps, sensor);
+  const meters = await metersFor(deps, viewer, sensor);
   const delta = to > b.from ? await meters.counterDelta("total_energy_kwh", b.from, to) : 0;
   const counter = to > b.from
     ? await meters.series("total_energy_kwh", b.from, to, "1M", "last")
@@ -219,6 +224,7 @@ export async function summary(deps: Deps, sensor: DeviceView, month: string) {
 /** Energy of one counter key between two instants. */
 export async function delta(
   deps: Deps,
+  viewer: User,
   sensor: DeviceView,
   field: MeasurementKey,
   from: number,
@@ -229,7 +235,7 @@ export async function delta(
     field,
     startDate: new Date(from).toISOString(),
     endDate: new Date(to).toISOString(),
-    delta: round2(await (await unitMeters(deps, sensor)).counterDelta(field, from, to)),
+    delta: round2(await (await metersFor(deps, viewer, sensor)).counterDelta(field, from, to)),
   };
 }
 

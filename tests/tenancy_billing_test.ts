@@ -309,3 +309,90 @@ Deno.test("a meter that sent nothing all month: billed by estimate, flagged, nev
     w.t.close();
   }
 });
+
+Deno.test("access follows the tenancy: the old tenant keeps their bills and loses the unit, the newcomer sees nothing from before", async () => {
+  const w = await world("2026-10-20T18:00:00Z");
+  try {
+    await readings(w, "SIM-A", [
+      ["2026-09-01T01:00:00", 900],
+      ["2026-09-30T23:00:00", 1000],
+      ["2026-10-09T23:00:00", 1075],
+      ["2026-10-19T23:00:00", 1100],
+    ]);
+    await runBilling(w.t.deps, w.zoneId, "2026-09");
+    const [september] = await unitBills(w, "unit_1");
+    const moved = await post(w, "/api/devices/assign-tenant", {
+      tenant_id: w.c.id,
+      sensor_ids: [w.sensors[0]],
+      effective_from: "2026-10-10",
+    });
+    assert.equal(moved.status, 200);
+    const sensor = w.sensors[0];
+    const a = w.tenantTokens[0];
+    const c = w.c.token;
+    /** Who asks what, the status they get, and what the answer must hold. */
+    type Answer = {
+      bills: { id: number }[];
+      devices: { id: number }[];
+      summaries: { total_energy_kwh: { delta: number } };
+      delta: number;
+    };
+    const table: [string, string, string, number, ((body: Answer) => void)?][] = [
+      [
+        "A",
+        a,
+        "/api/bills",
+        200,
+        (b) => assert.deepEqual(b.bills.map((x) => x.id), [september.id]),
+      ],
+      ["A", a, `/api/tenant-payments/${september.id}`, 200],
+      [
+        "A",
+        a,
+        "/api/devices?type=sensor",
+        200,
+        (b) => assert.ok(!b.devices.some((d) => d.id === sensor), "the unit is no longer A's"),
+      ],
+      ["A", a, `/api/measurements/${sensor}/summary?month=2026-10`, 404],
+      ["C", c, "/api/bills", 200, (b) => assert.deepEqual(b.bills, [])],
+      ["C", c, `/api/tenant-payments/${september.id}`, 404],
+      [
+        "C",
+        c,
+        "/api/devices?type=sensor",
+        200,
+        (b) => assert.ok(b.devices.some((d) => d.id === sensor), "the unit is C's"),
+      ],
+      // October for C: from the 10th only (1075 → 1100), not A's 75 kWh before it.
+      [
+        "C",
+        c,
+        `/api/measurements/${sensor}/summary?month=2026-10`,
+        200,
+        (b) => assert.equal(b.summaries.total_energy_kwh.delta, 25),
+      ],
+      [
+        "C",
+        c,
+        `/api/analytics/delta?sensorId=${sensor}&startDate=2026-10-01&endDate=2026-10-21`,
+        200,
+        (b) => assert.equal(b.delta, 25),
+      ],
+      [
+        "admin",
+        w.admin,
+        `/api/measurements/${sensor}/summary?month=2026-10`,
+        200,
+        (b) => assert.equal(b.summaries.total_energy_kwh.delta, 100),
+      ],
+    ];
+    for (const [who, token, path, status, check] of table) {
+      const res = await call(w.t, "GET", path, { token });
+      const text = await res.text();
+      assert.equal(res.status, status, `${who} GET ${path}: ${text}`);
+      check?.(JSON.parse(text));
+    }
+  } finally {
+    w.t.close();
+  }
+});

@@ -94,7 +94,7 @@ export function measurementApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!q.ok) return badRequest(c, q.errors);
     const s = await sensorParam(c, deps, c.req.param("id"));
     if (s instanceof Response) return s;
-    return c.json(await history(deps, s, q.data.aggregation, q.data.measurement));
+    return c.json(await history(deps, c.var.user, s, q.data.aggregation, q.data.measurement));
   });
 
   app.get("/:id/summary", async (c) => {
@@ -102,7 +102,7 @@ export function measurementApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!q.ok) return badRequest(c, q.errors);
     const s = await sensorParam(c, deps, c.req.param("id"));
     if (s instanceof Response) return s;
-    return c.json(await summary(deps, s, q.data.month ?? today().slice(0, 7)));
+    return c.json(await summary(deps, c.var.user, s, q.data.month ?? today().slice(0, 7)));
   });
 
   return app;
@@ -127,7 +127,7 @@ export function analyticsApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!q.ok) return badRequest(c, q.errors);
     const s = await sensorParam(c, deps, String(q.data.sensorId));
     if (s instanceof Response) return s;
-    return c.json(await delta(deps, s, q.data.field, q.data.startDate, q.data.endDate));
+    return c.json(await delta(deps, c.var.user, s, q.data.field, q.data.startDate, q.data.endDate));
   });
   return app;
 }

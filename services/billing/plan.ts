@@ -5,7 +5,7 @@
  * stations at a time; for a zone with a high-consumption limit, the unit's earlier use.
  */
 import type { StoredDevice } from "../../db/devices.ts";
-import { counterUsageOf } from "../../db/telemetry/mod.ts";
+import { type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 import type { Run, StationPlan, UnitPlan } from "./station.ts";
 import { billSlot, type MissingReadings } from "../../core/bill.ts";
@@ -58,10 +58,11 @@ export async function planStation(
       const held = tenancies.get(unit.id) ??
         (pointer === null ? [] : [legacyTenancy(station.id, unit.id, pointer)]);
       const parts = periodParts(held, bounds);
+      const meters = await unitMeters(deps, sensor);
       const plans: UnitPlan[] = [];
       for (const part of parts) {
         const whole = parts.length === 1;
-        const usage = await meterUsage(deps, sensor.serial_number, part, deps.now());
+        const usage = await meterUsage(meters, part, deps.now());
         plans.push({
           unit_id: unit.id,
           sensor,
@@ -104,35 +105,24 @@ export async function planStation(
 const DAY = 86_400_000;
 
 /**
- * A meter's energy over a part (kWh), how many readings it holds and how many of its days
+ * A unit's energy over a part (kWh) across the meters it had (a meter replaced in the part
+ * counts each meter's own increase), how many readings it holds and how many of its days
  * (those begun by `now`) have none.
  */
 async function meterUsage(
-  deps: Run["deps"],
-  serial: string,
+  meters: UnitMeters,
   part: { from: number; to: number },
   now: number,
 ): Promise<{ delta: number; readings: number; missing: MissingReadings | null }> {
-  const usage = await counterUsageOf(
-    deps.telemetry,
-    serial,
-    "total_energy_kwh",
-    part.from,
-    part.to,
-  );
+  const usage = await meters.counterUsage("total_energy_kwh", part.from, part.to);
   const end = Math.min(part.to, now);
   const of = Math.max(0, Math.ceil((end - part.from) / DAY));
   if (of === 0) return { ...usage, missing: null };
   // Hours with a reading, counted by the local day they fall in (hours: days in UTC would
   // straddle the business time zone's days).
-  const hours = usage.readings === 0 ? [] : await deps.telemetry.series(
-    serial,
-    "total_energy_kwh",
-    part.from,
-    end,
-    "1h",
-    "last",
-  );
+  const hours = usage.readings === 0
+    ? []
+    : await meters.series("total_energy_kwh", part.from, end, "1h", "last");
   const days = new Set(
     hours.filter((p) => p.ts >= part.from && p.ts < end).map((p) =>
       Math.floor((p.ts - part.from) / DAY)
@@ -141,7 +131,6 @@ async function meterUsage(
   const missing = of - Math.min(of, days.size);
   return { ...usage, missing: missing > 0 ? { days: missing, of } : null };
 }
-
 /** `fn` over `items`, at most `limit` at a time; answers the results in the order of `items`. */
 export async function inFlight<T, R>(
   items: readonly T[],

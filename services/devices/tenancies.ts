@@ -35,6 +35,8 @@ import { finalizedBillAfter } from "../billing/tenancy_bills.ts";
 import { billMoveOut } from "../billing/tenancy_bills.ts";
 import { conflict, notFound, Refusal } from "../refusal.ts";
 import { SENSOR_NOT_FOUND } from "./_changes.ts";
+import { type MeteredSensor, readingSegments, type UnitMeters, unitMeters } from "./meter_usage.ts";
+import type { User } from "../../core/types.ts";
 
 /** Locale keys of the tenancy refusals. */
 export const TENANCY_ERRORS = {
@@ -90,8 +92,13 @@ export function checkHandover(
   return { at, reading: r ?? null };
 }
 
+/** What the tenancy rules read of a sensor (a stored device or its view). */
+type TenancySensor = Pick<StoredDevice, "type" | "parent_id" | "tenant_id"> & {
+  config: { sensor?: Pick<NonNullable<StoredDevice["config"]["sensor"]>, "unit_id" | "tenant_id"> };
+};
+
 /** The station and unit a sensor measures; not found without one. */
-function unitOf(sensor: StoredDevice | null): { stationId: number; unitId: string } {
+function unitOf(sensor: TenancySensor | null): { stationId: number; unitId: string } {
   const unitId = sensor?.config.sensor?.unit_id;
   if (!sensor || sensor.type !== "sensor") throw notFound(SENSOR_NOT_FOUND);
   if (sensor.parent_id === null || !unitId) {
@@ -106,7 +113,7 @@ function unitOf(sensor: StoredDevice | null): { stationId: number; unitId: strin
  */
 async function unitTenancies(
   deps: Deps,
-  sensor: StoredDevice,
+  sensor: TenancySensor,
   pointer: number | null = sensor.tenant_id ?? sensor.config.sensor?.tenant_id ?? null,
 ): Promise<UnitTenancies> {
   const { stationId, unitId } = unitOf(sensor);
@@ -203,8 +210,10 @@ async function recordHandoverReading(
   at: number,
   kwh: number,
 ): Promise<void> {
+  // The meter that measured the unit then (it may have been replaced since).
+  const [segment] = await readingSegments(deps, sensor, at - 1, at);
   deps.telemetry.write([{
-    serial: sensor.serial_number,
+    serial: segment?.serial ?? sensor.serial_number,
     ts: at - 1,
     values: { total_energy_kwh: kwh },
   }]);
@@ -351,7 +360,7 @@ export async function tenanciesOf(
 export async function tenancyWindows(
   deps: Deps,
   tenantId: number,
-  sensor: StoredDevice,
+  sensor: TenancySensor,
 ): Promise<{ from: number; to: number }[]> {
   const unitId = sensor.config.sensor?.unit_id;
   if (sensor.parent_id === null || !unitId) return [];
@@ -360,4 +369,20 @@ export async function tenancyWindows(
     from: t.from,
     to: t.to ?? Infinity,
   }));
+}
+
+/**
+ * The reads of a sensor's unit as `viewer` may see them (issue 24): a tenant only within their
+ * own tenancies of the unit (no reading from before they moved in or after they moved out),
+ * anyone else all of them.
+ */
+export async function metersFor(
+  deps: Deps,
+  viewer: Pick<User, "id" | "role"> | null,
+  sensor: TenancySensor & MeteredSensor,
+): Promise<UnitMeters> {
+  const windows = viewer?.role === "user"
+    ? await tenancyWindows(deps, viewer.id, sensor)
+    : undefined;
+  return await unitMeters(deps, sensor, windows);
 }

@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { DeviceStatus, DeviceView } from "../../core/devices.ts";
 import { parseLocation } from "../../core/device_rules.ts";
-import { listDeviceViews } from "../devices/mod.ts";
+import { listDeviceViews, tenancyWindows } from "../devices/mod.ts";
 import { notFound } from "../refusal.ts";
 
 /** The message of a unit that is missing or not the caller's. */
@@ -23,6 +23,8 @@ export interface TenantUnit {
   serial_number: string;
   status: DeviceStatus;
   last_seen: number | null;
+  /** The tenant's tenancies of the unit: what they may read of it (issue 24). */
+  windows?: { from: number; to: number }[];
   station: {
     id: number;
     name: string;
@@ -34,7 +36,10 @@ export interface TenantUnit {
   } | null;
 }
 
-function unitOf(sensor: DeviceView, stations: Map<number, DeviceView>): TenantUnit {
+function unitOf(
+  sensor: DeviceView,
+  stations: Map<number, DeviceView>,
+): Omit<TenantUnit, "windows"> {
   const station = sensor.parent_id === null ? undefined : stations.get(sensor.parent_id);
   const unitId = sensor.config.sensor?.unit_id ?? null;
   const unit = station?.config.station?.units.find((u) => u.id === unitId);
@@ -63,9 +68,11 @@ export async function tenantUnits(deps: Deps, user: User): Promise<TenantUnit[]>
   if (user.role !== "user") return [];
   const views = await listDeviceViews(deps, user, { tenant_id: user.id });
   const stations = new Map(views.filter((d) => d.type === "station").map((d) => [d.id, d]));
-  return views.filter((d) => d.type === "sensor" && d.tenant_id === user.id).map((s) =>
-    unitOf(s, stations)
-  );
+  const sensors = views.filter((d) => d.type === "sensor" && d.tenant_id === user.id);
+  return await Promise.all(sensors.map(async (s) => ({
+    ...unitOf(s, stations),
+    windows: await tenancyWindows(deps, user.id, s),
+  })));
 }
 
 /** One of the caller's units; not found when it is missing or another tenant's. */

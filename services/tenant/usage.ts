@@ -9,7 +9,7 @@ import type { Deps } from "../deps.ts";
 import type { TenantUnit } from "./units.ts";
 import { dayStart, localDate, localParts, monthBounds } from "../../core/local_time.ts";
 import { daysInMonth } from "../../core/periods.ts";
-import { type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
+import { type TimeWindow, type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -20,7 +20,10 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * What the readings need of a unit: its sensor's id (the meters it had over time), its
  * current meter's serial number and status.
  */
-export type Meter = Pick<TenantUnit, "id" | "serial_number" | "status">;
+export type Meter = Pick<TenantUnit, "id" | "serial_number" | "status"> & {
+  /** A tenant's tenancies of the unit: only readings within them are read (issue 24). */
+  windows?: TimeWindow[];
+};
 
 /** A chart point: its label (local time or date) and value. */
 export interface SeriesPoint {
@@ -74,13 +77,13 @@ type Metered = Meter | UnitMeters;
 
 async function delta(deps: Deps, unit: Metered, from: number, to: number): Promise<number> {
   if (to <= from) return 0;
-  const meters = "counterDelta" in unit ? unit : await unitMeters(deps, unit);
+  const meters = "counterDelta" in unit ? unit : await unitMeters(deps, unit, unit.windows);
   return await meters.counterDelta("total_energy_kwh", from, to);
 }
 
 /** The reads of a unit across its meters (a failing store is refused: data unavailable). */
 function metersOf(deps: Deps, unit: Meter): Promise<UnitMeters> {
-  return unitMeters(deps, unit);
+  return unitMeters(deps, unit, unit.windows);
 }
 
 /** Energy of `[from, to)` for a unit in kWh (3 decimals, as bills read it), across its meters. */
@@ -132,7 +135,7 @@ export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<
   const from = end - DAY;
   const sums = Array(24).fill(0);
   for (const u of units) {
-    const points = await (await unitMeters(deps, u)).series(
+    const points = await (await unitMeters(deps, u, u.windows)).series(
       "total_power",
       from,
       end,
@@ -209,7 +212,7 @@ export async function dashboardSeries(
 export async function hourlyAverage(deps: Deps, unit: Meter): Promise<number[]> {
   const off = deps.config.utcOffsetMinutes;
   const end = Math.floor(deps.now() / HOUR) * HOUR;
-  const points = await (await unitMeters(deps, unit)).counterSeries(
+  const points = await (await unitMeters(deps, unit, unit.windows)).counterSeries(
     "total_energy_kwh",
     end - 7 * DAY,
     end,

@@ -237,7 +237,7 @@ function billingPageRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
     }
     try {
       const r = await runBilling(deps, form.zone_id, form.period, {
-        author: c.var.user.email,
+        author: String(c.var.user.id),
       });
       const flags = {
         result: "ok",

@@ -98,7 +98,7 @@ export function adminSensorTenancyRoutes(deps: Deps): Hono<UserEnv> {
       effective_from: str(form, "effective_from"),
       reading_kwh: readingOf(str(form, "reading_kwh")),
       final_bill: str(form, "final_bill") === "yes",
-    }, c.var.user.email));
+    }, String(c.var.user.id)));
     return c.redirect(outcome(pageOf(s.id, x.id), res, "out", "moved_out"), 303);
   });
 

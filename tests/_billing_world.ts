@@ -217,9 +217,7 @@ export async function meter(t: TestApp, serial: string, period: string, kwh: num
 export async function payBill(w: BillingWorld, id: number): Promise<void> {
   // The business day (an admin's "today"), not UTC's: in the evening they differ.
   const date = localDate(w.t.deps.now(), w.t.deps.config.utcOffsetMinutes);
-  await recordPayment(w.t.deps, id, { method: "cash", payment_date: date }, {
-    email: "admin@test.example",
-  });
+  await recordPayment(w.t.deps, id, { method: "cash", payment_date: date }, w.adminUser);
 }
 
 /** Finalizes one bill of a past period on its own, as an admin's recalculation does. */

@@ -481,7 +481,7 @@ test("an admin records a payment: the bill is paid with who and how kept, tenant
     to: "paid",
     at: "2026-12-04T18:00:00.000Z",
     cause: "recorded_by_admin",
-    by: "billing.admin@test.mx",
+    by: String(w.admin.id),
     method: "transfer",
     reference: "TRX-77",
     note: "desk",

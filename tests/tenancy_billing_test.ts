@@ -127,6 +127,23 @@ Deno.test("a move on the 16th of a 30-day month: one bill for each tenant, base 
     const again = await runBilling(w.t.deps, w.zoneId, "2026-09");
     assert.equal(again.unit_bills.skipped, 3);
     assert.equal((await unitBills(w, "unit_1")).length, 2);
+    // Recalculated by hand at 90 kWh, A's bill stays a bill of A's 15 days: 75 × 1.00 +
+    // 15 × 2.00 = 105.00; base 20.00; tax 20.00; total 145.00.
+    const recalc = await call(w.t, "PUT", `/api/bills/${a.id}`, {
+      token: w.admin,
+      json: {
+        recalculation_method: "manual_input",
+        energy_consumption: "90",
+        override_reason: "meter read on site",
+      },
+    });
+    assert.equal(recalc.status, 200, await recalc.clone().text());
+    await recalc.body?.cancel();
+    const [fixed] = await unitBills(w, "unit_1");
+    assert.deepEqual(
+      [fixed.energy_cost, fixed.base_tariff, fixed.tax_cost, fixed.total_cost, fixed.tenancy_to],
+      [10500, 2000, 2000, 14500, a.tenancy_to],
+    );
   } finally {
     w.t.close();
   }

@@ -82,7 +82,7 @@ function runAndDeleteRoutes(app: Hono<UserEnv>, deps: Deps) {
     const body = await readJson(c);
     if (typeof body !== "object" || body === null) return badJson(c);
     const { period, zone_id } = body as Record<string, unknown>;
-    return c.json(await runBilling(deps, zone_id, period, { author: c.var.user.email }));
+    return c.json(await runBilling(deps, zone_id, period, { author: String(c.var.user.id) }));
   });
 
   const remove =

@@ -141,7 +141,7 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     if (raw === undefined) return badJson(c);
     const parsed = validateDeviceBody(removeTenantSchema, raw);
     if (!parsed.ok) return invalid(c, parsed.errors);
-    const count = await removeTenant(deps, id, parsed.data, c.var.user.email);
+    const count = await removeTenant(deps, id, parsed.data, String(c.var.user.id));
     return done(c, count, "devices.api.tenant_removed");
   });
   app.get("/:id/tenancies", admin, async (c) => {

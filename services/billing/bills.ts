@@ -220,7 +220,7 @@ export async function recordPayment(
   deps: Deps,
   id: number,
   body: unknown,
-  actor: Pick<User, "email">,
+  actor: Pick<User, "id">,
 ): Promise<StoredUnitBill> {
   const now = deps.now();
   const today = formatDate(localParts(now, deps.config.utcOffsetMinutes));
@@ -236,7 +236,7 @@ export async function recordPayment(
     const paid = changePayment(bill, "paid", {
       at: new Date(now).toISOString(),
       cause: "recorded_by_admin",
-      by: actor.email,
+      by: String(actor.id),
       method: record.method,
       reference: record.reference || null,
       note: record.note || null,

@@ -32,7 +32,8 @@ import { computeCustomerBill } from "../../core/customer_bill.ts";
 import { parsePeriod } from "../../core/periods.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../../core/consumption_input.ts";
 import { getZone, zoneVersions } from "../../db/zones.ts";
-import { computeVersionedBill, versionAtEnd, type ZoneVersion } from "../../core/zone_versions.ts";
+import { versionAtEnd, type ZoneVersion } from "../../core/zone_versions.ts";
+import { computePartBill } from "../../core/part_bill.ts";
 import { getDevice } from "../../db/devices.ts";
 import { getUser } from "../../db/users.ts";
 import {
@@ -203,14 +204,26 @@ export async function recalculateBill(
     if (energy === null) {
       throw invalid({ recalculation_method: RECALC_ERRORS.noEstimate });
     }
+    // A bill of a tenancy's part of the period (issue 24) is priced as that part; an estimate
+    // of the whole period counts for the part's share of it.
+    const part = old.tenancy_from && old.tenancy_to
+      ? { from: Date.parse(old.tenancy_from), to: Date.parse(old.tenancy_to) }
+      : null;
+    const share = part ? (part.to - part.from) / (bounds.to - bounds.from) : 1;
+    const billed = req.method === "manual_input" ? energy : round3(energy * share);
     const at = new Date(now).toISOString();
     const computed = {
-      ...computeVersionedBill(versions, energy, period.text),
+      ...computePartBill(
+        versions,
+        billed,
+        { text: period.text, ...bounds, offsetMinutes: deps.config.utcOffsetMinutes },
+        part ?? bounds,
+      ),
       high_consumption: (zone.dac_limit_kwh ?? 0) > 0
         ? highConsumptionOf(
           zone,
           period,
-          energy,
+          billed,
           await previousUse(deps.kv, old.station_id, old.unit_id, period),
         )
         : null,
@@ -222,7 +235,7 @@ export async function recalculateBill(
       estimation_method: req.method === "manual_input" ? null : req.method,
       recalculation_method: req.method,
       override_reason: req.reason,
-      author: actor.email,
+      author: String(actor.id),
       created_by: String(actor.id),
       updated_at: at,
     };
@@ -232,7 +245,7 @@ export async function recalculateBill(
       bill = { ...bill, ...fin, payment_history: [...old.payment_history, change] };
     } else if (old.payment_status === "paid") {
       // Marked paid for "nothing due" before such bills stayed pending: pending again.
-      bill = reopenNothingDue(bill, at, actor.email);
+      bill = reopenNothingDue(bill, at, String(actor.id));
     }
 
     // The station bill, recomputed from every unit bill of the station and period.

@@ -120,8 +120,9 @@ export async function updateSensor(
   // A new tenant chosen on the form moves in now (and the one before moves out).
   const tenant = input.config.sensor.tenant_id;
   if (res.ok && tenant !== before) {
-    if (tenant === null) await moveTenantOut(deps, sensorId, {}, actor.email, { pointer: before });
-    else await moveTenantIn(deps, tenant, [res.device], {}, { pointer: before });
+    if (tenant === null) {
+      await moveTenantOut(deps, sensorId, {}, String(actor.id), { pointer: before });
+    } else await moveTenantIn(deps, tenant, [res.device], {}, { pointer: before });
   }
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }

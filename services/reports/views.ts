@@ -154,7 +154,11 @@ export async function unitReport(
   if (!unit) return null;
   const rows: PeriodRow[] = [];
   for (const period of periodsOfYear(ctx.kind, year)) {
-    const bill = await getUnitBillOf(deps.kv, ctx.station.id, period, unit.id);
+    const stored = await getUnitBillOf(deps.kv, ctx.station.id, period, unit.id);
+    // The bill names its author by account id; the report shows the name.
+    const bill = stored && /^\d+$/.test(stored.author ?? "")
+      ? { ...stored, author: await nameOf(deps, Number(stored.author)) }
+      : stored;
     const timing = periodTiming(period, today);
     rows.push({ period, bill, ...timing, status: reportStatus(bill, timing) });
   }

@@ -58,6 +58,14 @@ function dueKey(b: StoredUnitBill): Deno.KvKey | null {
   return ["unit_bills_due", b.payment_due_date, b.id];
 }
 
+/**
+ * The prefix of the bills whose `bill_created` notice is still to be written:
+ * `["bill_notices_pending", id]` → null, set in the commit that finalizes a bill with a tenant
+ * and a total above 0 and removed once its notice is written (services/billing/notices.ts), so a
+ * run killed between the two loses no notice.
+ */
+export const NOTICES_PENDING: Deno.KvKey = ["bill_notices_pending"];
+
 /** The tenant index key of a bill that has a tenant, or null. */
 export function tenantIndexKey(b: StoredUnitBill): Deno.KvKey | null {
   return b.tenant_id === null ? null : ["unit_bills_by_tenant", b.tenant_id, b.id];
@@ -185,6 +193,9 @@ export function putUnitBill(
 ) {
   const key = unitKey(bill.station_id, periodOfBill(bill), slotOf(bill));
   op.set(key, bill);
+  if (bill.is_finalized && !old?.is_finalized && bill.tenant_id !== null && bill.total_cost > 0) {
+    op.set([...NOTICES_PENDING, bill.id], null);
+  }
   if (!old) {
     op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), slotOf(bill)]);
   }

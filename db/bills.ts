@@ -23,6 +23,8 @@
  *   `["customer_bills_count", zoneId, period]` → Deno.KvU64: the same for station bills
  * - `["bills_zone_index_built"]` → true once the zone indexes and counters above were built for
  *   a store older than them (the writes keep them from then on)
+ * - `["bill_notices_pending", id]` → null: a finalized bill whose `bill_created` notice is
+ *   still to be written (set in the commit that finalizes it)
  * - `["bills_revision"]`, `["bills_station_revision", stationId]` → Deno.KvU64: 1 added by
  *   every commit that writes a bill, of that station (read by bill_facts.ts)
  *
@@ -39,6 +41,7 @@
 import {
   customerKey,
   normalizeUnitBill,
+  NOTICES_PENDING,
   putCustomerBill,
   putUnitBill,
   removeCustomerBill,
@@ -166,6 +169,24 @@ export async function listUnitBillsSince(
   });
   for await (const e of iter) out.push(normalizeUnitBill(e.value));
   return out;
+}
+
+/** Ids of finalized bills whose `bill_created` notice is still to be written, at most `limit`. */
+export async function billsWithPendingNotices(kv: Deno.Kv, limit: number): Promise<number[]> {
+  const out: number[] = [];
+  for await (const e of kv.list({ prefix: NOTICES_PENDING }, { limit })) {
+    out.push(e.key[1] as number);
+  }
+  return out;
+}
+
+/** Marks the notices of these bills written. */
+export async function clearPendingNotices(kv: Deno.Kv, ids: readonly number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    const op = kv.atomic();
+    for (const id of ids.slice(i, i + 500)) op.delete([...NOTICES_PENDING, id]);
+    await op.commit();
+  }
 }
 
 /** Customer bills, optionally of one station, oldest key first. */

@@ -10,7 +10,8 @@ import { account, call } from "./_helpers.ts";
 import { type BillingWorld, billingWorld, payBill } from "./_billing_world.ts";
 import { dayStart } from "../core/local_time.ts";
 import { listCustomerBills, listUnitBills, type StoredUnitBill } from "../db/bills.ts";
-import { runBilling } from "../services/billing/mod.ts";
+import { runBilling, sweepOverdue } from "../services/billing/mod.ts";
+import { listNotifications } from "../db/notifications.ts";
 
 const OFFSET = -360;
 const at = (date: string) => dayStart(date, OFFSET);
@@ -409,6 +410,43 @@ Deno.test("access follows the tenancy: the old tenant keeps their bills and lose
       assert.equal(res.status, status, `${who} GET ${path}: ${text}`);
       check?.(JSON.parse(text));
     }
+  } finally {
+    w.t.close();
+  }
+});
+
+Deno.test("a run killed after committing bills and before telling tenants: the next run (or sweep) tells each once", async () => {
+  const w = await world("2026-10-05T18:00:00Z");
+  try {
+    await readings(w, "SIM-A", [["2026-09-01T01:00:00", 0], ["2026-09-30T23:00:00", 40]]);
+    await readings(w, "SIM-B", [["2026-09-01T01:00:00", 0], ["2026-09-30T23:00:00", 60]]);
+    const notices = async (tenant: number) =>
+      (await listNotifications(w.t.deps.kv, tenant, "all", 100))
+        .filter((n) => n.type === "bill_created").length;
+    // The commit of the bills went through; writing the notices did not (a killed process):
+    // the notice writer fails once.
+    const kv = w.t.deps.kv;
+    const failing = new Proxy(kv, {
+      get(target, prop) {
+        // Reading the tenants to tell them is the first thing the notice writer does.
+        if (prop === "getMany") {
+          return (keys: Deno.KvKey[]) =>
+            keys[0]?.[0] === "users" ? Promise.reject(new Error("killed")) : target.getMany(keys);
+        }
+        const v = Reflect.get(target, prop);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    await runBilling({ ...w.t.deps, kv: failing as Deno.Kv }, w.zoneId, "2026-09").catch(() => {});
+    const bills = await listUnitBills(kv, w.stationId);
+    assert.ok(bills.length > 0 && bills.every((b) => b.is_finalized), "the bills were committed");
+    assert.deepEqual([await notices(w.tenants[0]), await notices(w.tenants[1])], [0, 0]);
+    // The next run tells each tenant once; another run tells nobody again.
+    await runBilling(w.t.deps, w.zoneId, "2026-09");
+    assert.deepEqual([await notices(w.tenants[0]), await notices(w.tenants[1])], [1, 1]);
+    await runBilling(w.t.deps, w.zoneId, "2026-09");
+    await sweepOverdue(w.t.deps);
+    assert.deepEqual([await notices(w.tenants[0]), await notices(w.tenants[1])], [1, 1]);
   } finally {
     w.t.close();
   }

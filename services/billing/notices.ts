@@ -4,7 +4,8 @@
  * is stored as a type plus parameters (unit and station by name, the period, the amount due in
  * cents and its currency, the due date) with a link to the bill, and worded in the reader's
  * language when it is read (services/notifications.ts). A run's notices are written in batches
- * while the run goes on.
+ * while the run goes on; the commit that finalizes a bill marks its notice pending until it is
+ * written, so a run killed in between loses none (the next run or sweep writes them).
  */
 import type { Deps } from "../deps.ts";
 import type { StoredDevice } from "../../db/devices.ts";
@@ -13,6 +14,8 @@ import type { NotificationType } from "../../core/types.ts";
 import type { Role } from "../../core/roles.ts";
 import { createNotifications, type NewNotification } from "../../db/notifications.ts";
 import { getUsers, type StoredUser } from "../../db/users.ts";
+import { billsWithPendingNotices, clearPendingNotices, getUnitBill } from "../../db/bills.ts";
+import { getDevice } from "../../db/devices.ts";
 
 /** The bill notices. */
 export type BillNoticeType = Extract<
@@ -109,5 +112,34 @@ export class NoticeBatch {
       if (tenant) notes.push(billNotice("bill_created", bill, station, tenant));
     }
     if (notes.length > 0) await createNotifications(kv, notes, now());
+    await clearPendingNotices(kv, batch.map((n) => n.bill.id));
+  }
+}
+
+/**
+ * Writes the `bill_created` notices that a run committed bills for but did not write (it was
+ * killed in between): each bill's commit marked it pending. Answers how many were written.
+ */
+export async function writePendingNotices(deps: Deps): Promise<number> {
+  let written = 0;
+  for (;;) {
+    const ids = await billsWithPendingNotices(deps.kv, 200);
+    if (ids.length === 0) return written;
+    const batch = new NoticeBatch(deps);
+    const stations = new Map<number, StoredDevice | null>();
+    const gone: number[] = [];
+    for (const id of ids) {
+      const bill = await getUnitBill(deps.kv, id);
+      if (bill && !stations.has(bill.station_id)) {
+        stations.set(bill.station_id, await getDevice(deps.kv, bill.station_id));
+      }
+      const station = bill ? stations.get(bill.station_id) : null;
+      if (bill && station) batch.add(bill, station);
+      else gone.push(id);
+    }
+    await clearPendingNotices(deps.kv, gone);
+    const failed = await batch.flush();
+    if (failed) throw new Error(`writing pending bill notices failed: ${failed}`);
+    written += ids.length - gone.length;
   }
 }

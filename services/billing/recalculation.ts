@@ -35,7 +35,6 @@ import { getZone, zoneVersions } from "../../db/zones.ts";
 import { versionAtEnd, type ZoneVersion } from "../../core/zone_versions.ts";
 import { computePartBill } from "../../core/part_bill.ts";
 import { getDevice } from "../../db/devices.ts";
-import { getUser } from "../../db/users.ts";
 import {
   commitPeriodChange,
   getUnitBillEntry,
@@ -43,7 +42,6 @@ import {
   readPeriodBills,
   type StoredUnitBill,
 } from "../../db/bills.ts";
-import { createNotifications } from "../../db/notifications.ts";
 import {
   billAmounts,
   deleteBlocker,
@@ -54,7 +52,7 @@ import {
 import { localParts } from "../../core/local_time.ts";
 import { conflict, invalid, notFound } from "../refusal.ts";
 import { BILLING_ERRORS, periodBounds } from "./run.ts";
-import { billNotice } from "./notices.ts";
+import { NoticeBatch } from "./notices.ts";
 import { highConsumptionOf, previousUse } from "./dac.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 
@@ -270,15 +268,9 @@ export async function recalculateBill(
 
 /** The tenant's `bill_created` notice of a bill that recalculation finalized. */
 async function notifyFinalized(deps: Deps, bill: StoredUnitBill): Promise<void> {
-  if (bill.tenant_id === null || bill.total_cost === 0) return;
-  const [tenant, station] = await Promise.all([
-    getUser(deps.kv, bill.tenant_id),
-    getDevice(deps.kv, bill.station_id),
-  ]);
-  if (!tenant || !station) return;
-  await createNotifications(
-    deps.kv,
-    [billNotice("bill_created", bill, station, tenant)],
-    deps.now(),
-  );
+  const station = await getDevice(deps.kv, bill.station_id);
+  if (!station) return;
+  const batch = new NoticeBatch(deps);
+  batch.add(bill, station);
+  await batch.flush();
 }

@@ -36,7 +36,7 @@ import { versionAtEnd } from "../../core/zone_versions.ts";
 import { listDevices, type StoredDevice } from "../../db/devices.ts";
 import { idBlocks } from "../../db/bills.ts";
 import { inFlight, planStation, sensorsByStation, STATIONS_IN_FLIGHT } from "./plan.ts";
-import { NoticeBatch } from "./notices.ts";
+import { NoticeBatch, writePendingNotices } from "./notices.ts";
 import {
   billGroup,
   checksOf,
@@ -260,6 +260,8 @@ async function billZones(
     ids: idBlocks(deps.kv),
     notices: new NoticeBatch(deps),
   };
+  // Notices of bills a killed run committed without telling their tenants go out first.
+  if (!options.dryRun) await writePendingNotices(deps);
   const devices = await listDevices(deps.kv);
   const sensors = sensorsByStation(devices);
   try {

@@ -4,7 +4,7 @@
  * (50.00 MXN) is added to what the tenant owes (not to the bill's total) once, and the tenant
  * gets one `payment_overdue` notice. It reads only the due-date index (db/bills.ts), so its cost
  * follows the bills that fall due, not the whole store. Runs in the portal every hour and as
- * `deno task sweep`.
+ * `deno task sweep`; it first writes the bill notices a killed run left pending.
  */
 import type { Deps } from "../deps.ts";
 import { changePayment, isPastDue } from "../../core/bill.ts";
@@ -12,6 +12,7 @@ import { formatDate } from "../../core/periods.ts";
 import { localParts } from "../../core/local_time.ts";
 import { billsDueBefore, getUnitBillEntry, updateUnitBill } from "../../db/bills.ts";
 import { notifyBill } from "./bills.ts";
+import { writePendingNotices } from "./notices.ts";
 
 /** What a sweep did. */
 export interface SweepResult {
@@ -27,6 +28,10 @@ const BATCH = 200;
 
 /** Moves every unpaid bill past its due date to overdue (see the module's text). */
 export async function sweepOverdue(deps: Deps): Promise<SweepResult> {
+  // Notices of bills a killed run finalized without telling their tenants go out first.
+  await writePendingNotices(deps).catch((e) =>
+    deps.log.log("error", "pending bill notices not written", { error: String(e) })
+  );
   const now = deps.now();
   const date = formatDate(localParts(now, deps.config.utcOffsetMinutes));
   const result: SweepResult = { date, overdue: 0, late_fees: 0 };

@@ -29,6 +29,7 @@ import type { Language, Role } from "../../core/roles.ts";
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from "../../core/access_code.ts";
 import { monthBounds } from "../../core/local_time.ts";
 import { freeLoopbackPort } from "../_mosquitto.ts";
+import { type OpenpaySandbox, startOpenpaySandbox } from "../../services/payments/mod.ts";
 
 /** The Chromium binary: `CHROMIUM_PATH`, else Debian's package. */
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") || "/usr/bin/chromium";
@@ -680,4 +681,35 @@ export function lastDay(
     });
   }
   return out;
+}
+
+/**
+ * Runs `fn` with a local Openpay sandbox that the portal uses (its webhook posting to the
+ * portal, transfers retried every 100 ms), stopped afterwards.
+ */
+export async function withOpenpaySandbox(
+  portal: Portal,
+  merchantId: string,
+  fn: (sandbox: OpenpaySandbox) => Promise<void>,
+): Promise<void> {
+  const hook = { user: "openpay", password: "e2e-webhook-password" };
+  const sandbox = await startOpenpaySandbox({
+    merchantId,
+    privateKey: "sk_e2e",
+    webhook: { url: `${portal.url}/api/webhooks/openpay`, ...hook },
+    retryMs: 100,
+  });
+  try {
+    portal.deps.config.openpay = {
+      merchantId,
+      privateKey: "sk_e2e",
+      production: false,
+      apiUrl: sandbox.url,
+      webhookUser: hook.user,
+      webhookPassword: hook.password,
+    };
+    await fn(sandbox);
+  } finally {
+    await sandbox.stop();
+  }
 }

@@ -16,6 +16,7 @@ import {
   portalApi,
   signIn,
   until,
+  withOpenpaySandbox,
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { defaultZone, type Zone } from "../../core/zone.ts";
@@ -23,7 +24,6 @@ import { TIERED } from "../_billing_world.ts";
 import { createZone } from "../../db/zones.ts";
 import { listUnitBills } from "../../db/bills.ts";
 import { runBilling } from "../../services/billing/mod.ts";
-import { startOpenpaySandbox } from "../../services/payments/mod.ts";
 import { localDate } from "../../core/local_time.ts";
 import { moneyText } from "../../core/money.ts";
 
@@ -38,22 +38,7 @@ const setValue = (page: Page, sel: string, value: string) =>
 
 Deno.test("a move-out on a phone: recorded with a reading, the final bill paid by the old tenant, the newcomer sees only their part", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    const hook = { user: "openpay", password: "e2e-webhook-password" };
-    const sandbox = await startOpenpaySandbox({
-      merchantId: "me2emerchant0002",
-      privateKey: "sk_e2e",
-      webhook: { url: `${portal.url}/api/webhooks/openpay`, ...hook },
-      retryMs: 100,
-    });
-    try {
-      portal.deps.config.openpay = {
-        merchantId: "me2emerchant0002",
-        privateKey: "sk_e2e",
-        production: false,
-        apiUrl: sandbox.url,
-        webhookUser: hook.user,
-        webhookPassword: hook.password,
-      };
+    await withOpenpaySandbox(portal, "me2emerchant0002", async () => {
       const off = portal.deps.config.utcOffsetMinutes;
       const admin = await addAccount(portal, "admin", { language: "es" });
       const ana = await addAccount(portal, "user", { full_name: "Ana Salida", language: "es" });
@@ -168,8 +153,6 @@ Deno.test("a move-out on a phone: recorded with a reading, the final bill paid b
         await text(betoPage, "[data-testid=leases]"),
         new RegExp(`Depto 7.*Torre Mudanza.*${localDate(moveDay, off)}`),
       );
-    } finally {
-      await sandbox.stop();
-    }
+    });
   });
 });

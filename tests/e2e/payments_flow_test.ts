@@ -17,6 +17,7 @@ import {
   portalApi,
   signIn,
   until,
+  withOpenpaySandbox,
   withPortalAndBrowser,
 } from "./_browser.ts";
 import { defaultZone, type Zone } from "../../core/zone.ts";
@@ -25,29 +26,13 @@ import { createZone } from "../../db/zones.ts";
 import { listNotifications } from "../../db/notifications.ts";
 import { listUnitBills } from "../../db/bills.ts";
 import { runBilling } from "../../services/billing/mod.ts";
-import { startOpenpaySandbox } from "../../services/payments/mod.ts";
 import { isValidClabe } from "../../services/payments/sandbox/clabe.ts";
 
 const text = (page: Page, sel: string) => page.$eval(sel, (el) => el.textContent ?? "");
 
 Deno.test("a tenant pays a bill by SPEI on a phone and everyone sees it paid", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    const hook = { user: "openpay", password: "e2e-webhook-password" };
-    const sandbox = await startOpenpaySandbox({
-      merchantId: "me2emerchant0001",
-      privateKey: "sk_e2e",
-      webhook: { url: `${portal.url}/api/webhooks/openpay`, ...hook },
-      retryMs: 100,
-    });
-    try {
-      portal.deps.config.openpay = {
-        merchantId: "me2emerchant0001",
-        privateKey: "sk_e2e",
-        production: false,
-        apiUrl: sandbox.url,
-        webhookUser: hook.user,
-        webhookPassword: hook.password,
-      };
+    await withOpenpaySandbox(portal, "me2emerchant0001", async () => {
       const admin = await addAccount(portal, "admin", { language: "es" });
       const owner = await addAccount(portal, "customer", { language: "es" });
       const tenant = await addAccount(portal, "user", { full_name: "Lucía Pérez Gómez" });
@@ -155,8 +140,6 @@ Deno.test("a tenant pays a bill by SPEI on a phone and everyone sees it paid", a
         [],
         "the payment pages log no errors",
       );
-    } finally {
-      await sandbox.stop();
-    }
+    });
   });
 });

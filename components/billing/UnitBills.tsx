@@ -89,35 +89,30 @@ export function UnitBills(props: UnitBillsProps) {
           label: C("tenant"),
           sort: sort("tenant"),
           cell: (r) => (
-            <>
+            <span className="cell-stack">
               {tenant(r)}
               {r.tenancy && (
-                <small className="hint nowrap" data-testid="tenancy-part">
-                  {" "}
+                <small className="hint cell-note" data-testid="tenancy-part">
                   {t("billing.unit_billing.tenancy_part", r.tenancy)}
                 </small>
               )}
-            </>
+            </span>
           ),
         },
         {
           label: C("energy"),
           sort: sort("energy"),
           numeric: true,
-          className: "nowrap",
           cell: (r) => (
-            <>
-              {kwhText(r.energy_kwh)}
+            <span className="cell-stack">
+              <span className="nowrap">{kwhText(r.energy_kwh)}</span>
               {r.missing_readings && (
-                <>
-                  {" "}
-                  <span className="badge badge-orange" data-testid="missing-readings">
-                    {t("billing.unit_billing.missing_readings", {
-                      days: r.missing_readings.days,
-                      of: r.missing_readings.of,
-                    })}
-                  </span>
-                </>
+                <span className="badge badge-orange cell-note" data-testid="missing-readings">
+                  {t("billing.unit_billing.missing_readings", {
+                    days: r.missing_readings.days,
+                    of: r.missing_readings.of,
+                  })}
+                </span>
               )}
               {r.high_consumption?.exceeded && (
                 <>
@@ -134,7 +129,7 @@ export function UnitBills(props: UnitBillsProps) {
                   </span>
                 </>
               )}
-            </>
+            </span>
           ),
         },
         {

@@ -237,3 +237,22 @@ Deno.test("notifications created at once for many users never wait on a shared i
     t.close();
   }
 });
+
+Deno.test("a status service interrupted for shutdown leaves a sweep's devices as they were", async () => {
+  const t = await testApp();
+  try {
+    const admin = await account(t, "admin");
+    const { meters } = await station(t, "INT", "Interrumpida", [null, null, null]);
+    for (const m of meters) await markOnline(t.deps.kv, m.id, T0);
+    const status = createStatusService(t.deps);
+    status.interrupt();
+    await status.offlineMany(
+      meters.map((m) => ({ serial: m.serial_number, ts: T0, reason: "silence" })),
+    );
+    for (const m of meters) assert.equal((await served(t, admin.token, m.id)).status, "online");
+    assert.deepEqual(await notices(t, admin.token), []);
+    await status.close();
+  } finally {
+    t.close();
+  }
+});

@@ -32,6 +32,8 @@ import { markDevicesOffline, type OfflineItem } from "./offline.ts";
 
 /** The status sink with its batching controls. */
 export interface DeviceStatusService extends StatusSink {
+  /** Many devices went offline at once (a sweep): handled in bulk. */
+  offlineMany(items: readonly OfflineItem[]): Promise<void>;
   /** Writes the pending last_seen times now. */
   flush(): Promise<void>;
   /**

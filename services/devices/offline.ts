@@ -8,7 +8,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { OfflineChange } from "../../ingest/contract.ts";
-import { findBySerial, getDevices, type StoredDevice } from "../../db/devices.ts";
+import { getDevices, idsBySerial, type StoredDevice } from "../../db/devices.ts";
 import { commitOffline, offlineCandidates } from "../../db/device_offline.ts";
 import { createNotifications, type NewNotification } from "../../db/notifications.ts";
 import { getUsers, listUserRows, type StoredUser } from "../../db/users.ts";
@@ -25,34 +25,19 @@ export interface OfflineOutcome {
   offline: StoredDevice[];
 }
 
-/** Above this many serials, devices are found in the fleet's kept list, not one by one. */
-const FLEET_ABOVE = 20;
+/** Above this many devices, records are taken from the fleet's kept list, not read one by one. */
+const FLEET_ABOVE = 500;
 /** Stations a summary names at most. */
 const NAMED_STATIONS = 5;
 
-/** The stored devices of these serials (unknown serials left out), first item of each. */
-async function devicesOf(
-  deps: Deps,
-  items: readonly OfflineItem[],
-): Promise<{ found: [StoredDevice, OfflineItem][]; byId: (id: number) => StoredDevice | null }> {
-  if (items.length > FLEET_ABOVE) {
-    const fleet = await fleetDevices(deps.kv);
-    const bySerial = new Map(fleet.map((d) => [d.serial_number.toLowerCase(), d]));
-    const byId = new Map(fleet.map((d) => [d.id, d]));
-    const found = items.flatMap((i) => {
-      const d = bySerial.get(i.serial.toLowerCase());
-      return d ? [[d, i] as [StoredDevice, OfflineItem]] : [];
-    });
-    return { found, byId: (id) => byId.get(id) ?? null };
+/** The stored records of these devices and of their stations, by id. */
+async function recordsOf(deps: Deps, ids: readonly number[]): Promise<Map<number, StoredDevice>> {
+  if (ids.length > FLEET_ABOVE) {
+    return new Map((await fleetDevices(deps.kv)).map((d) => [d.id, d]));
   }
-  const devices = await Promise.all(items.map((i) => findBySerial(deps.kv, i.serial)));
-  const found = items.flatMap((i, k) => {
-    const d = devices[k];
-    return d ? [[d, i] as [StoredDevice, OfflineItem]] : [];
-  });
-  const parents = [...new Set(found.flatMap(([d]) => d.parent_id ?? []))];
-  const byId = new Map((await getDevices(deps.kv, parents)).map((d) => [d.id, d]));
-  return { found, byId: (id) => byId.get(id) ?? null };
+  const devices = await getDevices(deps.kv, ids);
+  const parents = [...new Set(devices.flatMap((d) => d.parent_id ?? []))];
+  return new Map([...devices, ...await getDevices(deps.kv, parents)].map((d) => [d.id, d]));
 }
 
 /** Who is told about these sensors: every active admin and each sensor's active tenant. */
@@ -77,14 +62,19 @@ export async function markDevicesOffline(
   items: readonly OfflineItem[],
   stop: () => boolean = () => false,
 ): Promise<OfflineOutcome> {
-  const { found, byId } = await devicesOf(deps, items);
-  const candidates = await offlineCandidates(
-    deps.kv,
-    found.map(([d, i]) => ({ id: d.id, ts: i.ts, reason: i.reason })),
-  );
-  if (candidates.length === 0) return { devices: found.length, offline: [] };
-  const devices = new Map(found.map(([d]) => [d.id, d]));
-  const sensors = candidates.map((c) => devices.get(c.id)!).filter((d) => d.type === "sensor");
+  // Only the devices that change are read in full: a fleet of meters that never connected
+  // costs a look at the serial index and the status families.
+  const ids = await idsBySerial(deps.kv, items.map((i) => i.serial));
+  const marks = items.flatMap((i) => {
+    const id = ids.get(i.serial.toLowerCase());
+    return id === undefined ? [] : [{ id, ts: i.ts, reason: i.reason }];
+  });
+  const candidates = await offlineCandidates(deps.kv, marks);
+  if (candidates.length === 0) return { devices: marks.length, offline: [] };
+  const records = await recordsOf(deps, candidates.map((c) => c.id));
+  const byId = (id: number) => records.get(id) ?? null;
+  const devices = new Map(candidates.flatMap((c) => records.get(c.id) ?? []).map((d) => [d.id, d]));
+  const sensors = [...devices.values()].filter((d) => d.type === "sensor");
   const { admins, users } = await recipientsOf(deps, sensors);
   const notifiedOf = (d: StoredDevice): StoredUser[] => {
     if (d.type !== "sensor") return [];
@@ -93,7 +83,7 @@ export async function markDevicesOffline(
   };
   const changed = await commitOffline(
     deps.kv,
-    candidates,
+    candidates.filter((c) => devices.has(c.id)),
     (id) => notifiedOf(devices.get(id)!).map((u) => u.id),
     stop,
   );
@@ -112,7 +102,7 @@ export async function markDevicesOffline(
     list.length === 1 ? sensorNotice(deps, user, list[0], byId) : summaryNotice(user, list, byId)
   );
   await createNotifications(deps.kv, notices, at);
-  return { devices: found.length, offline };
+  return { devices: marks.length, offline };
 }
 
 /** The notice of one sensor, worded in the recipient's language. */

@@ -95,31 +95,23 @@ export async function createNotification(
 const subjectsOf = (n: NewNotification): readonly string[] =>
   n.subjects ?? (n.subject_id == null ? [] : [n.subject_id]);
 
-/** The open-key entries of many subjects of one user and type, 10 keys a read, read together. */
-async function openEntries(
+/** Reads `keys` in order, 10 a read, up to 8 reads at a time. */
+async function readMany<T>(
   kv: Deno.Kv,
-  n: NewNotification,
-  subjects: readonly string[],
-): Promise<Deno.KvEntryMaybe<number>[]> {
-  const chunks: string[][] = [];
-  for (let i = 0; i < subjects.length; i += 10) chunks.push(subjects.slice(i, i + 10));
-  const read = await Promise.all(
-    chunks.map((c) => kv.getMany<number[]>(c.map((s) => openKey(n.user_id, n.type, s)))),
-  );
-  return read.flat();
-}
-
-/** The active notifications with these ids of a user (10 a read). */
-async function activeOf(kv: Deno.Kv, userId: number, ids: number[]): Promise<Set<number>> {
-  const unique = [...new Set(ids)];
-  const out = new Set<number>();
-  for (let i = 0; i < unique.length; i += 10) {
-    const got = await kv.getMany<Notification[]>(
-      unique.slice(i, i + 10).map((id) => noteKey(userId, id)),
-    );
-    for (const e of got) if (e.value?.status === "active") out.add(e.value.id);
-  }
-  return out;
+  keys: readonly Deno.KvKey[],
+): Promise<Deno.KvEntryMaybe<T>[]> {
+  const chunks: Deno.KvKey[][] = [];
+  for (let i = 0; i < keys.length; i += 10) chunks.push(keys.slice(i, i + 10));
+  const out: Deno.KvEntryMaybe<T>[][] = new Array(chunks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const i = next++;
+      out[i] = await kv.getMany<T[]>(chunks[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, chunks.length) }, worker));
+  return out.flat();
 }
 
 /** What writing one input takes: the subjects it takes over and the entries it checks. */
@@ -131,18 +123,51 @@ interface Plan {
   check: Deno.KvEntryMaybe<number> | null;
 }
 
-/** Decides an input: the active notification it gets, or the subjects a new one takes. */
-async function plan(kv: Deno.Kv, input: NewNotification, index: number): Promise<Plan> {
-  const subjects = subjectsOf(input);
-  if (subjects.length === 0) return { index, existing: null, subjects: [], check: null };
-  const open = await openEntries(kv, input, subjects);
-  const active = await activeOf(kv, input.user_id, open.flatMap((e) => e.value ?? []));
-  const free = subjects.filter((_, i) => open[i].value === null || !active.has(open[i].value!));
-  if (free.length === 0) {
-    const existing = await kv.get<Notification>(noteKey(input.user_id, open[0].value!));
-    if (existing.value) return { index, existing: existing.value, subjects: [], check: null };
+/**
+ * Decides inputs `from`..`to - 1`: the active notification each gets, or the subjects a new one
+ * takes (those without an active notification of its type). Their reads run together.
+ */
+async function plan(
+  kv: Deno.Kv,
+  inputs: readonly NewNotification[],
+  from: number,
+  to: number,
+): Promise<Plan[]> {
+  const asked: [index: number, subject: string][] = [];
+  for (let i = from; i < to; i++) for (const s of subjectsOf(inputs[i])) asked.push([i, s]);
+  const open = await readMany<number>(
+    kv,
+    asked.map(([i, s]) => openKey(inputs[i].user_id, inputs[i].type, s)),
+  );
+  const noteKeys = new Map<string, Deno.KvKey>();
+  asked.forEach(([i], k) => {
+    const id = open[k].value;
+    if (id !== null) noteKeys.set(`${inputs[i].user_id}/${id}`, noteKey(inputs[i].user_id, id));
+  });
+  const notes = new Map<string, Notification>();
+  const read = await readMany<Notification>(kv, [...noteKeys.values()]);
+  for (const e of read) {
+    if (e.value?.status === "active") notes.set(`${e.value.user_id}/${e.value.id}`, e.value);
   }
-  return { index, existing: null, subjects: free, check: input.subjects ? null : open[0] };
+  const plans: Plan[] = [];
+  let k = 0;
+  for (let i = from; i < to; i++) {
+    const input = inputs[i];
+    const subjects = subjectsOf(input);
+    const mine = open.slice(k, k + subjects.length);
+    k += subjects.length;
+    const active = (e: Deno.KvEntryMaybe<number>) =>
+      e.value === null ? undefined : notes.get(`${input.user_id}/${e.value}`);
+    const free = subjects.filter((_, j) => !active(mine[j]));
+    const existing = subjects.length > 0 && free.length === 0 ? active(mine[0])! : null;
+    plans.push({
+      index: i,
+      existing,
+      subjects: existing ? [] : free,
+      check: existing || input.subjects || subjects.length === 0 ? null : mine[0],
+    });
+  }
+  return plans;
 }
 
 /** Mutations a commit may carry (Deno KV allows 1,000), and checks (100). */
@@ -165,8 +190,7 @@ export async function createNotifications(
   let planned: Plan[] = [];
   while (next < inputs.length) {
     if (planned.length === 0) {
-      const window = inputs.slice(next, next + PLAN_AHEAD);
-      planned = await Promise.all(window.map((input, i) => plan(kv, input, next + i)));
+      planned = await plan(kv, inputs, next, Math.min(inputs.length, next + PLAN_AHEAD));
     }
     // One commit: inputs while their checks and mutations fit (a larger one goes alone).
     const batch: Plan[] = [];
@@ -187,7 +211,7 @@ export async function createNotifications(
 }
 
 /** Inputs decided at once (their reads run together). */
-const PLAN_AHEAD = 50;
+const PLAN_AHEAD = 200;
 
 /** The subjects of a new notification left for after its first commit. */
 interface Rest {

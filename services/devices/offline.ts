@@ -48,7 +48,13 @@ async function recipientsOf(
   if (sensors.length === 0) return { admins: [], users: new Map() };
   const adminIds = (await listUserRows(deps.kv, "admin")).filter((r) => r.is_active)
     .map((r) => r.id);
-  const users = await getUsers(deps.kv, [...adminIds, ...sensors.map((s) => s.tenant_id)]);
+  // A fleet's tenants are read in 8 slices at once (each reads 10 accounts at a time).
+  const ids = [...new Set([...adminIds, ...sensors.flatMap((s) => s.tenant_id ?? [])])];
+  const size = Math.ceil(ids.length / 8);
+  const slices = Array.from({ length: 8 }, (_, k) => ids.slice(k * size, (k + 1) * size));
+  const users = new Map(
+    (await Promise.all(slices.map((slice) => getUsers(deps.kv, slice)))).flatMap((m) => [...m]),
+  );
   for (const [id, u] of users) if (!u.is_active) users.delete(id);
   return { admins: adminIds.flatMap((id) => users.get(id) ?? []), users };
 }

@@ -26,6 +26,11 @@ import {
 } from "./services/payments/mod.ts";
 import { closePasswordPool } from "./services/platform/passwords.ts";
 
+/** How long a shutdown may take after SIGINT or SIGTERM before the process exits regardless. */
+const SHUTDOWN_DEADLINE_MS = 8_000;
+/** How long requests under way at shutdown may still run. */
+const REQUEST_GRACE_MS = 3_000;
+
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
 async function main() {
@@ -130,13 +135,32 @@ async function main() {
     },
   }, (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }));
 
+  let signalled: () => void = () => {};
+  const stopping = new Promise<void>((resolve) => (signalled = resolve));
+  let stopped = false;
   const stop = () => {
+    if (stopped) return;
+    stopped = true;
     log.log("info", "shutting down");
     ac.abort();
+    signalled();
+    // Whatever is still running (a store that does not answer), the process ends within
+    // SHUTDOWN_DEADLINE_MS of the signal.
+    Deno.unrefTimer(setTimeout(() => {
+      log.log("warn", "shutdown deadline passed; exiting now", { ms: SHUTDOWN_DEADLINE_MS });
+      Deno.exit(1);
+    }, SHUTDOWN_DEADLINE_MS));
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
-  await server.finished;
+  // Requests under way get REQUEST_GRACE_MS to finish; the rest stops meanwhile or after.
+  let served = false;
+  await Promise.race([
+    server.finished.then(() => (served = true)),
+    stopping.then(() =>
+      new Promise((resolve) => Deno.unrefTimer(setTimeout(resolve, REQUEST_GRACE_MS)))
+    ),
+  ]);
   clearInterval(prune);
   clearInterval(sweep);
   await reconcile.stop();
@@ -146,6 +170,10 @@ async function main() {
   await mqtt.stop();
   await closePasswordPool();
   await stores.close();
+  if (!served) {
+    log.log("warn", "requests still running at shutdown were cut");
+    Deno.exit(0);
+  }
 }
 
 if (import.meta.main) await main();

@@ -178,3 +178,19 @@ export interface DisconnectEvent {
   /** Why ingest declared it offline. */
   reason: "online_false" | "will" | "silence";
 }
+
+/**
+ * Whether a device goes offline for `reason`, given its stored status and whether it was ever
+ * heard from (a status of its own or a last_seen). A device already offline stays as it is. A
+ * device never heard from that is merely silent has not been installed yet: it keeps the
+ * spec's default status `unknown` (not offline, no disconnect event, nobody notified); a Last
+ * Will or an online `false` means it did connect, so those take it offline.
+ */
+export function goesOffline(
+  status: DeviceStatus,
+  heardFrom: boolean,
+  reason: DisconnectEvent["reason"],
+): boolean {
+  if (status === "offline") return false;
+  return heardFrom || reason !== "silence";
+}

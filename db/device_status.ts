@@ -20,6 +20,7 @@
  */
 import type { DeviceStatus, DisconnectEvent } from "../core/devices.ts";
 import { oncePerStore } from "./_once_per_store.ts";
+import { byEndKey, eventKey, OPEN_END, REVISION_KEY, seenKey, statusKey } from "./_status_keys.ts";
 
 /** A device's current status. */
 export interface StatusRecord {
@@ -38,18 +39,6 @@ export interface StatusNow {
   last_seen: number | null;
 }
 
-const statusKey = (id: number) => ["device_status", id];
-const seenKey = (id: number) => ["device_last_seen", id];
-const eventKey = (id: number, at: number) => ["device_events", id, at];
-const REVISION_KEY = ["device_status_revision"];
-/** The end of an open event in the by-end index: after every real time. */
-const OPEN_END = Number.MAX_SAFE_INTEGER;
-const byEndKey = (id: number, ev: DisconnectEvent) => [
-  "device_events_by_end",
-  ev.reconnect_time ?? OPEN_END,
-  id,
-  ev.disconnect_time,
-];
 const BY_END_BUILT_KEY = ["device_events_by_end_built"];
 
 /** The revision of the statuses: it changes whenever a device's status does. */

@@ -332,6 +332,35 @@ export async function idBySerial(kv: Deno.Kv, serial: string): Promise<number | 
   return (await kv.get<number>(serialKey(serial))).value;
 }
 
+/**
+ * The ids of the devices with these serial numbers (any letter case), by lowercased serial;
+ * unknown ones left out. Many serials are found with one scan of the serial index (small
+ * entries), a few with point reads.
+ */
+export async function idsBySerial(
+  kv: Deno.Kv,
+  serials: readonly string[],
+): Promise<Map<string, number>> {
+  const wanted = new Set(serials.map((s) => s.toLowerCase()));
+  const out = new Map<string, number>();
+  if (wanted.size > 200) {
+    for await (const e of kv.list<number>({ prefix: ["devices_by_serial"] })) {
+      const serial = e.key[1] as string;
+      if (wanted.has(serial)) out.set(serial, e.value);
+    }
+    return out;
+  }
+  const list = [...wanted];
+  for (let i = 0; i < list.length; i += 10) {
+    const chunk = list.slice(i, i + 10);
+    const got = await kv.getMany<number[]>(chunk.map(serialKey));
+    chunk.forEach((serial, j) => {
+      if (got[j].value !== null) out.set(serial, got[j].value!);
+    });
+  }
+  return out;
+}
+
 /** The device logging in with an MQTT username, or null. */
 export async function findByMqttUsername(
   kv: Deno.Kv,

@@ -5,15 +5,29 @@
  * - `["notifications", userId, id]` → {@link Notification}
  * - `["notifications_open", userId, type, subjectId]` → id of the active notification about
  *   a subject (so a sensor going offline twice does not notify twice)
+ * - `["notifications_members", userId, id, subjectId]` → true: the subjects of a notification
+ *   about several of them (sensors that went offline together); it resolves when the last of
+ *   them is released ({@link resolveBySubject})
+ *
+ * Ids need no shared counter: an id is the creation time in ms × 100 plus a sequence of this
+ * process (never below an id it gave out before), so a user's notifications read newest first
+ * in key order, as they did with the counter's smaller ids before them. Two processes that pick
+ * the same id for the same user in the same millisecond meet on the write's check, and the
+ * later one takes the next id.
  */
 import type { Notification, NotificationType } from "../core/types.ts";
-import { nextId } from "./kv.ts";
 
 const noteKey = (userId: number, id: number) => ["notifications", userId, id];
 const openKey = (userId: number, type: string, subject: string) => [
   "notifications_open",
   userId,
   type,
+  subject,
+];
+const memberKey = (userId: number, id: number, subject: string) => [
+  "notifications_members",
+  userId,
+  id,
   subject,
 ];
 
@@ -26,8 +40,26 @@ export interface NewNotification {
   title: string;
   message: string;
   subject_id?: string | null;
+  /**
+   * A notification about several subjects (its `subject_id` is then null): each of them that
+   * has no active notification of the type gets this one, which resolves when the last of
+   * them is released.
+   */
+  subjects?: readonly string[] | null;
   params?: Record<string, string | number> | null;
   link?: string | null;
+}
+
+/** Ids per millisecond: 15 digits (the longest id a route takes) until the year 2286. */
+const IDS_PER_MS = 100;
+/** The last id this process gave out. */
+let lastId = 0;
+
+/** The first of `n` new ids for notifications created at `now`. */
+function reserveIds(now: number, n: number): number {
+  const first = Math.max(Math.floor(Math.max(0, now)) * IDS_PER_MS, lastId + 1);
+  lastId = first + n - 1;
+  return first;
 }
 
 /** The new notification of an input, active, under its id. */
@@ -41,7 +73,7 @@ function activeNotification(id: number, input: NewNotification, now: number): No
     message: input.message,
     created_at: now,
     status: "active",
-    subject_id: input.subject_id ?? null,
+    subject_id: input.subjects ? null : input.subject_id ?? null,
     params: input.params ?? null,
     link: input.link ?? null,
   };
@@ -56,20 +88,188 @@ export async function createNotification(
   input: NewNotification,
   now: number,
 ): Promise<Notification> {
-  const subject = input.subject_id ?? null;
-  if (subject !== null) {
-    const open = await kv.get<number>(openKey(input.user_id, input.type, subject));
-    if (open.value !== null) {
-      const existing = (await kv.get<Notification>(noteKey(input.user_id, open.value))).value;
-      if (existing && existing.status === "active") return existing;
+  return (await createNotifications(kv, [input], now))[0];
+}
+
+/** The subjects of an input. */
+const subjectsOf = (n: NewNotification): readonly string[] =>
+  n.subjects ?? (n.subject_id == null ? [] : [n.subject_id]);
+
+/** Reads `keys` in order, 10 a read, up to 8 reads at a time. */
+async function readMany<T>(
+  kv: Deno.Kv,
+  keys: readonly Deno.KvKey[],
+): Promise<Deno.KvEntryMaybe<T>[]> {
+  const chunks: Deno.KvKey[][] = [];
+  for (let i = 0; i < keys.length; i += 10) chunks.push(keys.slice(i, i + 10));
+  const out: Deno.KvEntryMaybe<T>[][] = new Array(chunks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const i = next++;
+      out[i] = await kv.getMany<T[]>(chunks[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, chunks.length) }, worker));
+  return out.flat();
+}
+
+/** What writing one input takes: the subjects it takes over and the entries it checks. */
+interface Plan {
+  index: number;
+  existing: Notification | null;
+  subjects: string[];
+  /** The open-key entry of a single subject, checked when written (no twin is written). */
+  check: Deno.KvEntryMaybe<number> | null;
+}
+
+/**
+ * Decides inputs `from`..`to - 1`: the active notification each gets, or the subjects a new one
+ * takes (those without an active notification of its type). Their reads run together.
+ */
+async function plan(
+  kv: Deno.Kv,
+  inputs: readonly NewNotification[],
+  from: number,
+  to: number,
+): Promise<Plan[]> {
+  const asked: [index: number, subject: string][] = [];
+  for (let i = from; i < to; i++) for (const s of subjectsOf(inputs[i])) asked.push([i, s]);
+  const open = await readMany<number>(
+    kv,
+    asked.map(([i, s]) => openKey(inputs[i].user_id, inputs[i].type, s)),
+  );
+  const noteKeys = new Map<string, Deno.KvKey>();
+  asked.forEach(([i], k) => {
+    const id = open[k].value;
+    if (id !== null) noteKeys.set(`${inputs[i].user_id}/${id}`, noteKey(inputs[i].user_id, id));
+  });
+  const notes = new Map<string, Notification>();
+  const read = await readMany<Notification>(kv, [...noteKeys.values()]);
+  for (const e of read) {
+    if (e.value?.status === "active") notes.set(`${e.value.user_id}/${e.value.id}`, e.value);
+  }
+  const plans: Plan[] = [];
+  let k = 0;
+  for (let i = from; i < to; i++) {
+    const input = inputs[i];
+    const subjects = subjectsOf(input);
+    const mine = open.slice(k, k + subjects.length);
+    k += subjects.length;
+    const active = (e: Deno.KvEntryMaybe<number>) =>
+      e.value === null ? undefined : notes.get(`${input.user_id}/${e.value}`);
+    const free = subjects.filter((_, j) => !active(mine[j]));
+    const existing = subjects.length > 0 && free.length === 0 ? active(mine[0])! : null;
+    plans.push({
+      index: i,
+      existing,
+      subjects: existing ? [] : free,
+      check: existing || input.subjects || subjects.length === 0 ? null : mine[0],
+    });
+  }
+  return plans;
+}
+
+/** Mutations a commit may carry (Deno KV allows 1,000), and checks (100). */
+const MAX_MUTATIONS = 800;
+const MAX_CHECKS = 100;
+
+/**
+ * Creates many notifications at once (a billing run's `bill_created`, sensors that went
+ * offline together), with the rule of {@link createNotification} for subjects: an input whose
+ * subject has an active notification of its type gets that one. The notifications are written
+ * in a few atomic commits; answers them in the order of `inputs`.
+ */
+export async function createNotifications(
+  kv: Deno.Kv,
+  inputs: readonly NewNotification[],
+  now: number,
+): Promise<Notification[]> {
+  const out: (Notification | null)[] = inputs.map(() => null);
+  let next = 0;
+  let planned: Plan[] = [];
+  while (next < inputs.length) {
+    if (planned.length === 0) {
+      planned = await plan(kv, inputs, next, Math.min(inputs.length, next + PLAN_AHEAD));
+    }
+    // One commit: inputs while their checks and mutations fit (a larger one goes alone).
+    const batch: Plan[] = [];
+    let checks = 0, mutations = 0;
+    while (planned.length > 0) {
+      const p = planned[0];
+      const c = p.existing ? 0 : 1 + (p.check ? 1 : 0);
+      const m = p.existing ? 0 : 1 + 2 * Math.min(p.subjects.length, FIRST_SUBJECTS);
+      if (batch.length > 0 && (checks + c > MAX_CHECKS || mutations + m > MAX_MUTATIONS)) break;
+      batch.push(planned.shift()!);
+      checks += c;
+      mutations += m;
+    }
+    if (await writePlans(kv, inputs, batch, now, out)) next = batch[batch.length - 1].index + 1;
+    else planned = []; // something changed meanwhile: decide these again
+  }
+  return out as Notification[];
+}
+
+/** Inputs decided at once (their reads run together). */
+const PLAN_AHEAD = 200;
+
+/** The subjects of a new notification left for after its first commit. */
+interface Rest {
+  note: Notification;
+  subjects: readonly string[];
+}
+
+/** Subjects of a notification about several written with it in its first commit. */
+const FIRST_SUBJECTS = (MAX_MUTATIONS - 2) / 2;
+
+/** Writes planned inputs into `out`; false when a check failed (nothing of it was written). */
+async function writePlans(
+  kv: Deno.Kv,
+  inputs: readonly NewNotification[],
+  plans: Plan[],
+  now: number,
+  out: (Notification | null)[],
+): Promise<boolean> {
+  const fresh = plans.filter((p) => !p.existing);
+  let id = fresh.length ? reserveIds(now, fresh.length) : 0;
+  const op = kv.atomic();
+  const notes = new Map<number, Notification>();
+  const rests: Rest[] = [];
+  for (const p of fresh) {
+    const input = inputs[p.index];
+    const note = activeNotification(id++, input, now);
+    const key = noteKey(input.user_id, note.id);
+    op.check({ key, versionstamp: null }).set(key, note);
+    if (p.check) op.check(p.check);
+    stageSubjects(op, note, p.subjects.slice(0, FIRST_SUBJECTS), !!input.subjects);
+    // A notification about very many subjects writes the rest of them after its first commit.
+    if (p.subjects.length > FIRST_SUBJECTS) {
+      rests.push({ note, subjects: p.subjects.slice(FIRST_SUBJECTS) });
+    }
+    notes.set(p.index, note);
+  }
+  if (fresh.length > 0 && !(await op.commit()).ok) return false;
+  for (const p of plans) out[p.index] = p.existing ?? notes.get(p.index)!;
+  for (const { note, subjects } of rests) {
+    for (let i = 0; i < subjects.length; i += FIRST_SUBJECTS) {
+      await stageSubjects(kv.atomic(), note, subjects.slice(i, i + FIRST_SUBJECTS), true).commit();
     }
   }
-  const id = await nextId(kv, "notifications");
-  const note = activeNotification(id, input, now);
-  const op = kv.atomic().set(noteKey(input.user_id, id), note);
-  if (subject !== null) op.set(openKey(input.user_id, input.type, subject), id);
-  await op.commit();
-  return note;
+  return true;
+}
+
+/** Points the subjects' open keys at a notification (and, when several, lists them as members). */
+function stageSubjects(
+  op: Deno.AtomicOperation,
+  note: Notification,
+  subjects: readonly string[],
+  members: boolean,
+): Deno.AtomicOperation {
+  for (const s of subjects) {
+    op.set(openKey(note.user_id, note.type, s), note.id);
+    if (members) op.set(memberKey(note.user_id, note.id, s), true);
+  }
+  return op;
 }
 
 /** A user's notifications, newest first, filtered by status, at most `limit`. */
@@ -107,7 +307,10 @@ export async function getNotification(
   return (await kv.get<Notification>(noteKey(userId, id))).value;
 }
 
-/** Marks a notification resolved; returns it, or null when the user has no such notification. */
+/**
+ * Marks a notification resolved, releasing its subjects; returns it, or null when the user
+ * has no such notification.
+ */
 export async function resolveNotification(
   kv: Deno.Kv,
   userId: number,
@@ -121,10 +324,27 @@ export async function resolveNotification(
     op.delete(openKey(userId, cur.value.type, cur.value.subject_id));
   }
   await op.commit();
+  // The subjects of a notification about several that are still held by it.
+  const rest: Deno.KvKey[] = [];
+  for await (const e of kv.list({ prefix: ["notifications_members", userId, id] })) {
+    const subject = e.key[3] as string;
+    const open = await kv.get<number>(openKey(userId, cur.value.type, subject));
+    rest.push(e.key);
+    if (open.value === id) rest.push(open.key);
+  }
+  for (let i = 0; i < rest.length; i += MAX_MUTATIONS) {
+    const del = kv.atomic();
+    for (const key of rest.slice(i, i + MAX_MUTATIONS)) del.delete(key);
+    await del.commit();
+  }
   return next;
 }
 
-/** Resolves the active notification of a type about a subject (e.g. a sensor back online). */
+/**
+ * Releases a subject (e.g. a sensor back online): the active notification of a type about it
+ * is resolved, or, when it is about several subjects, once the last of them is released.
+ * Answers the notification, or null when the subject had none.
+ */
 export async function resolveBySubject(
   kv: Deno.Kv,
   userId: number,
@@ -132,63 +352,18 @@ export async function resolveBySubject(
   subject: string,
 ): Promise<Notification | null> {
   const open = await kv.get<number>(openKey(userId, type, subject));
-  return open.value === null ? null : resolveNotification(kv, userId, open.value);
+  if (open.value === null) return null;
+  const id = open.value;
+  await kv.atomic().check(open).delete(open.key).delete(memberKey(userId, id, subject)).commit();
+  for await (const _ of kv.list({ prefix: ["notifications_members", userId, id] }, { limit: 1 })) {
+    return await getNotification(kv, userId, id);
+  }
+  return resolveNotification(kv, userId, id);
 }
 
 /** Deletes every notification of a user (when the account is deleted). */
 export async function deleteNotificationsOf(kv: Deno.Kv, userId: number): Promise<void> {
-  for await (const e of kv.list({ prefix: ["notifications", userId] })) await kv.delete(e.key);
-  for await (const e of kv.list({ prefix: ["notifications_open", userId] })) await kv.delete(e.key);
-}
-
-/**
- * Creates many notifications at once (a billing run's `bill_created`), with the rule of
- * {@link createNotification} for subjects: an input whose subject has an active notification
- * of its type gets that one. Ids are reserved in one sequence write and the notifications are
- * written in a few atomic commits; answers them in the order of `inputs`.
- */
-export async function createNotifications(
-  kv: Deno.Kv,
-  inputs: readonly NewNotification[],
-  now: number,
-): Promise<Notification[]> {
-  const out: (Notification | null)[] = inputs.map(() => null);
-  const openKeys = inputs.map((n) =>
-    n.subject_id == null ? null : openKey(n.user_id, n.type, n.subject_id)
-  );
-  const asked = openKeys.flatMap((k, i) => (k ? [i] : []));
-  for (let c = 0; c < asked.length; c += 10) {
-    const chunk = asked.slice(c, c + 10);
-    const open = await kv.getMany<number[]>(chunk.map((i) => openKeys[i]!));
-    const found = chunk.flatMap((i, j) => open[j].value === null ? [] : [[i, open[j].value!]]);
-    if (found.length === 0) continue;
-    const notes = await kv.getMany<Notification[]>(
-      found.map(([i, id]) => noteKey(inputs[i].user_id, id)),
-    );
-    found.forEach(([i], j) => {
-      if (notes[j].value?.status === "active") out[i] = notes[j].value;
-    });
+  for (const family of ["notifications", "notifications_open", "notifications_members"]) {
+    for await (const e of kv.list({ prefix: [family, userId] })) await kv.delete(e.key);
   }
-  const fresh = inputs.flatMap((_, i) => (out[i] === null ? [i] : []));
-  if (fresh.length > 0) {
-    const seq = ["seq", "notifications"];
-    let first = 0;
-    for (;;) {
-      const cur = await kv.get<number>(seq);
-      first = (cur.value ?? 0) + 1;
-      if ((await kv.atomic().check(cur).set(seq, first + fresh.length - 1).commit()).ok) break;
-    }
-    for (let c = 0; c < fresh.length; c += 200) {
-      const op = kv.atomic();
-      for (const i of fresh.slice(c, c + 200)) {
-        const input = inputs[i];
-        const note = activeNotification(first++, input, now);
-        op.set(noteKey(input.user_id, note.id), note);
-        if (openKeys[i]) op.set(openKeys[i]!, note.id);
-        out[i] = note;
-      }
-      await op.commit();
-    }
-  }
-  return out as Notification[];
 }

@@ -33,4 +33,16 @@ export interface StatusSink {
   online(serial: string, ts: number): Promise<void>;
   /** The device went offline. */
   offline(serial: string, ts: number, reason: OfflineReason): Promise<void>;
+  /**
+   * Many devices went offline at once (a sweep): handled together, in bulk. Without it, each
+   * goes to `offline()`.
+   */
+  offlineMany?(items: readonly OfflineChange[]): Promise<void>;
+}
+
+/** One device going offline, in a bulk report. */
+export interface OfflineChange {
+  serial: string;
+  ts: number;
+  reason: OfflineReason;
 }

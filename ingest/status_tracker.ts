@@ -1,8 +1,9 @@
 /**
  * Online and offline tracking from the messages of each device: the online topic (`true`,
  * `false`; the Last Will is `false` too), silence longer than `silenceMs`, and any message
- * after offline. Transitions go to the {@link StatusSink} in order per device; errors are
- * caught and handed to `onError`, never thrown at the caller.
+ * after offline. Transitions go to the {@link StatusSink} in order per device; the devices a
+ * sweep finds silent go together, in one bulk report (`offlineMany`). Errors are caught and
+ * handed to `onError`, never thrown at the caller.
  */
 import type { OfflineReason, StatusSink } from "./contract.ts";
 
@@ -59,17 +60,39 @@ export class StatusTracker {
 
   /**
    * Marks offline every device not heard from for `silenceMs` (online ones, and unknown
-   * ones tracked since start). Returns how many went offline.
+   * ones tracked since start: the sink tells those that never connected apart), reported
+   * together in one bulk call. Returns how many went offline.
    */
   sweep(devices: Iterable<TrackedStatus>, now: number): number {
-    let count = 0;
+    const silent: TrackedStatus[] = [];
     for (const t of devices) {
-      if (t.state !== "offline" && now - t.lastAt >= this.#silenceMs) {
-        this.#transition(t, "offline", now, "silence");
-        count++;
-      }
+      if (t.state !== "offline" && now - t.lastAt >= this.#silenceMs) silent.push(t);
     }
-    return count;
+    const sink = this.#sink;
+    if (silent.length === 0) return 0;
+    if (!sink.offlineMany) {
+      for (const t of silent) this.#transition(t, "offline", now, "silence");
+      return silent.length;
+    }
+    const serials = silent.map((t) => {
+      t.state = "offline";
+      return t.serial;
+    });
+    // After every transition of these devices reported before; theirs wait for it.
+    const before = serials.flatMap((s) => this.#chains.get(s) ?? []);
+    const report = async () => {
+      try {
+        await sink.offlineMany!(serials.map((serial) => ({ serial, ts: now, reason: "silence" })));
+      } catch (error) {
+        this.#onError("offline", `${serials.length} devices`, error);
+      }
+    };
+    const done = before.length === 0 ? report() : Promise.all(before).then(report);
+    for (const s of serials) this.#chains.set(s, done);
+    done.then(() => {
+      for (const s of serials) if (this.#chains.get(s) === done) this.#chains.delete(s);
+    });
+    return silent.length;
   }
 
   /** Resolves when every reported transition has been handled by the sink. */

@@ -10,6 +10,8 @@ export interface PortalProcess {
   output: string;
   /** A field of `/proc/<pid>/status` in kB (VmRSS: resident now, VmHWM: the peak). */
   memoryKb(field: "VmRSS" | "VmHWM"): Promise<number>;
+  /** CPU time the process has used so far (user plus system, every thread), in seconds. */
+  cpuSeconds(): Promise<number>;
   /** Ends the process and waits for it. */
   stop(): Promise<void>;
 }
@@ -47,7 +49,14 @@ function v8Flags(): string[] {
  * is read on, so that a full pipe never blocks it.
  */
 export async function startPortalProcess(
-  o: { port: number; dataDir: string; demo?: boolean; env?: Record<string, string> },
+  o: {
+    port: number;
+    dataDir: string;
+    demo?: boolean;
+    env?: Record<string, string>;
+    /** Called with each log line (stderr) as it arrives; without it stderr is discarded. */
+    onLog?: (line: string) => void;
+  },
 ): Promise<PortalProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ...v8Flags(), "main.ts", ...(o.demo ? ["--demo"] : [])],
@@ -63,8 +72,9 @@ export async function startPortalProcess(
       ...o.env,
     },
     stdout: "piped",
-    stderr: "null",
+    stderr: o.onLog ? "piped" : "null",
   }).spawn();
+  if (o.onLog) readLines(child.stderr, o.onLog);
   const { output } = await readUntil(child, "Portal ready");
   return {
     child,
@@ -73,9 +83,33 @@ export async function startPortalProcess(
       const text = await Deno.readTextFile(`/proc/${child.pid}/status`);
       return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)![1]);
     },
+    async cpuSeconds() {
+      // Fields 14 and 15 of /proc/<pid>/stat (after the name in parentheses): utime, stime.
+      const stat = await Deno.readTextFile(`/proc/${child.pid}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    },
     async stop() {
       child.kill("SIGTERM");
       await child.status;
     },
   };
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** Hands each line of `stream` to `onLine` until it ends (in the background). */
+function readLines(stream: ReadableStream<BufferSource>, onLine: (line: string) => void): void {
+  (async () => {
+    let buffer = "";
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      let nl;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        onLine(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+      }
+    }
+  })().catch(() => {});
 }

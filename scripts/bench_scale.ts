@@ -133,7 +133,8 @@ async function statuses(kv: Deno.Kv, ids: readonly number[], now: number) {
 
 // ---- measuring ------------------------------------------------------------------------------
 
-const LUA = `
+/** wrk's closing report as one line: requests, duration (µs), p50 and p95 (µs), errors. */
+export const LUA = `
 done = function(summary, latency, requests)
   io.write(string.format("RESULT %d %d %d %d %d\\n", summary.requests, summary.duration,
     latency:percentile(50), latency:percentile(95), summary.errors.status + summary.errors.connect
@@ -141,7 +142,8 @@ done = function(summary, latency, requests)
 end
 `;
 
-interface WrkResult {
+/** What one wrk run measured. */
+export interface WrkResult {
   requests: number;
   rps: number;
   p50_ms: number;
@@ -149,7 +151,8 @@ interface WrkResult {
   errors: number;
 }
 
-async function wrk(
+/** Runs wrk against `url` (with the cookie, if any) using the {@link LUA} script file `script`. */
+export async function wrk(
   url: string,
   cookie: string | null,
   connections: number,
@@ -181,7 +184,8 @@ async function wrk(
   };
 }
 
-async function signIn(base: string, who: { email: string; password: string }) {
+/** Signs in; answers the cookie header value carrying the access token. */
+export async function signIn(base: string, who: { email: string; password: string }) {
   const res = await fetch(`${base}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },

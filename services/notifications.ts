@@ -7,7 +7,8 @@
  * here, at read time, with `billing.notifications.{type}_title|_message`: the period as the reader
  * says it ("noviembre 2026", "Nov–Dic 2026"), the amount with 2 decimals and its currency.
  * Other notices may be stored with the locale keys of their texts (`params.title_key`,
- * `params.message_key`). Older notifications kept fixed texts and are shown as they are.
+ * `params.message_key`, worded with the other params: a summary of sensors offline). Older
+ * notifications kept fixed texts and are shown as they are.
  */
 import type { Deps } from "./deps.ts";
 import { canResolveByHand, type Notification } from "../core/types.ts";
@@ -40,7 +41,12 @@ export function renderNotification(note: Notification, t: Translate, lang: Langu
   const p = note.params;
   if (!p) return { ...note, params: note.params ?? null, link: note.link ?? null };
   if (typeof p.title_key === "string" && typeof p.message_key === "string") {
-    return { ...note, title: t(p.title_key), message: t(p.message_key), link: note.link ?? null };
+    return {
+      ...note,
+      title: t(p.title_key, p),
+      message: t(p.message_key, p),
+      link: note.link ?? null,
+    };
   }
   const values: Record<string, string | number> = { ...p };
   if (typeof p.period === "string") values.period = periodLabel(t, p.period, true);

@@ -140,7 +140,11 @@ adminTest(
     assert.deepEqual(await range(91, 200), []);
     assert.deepEqual(await range(91, 201), [200]);
     assert.deepEqual(await range(5000, 6000), [200]);
-    // A station goes offline without notifying anyone (only sensors notify).
+    // A station goes offline without notifying anyone (only sensors notify); one that never
+    // connected stays unknown when silent (not installed yet).
+    await svc.offline("ST-9", t0 + 5 * MIN, "silence");
+    assert.equal((await statusNow(t.deps.kv, station)).status, "unknown");
+    await svc.online("ST-9", t0 + 6 * MIN);
     await svc.offline("ST-9", t0 + 10 * MIN, "silence");
     assert.equal((await statusNow(t.deps.kv, station)).status, "offline");
     const notes = await listNotifications(t.deps.kv, admin.user.id, "all", 50);

@@ -1,7 +1,8 @@
 /**
  * Device status for ingest, over KV: the {@link StatusSink} (last_seen batched in memory
  * and flushed, online/offline transitions with disconnect events and sensor_offline
- * notifications) and the {@link DeviceDirectory} (devices, prefixes, MQTT logins).
+ * notifications, many devices going offline at once in bulk: `offline.ts`) and the
+ * {@link DeviceDirectory} (devices, prefixes, MQTT logins).
  */
 import type { Deps } from "../deps.ts";
 import type { DisconnectEvent } from "../../core/devices.ts";
@@ -14,27 +15,32 @@ import type {
 import {
   findByMqttUsername,
   findBySerial,
-  getDevice,
   idBySerial,
   listDevices,
   type StoredDevice,
 } from "../../db/devices.ts";
 import {
   listDisconnectEvents,
-  markOffline,
   markOnline,
   recordLastSeen,
   type StatusNow,
   statusNow,
 } from "../../db/device_status.ts";
-import { createNotification, resolveBySubject } from "../../db/notifications.ts";
-import { getUser, listUsers } from "../../db/users.ts";
+import { resolveBySubject } from "../../db/notifications.ts";
 import { verifyMqttPassword } from "../platform/mqtt_passwords.ts";
+import { markDevicesOffline, type OfflineItem } from "./offline.ts";
 
 /** The status sink with its batching controls. */
 export interface DeviceStatusService extends StatusSink {
+  /** Many devices went offline at once (a sweep): handled in bulk. */
+  offlineMany(items: readonly OfflineItem[]): Promise<void>;
   /** Writes the pending last_seen times now. */
   flush(): Promise<void>;
+  /**
+   * Shutting down: bulk transitions under way stop at their next commit (the devices left keep
+   * their status until a sweep after the restart) and later ones do nothing.
+   */
+  interrupt(): void;
   /** Stops the flush timer and flushes what is pending. */
   close(): Promise<void>;
 }
@@ -64,10 +70,12 @@ function serialQueue() {
 
 /**
  * The KV-backed {@link StatusSink}. `seen()` only records the time in memory; the times are
- * written together after `flushMs` (or on `flush()`/`close()`). `offline()` opens a
- * disconnect event and, for a sensor, notifies every admin and the sensor's tenant
- * (sensor_offline, high priority, in each recipient's language); `online()` closes the
- * event with its duration and resolves those notifications.
+ * written together after `flushMs` (or on `flush()`/`close()`). `offline()` and
+ * `offlineMany()` open a disconnect event per device and, for sensors, notify every admin and
+ * each sensor's tenant once for all of their sensors that went offline together (high
+ * priority, in each recipient's language); a device never heard from stays unknown when it is
+ * merely silent. `online()` closes the event with its duration and releases those
+ * notifications.
  */
 export function createStatusService(
   deps: Deps,
@@ -108,30 +116,28 @@ export function createStatusService(
     await recordLastSeen(deps.kv, rows);
   }
 
-  async function notifyOffline(device: StoredDevice, ts: number): Promise<number[]> {
-    if (device.type !== "sensor") return [];
-    const recipients = (await listUsers(deps.kv, "admin")).filter((u) => u.is_active);
-    if (device.tenant_id !== null) {
-      const tenant = await getUser(deps.kv, device.tenant_id);
-      if (tenant?.is_active) recipients.push(tenant);
+  let interrupted = false;
+  const stop = () => interrupted;
+
+  async function offline(items: readonly OfflineItem[]): Promise<void> {
+    const t0 = Date.now();
+    const done = await markDevicesOffline(deps, items, stop);
+    if (items.length === 1) {
+      const [d] = done.offline;
+      if (d) {
+        deps.log.log("info", "device offline", {
+          id: d.id,
+          serial: items[0].serial,
+          reason: items[0].reason,
+        });
+      }
+      return;
     }
-    const station = device.parent_id === null ? null : await getDevice(deps.kv, device.parent_id);
-    for (const user of recipients) {
-      const t = deps.i18n.t(user.language);
-      await createNotification(deps.kv, {
-        user_id: user.id,
-        type: "sensor_offline",
-        priority: "high",
-        title: t("devices.notifications.sensor_offline_title", { name: device.name }),
-        message: t("devices.notifications.sensor_offline_message", {
-          name: device.name,
-          serial: device.serial_number,
-          station: station?.name ?? "",
-        }),
-        subject_id: String(device.id),
-      }, ts);
-    }
-    return recipients.map((u) => u.id);
+    deps.log.log("info", "offline sweep", {
+      devices: items.length,
+      offline: done.offline.length,
+      ms: Date.now() - t0,
+    });
   }
 
   return {
@@ -169,17 +175,19 @@ export function createStatusService(
     },
 
     offline(serial, ts, reason: OfflineReason) {
-      return queue(serial.toLowerCase(), async () => {
-        const device = await findBySerial(deps.kv, serial);
-        if (!device) return;
-        if ((await statusNow(deps.kv, device.id)).status === "offline") return;
-        const notified = await notifyOffline(device, ts);
-        if (!(await markOffline(deps.kv, device.id, ts, reason, notified))) return;
-        deps.log.log("info", "device offline", { id: device.id, serial, reason });
-      });
+      return queue(serial.toLowerCase(), () => offline([{ serial, ts, reason }]));
+    },
+
+    offlineMany(items) {
+      // The caller (ingest's tracker) keeps each device's transitions in order.
+      return items.length === 0 ? Promise.resolve() : offline(items);
     },
 
     flush,
+
+    interrupt() {
+      interrupted = true;
+    },
 
     async close() {
       await flush();

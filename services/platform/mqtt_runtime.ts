@@ -101,6 +101,8 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
     ingest,
     url: config.mqtt.url ?? broker!.url,
     async stop() {
+      // A sweep under way stops at its next commit, so that ingest ends without waiting for it.
+      status?.interrupt();
       await ingest?.stop();
       await status?.close();
       await broker?.close();

@@ -39,6 +39,11 @@ export interface IngestHealthReport
   reportedAt: number;
   /** Whether it was connected to the broker. */
   connected: boolean;
+  /**
+   * Whether its last write to the telemetry store failed (it acknowledges no reading until
+   * one succeeds); absent in reports of ingests from before it was said.
+   */
+  storeFailing?: boolean;
 }
 
 /** A report as read back, with whether it is stale. */
@@ -57,11 +62,12 @@ export interface IngestHealthTotal {
 
 /**
  * The health of ingest as a whole: `not_running` when no ingest reported, `stale` when
- * every report is older than {@link HEALTH_STALE_MS}, else `running`. `total` sums the
+ * every report is older than {@link HEALTH_STALE_MS}, `failing` when a fresh one cannot write
+ * to the telemetry store, else `running`. `total` sums the
  * instances that still report (all of them when every report is stale).
  */
 export interface IngestHealth {
-  status: "running" | "stale" | "not_running";
+  status: "running" | "failing" | "stale" | "not_running";
   checkedAt: number;
   /** The newest report's time, or null. */
   lastReportAt: number | null;
@@ -130,7 +136,13 @@ export function summarizeHealth(
     ? null
     : Math.max(...instances.map((r) => r.reportedAt));
   return {
-    status: instances.length === 0 ? "not_running" : fresh.length === 0 ? "stale" : "running",
+    status: instances.length === 0
+      ? "not_running"
+      : fresh.length === 0
+      ? "stale"
+      : fresh.some((r) => r.storeFailing)
+      ? "failing"
+      : "running",
     checkedAt: now,
     lastReportAt,
     staleAfterMs,

@@ -22,6 +22,7 @@ export function healthReport(
     ...who,
     reportedAt: now,
     connected: stats.connected,
+    storeFailing: stats.storeFailing ?? false,
     received: stats.received,
     stored: stats.stored,
     dropped: { ...stats.dropped },

@@ -81,6 +81,8 @@ export interface ProcessorDeps {
 /** The counters plus how many devices are tracked and in which state. */
 export interface ProcessorStats extends IngestStats {
   devices: { tracked: number; online: number; offline: number };
+  /** Whether the last commit to the telemetry store failed (none succeeded since). */
+  storeFailing?: boolean;
 }
 
 interface Waiting {
@@ -110,6 +112,8 @@ export class IngestProcessor {
   #tracker: StatusTracker;
   #waiting = new Map<string, Waiting[]>();
   #pending: Sample[] = [];
+  /** Whether the last commit failed (what ingest's health reports). */
+  #storeFailing = false;
   #batch = 0;
   #flushing: Promise<void> = Promise.resolve();
   #closed = false;
@@ -280,14 +284,20 @@ export class IngestProcessor {
       // still join this commit.
       await this.#cache.settled();
       this.#commit = null;
-      if (!this.writePending()) throw new Error("the telemetry store refused the readings");
-      await syncStore(this.#store);
-      if (
-        (this.#store.stats().failedWrites ?? 0) !== failedBefore ||
-        this.#refusedBatches !== refusedBefore
-      ) {
-        throw new Error("the telemetry store failed to write readings");
+      try {
+        if (!this.writePending()) throw new Error("the telemetry store refused the readings");
+        await syncStore(this.#store);
+        if (
+          (this.#store.stats().failedWrites ?? 0) !== failedBefore ||
+          this.#refusedBatches !== refusedBefore
+        ) {
+          throw new Error("the telemetry store failed to write readings");
+        }
+      } catch (e) {
+        this.#storeFailing = true;
+        throw e;
       }
+      this.#storeFailing = false;
     });
     this.#commit = commit;
     this.#committing = commit;
@@ -342,7 +352,7 @@ export class IngestProcessor {
       if (t.state === "online") devices.online++;
       else if (t.state === "offline") devices.offline++;
     }
-    return { ...this.#stats.snapshot(this.#now()), devices };
+    return { ...this.#stats.snapshot(this.#now()), devices, storeFailing: this.#storeFailing };
   }
 
   /** Finishes directory lookups and status calls, writes and flushes everything. */

@@ -20,6 +20,7 @@ export interface IngestHealthProps {
 
 const STATUS_CLASS: Record<Health["status"], string> = {
   running: "alert-success",
+  failing: "alert-error",
   stale: "alert-warning",
   not_running: "alert-error",
 };
@@ -57,6 +58,7 @@ export function IngestHealth({ t, lang, health }: IngestHealthProps) {
             >
               <strong>{H(`status.${health.status}`)}</strong>
               {health.status === "not_running" && <p>{H("hints.not_running")}</p>}
+              {health.status === "failing" && <p>{H("hints.failing")}</p>}
               {health.status === "stale" && health.lastReportAt !== null && (
                 <p>{H("hints.stale", { time: when(health.lastReportAt) })}</p>
               )}

@@ -1,7 +1,8 @@
 /**
  * A telemetry store whose file is deleted while ingest runs: the embedded broker's PUBACK
  * waits for a durable commit, and a commit into a file that is gone is refused, so a reading
- * published then is not acknowledged (the meter keeps it and sends it again).
+ * published then is not acknowledged (the meter keeps it and sends it again), and ingest's
+ * health says it is failing.
  */
 import assert from "node:assert/strict";
 import mqtt from "mqtt";
@@ -9,6 +10,8 @@ import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { startIngest } from "../../ingest/subscriber.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { INGEST_CREDENTIALS, MemoryDirectory, MemoryStatus, testSensor } from "./_helpers.ts";
+import { healthReport } from "../../ingest/health.ts";
+import { summarizeHealth } from "../../db/ingest_health.ts";
 
 const A = testSensor("GONE-A");
 
@@ -61,6 +64,15 @@ Deno.test("embedded broker: a reading is not acknowledged once the store's file 
     await Promise.race([closed, publish]);
     assert.equal(acked, false, "no PUBACK for a reading written to a deleted file");
     await assert.rejects(store.check!(), /is gone/);
+    // Ingest's health says so (the admin's system page), not "running".
+    assert.equal(ingest.stats().storeFailing, true);
+    const report = healthReport(ingest.stats(), {
+      instance: "gone-ingest",
+      host: "h",
+      pid: 1,
+      startedAt: 0,
+    }, Date.now());
+    assert.equal(summarizeHealth([report], Date.now()).status, "failing");
   } finally {
     meter.end(true);
     await ingest.stop();

@@ -21,7 +21,7 @@ import { createNotification } from "../db/notifications.ts";
 import { updateDevice } from "../db/devices.ts";
 import { hashPassword } from "../services/platform/passwords.ts";
 import type { Role } from "../core/roles.ts";
-import { writeStationBills } from "../db/bills.ts";
+import { clearPendingNotices, writeStationBills } from "../db/bills.ts";
 import { billPeriod, customerBillDraft, fresh, unitBillDraft } from "./_bills.ts";
 
 /** Who asks. */
@@ -1303,6 +1303,8 @@ async function billFixture(t: TestApp, station: number, tenant: number, customer
     vacant.push(res.created[1].id);
     cust.push(res.customer.bill.id);
   }
+  // These bills' tenants were told of them already (as a run does): no notice is pending.
+  await clearPendingNotices(t.deps.kv, unit);
   return { unit, vacant, customer: cust };
 }
 

@@ -11,8 +11,14 @@
  * shown to tenants, notified and payable; a finalized bill with a total of 0 shows "nothing
  * due" and stays pending: only a payment makes a bill paid.
  */
-import type { UnitBillFigures, UnitBillResult } from "./tariff.ts";
-import type { HighConsumption } from "./dac.ts";
+import type { UnitBillFigures } from "./tariff.ts";
+import {
+  type BillEstimation,
+  type PricedBill,
+  type UnitBillDetails,
+  unitBillDetails,
+  type ZoneSnapshot,
+} from "./bill_details.ts";
 import type { CustomerBillResult } from "./customer_bill.ts";
 import { type DateParts, type PeriodKind } from "./periods.ts";
 import { dueDateAfter, type PaymentChange, type PaymentStatus } from "./payment.ts";
@@ -47,8 +53,8 @@ export interface UnitBill extends UnitBillFigures {
   estimation_method: string | null;
   recalculation_method: string | null;
   override_reason: string | null;
-  calculation_details: unknown;
-  zone_snapshot: unknown;
+  calculation_details: UnitBillDetails;
+  zone_snapshot: ZoneSnapshot | null;
   author: string | null;
   created_by: string | null;
   /** The tenant of the unit when billed, and the sensor that measured it. */
@@ -143,10 +149,10 @@ export interface UnitBillInput {
   period: { text: string; kind: PeriodKind };
   tenant_id: number | null;
   sensor_serial: string | null;
-  zone_snapshot: unknown;
+  zone_snapshot: ZoneSnapshot | null;
   author: string | null;
   /** The estimation method and level, or null when the energy was measured. */
-  estimation: { method: string; level: number } | null;
+  estimation: BillEstimation | null;
   /** When and on which local date the bill is finalized; null for a draft. */
   finalize: { at: string; on: DateParts } | null;
   /** The part of the period the bill covers, its key and its days without readings. */
@@ -154,24 +160,8 @@ export interface UnitBillInput {
   missing_readings?: MissingReadings | null;
 }
 
-/** A computed bill with what billing adds: its price versions and its high-consumption fact. */
-export type PricedBill = UnitBillResult & {
-  parts?: { applies_from: string | null; days: number }[];
-  high_consumption?: HighConsumption | null;
-};
-
 /** The amounts and details of a stored unit bill from a computed one. */
 export function billAmounts(computed: PricedBill) {
-  const extra: Record<string, unknown> = {};
-  // The additions of real tariffs and a split by price versions, said only when they apply.
-  if ((computed.billed_kwh ?? 0) > computed.energy_consumption) {
-    extra.minimum_kwh = computed.minimum_kwh;
-    extra.billed_kwh = computed.billed_kwh;
-  }
-  if ((computed.fixed_charge ?? 0) > 0) extra.fixed_charge = computed.fixed_charge;
-  if (computed.blocks_doubled) extra.blocks_doubled = true;
-  if (computed.parts && computed.parts.length > 1) extra.price_versions = computed.parts;
-  if (computed.high_consumption) extra.high_consumption = computed.high_consumption;
   return {
     energy_consumption: computed.energy_consumption,
     energy_cost: computed.energy_cost,
@@ -180,14 +170,7 @@ export function billAmounts(computed: PricedBill) {
     tax_cost: computed.tax_cost,
     total_cost: computed.total_cost,
     currency: computed.currency,
-    calculation_details: {
-      pricing_mode: computed.pricing_mode,
-      season: computed.season,
-      winter_days: computed.winter_days,
-      summer_days: computed.summer_days,
-      tiers: computed.calculation_details,
-      ...extra,
-    } as Record<string, unknown>,
+    calculation_details: unitBillDetails(computed),
   };
 }
 

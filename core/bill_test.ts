@@ -45,7 +45,7 @@ function bill(over: Partial<UnitBill> = {}): UnitBill {
     payment_due_date: "2026-12-17",
     is_finalized: true,
     finalized_at: "2026-12-03T15:00:00.000Z",
-    calculation_details: {},
+    calculation_details: { pricing_mode: "basic", season: null, tiers: [] },
     tenant_id: 11,
     sensor_serial: "SIM-A",
     created_at: "2026-12-03T15:00:00.000Z",
@@ -409,7 +409,7 @@ Deno.test("finalizing makes a bill pending and due in 10 business days, a total 
 });
 
 Deno.test("buildUnitBill makes a draft without a due date, or a finalized bill with its first history entry", () => {
-  const zone = { ...defaultZone("Z"), id: "1", price_low: 1, base_tariff: 0, tax_percentage: 0 };
+  const zone = { ...defaultZone("Z"), id: 1, price_low: 1, base_tariff: 0, tax_percentage: 0 };
   const input = {
     unit_id: "unit_1",
     station_id: 3,

@@ -42,21 +42,3 @@ export function highConsumption(
   const average_kwh = Math.round(known.reduce((a, b) => a + b, 0) / months * 100) / 100;
   return { average_kwh, months, limit_kwh: limitKwh, exceeded: average_kwh > limitKwh };
 }
-
-/** The fact a bill's `calculation_details` keeps, or null (none, or not readable). */
-export function highConsumptionOfDetails(details: unknown): HighConsumption | null {
-  const h = details && typeof details === "object"
-    ? (details as Record<string, unknown>).high_consumption
-    : null;
-  if (!h || typeof h !== "object") return null;
-  const r = h as Record<string, unknown>;
-  return typeof r.average_kwh === "number" && typeof r.limit_kwh === "number" &&
-      typeof r.months === "number"
-    ? {
-      average_kwh: r.average_kwh,
-      months: r.months,
-      limit_kwh: r.limit_kwh,
-      exceeded: r.exceeded === true,
-    }
-    : null;
-}

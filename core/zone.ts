@@ -28,7 +28,7 @@ export type LevelName = typeof LEVEL_NAMES[number];
 
 /** A pricing zone, field names as in spec 001 section 3. */
 export interface Zone {
-  id?: string;
+  id?: number;
   name: string;
   currency: typeof CURRENCIES[number];
   tariff_type: typeof TARIFF_TYPES[number];

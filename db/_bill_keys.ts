@@ -14,6 +14,7 @@ import {
   type UnitBillDraft,
 } from "../core/bill.ts";
 import { type ListStatus, listStatus } from "../core/bill_status.ts";
+import { readUnitBillDetails, readZoneSnapshot } from "../core/bill_details.ts";
 
 /** A unit bill as stored (core/bill.ts); amounts in integer cents. */
 export type StoredUnitBill = UnitBill;
@@ -23,9 +24,16 @@ export type { CustomerBillDraft, UnitBillDraft };
 
 /**
  * A unit bill read from the store with the fields added since it was written (bills made
- * before finalization and payment states existed) filled in.
+ * before finalization and payment states existed) filled in, and its details and zone
+ * snapshot in the shapes of core/bill_details.ts (a bare list of tier lines, a snapshot that is
+ * no zone).
  */
 export function normalizeUnitBill(v: StoredUnitBill): StoredUnitBill {
+  const details = readUnitBillDetails(v.calculation_details);
+  const snapshot = readZoneSnapshot(v.zone_snapshot, v.zone_id);
+  if (details !== v.calculation_details || snapshot !== v.zone_snapshot) {
+    v = { ...v, calculation_details: details, zone_snapshot: snapshot };
+  }
   if (v.part_key === undefined) {
     v = {
       ...v,

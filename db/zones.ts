@@ -174,14 +174,14 @@ function versionsOf(zone: StoredZone, records: PriceRecord[]): StoredVersion[] {
     if (!r.zone) continue;
     byFrom.set(r.applies_from ?? "", {
       applies_from: r.applies_from ?? null,
-      zone: zoneWithVersion({ ...fieldsOf(zone), id: String(zone.id) }, r.zone),
+      zone: zoneWithVersion({ ...fieldsOf(zone), id: zone.id }, r.zone),
       recorded_at: r.recorded_at ?? r.effective_from,
     });
   }
   if (byFrom.size === 0) {
     return [{
       applies_from: null,
-      zone: { ...zone, id: String(zone.id) },
+      zone,
       recorded_at: zone.updated_at,
     }];
   }

@@ -323,7 +323,7 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
     const id = idParam(c.req.param("id"));
     const zone = id === null ? null : await findZone(deps, id);
     if (!zone) return zoneNotFound(c, deps);
-    return render(c, zone.id, valuesFromZone(zone as unknown as Zone));
+    return render(c, zone.id, valuesFromZone(zone));
   });
   app.post("/zones/:id/edit", post);
   return app;

@@ -40,7 +40,6 @@ import {
 } from "../db/bills.ts";
 import { demoZoneBody } from "../services/demo_devices.ts";
 import { computeUnitBill } from "../core/tariff.ts";
-import type { Zone } from "../core/zone.ts";
 import { computeCustomerBill } from "../core/customer_bill.ts";
 import { buildCustomerBill, buildUnitBill, changePayment } from "../core/bill.ts";
 import { openCertificateAuthority } from "../services/platform/pki.ts";
@@ -98,7 +97,6 @@ print(`Setup: ${STATIONS} stations × ${UNITS} units × ${MONTHS.length} months 
 const t0 = performance.now();
 const admin = await user("admin", 0);
 const zone = await createZone(kv, demoZoneBody(), NOW);
-const tariff = { ...zone, id: String(zone.id) } as unknown as Zone;
 const owners: StoredUser[] = [];
 const ids = idBlocks(kv);
 let paidIds: number[] = [];
@@ -127,7 +125,7 @@ for (const period of MONTHS) {
   for (let i = 0; i < writes.length; i += 15) {
     const group: StationWrite[] = writes.slice(i, i + 15).map((st) => {
       const computed = st.units.map((_, u) =>
-        computeUnitBill(tariff, 120 + ((st.id * 7 + u * 31) % 380))
+        computeUnitBill(zone, 120 + ((st.id * 7 + u * 31) % 380))
       );
       return {
         stationId: st.id,
@@ -153,7 +151,7 @@ for (const period of MONTHS) {
             customer_id: st.customer,
             zone_id: zone.id,
             finalized: true,
-          }, computeCustomerBill(tariff, computed)),
+          }, computeCustomerBill(zone, computed)),
           prev: { key: [], value: null, versionstamp: null },
         },
       };

@@ -44,7 +44,7 @@ export function unitBillDraft(overrides: Partial<UnitBillDraft> = {}): UnitBillD
     estimation_method: null,
     recalculation_method: null,
     override_reason: null,
-    calculation_details: [],
+    calculation_details: { pricing_mode: "basic", season: null, tiers: [] },
     zone_snapshot: null,
     author: null,
     created_by: null,

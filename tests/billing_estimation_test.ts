@@ -42,7 +42,7 @@ async function billOf(t: TestApp, unit: string, period: string): Promise<StoredU
 /** Asserts that `b` is estimated at `level` by `method`, named so on the bill and in its details. */
 function assertEstimated(b: StoredUnitBill, level: number, method: string) {
   assert.equal(b.estimation_method, method);
-  assert.deepEqual((b.calculation_details as { estimation: unknown }).estimation, {
+  assert.deepEqual(b.calculation_details.estimation, {
     level,
     method,
   });
@@ -75,7 +75,7 @@ test("a unit silent in the period with readings on both sides is estimated from 
   assert.equal(b.energy_consumption, 336);
   const a = await billOf(w.t, "unit_1", "2026-02");
   assert.equal(a.is_estimation, false);
-  assert.equal((a.calculation_details as { estimation?: unknown }).estimation, undefined);
+  assert.equal(a.calculation_details.estimation, undefined);
 });
 
 test("a unit whose readings stopped before the period falls back to its history (level 2)", async (w) => {

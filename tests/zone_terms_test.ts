@@ -143,7 +143,7 @@ const CASES: Case[] = [
     edit: { dac_limit_kwh: 50 },
     kwh: 100,
     figures: async (w, p) =>
-      ((await unitBill(w, p)).calculation_details as Record<string, unknown>).high_consumption ??
+      (await unitBill(w, p)).calculation_details.high_consumption ??
         null,
     before: null,
     // March and April at 100 kWh: average 100 over 2 months, above 50.

@@ -151,7 +151,7 @@ Deno.test("a unit whose 12-month average crosses the zone's limit is flagged on 
     await run(w, "2026-01", 200);
     await run(w, "2026-02", 200);
     await run(w, "2026-03", 400);
-    const feb = (await billOf(w, "2026-02")).calculation_details as Record<string, unknown>;
+    const feb = (await billOf(w, "2026-02")).calculation_details;
     assert.deepEqual(feb.high_consumption, {
       average_kwh: 200,
       months: 2,
@@ -201,7 +201,7 @@ Deno.test("a zone of the spec's fields bills as before: no flag, no minimum, no 
     const b = await billOf(w, "2026-03");
     assert.equal(b.energy_cost, 1000);
     assert.equal(b.base_tariff, 4000);
-    assert.deepEqual(Object.keys(b.calculation_details as object).sort(), [
+    assert.deepEqual(Object.keys(b.calculation_details).sort(), [
       "pricing_mode",
       "season",
       "summer_days",
@@ -235,7 +235,7 @@ Deno.test("a bimonthly period spanning a new version is split by days and says s
     const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
       x.billing_period === "2026-01-02" && x.unit_id === "unit_1"
     )!;
-    const details = b.calculation_details as Record<string, unknown>;
+    const details = b.calculation_details;
     assert.deepEqual(details.price_versions, [
       { applies_from: null, from: "2026-01-01", to: "2026-01-31", days: 31 },
       { applies_from: "2026-02-01", from: "2026-02-01", to: "2026-02-28", days: 28 },
@@ -246,8 +246,7 @@ Deno.test("a bimonthly period spanning a new version is split by days and says s
     assert.equal(b.base_tariff, 4000);
     assert.equal(b.tax_cost, 6538);
     assert.equal(b.total_cost, 47402);
-    const kept = (b.zone_snapshot as { price_versions: { applies_from: string | null }[] })
-      .price_versions.map((v) => v.applies_from);
+    const kept = b.zone_snapshot!.price_versions!.map((v) => v.applies_from);
     assert.deepEqual(kept, [null, "2026-02-01"]);
     const report = await call(
       w.t,

@@ -5,6 +5,7 @@
  * versions the period was split into by days.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
+import type { UnitBillDetails } from "../../core/bill_details.ts";
 import { factLines } from "../../services/reports/mod.ts";
 import { money } from "./format.ts";
 
@@ -15,7 +16,7 @@ const TEST_IDS: Record<string, string> = {
 
 /** The facts, or nothing when the bill has none. */
 export function BillFacts(
-  { t, details, currency }: { t: Translate; details: unknown; currency: string },
+  { t, details, currency }: { t: Translate; details: UnitBillDetails; currency: string },
 ) {
   const lines = factLines(t, details, (cents) => money(cents, currency));
   if (lines.length === 0) return null;

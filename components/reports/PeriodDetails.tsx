@@ -6,7 +6,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { StoredUnitBill } from "../../db/bills.ts";
-import { billBreakdown, type ReportStatus } from "../../services/reports/mod.ts";
+import { type ReportStatus } from "../../services/reports/mod.ts";
 import { money } from "./format.ts";
 import { BillFacts } from "./BillFacts.tsx";
 
@@ -30,7 +30,7 @@ export function PeriodDetails({ t, bill, status, zone }: PeriodDetailsProps) {
   );
   if (!bill) return <div className="period-details">{head}</div>;
   const cur = bill.currency;
-  const details = billBreakdown(bill.calculation_details);
+  const details = bill.calculation_details;
   const taxBase = bill.base_tariff + bill.energy_cost + bill.compensation_cost;
   const taxRate = zone?.tax_percentage;
   const level = (l: string) =>

@@ -6,7 +6,6 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { TenantPricing, TenantUnit } from "../../services/tenant/mod.ts";
 import type { ZoneView } from "../../services/zones.ts";
-import type { Zone } from "../../core/zone.ts";
 import { buildTiers, type Season } from "../../core/tariff.ts";
 import { StatusBadge } from "./format.tsx";
 import { Card, Facts, PageHeader } from "../kit/mod.ts";
@@ -20,7 +19,7 @@ const monthName = (t: Translate, m: number) => t(`zones.months.m${String(m).padS
 
 function Levels({ P, z, season }: { P: T; z: ZoneView; season: Season | null }) {
   // The tiers as the bills build them: the last one is open-ended ("Over ...").
-  const tiers = buildTiers({ ...z, id: String(z.id) } as Zone, season).filter((x) => x.price > 0);
+  const tiers = buildTiers(z, season).filter((x) => x.price > 0);
   const kwhOf = (d: { n: bigint; s: number }) => Number(d.n) / 10 ** d.s;
   return (
     <div className="table-wrap">

@@ -142,7 +142,6 @@ export function ZoneDetail(
 ) {
   const D = (k: string, p?: Record<string, string | number>) => t(`zones.zone_detail.${k}`, p);
   const F = (k: string) => t(`zones.zone_form.fields.${k}`);
-  const z = zone as unknown as Zone;
   const yesNo = (b: boolean) => b ? D("enabled") : D("disabled");
   const n = zone.station_count;
   const base = `/admin/zones/${zone.id}`;
@@ -233,7 +232,7 @@ export function ZoneDetail(
           <Facts
             className="facts"
             rows={[
-              [t("zones.pricing_modes.label"), configurationText(t, z)],
+              [t("zones.pricing_modes.label"), configurationText(t, zone)],
               [F("enable_levels"), yesNo(zone.enable_levels)],
               [F("seasonal_tariff"), yesNo(zone.seasonal_tariff)],
               [F("industrial_tariff"), yesNo(zone.industrial_tariff)],
@@ -269,7 +268,7 @@ export function ZoneDetail(
           />
         </ZoneCard>
       </div>
-      <PricingTable t={t} zone={z} />
+      <PricingTable t={t} zone={zone} />
       <HistoryCard D={D} area="price_history" failed={history === null}>
         {history && <PriceHistoryChart t={t} history={history} />}
       </HistoryCard>

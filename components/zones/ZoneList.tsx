@@ -5,7 +5,6 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { ZoneView } from "../../services/zones.ts";
-import type { Zone } from "../../core/zone.ts";
 import { configurationText, money } from "./format.ts";
 import { AddLink, Card, FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
 
@@ -69,7 +68,7 @@ export function ZoneList({ t, zones, notice }: ZoneListProps) {
             },
             {
               label: L("columns.configuration"),
-              cell: (z) => configurationText(t, z as unknown as Zone),
+              cell: (z) => configurationText(t, z),
             },
             {
               label: L("columns.base_tariff"),

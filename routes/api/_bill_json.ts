@@ -6,20 +6,16 @@
  */
 import { centsToUnits } from "../../core/money.ts";
 import { amountDue, type CustomerBill, type UnitBill } from "../../core/bill.ts";
+import type { UnitBillDetails } from "../../core/bill_details.ts";
 
 const u = centsToUnits;
 
-/** A tier line of a bill's calculation details with its cost in units. */
-function detailsJson(details: unknown): unknown {
-  if (!details || typeof details !== "object") return details;
-  const d = details as Record<string, unknown>;
-  if (!Array.isArray(d.tiers)) return details;
+/** A unit bill's calculation details with the tier costs and the fixed charge in units. */
+function detailsJson(d: UnitBillDetails) {
   return {
     ...d,
-    tiers: d.tiers.map((t: Record<string, unknown>) =>
-      typeof t?.tier_cost === "number" ? { ...t, tier_cost: u(t.tier_cost) } : t
-    ),
-    ...(typeof d.fixed_charge === "number" ? { fixed_charge: u(d.fixed_charge) } : {}),
+    tiers: d.tiers.map((t) => ({ ...t, tier_cost: u(t.tier_cost) })),
+    ...(d.fixed_charge === undefined ? {} : { fixed_charge: u(d.fixed_charge) }),
   };
 }
 

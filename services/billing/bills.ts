@@ -123,12 +123,7 @@ export async function customerBillsFor(
 
 /** The zone a bill was priced with: its snapshot, else the zone as it is now. */
 async function zoneOfBill(deps: Deps, bill: StoredUnitBill): Promise<Zone | null> {
-  const s = bill.zone_snapshot as Record<string, unknown> | null;
-  if (s && typeof s.currency === "string" && typeof s.customer_commission === "number") {
-    return { ...(s as unknown as Zone), id: String(s.id) };
-  }
-  const z = await getZone(deps.kv, bill.zone_id);
-  return z && { ...z, id: String(z.id) } as Zone;
+  return bill.zone_snapshot ?? await getZone(deps.kv, bill.zone_id);
 }
 
 /**

@@ -4,7 +4,7 @@
  * screen and its CSV export show. Amounts stay in cents; the page and the CSV format them.
  */
 import type { Deps } from "../deps.ts";
-import { type HighConsumption, highConsumptionOfDetails } from "../../core/dac.ts";
+import type { HighConsumption } from "../../core/dac.ts";
 import {
   amountDue,
   deleteBlocker,
@@ -250,7 +250,7 @@ async function rowsOf(
     payment_date: b.payment_date,
     can_delete: deleteBlocker(b, now) === null,
     can_record_payment: visibleToTenant(b) && b.payment_status !== "paid",
-    high_consumption: highConsumptionOfDetails(b.calculation_details),
+    high_consumption: b.calculation_details.high_consumption ?? null,
     tenancy: tenancyDates(b, deps.config.utcOffsetMinutes),
     missing_readings: b.missing_readings,
   }));

@@ -27,7 +27,6 @@
  */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import type { Zone } from "../../core/zone.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
 import { parsePeriod } from "../../core/periods.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../../core/consumption_input.ts";
@@ -130,18 +129,10 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 async function periodVersions(deps: Deps, bill: StoredUnitBill): Promise<ZoneVersion[]> {
   const stored = await getZone(deps.kv, bill.zone_id);
   if (stored) return await zoneVersions(deps.kv, stored.id);
-  const zone = zoneOfSnapshot(bill.zone_snapshot);
+  const zone = bill.zone_snapshot;
   if (!zone) throw notFound(RECALC_ERRORS.zoneNotFound);
-  const kept = (bill.zone_snapshot as { price_versions?: ZoneVersion[] }).price_versions;
-  return Array.isArray(kept) && kept.length > 0 ? kept : [{ applies_from: null, zone }];
-}
-
-/** Zone snapshot as kept on a bill, or null when it is not a zone. */
-function zoneOfSnapshot(snapshot: unknown): Zone | null {
-  if (!snapshot || typeof snapshot !== "object") return null;
-  const s = snapshot as Record<string, unknown>;
-  if (typeof s.currency !== "string" || typeof s.base_tariff !== "number") return null;
-  return { ...(s as unknown as Zone), id: String(s.id) };
+  const kept = zone.price_versions;
+  return kept && kept.length > 0 ? kept : [{ applies_from: null, zone }];
 }
 
 async function zoneAverage(

@@ -142,8 +142,7 @@ export function reportFileName(req: ReportRequest): string {
 /** The pricing zone `id` as it is in force today, or null (none, or no such zone). */
 export async function currentZone(deps: Deps, id: number | null): Promise<Zone | null> {
   if (id === null) return null;
-  const z = await getZoneInForce(deps.kv, id, today(deps));
-  return z ? { ...z, id: String(z.id) } as Zone : null;
+  return await getZoneInForce(deps.kv, id, today(deps));
 }
 
 /** The full name of account `id`, or null. */

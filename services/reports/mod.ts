@@ -26,10 +26,6 @@ export {
   type UnitReportData,
 } from "./views.ts";
 export {
-  type BillBreakdown,
-  billBreakdown,
-  billFacts,
-  type BillFactsData,
   cityOf,
   type FactLine,
   factLines,
@@ -38,6 +34,5 @@ export {
   periodTiming,
   type ReportStatus,
   reportStatus,
-  type TierLine,
   zoneOfBill,
 } from "./model.ts";

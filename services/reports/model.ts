@@ -1,11 +1,11 @@
 /**
  * The pure view model shared by the report pages and the PDF reports (spec 001 sections 3, 4
- * and 5): the breakdown a unit bill keeps (tier lines, season, pricing mode), the zone it was
- * priced with, the report status of a period row, the periods of a year and their timing,
- * period labels and the city of a station.
+ * and 5): the lines of the additions a unit bill keeps, the zone it was priced with, the report
+ * status of a period row, the periods of a year and their timing, period labels and the city of
+ * a station.
  */
 import type { Zone } from "../../core/zone.ts";
-import { type HighConsumption, highConsumptionOfDetails } from "../../core/dac.ts";
+import type { UnitBillDetails, ZoneSnapshot } from "../../core/bill_details.ts";
 import { parseLocation } from "../../core/device_rules.ts";
 import {
   bimonthlyPeriod,
@@ -16,73 +16,6 @@ import {
   periodLabel,
 } from "../../core/periods.ts";
 import type { Translate } from "../platform/i18n.ts";
-
-/** One tier line of a bill: its description, kWh, price and cost in cents. */
-export interface TierLine {
-  level: string;
-  description: string;
-  kwh: number;
-  price: number;
-  tier_cost: number;
-}
-
-/** What a unit bill records about how it was priced. */
-export interface BillBreakdown {
-  tiers: TierLine[];
-  season: "summer" | "winter" | null;
-  pricing_mode: string | null;
-}
-
-/** The additions of real tariffs and a split by price versions, when a bill has them. */
-export interface BillFactsData {
-  high_consumption: HighConsumption | null;
-  minimum_kwh: number | null;
-  fixed_charge: number | null;
-  price_versions: { applies_from: string | null; from: string; to: string; days: number }[];
-}
-
-const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-
-/** Reads `calculation_details` (the object of a billing run, or a bare list of tiers). */
-export function billBreakdown(details: unknown): BillBreakdown {
-  const obj = details && typeof details === "object" && !Array.isArray(details)
-    ? details as Record<string, unknown>
-    : {};
-  const list = Array.isArray(details) ? details : Array.isArray(obj.tiers) ? obj.tiers : [];
-  const tiers = list
-    .filter((x): x is Record<string, unknown> => !!x && typeof x === "object")
-    .map((x) => ({
-      level: typeof x.level === "string" ? x.level : "",
-      description: typeof x.description === "string" ? x.description : "",
-      kwh: num(x.kwh),
-      price: num(x.price),
-      tier_cost: Math.round(num(x.tier_cost ?? x.tierCost)),
-    }));
-  const season = obj.season === "winter" || obj.season === "summer" ? obj.season : null;
-  const pricing_mode = typeof obj.pricing_mode === "string" ? obj.pricing_mode : null;
-  return { tiers, season, pricing_mode };
-}
-
-/** Reads the additions a unit bill's `calculation_details` records (none when absent). */
-export function billFacts(details: unknown): BillFactsData {
-  const obj = details && typeof details === "object" && !Array.isArray(details)
-    ? details as Record<string, unknown>
-    : {};
-  const parts = Array.isArray(obj.price_versions) ? obj.price_versions : [];
-  return {
-    high_consumption: highConsumptionOfDetails(obj),
-    minimum_kwh: typeof obj.minimum_kwh === "number" ? obj.minimum_kwh : null,
-    fixed_charge: typeof obj.fixed_charge === "number" ? obj.fixed_charge : null,
-    price_versions: parts
-      .filter((p): p is Record<string, unknown> => !!p && typeof p === "object")
-      .map((p) => ({
-        applies_from: typeof p.applies_from === "string" ? p.applies_from : null,
-        from: String(p.from ?? ""),
-        to: String(p.to ?? ""),
-        days: num(p.days),
-      })),
-  };
-}
 
 /** One line of a bill's additions: what it is about and its text in the reader's language. */
 export interface FactLine {
@@ -95,10 +28,9 @@ export interface FactLine {
 /** The lines of a bill's additions (report page and PDF); `money` formats cents. */
 export function factLines(
   t: Translate,
-  details: unknown,
+  f: UnitBillDetails,
   money: (cents: number) => string,
 ): FactLine[] {
-  const f = billFacts(details);
   const F = (k: string, p?: Record<string, string | number>) =>
     t(`reports.unit_report.facts.${k}`, p);
   const out: FactLine[] = [];
@@ -111,13 +43,13 @@ export function factLines(
       exceeded: h.exceeded,
     });
   }
-  if (f.minimum_kwh !== null) {
+  if (f.minimum_kwh !== undefined) {
     out.push({ kind: "minimum", text: F("minimum", { kwh: f.minimum_kwh }) });
   }
   if (f.fixed_charge) {
     out.push({ kind: "fixed_charge", text: F("fixed_charge", { amount: money(f.fixed_charge) }) });
   }
-  if (f.price_versions.length > 1) {
+  if (f.price_versions && f.price_versions.length > 1) {
     for (const p of f.price_versions) {
       const version = p.applies_from ?? F("first_version");
       out.push({
@@ -130,14 +62,11 @@ export function factLines(
 }
 
 /** The zone a bill was priced with (its snapshot), else `current`, else null. */
-export function zoneOfBill(snapshot: unknown, current: Zone | null): Zone | null {
-  if (snapshot && typeof snapshot === "object") {
-    const s = snapshot as Record<string, unknown>;
-    if (typeof s.currency === "string" && typeof s.base_tariff === "number") {
-      return { ...(s as unknown as Zone), id: s.id === undefined ? undefined : String(s.id) };
-    }
-  }
-  return current;
+export function zoneOfBill(
+  snapshot: ZoneSnapshot | null | undefined,
+  current: Zone | null,
+): Zone | null {
+  return snapshot ?? current;
 }
 
 export { type ReportStatus, reportStatus } from "../../core/bill.ts";

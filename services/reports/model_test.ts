@@ -1,12 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  billBreakdown,
-  cityOf,
-  periodsOfYear,
-  periodTiming,
-  reportStatus,
-  zoneOfBill,
-} from "./model.ts";
+import { cityOf, periodsOfYear, periodTiming, reportStatus, zoneOfBill } from "./model.ts";
 import type { StatusFields, UnitBill } from "../../core/bill.ts";
 
 type StatusBill = StatusFields & Pick<UnitBill, "created_at" | "updated_at">;
@@ -86,23 +79,12 @@ Deno.test("periodTiming() and the period lists follow today's month", () => {
   assert.equal(currentPeriod("bimonthly", today), "2026-03-04");
 });
 
-Deno.test("billBreakdown() reads the run's details and a bare tier list", () => {
-  const tier = { level: "low", description: "Low", kwh: 10, price: 1.5, tier_cost: 1500 };
-  assert.deepEqual(billBreakdown({ pricing_mode: "tiered", season: "winter", tiers: [tier] }), {
-    tiers: [tier],
-    season: "winter",
-    pricing_mode: "tiered",
-  });
-  assert.equal(billBreakdown([tier]).tiers.length, 1);
-  assert.deepEqual(billBreakdown(null), { tiers: [], season: null, pricing_mode: null });
-});
-
 Deno.test("zoneOfBill() prefers the bill's snapshot; cityOf() reads JSON, text or nothing", () => {
-  const now = { ...defaultZone("Now"), id: "1" };
+  const now = { ...defaultZone("Now"), id: 1 };
   const snap = { ...defaultZone("Then"), id: 1 };
   assert.equal(zoneOfBill(snap, now)?.name, "Then");
   assert.equal(zoneOfBill(null, now)?.name, "Now");
-  assert.equal(zoneOfBill({ junk: true }, null), null);
+  assert.equal(zoneOfBill(null, null), null);
   const t = (k: string) => (k === "reports.unit_report.no_location" ? "No location" : k);
   assert.equal(cityOf(t, JSON.stringify({ city: "Monterrey" })), "Monterrey");
   assert.equal(cityOf(t, "Calle 5, Puebla"), "Calle 5, Puebla");

@@ -19,7 +19,6 @@ export class ZoneCache {
 
   /** The zone of a unit's station for the tariff code, or null (the estimate then falls back). */
   async zone(unit: TenantUnit | undefined): Promise<Zone | null> {
-    const z = await this.view(unit);
-    return z ? { ...z, id: String(z.id) } as Zone : null;
+    return await this.view(unit);
   }
 }

@@ -11,7 +11,7 @@ import { buildTiers, pricingMode } from "../../../core/tariff.ts";
 import type { StoredDevice } from "../../../db/devices.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
-import { billBreakdown, factLines } from "../model.ts";
+import { factLines } from "../model.ts";
 import { moneyText, numberText } from "./text.ts";
 import { openReport } from "./report_head.ts";
 
@@ -35,7 +35,7 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
   w.line(P("unit"), `${input.unit.name} (${input.unit.id})`);
   w.line(P("tenant"), input.tenant ?? P("no_tenant"));
 
-  const details = billBreakdown(bill.calculation_details);
+  const details = bill.calculation_details;
   w.heading(P("consumption"));
   w.line(P("energy"), `${numberText(bill.energy_consumption, lang)} kWh`, true);
   if (details.tiers.length > 0) {

@@ -50,7 +50,7 @@ function billOf(energy: number, period: string, extra: Partial<StoredUnitBill>):
       season: c.season,
       tiers: c.calculation_details,
     },
-    zone_snapshot: zone,
+    zone_snapshot: { ...zone, id: 1 },
     tenant_id: 9,
     sensor_serial: "S",
     station_id: 3,

@@ -19,10 +19,121 @@ export interface BuildOptions {
 const root = new URL("../", import.meta.url);
 
 /**
- * The stylesheets under static/styles/ built as their own files: app (signed-in pages),
- * public (pages without the signed-in frame) and charts (uPlot's rules, for chart pages).
+ * The rules every page shares, in cascade order: the public stylesheet, and the middle of the
+ * signed-in one. Files under static/styles/: `base/` the font, tokens, elements and page frame,
+ * `kit/` the rules of a component of components/kit/.
  */
-const STYLESHEETS = ["app", "public", "charts"] as const;
+const SHARED_STYLES = [
+  "base/font.css",
+  "base/tokens.css",
+  "base/elements.css",
+  "base/buttons.css",
+  "base/shell.css",
+  "kit/page-header.css",
+  "kit/card.css",
+  "base/page-parts.css",
+  "kit/search-form.css",
+  "base/tables.css",
+  "kit/status-badge.css",
+  "base/forms.css",
+  "base/alerts.css",
+  "base/auth.css",
+  "base/modals.css",
+  "base/notifications.css",
+  "base/error-page.css",
+  "base/access-code.css",
+] as const;
+
+/**
+ * The stylesheets built as their own files, each the concatenation of its files under
+ * static/styles/ in this order, which is the cascade's (a later rule wins over an earlier one of
+ * the same specificity: keep the order when moving rules). `app` (signed-in pages): the list
+ * kit parts and the tenant, owner, payment and finance areas, the shared rules, then the other
+ * areas (`areas/`) and the signed-in frame's parts (`frame/`). `public` (pages without the
+ * signed-in frame): the shared rules alone. `charts`: uPlot's rules, for chart pages. Every file
+ * under static/styles/ is in at least one list (the build checks it).
+ */
+export const STYLESHEETS = {
+  app: [
+    "kit/responsive-list.css",
+    "kit/pager.css",
+    "areas/tenant.css",
+    "areas/owner.css",
+    "areas/payments.css",
+    "areas/finances.css",
+    ...SHARED_STYLES,
+    "areas/users.css",
+    "frame/contact.css",
+    "areas/devices.css",
+    "areas/dashboard.css",
+    "kit/facts.css",
+    "areas/zones.css",
+    "areas/sensor.css",
+    "frame/sidebar.css",
+    "areas/billing.css",
+    "areas/reports.css",
+    "areas/sensor-connection.css",
+    "areas/ingest-health.css",
+    "frame/notification-bell.css",
+  ],
+  public: [...SHARED_STYLES],
+  charts: ["charts.css"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The name of a stylesheet built as its own file. */
+export type StylesheetName = keyof typeof STYLESHEETS;
+
+/**
+ * What is wrong with the stylesheets' lists against the files under static/styles/ (paths
+ * relative to it): a file in no list, a listed file that does not exist, a file listed twice in
+ * one stylesheet. Empty when the lists are right.
+ */
+export function stylesheetListProblems(
+  files: readonly string[],
+  lists: Record<string, readonly string[]> = STYLESHEETS,
+): string[] {
+  const problems: string[] = [];
+  const listed = new Set(Object.values(lists).flat());
+  for (const f of files) if (!listed.has(f)) problems.push(`${f} is in no stylesheet`);
+  for (const f of listed) if (!files.includes(f)) problems.push(`${f} does not exist`);
+  for (const [name, parts] of Object.entries(lists)) {
+    for (const f of new Set(parts.filter((p, i) => parts.indexOf(p) !== i))) {
+      problems.push(`${f} is listed twice in ${name}`);
+    }
+  }
+  return problems;
+}
+
+/** The .css files under static/styles/, as paths relative to it. */
+export async function styleFiles(dir = new URL("static/styles/", root)): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (sub: string) => {
+    for await (const e of Deno.readDir(new URL(sub, dir))) {
+      if (e.isDirectory) await walk(`${sub}${e.name}/`);
+      else if (e.name.endsWith(".css")) files.push(`${sub}${e.name}`);
+    }
+  };
+  await walk("");
+  return files.sort();
+}
+
+/** Writes each stylesheet's entry (its files' `@import`s, in order) into `dir`. */
+async function writeStyleEntries(dir: URL): Promise<Record<StylesheetName, string>> {
+  const problems = stylesheetListProblems(await styleFiles());
+  if (problems.length) throw new Error(`the stylesheets' lists are wrong: ${problems.join("; ")}`);
+  const entries = {} as Record<StylesheetName, string>;
+  for (
+    const [name, parts] of Object.entries(STYLESHEETS) as [StylesheetName, readonly string[]][]
+  ) {
+    const file = new URL(`${name}.css`, dir);
+    await Deno.writeTextFile(
+      file,
+      parts.map((p) => `@import "../../static/styles/${p}";\n`).join(""),
+    );
+    entries[name] = file.pathname;
+  }
+  return entries;
+}
 
 /** Runs the build and writes the manifest; returns it. */
 export async function build(opts: BuildOptions) {
@@ -74,9 +185,7 @@ export async function build(opts: BuildOptions) {
       metafile: { inputs: {}, outputs: { ...react.metafile.outputs, ...plain.metafile.outputs } },
     };
     const css = await esbuild.build({
-      entryPoints: Object.fromEntries(
-        STYLESHEETS.map((name) => [name, new URL(`static/styles/${name}.css`, root).pathname]),
-      ),
+      entryPoints: await writeStyleEntries(entriesDir),
       bundle: true,
       minify: !opts.dev,
       outdir: opts.outDir.pathname,
@@ -105,9 +214,9 @@ export async function build(opts: BuildOptions) {
       };
     }
     assertPlainWithoutReact(js.metafile, islands, rel);
-    const cssOf = (name: string) => {
+    const cssOf = (name: StylesheetName) => {
       const out = Object.entries(css.metafile.outputs)
-        .find(([, m]) => m.entryPoint?.endsWith(`static/styles/${name}.css`))?.[0];
+        .find(([, m]) => m.entryPoint?.endsWith(`.build/entries/${name}.css`))?.[0];
       if (!out) throw new Error(`the stylesheet ${name}.css was not built`);
       return rel(out);
     };

@@ -1,7 +1,7 @@
 /**
  * One list, rendered once: a `<table>` on wide screens whose rows become cards on phones
- * through CSS alone (`static/styles/kit.css`). Each cell carries its column's label in
- * `data-label`, which the card layout shows before the value; a "primary" column becomes
+ * through CSS alone (`static/styles/kit/responsive-list.css`). Each cell carries its column's
+ * label in `data-label`, which the card layout shows before the value; a "primary" column becomes
  * the card's title, an "aside" column sits beside it (a status badge), and "actions" cells
  * span the card's width without a label. No JavaScript.
  *

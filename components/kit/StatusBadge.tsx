@@ -1,7 +1,7 @@
 /** A small coloured pill with a status word (Active, Paid, Overdue). */
 import type { ReactNode } from "react";
 
-/** The colours of a badge, as in `static/styles/app.css` (`.badge-green` ...). */
+/** The colours of a badge, as in `static/styles/kit/status-badge.css` (`.badge-green` ...). */
 export type BadgeTone = "green" | "yellow" | "red" | "grey" | "blue" | "purple";
 
 /** Props of {@link StatusBadge}. */

@@ -2,7 +2,7 @@
  * The component kit: the shared building blocks of server-rendered pages.
  *
  * - {@link ResponsiveList}: one list rendered once, a table on wide screens and cards on
- *   phones through CSS alone (`static/styles/kit.css`).
+ *   phones through CSS alone (`static/styles/kit/responsive-list.css`).
  * - {@link PageHeader}: the page's title, subtitle and main actions.
  * - {@link FormHead}: the head of a form page, with its subtitle and the link back.
  * - {@link AddLink}: the plus button of a page, a link to a create form.

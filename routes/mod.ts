@@ -44,9 +44,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(securityHeaders(deps));
   app.route("/", staticRoutes(deps));
   app.route("/", healthRoutes(deps));
-  app.use(sessionMiddleware(deps));
-  // Openpay's webhook authenticates by its own Basic credentials, not the session: no CSRF check.
+  // Openpay's webhook authenticates by its own Basic credentials: no session, no CSRF check.
   app.route("/api/webhooks", webhookRoutes(deps));
+  app.use(sessionMiddleware(deps));
   app.use(csrfMiddleware(deps));
   app.route("/", authRoutes(deps));
   app.route("/auth", authApiRoutes(deps));

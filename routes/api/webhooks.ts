@@ -2,19 +2,26 @@
  * Openpay's webhook `POST /api/webhooks/openpay` (issue 12): anonymous but Basic-authenticated,
  * here and nowhere else (hono's `basicAuth`, a constant-time comparison with the configured
  * webhook user; 401 and nothing changed otherwise). Its callers authenticate by these
- * credentials, not by a session cookie, so `routes/mod.ts` mounts it ahead of the CSRF check.
- * Every accepted event answered 200 at once (services/payments/webhooks.ts).
+ * credentials, not by a session, so `routes/mod.ts` mounts it ahead of the session and CSRF
+ * middleware (its messages in an anonymous caller's language). Every accepted event answered
+ * 200 at once (services/payments/webhooks.ts).
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { basicAuth } from "hono/basic-auth";
+import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv, Deps } from "../_deps.ts";
 import { readJson } from "../_http.ts";
+import { LANG_COOKIE } from "../_session.ts";
+import { pickLanguage } from "../../services/platform/i18n.ts";
 import { receiveWebhook } from "../../services/payments/mod.ts";
 
-/** Lets through only Openpay's Basic credentials (none configured: nobody). */
+/** Lets through only Openpay's Basic credentials (none configured: nobody), no session read. */
 function openpayCredentials(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const lang = pickLanguage(null, getCookie(c, LANG_COOKIE));
+    c.set("lang", lang);
+    c.set("t", deps.i18n.t(lang));
     const refused = () => {
       c.header("WWW-Authenticate", 'Basic realm="openpay"');
       return c.json({ message: c.var.t("payments.errors.webhook_unauthorized") }, 401);

@@ -111,6 +111,10 @@ export class IngestProcessor {
   #cache: DeviceCache;
   #tracker: StatusTracker;
   #waiting = new Map<string, Waiting[]>();
+  /**
+   * The pending samples: the first of the four stages of a reading's way to disk (the others:
+   * the store's write queue, its writer thread, its journal; ARCHITECTURE.md).
+   */
   #pending: Sample[] = [];
   /** Whether the last commit failed (what ingest's health reports). */
   #storeFailing = false;

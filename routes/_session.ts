@@ -80,21 +80,18 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Paths whose callers authenticate otherwise (a webhook's Basic auth): no CSRF check. */
-export const CSRF_EXEMPT_PREFIXES = ["/api/webhooks/"];
-
 /**
  * Refuses cross-site posts that would ride on the session cookie: an unsafe request not
  * authenticated by a bearer token must come from the portal's own origin, scheme included
  * (`PUBLIC_URL`'s, else the request's): the Origin header, or Sec-Fetch-Site same-origin for
- * browsers that omit Origin. Paths in {@link CSRF_EXEMPT_PREFIXES} are let through.
+ * browsers that omit Origin. Routes whose callers authenticate otherwise (Openpay's webhook,
+ * Basic credentials) are mounted ahead of it.
  */
 export function csrfMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (SAFE.has(c.req.method) || /^Bearer\s/i.test(c.req.header("authorization") ?? "")) {
       return next();
     }
-    if (CSRF_EXEMPT_PREFIXES.some((p) => c.req.path.startsWith(p))) return next();
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
     let sameOrigin: boolean;

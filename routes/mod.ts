@@ -44,6 +44,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(securityHeaders(deps));
   app.route("/", staticRoutes(deps));
   app.route("/", healthRoutes(deps));
+  // Openpay's webhook authenticates by its own Basic credentials: no session, no CSRF check.
+  app.route("/api/webhooks", webhookRoutes(deps));
   app.use(sessionMiddleware(deps));
   app.use(csrfMiddleware(deps));
   app.route("/", authRoutes(deps));
@@ -68,7 +70,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/reports", reportApiRoutes(deps));
   app.route("/api/reports", reportApiRoutes(deps));
   app.route("/api/tenant-payments", tenantPaymentApiRoutes(deps));
-  app.route("/api/webhooks", webhookRoutes(deps));
   app.route("/api/finances", financeApiRoutes(deps));
   app.route("/api/customer-billing-overview", customerBillingApiRoutes(deps));
   app.route("/notifications", notificationPageRoutes(deps));

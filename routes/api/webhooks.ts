@@ -1,20 +1,47 @@
 /**
- * Openpay's webhook `POST /api/webhooks/openpay` (issue 12): anonymous but Basic-authenticated
- * (401 and nothing changed otherwise); every accepted event answered 200 at once.
+ * Openpay's webhook `POST /api/webhooks/openpay` (issue 12): anonymous but Basic-authenticated,
+ * here and nowhere else (hono's `basicAuth`, a constant-time comparison with the configured
+ * webhook user; 401 and nothing changed otherwise). Its callers authenticate by these
+ * credentials, not by a session, so `routes/mod.ts` mounts it ahead of the session and CSRF
+ * middleware (its messages in an anonymous caller's language). Every accepted event answered
+ * 200 at once (services/payments/webhooks.ts).
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
+import { basicAuth } from "hono/basic-auth";
+import { getCookie } from "hono/cookie";
+import { HTTPException } from "hono/http-exception";
 import type { AppEnv, Deps } from "../_deps.ts";
 import { readJson } from "../_http.ts";
-import { receiveWebhook, webhookAuthorized } from "../../services/payments/mod.ts";
+import { LANG_COOKIE } from "../_session.ts";
+import { pickLanguage } from "../../services/platform/i18n.ts";
+import { receiveWebhook } from "../../services/payments/mod.ts";
+
+/** Lets through only Openpay's Basic credentials (none configured: nobody), no session read. */
+function openpayCredentials(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const lang = pickLanguage(null, getCookie(c, LANG_COOKIE));
+    c.set("lang", lang);
+    c.set("t", deps.i18n.t(lang));
+    const refused = () => {
+      c.header("WWW-Authenticate", 'Basic realm="openpay"');
+      return c.json({ message: c.var.t("payments.errors.webhook_unauthorized") }, 401);
+    };
+    const { webhookUser: username, webhookPassword: password } = deps.config.openpay;
+    if (!username || !password) return refused();
+    try {
+      return await basicAuth({ username, password })(c, next);
+    } catch (e) {
+      if (e instanceof HTTPException && e.status === 401) return refused();
+      throw e;
+    }
+  };
+}
 
 /** Routes under /api/webhooks. */
 export function webhookRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use(openpayCredentials(deps));
   app.post("/openpay", async (c) => {
-    if (!webhookAuthorized(deps, c.req.header("authorization"))) {
-      c.header("WWW-Authenticate", 'Basic realm="openpay"');
-      return c.json({ message: c.var.t("payments.errors.webhook_unauthorized") }, 401);
-    }
     const receipt = await receiveWebhook(deps, await readJson(c));
     if (receipt === "invalid") return c.json({ message: c.var.t("validation.bad_json") }, 400);
     return c.json({ received: receipt });

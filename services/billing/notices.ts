@@ -3,8 +3,8 @@
  * `payment_overdue` once when it passes its due date, `payment_received` when it is paid. Each
  * is stored as a type plus parameters (unit and station by name, the period, the amount due in
  * cents and its currency, the due date) with a link to the bill, and worded in the reader's
- * language when it is read (services/notifications.ts). A run's notices are written in batches
- * while the run goes on; the commit that finalizes a bill marks its notice pending until it is
+ * language when it is read (services/notifications.ts). A run's notices are written once, when
+ * its bills are; the commit that finalizes a bill marks its notice pending until it is
  * written, so a run killed in between loses none (the next run or sweep writes them).
  */
 import type { Deps } from "../deps.ts";
@@ -64,20 +64,13 @@ export function billNotice(
 }
 
 /**
- * The `bill_created` notices of a run, written in batches: each finalized bill with a total
- * above 0 tells its unit's tenant. Tenants are read once per run.
+ * The `bill_created` notices of a run (or a recalculation), written together: each finalized
+ * bill with a total above 0 tells its unit's tenant. Tenants are read once.
  */
 export class NoticeBatch {
   #queue: { bill: UnitBill; station: StoredDevice }[] = [];
-  #users = new Map<number, StoredUser | null>();
-  #writing: Promise<string | null> = Promise.resolve(null);
 
   constructor(private readonly deps: Deps) {}
-
-  /** Whether enough are queued to write them. */
-  get full(): boolean {
-    return this.#queue.length >= 200;
-  }
 
   /** Queues the notice of a finalized bill (drafts, zero totals and vacant units tell nobody). */
   add(bill: UnitBill, station: StoredDevice): void {
@@ -86,29 +79,25 @@ export class NoticeBatch {
     }
   }
 
-  /** Writes what is queued (one batch at a time); answers why it failed, or null. */
-  flush(): Promise<string | null> {
+  /** Writes what is queued and clears the bills' pending marks; answers why it failed, or null. */
+  async flush(): Promise<string | null> {
     const batch = this.#queue;
     this.#queue = [];
-    this.#writing = this.#writing.then((failed) =>
-      batch.length === 0 ? failed : this.#write(batch).then(
-        () => failed,
-        (e) => failed ?? (e instanceof Error ? e.message : String(e)),
-      )
-    );
-    return this.#writing;
+    if (batch.length === 0) return null;
+    try {
+      await this.#write(batch);
+      return null;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
   }
 
   async #write(batch: { bill: UnitBill; station: StoredDevice }[]): Promise<void> {
     const { kv, now } = this.deps;
-    const missing = [...new Set(batch.map((n) => n.bill.tenant_id!))].filter((id) =>
-      !this.#users.has(id)
-    );
-    const found = await getUsers(kv, missing);
-    for (const id of missing) this.#users.set(id, found.get(id) ?? null);
+    const users = await getUsers(kv, [...new Set(batch.map((n) => n.bill.tenant_id!))]);
     const notes: NewNotification[] = [];
     for (const { bill, station } of batch) {
-      const tenant = this.#users.get(bill.tenant_id!);
+      const tenant = users.get(bill.tenant_id!);
       if (tenant) notes.push(billNotice("bill_created", bill, station, tenant));
     }
     if (notes.length > 0) await createNotifications(kv, notes, now());

@@ -35,15 +35,18 @@ import { getZone, listZones, type StoredZone, zoneVersions } from "../../db/zone
 import { versionAtEnd } from "../../core/zone_versions.ts";
 import { listDevices, type StoredDevice } from "../../db/devices.ts";
 import { idBlocks } from "../../db/bills.ts";
-import { inFlight, planStation, sensorsByStation, STATIONS_IN_FLIGHT } from "./plan.ts";
+import { inFlight } from "../../core/in_flight.ts";
+import { planStation, sensorsByStation, STATIONS_IN_FLIGHT } from "./plan.ts";
 import { NoticeBatch, writePendingNotices } from "./notices.ts";
 import {
   billGroup,
   checksOf,
   GROUP_CHECKS,
   groups,
+  type MissingUnit,
   type Run,
-  type RunCounts,
+  type StationBilled,
+  stationFailed,
   type StationPlan,
 } from "./station.ts";
 
@@ -78,8 +81,24 @@ export interface BillCounts {
   failed: number;
 }
 
-/** What a billing run did: the counts of spec 001 section 7 (`RunCounts`) and more. */
-export interface BillingResult extends RunCounts {
+/** What a billing run did: the counts of spec 001 section 7 (field names first) and more. */
+export interface BillingResult {
+  stations_processed: number;
+  /** Unit plus station bills created and updated. */
+  total_bills_created: number;
+  total_bills_updated: number;
+  /** Whether the run finalized its bills (the period has ended) or wrote drafts. */
+  finalized: boolean;
+  /** Unit bills created, updated and left alone (finalized), and those estimated. */
+  bills_created: number;
+  bills_updated: number;
+  bills_skipped: number;
+  customer_bills_created: number;
+  customer_bills_updated: number;
+  customer_bills_skipped: number;
+  bills_estimated: number;
+  /** Bills whose meter sent no reading on some days ("no readings for 31 of 31 days"). */
+  missing_readings: MissingUnit[];
   period: string;
   zone_ids: number[];
   dry_run: boolean;
@@ -228,6 +247,12 @@ export async function runBillingAll(
   return result;
 }
 
+/**
+ * Bills the zones' stations: each station's billing answers what it did (station.ts), added up
+ * here into `result` as it comes; the tenants of the bills the run finalized are told once, at
+ * the end (each commit marked its notices pending, so a run killed before that loses none: the
+ * next run or sweep writes them, notices.ts).
+ */
 async function billZones(
   deps: Deps,
   zones: StoredZone[],
@@ -256,25 +281,37 @@ async function billZones(
       : null,
     dryRun: options.dryRun ?? false,
     author: options.author ?? null,
-    result,
     ids: idBlocks(deps.kv),
-    notices: new NoticeBatch(deps),
   };
   // Notices of bills a killed run committed without telling their tenants go out first.
   if (!options.dryRun) await writePendingNotices(deps);
   const devices = await listDevices(deps.kv);
   const sensors = sensorsByStation(devices);
+  const notices = new NoticeBatch(deps);
   try {
     for (const zone of zones) {
       const stations = devices.filter((d) =>
         d.type === "station" && d.zone_id === zone.id &&
         (!options.only || d.id === options.only.stationId)
       );
-      await billZone(run, zone, stations, sensors, options.onProgress, result);
+      let index = 0;
+      await billZone(run, zone, stations, sensors, (billed) => {
+        add(result, zone.id, billed);
+        for (const bill of billed.finalized) notices.add(bill, billed.plan.station);
+        options.onProgress?.({
+          zone_id: zone.id,
+          station_id: billed.plan.station.id,
+          station_name: billed.plan.station.name,
+          index: ++index,
+          total: stations.length,
+          outcome: billed.failure === null ? "ok" : "failed",
+        });
+      });
     }
+    total(result);
   } finally {
     if (!options.dryRun) {
-      const failure = await run.notices.flush();
+      const failure = await notices.flush();
       if (failure) {
         result.failures.push({
           zone_id: zones[0].id,
@@ -287,39 +324,64 @@ async function billZones(
   }
 }
 
+/** Adds what a station's billing did to the run's result (its totals: {@link total}). */
+function add(result: BillingResult, zoneId: number, b: StationBilled): void {
+  if (b.failure !== null) {
+    result.failures.push({
+      zone_id: zoneId,
+      station_id: b.plan.station.id,
+      unit_id: null,
+      reason: b.failure,
+    });
+    result.unit_bills.failed += b.plan.units.length ||
+      (b.plan.station.config.station?.units.length ?? 0);
+    result.station_bills.failed++;
+    return;
+  }
+  result.stations_processed++;
+  result.missing_readings.push(...b.missing_readings);
+  result.bills_created += b.units.created;
+  result.bills_updated += b.units.updated;
+  result.bills_skipped += b.units.skipped;
+  result.bills_estimated += b.units.estimated;
+  if (b.customer === "created") result.customer_bills_created++;
+  else if (b.customer === "updated") result.customer_bills_updated++;
+  else if (b.customer === "skipped") result.customer_bills_skipped++;
+}
+
+/** The result's totals and its counts by kind of bill, from the counts added up. */
+function total(result: BillingResult): void {
+  result.total_bills_created = result.bills_created + result.customer_bills_created;
+  result.total_bills_updated = result.bills_updated + result.customer_bills_updated;
+  Object.assign(result.unit_bills, {
+    created: result.bills_created,
+    updated: result.bills_updated,
+    skipped: result.bills_skipped,
+    estimated: result.bills_estimated,
+  });
+  Object.assign(result.station_bills, {
+    created: result.customer_bills_created,
+    updated: result.customer_bills_updated,
+    skipped: result.customer_bills_skipped,
+  });
+}
+
+/**
+ * Bills one zone's stations, handing what each station's billing did to `done` as it ends (a
+ * station whose reading failed too).
+ */
 async function billZone(
   run: Run,
   stored: StoredZone,
   stations: StoredDevice[],
   sensors: Map<number, Map<string, StoredDevice>>,
-  onProgress: BillingOptions["onProgress"],
-  result: BillingResult,
+  done: (billed: StationBilled) => void,
 ): Promise<void> {
   const versions = await zoneVersions(run.deps.kv, stored.id);
   const priced = { stored, zone: versionAtEnd(versions, run.period.text).zone, versions };
-  let index = 0;
-  const report = (plan: StationPlan, failure: string | null) => {
-    if (failure !== null) {
-      result.failures.push({
-        zone_id: stored.id,
-        station_id: plan.station.id,
-        unit_id: null,
-        reason: failure,
-      });
-      result.unit_bills.failed += plan.units.length ||
-        (plan.station.config.station?.units.length ?? 0);
-      result.station_bills.failed++;
-    }
-    onProgress?.({
-      zone_id: stored.id,
-      station_id: plan.station.id,
-      station_name: plan.station.name,
-      index: ++index,
-      total: stations.length,
-      outcome: failure === null ? "ok" : "failed",
-    });
+  const billed = async (plans: StationPlan[]) => {
+    for (const b of await billGroup(run, priced, plans)) done(b);
   };
-  const billed = (plans: StationPlan[]) => billGroup(run, priced, plans, report);
   // A station is billed as soon as it is read (in groups committed together), unless a unit
   // waits for the zone average of this run (level 3), known once every station is read.
   const plans: StationPlan[] = [];
@@ -328,7 +390,7 @@ async function billZone(
   await inFlight(stations, STATIONS_IN_FLIGHT, async (s) => {
     const plan = await planStation(run, s, sensors.get(s.id), (priced.zone.dac_limit_kwh ?? 0) > 0);
     plans.push(plan);
-    if (plan.error) return report(plan, `reading the station failed: ${plan.error}`);
+    if (plan.error) return done(stationFailed(plan, `reading the station failed: ${plan.error}`));
     if (plan.units.some((u) => u.energy === null)) return void waiting.push(plan);
     if (group.length > 0 && checksOf(group) + checksOf([plan]) > GROUP_CHECKS) {
       const full = group;

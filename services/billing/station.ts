@@ -3,7 +3,8 @@
  * station's customer bill over what was read before, and the commits. Stations are committed
  * a group at a time (one batched read, one atomic commit for the group); when a group's
  * commit fails (a concurrent write, a limit), each of its stations is billed on its own with
- * retries, so each station stays atomic and fails alone.
+ * retries, so each station stays atomic and fails alone. Each station's billing answers what
+ * it did ({@link StationBilled}); the run (run.ts) adds them up and tells the tenants.
  */
 import type { Deps } from "../deps.ts";
 import type { Zone } from "../../core/zone.ts";
@@ -17,6 +18,7 @@ import {
   type MissingReadings,
   partKey,
   slotOf,
+  type UnitBill,
 } from "../../core/bill.ts";
 import type { DateParts } from "../../core/periods.ts";
 import { type EstimationLevel, levelOf } from "../../core/estimation.ts";
@@ -33,39 +35,44 @@ import {
   writeStationBills,
   writeStationsBills,
 } from "../../db/bills.ts";
-import type { NoticeBatch } from "./notices.ts";
 import { highConsumptionOf } from "./dac.ts";
 
 /** How an estimated energy was found (the automatic levels). */
 export type EstimationMethod = Exclude<EstimationLevel, "manual_input">;
 
-/** The counts of a run that its stations add to (field names of spec 001 section 7 first). */
-export interface RunCounts {
-  stations_processed: number;
-  /** Unit plus station bills created and updated. */
-  total_bills_created: number;
-  total_bills_updated: number;
-  /** Whether the run finalized its bills (the period has ended) or wrote drafts. */
-  finalized: boolean;
-  /** Unit bills created, updated and left alone (finalized), and those estimated. */
-  bills_created: number;
-  bills_updated: number;
-  bills_skipped: number;
-  customer_bills_created: number;
-  customer_bills_updated: number;
-  customer_bills_skipped: number;
-  bills_estimated: number;
-  /** The same counts by kind of bill (the run adds `failed` to them). */
-  unit_bills: { created: number; updated: number; skipped: number; estimated: number };
-  /** Bills whose meter sent no reading on some days ("no readings for 31 of 31 days"). */
-  missing_readings: {
-    station_id: number;
-    unit_id: string;
-    tenant_id: number | null;
-    days: number;
-    of: number;
-  }[];
-  station_bills: { created: number; updated: number; skipped: number };
+/** A unit bill whose meter sent no reading on some days ("no readings for 31 of 31 days"). */
+export interface MissingUnit {
+  station_id: number;
+  unit_id: string;
+  tenant_id: number | null;
+  days: number;
+  of: number;
+}
+
+/** What billing one station did, answered to the run that adds them up (run.ts). */
+export interface StationBilled {
+  plan: StationPlan;
+  /** Why the station could not be billed (nothing of it written), or null. */
+  failure: string | null;
+  /** Unit bills created, updated and left alone (finalized before the run), and estimated. */
+  units: { created: number; updated: number; skipped: number; estimated: number };
+  /** What became of the station's customer bill; null: it has none. */
+  customer: "created" | "updated" | "skipped" | null;
+  missing_readings: MissingUnit[];
+  /** Unit bills the commit wrote finalized: their tenants are told (notices.ts). */
+  finalized: UnitBill[];
+}
+
+/** A station that could not be billed, and why. */
+export function stationFailed(plan: StationPlan, failure: string): StationBilled {
+  return {
+    plan,
+    failure,
+    units: { created: 0, updated: 0, skipped: 0, estimated: 0 },
+    customer: null,
+    missing_readings: [],
+    finalized: [],
+  };
 }
 
 /** One bill to write: a unit's part of the period (all of it, or a tenancy's) and its energy. */
@@ -110,9 +117,7 @@ export interface Run {
   finalizeSlots: { slots: ReadonlySet<string>; at: string; on: DateParts } | null;
   dryRun: boolean;
   author: string | null;
-  result: RunCounts;
   ids: IdSource;
-  notices: NoticeBatch;
 }
 
 /**
@@ -151,16 +156,15 @@ export function groups(plans: readonly StationPlan[]): StationPlan[][] {
 /**
  * Bills a group of stations: their previous bills in one batched read, their bills in one
  * commit. When that commit fails (a concurrent write, a limit), each station is billed on
- * its own, so each stays atomic and fails alone. `report` gets each station's failure or null.
+ * its own, so each stays atomic and fails alone. Answers what each station's billing did, in
+ * the order of `plans`.
  */
 export async function billGroup(
   run: Run,
   priced: PricedZone,
   plans: StationPlan[],
-  report: (plan: StationPlan, failure: string | null) => void,
-): Promise<void> {
+): Promise<StationBilled[]> {
   const { deps, period } = run;
-  let done = false;
   if (plans.length > 1) {
     try {
       const drafts = plans.map((p) => p.units.map((u) => unitDraft(run, priced, p.station, u)));
@@ -173,33 +177,25 @@ export async function billGroup(
         })),
       );
       const writes = plans.map((p, i) => stationWrite(run, priced, p, drafts[i], prev[i]));
-      if (run.dryRun) {
-        writes.forEach((w, i) => countDry(run, plans[i], w));
-        done = true;
-      } else {
-        const res = await writeStationsBills(deps.kv, period.text, writes, deps.now(), run.ids);
-        if (res) {
-          res.forEach((r, i) => applyWritten(run, plans[i], r));
-          done = true;
-        }
-      }
+      if (run.dryRun) return writes.map((w, i) => countDry(plans[i], w));
+      const res = await writeStationsBills(deps.kv, period.text, writes, deps.now(), run.ids);
+      if (res) return res.map((r, i) => countWritten(plans[i], r));
     } catch {
-      done = false; // billed one by one below, where a failure is reported per station
+      // billed one by one below, where a failure is reported per station
     }
-    if (done) { for (const p of plans) report(p, null); }
   }
-  if (done) return;
+  const out: StationBilled[] = [];
   for (const plan of plans) {
-    let failure: string | null = null;
     try {
-      if (!await billStation(run, priced, plan)) {
-        failure = "the station's bills kept changing during the run; run it again";
-      }
+      out.push(
+        await billStation(run, priced, plan) ??
+          stationFailed(plan, "the station's bills kept changing during the run; run it again"),
+      );
     } catch (e) {
-      failure = e instanceof Error ? e.message : String(e);
+      out.push(stationFailed(plan, e instanceof Error ? e.message : String(e)));
     }
-    report(plan, failure);
   }
+  return out;
 }
 
 /** The unit bill of a planned unit (finalized when the run finalizes). */
@@ -296,48 +292,51 @@ function stationWrite(
   };
 }
 
-/** Counts what a dry run would do for a station. */
-function countDry(run: Run, plan: StationPlan, w: StationWrite): void {
-  const { result } = run;
+/** What a dry run would do for a station. */
+function countDry(plan: StationPlan, w: StationWrite): StationBilled {
+  const units = { created: 0, updated: 0, skipped: 0, estimated: estimated(plan) };
   for (const u of w.units) {
     const old = u.prev.value;
-    if (old?.is_finalized) result.bills_skipped++;
-    else if (old) result.bills_updated++;
-    else result.bills_created++;
+    if (old?.is_finalized) units.skipped++;
+    else if (old) units.updated++;
+    else units.created++;
   }
+  let customer: StationBilled["customer"] = null;
   if (w.customer) {
     const old = w.customer.prev.value;
-    if (old?.is_finalized && !w.customer.restate) result.customer_bills_skipped++;
-    else if (old) result.customer_bills_updated++;
-    else result.customer_bills_created++;
+    if (old?.is_finalized && !w.customer.restate) customer = "skipped";
+    else if (old) customer = "updated";
+    else customer = "created";
   }
-  finishCounts(result, plan);
+  return { plan, failure: null, units, customer, missing_readings: missing(plan), finalized: [] };
 }
 
-/** Counts what a station's commit did and queues its tenants' notifications. */
-function applyWritten(run: Run, plan: StationPlan, res: StationWritten): void {
-  const { result } = run;
-  result.bills_created += res.created.length;
-  result.bills_updated += res.updated.length;
-  result.bills_skipped += res.skipped.length;
-  if (res.customer) {
-    if (res.customer.outcome === "created") result.customer_bills_created++;
-    else if (res.customer.outcome === "updated") result.customer_bills_updated++;
-    else result.customer_bills_skipped++;
-  }
-  finishCounts(result, plan);
-  for (const bill of [...res.created, ...res.updated]) {
-    if (bill.is_finalized) run.notices.add(bill, plan.station);
-  }
-  if (run.notices.full) run.notices.flush(); // written while the next stations are billed
+/** What a station's commit did, and the bills it finalized. */
+function countWritten(plan: StationPlan, res: StationWritten): StationBilled {
+  return {
+    plan,
+    failure: null,
+    units: {
+      created: res.created.length,
+      updated: res.updated.length,
+      skipped: res.skipped.length,
+      estimated: estimated(plan),
+    },
+    customer: res.customer?.outcome ?? null,
+    missing_readings: missing(plan),
+    finalized: [...res.created, ...res.updated].filter((b) => b.is_finalized),
+  };
 }
 
-/** Computes and writes one station's bills; false when concurrent writes kept conflicting. */
+/**
+ * Computes and writes one station's bills, answering what it did; null when concurrent writes
+ * kept conflicting.
+ */
 async function billStation(
   run: Run,
   priced: PricedZone,
   plan: StationPlan,
-): Promise<boolean> {
+): Promise<StationBilled | null> {
   const { deps, period } = run;
   const drafts = plan.units.map((u) => unitDraft(run, priced, plan.station, u));
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -348,10 +347,7 @@ async function billStation(
       drafts.map(slotOf),
     );
     const w = stationWrite(run, priced, plan, drafts, prev);
-    if (run.dryRun) {
-      countDry(run, plan, w);
-      return true;
-    }
+    if (run.dryRun) return countDry(plan, w);
     const res = await writeStationBills(
       deps.kv,
       plan.station.id,
@@ -362,36 +358,17 @@ async function billStation(
       run.ids,
       w.remove,
     );
-    if (!res.ok) continue;
-    applyWritten(run, plan, res);
-    return true;
+    if (res.ok) return countWritten(plan, res);
   }
-  return false;
+  return null;
 }
 
-function finishCounts(result: RunCounts, plan: StationPlan): void {
-  result.stations_processed++;
-  for (const u of plan.units) {
-    if (!u.missing) continue;
-    result.missing_readings.push({
-      station_id: plan.station.id,
-      unit_id: u.unit_id,
-      tenant_id: u.tenant_id,
-      ...u.missing,
-    });
-  }
-  result.bills_estimated += plan.units.filter((u) => u.method !== null).length;
-  result.total_bills_created = result.bills_created + result.customer_bills_created;
-  result.total_bills_updated = result.bills_updated + result.customer_bills_updated;
-  Object.assign(result.unit_bills, {
-    created: result.bills_created,
-    updated: result.bills_updated,
-    skipped: result.bills_skipped,
-    estimated: result.bills_estimated,
-  });
-  Object.assign(result.station_bills, {
-    created: result.customer_bills_created,
-    updated: result.customer_bills_updated,
-    skipped: result.customer_bills_skipped,
-  });
+const estimated = (plan: StationPlan) => plan.units.filter((u) => u.method !== null).length;
+
+function missing(plan: StationPlan): MissingUnit[] {
+  return plan.units.flatMap((u) =>
+    u.missing
+      ? [{ station_id: plan.station.id, unit_id: u.unit_id, tenant_id: u.tenant_id, ...u.missing }]
+      : []
+  );
 }

@@ -15,13 +15,7 @@ export {
 } from "./openpay_client.ts";
 export { PAYMENT_ERRORS, referenceFor } from "./references.ts";
 export { orderIdOf } from "./orders.ts";
-export {
-  receiveWebhook,
-  webhookAuthorized,
-  type WebhookReceipt,
-  webhooksIdle,
-  webhooksStop,
-} from "./webhooks.ts";
+export { receiveWebhook, type WebhookReceipt, webhooksIdle, webhooksStop } from "./webhooks.ts";
 export {
   CHARGE_SORTS,
   type ChargeRow,

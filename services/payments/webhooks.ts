@@ -1,13 +1,13 @@
 /**
- * Openpay's webhook (issue 12): Basic auth checked in constant time; the `verification` event's
- * code kept for the admin; every other event claimed once per (`type`, `transaction.id`) and
- * handled after the answer, so the caller is answered fast; its outcome is written only once
- * handled (a claim never finished is taken again after a lease). `charge.succeeded`,
- * `charge.cancelled`, `transaction.expired` and `charge.failed` fetch the charge again from
- * Openpay and act only on what that answer says (an event may be early, or forged); other
- * types and unknown fields are ignored. A handling that could not reach Openpay, or whose
- * charge never showed what the event announced, is forgotten, so a redelivery (or the
- * reconciliation sweep) finishes it.
+ * Openpay's webhook (issue 12), once its caller's Basic credentials passed (checked by the
+ * route alone, routes/api/webhooks.ts): the `verification` event's code kept for the admin;
+ * every other event claimed once per (`type`, `transaction.id`) and handled after the answer,
+ * so the caller is answered fast; its outcome is written only once handled (a claim never
+ * finished is taken again after a lease). `charge.succeeded`, `charge.cancelled`,
+ * `transaction.expired` and `charge.failed` fetch the charge again from Openpay and act only
+ * on what that answer says (an event may be early, or forged); other types and unknown fields
+ * are ignored. A handling that could not reach Openpay, or whose charge never showed what the
+ * event announced, is forgotten, so a redelivery (or the reconciliation sweep) finishes it.
  */
 import type { Deps } from "../deps.ts";
 import {
@@ -20,18 +20,6 @@ import {
 } from "../../db/payments.ts";
 import { openpayClient, openpayConfigured, OpenpayError } from "./openpay_client.ts";
 import { settleEnded, type SettleOutcome, settlePaid } from "./settle.ts";
-
-/** Whether `header` is the Basic authorization of the configured webhook user (constant time). */
-export function webhookAuthorized(deps: Deps, header: string | null | undefined): boolean {
-  const { webhookUser, webhookPassword } = deps.config.openpay;
-  if (!webhookUser || !webhookPassword) return false;
-  const bytes = new TextEncoder().encode(`${webhookUser}:${webhookPassword}`);
-  const want = new TextEncoder().encode(`Basic ${btoa(String.fromCharCode(...bytes))}`);
-  const got = new TextEncoder().encode(header ?? "");
-  let diff = want.length ^ got.length;
-  for (let i = 0; i < want.length; i++) diff |= want[i] ^ (got[i] ?? 0);
-  return diff === 0;
-}
 
 /** What the webhook did with a body. */
 export type WebhookReceipt = "verification" | "duplicate" | "accepted" | "ignored" | "invalid";

@@ -1,7 +1,7 @@
 /**
  * The tenant dashboard (spec 001 section 2, "Tenant dashboard"): current usage, today's and this
  * month's energy, the estimated cost of this month, one of the three charts, the units and the
- * three most recent bills.
+ * three most recent bills. Its store reads run together, not one unit after another.
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
@@ -39,17 +39,21 @@ export async function tenantDashboard(
 ): Promise<TenantDashboard> {
   const units = await tenantUnits(deps, user);
   const zones = new ZoneCache(deps);
+  const series = ({ power: "power", consumption: "daily", monthly: "monthly" } as const)[mode];
+  // Every store read at once: each unit's live values, energy and zone, the chart, the bills.
+  const [perUnit, points, bills] = await Promise.all([
+    Promise.all(
+      units.map((u) => Promise.all([unitNow(deps, u), unitEnergy(deps, u), zones.zone(u)])),
+    ),
+    dashboardSeries(deps, units, series),
+    tenantBillRows(deps, user, {}),
+  ]);
   let currentKw = 0;
   let todayKwh = 0;
   let monthKwh = 0;
   let cost = 0;
   let currency: string | null = null;
-  for (const u of units) {
-    const [now, energy, zone] = await Promise.all([
-      unitNow(deps, u),
-      unitEnergy(deps, u),
-      zones.zone(u),
-    ]);
+  for (const [now, energy, zone] of perUnit) {
     currentKw += now.power;
     todayKwh += energy.todayKwh;
     monthKwh += energy.monthKwh;
@@ -57,9 +61,6 @@ export async function tenantDashboard(
     cost += est.total_cost;
     currency ??= est.currency;
   }
-  const series = ({ power: "power", consumption: "daily", monthly: "monthly" } as const)[mode];
-  const points = await dashboardSeries(deps, units, series);
-  const bills = await tenantBillRows(deps, user, {});
   const r2 = (x: number) => Math.round(x * 100) / 100;
   return {
     units,

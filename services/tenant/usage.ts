@@ -3,18 +3,23 @@
  * this month's and last month's energy, and the chart series (24 hourly points of power from
  * 15-minute averages in kW, 7 days and 6 months of energy, the average use per hour of day).
  * A failed read is not shown as zeros: it rejects (a `TelemetryUnavailableError`), and the page
- * or API says the data is unavailable (issue 25 overrides spec 001 section 8 there).
+ * or API says the data is unavailable (issue 25 overrides spec 001 section 8 there). The reads
+ * of a figure or series run together ({@link READS_IN_FLIGHT} at a time), not one after another.
  */
 import type { Deps } from "../deps.ts";
 import type { TenantUnit } from "./units.ts";
 import { dayStart, localDate, localParts, monthBounds } from "../../core/local_time.ts";
 import { daysInMonth } from "../../core/periods.ts";
 import { type TimeWindow, type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
+import { inFlight } from "../../core/in_flight.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Store reads of one figure or series at the same time (an owner's chart may sum many meters). */
+export const READS_IN_FLIGHT = 8;
 
 /**
  * What the readings need of a unit: its sensor's id (the meters it had over time), its
@@ -109,14 +114,17 @@ export async function unitEnergy(deps: Deps, unit: Meter): Promise<UnitEnergy> {
   );
   const span = now - month.from;
   const meters = (await metersOf(deps, unit)) ?? unit;
-  const monthExact = round3(await delta(deps, meters, month.from, now));
+  const [monthDelta, todayDelta, lastMonthDelta] = await Promise.all([
+    delta(deps, meters, month.from, now),
+    delta(deps, meters, dayStart(localDate(now, off), off), now),
+    delta(deps, meters, prev.from, Math.min(prev.from + span, prev.to)),
+  ]);
+  const monthExact = round3(monthDelta);
   return {
-    todayKwh: round2(await delta(deps, meters, dayStart(localDate(now, off), off), now)),
+    todayKwh: round2(todayDelta),
     monthKwh: round2(monthExact),
     monthKwhExact: monthExact,
-    lastMonthSameSpanKwh: round2(
-      await delta(deps, meters, prev.from, Math.min(prev.from + span, prev.to)),
-    ),
+    lastMonthSameSpanKwh: round2(lastMonthDelta),
     elapsedDays: span / DAY,
     daysInMonth: daysInMonth(p.year, p.month),
     month: `${p.year}-${String(p.month).padStart(2, "0")}`,
@@ -134,14 +142,13 @@ export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<
   const end = Math.floor(deps.now() / HOUR) * HOUR + HOUR;
   const from = end - DAY;
   const sums = Array(24).fill(0);
-  for (const u of units) {
-    const points = await (await unitMeters(deps, u, u.windows)).series(
-      "total_power",
-      from,
-      end,
-      "15m",
-      "avg",
-    );
+  const perUnit = await inFlight(
+    units,
+    READS_IN_FLIGHT,
+    async (u) =>
+      await (await unitMeters(deps, u, u.windows)).series("total_power", from, end, "15m", "avg"),
+  );
+  for (const points of perUnit) {
     const byHour = new Map<number, number[]>();
     for (const p of points) {
       const i = Math.floor((p.ts - from) / HOUR);
@@ -160,15 +167,32 @@ export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<
 export async function dailySeries(deps: Deps, units: readonly Meter[]): Promise<SeriesPoint[]> {
   const off = deps.config.utcOffsetMinutes;
   const today = dayStart(localDate(deps.now(), off), off);
-  const meters = await Promise.all(units.map(async (u) => (await metersOf(deps, u)) ?? u));
-  const out: SeriesPoint[] = [];
-  for (let i = 6; i >= 0; i--) {
-    const from = today - i * DAY;
+  const days = [6, 5, 4, 3, 2, 1, 0].map((i) => today - i * DAY);
+  const sums = await energySums(deps, units, days.map((from) => ({ from, to: from + DAY })));
+  return days.map((from, i) => ({ label: localDate(from, off).slice(5), value: round2(sums[i]) }));
+}
+
+/**
+ * The energy of each window summed over the units (in the units' order, as one after another
+ * would add them): every unit's meters read once, every window's reads together.
+ */
+async function energySums(
+  deps: Deps,
+  units: readonly Meter[],
+  windows: readonly { from: number; to: number }[],
+): Promise<number[]> {
+  const meters = await inFlight(
+    units,
+    READS_IN_FLIGHT,
+    async (u) => (await metersOf(deps, u)) ?? u,
+  );
+  const reads = windows.flatMap((w) => meters.map((m) => ({ m, ...w })));
+  const kwh = await inFlight(reads, READS_IN_FLIGHT, (r) => energyBetween(deps, r.m, r.from, r.to));
+  return windows.map((_, i) => {
     let sum = 0;
-    for (const m of meters) sum += await energyBetween(deps, m, from, from + DAY);
-    out.push({ label: localDate(from, off).slice(5), value: round2(sum) });
-  }
-  return out;
+    for (let j = 0; j < meters.length; j++) sum += kwh[i * meters.length + j];
+    return sum;
+  });
 }
 
 /** Energy of each of the last `n` local months (this month last), summed over the units. */
@@ -179,16 +203,13 @@ export async function monthlySeries(
 ): Promise<SeriesPoint[]> {
   const off = deps.config.utcOffsetMinutes;
   const p = localParts(deps.now(), off);
-  const meters = await Promise.all(units.map(async (u) => (await metersOf(deps, u)) ?? u));
-  const out: SeriesPoint[] = [];
-  for (let i = n - 1; i >= 0; i--) {
-    const d = new Date(Date.UTC(p.year, p.month - 1 - i, 1));
-    const b = monthBounds(d.getUTCFullYear(), d.getUTCMonth() + 1, off);
-    let sum = 0;
-    for (const m of meters) sum += await energyBetween(deps, m, b.from, b.to);
-    out.push({ label: d.toISOString().slice(0, 7), value: round2(sum) });
-  }
-  return out;
+  const months = Array.from({ length: n }, (_, k) => {
+    const i = n - 1 - k;
+    return new Date(Date.UTC(p.year, p.month - 1 - i, 1));
+  });
+  const bounds = months.map((d) => monthBounds(d.getUTCFullYear(), d.getUTCMonth() + 1, off));
+  const sums = await energySums(deps, units, bounds);
+  return months.map((d, i) => ({ label: d.toISOString().slice(0, 7), value: round2(sums[i]) }));
 }
 
 /** The charts of the dashboards: 24 hours of power, the last 7 days, the last 6 months. */

@@ -6,25 +6,21 @@
  * be deleted, when it is past due, and the finalization of a bill (a total of 0 is settled).
  */
 import assert from "node:assert/strict";
+import { buildUnitBill, finalization, type UnitBill } from "./bill.ts";
+import { listStatus, reportStatus, stationPaymentStatus } from "./bill_status.ts";
 import {
   amountDue,
-  buildUnitBill,
   changePayment,
   deleteBlocker,
   dueDateAfter,
-  finalization,
   isPastDue,
   LATE_FEE_CENTS,
-  listStatus,
   nothingDue,
   PAYMENT_STATUSES,
   PAYMENT_TRANSITIONS,
   type PaymentStatus,
   PaymentTransitionError,
-  reportStatus,
-  stationPaymentStatus,
-  type UnitBill,
-} from "./bill.ts";
+} from "./payment.ts";
 import { computeUnitBill } from "./tariff.ts";
 import { defaultZone } from "./zone.ts";
 import type { PaymentCause } from "./payment.ts";

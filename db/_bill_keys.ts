@@ -5,14 +5,12 @@
 import {
   type CustomerBill,
   type CustomerBillDraft,
-  isPaymentStatus,
-  nothingDue,
-  PAYMENT_TRANSITIONS,
   periodOfBill,
   slotOf,
   type UnitBill,
   type UnitBillDraft,
 } from "../core/bill.ts";
+import { isPaymentStatus, nothingDue, PAYMENT_TRANSITIONS } from "../core/payment.ts";
 import { type ListStatus, listStatus } from "../core/bill_status.ts";
 
 /** A unit bill as stored (core/bill.ts); amounts in integer cents. */

@@ -42,7 +42,8 @@ import { demoZoneBody } from "../services/demo_devices.ts";
 import { computeUnitBill } from "../core/tariff.ts";
 import type { Zone } from "../core/zone.ts";
 import { computeCustomerBill } from "../core/customer_bill.ts";
-import { buildCustomerBill, buildUnitBill, changePayment } from "../core/bill.ts";
+import { buildCustomerBill, buildUnitBill } from "../core/bill.ts";
+import { changePayment } from "../core/payment.ts";
 import { openCertificateAuthority } from "../services/platform/pki.ts";
 
 const args = parseArgs({

@@ -4,7 +4,7 @@
  * download per period, the expandable details and (admin, past periods with a bill) the
  * recalculation dialog. Everything works without JavaScript (<details> and GET/POST forms).
  */
-import { isPaymentStatus, PAYMENT_COLOURS } from "../../core/bill.ts";
+import { isPaymentStatus, PAYMENT_COLOURS } from "../../core/payment.ts";
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { PeriodRow } from "../../services/reports/mod.ts";

@@ -8,7 +8,7 @@ import { BillFacts } from "../reports/BillFacts.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { TenantBillRow, TenantOverview } from "../../services/tenant/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
-import { amountDue } from "../../core/bill.ts";
+import { amountDue } from "../../core/payment.ts";
 import { cityOf } from "../../services/reports/mod.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";

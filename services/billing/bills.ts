@@ -9,17 +9,14 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { Zone } from "../../core/zone.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
+import { kindOfBill, periodOfBill, restatedCustomerBill } from "../../core/bill.ts";
+import { type StationPaymentStatus, stationPaymentStatus } from "../../core/bill_status.ts";
 import {
   changePayment,
   deleteBlocker,
   hasLiveReference,
-  kindOfBill,
-  periodOfBill,
-  restatedCustomerBill,
-  type StationPaymentStatus,
-  stationPaymentStatus,
   visibleToTenant,
-} from "../../core/bill.ts";
+} from "../../core/payment.ts";
 import { formatDate } from "../../core/periods.ts";
 import { localParts } from "../../core/local_time.ts";
 import type { PeriodKind } from "../../core/periods.ts";

@@ -5,16 +5,14 @@
  */
 import type { Deps } from "../deps.ts";
 import { type HighConsumption, highConsumptionOfDetails } from "../../core/dac.ts";
+import { type MissingReadings, periodOfBill } from "../../core/bill.ts";
+import { type ListStatus, listStatus } from "../../core/bill_status.ts";
 import {
   amountDue,
   deleteBlocker,
-  type ListStatus,
-  listStatus,
-  type MissingReadings,
   type PaymentStatus,
-  periodOfBill,
   visibleToTenant,
-} from "../../core/bill.ts";
+} from "../../core/payment.ts";
 import type { PeriodKind } from "../../core/periods.ts";
 import { localDate } from "../../core/local_time.ts";
 import { type ListQuery, type Page, pageOf, sortRows } from "../../core/paging.ts";

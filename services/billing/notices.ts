@@ -9,7 +9,8 @@
  */
 import type { Deps } from "../deps.ts";
 import type { StoredDevice } from "../../db/devices.ts";
-import { amountDue, periodOfBill, type UnitBill } from "../../core/bill.ts";
+import { periodOfBill, type UnitBill } from "../../core/bill.ts";
+import { amountDue } from "../../core/payment.ts";
 import type { NotificationType } from "../../core/types.ts";
 import type { Role } from "../../core/roles.ts";
 import { createNotifications, type NewNotification } from "../../db/notifications.ts";

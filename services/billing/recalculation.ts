@@ -42,13 +42,8 @@ import {
   readPeriodBills,
   type StoredUnitBill,
 } from "../../db/bills.ts";
-import {
-  billAmounts,
-  deleteBlocker,
-  finalization,
-  reopenNothingDue,
-  restatedCustomerBill,
-} from "../../core/bill.ts";
+import { billAmounts, finalization, restatedCustomerBill } from "../../core/bill.ts";
+import { deleteBlocker, reopenNothingDue } from "../../core/payment.ts";
 import { localParts } from "../../core/local_time.ts";
 import { conflict, invalid, notFound } from "../refusal.ts";
 import { BILLING_ERRORS, periodBounds } from "./run.ts";

@@ -3,7 +3,7 @@
  * `access.ts`), with its status, sibling sensors, names, zone, certificate and payment status.
  */
 import { stationPaymentStatuses } from "../billing/mod.ts";
-import type { StationPaymentStatus } from "../../core/bill.ts";
+import type { StationPaymentStatus } from "../../core/bill_status.ts";
 import { stationPaymentStatus } from "../../core/bill_status.ts";
 import { listUnitBills, type StoredUnitBill } from "../../db/bills.ts";
 import type { Deps } from "../deps.ts";

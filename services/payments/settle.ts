@@ -9,7 +9,7 @@
  * cause.
  */
 import type { Deps } from "../deps.ts";
-import { amountDue, changePayment, type PaymentCause } from "../../core/bill.ts";
+import { amountDue, changePayment, type PaymentCause } from "../../core/payment.ts";
 import { getUnitBillEntry, updateUnitBill } from "../../db/bills.ts";
 import {
   addFlag,

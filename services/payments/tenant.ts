@@ -5,7 +5,8 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { amountDue, type PaymentStatus, periodOfBill, type UnitBill } from "../../core/bill.ts";
+import { periodOfBill, type UnitBill } from "../../core/bill.ts";
+import { amountDue, type PaymentStatus } from "../../core/payment.ts";
 import { tenantBillRows } from "../tenant/mod.ts";
 import { openpayConfigured, speiReceiptUrl } from "./openpay_client.ts";
 import { tenantBillEntry } from "./references.ts";

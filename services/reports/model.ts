@@ -140,7 +140,7 @@ export function zoneOfBill(snapshot: unknown, current: Zone | null): Zone | null
   return current;
 }
 
-export { type ReportStatus, reportStatus } from "../../core/bill.ts";
+export { type ReportStatus, reportStatus } from "../../core/bill_status.ts";
 
 /** The periods of a year, oldest first. */
 export function periodsOfYear(kind: PeriodKind, year: number): string[] {

@@ -7,7 +7,8 @@ import {
   reportStatus,
   zoneOfBill,
 } from "./model.ts";
-import type { StatusFields, UnitBill } from "../../core/bill.ts";
+import type { UnitBill } from "../../core/bill.ts";
+import type { StatusFields } from "../../core/bill_status.ts";
 
 type StatusBill = StatusFields & Pick<UnitBill, "created_at" | "updated_at">;
 import { currentPeriod, stationPeriods } from "./views.ts";

@@ -4,7 +4,7 @@
  * due date, payment status, the estimation or recalculation note with its reason, the season
  * applied and the zone prices the bill was computed with.
  */
-import { isPaymentStatus } from "../../../core/bill.ts";
+import { isPaymentStatus } from "../../../core/payment.ts";
 import type { Language } from "../../../core/roles.ts";
 import type { Zone } from "../../../core/zone.ts";
 import { buildTiers, pricingMode } from "../../../core/tariff.ts";

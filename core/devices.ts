@@ -71,6 +71,37 @@ export interface Device {
   updated_at: number;
 }
 
+/** A device as stored: the public fields (no status) plus the MQTT password hash. */
+export interface StoredDevice extends Omit<Device, "status" | "last_seen"> {
+  /** PBKDF2 hash of the MQTT password (`services/devices/broker_accounts.ts`); never served. */
+  mqtt_password_hash: string;
+  /**
+   * The MQTT password sealed with the portal's secret (`services/platform/mqtt_passwords.ts`), so it
+   * can be given to an external broker and used to test the connection; never served.
+   * Missing on devices whose password was set before it was kept.
+   */
+  mqtt_password_sealed?: string;
+}
+
+/** What a station list shows and searches of a station, without its sensors or secrets. */
+export interface StationSummary {
+  id: number;
+  name: string;
+  serial_number: string;
+  station_id: string;
+  customer_id: number | null;
+  zone_id: number | null;
+  location: string;
+  /** How many units the station has. */
+  units: number;
+  created_at: number;
+}
+
+/** The counts kept with the writes. */
+export type DeviceCountName = "stations" | "sensors" | "units";
+/** Device counts of the whole fleet. */
+export type DeviceCounts = Record<DeviceCountName, number>;
+
 /**
  * Realtime measurement keys (spec 000 section 3): totals and per phase a, b, c. Energy
  * keys are kWh (meters count Wh; ingest divides by 1000).

@@ -7,18 +7,16 @@ import {
   counted,
   countKey,
   countsOf,
-  type DeviceCounts,
   deviceKey,
   INDEX_VERSION,
   META_KEY,
   REVISION_KEY,
   rowKey,
-  type StationSummary,
   stationSummary,
   zoneCountKey,
   zoneOf,
 } from "./_device_keys.ts";
-import type { StoredDevice } from "./devices.ts";
+import type { DeviceCounts, StationSummary, StoredDevice } from "../core/devices.ts";
 import { listValues, listValuesSlice } from "./kv.ts";
 import { oncePerStore } from "./_once_per_store.ts";
 

@@ -10,7 +10,8 @@ import {
   stationTopicPrefix,
   type StationUnit,
 } from "../core/devices.ts";
-import { createDevice, type StoredDevice } from "../db/devices.ts";
+import { createDevice } from "../db/devices.ts";
+import { type StoredDevice } from "../core/devices.ts";
 
 /** What tells the benchmarks' stations apart. */
 export interface BenchStation {

@@ -4,7 +4,7 @@ import { conflict, notFound } from "./refusal.ts";
 import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
-import { zoneStationCounts } from "../db/devices.ts";
+import { zoneStationCounts } from "../db/device_lists.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
 import { firstDayOf, versionOn } from "../core/zone_versions.ts";
 import {

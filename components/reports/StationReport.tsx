@@ -4,7 +4,7 @@
  * picker when more than one bill exists, and the selected unit's breakdown with a donut.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import type { StoredDevice } from "../../db/devices.ts";
+import type { StoredDevice } from "../../core/devices.ts";
 import type { StoredUnitBill } from "../../db/bills.ts";
 import type { StationReportData } from "../../services/reports/mod.ts";
 import { periodName } from "../../services/reports/mod.ts";

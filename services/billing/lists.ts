@@ -17,7 +17,8 @@ import type { PeriodKind } from "../../core/periods.ts";
 import { localDate } from "../../core/local_time.ts";
 import { type ListQuery, type Page, pageOf, sortRows } from "../../core/paging.ts";
 import { listZones } from "../../db/zones.ts";
-import { getDevices, type StoredDevice } from "../../db/devices.ts";
+import { getDevices } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import {
   billedPeriods,

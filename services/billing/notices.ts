@@ -8,7 +8,7 @@
  * written, so a run killed in between loses none (the next run or sweep writes them).
  */
 import type { Deps } from "../deps.ts";
-import type { StoredDevice } from "../../db/devices.ts";
+import type { StoredDevice } from "../../core/devices.ts";
 import { periodOfBill, type UnitBill } from "../../core/bill.ts";
 import { amountDue } from "../../core/payment.ts";
 import type { NotificationType } from "../../core/types.ts";

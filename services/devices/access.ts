@@ -15,8 +15,8 @@ import {
   sensorIdsOf,
   sensorIdsOfTenant,
   stationIdsOfCustomer,
-  type StoredDevice,
 } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { fleetDevices } from "./fleet_devices.ts";
 
 /** The devices a caller may see, loaded. */

@@ -9,11 +9,11 @@ import {
   createDevice,
   deleteDevice,
   type StageAlso,
-  type StoredDevice,
   updateDevice,
   type WriteRefusal,
   type WriteResult,
 } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import {
   hashMqttPassword,
   openMqttPassword,

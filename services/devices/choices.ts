@@ -4,7 +4,7 @@
  * search ({@link CHOICES_SHOWN}), read from the device records kept per store.
  */
 import type { Deps } from "../deps.ts";
-import type { StoredDevice } from "../../db/devices.ts";
+import type { StoredDevice } from "../../core/devices.ts";
 import { matches } from "../../core/paging.ts";
 import { fleetDevices } from "./fleet_devices.ts";
 

@@ -13,7 +13,7 @@
  * itself notices a silent meter only after a minute).
  */
 import type { Deps } from "../deps.ts";
-import { devicesRevision, sensorsByStation, stationIdsAmong } from "../../db/devices.ts";
+import { devicesRevision, sensorsByStation, stationIdsAmong } from "../../db/device_lists.ts";
 import { allStatuses, statusRevision } from "../../db/device_status.ts";
 import type { DeviceStatus } from "../../core/devices.ts";
 

@@ -16,15 +16,15 @@ import {
   paginate,
   sortRows,
 } from "../../core/paging.ts";
+import { getDevices } from "../../db/devices.ts";
 import {
   deviceCounts,
-  getDevices,
   listDevicesAfter,
   listStationSummaries,
   sensorsByStation,
   stationSummariesSlice,
-  type StationSummary,
-} from "../../db/devices.ts";
+} from "../../db/device_lists.ts";
+import { type StationSummary } from "../../core/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import { allStatuses } from "../../db/device_status.ts";
 import { serve } from "./scope.ts";

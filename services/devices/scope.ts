@@ -11,13 +11,9 @@ import type { User } from "../../core/types.ts";
 import type { DeviceStatus, DeviceView, StationUnit } from "../../core/devices.ts";
 import { sensorStationId } from "../../core/devices.ts";
 import { effectiveStationStatus } from "../../core/device_rules.ts";
-import {
-  getDevices,
-  sensorIdsOf,
-  sensorIdsOfTenant,
-  sensorsByStation,
-  type StoredDevice,
-} from "../../db/devices.ts";
+import { getDevices, sensorIdsOf, sensorIdsOfTenant } from "../../db/devices.ts";
+import { sensorsByStation } from "../../db/device_lists.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { readStatuses, SCAN_ABOVE, type StatusNow } from "../../db/device_status.ts";
 import { fleetStatuses } from "./fleet_online.ts";
 import { fleetLastSeen } from "./fleet_last_seen.ts";

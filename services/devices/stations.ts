@@ -8,10 +8,10 @@ import {
   deleteDevice,
   getDevice,
   sensorIdsOf,
-  type StoredDevice,
   unitBindings,
   updateDevice,
 } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import {
   answer,
   deviceConflict,

@@ -12,13 +12,8 @@ import type {
   OfflineReason,
   StatusSink,
 } from "../../ingest/contract.ts";
-import {
-  findByMqttUsername,
-  findBySerial,
-  idBySerial,
-  listDevices,
-  type StoredDevice,
-} from "../../db/devices.ts";
+import { findByMqttUsername, findBySerial, idBySerial, listDevices } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import {
   listDisconnectEvents,
   markOnline,

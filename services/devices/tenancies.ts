@@ -20,7 +20,8 @@ import {
 } from "../../core/tenancy.ts";
 import { periodOfBill } from "../../core/bill.ts";
 import { localDate } from "../../core/local_time.ts";
-import { getDevice, type StoredDevice, updateDevice } from "../../db/devices.ts";
+import { getDevice, updateDevice } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { getUser } from "../../db/users.ts";
 import {
   legacyTenancy,

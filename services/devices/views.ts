@@ -11,8 +11,8 @@ import {
   getDevices,
   getStationSensor,
   sensorIdsOf,
-  type StoredDevice,
 } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { readStatuses, type StatusNow } from "../../db/device_status.ts";
 import { accessChecker, type Scope, scopeOf } from "./access.ts";
 import { serve } from "./scope.ts";

@@ -13,7 +13,8 @@ import {
   type PeriodKind,
   periodOptions,
 } from "../../core/periods.ts";
-import { getDevice, type StoredDevice } from "../../db/devices.ts";
+import { getDevice } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import {
   getUnitBillOf,

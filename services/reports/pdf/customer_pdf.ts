@@ -5,7 +5,7 @@
  * commission − fees − taxes).
  */
 import type { Language } from "../../../core/roles.ts";
-import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredDevice } from "../../../core/devices.ts";
 import type { StoredCustomerBill, StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
 import { numberText } from "./text.ts";

@@ -1,6 +1,6 @@
 /** The start every report PDF shares: the writer, its wording helpers and the header lines. */
 import type { Language } from "../../../core/roles.ts";
-import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredDevice } from "../../../core/devices.ts";
 import type { Translate } from "../../platform/i18n.ts";
 import { cityOf, periodName } from "../model.ts";
 import { moneyText } from "./text.ts";

@@ -8,7 +8,7 @@ import { isPaymentStatus } from "../../../core/payment.ts";
 import type { Language } from "../../../core/roles.ts";
 import type { Zone } from "../../../core/zone.ts";
 import { buildTiers, pricingMode } from "../../../core/tariff.ts";
-import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredDevice } from "../../../core/devices.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
 import { billBreakdown, factLines } from "../model.ts";

@@ -4,8 +4,13 @@
  * overview shows the error with Retry until the next success; a failed count keeps the
  * last counts.
  */
-import type { DashboardLiveProps, LiveOverview, LiveStats } from "./DashboardLive.tsx";
-import { capacityText, energyCells } from "./dashboard_cells.ts";
+import {
+  capacityText,
+  type DashboardLiveProps,
+  energyCells,
+  type LiveOverview,
+  type LiveStats,
+} from "./dashboard_cells.ts";
 import { browserEnv, startPoll } from "./poll.ts";
 import { retryAlert } from "./retry_alert.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
-import type { BillingPath } from "./admin_billing.tsx";
+import type { BillingPath } from "./_billing_paths.ts";
 import {
   type StationBillRow,
   stationBillRows,

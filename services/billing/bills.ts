@@ -10,7 +10,6 @@ import type { User } from "../../core/types.ts";
 import type { Zone } from "../../core/zone.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
 import { kindOfBill, periodOfBill, restatedCustomerBill } from "../../core/bill.ts";
-import { type StationPaymentStatus, stationPaymentStatus } from "../../core/bill_status.ts";
 import {
   changePayment,
   deleteBlocker,
@@ -272,16 +271,4 @@ export async function notifyBill(
   } catch (e) {
     deps.log.log("error", "bill notice failed", { bill: bill.id, type, error: String(e) });
   }
-}
-
-/** The payment status of each station (issue 9), from its finalized unit bills. */
-export async function stationPaymentStatuses(
-  deps: Deps,
-  stationIds: readonly number[],
-): Promise<Map<number, StationPaymentStatus>> {
-  const out = new Map<number, StationPaymentStatus>();
-  for (const id of new Set(stationIds)) {
-    out.set(id, stationPaymentStatus(await listUnitBills(deps.kv, id)));
-  }
-  return out;
 }

@@ -32,7 +32,6 @@ export {
   deleteUnitBillById,
   notifyBill,
   recordPayment,
-  stationPaymentStatuses,
   unitBillsFor,
 } from "./bills.ts";
 export { sweepOverdue, type SweepResult } from "./sweep.ts";

@@ -2,7 +2,6 @@
  * How a device is served to a caller: in full, or as basic station data (who may see what is
  * `access.ts`), with its status, sibling sensors, names, zone, certificate and payment status.
  */
-import { stationPaymentStatuses } from "../billing/mod.ts";
 import type { StationPaymentStatus } from "../../core/bill_status.ts";
 import { stationPaymentStatus } from "../../core/bill_status.ts";
 import { listUnitBills, type StoredUnitBill } from "../../db/bills.ts";
@@ -175,7 +174,13 @@ async function paymentStatuses(
   deps: Deps,
   stationIds: ReadonlySet<number>,
 ): Promise<Map<number, StationPaymentStatus>> {
-  if (stationIds.size <= MANY) return stationPaymentStatuses(deps, [...stationIds]);
+  if (stationIds.size <= MANY) {
+    const out = new Map<number, StationPaymentStatus>();
+    for (const id of stationIds) {
+      out.set(id, stationPaymentStatus(await listUnitBills(deps.kv, id)));
+    }
+    return out;
+  }
   const billsOf = new Map<number, StoredUnitBill[]>();
   for (const b of await listUnitBills(deps.kv)) {
     if (!stationIds.has(b.station_id)) continue;

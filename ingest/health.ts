@@ -5,12 +5,8 @@
  */
 import type { SubscriberStats } from "./subscriber.ts";
 import type { IngestLog } from "./_log.ts";
-import {
-  HEALTH_INTERVAL_MS,
-  type IngestHealthReport,
-  publishIngestHealth,
-  removeIngestHealth,
-} from "../db/ingest_health.ts";
+import { publishIngestHealth, removeIngestHealth } from "../db/ingest_health.ts";
+import { HEALTH_INTERVAL_MS, type IngestHealthReport } from "../core/ingest_health.ts";
 
 /** The report of a running ingest's stats. */
 export function healthReport(

@@ -25,7 +25,7 @@ export {
   startEmbeddedBroker,
 } from "./broker.ts";
 export { DEFAULT_LIMITS, type IngestLimits, IngestProcessor } from "./processor.ts";
-export { DROP_REASONS, type DropReason, type IngestStats } from "./stats.ts";
+export { DROP_REASONS, type DropReason, type IngestStats } from "../core/ingest_health.ts";
 export {
   DEFAULT_INTERPRET,
   type Interpretation,

@@ -12,7 +12,8 @@ import { fleetConnectivity } from "./devices/connectivity.ts";
 import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../core/local_time.ts";
 import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
 import { connectivityOf, fleetUptime } from "../core/fleet_uptime.ts";
-import { type IngestHealth, readIngestHealth } from "../db/ingest_health.ts";
+import { readIngestHealth } from "../db/ingest_health.ts";
+import { type IngestHealth } from "../core/ingest_health.ts";
 import type { UnitMeters } from "./devices/meter_usage.ts";
 import { metersFor } from "./devices/tenancies.ts";
 

@@ -15,6 +15,17 @@ import { computeUnitBill, type TierDetail, type UnitBillResult } from "./tariff.
 import type { Zone } from "./zone.ts";
 import { type DateParts, formatDate, parsePeriod, periodDays } from "./periods.ts";
 
+/** One change to the prices of a zone (spec 001 section 3, zone history entry). */
+export interface ZoneHistoryEntry {
+  effective_from: string;
+  price_low: number;
+  price_middle: number;
+  price_high: number;
+  price_surplus: number;
+  summer_price_low: number;
+  winter_price_low: number;
+}
+
 /** One version of a zone's prices. */
 export interface ZoneVersion {
   /** First day it applies (`YYYY-MM-DD`); null: the first version, before every other. */

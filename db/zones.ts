@@ -17,7 +17,7 @@
  * zone's id (`db/devices.ts`), derived when asked.
  */
 import type { Zone } from "../core/zone.ts";
-import { versionOn, type ZoneVersion } from "../core/zone_versions.ts";
+import { versionOn, type ZoneHistoryEntry, type ZoneVersion } from "../core/zone_versions.ts";
 import {
   changedVersionFields,
   type FieldValues,
@@ -32,17 +32,6 @@ export type StoredZone = Omit<Zone, "id" | "station_count" | "updated_at"> & {
   id: number;
   updated_at: string;
 };
-
-/** One change to the prices of a zone (spec 001 section 3, zone history entry). */
-export interface ZoneHistoryEntry {
-  effective_from: string;
-  price_low: number;
-  price_middle: number;
-  price_high: number;
-  price_surplus: number;
-  summer_price_low: number;
-  winter_price_low: number;
-}
 
 /** A stored history entry; with `zone` it is also a price version from `applies_from`. */
 export interface PriceRecord extends ZoneHistoryEntry {

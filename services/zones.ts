@@ -17,9 +17,9 @@ import {
   type StoredZone,
   updateZone,
   zoneHistory,
-  type ZoneHistoryEntry,
   zoneVersions,
 } from "../db/zones.ts";
+import { type ZoneHistoryEntry } from "../core/zone_versions.ts";
 import { listDeviceViews, pageStationViews, scopeOf, type StationSort } from "./devices/mod.ts";
 import type { ListQuery, Page } from "../core/paging.ts";
 import type { DeviceView } from "../core/devices.ts";

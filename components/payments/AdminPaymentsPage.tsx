@@ -7,7 +7,7 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { ChargeRow, PaymentsOverview } from "../../services/payments/mod.ts";
-import type { PaymentFlag, StoredEvent } from "../../db/payments.ts";
+import type { PaymentFlag, StoredEvent } from "../../core/payment_events.ts";
 import {
   Card,
   FormError,

@@ -5,7 +5,7 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { StoredDevice } from "../../core/devices.ts";
-import type { StoredUnitBill } from "../../db/bills.ts";
+import type { UnitBill } from "../../core/bill.ts";
 import type { StationReportData } from "../../services/reports/mod.ts";
 import { periodName } from "../../services/reports/mod.ts";
 import { Donut } from "./Donut.tsx";
@@ -23,7 +23,7 @@ export interface StationReportProps {
   periods: string[];
   data: StationReportData;
   /** The unit whose breakdown shows. */
-  selected: StoredUnitBill | null;
+  selected: UnitBill | null;
   /** A PDF could not be made. */
   error: string | null;
 }
@@ -203,7 +203,7 @@ export function StationReport(p: StationReportProps) {
 function UnitBreakdown(
   { t, bill, unit, tenant, stationId }: {
     t: Translate;
-    bill: StoredUnitBill;
+    bill: UnitBill;
     unit: string;
     tenant: string | null;
     stationId: number;

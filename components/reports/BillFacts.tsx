@@ -5,7 +5,7 @@
  * versions the period was split into by days.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { factLines } from "../../services/reports/mod.ts";
+import { factLines } from "../../core/reports.ts";
 import { money } from "./format.ts";
 
 const TEST_IDS: Record<string, string> = {

@@ -6,7 +6,8 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { UnitBill } from "../../core/bill.ts";
-import { billBreakdown, type ReportStatus } from "../../services/reports/mod.ts";
+import { billBreakdown } from "../../core/reports.ts";
+import type { ReportStatus } from "../../core/bill_status.ts";
 import { money } from "./format.ts";
 import { BillFacts } from "./BillFacts.tsx";
 

@@ -9,7 +9,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { TenantBillRow, TenantOverview } from "../../services/tenant/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
 import { amountDue } from "../../core/payment.ts";
-import { cityOf } from "../../services/reports/mod.ts";
+import { cityOf } from "../../core/reports.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";

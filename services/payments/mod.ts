@@ -34,7 +34,6 @@ export {
   type PaymentsSummary,
   paymentsSummary,
   paymentsTestMode,
-  summaryList,
   type TenantPayment,
   tenantPayment,
 } from "./tenant.ts";

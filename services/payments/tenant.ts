@@ -114,19 +114,3 @@ export async function paymentsSummary(deps: Deps, user: User): Promise<PaymentsS
     test_mode: paymentsTestMode(deps),
   };
 }
-
-/** The merged list of the summary: every unpaid bill once, by due date. */
-export function summaryList(s: PaymentsSummary): TenantPayment[] {
-  const seen = new Map<number, TenantPayment>();
-  for (
-    const p of [
-      ...s.pending_payments,
-      ...s.overdue_payments,
-      ...s.awaiting_spei_payments,
-      ...s.expired_references,
-    ]
-  ) seen.set(p.id, p);
-  return [...seen.values()].sort((a, b) =>
-    (a.due_date ?? "").localeCompare(b.due_date ?? "") || a.id - b.id
-  );
-}

@@ -32,7 +32,7 @@ import {
   type StoredUnitBill,
 } from "../../db/bills.ts";
 import { periodOfBill } from "../../core/bill.ts";
-import { zoneOfBill } from "./model.ts";
+import { zoneOfBill } from "../../core/reports.ts";
 import { renderUnitPdf } from "./pdf/unit_pdf.ts";
 import { renderCustomerPdf } from "./pdf/customer_pdf.ts";
 

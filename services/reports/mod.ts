@@ -1,6 +1,6 @@
 /**
  * Reports (spec 001 sections 2 and 7): the admin's station and unit report pages
- * (`views.ts`, with the pure helpers of `model.ts`) and the PDF reports (`generate.ts`, drawn by
+ * (`views.ts`, with the pure helpers of `core/reports.ts`) and the PDF reports (`generate.ts`, drawn by
  * `pdf/`). Routes import from here.
  */
 export {
@@ -14,30 +14,12 @@ export {
   type ReportType,
 } from "./generate.ts";
 export {
-  currentPeriod,
   type PeriodRow,
   type StationContext,
   stationContext,
-  stationPeriods,
   stationReport,
   type StationReportData,
   unitBillOf,
   unitReport,
   type UnitReportData,
 } from "./views.ts";
-export {
-  type BillBreakdown,
-  billBreakdown,
-  billFacts,
-  type BillFactsData,
-  cityOf,
-  type FactLine,
-  factLines,
-  periodName,
-  periodsOfYear,
-  periodTiming,
-  type ReportStatus,
-  reportStatus,
-  type TierLine,
-  zoneOfBill,
-} from "./model.ts";

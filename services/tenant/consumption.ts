@@ -104,11 +104,6 @@ export async function consumptionOverview(deps: Deps, user: User): Promise<Consu
   };
 }
 
-/** Tabs of the unit view. */
-export const UNIT_TABS = ["overview", "analytics", "insights"] as const;
-/** A tab of the unit view. */
-export type UnitTab = typeof UNIT_TABS[number];
-
 /** One unit: its month, the trend chart, the hourly analytics, the tips and the forecast. */
 export interface UnitDetail extends UnitMonth {
   band: EfficiencyBand | null;

@@ -15,12 +15,10 @@ export {
 export {
   type ConsumptionOverview,
   consumptionOverview,
-  UNIT_TABS,
   type UnitDetail,
   unitDetail,
   type UnitMonth,
   unitPeriodEstimate,
-  type UnitTab,
 } from "./consumption.ts";
 export { type TenantPricing, tenantPricing } from "./pricing.ts";
 export { type TenantBillFilter, type TenantBillRow, tenantBillRows } from "./bills.ts";

@@ -11,7 +11,7 @@ import { buildTiers, pricingMode } from "../../../core/tariff.ts";
 import type { StoredDevice } from "../../../core/devices.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
-import { billBreakdown, factLines } from "../model.ts";
+import { billBreakdown, factLines } from "../../../core/reports.ts";
 import { moneyText, numberText } from "./text.ts";
 import { openReport } from "./report_head.ts";
 

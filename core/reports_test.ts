@@ -2,17 +2,18 @@ import assert from "node:assert/strict";
 import {
   billBreakdown,
   cityOf,
+  currentPeriod,
   periodsOfYear,
   periodTiming,
-  reportStatus,
+  stationPeriods,
   zoneOfBill,
-} from "./model.ts";
-import type { UnitBill } from "../../core/bill.ts";
-import type { StatusFields } from "../../core/bill_status.ts";
+} from "./reports.ts";
+import { reportStatus } from "./bill_status.ts";
+import type { UnitBill } from "./bill.ts";
+import type { StatusFields } from "./bill_status.ts";
 
 type StatusBill = StatusFields & Pick<UnitBill, "created_at" | "updated_at">;
-import { currentPeriod, stationPeriods } from "./views.ts";
-import { defaultZone } from "../../core/zone.ts";
+import { defaultZone } from "./zone.ts";
 
 const bill = (o: Partial<StatusBill> = {}): StatusBill => ({
   is_finalized: false,

@@ -131,6 +131,12 @@ const MAY_IMPORT: Record<string, string[]> = {
   islands: ["core"],
 };
 
+/**
+ * What `services/platform/` (infrastructure) may use of the other services: the `Deps` it is
+ * given and the refusal it throws; no use case.
+ */
+const PLATFORM_USES = new Set(["services/deps.ts", "services/refusal.ts"]);
+
 /** Plain markup components an island may draw (ARCHITECTURE.md, below the table). */
 const ISLAND_MARKUP = new Set(["components/zones/NumberField.tsx", "components/Field.tsx"]);
 
@@ -149,6 +155,13 @@ export function layerViolations(graph: ImportGraph): Violation[] {
     for (const { to, typeOnly } of edges) {
       if (!graph.has(to)) continue;
       const target = layerOf(to);
+      if (
+        from.startsWith("services/platform/") && target === "services" &&
+        !to.startsWith("services/platform/") && !PLATFORM_USES.has(to)
+      ) {
+        found.push({ from, to });
+        continue;
+      }
       if (target === layer || allowed.includes(target)) continue;
       if (layer === "components" && target === "services" && typeOnly) continue;
       if (layer === "islands" && ISLAND_MARKUP.has(to)) continue;

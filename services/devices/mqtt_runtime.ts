@@ -4,8 +4,9 @@
  * device directory and status, and to the telemetry store.
  */
 import type { Deps } from "../deps.ts";
-import { createDeviceDirectory, createStatusService, isTlsUrl, portalTls } from "../devices/mod.ts";
-import { loadOrCreateSecret } from "./secret.ts";
+import { createDeviceDirectory, createStatusService } from "./status.ts";
+import { isTlsUrl, portalTls } from "./provisioning.ts";
+import { loadOrCreateSecret } from "../platform/secret.ts";
 import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../../ingest/broker.ts";
 import { runIngest, type RunningIngest } from "../../ingest/run.ts";
 

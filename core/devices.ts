@@ -4,7 +4,7 @@
  */
 
 /** Device status values; `unknown` is the default. */
-export const DEVICE_STATUSES = ["online", "offline", "error", "alarm", "unknown"] as const;
+const DEVICE_STATUSES = ["online", "offline", "error", "alarm", "unknown"] as const;
 /** A device status. */
 export type DeviceStatus = typeof DEVICE_STATUSES[number];
 
@@ -26,19 +26,19 @@ export interface StationUnit {
 }
 
 /** MQTT settings of a device as served (the password is write-only, never served). */
-export interface MqttConfig {
+interface MqttConfig {
   username: string;
   topic_prefix: string;
 }
 
 /** What a station's `config.station` holds. */
-export interface StationConfig {
+interface StationConfig {
   ssrs: SSR[];
   units: StationUnit[];
 }
 
 /** What a sensor's `config.sensor` holds. */
-export interface SensorConfig {
+interface SensorConfig {
   unit_id: string | null;
   tenant_id: number | null;
   ip_address: string;
@@ -147,13 +147,8 @@ export function sensorStationId(stationId: string, serial: string): string {
   return `${stationId}_${serial}`;
 }
 
-/** The measurement bucket of a device: `device_{serial}`. */
-export function measurementBucket(serial: string): string {
-  return `device_${serial}`;
-}
-
 /** Payment status of a station as served (spec 000 section 3); `other` until billing exists. */
-export const PAYMENT_STATUSES = ["paid", "due", "overdue", "other"] as const;
+const PAYMENT_STATUSES = ["paid", "due", "overdue", "other"] as const;
 /** A station's payment status. */
 export type PaymentStatus = typeof PAYMENT_STATUSES[number];
 

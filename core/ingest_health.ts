@@ -65,12 +65,12 @@ export interface IngestHealthReport
 }
 
 /** A report as read back, with whether it is stale. */
-export interface IngestInstanceHealth extends IngestHealthReport {
+interface IngestInstanceHealth extends IngestHealthReport {
   stale: boolean;
 }
 
 /** Counters summed over instances. */
-export interface IngestHealthTotal {
+interface IngestHealthTotal {
   received: number;
   stored: number;
   dropped: Record<DropReason, number>;
@@ -103,7 +103,7 @@ const zeroErrors = (): Record<ErrorKind, number> => ({
 });
 
 /** Sums reports; a reason or kind a report lacks counts as zero. */
-export function sumHealth(reports: IngestHealthReport[]): IngestHealthTotal {
+function sumHealth(reports: IngestHealthReport[]): IngestHealthTotal {
   const total: IngestHealthTotal = {
     received: 0,
     stored: 0,

@@ -95,7 +95,7 @@ export interface BillPayment {
 }
 
 /** A bill as the payment rules read it: its payment part and what it asks for. */
-export interface PayableBill extends BillPayment {
+interface PayableBill extends BillPayment {
   /** The bill's total (cents). */
   total_cost: number;
   currency: string;
@@ -104,11 +104,11 @@ export interface PayableBill extends BillPayment {
 }
 
 /** Business days a tenant has to pay a finalized bill (legal terms §5). */
-export const DUE_BUSINESS_DAYS = 10;
+const DUE_BUSINESS_DAYS = 10;
 /** The late payment fee of the legal terms, in MXN cents (50.00 MXN). */
 export const LATE_FEE_CENTS = 5000;
 /** The currency the late fee is set in. */
-export const LATE_FEE_CURRENCY = "MXN";
+const LATE_FEE_CURRENCY = "MXN";
 /** Calendar days an SPEI reference stays valid (legal terms). */
 export const SPEI_REFERENCE_DAYS = 5;
 
@@ -159,7 +159,7 @@ export function hasLiveReference(
  * Whether a payment settled the bill. Bills finalized with a total of 0 before "nothing due"
  * stayed pending were marked paid with the cause `nothing_due`: no payment, so not settled.
  */
-export function settledByPayment(b: Pick<PayableBill, "payment_status" | "payment_history">) {
+function settledByPayment(b: Pick<PayableBill, "payment_status" | "payment_history">) {
   return b.payment_status === "paid" && b.payment_history.at(-1)?.cause !== "nothing_due";
 }
 

@@ -20,7 +20,7 @@ import {
 type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 /** One tier line of a bill: its description, kWh, price and cost in cents. */
-export interface TierLine {
+interface TierLine {
   level: string;
   description: string;
   kwh: number;
@@ -29,14 +29,14 @@ export interface TierLine {
 }
 
 /** What a unit bill records about how it was priced. */
-export interface BillBreakdown {
+interface BillBreakdown {
   tiers: TierLine[];
   season: "summer" | "winter" | null;
   pricing_mode: string | null;
 }
 
 /** The additions of real tariffs and a split by price versions, when a bill has them. */
-export interface BillFactsData {
+interface BillFactsData {
   high_consumption: HighConsumption | null;
   minimum_kwh: number | null;
   fixed_charge: number | null;
@@ -66,7 +66,7 @@ export function billBreakdown(details: unknown): BillBreakdown {
 }
 
 /** Reads the additions a unit bill's `calculation_details` records (none when absent). */
-export function billFacts(details: unknown): BillFactsData {
+function billFacts(details: unknown): BillFactsData {
   const obj = details && typeof details === "object" && !Array.isArray(details)
     ? details as Record<string, unknown>
     : {};
@@ -87,7 +87,7 @@ export function billFacts(details: unknown): BillFactsData {
 }
 
 /** One line of a bill's additions: what it is about and its text in the reader's language. */
-export interface FactLine {
+interface FactLine {
   kind: "high_consumption" | "minimum" | "fixed_charge" | "price_version";
   text: string;
   /** For the high-consumption line: whether the average is above the limit. */

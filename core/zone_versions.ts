@@ -34,7 +34,7 @@ export interface ZoneVersion {
 }
 
 /** A run of consecutive days of a period priced by one version. */
-export interface VersionPart {
+interface VersionPart {
   version: ZoneVersion;
   /** First and last day of the part, `YYYY-MM-DD`. */
   from: string;
@@ -50,7 +50,7 @@ export interface VersionedBill extends UnitBillResult {
 const key = (v: ZoneVersion) => v.applies_from ?? "";
 
 /** Versions ordered by the day they apply from (the first version first). */
-export function sortVersions(versions: readonly ZoneVersion[]): ZoneVersion[] {
+function sortVersions(versions: readonly ZoneVersion[]): ZoneVersion[] {
   return [...versions].sort((a, b) => key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 }
 

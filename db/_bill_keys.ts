@@ -130,7 +130,7 @@ export function zoneIndexKey(b: StoredUnitBill): Deno.KvKey {
 }
 
 /** The counters of a zone and period's unit bills: all of them, or the finalized ones. */
-export type UnitCount = "all" | "finalized";
+type UnitCount = "all" | "finalized";
 /** The prefix of the unit bill counters: `[..., zoneId, period, UnitCount]` → Deno.KvU64. */
 export const UNIT_COUNTS: Deno.KvKey = ["unit_bills_count"];
 export const unitCountKey = (zoneId: number, period: string, which: UnitCount): Deno.KvKey => [

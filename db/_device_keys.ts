@@ -53,7 +53,7 @@ export function countsOf(d: StoredDevice | null): DeviceCounts {
     : { stations: 0, sensors: 1, units: 0 };
 }
 
-export const U64 = 1n << 64n;
+const U64 = 1n << 64n;
 /** Adds `n` (which may be negative) to the counter at `key` inside `op`. */
 export function addTo(op: Deno.AtomicOperation, key: Deno.KvKey, n: number) {
   if (n !== 0) op.sum(key, ((BigInt(n) % U64) + U64) % U64);

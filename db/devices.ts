@@ -51,7 +51,7 @@ import {
 } from "./_device_keys.ts";
 
 /** A field whose value another device already holds. */
-export type TakenField = "serial_number" | "mqtt_username" | "unit_id";
+type TakenField = "serial_number" | "mqtt_username" | "unit_id";
 
 /** Why a write did not happen. */
 export type WriteRefusal =

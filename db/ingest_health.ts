@@ -19,7 +19,7 @@ import {
 } from "../core/ingest_health.ts";
 
 /** The key expires after this (KV deletes expired keys lazily, so staleness is checked too). */
-export const HEALTH_TTL_MS = 10 * HEALTH_INTERVAL_MS;
+const HEALTH_TTL_MS = 10 * HEALTH_INTERVAL_MS;
 
 const PREFIX = ["ingest_health"] as const;
 

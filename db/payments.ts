@@ -63,7 +63,7 @@ export async function openChargeIds(kv: Deno.Kv): Promise<string[]> {
  * How long a claimed event belongs to its claimer: an event still `received` after this was
  * left by a handling that never finished (the process ended), and is claimed again.
  */
-export const EVENT_LEASE_MS = 5 * 60_000;
+const EVENT_LEASE_MS = 5 * 60_000;
 
 /**
  * Claims an event (`e.received_at` is now): true the first time (type, transaction id) is

@@ -34,7 +34,7 @@ export type StoredZone = Omit<Zone, "id" | "station_count" | "updated_at"> & {
 };
 
 /** A stored history entry; with `zone` it is also a price version from `applies_from`. */
-export interface PriceRecord extends ZoneHistoryEntry {
+interface PriceRecord extends ZoneHistoryEntry {
   applies_from?: string | null;
   /** The version's fields (entries written before `core/zone_fields.ts` hold every field). */
   zone?: FieldValues;
@@ -91,7 +91,7 @@ export async function createZone(kv: Deno.Kv, zone: Zone, now: number): Promise<
 }
 
 /** Where an update's version goes: a new version, or a correction of the one in force `today`. */
-export interface PriceTarget {
+interface PriceTarget {
   /** `YYYY-MM-DD` of a new version, or undefined to correct the version in force `today`. */
   applies_from?: string;
   /** Today's local date, `YYYY-MM-DD`. */

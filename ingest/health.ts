@@ -9,7 +9,7 @@ import { publishIngestHealth, removeIngestHealth } from "../db/ingest_health.ts"
 import { HEALTH_INTERVAL_MS, type IngestHealthReport } from "../core/ingest_health.ts";
 
 /** The report of a running ingest's stats. */
-export function healthReport(
+function healthReport(
   stats: SubscriberStats,
   who: { instance: string; host: string; pid: number; startedAt: number },
   now: number,
@@ -27,7 +27,7 @@ export function healthReport(
 }
 
 /** What {@link startHealthPublisher} needs. */
-export interface HealthPublisherOptions {
+interface HealthPublisherOptions {
   kv: Deno.Kv;
   /** The instance's key: the ingest's MQTT client id. */
   instance: string;
@@ -38,7 +38,7 @@ export interface HealthPublisherOptions {
 }
 
 /** A running publisher. */
-export interface HealthPublisher {
+interface HealthPublisher {
   /** Publishes now (e.g. once connected), besides the interval. */
   publishNow(): void;
   /** Resolves once the current write is done. */

@@ -15,9 +15,9 @@ import { browserEnv, startPoll } from "./poll.ts";
 import { retryAlert } from "./retry_alert.ts";
 
 /** Overview polling interval. */
-export const OVERVIEW_POLL_MS = 30_000;
+const OVERVIEW_POLL_MS = 30_000;
 /** Device counts polling interval. */
-export const DEVICES_POLL_MS = 60_000;
+const DEVICES_POLL_MS = 60_000;
 
 /** Keeps the server-rendered cards in `root` up to date. */
 export function mount(root: HTMLElement, { texts: x }: DashboardLiveProps) {

@@ -49,7 +49,7 @@ export interface DashboardLiveProps {
 }
 
 /** A number with a fixed count of decimals (spec: 2 by default). */
-export const fixed = (n: number, digits = 2) => n.toFixed(digits);
+const fixed = (n: number, digits = 2) => n.toFixed(digits);
 
 /** The energy card's cells for an overview (null: loading). */
 export function energyCells(o: LiveOverview | null, x: DashboardLiveTexts) {

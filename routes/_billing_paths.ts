@@ -2,7 +2,7 @@
 import type { PeriodKind } from "../core/periods.ts";
 
 /** Unit bills or station bills. */
-export type Mode = "units" | "stations";
+type Mode = "units" | "stations";
 
 /** A billing page: its path, what it lists, the billing type it is limited to, its title key. */
 export interface BillingPath {

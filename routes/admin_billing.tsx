@@ -53,7 +53,7 @@ const DELETE_ERRORS = ["bill_paid", "bill_live_reference", "bill_not_found", "bi
 const count = (v: string | undefined) => (/^\d{1,9}$/.test(v ?? "") ? Number(v) : 0);
 
 /** The back fields (validated picker values) a form carries. */
-export function backOf(form: Record<string, string | string[]>): {
+function backOf(form: Record<string, string | string[]>): {
   zone_id: number | null;
   year: number | null;
   period: string | null;
@@ -100,7 +100,7 @@ function resultOf(c: Context<UserEnv>, period: string): ProcessResult | null {
 }
 
 /** The pickers of a page from its query. */
-export async function pickersOf(
+async function pickersOf(
   c: Context<UserEnv>,
   deps: Deps,
   path: BillingPath,

@@ -14,7 +14,7 @@ import { createDevice } from "../db/devices.ts";
 import { type StoredDevice } from "../core/devices.ts";
 
 /** What tells the benchmarks' stations apart. */
-export interface BenchStation {
+interface BenchStation {
   name: string;
   serial: string;
   stationId: string;
@@ -54,7 +54,7 @@ export async function createBenchStation(kv: Deno.Kv, s: BenchStation): Promise<
 }
 
 /** What tells the benchmarks' meters apart. */
-export interface BenchMeter {
+interface BenchMeter {
   name: string;
   serial: string;
   unitId: string;

@@ -7,7 +7,7 @@
  * resolves the whole npm tree, while this needs every file (tests and scripts too) and whether an
  * import is type-only, both plain in deno fmt's layout (declarations start at column 0).
  */
-export interface Edge {
+interface Edge {
   /** a repository file (`core/bill.ts`) or a bare specifier (`react`, `node:fs`) */
   to: string;
   /** `import type` or `export type`: nothing of it is left at run time */
@@ -113,7 +113,7 @@ export function circles(graph: ImportGraph): string[][] {
 }
 
 /** The top folder of a repository file (`core`, `services`, …), or `main.ts` itself. */
-export function layerOf(file: string): string {
+function layerOf(file: string): string {
   return file.includes("/") ? file.slice(0, file.indexOf("/")) : file;
 }
 
@@ -140,7 +140,7 @@ const PLATFORM_USES = new Set(["services/deps.ts", "services/refusal.ts"]);
 /** Plain markup components an island may draw (ARCHITECTURE.md, below the table). */
 const ISLAND_MARKUP = new Set(["components/zones/NumberField.tsx", "components/Field.tsx"]);
 
-export interface Violation {
+interface Violation {
   from: string;
   to: string;
 }
@@ -172,7 +172,7 @@ export function layerViolations(graph: ImportGraph): Violation[] {
 }
 
 /** The circles and the violations, one a line. */
-export function report(graph: ImportGraph): string {
+function report(graph: ImportGraph): string {
   const found = circles(graph);
   const violations = layerViolations(graph);
   return [

@@ -13,7 +13,7 @@ import subsetFont from "subset-font";
 const root = new URL("../", import.meta.url);
 
 /** The file the stylesheet names (`static/styles/app.css`). */
-export const FONT_FILE = new URL(".build/fonts/inter-latin-wght-400-700.woff2", root);
+const FONT_FILE = new URL(".build/fonts/inter-latin-wght-400-700.woff2", root);
 
 /** The source: fontsource's Latin file of the variable Inter. */
 const SOURCE = new URL(

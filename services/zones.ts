@@ -27,9 +27,9 @@ import type { DeviceView } from "../core/devices.ts";
 /** Locale key of the not-found answer. */
 export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";
 /** Locale key of the refusal to delete a zone with stations. */
-export const ZONE_HAS_STATIONS = "zones.zone_detail.errors.cannot_delete";
+const ZONE_HAS_STATIONS = "zones.zone_detail.errors.cannot_delete";
 
-export type { StoredVersion, StoredZone };
+export type { StoredZone };
 
 /** A zone as served: stored fields plus its station count. */
 export type ZoneView = StoredZone & { station_count: number };
@@ -46,7 +46,7 @@ export interface ZoneStation {
 }
 
 /** The outcome of validating a zone body: the zone, and the month of a new price version. */
-export type ZoneParse =
+type ZoneParse =
   | { ok: true; zone: Zone; effective_from?: string }
   | { ok: false; errors: FieldErrors };
 

@@ -11,7 +11,7 @@ import type { IngestHealth as Health } from "../../core/ingest_health.ts";
 import { DISPLAY_TIME_ZONE } from "../users/format.ts";
 
 /** Props of {@link IngestHealth}. */
-export interface IngestHealthProps {
+interface IngestHealthProps {
   t: Translate;
   lang: string;
   /** Null when the reports could not be read. */

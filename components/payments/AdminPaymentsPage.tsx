@@ -21,7 +21,7 @@ import { mxn, paymentBadge } from "./format.ts";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
 /** Props of {@link AdminPaymentsPage}. */
-export interface AdminPaymentsPageProps {
+interface AdminPaymentsPageProps {
   t: Translate;
   data: PaymentsOverview;
   /** The charges list's query, page and links. */

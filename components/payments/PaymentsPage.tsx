@@ -14,7 +14,7 @@ import { TestModeNotice } from "./TestModeNotice.tsx";
 import { Card } from "../kit/mod.ts";
 
 /** Props of {@link PaymentsPage}. */
-export interface PaymentsPageProps {
+interface PaymentsPageProps {
   t: Translate;
   summary: PaymentsSummary;
   /** Local date `YYYY-MM-DD` (past-due dates are red). */

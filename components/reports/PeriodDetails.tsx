@@ -12,7 +12,7 @@ import { money } from "./format.ts";
 import { BillFacts } from "./BillFacts.tsx";
 
 /** Props of {@link PeriodDetails}. */
-export interface PeriodDetailsProps {
+interface PeriodDetailsProps {
   t: Translate;
   bill: UnitBill | null;
   status: ReportStatus;

@@ -14,7 +14,7 @@ import { kwh, money, pdfHref } from "./format.ts";
 import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link StationReport}. */
-export interface StationReportProps {
+interface StationReportProps {
   t: Translate;
   station: StoredDevice;
   city: string;

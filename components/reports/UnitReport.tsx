@@ -29,7 +29,7 @@ export interface RecalcAttempt {
 }
 
 /** Props of {@link UnitReport}. */
-export interface UnitReportProps {
+interface UnitReportProps {
   t: Translate;
   stationId: number;
   stationName: string;

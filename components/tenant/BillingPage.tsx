@@ -18,7 +18,7 @@ import { kwh, money } from "./format.tsx";
 import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link BillingPage}. */
-export interface BillingPageProps {
+interface BillingPageProps {
   t: Translate;
   overview: TenantOverview;
   years: number[];

@@ -139,7 +139,7 @@ function Insights({ U, d }: { U: T; d: UnitDetail }) {
 }
 
 /** Props of {@link UnitView}. */
-export interface UnitViewProps {
+interface UnitViewProps {
   t: Translate;
   d: UnitDetail;
   tab: UnitTab;

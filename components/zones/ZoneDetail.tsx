@@ -29,7 +29,7 @@ import {
 } from "../kit/mod.ts";
 
 /** Props of {@link ZoneDetail}. */
-export interface ZoneDetailProps {
+interface ZoneDetailProps {
   t: Translate;
   zone: ZoneView;
   /** Null when loading failed. */

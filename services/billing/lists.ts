@@ -144,10 +144,10 @@ export const UNIT_BILL_SORTS = [
   "status",
 ] as const;
 /** A sort key of the unit bill list. */
-export type UnitBillSort = typeof UNIT_BILL_SORTS[number];
+type UnitBillSort = typeof UNIT_BILL_SORTS[number];
 
 /** A page of a zone and period's unit bills, and the counts of the tiles. */
-export interface UnitBillPage extends Page<UnitBillRow> {
+interface UnitBillPage extends Page<UnitBillRow> {
   finalized: number;
 }
 
@@ -256,7 +256,7 @@ async function rowsOf(
 }
 
 /** A split bill's part as local dates, its last day included; null for the whole period. */
-export function tenancyDates(
+function tenancyDates(
   b: Pick<StoredUnitBill, "tenancy_from" | "tenancy_to">,
   offsetMinutes: number,
 ): { from: string; to: string } | null {

@@ -19,13 +19,13 @@ import { billsWithPendingNotices, clearPendingNotices, getUnitBill } from "../..
 import { getDevice } from "../../db/devices.ts";
 
 /** The bill notices. */
-export type BillNoticeType = Extract<
+type BillNoticeType = Extract<
   NotificationType,
   "bill_created" | "payment_overdue" | "payment_received"
 >;
 
 /** Where a reader of a role acts on a bill. */
-export function billLink(role: Role, bill: UnitBill): string {
+function billLink(role: Role, bill: UnitBill): string {
   const period = encodeURIComponent(periodOfBill(bill));
   if (role === "admin") {
     return `/admin/report/station/${bill.station_id}/unit/${

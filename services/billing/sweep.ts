@@ -15,7 +15,7 @@ import { notifyBill } from "./bills.ts";
 import { writePendingNotices } from "./notices.ts";
 
 /** What a sweep did. */
-export interface SweepResult {
+interface SweepResult {
   /** The local date the sweep ran on (`YYYY-MM-DD`). */
   date: string;
   overdue: number;

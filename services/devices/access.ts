@@ -55,7 +55,7 @@ export async function scopeOf(deps: Deps, viewer: User): Promise<Scope> {
 }
 
 /** How a caller sees one device: in full, as basic station data, or not at all. */
-export type Access = "full" | "basic" | null;
+type Access = "full" | "basic" | null;
 
 /**
  * A checker of single devices for `viewer`, without loading everything they may see

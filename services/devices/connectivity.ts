@@ -21,7 +21,7 @@ import { listDeviceViews } from "./views.ts";
 type DeviceType = "station" | "sensor";
 
 /** A device that had disconnections in the window, with them. */
-export interface DeviceDisconnects {
+interface DeviceDisconnects {
   id: number;
   type: DeviceType;
   created_at: number;
@@ -30,7 +30,7 @@ export interface DeviceDisconnects {
 }
 
 /** What the system figures are counted from. */
-export interface FleetConnectivity {
+interface FleetConnectivity {
   shape: Record<DeviceType, FleetShape>;
   /** Only devices with at least one event overlapping the window. */
   withEvents: Record<DeviceType, DeviceDisconnects[]>;

@@ -21,7 +21,7 @@ import type { DeviceStatus } from "../../core/devices.ts";
 export const RECOUNT_MS = 5_000;
 
 /** The fleet's online figures. */
-export interface FleetOnline {
+interface FleetOnline {
   /** Devices (stations and sensors) whose status is online. */
   devices: number;
   /** Stations that are online with all their sensors. */

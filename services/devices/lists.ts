@@ -37,7 +37,7 @@ export const STATION_SORTS = ["id", "name", "serial", "customer", "units"] as co
 export type StationSort = typeof STATION_SORTS[number];
 
 /** Filters of a station list page. */
-export interface StationPageFilter {
+interface StationPageFilter {
   /** Only the stations of this pricing zone. */
   zone_id?: number;
 }
@@ -97,7 +97,7 @@ export async function pageStationViews(
 }
 
 /** A station as the dashboard's map shows it. */
-export interface StationPin {
+interface StationPin {
   id: number;
   name: string;
   city: string;

@@ -11,10 +11,10 @@ import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../../
 import { runIngest, type RunningIngest } from "../../ingest/run.ts";
 
 /** User name of the ingest client on the embedded broker when none is configured. */
-export const INGEST_USERNAME = "portal-ingest";
+const INGEST_USERNAME = "portal-ingest";
 
 /** The ingest client's credentials: configured ones, or a generated password kept in DATA_DIR. */
-export async function ingestCredentials(
+async function ingestCredentials(
   deps: Deps,
 ): Promise<{ username: string; password: string }> {
   const { username, password } = deps.config.mqtt;
@@ -26,7 +26,7 @@ export async function ingestCredentials(
 }
 
 /** Days the embedded broker's server certificate (issued at each start) is valid. */
-export const SERVER_CERT_DAYS = 397;
+const SERVER_CERT_DAYS = 397;
 
 /** The embedded broker's TLS listener: a server certificate from the portal's CA; null when off. */
 export async function brokerTls(deps: Deps): Promise<BrokerTls | undefined> {
@@ -43,7 +43,7 @@ export async function brokerTls(deps: Deps): Promise<BrokerTls | undefined> {
 }
 
 /** What runs, and how to stop it. */
-export interface MqttRuntime {
+interface MqttRuntime {
   broker: EmbeddedBroker | null;
   ingest: RunningIngest | null;
   /** Where devices connect (the external URL or the embedded broker's). */

@@ -19,7 +19,7 @@ import { fleetDevices } from "./fleet_devices.ts";
 export type OfflineItem = OfflineChange;
 
 /** What {@link markDevicesOffline} did. */
-export interface OfflineOutcome {
+interface OfflineOutcome {
   /** Devices asked about (known ones). */
   devices: number;
   /** Devices that went offline. */

@@ -25,7 +25,7 @@ import { daysRemaining } from "../../core/certificates.ts";
 const MANY = 40;
 
 /** Everything needed to serve a set of devices: statuses, sibling sensors, names. */
-export interface ViewContext {
+interface ViewContext {
   admin: boolean;
   /** Stored devices by id: the ones served, their stations and their stations' sensors. */
   devices: Map<number, StoredDevice>;
@@ -74,7 +74,7 @@ async function statusesOf(
  * read them all (the admin's scope): stations and their sensors are then taken from it
  * instead of being read again.
  */
-export async function viewContext(
+async function viewContext(
   deps: Deps,
   viewer: User,
   devices: readonly StoredDevice[],
@@ -214,12 +214,12 @@ const named = (ctx: ViewContext, id: number | null) => {
 };
 
 /** A device's own status and last_seen. */
-export function ownStatus(ctx: ViewContext, id: number): StatusNow {
+function ownStatus(ctx: ViewContext, id: number): StatusNow {
   return ctx.status.get(id) ?? { status: "unknown", last_seen: null };
 }
 
 /** A station's effective status (spec 000 section 4). */
-export function stationStatus(ctx: ViewContext, id: number): DeviceStatus {
+function stationStatus(ctx: ViewContext, id: number): DeviceStatus {
   const sensors = (ctx.sensorsOf.get(id) ?? []).map((s) => ownStatus(ctx, s.id).status);
   return effectiveStationStatus(ownStatus(ctx, id).status, sensors);
 }
@@ -240,7 +240,7 @@ function unitsOf(ctx: ViewContext, station: StoredDevice): StationUnit[] {
 }
 
 /** Serves a device in full (as the admin, a customer or the owning tenant sees it). */
-export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
+function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
   const { mqtt_password_hash: _, mqtt_password_sealed: _sealed, config, ...rest } = d;
   const own = ownStatus(ctx, d.id);
   const base = {
@@ -286,7 +286,7 @@ export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
 }
 
 /** Serves a station as a tenant sees it: basic data and only the tenant's own units. */
-export function basicStationView(ctx: ViewContext, d: StoredDevice): DeviceView {
+function basicStationView(ctx: ViewContext, d: StoredDevice): DeviceView {
   const own = ctx.ownSensors ?? new Set<number>();
   const units = unitsOf(ctx, d).filter((u) =>
     (ctx.sensorsOf.get(d.id) ?? []).some((s) => own.has(s.id) && s.config.sensor?.unit_id === u.id)

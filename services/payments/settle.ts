@@ -21,7 +21,7 @@ import { billIdOfOrder } from "./orders.ts";
 export type SettleOutcome = "handled" | "ignored" | "flagged";
 
 /** Where a change came from: an event (its type) or the sweep. */
-export interface SettleSource {
+interface SettleSource {
   event: string;
   cause: PaymentCause;
 }

@@ -37,9 +37,9 @@ import { renderUnitPdf } from "./pdf/unit_pdf.ts";
 import { renderCustomerPdf } from "./pdf/customer_pdf.ts";
 
 /** The report types of the API. */
-export const REPORT_TYPES = ["monthly", "bimester", "customer", "bimester_customer"] as const;
+const REPORT_TYPES = ["monthly", "bimester", "customer", "bimester_customer"] as const;
 /** One report type. */
-export type ReportType = typeof REPORT_TYPES[number];
+type ReportType = typeof REPORT_TYPES[number];
 
 /** Locale keys of the refusals. */
 export const REPORT_ERRORS = {
@@ -85,7 +85,7 @@ const schema = z.object({
 });
 
 /** A validated report request. */
-export interface ReportRequest {
+interface ReportRequest {
   reportType: ReportType;
   stationId: number;
   /** The unit (unit reports only). */
@@ -135,7 +135,7 @@ export interface ReportFile {
 }
 
 /** The file name of a report (spec 001 section 7). */
-export function reportFileName(req: ReportRequest): string {
+function reportFileName(req: ReportRequest): string {
   const unit = req.unitId === null ? "" : `_${req.unitId}`;
   return `${req.reportType}_report_${req.stationId}${unit}_${req.period}_${req.language}.pdf`;
 }

@@ -3,16 +3,7 @@
  * (`views.ts`, with the pure helpers of `core/reports.ts`) and the PDF reports (`generate.ts`, drawn by
  * `pdf/`). Routes import from here.
  */
-export {
-  checkReportRequest,
-  generateReport,
-  REPORT_ERRORS,
-  REPORT_TYPES,
-  type ReportFile,
-  reportFileName,
-  type ReportRequest,
-  type ReportType,
-} from "./generate.ts";
+export { checkReportRequest, generateReport, REPORT_ERRORS, type ReportFile } from "./generate.ts";
 export {
   type PeriodRow,
   type StationContext,
@@ -21,5 +12,4 @@ export {
   type StationReportData,
   unitBillOf,
   unitReport,
-  type UnitReportData,
 } from "./views.ts";

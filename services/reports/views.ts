@@ -106,7 +106,7 @@ export interface PeriodRow {
 }
 
 /** The unit report of a year. */
-export interface UnitReportData {
+interface UnitReportData {
   unit: StationUnit;
   tenant: string | null;
   rows: PeriodRow[];

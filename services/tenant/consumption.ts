@@ -34,7 +34,7 @@ import {
 import { ZoneCache } from "./zone.ts";
 
 /** One unit's month. */
-export interface UnitMonth {
+interface UnitMonth {
   unit: TenantUnit;
   now: UnitNow;
   monthKwh: number;

@@ -12,7 +12,7 @@ import { numberText } from "./text.ts";
 import { openReport } from "./report_head.ts";
 
 /** What {@link renderCustomerPdf} draws. */
-export interface CustomerPdfInput {
+interface CustomerPdfInput {
   t: Translate;
   lang: Language;
   portal: string;

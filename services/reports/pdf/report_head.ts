@@ -8,7 +8,7 @@ import { moneyText } from "./text.ts";
 import { PdfWriter } from "./writer.ts";
 
 /** What the header names. */
-export interface ReportHeadInput {
+interface ReportHeadInput {
   t: Translate;
   lang: Language;
   portal: string;

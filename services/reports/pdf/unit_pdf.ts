@@ -16,7 +16,7 @@ import { moneyText, numberText } from "./text.ts";
 import { openReport } from "./report_head.ts";
 
 /** What {@link renderUnitPdf} draws. */
-export interface UnitPdfInput {
+interface UnitPdfInput {
   t: Translate;
   lang: Language;
   portal: string;

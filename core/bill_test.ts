@@ -18,12 +18,12 @@ import {
   nothingDue,
   PAYMENT_STATUSES,
   PAYMENT_TRANSITIONS,
+  type PaymentCause,
   type PaymentStatus,
   PaymentTransitionError,
 } from "./payment.ts";
 import { computeUnitBill } from "./tariff.ts";
 import { defaultZone } from "./zone.ts";
-import type { PaymentCause } from "./payment.ts";
 import { storedUnitBill } from "../tests/_bills.ts";
 
 const AT = "2026-12-20T17:00:00.000Z";

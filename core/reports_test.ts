@@ -8,9 +8,8 @@ import {
   stationPeriods,
   zoneOfBill,
 } from "./reports.ts";
-import { reportStatus } from "./bill_status.ts";
+import { reportStatus, type StatusFields } from "./bill_status.ts";
 import type { UnitBill } from "./bill.ts";
-import type { StatusFields } from "./bill_status.ts";
 
 type StatusBill = StatusFields & Pick<UnitBill, "created_at" | "updated_at">;
 import { defaultZone } from "./zone.ts";

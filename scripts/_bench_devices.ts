@@ -9,9 +9,9 @@ import {
   type SSR,
   stationTopicPrefix,
   type StationUnit,
+  type StoredDevice,
 } from "../core/devices.ts";
 import { createDevice } from "../db/devices.ts";
-import { type StoredDevice } from "../core/devices.ts";
 
 /** What tells the benchmarks' stations apart. */
 interface BenchStation {

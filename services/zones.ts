@@ -6,7 +6,7 @@ import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
 import { zoneStationCounts } from "../db/device_lists.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
-import { firstDayOf, versionOn } from "../core/zone_versions.ts";
+import { firstDayOf, versionOn, type ZoneHistoryEntry } from "../core/zone_versions.ts";
 import {
   createZone,
   deleteZone,
@@ -19,7 +19,6 @@ import {
   zoneHistory,
   zoneVersions,
 } from "../db/zones.ts";
-import { type ZoneHistoryEntry } from "../core/zone_versions.ts";
 import { listDeviceViews, pageStationViews, scopeOf, type StationSort } from "./devices/mod.ts";
 import type { ListQuery, Page } from "../core/paging.ts";
 import type { DeviceView } from "../core/devices.ts";

@@ -3,8 +3,7 @@
  * billing benchmarks and the tests that need hundreds of stations.
  */
 import { createDevice } from "../db/devices.ts";
-import { type StoredDevice } from "../core/devices.ts";
-import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
+import { sensorTopicPrefix, stationTopicPrefix, type StoredDevice } from "../core/devices.ts";
 
 /** One station written by {@link bulkStation}. */
 export interface BulkStation {

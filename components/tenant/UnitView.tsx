@@ -4,8 +4,7 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { UnitDetail } from "../../services/tenant/mod.ts";
-import type { UnitTab } from "../../core/tenant_queries.ts";
-import { UNIT_TABS } from "../../core/tenant_queries.ts";
+import { UNIT_TABS, type UnitTab } from "../../core/tenant_queries.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";

@@ -9,11 +9,10 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import type { DeviceStatus, DisconnectEvent } from "../../core/devices.ts";
+import type { DeviceStatus, DisconnectEvent, StoredDevice } from "../../core/devices.ts";
 import { effectiveStationStatus } from "../../core/device_rules.ts";
 import { type FleetMember, type FleetShape, fleetShape } from "../../core/fleet_uptime.ts";
 import { fleetDisconnectEvents, listDisconnectEvents } from "../../db/device_status.ts";
-import type { StoredDevice } from "../../core/devices.ts";
 import { fleetDevices } from "./fleet_devices.ts";
 import { type FleetStatuses, fleetStatuses } from "./fleet_online.ts";
 import { listDeviceViews } from "./views.ts";

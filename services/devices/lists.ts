@@ -6,7 +6,12 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import type { DeviceStats, DeviceStatus, DeviceView } from "../../core/devices.ts";
+import {
+  type DeviceStats,
+  type DeviceStatus,
+  type DeviceView,
+  type StationSummary,
+} from "../../core/devices.ts";
 import { effectiveStationStatus, parseLocation } from "../../core/device_rules.ts";
 import {
   type ListQuery,
@@ -24,7 +29,6 @@ import {
   sensorsByStation,
   stationSummariesSlice,
 } from "../../db/device_lists.ts";
-import { type StationSummary } from "../../core/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import { allStatuses } from "../../db/device_status.ts";
 import { serve } from "./scope.ts";

@@ -2,8 +2,7 @@
  * How a device is served to a caller: in full, or as basic station data (who may see what is
  * `access.ts`), with its status, sibling sensors, names, zone, certificate and payment status.
  */
-import type { StationPaymentStatus } from "../../core/bill_status.ts";
-import { stationPaymentStatus } from "../../core/bill_status.ts";
+import { type StationPaymentStatus, stationPaymentStatus } from "../../core/bill_status.ts";
 import { listUnitBills, type StoredUnitBill } from "../../db/bills.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";

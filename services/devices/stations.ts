@@ -2,7 +2,12 @@
 import { getZone } from "../../db/zones.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { type DeviceView, sensorStationId, stationTopicPrefix } from "../../core/devices.ts";
+import {
+  type DeviceView,
+  sensorStationId,
+  stationTopicPrefix,
+  type StoredDevice,
+} from "../../core/devices.ts";
 import { locationJson, type StationInput } from "../../core/device_rules.ts";
 import {
   deleteDevice,
@@ -11,7 +16,6 @@ import {
   unitBindings,
   updateDevice,
 } from "../../db/devices.ts";
-import { type StoredDevice } from "../../core/devices.ts";
 import {
   answer,
   deviceConflict,

@@ -5,7 +5,7 @@
  * {@link DeviceDirectory} (devices, prefixes, MQTT logins).
  */
 import type { Deps } from "../deps.ts";
-import type { DisconnectEvent } from "../../core/devices.ts";
+import { type DisconnectEvent, type StoredDevice } from "../../core/devices.ts";
 import type {
   DeviceDirectory,
   IngestDevice,
@@ -13,7 +13,6 @@ import type {
   StatusSink,
 } from "../../ingest/contract.ts";
 import { findByMqttUsername, findBySerial, idBySerial, listDevices } from "../../db/devices.ts";
-import { type StoredDevice } from "../../core/devices.ts";
 import { listDisconnectEvents, markOnline, recordLastSeen } from "../../db/device_status.ts";
 import { resolveBySubject } from "../../db/notifications.ts";
 import { verifyMqttPassword } from "../platform/mqtt_passwords.ts";

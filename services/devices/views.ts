@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { type DeviceStats, type DeviceView } from "../../core/devices.ts";
+import { type DeviceStats, type DeviceView, type StoredDevice } from "../../core/devices.ts";
 import {
   findBySerial,
   getDevice,
@@ -12,7 +12,6 @@ import {
   getStationSensor,
   sensorIdsOf,
 } from "../../db/devices.ts";
-import { type StoredDevice } from "../../core/devices.ts";
 import { readStatuses, type StatusNow } from "../../db/device_status.ts";
 import { accessChecker, type Scope, scopeOf } from "./access.ts";
 import { serve } from "./scope.ts";

@@ -5,10 +5,9 @@
  */
 import type { Deps } from "../deps.ts";
 import type { Zone } from "../../core/zone.ts";
-import type { StationUnit } from "../../core/devices.ts";
+import { type StationUnit, type StoredDevice } from "../../core/devices.ts";
 import type { DateParts, PeriodKind } from "../../core/periods.ts";
 import { getDevice } from "../../db/devices.ts";
-import { type StoredDevice } from "../../core/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import {
   getUnitBillOf,

@@ -15,7 +15,7 @@ import { DemoSeedError, seedDemo } from "./services/demo.ts";
 import { startDemoMeters } from "./services/demo_devices.ts";
 import { createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/_deps.ts";
-import { startMqtt } from "./services/platform/mqtt_runtime.ts";
+import { startMqtt } from "./services/devices/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
 import { openStores, TelemetryStoreRefused } from "./services/platform/stores.ts";
 import {

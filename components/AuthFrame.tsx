@@ -5,7 +5,7 @@ import { LANGUAGES } from "../core/roles.ts";
 import { Icon } from "./icons.tsx";
 
 /** Props of {@link AuthFrame}. */
-export interface AuthFrameProps {
+interface AuthFrameProps {
   t: Translate;
   lang: string;
   /** The current path and query, to come back to after switching language. */

@@ -2,7 +2,7 @@
 import type { Translate } from "../services/platform/i18n.ts";
 
 /** Props of {@link ErrorPage}. */
-export interface ErrorPageProps {
+interface ErrorPageProps {
   t: Translate;
   /** The exception's text (development only), or null. */
   details: string | null;

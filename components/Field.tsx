@@ -22,7 +22,7 @@ export function errAttrs(id: string, message?: string) {
 }
 
 /** Props of {@link TextField}. */
-export interface TextFieldProps {
+interface TextFieldProps {
   id: string;
   label: string;
   type?: string;
@@ -62,7 +62,7 @@ export function TextField(
 type ContactKey = "email" | "full_name" | "phone";
 
 /** Props of {@link ContactFields}. */
-export interface ContactFieldsProps {
+interface ContactFieldsProps {
   label: (id: ContactKey) => string;
   values: Record<ContactKey, string>;
   errors: Record<string, string>;

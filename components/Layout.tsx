@@ -16,7 +16,7 @@ interface NavItem {
 }
 
 /** The sidebar entries of a role, in order. */
-export function navFor(role: User["role"], t: Translate): NavItem[] {
+function navFor(role: User["role"], t: Translate): NavItem[] {
   if (role === "admin") {
     return [
       { href: "/admin", label: t("layout.nav.dashboard"), icon: "home" },
@@ -58,20 +58,20 @@ export function navFor(role: User["role"], t: Translate): NavItem[] {
 const HOMES = new Set(["/admin", "/customer", "/user"]);
 
 /** True when `path` is the page of `href` or below it (home links match only themselves). */
-export function isActive(href: string, path: string): boolean {
+function isActive(href: string, path: string): boolean {
   if (HOMES.has(href)) return path === href;
   return path === href || path.startsWith(href + "/");
 }
 
 /** Initials for the avatar. */
-export function initials(name: string, email: string): string {
+function initials(name: string, email: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
   if (parts.length === 0) return email.slice(0, 1).toUpperCase();
   return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : "")).toUpperCase();
 }
 
 /** Props of {@link Layout}. */
-export interface LayoutProps {
+interface LayoutProps {
   user: User;
   t: Translate;
   path: string;
@@ -193,7 +193,7 @@ export function Layout({ user, t, path, title, unread, contact, children }: Layo
 }
 
 /** The contact dialog, opened by the header's link (`#contact`) without JavaScript. */
-export function ContactDialog({ t, contact }: { t: Translate; contact: Contact }) {
+function ContactDialog({ t, contact }: { t: Translate; contact: Contact }) {
   const wa = contact.whatsapp.replace(/[^\d]/g, "");
   return (
     <div

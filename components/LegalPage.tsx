@@ -4,7 +4,7 @@ import { LegalSections } from "../islands/TermsConsent.tsx";
 import type { LegalDoc } from "../core/legal.ts";
 
 /** Props of {@link LegalPage}. */
-export interface LegalPageProps {
+interface LegalPageProps {
   t: Translate;
   terms: LegalDoc;
   privacy: LegalDoc;

@@ -4,7 +4,7 @@ import { AuthFrame } from "./AuthFrame.tsx";
 import { TextField } from "./Field.tsx";
 
 /** Props of {@link LoginPage}. */
-export interface LoginPageProps {
+interface LoginPageProps {
   t: Translate;
   lang: string;
   here: string;

@@ -8,7 +8,7 @@ import TenantChart, { type TenantChartKind } from "../islands/TenantChart.tsx";
 import { Card } from "./kit/mod.ts";
 
 /** Props of {@link ModeChart}. */
-export interface ModeChartProps<M extends string> {
+interface ModeChartProps<M extends string> {
   title: string;
   modes: readonly M[];
   mode: M;

@@ -4,7 +4,7 @@ import type { Notification } from "../core/types.ts";
 import { timeAgo } from "../core/time_ago.ts";
 
 /** Props of {@link NotificationsPage}. */
-export interface NotificationsPageProps {
+interface NotificationsPageProps {
   t: Translate;
   status: "active" | "resolved" | "all";
   items: Notification[];
@@ -13,7 +13,7 @@ export interface NotificationsPageProps {
 }
 
 /** Formats a time-ago label. */
-export function agoLabel(t: Translate, then: number, now: number): string {
+function agoLabel(t: Translate, then: number, now: number): string {
   const a = timeAgo(then, now);
   return a.unit === "just_now"
     ? t("common.time_ago.just_now")

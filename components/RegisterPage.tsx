@@ -19,7 +19,7 @@ export interface RegisterValues {
 }
 
 /** Props of {@link RegisterPage}. */
-export interface RegisterPageProps {
+interface RegisterPageProps {
   t: Translate;
   lang: string;
   here: string;

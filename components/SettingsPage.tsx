@@ -31,7 +31,7 @@ function LeaseCard({ t, leases }: { t: Translate; leases: Lease[] }) {
 }
 
 /** Values shown in the form. */
-export interface SettingsValues {
+interface SettingsValues {
   email: string;
   full_name: string;
   phone: string;
@@ -39,7 +39,7 @@ export interface SettingsValues {
 }
 
 /** Props of {@link SettingsPage}. */
-export interface SettingsPageProps {
+interface SettingsPageProps {
   t: Translate;
   action: string;
   values: SettingsValues;

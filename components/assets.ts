@@ -1,7 +1,7 @@
 /** The built browser assets: island modules and the stylesheet, with hashed names. */
 
 /** One island's module and the shared chunks it imports. */
-export interface IslandAsset {
+interface IslandAsset {
   file: string;
   imports: string[];
 }

@@ -24,7 +24,7 @@ interface RenderState {
 const RenderContext = createContext<RenderState | null>(null);
 
 /** Props of {@link Island}. */
-export interface IslandProps<P> {
+interface IslandProps<P> {
   of: ComponentType<P>;
   props: P;
 }
@@ -53,7 +53,7 @@ export function Island<P>({ of, props }: IslandProps<P>): ReactNode {
 }
 
 /** Serializes props for a `<script type="application/json">`, safe against `</script>`. */
-export function jsonForScript(value: unknown): string {
+function jsonForScript(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
@@ -61,7 +61,7 @@ export function jsonForScript(value: unknown): string {
 }
 
 /** Escapes text for HTML. */
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(
     /[&<>"']/g,
     (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
@@ -69,7 +69,7 @@ export function escapeHtml(s: string): string {
 }
 
 /** What the document shell needs besides the body. */
-export interface ShellOptions {
+interface ShellOptions {
   title: string;
   lang: string;
   manifest: Manifest;

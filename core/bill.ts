@@ -1,10 +1,9 @@
 /**
- * The bill's rules (spec 001 sections 3, 4 and 9; legal terms), the surface of three modules:
- * here the unit and station bill entities (amounts in integer cents), the period of a bill and
- * the builders that turn a computed bill into a stored one (finalized or a draft);
- * `payment.ts` the payment states, transitions, due date, late fee and who may pay or delete;
- * `bill_status.ts` the list and report statuses and a station's payment status. Pure: time is
- * a parameter.
+ * The bill (spec 001 sections 3, 4 and 9; legal terms): the unit and station bill entities
+ * (amounts in integer cents), the period of a bill and the builders that turn a computed bill
+ * into a stored one (finalized or a draft). Its payment (states, transitions, due date, late
+ * fee, who may pay or delete) is `payment.ts`; the list and report statuses and a station's
+ * payment status are `bill_status.ts`. Pure: time is a parameter.
  *
  * A bill's life: a billing run on a period that has ended finalizes ("Saved"); a run on the
  * open period writes drafts that only the admin sees. Finalized bills with a total above 0 are
@@ -21,30 +20,16 @@ import {
 } from "./bill_details.ts";
 import type { CustomerBillResult } from "./customer_bill.ts";
 import { type DateParts, type PeriodKind } from "./periods.ts";
-import { dueDateAfter, type PaymentChange, type PaymentStatus } from "./payment.ts";
-
-export * from "./payment.ts";
-export * from "./bill_status.ts";
+import { type BillPayment, dueDateAfter, type PaymentChange } from "./payment.ts";
 
 /** A unit bill as stored; amounts (its figures as computed) in integer cents. */
-export interface UnitBill extends UnitBillFigures {
+export interface UnitBill extends UnitBillFigures, BillPayment {
   id: number;
   unit_id: string;
   station_id: number;
   billing_month: string | null;
   billing_period: string | null;
   currency: string;
-  payment_status: PaymentStatus;
-  /** `YYYY-MM-DD`, set when the bill is finalized; null for a draft. */
-  payment_due_date: string | null;
-  payment_date: string | null;
-  /** Late fee added to the amount due when the bill became overdue (cents; not in total_cost). */
-  late_fee: number;
-  openpay_charge_id: string | null;
-  spei_clabe: string | null;
-  spei_reference: string | null;
-  spei_bank: string | null;
-  spei_expiry_date: string | null;
   is_finalized: boolean;
   /** ISO time the bill was finalized, or null for a draft. */
   finalized_at: string | null;
@@ -61,8 +46,6 @@ export interface UnitBill extends UnitBillFigures {
   tenant_id: number | null;
   sensor_serial: string | null;
   zone_id: number;
-  /** Every change of payment state, oldest first. */
-  payment_history: PaymentChange[];
   /**
    * The tenancy's part of the period the bill covers (ISO instants `[from, to)`), when the
    * unit changed hands in the period (issue 24); null for a bill of the whole period.

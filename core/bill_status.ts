@@ -2,7 +2,7 @@
  * The statuses derived from a bill (spec 001 section 4): the status of a unit bill in the
  * lists and in the unit report, and a station's payment status. Pure.
  */
-import type { UnitBill } from "./bill.ts";
+import type { BillPayment } from "./payment.ts";
 
 /** The status of a unit bill in the lists, with its badge colour. */
 export interface ListStatus {
@@ -10,11 +10,14 @@ export interface ListStatus {
   colour: "purple" | "yellow" | "green" | "red" | "blue" | "grey";
 }
 
-/** The fields of a unit bill the status derivations read. */
-export type StatusFields = Pick<
-  UnitBill,
-  "is_finalized" | "is_estimation" | "override_reason" | "recalculation_method" | "created_by"
->;
+/** The fields of a unit bill (`core/bill.ts`'s `UnitBill`) the status derivations read. */
+export interface StatusFields {
+  is_finalized: boolean;
+  is_estimation: boolean;
+  override_reason: string | null;
+  recalculation_method: string | null;
+  created_by: string | null;
+}
 
 /**
  * The status of a unit bill in the lists (spec 001 section 4): finalized with an override
@@ -46,7 +49,7 @@ export interface ReportStatus {
  * it was created; otherwise as in the lists (also Not Saved for no bill).
  */
 export function reportStatus(
-  bill: (StatusFields & Pick<UnitBill, "created_at" | "updated_at">) | null,
+  bill: (StatusFields & { created_at: string; updated_at: string }) | null,
   timing: { future: boolean; current: boolean },
 ): ReportStatus {
   if (timing.future) return { key: "future", colour: "grey" };
@@ -66,7 +69,7 @@ export type StationPaymentStatus = "paid" | "due" | "overdue" | "other";
  * if any is unpaid, `paid` if all are paid, `other` when it has none.
  */
 export function stationPaymentStatus(
-  bills: readonly Pick<UnitBill, "is_finalized" | "payment_status">[],
+  bills: readonly (Pick<StatusFields, "is_finalized"> & Pick<BillPayment, "payment_status">)[],
 ): StationPaymentStatus {
   const final = bills.filter((b) => b.is_finalized);
   if (final.length === 0) return "other";

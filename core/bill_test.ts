@@ -6,28 +6,24 @@
  * be deleted, when it is past due, and the finalization of a bill (a total of 0 is settled).
  */
 import assert from "node:assert/strict";
+import { buildUnitBill, finalization, type UnitBill } from "./bill.ts";
+import { listStatus, reportStatus, stationPaymentStatus } from "./bill_status.ts";
 import {
   amountDue,
-  buildUnitBill,
   changePayment,
   deleteBlocker,
   dueDateAfter,
-  finalization,
   isPastDue,
   LATE_FEE_CENTS,
-  listStatus,
   nothingDue,
   PAYMENT_STATUSES,
   PAYMENT_TRANSITIONS,
+  type PaymentCause,
   type PaymentStatus,
   PaymentTransitionError,
-  reportStatus,
-  stationPaymentStatus,
-  type UnitBill,
-} from "./bill.ts";
+} from "./payment.ts";
 import { computeUnitBill } from "./tariff.ts";
 import { defaultZone } from "./zone.ts";
-import type { PaymentCause } from "./payment.ts";
 import { storedUnitBill } from "../tests/_bills.ts";
 
 const AT = "2026-12-20T17:00:00.000Z";

@@ -3,9 +3,9 @@
 /** Days of validity a sensor certificate gets when issued or renewed. */
 export const SENSOR_CERT_DAYS = 365;
 /** Under this many days left the health is yellow. */
-export const WARN_DAYS = 30;
+const WARN_DAYS = 30;
 /** Under this many days left the health is red. */
-export const CRITICAL_DAYS = 7;
+const CRITICAL_DAYS = 7;
 
 const DAY_MS = 86_400_000;
 

@@ -20,14 +20,14 @@ export const CFE_PRESETS = [
   "cfe_dac",
   "cfe_pdbt",
 ] as const;
-export type PresetId = typeof CFE_PRESETS[number];
+type PresetId = typeof CFE_PRESETS[number];
 
 /** DAC energy regions of the reference (February 2023). */
 export const DAC_REGIONS = ["central", "norte", "sur", "noroeste", "bc", "bcs"] as const;
 export type DacRegion = typeof DAC_REGIONS[number];
 
 /** The rounding every preset follows: the spec's, per block. */
-export const PRESET_ROUNDING = "per_tier";
+const PRESET_ROUNDING = "per_tier";
 
 /** A level of a preset: price per kWh (null: not confirmed) and cumulative upper limit. */
 interface PresetLevel {
@@ -47,7 +47,7 @@ export interface PresetFill {
 }
 
 /** Options of a preset: the first summer month of the locality (2–5), the DAC region. */
-export interface PresetOptions {
+interface PresetOptions {
   summer_start_month?: number;
   region?: DacRegion;
 }

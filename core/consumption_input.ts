@@ -5,7 +5,7 @@
  */
 
 /** Largest manual consumption accepted, in kWh. */
-export const MAX_MANUAL_KWH = 10_000;
+const MAX_MANUAL_KWH = 10_000;
 
 /** Locale keys of the manual input errors (English text in locales/en/billing.json). */
 export const CONSUMPTION_ERRORS = {
@@ -16,7 +16,7 @@ export const CONSUMPTION_ERRORS = {
 } as const;
 
 /** The outcome of {@link parseConsumptionInput}. */
-export type ConsumptionInput = { ok: true; kwh: number } | { ok: false; key: string };
+type ConsumptionInput = { ok: true; kwh: number } | { ok: false; key: string };
 
 /** Parses a typed consumption (text, or a number sent as JSON). */
 export function parseConsumptionInput(raw: unknown): ConsumptionInput {

@@ -8,7 +8,7 @@ import type { Zone } from "./zone.ts";
 import { percentOfCents, toCents } from "./tariff.ts";
 
 /** What the station bill needs from each unit bill (amounts in cents). */
-export interface UnitBillAmounts {
+interface UnitBillAmounts {
   /** The unit billed: a unit whose period is split between tenancies counts once for the fee. */
   unit_id?: string;
   energy_consumption: number;

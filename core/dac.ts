@@ -8,7 +8,7 @@
 import type { Period } from "./periods.ts";
 
 /** Months of the moving average. */
-export const DAC_WINDOW_MONTHS = 12;
+const DAC_WINDOW_MONTHS = 12;
 
 /** The fact a bill carries: the average, the months it covers, the limit and whether it is over. */
 export interface HighConsumption {

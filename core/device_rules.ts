@@ -61,7 +61,7 @@ export const LOCATION_FIELDS = [
 export type StationLocation = Record<typeof LOCATION_FIELDS[number], string>;
 
 /** A location with every field empty. */
-export function emptyLocation(): StationLocation {
+function emptyLocation(): StationLocation {
   return Object.fromEntries(LOCATION_FIELDS.map((k) => [k, ""])) as StationLocation;
 }
 
@@ -120,9 +120,9 @@ export function effectiveStationStatus(
 // ---- SSRs and units ----------------------------------------------------------------------
 
 /** SSR ids are `ssr_N`, unit ids `unit_N` (the access-code selection `sensorId:unit_N`). */
-export const SSR_ID = /^ssr_\d{1,3}$/;
+const SSR_ID = /^ssr_\d{1,3}$/;
 /** A unit id. */
-export const UNIT_ID = /^unit_\d{1,3}$/;
+const UNIT_ID = /^unit_\d{1,3}$/;
 
 /** The number in an id `prefix_N`. */
 function suffix(id: string): string {
@@ -156,7 +156,7 @@ export function ssrUnitProblems(
 // ---- bodies --------------------------------------------------------------------------------
 
 /** Either create (passwords required) or update (blank password keeps the current one). */
-export type BodyMode = "create" | "update";
+type BodyMode = "create" | "update";
 
 /** A name before trimming: none, or one without control or text-direction characters. */
 const cleanName = (v: string | null | undefined) => v == null || isCleanName(v);
@@ -390,7 +390,7 @@ export function deviceField(path: readonly PropertyKey[]): string {
 }
 
 /** Turns zod issues into flat field errors (first message per field). */
-export function deviceFieldErrors(
+function deviceFieldErrors(
   issues: readonly { path: PropertyKey[]; message: string }[],
 ): FieldErrors {
   const out: FieldErrors = {};

@@ -4,7 +4,7 @@
  */
 
 /** Device status values; `unknown` is the default. */
-export const DEVICE_STATUSES = ["online", "offline", "error", "alarm", "unknown"] as const;
+const DEVICE_STATUSES = ["online", "offline", "error", "alarm", "unknown"] as const;
 /** A device status. */
 export type DeviceStatus = typeof DEVICE_STATUSES[number];
 
@@ -26,19 +26,19 @@ export interface StationUnit {
 }
 
 /** MQTT settings of a device as served (the password is write-only, never served). */
-export interface MqttConfig {
+interface MqttConfig {
   username: string;
   topic_prefix: string;
 }
 
 /** What a station's `config.station` holds. */
-export interface StationConfig {
+interface StationConfig {
   ssrs: SSR[];
   units: StationUnit[];
 }
 
 /** What a sensor's `config.sensor` holds. */
-export interface SensorConfig {
+interface SensorConfig {
   unit_id: string | null;
   tenant_id: number | null;
   ip_address: string;
@@ -70,6 +70,37 @@ export interface Device {
   created_at: number;
   updated_at: number;
 }
+
+/** A device as stored: the public fields (no status) plus the MQTT password hash. */
+export interface StoredDevice extends Omit<Device, "status" | "last_seen"> {
+  /** PBKDF2 hash of the MQTT password (`services/devices/broker_accounts.ts`); never served. */
+  mqtt_password_hash: string;
+  /**
+   * The MQTT password sealed with the portal's secret (`services/platform/mqtt_passwords.ts`), so it
+   * can be given to an external broker and used to test the connection; never served.
+   * Missing on devices whose password was set before it was kept.
+   */
+  mqtt_password_sealed?: string;
+}
+
+/** What a station list shows and searches of a station, without its sensors or secrets. */
+export interface StationSummary {
+  id: number;
+  name: string;
+  serial_number: string;
+  station_id: string;
+  customer_id: number | null;
+  zone_id: number | null;
+  location: string;
+  /** How many units the station has. */
+  units: number;
+  created_at: number;
+}
+
+/** The counts kept with the writes. */
+export type DeviceCountName = "stations" | "sensors" | "units";
+/** Device counts of the whole fleet. */
+export type DeviceCounts = Record<DeviceCountName, number>;
 
 /**
  * Realtime measurement keys (spec 000 section 3): totals and per phase a, b, c. Energy
@@ -116,13 +147,8 @@ export function sensorStationId(stationId: string, serial: string): string {
   return `${stationId}_${serial}`;
 }
 
-/** The measurement bucket of a device: `device_{serial}`. */
-export function measurementBucket(serial: string): string {
-  return `device_${serial}`;
-}
-
 /** Payment status of a station as served (spec 000 section 3); `other` until billing exists. */
-export const PAYMENT_STATUSES = ["paid", "due", "overdue", "other"] as const;
+const PAYMENT_STATUSES = ["paid", "due", "overdue", "other"] as const;
 /** A station's payment status. */
 export type PaymentStatus = typeof PAYMENT_STATUSES[number];
 

@@ -15,7 +15,7 @@
 import { bimonthlyPeriod, monthlyPeriod, type Period } from "./periods.ts";
 
 /** The four levels, in the order the billing run tries them (the last one is an admin's). */
-export const ESTIMATION_LEVELS = [
+const ESTIMATION_LEVELS = [
   "method_1_extended_range",
   "method_2_historical_average",
   "method_3_zone_average",
@@ -51,7 +51,7 @@ export function previousPeriods(period: Period, n: number): string[] {
 }
 
 /** Shortest span of readings the extended range accepts (ms): one day. */
-export const MIN_COVERAGE_MS = 86_400_000;
+const MIN_COVERAGE_MS = 86_400_000;
 
 const HOUR_MS = 3_600_000;
 
@@ -68,7 +68,7 @@ export function extendedWindow(period: Range, now: number): Range {
 }
 
 /** What the readings of a window are, from the window's hourly points (bucket starts). */
-export interface Coverage {
+interface Coverage {
   /** Start of the first hour with a reading, clamped to the window. */
   first: number;
   /** End of the last hour with a reading, clamped to the window. */

@@ -13,8 +13,6 @@ import { parsePeriod } from "./periods.ts";
 
 /** The currencies of the finance screens (spec 001 section 9). */
 export const FINANCE_CURRENCIES = ["MXN", "EUR", "USD"] as const;
-/** A currency of the finance screens. */
-export type FinanceCurrency = typeof FINANCE_CURRENCIES[number];
 
 /** What the figures need of every bill: where and when it counts, whether it is final. */
 export interface BillFactBase {
@@ -183,7 +181,7 @@ export interface BillingBlocks {
 }
 
 /** The top line of the admin's overview (cents; margins in percent, 2 decimals). */
-export interface OverviewFigures {
+interface OverviewFigures {
   total_revenue: number;
   total_profit: number;
   payment_revenue: number;
@@ -327,7 +325,7 @@ function withCombined(b: { monthly: BlockFigures; bimonthly: BlockFigures }): Bi
 }
 
 /** Revenue and profit of a group of bills (cents). */
-export interface RevenueProfit {
+interface RevenueProfit {
   total_revenue: number;
   profit: number;
 }

@@ -16,7 +16,7 @@ export interface FleetMember {
 }
 
 /** A device with its disconnect events in a window (any order; an open one lasts until the end). */
-export interface MemberEvents {
+interface MemberEvents {
   created_at: number;
   heard: boolean;
   events: readonly DisconnectEvent[];

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { isBusinessDay, isMexicanHoliday, mexicanHolidays } from "./holidays.ts";
-import { dueDateAfter } from "./bill.ts";
+import { dueDateAfter } from "./payment.ts";
 import { type DateParts, formatDate } from "./periods.ts";
 
 const d = (text: string): DateParts => {

@@ -9,7 +9,7 @@
 export type EfficiencyBand = "excellent" | "good" | "low";
 
 /** Insight types of the tenant screens. */
-export type InsightType = "success" | "info" | "warning";
+type InsightType = "success" | "info" | "warning";
 
 /** A generated tip: its type, the locale key of its text under `tenant.unit_view.insights.tips`. */
 export interface Insight {
@@ -27,24 +27,24 @@ export interface Insight {
 }
 
 /** A ratio of the largest to the smallest phase power above this is an imbalance. */
-export const PHASE_IMBALANCE_RATIO = 1.5;
+const PHASE_IMBALANCE_RATIO = 1.5;
 /** An hour above this times the average hourly use is a peak hour. */
-export const PEAK_FACTOR = 1.5;
+const PEAK_FACTOR = 1.5;
 /** Daytime use above this times night use earns the load-shifting tip. */
-export const LOAD_SHIFT_FACTOR = 3;
+const LOAD_SHIFT_FACTOR = 3;
 /** Daytime hours [06, 22) and night hours [00, 05). */
-export const DAY_HOURS = [6, 22] as const;
-export const NIGHT_HOURS = [0, 5] as const;
+const DAY_HOURS = [6, 22] as const;
+const NIGHT_HOURS = [0, 5] as const;
 /** The cost tip: efficiency under this percent and a price above this per kWh. */
-export const COST_TIP_EFFICIENCY = 85;
-export const COST_TIP_PRICE = 0.1;
+const COST_TIP_EFFICIENCY = 85;
+const COST_TIP_PRICE = 0.1;
 /** The cost tip's estimated saving: 15 % of the cost. */
-export const COST_TIP_SAVING = 0.15;
+const COST_TIP_SAVING = 0.15;
 /** Potential savings assume efficiency plus 0.10, at most 0.95. */
-export const EFFICIENCY_STEP = 0.1;
-export const EFFICIENCY_CAP = 0.95;
+const EFFICIENCY_STEP = 0.1;
+const EFFICIENCY_CAP = 0.95;
 /** Days the daily average divides the month by. */
-export const DAYS_PER_MONTH = 30;
+const DAYS_PER_MONTH = 30;
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -146,7 +146,7 @@ export function trendOf(current: number, previous: number): Trend {
 }
 
 /** What the tips are generated from. */
-export interface InsightInput {
+interface InsightInput {
   /** Efficiency in percent; 0 when unknown (no efficiency tip then). */
   efficiency: number;
   /** Latest power of phases A, B, C in watts. */

@@ -4,7 +4,7 @@
  */
 
 /** Minutes east of UTC (Mexico City: -360). */
-export type OffsetMinutes = number;
+type OffsetMinutes = number;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

@@ -7,12 +7,12 @@
 import type { FieldErrors } from "./schemas.ts";
 
 /** Longest note of a manual reading. */
-export const MAX_NOTE_LENGTH = 500;
+const MAX_NOTE_LENGTH = 500;
 /** Longest serial number accepted by the replacement form (as the sensor form). */
 const MAX_SERIAL_LENGTH = 100;
 
 /** Locale keys of the meter inputs' errors (English text in locales/en/meters.json). */
-export const METER_INPUT_ERRORS = {
+const METER_INPUT_ERRORS = {
   atRequired: "meters.errors.at_required",
   atInvalid: "meters.errors.at_invalid",
   atFuture: "meters.errors.at_future",
@@ -65,14 +65,14 @@ export function parseKwh(raw: unknown): number | null {
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && !v.trim());
 
 /** A manual reading as the service takes it. */
-export interface ManualReadingInput {
+interface ManualReadingInput {
   at: number;
   kwh: number;
   note: string;
 }
 
 /** The outcome of reading an input: its value, or errors by field. */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
 function instantField(raw: unknown, offset: number, field: string, errors: FieldErrors) {
   if (blank(raw)) errors[field] = E.atRequired;

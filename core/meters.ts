@@ -104,13 +104,13 @@ export interface MeterChange {
 }
 
 /** Why a replacement cannot be recorded: the field and the locale key. */
-export interface MeterChangeRefusal {
+interface MeterChangeRefusal {
   field: "serial_number" | "at";
   key: string;
 }
 
 /** Locale keys of the refusals of {@link replaceMeter}. */
-export const METER_CHANGE_ERRORS = {
+const METER_CHANGE_ERRORS = {
   sameSerial: "meters.errors.serial_same",
   beforeStart: "meters.errors.replace_before_start",
 } as const;

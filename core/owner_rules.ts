@@ -6,15 +6,15 @@
 import { monthlyPeriod } from "./periods.ts";
 
 /** Uptime (percent) at or above which data quality is Excellent and no note shows. */
-export const UPTIME_THRESHOLD = 95;
+const UPTIME_THRESHOLD = 95;
 /** Disconnections listed on the unit page. */
 export const LISTED_DISCONNECTIONS = 5;
 /** Phase shares A, B, C used when only the total is known. */
-export const PHASE_FALLBACK = [0.4, 0.35, 0.25] as const;
+const PHASE_FALLBACK = [0.4, 0.35, 0.25] as const;
 /** Power factor shown when the meter never sent one (0-1). */
 export const POWER_FACTOR_FALLBACK = 0.85;
 /** How many months the month selector offers: the current one and the 11 before. */
-export const MONTH_CHOICES = 12;
+const MONTH_CHOICES = 12;
 
 /** `YYYY-MM` of the current month and the 11 before it, newest first. */
 export function monthChoices(today: { year: number; month: number }): string[] {

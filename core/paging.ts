@@ -23,7 +23,7 @@ export interface ListQuery<S extends string = string> {
 }
 
 /** The longest search text kept. */
-export const SEARCH_MAX = 200;
+const SEARCH_MAX = 200;
 
 /** A search text, trimmed and bounded. */
 export const searchText = (q: unknown) =>
@@ -33,7 +33,7 @@ export const searchText = (q: unknown) =>
  * The schema of a list page's query with the sort keys `sorts` (the first is the default).
  * Every invalid value falls back to its default: a bad page is the first, a bad size 25.
  */
-export function listQuerySchema<S extends string>(sorts: readonly [S, ...S[]]) {
+function listQuerySchema<S extends string>(sorts: readonly [S, ...S[]]) {
   return z.object({
     page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
     size: z.coerce.number().refine((n): n is PageSize => PAGE_SIZES.includes(n as PageSize))
@@ -75,7 +75,7 @@ export function pageRange(p: Pick<Page<unknown>, "page" | "size" | "total">) {
 }
 
 /** The page count of `total` rows. */
-export const pageCount = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
+const pageCount = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
 
 /** The page of `total` rows that `query` asks for, clamped to the last. */
 export function pageOf(total: number, query: Pick<ListQuery, "page" | "size">) {
@@ -92,7 +92,7 @@ export function paginate<T>(rows: readonly T[], query: Pick<ListQuery, "page" | 
 
 /** Compares two cell values: numbers by value, text by locale (case and accents ignored). */
 const collator = new Intl.Collator("es", { sensitivity: "base", numeric: true });
-export function compareValues(a: string | number | null, b: string | number | null): number {
+function compareValues(a: string | number | null, b: string | number | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
@@ -146,7 +146,7 @@ export function listHref(
 // ---- the JSON API's limit and cursor ----------------------------------------------------------
 
 /** The most items one API page answers. */
-export const API_LIMIT_MAX = 1000;
+const API_LIMIT_MAX = 1000;
 
 /**
  * `limit` and `cursor` of a list endpoint: both optional; no limit answers everything (a

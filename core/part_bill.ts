@@ -35,7 +35,7 @@ export interface PartPeriod {
 }
 
 /** A bill of part of a period, with the part it covers. */
-export interface PartBill extends VersionedBill {
+interface PartBill extends VersionedBill {
   /** The part `[from, to)` and its length in days beside the period's. */
   share: { from: number; to: number; days: number; period_days: number } | null;
 }
@@ -49,7 +49,7 @@ function roundShare(w: number, num: number, den: number): number {
 }
 
 /** The cents of `w` that fall in `[a, b)` of the period, by cumulative rounding. */
-export function centsOfPart(w: number, part: { from: number; to: number }, p: PartPeriod) {
+function centsOfPart(w: number, part: { from: number; to: number }, p: PartPeriod) {
   const whole = p.to - p.from;
   return roundShare(w, part.to - p.from, whole) - roundShare(w, part.from - p.from, whole);
 }

@@ -5,7 +5,7 @@
  */
 
 /** The most common passwords of public breach lists (at least 6 characters). */
-export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
+const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
   "123456",
   "1234567",
   "12345678",

@@ -4,7 +4,6 @@
  * the late fee, who may see, pay or delete a bill, and the one function that changes a payment
  * state keeping the change with its cause. Pure: time is a parameter.
  */
-import type { UnitBill } from "./bill.ts";
 import { addBusinessDays, type DateParts, formatDate } from "./periods.ts";
 import { isBusinessDay } from "./holidays.ts";
 
@@ -78,12 +77,38 @@ export interface PaymentChange {
   late_fee?: number;
 }
 
+/** The payment part of a unit bill (`core/bill.ts`'s `UnitBill`), amounts in cents. */
+export interface BillPayment {
+  payment_status: PaymentStatus;
+  /** `YYYY-MM-DD`, set when the bill is finalized; null for a draft. */
+  payment_due_date: string | null;
+  payment_date: string | null;
+  /** Late fee added to the amount due when the bill became overdue (cents; not in total_cost). */
+  late_fee: number;
+  openpay_charge_id: string | null;
+  spei_clabe: string | null;
+  spei_reference: string | null;
+  spei_bank: string | null;
+  spei_expiry_date: string | null;
+  /** Every change of payment state, oldest first. */
+  payment_history: PaymentChange[];
+}
+
+/** A bill as the payment rules read it: its payment part and what it asks for. */
+interface PayableBill extends BillPayment {
+  /** The bill's total (cents). */
+  total_cost: number;
+  currency: string;
+  is_finalized: boolean;
+  updated_at: string;
+}
+
 /** Business days a tenant has to pay a finalized bill (legal terms §5). */
-export const DUE_BUSINESS_DAYS = 10;
+const DUE_BUSINESS_DAYS = 10;
 /** The late payment fee of the legal terms, in MXN cents (50.00 MXN). */
 export const LATE_FEE_CENTS = 5000;
 /** The currency the late fee is set in. */
-export const LATE_FEE_CURRENCY = "MXN";
+const LATE_FEE_CURRENCY = "MXN";
 /** Calendar days an SPEI reference stays valid (legal terms). */
 export const SPEI_REFERENCE_DAYS = 5;
 
@@ -96,7 +121,7 @@ export function dueDateAfter(finalizedOn: DateParts): string {
 }
 
 /** What the tenant owes: the total plus any late fee (cents). */
-export function amountDue(b: Pick<UnitBill, "total_cost" | "late_fee">): number {
+export function amountDue(b: Pick<PayableBill, "total_cost" | "late_fee">): number {
   return b.total_cost + b.late_fee;
 }
 
@@ -105,24 +130,24 @@ export function amountDue(b: Pick<UnitBill, "total_cost" | "late_fee">): number 
  * (only a payment settles a bill), shows "nothing due", is never overdue and may be
  * recalculated.
  */
-export function nothingDue(b: Pick<UnitBill, "is_finalized" | "total_cost" | "late_fee">) {
+export function nothingDue(b: Pick<PayableBill, "is_finalized" | "total_cost" | "late_fee">) {
   return b.is_finalized && b.total_cost === 0 && b.late_fee === 0;
 }
 
 /** Whether tenants see the bill: finalized with a total above 0. */
-export function visibleToTenant(b: Pick<UnitBill, "is_finalized" | "total_cost">): boolean {
+export function visibleToTenant(b: Pick<PayableBill, "is_finalized" | "total_cost">): boolean {
   return b.is_finalized && b.total_cost > 0;
 }
 
 /** Whether the tenant may ask for an SPEI reference for the bill now. */
-export function isPayable(b: Pick<UnitBill, "is_finalized" | "total_cost" | "payment_status">) {
+export function isPayable(b: Pick<PayableBill, "is_finalized" | "total_cost" | "payment_status">) {
   return visibleToTenant(b) &&
     PAYMENT_TRANSITIONS[b.payment_status].includes("awaiting_spei_transfer");
 }
 
 /** Whether the bill waits on an SPEI reference that has not expired at `now` (epoch ms). */
 export function hasLiveReference(
-  b: Pick<UnitBill, "payment_status" | "spei_expiry_date">,
+  b: Pick<PayableBill, "payment_status" | "spei_expiry_date">,
   now: number,
 ): boolean {
   if (b.payment_status !== "awaiting_spei_transfer") return false;
@@ -134,7 +159,7 @@ export function hasLiveReference(
  * Whether a payment settled the bill. Bills finalized with a total of 0 before "nothing due"
  * stayed pending were marked paid with the cause `nothing_due`: no payment, so not settled.
  */
-export function settledByPayment(b: Pick<UnitBill, "payment_status" | "payment_history">) {
+function settledByPayment(b: Pick<PayableBill, "payment_status" | "payment_history">) {
   return b.payment_status === "paid" && b.payment_history.at(-1)?.cause !== "nothing_due";
 }
 
@@ -142,7 +167,7 @@ export function settledByPayment(b: Pick<UnitBill, "payment_status" | "payment_h
  * A bill marked paid for "nothing due" (no payment, {@link settledByPayment} false) back to
  * pending, as a recalculation finds it: the change is kept with its cause.
  */
-export function reopenNothingDue(bill: UnitBill, at: string, by: string | null): UnitBill {
+export function reopenNothingDue<B extends PayableBill>(bill: B, at: string, by: string | null): B {
   if (bill.payment_status !== "paid" || settledByPayment(bill)) return bill;
   return {
     ...bill,
@@ -160,7 +185,7 @@ export function reopenNothingDue(bill: UnitBill, at: string, by: string | null):
  * payment, or a live SPEI reference.
  */
 export function deleteBlocker(
-  b: Pick<UnitBill, "payment_status" | "spei_expiry_date" | "payment_history">,
+  b: Pick<PayableBill, "payment_status" | "spei_expiry_date" | "payment_history">,
   now: number,
 ): "paid" | "live_reference" | null {
   if (settledByPayment(b)) return "paid";
@@ -170,7 +195,7 @@ export function deleteBlocker(
 /** Whether an unpaid finalized bill is past its due date on `today` (`YYYY-MM-DD`). */
 export function isPastDue(
   b: Pick<
-    UnitBill,
+    PayableBill,
     "is_finalized" | "payment_status" | "payment_due_date" | "total_cost" | "late_fee"
   >,
   today: string,
@@ -193,13 +218,13 @@ export class PaymentTransitionError extends RangeError {
  * payment date, overdue adds the late fee once (MXN bills only: the legal terms set it in MXN).
  * Throws {@link PaymentTransitionError} when the change is not allowed.
  */
-export function changePayment(
-  bill: UnitBill,
+export function changePayment<B extends PayableBill>(
+  bill: B,
   to: PaymentStatus,
   change: Omit<PaymentChange, "from" | "to" | "late_fee">,
   extra: Partial<
     Pick<
-      UnitBill,
+      BillPayment,
       | "openpay_charge_id"
       | "spei_clabe"
       | "spei_reference"
@@ -208,7 +233,7 @@ export function changePayment(
       | "payment_date"
     >
   > = {},
-): UnitBill {
+): B {
   const from = bill.payment_status;
   if (!PAYMENT_TRANSITIONS[from].includes(to)) throw new PaymentTransitionError(from, to);
   const fee = to === "overdue" && bill.late_fee === 0 && bill.currency === LATE_FEE_CURRENCY

@@ -17,11 +17,11 @@ import { isCleanName, NAME_CONTROL_KEY } from "./name_text.ts";
 export const MAX_AMOUNT = 1_000_000;
 
 /** Minimum password length. */
-export const MIN_PASSWORD = 6;
+const MIN_PASSWORD = 6;
 /** Maximum password length accepted (guards the KDF against huge inputs). */
-export const MAX_PASSWORD = 256;
+const MAX_PASSWORD = 256;
 /** Phone national digits, minimum and maximum. */
-export const PHONE_DIGITS = { min: 8, max: 15 } as const;
+const PHONE_DIGITS = { min: 8, max: 15 } as const;
 /** Country calling codes offered by the registration form, Mexico first (the default). */
 export const PHONE_COUNTRIES = [
   { id: "MX", dial: "+52" },
@@ -37,7 +37,7 @@ const text = (max: number) =>
   z.string({ error: "validation.invalid" }).max(max, "validation.too_long");
 
 /** An e-mail field: normalized, required and well formed. */
-export const emailField = z
+const emailField = z
   .string({ error: "validation.email_required" })
   .transform(normalizeEmail)
   .pipe(
@@ -57,7 +57,7 @@ const fullName = z
   );
 
 /** A phone number as sent by the register form: `+<country code><8 to 15 digits>`. */
-export const phoneField = z
+const phoneField = z
   .string({ error: "validation.phone_invalid" })
   .transform((s) => s.replace(/[\s()-]/g, ""))
   .pipe(
@@ -188,7 +188,7 @@ export const profileSchema = z
   });
 
 /** A unit selection of an access code: `sensorId:unitId`. */
-export const UNIT_SELECTION = /^\d{1,12}:unit_\d{1,3}$/;
+const UNIT_SELECTION = /^\d{1,12}:unit_\d{1,3}$/;
 
 /** POST /api/users/access-codes */
 export const accessCodeSchema = z.object({

@@ -25,7 +25,7 @@ export interface EditorUnit {
 export type EditRefusal = "maxSsrs" | "maxGpio" | "ssrInUse" | "noSsrs";
 
 /** The outcome of an edit: the new rows, or why it was refused. */
-export type EditResult<T> = { ok: true; rows: T[] } | { ok: false; reason: EditRefusal };
+type EditResult<T> = { ok: true; rows: T[] } | { ok: false; reason: EditRefusal };
 
 /** The highest `N` among ids `prefix_N` (0 when none). */
 function highestSuffix(ids: string[], prefix: string): number {

@@ -18,7 +18,7 @@ import { type LevelName, levelsFromFields, type Zone } from "./zone.ts";
 import { type DateParts, parsePeriod, periodDays } from "./periods.ts";
 
 /** An exact decimal: `n / 10^s`. */
-export interface Decimal {
+interface Decimal {
   n: bigint;
   s: number;
 }
@@ -82,7 +82,7 @@ export function isWinterDay(zone: Zone, month: number, day: number): boolean {
 }
 
 /** Season of a period: days in each season, and the majority (tie: the last day's season). */
-export function seasonOfDays(
+function seasonOfDays(
   zone: Zone,
   days: DateParts[],
 ): { season: Season; winter_days: number; summer_days: number } {
@@ -149,13 +149,13 @@ export interface UnitBillResult extends UnitBillFigures {
  * (any unit, e.g. milliseconds). The block limits and the minimum consumption are prorated by
  * it, to the Wh.
  */
-export interface PeriodShare {
+interface PeriodShare {
   part: number;
   whole: number;
 }
 
 /** `kwh × part / whole` rounded to the Wh (3 decimals; meters count Wh). */
-export function prorateKwh(kwh: number, share: PeriodShare): number {
+function prorateKwh(kwh: number, share: PeriodShare): number {
   return Math.round(kwh * share.part / share.whole * 1000) / 1000;
 }
 
@@ -164,7 +164,7 @@ export function prorateKwh(kwh: number, share: PeriodShare): number {
  * season; for a bill of part of the period, its share and its base tariff and fixed charge in
  * cents (prorated by the caller so that the parts of a period add up to the whole).
  */
-export interface UnitBillOptions {
+interface UnitBillOptions {
   period?: string;
   season?: Season;
   share?: PeriodShare;
@@ -186,7 +186,7 @@ const LABELS: Record<LevelName, string> = {
 };
 
 /** A tier of a zone: level, price per kWh and the kWh range (from, to]; `to` null is open-ended. */
-export interface Tier {
+interface Tier {
   level: LevelName;
   price: number;
   from: Decimal;

@@ -23,7 +23,7 @@ export interface Tenancy {
 }
 
 /** A part of a billing period: a tenancy's days in it, or a vacant stretch (`tenant_id` null). */
-export interface PeriodPart {
+interface PeriodPart {
   tenant_id: number | null;
   from: number;
   to: number;
@@ -32,10 +32,8 @@ export interface PeriodPart {
   reading_to_kwh: number | null;
 }
 
-const DAY = 86_400_000;
-
 /** Tenancies ordered by their start. */
-export function sortTenancies<T extends Pick<Tenancy, "from">>(list: readonly T[]): T[] {
+function sortTenancies<T extends Pick<Tenancy, "from">>(list: readonly T[]): T[] {
   return [...list].sort((a, b) => a.from - b.from);
 }
 
@@ -82,11 +80,6 @@ export function periodParts(
 /** The tenancy in force at `at`, or null (vacant). */
 export function tenancyAt<T extends Tenancy>(tenancies: readonly T[], at: number): T | null {
   return tenancies.find((t) => t.from <= at && (t.to === null || at < t.to)) ?? null;
-}
-
-/** The days of a part (its length in days; a part cut inside a day has a fraction). */
-export function partDays(part: { from: number; to: number }): number {
-  return (part.to - part.from) / DAY;
 }
 
 /**

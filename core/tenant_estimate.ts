@@ -9,9 +9,9 @@ import { computeUnitBill, type UnitBillResult } from "./tariff.ts";
 import { defaultZone, type Zone } from "./zone.ts";
 
 /** The fallback tariff when no zone is available: 0.12 per kWh in EUR. */
-export const FALLBACK_PRICE_PER_KWH = 0.12;
+const FALLBACK_PRICE_PER_KWH = 0.12;
 /** Currency of the fallback tariff. */
-export const FALLBACK_CURRENCY = "EUR";
+const FALLBACK_CURRENCY = "EUR";
 
 /** The zone the fallback tariff stands for: a flat 0.12 per kWh in EUR, no base, no tax. */
 export function fallbackZone(): Zone {
@@ -23,7 +23,7 @@ export function fallbackZone(): Zone {
 }
 
 /** Energy as billing reads it: kWh rounded to 3 decimals. */
-export function billedKwh(kwh: number): number {
+function billedKwh(kwh: number): number {
   return Math.round(Math.max(0, kwh) * 1000) / 1000;
 }
 

@@ -1,4 +1,4 @@
-/** Query schemas of the tenant API and pages (messages are locale keys). */
+/** Query schemas of the tenant API and pages (messages are locale keys), the unit view's tabs. */
 import { z } from "zod";
 import { isPeriod } from "./periods.ts";
 
@@ -20,3 +20,8 @@ export const billingPageQuerySchema = z.object({
   year: yearQuerySchema.shape.year,
   period: z.string().refine(isPeriod, "validation.invalid").optional(),
 });
+
+/** Tabs of the unit view. */
+export const UNIT_TABS = ["overview", "analytics", "insights"] as const;
+/** A tab of the unit view. */
+export type UnitTab = typeof UNIT_TABS[number];

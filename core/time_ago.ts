@@ -1,7 +1,7 @@
 /** "Time ago" as the spec counts it: minutes under an hour, hours under a day, then days. */
 
 /** A unit and count for a time-ago label. */
-export interface TimeAgo {
+interface TimeAgo {
   unit: "just_now" | "minutes" | "hours" | "days";
   n: number;
 }

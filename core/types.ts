@@ -43,7 +43,7 @@ export interface AccessCode {
 }
 
 /** The four notification types. */
-export const NOTIFICATION_TYPES = [
+const NOTIFICATION_TYPES = [
   "payment_overdue",
   "sensor_offline",
   "payment_received",

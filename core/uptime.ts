@@ -11,7 +11,7 @@ export interface DisconnectEvent {
 }
 
 /** Uptime of one device over one period. */
-export interface Uptime {
+interface Uptime {
   /** Percent with one decimal, or null when the period holds no observed time. */
   uptime_percent: number | null;
   online_duration_seconds: number;
@@ -22,7 +22,7 @@ export interface Uptime {
 /** Only the 10 most recent disconnect events are listed on the sensor page. */
 export const MAX_LISTED_EVENTS = 10;
 /** Estimated consumption missed per offline hour, kWh. */
-export const MISSED_KWH_PER_HOUR = 0.5;
+const MISSED_KWH_PER_HOUR = 0.5;
 
 /**
  * Uptime over [from, to), observed only from `since` (when the device came to exist) and

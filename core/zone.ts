@@ -21,7 +21,7 @@ export const LEVEL_NAMES = ["low", "middle", "high", "surplus"] as const;
 /** The first and last month a price version may start (`YYYY-MM`, issue 25). */
 export const VERSION_MONTHS = { first: "2000-01", last: "2100-12" } as const;
 /** Fallback of price_low_threshold when no first level threshold is given. */
-export const DEFAULT_LOW_THRESHOLD = 150;
+const DEFAULT_LOW_THRESHOLD = 150;
 
 /** One of the four level names. */
 export type LevelName = typeof LEVEL_NAMES[number];
@@ -90,7 +90,7 @@ export interface Zone {
 }
 
 /** One level as the zone form edits it. */
-export interface ZoneLevel {
+interface ZoneLevel {
   price: number;
   threshold: number;
 }

@@ -23,16 +23,16 @@
 import type { Zone } from "./zone.ts";
 
 /** Every field a zone is saved with (not its id, station count or time of change). */
-export type ZoneField = Exclude<keyof Zone, "id" | "station_count" | "updated_at">;
+type ZoneField = Exclude<keyof Zone, "id" | "station_count" | "updated_at">;
 
 /** Where a field lives: see the module's comment. */
-export type FieldPart = "identity" | "tariff" | "terms";
+type FieldPart = "identity" | "tariff" | "terms";
 
 /** How a field's value is read: the value of an absent optional field is its kind's off. */
-export type FieldKind = "text" | "choice" | "number" | "switch";
+type FieldKind = "text" | "choice" | "number" | "switch";
 
 /** The rule of one field. */
-export interface FieldRule {
+interface FieldRule {
   part: FieldPart;
   kind: FieldKind;
   /** Absent in zones made before it existed: read as its kind's off value. */
@@ -50,7 +50,7 @@ const num = tariff("number");
 const flag = tariff("switch");
 
 /** Every zone field and its rule; the type makes a missing or unknown field a compile error. */
-export const ZONE_FIELDS = {
+const ZONE_FIELDS = {
   name: identity("text"),
   billing_type: identity("choice"),
   currency: tariff("choice"),
@@ -121,7 +121,7 @@ export type FieldValues = Partial<Pick<Zone, ZoneField>>;
 const OFF: Record<FieldKind, unknown> = { text: "", choice: "", number: 0, switch: false };
 
 /** A field's value in `zone`: an absent optional field is its kind's off value. */
-export function readField(zone: FieldValues, field: ZoneField): unknown {
+function readField(zone: FieldValues, field: ZoneField): unknown {
   const v = zone[field];
   return v === undefined ? OFF[ZONE_FIELDS[field].kind] : v;
 }
@@ -138,7 +138,7 @@ export function versionFieldsOf(zone: FieldValues): FieldValues {
 }
 
 /** The identity fields of `zone`. */
-export function identityOf(zone: FieldValues): FieldValues {
+function identityOf(zone: FieldValues): FieldValues {
   return pick(zone, IDENTITY_FIELDS);
 }
 

@@ -15,6 +15,17 @@ import { computeUnitBill, type TierDetail, type UnitBillResult } from "./tariff.
 import type { Zone } from "./zone.ts";
 import { type DateParts, formatDate, parsePeriod, periodDays } from "./periods.ts";
 
+/** One change to the prices of a zone (spec 001 section 3, zone history entry). */
+export interface ZoneHistoryEntry {
+  effective_from: string;
+  price_low: number;
+  price_middle: number;
+  price_high: number;
+  price_surplus: number;
+  summer_price_low: number;
+  winter_price_low: number;
+}
+
 /** One version of a zone's prices. */
 export interface ZoneVersion {
   /** First day it applies (`YYYY-MM-DD`); null: the first version, before every other. */
@@ -23,7 +34,7 @@ export interface ZoneVersion {
 }
 
 /** A run of consecutive days of a period priced by one version. */
-export interface VersionPart {
+interface VersionPart {
   version: ZoneVersion;
   /** First and last day of the part, `YYYY-MM-DD`. */
   from: string;
@@ -39,7 +50,7 @@ export interface VersionedBill extends UnitBillResult {
 const key = (v: ZoneVersion) => v.applies_from ?? "";
 
 /** Versions ordered by the day they apply from (the first version first). */
-export function sortVersions(versions: readonly ZoneVersion[]): ZoneVersion[] {
+function sortVersions(versions: readonly ZoneVersion[]): ZoneVersion[] {
   return [...versions].sort((a, b) => key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 }
 

@@ -5,14 +5,12 @@
 import {
   type CustomerBill,
   type CustomerBillDraft,
-  isPaymentStatus,
-  nothingDue,
-  PAYMENT_TRANSITIONS,
   periodOfBill,
   slotOf,
   type UnitBill,
   type UnitBillDraft,
 } from "../core/bill.ts";
+import { isPaymentStatus, nothingDue, PAYMENT_TRANSITIONS } from "../core/payment.ts";
 import { type ListStatus, listStatus } from "../core/bill_status.ts";
 import { readUnitBillDetails, readZoneSnapshot } from "../core/bill_details.ts";
 
@@ -140,7 +138,7 @@ export function zoneIndexKey(b: StoredUnitBill): Deno.KvKey {
 }
 
 /** The counters of a zone and period's unit bills: all of them, or the finalized ones. */
-export type UnitCount = "all" | "finalized";
+type UnitCount = "all" | "finalized";
 /** The prefix of the unit bill counters: `[..., zoneId, period, UnitCount]` → Deno.KvU64. */
 export const UNIT_COUNTS: Deno.KvKey = ["unit_bills_count"];
 export const unitCountKey = (zoneId: number, period: string, which: UnitCount): Deno.KvKey => [

@@ -2,7 +2,12 @@
  * The keys of the device families (the layout is written at the top of `devices.ts`) and what
  * a device adds to the station rows and counts: internal to `devices.ts` and `device_lists.ts`.
  */
-import type { StoredDevice } from "./devices.ts";
+import type {
+  DeviceCountName,
+  DeviceCounts,
+  StationSummary,
+  StoredDevice,
+} from "../core/devices.ts";
 
 export const deviceKey = (id: number) => ["devices", id];
 export const serialKey = (serial: string) => ["devices_by_serial", serial.toLowerCase()];
@@ -24,25 +29,6 @@ export const META_KEY = ["devices_meta", "indexes"];
 export const REVISION_KEY = ["devices_revision"];
 /** The version of the rows and counts that {@link ensureDeviceIndexes} builds. */
 export const INDEX_VERSION = 2;
-
-/** What a station list shows and searches of a station, without its sensors or secrets. */
-export interface StationSummary {
-  id: number;
-  name: string;
-  serial_number: string;
-  station_id: string;
-  customer_id: number | null;
-  zone_id: number | null;
-  location: string;
-  /** How many units the station has. */
-  units: number;
-  created_at: number;
-}
-
-/** The counts kept with the writes. */
-export type DeviceCountName = "stations" | "sensors" | "units";
-/** Device counts of the whole fleet. */
-export type DeviceCounts = Record<DeviceCountName, number>;
 
 /** The summary of a stored station. */
 export function stationSummary(d: StoredDevice): StationSummary {
@@ -67,7 +53,7 @@ export function countsOf(d: StoredDevice | null): DeviceCounts {
     : { stations: 0, sensors: 1, units: 0 };
 }
 
-export const U64 = 1n << 64n;
+const U64 = 1n << 64n;
 /** Adds `n` (which may be negative) to the counter at `key` inside `op`. */
 export function addTo(op: Deno.AtomicOperation, key: Deno.KvKey, n: number) {
   if (n !== 0) op.sum(key, ((BigInt(n) % U64) + U64) % U64);

@@ -95,7 +95,7 @@ export async function deleteAccessCode(kv: Deno.Kv, id: number): Promise<boolean
 }
 
 /** Why a registration with a code did not happen. */
-export type RegisterFailure = "code_invalid" | "code_used" | "email_taken";
+type RegisterFailure = "code_invalid" | "code_used" | "email_taken";
 
 /** The code and e-mail entries a registration depends on, or why it cannot happen. */
 async function readRegistration(kv: Deno.Kv, code: string, email: string) {

@@ -37,7 +37,7 @@ function factBase(b: StoredUnitBill | StoredCustomerBill): BillFactBase {
 }
 
 /** A unit bill's facts. */
-export function unitFact(b: StoredUnitBill): UnitFact {
+function unitFact(b: StoredUnitBill): UnitFact {
   return {
     ...factBase(b),
     paid: b.payment_status === "paid",
@@ -50,7 +50,7 @@ export function unitFact(b: StoredUnitBill): UnitFact {
 }
 
 /** A customer bill's facts. */
-export function customerFact(b: StoredCustomerBill): CustomerFact {
+function customerFact(b: StoredCustomerBill): CustomerFact {
   return {
     ...factBase(b),
     commission: b.commission_amount,

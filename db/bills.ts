@@ -55,14 +55,7 @@ import {
 import { periodOfBill } from "../core/bill.ts";
 import { oncePerStore } from "./_once_per_store.ts";
 
-export {
-  type CustomerBillDraft,
-  normalizeUnitBill,
-  type StoredCustomerBill,
-  type StoredUnitBill,
-  type UnitBillDraft,
-  type UnitBillSummary,
-} from "./_bill_keys.ts";
+export { type StoredCustomerBill, type StoredUnitBill, type UnitBillDraft } from "./_bill_keys.ts";
 export * from "./bills_run.ts";
 export * from "./bills_zone.ts";
 
@@ -244,7 +237,7 @@ export async function updateUnitBill(
 }
 
 /** Every bill of a station and period, with the entries to check a later commit against. */
-export interface PeriodBills {
+interface PeriodBills {
   units: Deno.KvEntry<StoredUnitBill>[];
   customer: Deno.KvEntryMaybe<StoredCustomerBill>;
 }
@@ -263,7 +256,7 @@ export async function readPeriodBills(
 }
 
 /** A change to the bills of one station and period, committed at once. */
-export interface PeriodChange {
+interface PeriodChange {
   /** Unit bills to write (changed versions of bills read). */
   set?: readonly StoredUnitBill[];
   /** Unit bills to remove. */

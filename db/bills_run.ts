@@ -118,13 +118,13 @@ export function idBlocks(kv: Deno.Kv, size = 500): IdSource {
 }
 
 /** One unit bill of a station write and what was read before computing it. */
-export interface UnitWrite {
+interface UnitWrite {
   draft: UnitBillDraft;
   prev: Deno.KvEntryMaybe<StoredUnitBill>;
 }
 
 /** The outcome of {@link writeStationBills}. */
-export type StationWriteResult =
+type StationWriteResult =
   | { ok: false; reason: "conflict" }
   | {
     ok: true;

@@ -7,18 +7,16 @@ import {
   counted,
   countKey,
   countsOf,
-  type DeviceCounts,
   deviceKey,
   INDEX_VERSION,
   META_KEY,
   REVISION_KEY,
   rowKey,
-  type StationSummary,
   stationSummary,
   zoneCountKey,
   zoneOf,
 } from "./_device_keys.ts";
-import type { StoredDevice } from "./devices.ts";
+import type { DeviceCounts, StationSummary, StoredDevice } from "../core/devices.ts";
 import { listValues, listValuesSlice } from "./kv.ts";
 import { oncePerStore } from "./_once_per_store.ts";
 
@@ -26,7 +24,7 @@ import { oncePerStore } from "./_once_per_store.ts";
  * Builds the station rows and counts of devices stored before they were kept with each write
  * (once per store; later calls answer at once). Every write since keeps them exact.
  */
-export const ensureDeviceIndexes = oncePerStore(buildIndexes);
+const ensureDeviceIndexes = oncePerStore(buildIndexes);
 
 async function buildIndexes(kv: Deno.Kv): Promise<void> {
   const meta = await kv.get<number>(META_KEY);

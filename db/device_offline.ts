@@ -9,14 +9,14 @@ import type { StatusRecord } from "./device_status.ts";
 import { byEndKey, eventKey, REVISION_KEY, seenKey, statusKey } from "./_status_keys.ts";
 
 /** A device to mark offline. */
-export interface OfflineMark {
+interface OfflineMark {
   id: number;
   ts: number;
   reason: DisconnectEvent["reason"];
 }
 
 /** A mark that changes its device, with the status entry it was decided on. */
-export interface OfflineCandidate extends OfflineMark {
+interface OfflineCandidate extends OfflineMark {
   entry: Deno.KvEntryMaybe<StatusRecord>;
 }
 

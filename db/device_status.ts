@@ -47,7 +47,7 @@ export async function statusRevision(kv: Deno.Kv): Promise<bigint> {
 }
 
 /** The status of a device that was never heard from. */
-export const UNKNOWN_STATUS: StatusRecord = {
+const UNKNOWN_STATUS: StatusRecord = {
   status: "unknown",
   changed_at: null,
   open_event: null,
@@ -119,7 +119,7 @@ export async function recordLastSeen(
 }
 
 /** What marking a device online changed. */
-export interface OnlineChange {
+interface OnlineChange {
   /** False when it was online already. */
   changed: boolean;
   /** The disconnect event it closed, if any. */

@@ -30,7 +30,7 @@
  * a station write that raced with it (deleting the station, removing the sensor's unit)
  * fails its check and looks again.
  */
-import type { Device } from "../core/devices.ts";
+import type { Device, StoredDevice } from "../core/devices.ts";
 import { nextId } from "./kv.ts";
 import {
   addTo,
@@ -49,27 +49,9 @@ import {
   zoneCountKey,
   zoneOf,
 } from "./_device_keys.ts";
-export {
-  type DeviceCountName,
-  type DeviceCounts,
-  type StationSummary,
-  stationSummary,
-} from "./_device_keys.ts";
-
-/** A device as stored: the public fields (no status) plus the MQTT password hash. */
-export interface StoredDevice extends Omit<Device, "status" | "last_seen"> {
-  /** PBKDF2 hash of the MQTT password (see `services/devices/broker_accounts.ts`); never served. */
-  mqtt_password_hash: string;
-  /**
-   * The MQTT password sealed with the portal's secret (`services/platform/mqtt_passwords.ts`), so it
-   * can be given to an external broker and used to test the connection; never served.
-   * Missing on devices whose password was set before it was kept.
-   */
-  mqtt_password_sealed?: string;
-}
 
 /** A field whose value another device already holds. */
-export type TakenField = "serial_number" | "mqtt_username" | "unit_id";
+type TakenField = "serial_number" | "mqtt_username" | "unit_id";
 
 /** Why a write did not happen. */
 export type WriteRefusal =
@@ -369,5 +351,3 @@ export async function findByMqttUsername(
   const id = (await kv.get<number>(mqttKey(username))).value;
   return id === null ? null : getDevice(kv, id);
 }
-
-export * from "./device_lists.ts";

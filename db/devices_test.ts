@@ -2,18 +2,16 @@ import assert from "node:assert/strict";
 import {
   createDevice,
   deleteDevice,
-  deviceCounts,
   findByMqttUsername,
   findBySerial,
   getDevice,
-  listStationSummaries,
   sensorIdsOf,
   sensorIdsOfTenant,
   stationIdsOfCustomer,
   unitBindings,
   updateDevice,
-  zoneStationCounts,
 } from "./devices.ts";
+import { deviceCounts, listStationSummaries, zoneStationCounts } from "./device_lists.ts";
 import { withKv } from "../tests/_kv.ts";
 import { storedSensor as sensor, storedStation as station } from "../tests/_devices.ts";
 

@@ -14,6 +14,7 @@
  * - `["payments_reconcile_due"]` → epoch ms: when the next reconciliation sweep is due (one
  *   schedule for every process and restart)
  */
+import type { PaymentFlag, StoredEvent } from "../core/payment_events.ts";
 
 /** A charge made for a bill. */
 export interface StoredCharge {
@@ -29,28 +30,6 @@ export interface StoredCharge {
   expiry_date: string | null;
   created_at: string;
   updated_at: string;
-}
-
-/** A processor event as received. */
-export interface StoredEvent {
-  type: string;
-  transaction_id: string;
-  received_at: string;
-  /** What came of it: handled, ignored, flagged, or failed (to be retried). */
-  outcome: "received" | "handled" | "ignored" | "flagged" | "failed";
-  bill_id: number | null;
-}
-
-/** An event that does not match a bill. */
-export interface PaymentFlag {
-  id: string;
-  at: string;
-  reason: "unknown_charge" | "wrong_amount" | "wrong_order" | "duplicate_payment";
-  event_type: string;
-  transaction_id: string;
-  bill_id: number | null;
-  /** Cents the event named, when it named any. */
-  amount: number | null;
 }
 
 /** Writes a charge (and its open index while in progress). */
@@ -84,7 +63,7 @@ export async function openChargeIds(kv: Deno.Kv): Promise<string[]> {
  * How long a claimed event belongs to its claimer: an event still `received` after this was
  * left by a handling that never finished (the process ended), and is claimed again.
  */
-export const EVENT_LEASE_MS = 5 * 60_000;
+const EVENT_LEASE_MS = 5 * 60_000;
 
 /**
  * Claims an event (`e.received_at` is now): true the first time (type, transaction id) is

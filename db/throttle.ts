@@ -15,7 +15,7 @@
  */
 
 /** Failures counted on one key. */
-export interface FailCount {
+interface FailCount {
   count: number;
   /** When the last failure was counted (epoch ms). */
   last_at: number;
@@ -99,7 +99,7 @@ function serially<T>(fn: () => Promise<T>): Promise<T> {
  * The outcome of a reservation: go ahead (`before`: each counter's failures before this one),
  * or wait this many milliseconds.
  */
-export type Reservation = { ok: true; before: number[] } | { ok: false; retryAfterMs: number };
+type Reservation = { ok: true; before: number[] } | { ok: false; retryAfterMs: number };
 
 /** Refused with the longest wait any counter asks for, else one failure more on each, at once. */
 function reserve(
@@ -164,7 +164,7 @@ function giveBack(
 }
 
 /** A sign-in reservation: go ahead (`accountFailures` before this one), or wait. */
-export type AttemptReservation =
+type AttemptReservation =
   | { ok: true; accountFailures: number }
   | { ok: false; retryAfterMs: number };
 

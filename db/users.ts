@@ -65,7 +65,7 @@ export interface UserRow {
 }
 
 /** The list row of an account. */
-export function userRow(u: StoredUser): UserRow {
+function userRow(u: StoredUser): UserRow {
   return {
     id: u.id,
     full_name: u.full_name,
@@ -193,8 +193,8 @@ export async function deleteUser(kv: Deno.Kv, id: number): Promise<boolean> {
   }
 }
 
-/** The key of an account, for atomic operations spanning several collections. */
-export { emailKey, userKey };
+/** The key of an e-mail's account, for atomic operations spanning several collections. */
+export { emailKey };
 
 /** The accounts `ids` (nulls and unknown ids left out): id → account. */
 export async function getUsers(
@@ -240,7 +240,7 @@ const MANY_NAMES = 200;
  * Builds the list rows and role counts of accounts stored before they were kept with each
  * write (once per store; later calls answer at once).
  */
-export const ensureUserIndexes = oncePerStore(buildIndexes);
+const ensureUserIndexes = oncePerStore(buildIndexes);
 
 async function buildIndexes(kv: Deno.Kv): Promise<void> {
   const meta = await kv.get<number>(META_KEY);

@@ -17,7 +17,7 @@
  * zone's id (`db/devices.ts`), derived when asked.
  */
 import type { Zone } from "../core/zone.ts";
-import { versionOn, type ZoneVersion } from "../core/zone_versions.ts";
+import { versionOn, type ZoneHistoryEntry, type ZoneVersion } from "../core/zone_versions.ts";
 import {
   changedVersionFields,
   type FieldValues,
@@ -33,19 +33,8 @@ export type StoredZone = Omit<Zone, "id" | "station_count" | "updated_at"> & {
   updated_at: string;
 };
 
-/** One change to the prices of a zone (spec 001 section 3, zone history entry). */
-export interface ZoneHistoryEntry {
-  effective_from: string;
-  price_low: number;
-  price_middle: number;
-  price_high: number;
-  price_surplus: number;
-  summer_price_low: number;
-  winter_price_low: number;
-}
-
 /** A stored history entry; with `zone` it is also a price version from `applies_from`. */
-export interface PriceRecord extends ZoneHistoryEntry {
+interface PriceRecord extends ZoneHistoryEntry {
   applies_from?: string | null;
   /** The version's fields (entries written before `core/zone_fields.ts` hold every field). */
   zone?: FieldValues;
@@ -102,7 +91,7 @@ export async function createZone(kv: Deno.Kv, zone: Zone, now: number): Promise<
 }
 
 /** Where an update's version goes: a new version, or a correction of the one in force `today`. */
-export interface PriceTarget {
+interface PriceTarget {
   /** `YYYY-MM-DD` of a new version, or undefined to correct the version in force `today`. */
   applies_from?: string;
   /** Today's local date, `YYYY-MM-DD`. */

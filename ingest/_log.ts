@@ -4,7 +4,7 @@
  */
 
 /** Log levels, most verbose first. */
-export type LogLevel = "debug" | "info" | "warn" | "error";
+type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** Where ingest writes log lines. */
 export interface IngestLog {

@@ -23,13 +23,13 @@ import { ADDRESS_BACKOFF, ConnectBackoff, USERNAME_BACKOFF } from "./connect_bac
 import { SharedSubscriptions } from "./broker_share.ts";
 
 /** MQTT credentials. */
-export interface Credentials {
+interface Credentials {
   username: string;
   password: string;
 }
 
 /** What {@link startEmbeddedBroker} needs. */
-export interface EmbeddedBrokerOptions {
+interface EmbeddedBrokerOptions {
   /** TCP port; 0 picks a free one. Default 1883. */
   port?: number;
   /**

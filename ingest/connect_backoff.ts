@@ -10,7 +10,7 @@
  */
 
 /** Settings of {@link ConnectBackoff}. */
-export interface BackoffPolicy {
+interface BackoffPolicy {
   /** Failures of a key before any delay. */
   free: number;
   /** Delay after the first failure beyond the free ones (ms); doubles with each next one. */

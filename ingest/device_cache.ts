@@ -33,7 +33,7 @@ export interface TrackedDevice extends TrackedStatus {
 const MAX_UNKNOWN = 50_000;
 
 /** Options of {@link DeviceCache}. */
-export interface DeviceCacheOptions {
+interface DeviceCacheOptions {
   knownTtlMs: number;
   unknownTtlMs: number;
   burst: number;

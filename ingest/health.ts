@@ -5,12 +5,8 @@
  */
 import type { SubscriberStats } from "./subscriber.ts";
 import type { IngestLog } from "./_log.ts";
-import {
-  HEALTH_INTERVAL_MS,
-  type IngestHealthReport,
-  publishIngestHealth,
-  removeIngestHealth,
-} from "../db/ingest_health.ts";
+import { publishIngestHealth, removeIngestHealth } from "../db/ingest_health.ts";
+import { HEALTH_INTERVAL_MS, type IngestHealthReport } from "../core/ingest_health.ts";
 
 /** The report of a running ingest's stats. */
 export function healthReport(
@@ -32,7 +28,7 @@ export function healthReport(
 }
 
 /** What {@link startHealthPublisher} needs. */
-export interface HealthPublisherOptions {
+interface HealthPublisherOptions {
   kv: Deno.Kv;
   /** The instance's key: the ingest's MQTT client id. */
   instance: string;
@@ -43,7 +39,7 @@ export interface HealthPublisherOptions {
 }
 
 /** A running publisher. */
-export interface HealthPublisher {
+interface HealthPublisher {
   /** Publishes now (e.g. once connected), besides the interval. */
   publishNow(): void;
   /** Resolves once the current write is done. */

@@ -17,7 +17,8 @@ import { splitDeviceTopic } from "./shelly_topic.ts";
 import type { Values } from "./shelly_state.ts";
 import { DeviceCache, type TrackedDevice } from "./device_cache.ts";
 import { StatusTracker } from "./status_tracker.ts";
-import { type DropReason, type IngestStats, StatsCounter } from "./stats.ts";
+import { StatsCounter } from "./stats.ts";
+import type { DropReason, IngestStats } from "../core/ingest_health.ts";
 import { takeToken } from "./token_bucket.ts";
 import { type IngestLog, SILENT_LOG, type ThrottledLog, throttledLog } from "./_log.ts";
 

@@ -27,7 +27,7 @@ export interface RunIngestDeps {
 }
 
 /** Where and how ingest connects (everything of `startIngest` but the deps). */
-export type RunIngestSettings = Omit<IngestOptions, "directory" | "status" | "store" | "log"> & {
+type RunIngestSettings = Omit<IngestOptions, "directory" | "status" | "store" | "log"> & {
   /** How often the health snapshot is published. Default 15 000. */
   healthMs?: number;
 };

@@ -22,10 +22,10 @@ import {
 } from "./shelly_state.ts";
 
 export { splitDeviceTopic } from "./shelly_topic.ts";
-export { type MeterState, newMeterState, type Values } from "./shelly_state.ts";
+export { newMeterState } from "./shelly_state.ts";
 
 /** Why a message was dropped. */
-export type InterpretDropReason = "malformed_json" | "wrong_type" | "unknown_topic";
+type InterpretDropReason = "malformed_json" | "wrong_type" | "unknown_topic";
 
 /** What a message meant. */
 export type Interpretation =

@@ -85,7 +85,7 @@ export function componentRef(key: string): ComponentRef | null {
 }
 
 /** The valid range of one field (pf fields are clamped to ±1 after the check). */
-export interface FieldSpec {
+interface FieldSpec {
   min: number;
   max: number;
   pf: boolean;
@@ -108,20 +108,10 @@ export function fieldSpecs(type: ComponentType): ReadonlyMap<string, FieldSpec> 
   return SPECS[type];
 }
 
-/** What checking one field gave: a number to keep, null (meter says unknown), or invalid. */
-export type FieldCheck = number | null | "invalid" | "unknown_field";
-
 /**
- * Checks one field of a component: a finite number in range (pf clamped to ±1), `null`
- * (the meter does not know the value), `"invalid"` (wrong type or out of range), or
- * `"unknown_field"` (a field ingest does not keep, such as `a_freq` or `errors`).
+ * Checks one field of a component against its spec: a finite number in range (pf clamped to
+ * ±1), `null` (the meter does not know the value) or `"invalid"` (wrong type or out of range).
  */
-export function checkField(type: ComponentType, field: string, value: unknown): FieldCheck {
-  const spec = SPECS[type].get(field);
-  return spec === undefined ? "unknown_field" : checkValue(spec, value);
-}
-
-/** {@link checkField} with the spec already found. */
 export function checkValue(spec: FieldSpec, value: unknown): number | null | "invalid" {
   if (value === null) return null;
   // NaN fails both comparisons' negation below; ±Infinity fails the range.

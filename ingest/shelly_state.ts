@@ -12,7 +12,7 @@ import { checkValue, type ComponentRef, type ComponentType, fieldSpecs } from ".
 export type Values = Partial<Record<MeasurementKey, number>>;
 
 /** The believed numeric fields of one component; undefined is unknown. */
-export type ComponentState = Record<string, number | undefined>;
+type ComponentState = Record<string, number | undefined>;
 
 /** The last known state of a meter's metering components, by status key (`em:0`, ...). */
 export type MeterState = Map<string, ComponentState>;
@@ -21,7 +21,7 @@ export type MeterState = Map<string, ComponentState>;
 export type ApplyMode = "replace" | "overlay";
 
 /** What applying one component object gave. */
-export interface ApplyResult {
+interface ApplyResult {
   /** Fields kept (numbers) or cleared (null). */
   accepted: number;
   /** Fields of a known name with a wrong type or out of range (dropped). */

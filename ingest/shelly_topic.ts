@@ -5,7 +5,7 @@
  */
 
 /** A topic split into the device prefix and the rest. */
-export interface DeviceTopic {
+interface DeviceTopic {
   /** `sensor/<id>` or `station/<id>`. */
   prefix: string;
   /** The Shelly topic after the prefix, e.g. `online`, `status/em:0`, `events/rpc`. */
@@ -17,7 +17,7 @@ export interface DeviceTopic {
  * keeps (RPC requests to the device, commands, debug log, the whole-device status);
  * `other` is not a Shelly topic.
  */
-export type TopicKind =
+type TopicKind =
   | { kind: "online" }
   | { kind: "status"; component: string }
   | { kind: "events_rpc" }

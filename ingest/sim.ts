@@ -23,7 +23,7 @@ export function prng(seed: number): () => number {
 }
 
 /** A seed from a string (FNV-1a). */
-export function seedOf(text: string): number {
+function seedOf(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -42,7 +42,7 @@ export function dailyLoad(hour: number): number {
 }
 
 /** Solar output share at an hour of local time (0 at night, 1 at solar noon). */
-export function solarShare(hour: number): number {
+function solarShare(hour: number): number {
   return Math.max(0, Math.sin((Math.PI * (hour - 6.5)) / 12.5));
 }
 
@@ -85,7 +85,7 @@ export interface MeterModel {
 }
 
 /** Options of {@link createMeter}. */
-export interface MeterOptions {
+interface MeterOptions {
   /** Epoch ms the meter starts at. */
   t: number;
   seed?: number;
@@ -260,14 +260,14 @@ export function notifyFullStatus(m: MeterModel): string {
 }
 
 /** One MQTT message a meter publishes. */
-export interface MeterMessage {
+interface MeterMessage {
   topic: string;
   payload: string;
   retain: boolean;
 }
 
 /** What a meter publishes on one tick; see {@link tickMessages}. */
-export interface TickOptions {
+interface TickOptions {
   /** Tick number since connect (0 = first). */
   tick: number;
   /** Full status objects (`status/em:0`, `status/emdata:0`) every this many ticks. Default 6. */
@@ -308,7 +308,7 @@ export function tickMessages(m: MeterModel, options: TickOptions): MeterMessage[
 }
 
 /** Patterns of simulated meters' serials and credentials; `{n}` is the meter number. */
-export interface SimNaming {
+interface SimNaming {
   /** Serial pattern, default `SIM{n}` with n zero-padded to 4 digits. */
   serial: string;
   /** Username pattern; `{serial}` and `{serial_lower}` are replaced. Default `{serial_lower}`. */

@@ -1,47 +1,15 @@
 /**
  * What ingest counts: messages received, samples stored, messages dropped by reason,
  * errors of the store, the status sink and the directory, and the rates over the last
- * minute. Time is a parameter (arrival times), so the counter is pure.
+ * minute (their shape is `core/ingest_health.ts`'s). Time is a parameter (arrival times), so
+ * the counter is pure.
  */
-
-/** Why a message was dropped. */
-export const DROP_REASONS = [
-  "malformed_json",
-  "wrong_type",
-  "unknown_topic",
-  "unknown_device",
-  "directory_error",
-  "oversized",
-  "flood",
-  "store_error",
-] as const;
-
-/** A reason for dropping a message (or, for `store_error`, samples the store refused). */
-export type DropReason = typeof DROP_REASONS[number];
-
-/** What an error was caught from. */
-export type ErrorKind = "store" | "status" | "directory" | "internal";
-
-/** A snapshot of the counters. */
-export interface IngestStats {
-  /** Messages received from the broker. */
-  received: number;
-  /** Samples handed to the store. */
-  stored: number;
-  /** Messages of known topics that carry no reading (status/sys, NotifyEvent, ...). */
-  ignored: number;
-  /** Fields dropped inside otherwise good messages (wrong type, out of range). */
-  invalidFields: number;
-  /** Dropped messages by reason (`store_error` counts samples). */
-  dropped: Record<DropReason, number>;
-  /**
-   * Errors caught from the store's flush, the status sink, the directory, and any
-   * unexpected error while handling a message (`internal`; the message is lost).
-   */
-  errors: Record<ErrorKind, number>;
-  /** Totals over the last 60 seconds. */
-  perMinute: { received: number; stored: number; dropped: number };
-}
+import {
+  DROP_REASONS,
+  type DropReason,
+  type ErrorKind,
+  type IngestStats,
+} from "../core/ingest_health.ts";
 
 const SLOTS = 60;
 

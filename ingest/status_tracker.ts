@@ -8,7 +8,7 @@
 import type { OfflineReason, StatusSink } from "./contract.ts";
 
 /** The status ingest believes a device has. */
-export type TrackedState = "unknown" | "online" | "offline";
+type TrackedState = "unknown" | "online" | "offline";
 
 /** The status fields of one tracked device. */
 export interface TrackedStatus {
@@ -16,11 +16,6 @@ export interface TrackedStatus {
   state: TrackedState;
   /** Epoch ms of the last message (or of the start of tracking). */
   lastAt: number;
-}
-
-/** A new status record: unknown, silent since `now`. */
-export function trackStatus(serial: string, now: number): TrackedStatus {
-  return { serial, state: "unknown", lastAt: now };
 }
 
 /** Tracks transitions and reports them to the sink. */

@@ -96,7 +96,7 @@ export interface Ingest {
 }
 
 /** The default topic filters. */
-export const INGEST_TOPICS = ["sensor/+/#", "station/+/#"];
+const INGEST_TOPICS = ["sensor/+/#", "station/+/#"];
 
 /** Starts ingest: loads the device list, connects, subscribes. */
 export function startIngest(options: IngestOptions): Ingest {

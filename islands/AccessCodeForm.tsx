@@ -20,7 +20,7 @@ import {
 } from "../core/access_code.ts";
 
 /** Texts of the form, translated on the server. */
-export interface AccessCodeFormTexts {
+interface AccessCodeFormTexts {
   code: string;
   copy: string;
   copied: string;
@@ -51,7 +51,7 @@ export interface AccessCodeFormTexts {
 }
 
 /** Props of the form. */
-export interface AccessCodeFormProps {
+interface AccessCodeFormProps {
   action: string;
   cancelHref: string;
   code: string;
@@ -73,7 +73,7 @@ export interface AccessCodeFormProps {
 }
 
 /** A fresh random code drawn in the browser. */
-export function newCode(): string {
+function newCode(): string {
   return accessCodeFromBytes(crypto.getRandomValues(new Uint8Array(ACCESS_CODE_LENGTH)));
 }
 

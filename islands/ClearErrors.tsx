@@ -5,7 +5,7 @@
  */
 
 /** Props: none are needed; the island works on the form it is placed in. */
-export type ClearErrorsProps = Record<string, never>;
+type ClearErrorsProps = Record<string, never>;
 
 /** The marker the script finds its form from. */
 export default function ClearErrors(_props: ClearErrorsProps) {

@@ -8,7 +8,7 @@
 import { useId } from "react";
 
 /** Props of the confirm-and-submit button. */
-export interface ConfirmSubmitProps {
+interface ConfirmSubmitProps {
   /** Where the form posts. */
   action: string;
   /** Hidden fields sent along (e.g. the tab and search to come back to). */

@@ -5,10 +5,10 @@
 import type { CopyButtonProps } from "./CopyButton.tsx";
 
 /** How long the copied indicator stays, in milliseconds (spec 000 section 9). */
-export const COPIED_MS = 2000;
+const COPIED_MS = 2000;
 
 /** Copies with the Clipboard API, falling back to a selected textarea and execCommand. */
-export async function copyText(text: string): Promise<boolean> {
+async function copyText(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard?.writeText) {
       await navigator.clipboard.writeText(text);

@@ -4,15 +4,20 @@
  * overview shows the error with Retry until the next success; a failed count keeps the
  * last counts.
  */
-import type { DashboardLiveProps, LiveOverview, LiveStats } from "./DashboardLive.tsx";
-import { capacityText, energyCells } from "./dashboard_cells.ts";
+import {
+  capacityText,
+  type DashboardLiveProps,
+  energyCells,
+  type LiveOverview,
+  type LiveStats,
+} from "./dashboard_cells.ts";
 import { browserEnv, startPoll } from "./poll.ts";
 import { retryAlert } from "./retry_alert.ts";
 
 /** Overview polling interval. */
-export const OVERVIEW_POLL_MS = 30_000;
+const OVERVIEW_POLL_MS = 30_000;
 /** Device counts polling interval. */
-export const DEVICES_POLL_MS = 60_000;
+const DEVICES_POLL_MS = 60_000;
 
 /** Keeps the server-rendered cards in `root` up to date. */
 export function mount(root: HTMLElement, { texts: x }: DashboardLiveProps) {

@@ -5,54 +5,7 @@
  * section 4), then the overview every 30 s and the device counts every 60 s (section 9). A
  * failed refresh shows 'Error loading dashboard' with Retry (section 8).
  */
-import { capacityText, energyCells } from "./dashboard_cells.ts";
-
-export { energyCells, fixed } from "./dashboard_cells.ts";
-
-/** The overview numbers (kW and kWh). */
-export interface LiveOverview {
-  currentPower: number;
-  todayYield: number;
-  monthlyYield: number;
-  totalYield: number;
-  totalCapacity: number;
-}
-
-/** The device counts. */
-export interface LiveStats {
-  stationCount: number;
-  sensorCount: number;
-  onlineCount: number;
-  unitCount: number;
-}
-
-/** Texts, translated on the server. */
-export interface DashboardLiveTexts {
-  stations: string;
-  sensors: string;
-  online: string;
-  units: string;
-  energyTitle: string;
-  currentPower: string;
-  today: string;
-  thisMonth: string;
-  total: string;
-  totalCapacity: string;
-  loading: string;
-  kw: string;
-  kwh: string;
-  mwh: string;
-  errorLoading: string;
-  retry: string;
-}
-
-/** Props of the island. */
-export interface DashboardLiveProps {
-  /** Null when the server could not compute it: the island shows '...' and loads it. */
-  overview: LiveOverview | null;
-  stats: LiveStats;
-  texts: DashboardLiveTexts;
-}
+import { capacityText, type DashboardLiveProps, energyCells } from "./dashboard_cells.ts";
 
 /** The cards, with the values the page was rendered with. */
 export default function DashboardLive({ overview, stats, texts: x }: DashboardLiveProps) {

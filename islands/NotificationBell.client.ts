@@ -9,7 +9,7 @@ import type { NotificationBellProps } from "./NotificationBell.tsx";
 import { browserEnv, startPoll } from "./poll.ts";
 
 /** Polling interval of the unread count. */
-export const COUNT_POLL_MS = 30_000;
+const COUNT_POLL_MS = 30_000;
 
 interface Item {
   id: number;
@@ -22,7 +22,7 @@ interface Item {
 }
 
 /** A link of a notice, when it is a path on this site (anything else is shown as text). */
-export function safeLink(link: string | null | undefined): string | null {
+function safeLink(link: string | null | undefined): string | null {
   return typeof link === "string" && /^\/(?![\/\\])/.test(link) ? link : null;
 }
 

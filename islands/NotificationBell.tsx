@@ -26,7 +26,7 @@ export interface BellTexts {
 }
 
 /** The panel's filters, in order. */
-export const BELL_FILTERS = ["active", "resolved", "all"] as const;
+const BELL_FILTERS = ["active", "resolved", "all"] as const;
 
 /** Props of the bell. */
 export interface NotificationBellProps {

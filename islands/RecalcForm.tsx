@@ -10,7 +10,7 @@ import { useEffect, useState } from "react";
 import { parseConsumptionInput } from "../core/consumption_input.ts";
 
 /** One method offered. */
-export interface RecalcMethodOption {
+interface RecalcMethodOption {
   value: string;
   name: string;
   description: string;

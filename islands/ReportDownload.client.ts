@@ -6,7 +6,7 @@
 import type { ReportDownloadProps } from "./ReportDownload.tsx";
 
 /** Milliseconds before the blob URL of a download is revoked. */
-export const REVOKE_AFTER_MS = 10_000;
+const REVOKE_AFTER_MS = 10_000;
 
 /** Makes the server-rendered link in `root` download through `fetch`. */
 export function mount(root: HTMLElement, p: ReportDownloadProps) {

@@ -7,7 +7,7 @@
 import { roleChangeWarning } from "./role_change.ts";
 
 /** Texts of the role field, translated on the server. */
-export interface RoleSelectTexts {
+interface RoleSelectTexts {
   role: string;
   roles: { admin: string; customer: string; user: string };
   /** Customer to tenant: station assignments are removed. */
@@ -36,8 +36,6 @@ export interface RoleSelectProps {
 }
 
 const ROLE_ORDER = ["customer", "user", "admin"] as const;
-
-export { roleChangeWarning } from "./role_change.ts";
 
 /** The role select, the reset warning and the customer fields, as the server renders them. */
 export default function RoleSelect(

@@ -16,10 +16,10 @@ import {
 } from "./_device_status.tsx";
 
 /** Polling interval of the sensor data page. */
-export const SENSOR_POLL_MS = 15_000;
+const SENSOR_POLL_MS = 15_000;
 
 /** Texts of the cards, translated on the server. */
-export interface SensorLiveTexts extends StatusTexts {
+interface SensorLiveTexts extends StatusTexts {
   power: string;
   /** "Apparent power: {value} VA". */
   apparentPower: string;
@@ -37,7 +37,7 @@ export interface SensorLiveTexts extends StatusTexts {
 }
 
 /** Props of the cards. */
-export interface SensorLiveProps {
+interface SensorLiveProps {
   sensorId: number;
   /** Locale of number formatting (es, en, de). */
   locale: string;
@@ -50,7 +50,7 @@ export interface SensorLiveProps {
 }
 
 /** A number with 2 decimals in `locale`, or a dash when missing. */
-export function fmt2(locale: string, n: number | undefined): string {
+function fmt2(locale: string, n: number | undefined): string {
   if (typeof n !== "number" || !Number.isFinite(n)) return "—";
   return n.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }

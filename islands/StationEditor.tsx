@@ -23,7 +23,7 @@ import {
 import { MAX_SSRS } from "../core/devices.ts";
 
 /** Texts of the editor, translated on the server. */
-export interface StationEditorTexts {
+interface StationEditorTexts {
   ssrTitle: string;
   unitsTitle: string;
   ssrHint: string;
@@ -53,7 +53,7 @@ export interface StationEditorTexts {
 }
 
 /** Props of the editor. */
-export interface StationEditorProps {
+interface StationEditorProps {
   ssrs: EditorSsr[];
   units: EditorUnit[];
   /** Translated server errors of the SSR list and the unit list. */

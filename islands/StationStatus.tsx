@@ -15,17 +15,17 @@ import {
 } from "./_device_status.tsx";
 
 /** Polling interval of the station data page. */
-export const STATION_POLL_MS = 30_000;
+const STATION_POLL_MS = 30_000;
 
 /** Texts of the cards, translated on the server. */
-export interface StationStatusTexts extends StatusTexts {
+interface StationStatusTexts extends StatusTexts {
   activeSensors: string;
   /** "{online}/{total} online". */
   activeValue: string;
 }
 
 /** Props of the cards. */
-export interface StationStatusProps {
+interface StationStatusProps {
   stationId: number;
   /** The effective status when the page was rendered. */
   status: string;

@@ -11,7 +11,7 @@
 export type TenantChartKind = "area" | "bars" | "line";
 
 /** A series: its name (with unit) and one value per label. */
-export interface TenantSeries {
+interface TenantSeries {
   name: string;
   values: number[];
 }

@@ -21,7 +21,7 @@ export function LegalSections({ doc }: { doc: LegalDoc }) {
 }
 
 /** Props of the consent island. */
-export interface TermsConsentProps {
+interface TermsConsentProps {
   checked: boolean;
   error: string | null;
   terms: LegalDoc;

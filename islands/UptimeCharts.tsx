@@ -4,7 +4,7 @@
  */
 
 /** Texts, translated on the server. */
-export interface UptimeChartsTexts {
+interface UptimeChartsTexts {
   stationTitle: string;
   sensorTitle: string;
   axis: string;

@@ -28,7 +28,7 @@ import { MAX_LEVELS } from "../core/zone.ts";
 import { NumberField } from "../components/zones/NumberField.tsx";
 
 /** Props of the island. */
-export interface ZoneLevelsProps {
+interface ZoneLevelsProps {
   values: ZoneLevelsValues;
   /** Translated errors by field (`levels.1.price`, `summer_levels`, `price_low`, ...). */
   errors: Record<string, string>;

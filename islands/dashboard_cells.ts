@@ -1,8 +1,55 @@
-/** The admin dashboard's live figures as text, for the server and the browser alike. */
-import type { DashboardLiveTexts, LiveOverview } from "./DashboardLive.tsx";
+/**
+ * The admin dashboard's live figures (`DashboardLive.tsx`): their data, and as text, for the
+ * server and the browser alike.
+ */
+
+/** The overview numbers (kW and kWh). */
+export interface LiveOverview {
+  currentPower: number;
+  todayYield: number;
+  monthlyYield: number;
+  totalYield: number;
+  totalCapacity: number;
+}
+
+/** The device counts. */
+export interface LiveStats {
+  stationCount: number;
+  sensorCount: number;
+  onlineCount: number;
+  unitCount: number;
+}
+
+/** Texts, translated on the server. */
+export interface DashboardLiveTexts {
+  stations: string;
+  sensors: string;
+  online: string;
+  units: string;
+  energyTitle: string;
+  currentPower: string;
+  today: string;
+  thisMonth: string;
+  total: string;
+  totalCapacity: string;
+  loading: string;
+  kw: string;
+  kwh: string;
+  mwh: string;
+  errorLoading: string;
+  retry: string;
+}
+
+/** Props of the island. */
+export interface DashboardLiveProps {
+  /** Null when the server could not compute it: the island shows '...' and loads it. */
+  overview: LiveOverview | null;
+  stats: LiveStats;
+  texts: DashboardLiveTexts;
+}
 
 /** A number with a fixed count of decimals (spec: 2 by default). */
-export const fixed = (n: number, digits = 2) => n.toFixed(digits);
+const fixed = (n: number, digits = 2) => n.toFixed(digits);
 
 /** The energy card's cells for an overview (null: loading). */
 export function energyCells(o: LiveOverview | null, x: DashboardLiveTexts) {

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { browserEnv, type Poll, type PollOptions, type PollTask, startPoll } from "./poll.ts";
 
 /** State of a poll in an island. */
-export interface PollState {
+interface PollState {
   /** The error of the last run, null after a successful one (and before the first). */
   error: unknown;
   /** Runs the task now and restarts the interval. */

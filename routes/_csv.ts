@@ -12,7 +12,7 @@
  */
 
 /** A figure the portal formatted from a number (see {@link csvNumber}). */
-export class CsvNumber {
+class CsvNumber {
   readonly #text: string;
   private constructor(text: string) {
     this.#text = text;
@@ -36,7 +36,7 @@ export type CsvCell = string | number | CsvNumber;
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** Text that cannot start a formula: a leading `'` when it could. */
-export function neutralized(text: string): string {
+function neutralized(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 

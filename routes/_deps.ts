@@ -5,7 +5,6 @@ import type { User } from "../core/types.ts";
 import type { Deps as ServiceDeps } from "../services/deps.ts";
 import type { Assets } from "../components/assets.ts";
 import type { TokenClaims } from "../services/platform/tokens.ts";
-export type { ServiceDeps };
 
 /** What the app is built from: the services' dependencies and the browser build's assets. */
 export type AppDeps = ServiceDeps & {

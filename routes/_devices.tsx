@@ -17,9 +17,6 @@ import { StationLoadError, StationNotFound } from "../components/devices/Station
 import { SensorNotFound } from "../components/devices/SensorDetail.tsx";
 import type { StationRow } from "../components/devices/StationList.tsx";
 
-/** The context of an admin device page. */
-export type Ctx = Context<UserEnv>;
-
 /** The environment of handlers behind {@link loadStation}: the station is `c.var.station`. */
 export type StationEnv = UserEnv & { Variables: { station: DeviceView } };
 
@@ -29,9 +26,6 @@ export const tr = <E extends AppEnv>(c: Context<E>, key: string) =>
 /** Translates a field-errors map of device messages. */
 export const translate = <E extends AppEnv>(c: Context<E>, errors: FieldErrors): FieldErrors =>
   Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, tr(c, v)]));
-
-/** The search box's text, trimmed and bounded. */
-export const cleanSearch = (q: string | undefined) => (q ?? "").trim().slice(0, 200);
 
 /** Where a station's pages are. */
 export const stationUrl = (id: number) => `/admin/devices/station/${id}`;
@@ -167,7 +161,7 @@ export const sensorNotFound = <E extends AppEnv>(c: Context<E>, deps: Deps, stat
   );
 
 /** Options of {@link loadStation}. */
-export interface LoadStationOptions {
+interface LoadStationOptions {
   /** Answers the 'Error Loading Station' page when reading the station fails (else it throws). */
   pageOnError?: boolean;
 }

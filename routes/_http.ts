@@ -7,7 +7,7 @@ import type { AppEnv } from "./_deps.ts";
 import { invalid, notFound } from "../services/refusal.ts";
 
 /** Largest request body accepted by default, in bytes (a route may pass its own limit). */
-export const MAX_BODY = 64 * 1024;
+const MAX_BODY = 64 * 1024;
 
 /** Thrown when a body is longer than its route's limit; answered 413 naming the limit. */
 export class BodyTooLarge extends Error {
@@ -18,7 +18,7 @@ export class BodyTooLarge extends Error {
 }
 
 /** The outcome of reading and validating a body. */
-export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
+type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
 /** Thrown when a JSON route is sent another content type; answered 415. */
 export class NotJson extends Error {
@@ -170,7 +170,7 @@ export function badJson<E extends AppEnv>(c: Context<E>) {
 }
 
 /** A JSON body read and validated: its data, or the 400 answer to send instead. */
-export type JsonBody<T> = { ok: true; data: T } | { ok: false; res: Response };
+type JsonBody<T> = { ok: true; data: T } | { ok: false; res: Response };
 
 /**
  * The JSON body validated with `schema`: its data, or the 400 answer ({@link badJson} when it is

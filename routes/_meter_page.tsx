@@ -32,7 +32,7 @@ export function postedValues(form: Form, fields: readonly string[]): Record<stri
 }
 
 /** The sensor page's path of a sensor's meter actions. */
-export const meterActionsPath = (stationId: number, sensorId: number) =>
+const meterActionsPath = (stationId: number, sensorId: number) =>
   `/admin/devices/station/${stationId}/sensor/${sensorId}/meter`;
 
 /** The meter cards of a sensor, with a refused form's state when there is one. */

@@ -32,7 +32,7 @@ export async function testAndReturn(
 }
 
 /** The result named by the query, worded; null when there is none or it is not one. */
-export function resultFromQuery(
+function resultFromQuery(
   deps: Deps,
   t: Translate,
   query: (name: string) => string | undefined,

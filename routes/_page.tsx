@@ -17,7 +17,7 @@ type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
  * The signed-in user of a page. Pages render only behind a guard (`requireRole`,
  * `requireUser`), so a missing user is a wiring mistake, not a request to answer.
  */
-export function pageUser<E extends AppEnv>(c: Context<E>): User {
+function pageUser<E extends AppEnv>(c: Context<E>): User {
   const user = c.var.user;
   if (!user) throw new Error("a signed-in page was rendered without its guard");
   return user;

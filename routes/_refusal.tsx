@@ -24,7 +24,7 @@ export function refusalStatus(r: Refusal): ContentfulStatusCode {
 }
 
 /** The HTTP status of each kind of refusal. */
-export const REFUSAL_STATUS: Record<RefusalKind, ContentfulStatusCode> = {
+const REFUSAL_STATUS: Record<RefusalKind, ContentfulStatusCode> = {
   invalid: 400,
   not_found: 404,
   conflict: 409,
@@ -36,7 +36,7 @@ export const REFUSAL_STATUS: Record<RefusalKind, ContentfulStatusCode> = {
  * The translated JSON body of a refusal: `{message}`, with `errors` (by field) when the
  * refusal names fields, as the API answered before refusals existed (and `detail` when known).
  */
-export function refusalBody<E extends AppEnv>(c: Context<E>, r: Refusal) {
+function refusalBody<E extends AppEnv>(c: Context<E>, r: Refusal) {
   const t = c.var.t;
   const fields = Object.entries(r.fields);
   const detail = r.detail ? { detail: r.detail } : {};
@@ -59,7 +59,7 @@ export async function attempt<T>(work: Promise<T>): Promise<T | Refusal> {
 }
 
 /** Whether a request wants JSON rather than a page. */
-export function wantsJson<E extends AppEnv>(c: Context<E>): boolean {
+function wantsJson<E extends AppEnv>(c: Context<E>): boolean {
   const p = c.req.path;
   return p.startsWith("/api/") || p.startsWith("/auth/") || c.req.method !== "GET" ||
     (c.req.header("accept") ?? "").startsWith("application/json");

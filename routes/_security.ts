@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 
 /** The Content-Security-Policy of a response with `nonce`. */
-export function contentSecurityPolicy(nonce: string): string {
+function contentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,

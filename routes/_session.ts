@@ -12,7 +12,7 @@ import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import type { User } from "../core/types.ts";
 
 /** Name of the session cookie (httpOnly). */
-export const TOKEN_COOKIE = "token";
+const TOKEN_COOKIE = "token";
 /** Name of the cookie keeping the language chosen before sign-in. */
 export const LANG_COOKIE = "auth_language";
 /** Name of the cookie keeping the last visited route (cleared on sign-out). */
@@ -144,11 +144,6 @@ export function requireRole(role: Role): MiddlewareHandler<UserEnv> {
   };
 }
 
-/** {@link requireRole} for route groups typed with the plain `AppEnv`. */
-export function requirePageRole(role: Role): MiddlewareHandler<AppEnv> {
-  return requireRole(role) as unknown as MiddlewareHandler<AppEnv>;
-}
-
 /**
  * Guard for a page any signed-in user may see: anonymous to /login keeping the location.
  * Handlers behind it read `c.var.user` typed non-null.
@@ -158,7 +153,7 @@ export function requireUser(): MiddlewareHandler<UserEnv> {
 }
 
 /** Guard for any signed-in page. */
-export function requirePageUser(): MiddlewareHandler<AppEnv> {
+function requirePageUser(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.var.user) {
       const url = new URL(c.req.url);
@@ -181,11 +176,6 @@ export function requireApiRole(...roles: Role[]): MiddlewareHandler<UserEnv> {
     }
     await next();
   };
-}
-
-/** {@link requireApiRole} for route groups typed with the plain `AppEnv`. */
-export function requireApi(...roles: Role[]): MiddlewareHandler<AppEnv> {
-  return requireApiRole(...roles) as unknown as MiddlewareHandler<AppEnv>;
 }
 
 /** The portal's own origin: `PUBLIC_URL`'s when set, else the request's. */

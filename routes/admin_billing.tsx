@@ -26,7 +26,7 @@ import {
   zoneChoices,
 } from "../services/billing/mod.ts";
 import { Refusal } from "../services/refusal.ts";
-import { isPeriod, type PeriodKind } from "../core/periods.ts";
+import { isPeriod } from "../core/periods.ts";
 import { localParts } from "../core/local_time.ts";
 import {
   pageQuery,
@@ -44,37 +44,7 @@ import {
 import { BillingPage } from "../components/billing/BillingPage.tsx";
 import { billingActionRoutes } from "./admin_billing_actions.tsx";
 import { listOf } from "./admin_billing_list.tsx";
-
-/** Unit bills or station bills. */
-export type Mode = "units" | "stations";
-
-/** A billing page: its path, what it lists, the billing type it is limited to, its title key. */
-export interface BillingPath {
-  base: string;
-  mode: Mode;
-  kind?: PeriodKind;
-  title?: string;
-}
-
-/** Every admin billing page (spec 001 section 2). */
-export const BILLING_PATHS: readonly BillingPath[] = [
-  { base: "/admin/units-billing", mode: "units" },
-  { base: "/admin/stations-billing", mode: "stations" },
-  { base: "/admin/billing", mode: "units", kind: "monthly", title: "monthly_units" },
-  { base: "/admin/bimester-billing", mode: "units", kind: "bimonthly", title: "bimonthly_units" },
-  {
-    base: "/admin/customer-billing",
-    mode: "stations",
-    kind: "monthly",
-    title: "monthly_stations",
-  },
-  {
-    base: "/admin/bimester-customer-billing",
-    mode: "stations",
-    kind: "bimonthly",
-    title: "bimonthly_stations",
-  },
-];
+import { BILLING_PATHS, type BillingPath } from "./_billing_paths.ts";
 
 const FAIL_REASONS = ["invalid_period", "future_period", "invalid_zone", "zone_not_found"];
 const DELETE_ERRORS = ["bill_paid", "bill_live_reference", "bill_not_found", "bill_changed"];
@@ -83,7 +53,7 @@ const DELETE_ERRORS = ["bill_paid", "bill_live_reference", "bill_not_found", "bi
 const count = (v: string | undefined) => (/^\d{1,9}$/.test(v ?? "") ? Number(v) : 0);
 
 /** The back fields (validated picker values) a form carries. */
-export function backOf(form: Record<string, string | string[]>): {
+function backOf(form: Record<string, string | string[]>): {
   zone_id: number | null;
   year: number | null;
   period: string | null;
@@ -130,7 +100,7 @@ function resultOf(c: Context<UserEnv>, period: string): ProcessResult | null {
 }
 
 /** The pickers of a page from its query. */
-export async function pickersOf(
+async function pickersOf(
   c: Context<UserEnv>,
   deps: Deps,
   path: BillingPath,

@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
-import type { BillingPath } from "./admin_billing.tsx";
+import type { BillingPath } from "./_billing_paths.ts";
 import {
   recordPayment,
   stationBillRows,

@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
-import type { BillingPath } from "./admin_billing.tsx";
+import type { BillingPath } from "./_billing_paths.ts";
 import {
   type StationBillRow,
   stationBillRows,
@@ -29,7 +29,7 @@ import { StationBills } from "../components/billing/StationBills.tsx";
 import { PagerOf, type Paging } from "../components/kit/mod.ts";
 
 /** The fields that carry a page's pickers back after an action. */
-export function backFields(p: Pickers): Record<string, string> {
+function backFields(p: Pickers): Record<string, string> {
   return p.zone
     ? { zone_id: String(p.zone.id), year: String(p.year), period: p.period }
     : { year: String(p.year), period: p.period };

@@ -14,22 +14,18 @@ import { idParam, readForm } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
 import { pdfResponse } from "./api/reports.ts";
 import { localParts } from "../core/local_time.ts";
-import { parsePeriod } from "../core/periods.ts";
+import { parsePeriod, periodLabel } from "../core/periods.ts";
 import {
   checkReportRequest,
-  cityOf,
-  currentPeriod,
   generateReport,
-  periodName,
   type PeriodRow,
   type StationContext,
   stationContext,
-  stationPeriods,
   stationReport,
   unitBillOf,
   unitReport,
-  zoneOfBill,
 } from "../services/reports/mod.ts";
+import { cityOf, currentPeriod, stationPeriods, zoneOfBill } from "../core/reports.ts";
 import { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "../services/billing/mod.ts";
 import { invalid, Refusal } from "../services/refusal.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
@@ -244,7 +240,7 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
     const method = RECALC_METHODS.find((m) => m === q.method);
     if (q.done === "recalculated" && expanded && method) {
       notice = t("reports.unit_report.recalculate_success", {
-        period: periodName(t, expanded),
+        period: periodLabel(t, expanded),
         method: t(`billing.recalculation.methods.${method}.name`),
       });
     }

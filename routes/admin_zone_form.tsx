@@ -76,7 +76,7 @@ function levelCount(zone: Zone, prefix: string): number {
 const opt = (n: number | undefined) => n ? String(n) : "";
 
 /** The form's values for a stored zone (or the defaults). */
-export function valuesFromZone(zone: Zone): ZoneFormValues {
+function valuesFromZone(zone: Zone): ZoneFormValues {
   const r = zone as unknown as Record<string, number>;
   // A preset's unconfirmed price (NaN) is an empty field.
   const s = (k: string) => Number.isNaN(r[k]) ? "" : String(r[k] ?? 0);
@@ -122,7 +122,7 @@ export function valuesFromZone(zone: Zone): ZoneFormValues {
 }
 
 /** The form's values from a posted form. */
-export function valuesFromForm(f: Form): ZoneFormValues {
+function valuesFromForm(f: Form): ZoneFormValues {
   const levels: LevelRow[] = [];
   for (let i = 0; i < MAX_LEVELS + 1 && `level_price_${i}` in f; i++) {
     const l = (k: string) => str(f, `level_${k}_${i}`);
@@ -182,7 +182,7 @@ export function valuesFromForm(f: Form): ZoneFormValues {
 const toNum = (s: string) => s.trim() === "" ? undefined : Number(s);
 
 /** The zone body of the form's values, for {@link parseZone}. */
-export function bodyFromValues(v: ZoneFormValues): Record<string, unknown> {
+function bodyFromValues(v: ZoneFormValues): Record<string, unknown> {
   const p = v.pricing;
   const seasonal = isSeasonal(p.mode);
   const tiered = p.mode === "tiered" || p.mode === "seasonal_tiered";

@@ -15,9 +15,9 @@ import {
   tenantDashboard,
   tenantPricing,
   UNIT_NOT_FOUND,
-  UNIT_TABS,
   unitDetail,
 } from "../services/tenant/mod.ts";
+import { UNIT_TABS } from "../core/tenant_queries.ts";
 import { DashboardError, TenantDashboard } from "../components/tenant/TenantDashboard.tsx";
 import { ConsumptionPage } from "../components/tenant/ConsumptionPage.tsx";
 import { UnitView } from "../components/tenant/UnitView.tsx";

@@ -9,11 +9,12 @@ import {
   type SSR,
   stationTopicPrefix,
   type StationUnit,
+  type StoredDevice,
 } from "../core/devices.ts";
-import { createDevice, type StoredDevice } from "../db/devices.ts";
+import { createDevice } from "../db/devices.ts";
 
 /** What tells the benchmarks' stations apart. */
-export interface BenchStation {
+interface BenchStation {
   name: string;
   serial: string;
   stationId: string;
@@ -53,7 +54,7 @@ export async function createBenchStation(kv: Deno.Kv, s: BenchStation): Promise<
 }
 
 /** What tells the benchmarks' meters apart. */
-export interface BenchMeter {
+interface BenchMeter {
   name: string;
   serial: string;
   unitId: string;

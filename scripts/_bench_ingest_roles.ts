@@ -16,7 +16,7 @@ import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import { sensorTopicPrefix } from "../core/devices.ts";
 
 /** The command-line options a role reads. */
-export interface RoleArgs {
+interface RoleArgs {
   url?: string;
   port?: string;
   "client-id"?: string;
@@ -32,7 +32,7 @@ const out = (line = "") => Deno.stdout.writeSync(enc.encode(line + "\n"));
 /** The account ingest signs in with on the bench's brokers. */
 export const INGEST_CREDENTIALS = { username: "bench-ingest", password: "bench-ingest-secret" };
 /** Bytes in whole megabytes. */
-export const mb = (bytes: number) => Math.round(bytes / 1048576);
+const mb = (bytes: number) => Math.round(bytes / 1048576);
 /** CPU time (user and system, every thread of this process) in ms since `since`. */
 const cpuMs = (since?: NodeJS.CpuUsage) => {
   const u = process.cpuUsage(since);

@@ -4,7 +4,7 @@
  * (`services/platform/stores.ts`). Scripts render nothing, so they need no browser build.
  */
 import { type Config, ConfigError, loadConfig } from "../services/platform/config.ts";
-import { type OpenedStores, openStores } from "../services/platform/stores.ts";
+import { openStores } from "../services/platform/stores.ts";
 import { createLogger } from "../services/platform/log.ts";
 import type { Deps } from "../services/deps.ts";
 import { TelemetryStoreRefused } from "../db/telemetry/mod.ts";
@@ -22,11 +22,8 @@ export function scriptConfig(err: (line: string) => void): Config | null {
   }
 }
 
-/** A script's dependencies and how to close them. */
-export type ScriptDeps = OpenedStores;
-
 /** Opens what a script needs from `config` (the same stores as `main.ts`). */
-export const openScriptDeps: typeof openStores = openStores;
+const openScriptDeps: typeof openStores = openStores;
 
 const enc = new TextEncoder();
 

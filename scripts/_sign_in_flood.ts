@@ -8,7 +8,7 @@
  */
 
 /** What {@link signInFlood} measured. */
-export interface FloodResult {
+interface FloodResult {
   /** Real sign-ins answered 200. */
   ok: number;
   /** The real sign-ins' answers by status. */

@@ -41,7 +41,8 @@ import {
 import { demoZoneBody } from "../services/demo_devices.ts";
 import { computeUnitBill } from "../core/tariff.ts";
 import { computeCustomerBill } from "../core/customer_bill.ts";
-import { buildCustomerBill, buildUnitBill, changePayment } from "../core/bill.ts";
+import { buildCustomerBill, buildUnitBill } from "../core/bill.ts";
+import { changePayment } from "../core/payment.ts";
 import { openCertificateAuthority } from "../services/platform/pki.ts";
 
 const args = parseArgs({

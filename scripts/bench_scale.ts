@@ -143,7 +143,7 @@ end
 `;
 
 /** What one wrk run measured. */
-export interface WrkResult {
+interface WrkResult {
   requests: number;
   rps: number;
   p50_ms: number;

@@ -23,7 +23,7 @@ const USAGE =
   "usage: deno task bill (--zone ID | --all) --period YYYY-MM[-MM] [--dry-run] [--json]";
 
 /** Parsed command line. */
-export interface BillArgs {
+interface BillArgs {
   zone: string | null;
   all: boolean;
   period: string;
@@ -32,7 +32,7 @@ export interface BillArgs {
 }
 
 /** Parses the arguments; throws TypeError with the usage for a bad command line. */
-export function parseBillArgs(args: string[]): BillArgs {
+function parseBillArgs(args: string[]): BillArgs {
   let values;
   try {
     ({ values } = parseArgs({
@@ -64,7 +64,7 @@ export function parseBillArgs(args: string[]): BillArgs {
 }
 
 /** Writes one line. */
-export type Print = (line: string) => void;
+type Print = (line: string) => void;
 
 function summary(r: BillingResult): string[] {
   const lines = [

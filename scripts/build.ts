@@ -11,7 +11,7 @@ import { subsetInter } from "./subset_font.ts";
 import type { Manifest } from "../components/assets.ts";
 
 /** Options of a build. */
-export interface BuildOptions {
+interface BuildOptions {
   dev: boolean;
   outDir: URL;
 }
@@ -136,7 +136,7 @@ async function writeStyleEntries(dir: URL): Promise<Record<StylesheetName, strin
 }
 
 /** Runs the build and writes the manifest; returns it. */
-export async function build(opts: BuildOptions) {
+async function build(opts: BuildOptions) {
   const entriesDir = new URL(".build/entries/", root);
   await Deno.mkdir(entriesDir, { recursive: true });
   await Deno.remove(opts.outDir, { recursive: true }).catch(() => {});

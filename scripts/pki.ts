@@ -18,7 +18,7 @@ const USAGE = "usage: deno task pki server --host NAME[,NAME...] --out DIR [--da
   "       deno task pki ca --out DIR";
 
 /** A parsed command line. */
-export interface PkiArgs {
+interface PkiArgs {
   command: "server" | "ca";
   hosts: string[];
   out: string;

@@ -96,7 +96,7 @@ async function unlessBusy<T>(work: () => Promise<T>, giveBack: () => Promise<voi
 }
 
 /** The outcome of a registration. */
-export type RegisterResult =
+type RegisterResult =
   | { ok: true; user: User }
   | { ok: false; field: "accessCode" | "email" | "password"; key: string }
   | { ok: false; throttled: true; retryAfterMs: number };
@@ -389,7 +389,7 @@ export async function ensureAdmin(
 }
 
 /** A random password of 16 characters from an unambiguous alphabet. */
-export function generatePassword(): string {
+function generatePassword(): string {
   const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => alphabet[b % alphabet.length]).join("");

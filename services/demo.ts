@@ -17,7 +17,7 @@ import { isDiskFull } from "./refusal.ts";
 export const DEMO_PASSWORD = "demo1234";
 
 /** What the demo seeded, to print. */
-export interface DemoSummary {
+interface DemoSummary {
   accounts: { email: string; role: string; password: string }[];
   codes: { code: string; role: string }[];
   /** Serials of the demo station's simulated meters. */

@@ -28,9 +28,9 @@ import mqtt from "mqtt";
 /** Serial of the demo station. */
 export const DEMO_STATION_SERIAL = "DEMO-ST-01";
 /** MQTT credentials of the demo station's controller. */
-export const DEMO_STATION_MQTT = { username: "demo-station-01", password: "demo-station-pass" };
+const DEMO_STATION_MQTT = { username: "demo-station-01", password: "demo-station-pass" };
 /** How many simulated meters the demo station has. */
-export const DEMO_METERS = 3;
+const DEMO_METERS = 3;
 /**
  * Serials and credentials of the demo's meters: the simulator's serials and usernames
  * (`SIM0001`, `sim0001`), with passwords long enough for the device password rule
@@ -169,7 +169,7 @@ async function pastOutages(deps: Deps, serial: string): Promise<void> {
 const BACKFILL_CHUNK = 288;
 
 /** Writes `days` of 5-minute history for each meter, through the Shelly parsing path. */
-export async function backfill(deps: Deps, serials: string[], days: number): Promise<void> {
+async function backfill(deps: Deps, serials: string[], days: number): Promise<void> {
   const end = deps.now();
   const start = end - days * 86_400_000;
   const options = { ...DEFAULT_INTERPRET, maxAgeMs: (days + 1) * 86_400_000 };

@@ -12,7 +12,8 @@ import { fleetConnectivity } from "./devices/connectivity.ts";
 import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../core/local_time.ts";
 import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
 import { connectivityOf, fleetUptime } from "../core/fleet_uptime.ts";
-import { type IngestHealth, readIngestHealth } from "../db/ingest_health.ts";
+import { readIngestHealth } from "../db/ingest_health.ts";
+import { type IngestHealth } from "../core/ingest_health.ts";
 import type { UnitMeters } from "./devices/meter_usage.ts";
 import { metersFor } from "./devices/tenancies.ts";
 
@@ -31,7 +32,7 @@ export interface Overview {
 }
 
 /** The sensors `viewer` may see. */
-export function visibleSensors(deps: Deps, viewer: User): Promise<DeviceView[]> {
+function visibleSensors(deps: Deps, viewer: User): Promise<DeviceView[]> {
   return listDeviceViews(deps, viewer, { type: "sensor" });
 }
 
@@ -78,7 +79,7 @@ export async function overview(deps: Deps, viewer: User): Promise<Overview> {
 }
 
 /** A chart point: the start of its interval, its label, energy in kWh, power in kW (day). */
-export interface ChartPoint {
+interface ChartPoint {
   timestamp: number;
   label: string;
   energy: number;
@@ -93,7 +94,7 @@ export interface Chart {
 }
 
 /** Chart modes of the dashboard. */
-export type ChartMode = "day" | "month" | "year" | "total";
+type ChartMode = "day" | "month" | "year" | "total";
 
 /**
  * The dashboard chart: `day` is 96 quarter hours of power and energy, `month` the energy of
@@ -294,7 +295,7 @@ export async function systemStats(deps: Deps, viewer: User) {
 }
 
 /** Timeframes of the system page and their row width. */
-export const TIMEFRAMES = {
+const TIMEFRAMES = {
   "24h": { span: DAY, step: HOUR },
   "7d": { span: 7 * DAY, step: 6 * HOUR },
   "30d": { span: 30 * DAY, step: DAY },

@@ -37,7 +37,7 @@ function dateText(lang: Language, date: string): string {
 }
 
 /** A notification with its texts in the reader's language. */
-export function renderNotification(note: Notification, t: Translate, lang: Language): Notification {
+function renderNotification(note: Notification, t: Translate, lang: Language): Notification {
   const p = note.params;
   if (!p) return { ...note, params: note.params ?? null, link: note.link ?? null };
   if (typeof p.title_key === "string" && typeof p.message_key === "string") {

@@ -52,11 +52,6 @@ export const notFound = refusalOf("not_found");
 /** The thing exists but its state forbids the change. */
 export const conflict = refusalOf("conflict");
 
-/** The caller may not do this. */
-export function forbidden(key = "errors.forbidden", detail?: string): Refusal {
-  return new Refusal("forbidden", key, {}, detail);
-}
-
 /** Something the use case depends on (a broker, a payment processor) did not answer or said no. */
 export const unavailable = refusalOf("unavailable");
 

@@ -10,7 +10,7 @@ import { getUser, publicUser, type StoredUser, updateUser } from "../db/users.ts
 import { issueToken, type TokenClaims } from "./platform/tokens.ts";
 
 /** A fresh access token and its lifetime in seconds. */
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   ttlSeconds: number;
 }

@@ -4,9 +4,9 @@ import { conflict, notFound } from "./refusal.ts";
 import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
-import { zoneStationCounts } from "../db/devices.ts";
+import { zoneStationCounts } from "../db/device_lists.ts";
 import { dayStart, localDate } from "../core/local_time.ts";
-import { firstDayOf, versionOn } from "../core/zone_versions.ts";
+import { firstDayOf, versionOn, type ZoneHistoryEntry } from "../core/zone_versions.ts";
 import {
   createZone,
   deleteZone,
@@ -17,7 +17,6 @@ import {
   type StoredZone,
   updateZone,
   zoneHistory,
-  type ZoneHistoryEntry,
   zoneVersions,
 } from "../db/zones.ts";
 import { listDeviceViews, pageStationViews, scopeOf, type StationSort } from "./devices/mod.ts";
@@ -27,9 +26,9 @@ import type { DeviceView } from "../core/devices.ts";
 /** Locale key of the not-found answer. */
 export const ZONE_NOT_FOUND = "zones.zone_detail.errors.not_found";
 /** Locale key of the refusal to delete a zone with stations. */
-export const ZONE_HAS_STATIONS = "zones.zone_detail.errors.cannot_delete";
+const ZONE_HAS_STATIONS = "zones.zone_detail.errors.cannot_delete";
 
-export type { StoredVersion, StoredZone };
+export type { StoredZone };
 
 /** A zone as served: stored fields plus its station count. */
 export type ZoneView = StoredZone & { station_count: number };
@@ -46,7 +45,7 @@ export interface ZoneStation {
 }
 
 /** The outcome of validating a zone body: the zone, and the month of a new price version. */
-export type ZoneParse =
+type ZoneParse =
   | { ok: true; zone: Zone; effective_from?: string }
   | { ok: false; errors: FieldErrors };
 

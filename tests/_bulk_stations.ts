@@ -2,8 +2,8 @@
  * Many stations at once, written straight to Deno KV (no API, no password hashing): for the
  * billing benchmarks and the tests that need hundreds of stations.
  */
-import { createDevice, type StoredDevice } from "../db/devices.ts";
-import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
+import { createDevice } from "../db/devices.ts";
+import { sensorTopicPrefix, stationTopicPrefix, type StoredDevice } from "../core/devices.ts";
 
 /** One station written by {@link bulkStation}. */
 export interface BulkStation {

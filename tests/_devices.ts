@@ -1,5 +1,5 @@
 /** Device records as the store keeps them (`db/devices.ts`), for tests that write them directly. */
-import type { StoredDevice } from "../db/devices.ts";
+import type { StoredDevice } from "../core/devices.ts";
 
 /** A station with one SSR and the units `unit_1` and `unit_2`. */
 export function storedStation(

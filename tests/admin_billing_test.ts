@@ -12,7 +12,7 @@ import { defaultZone } from "../core/zone.ts";
 import { createZone } from "../db/zones.ts";
 import { localParts } from "../core/local_time.ts";
 import { firstWord } from "../components/billing/model.ts";
-import { listStatus as unitBillStatus } from "../core/bill.ts";
+import { listStatus as unitBillStatus } from "../core/bill_status.ts";
 
 const test = testsWith(billingWorld, (w) => w.t.close());
 

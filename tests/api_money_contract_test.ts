@@ -23,7 +23,7 @@ import assert from "node:assert/strict";
 import { call, type TestApp, testsWith } from "./_helpers.ts";
 import { addStation, assignOwner, billingWorld, meter } from "./_billing_world.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
-import { amountDue } from "../core/bill.ts";
+import { amountDue } from "../core/payment.ts";
 import { createZone } from "../db/zones.ts";
 import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { runBilling, sweepOverdue } from "../services/billing/mod.ts";

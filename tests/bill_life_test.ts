@@ -22,7 +22,7 @@ import { call, type TestApp, testsWith } from "./_helpers.ts";
 import { billingWorld, meter, stationCounts, unitCounts } from "./_billing_world.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
 import { createZone } from "../db/zones.ts";
-import { changePayment } from "../core/bill.ts";
+import { changePayment } from "../core/payment.ts";
 import {
   getUnitBillEntry,
   listCustomerBills,

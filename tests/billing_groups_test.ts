@@ -6,10 +6,10 @@
 import { testsWith } from "./_helpers.ts";
 import assert from "node:assert/strict";
 import { type BillingWorld, billingWorld, finalizeOne, meter } from "./_billing_world.ts";
-import { createDevice, type StoredDevice } from "../db/devices.ts";
+import { createDevice } from "../db/devices.ts";
+import { sensorTopicPrefix, stationTopicPrefix, type StoredDevice } from "../core/devices.ts";
 import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { type BillingProgress, runBilling } from "../services/billing/mod.ts";
-import { sensorTopicPrefix, stationTopicPrefix } from "../core/devices.ts";
 
 const test = testsWith(billingWorld, (w) => w.t.close());
 

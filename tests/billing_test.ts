@@ -10,7 +10,7 @@ import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { Refusal } from "../services/refusal.ts";
 import { listNotifications } from "../db/notifications.ts";
 import { runBillCli } from "../scripts/bill.ts";
-import { dueDateAfter } from "../core/bill.ts";
+import { dueDateAfter } from "../core/payment.ts";
 import { periodBounds, previousPeriods, runBilling } from "../services/billing/mod.ts";
 
 const test = testsWith(billingWorld, (w) => w.t.close());

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
 import { runIngest } from "../ingest/run.ts";
-import { HEALTH_STALE_MS, type IngestHealth, publishIngestHealth } from "../db/ingest_health.ts";
-import { DROP_REASONS } from "../ingest/stats.ts";
+import { publishIngestHealth } from "../db/ingest_health.ts";
+import { DROP_REASONS, HEALTH_STALE_MS, type IngestHealth } from "../core/ingest_health.ts";
 import {
   connectMeters,
   embeddedBroker,

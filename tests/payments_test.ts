@@ -24,7 +24,7 @@ import {
 import type { PaymentWorld } from "./_payment_world.ts";
 import { listNotifications } from "../db/notifications.ts";
 import { listEvents } from "../db/payments.ts";
-import { amountDue } from "../core/bill.ts";
+import { amountDue } from "../core/payment.ts";
 import { isValidClabe } from "../services/payments/sandbox/clabe.ts";
 import { basicAuth, reconcileCharges, webhooksIdle } from "../services/payments/mod.ts";
 

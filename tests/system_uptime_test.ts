@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { account, call, testApp } from "./_helpers.ts";
 import { storedSensor, storedStation } from "./_devices.ts";
-import { createDevice, type StoredDevice } from "../db/devices.ts";
+import { createDevice } from "../db/devices.ts";
+import { type StoredDevice } from "../core/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { systemPerformance, systemStats } from "../services/measurements.ts";
 

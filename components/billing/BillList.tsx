@@ -17,7 +17,7 @@ interface BillRow {
 }
 
 /** Props of {@link BillList}. */
-export interface BillListProps<T extends BillRow> {
+interface BillListProps<T extends BillRow> {
   t: Translate;
   /** Which bills: the texts are `billing.{kind}_billing.*`, the test id `{kind}-bills`. */
   kind: "station" | "unit";
@@ -51,7 +51,7 @@ export function BillList<T extends BillRow>({ t, kind, rows, paging, columns }: 
 }
 
 /** Props of {@link BillActions}. */
-export interface BillActionsProps {
+interface BillActionsProps {
   t: Translate;
   /** The bill's details page and the link's text. */
   view: { href: string; label: string };

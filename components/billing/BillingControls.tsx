@@ -29,7 +29,7 @@ export type ProcessResult =
   | { ok: false; message: string };
 
 /** Props of {@link PickerForm}. */
-export interface PickerFormProps {
+interface PickerFormProps {
   t: Translate;
   action: string;
   pickers: Pickers;
@@ -71,7 +71,7 @@ export function PickerForm({ t, action, pickers }: PickerFormProps) {
 }
 
 /** Props of {@link ProcessForm}. */
-export interface ProcessFormProps {
+interface ProcessFormProps {
   t: Translate;
   action: string;
   pickers: Pickers;
@@ -162,7 +162,7 @@ export function ResultPanel({ t, result }: { t: Translate; result: ProcessResult
 }
 
 /** Props of {@link Tiles}. */
-export interface TilesProps {
+interface TilesProps {
   t: Translate;
   total: number;
   finalized: number;

@@ -11,7 +11,7 @@ import {
 import { periodLabel, type Pickers } from "./model.ts";
 
 /** Props of {@link BillingPage}. */
-export interface BillingPageProps {
+interface BillingPageProps {
   t: Translate;
   /** Which page: unit bills or station (customer) bills. */
   mode: "units" | "stations";

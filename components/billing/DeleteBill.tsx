@@ -7,7 +7,7 @@ import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 
 /** Props of {@link DeleteBill}. */
-export interface DeleteBillProps {
+interface DeleteBillProps {
   t: Translate;
   /** The list page's path. */
   base: string;

@@ -10,7 +10,7 @@ import { errAttrs, FieldError, TextField } from "../Field.tsx";
 import { periodLabel } from "./model.ts";
 
 /** Props of {@link PaymentRecordForm}. */
-export interface PaymentRecordFormProps {
+interface PaymentRecordFormProps {
   t: Translate;
   bill: UnitBillRow;
   action: string;

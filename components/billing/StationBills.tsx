@@ -4,7 +4,7 @@ import { BillActions, BillList } from "./BillList.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
 
 /** One customer bill as the list shows it. */
-export interface StationBillRow {
+interface StationBillRow {
   id: number;
   station_id: number;
   kind: "monthly" | "bimonthly";
@@ -21,7 +21,7 @@ export interface StationBillRow {
 }
 
 /** Props of {@link StationBills}. */
-export interface StationBillsProps {
+interface StationBillsProps {
   t: Translate;
   rows: StationBillRow[];
   /** The page's path (`/admin/stations-billing`, `/admin/customer-billing`, ...). */

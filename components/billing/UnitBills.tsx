@@ -7,7 +7,7 @@ import { moneyText } from "../../core/money.ts";
 import { firstWord, kwhText } from "./model.ts";
 
 /** Props of {@link UnitBills}. */
-export interface UnitBillsProps {
+interface UnitBillsProps {
   t: Translate;
   rows: UnitBillRow[];
   /** The page's path (`/admin/units-billing`, `/admin/billing`, ...). */

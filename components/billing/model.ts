@@ -15,7 +15,7 @@ export type { ZoneChoice } from "../../services/billing/lists.ts";
 import type { ZoneChoice } from "../../services/billing/lists.ts";
 
 /** The raw query of a billing page. */
-export interface PickerQuery {
+interface PickerQuery {
   zone_id?: string;
   year?: string;
   period?: string;

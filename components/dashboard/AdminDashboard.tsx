@@ -11,7 +11,8 @@ import { Island } from "../render.tsx";
 import { StationList, type StationRow } from "../devices/StationList.tsx";
 import { AddLink, Card, FormError, type Paging, SearchForm } from "../kit/mod.ts";
 import type { StationSort } from "../../services/devices/lists.ts";
-import DashboardLive, { type DashboardLiveTexts } from "../../islands/DashboardLive.tsx";
+import DashboardLive from "../../islands/DashboardLive.tsx";
+import type { DashboardLiveTexts } from "../../islands/dashboard_cells.ts";
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
 import { type EnergyMode, seriesUrl, yieldText } from "../../core/energy_modes.ts";
 import { type MapStation, StationMap } from "./StationMap.tsx";
@@ -19,10 +20,10 @@ import { type MapStation, StationMap } from "./StationMap.tsx";
 /** The dashboard's tabs. */
 export const DASHBOARD_TABS = ["list", "map", "chart"] as const;
 /** A dashboard tab. */
-export type DashboardTab = typeof DASHBOARD_TABS[number];
+type DashboardTab = typeof DASHBOARD_TABS[number];
 
 /** Props of {@link AdminDashboard}. */
-export interface AdminDashboardProps {
+interface AdminDashboardProps {
   t: Translate;
   tab: DashboardTab;
   q: string;
@@ -46,7 +47,7 @@ export interface AdminDashboardProps {
 }
 
 /** The live cards' texts. */
-export function liveTexts(t: Translate): DashboardLiveTexts {
+function liveTexts(t: Translate): DashboardLiveTexts {
   const E = (k: string) => t(`dashboard.energy_production.${k}`);
   return {
     stations: t("dashboard.stats.stations"),
@@ -69,7 +70,7 @@ export function liveTexts(t: Translate): DashboardLiveTexts {
 }
 
 /** The chart's texts. */
-export function chartTexts(t: Translate): EnergyChartTexts {
+function chartTexts(t: Translate): EnergyChartTexts {
   const C = (k: string) => t(`dashboard.chart.${k}`);
   return {
     modes: {

@@ -5,13 +5,16 @@
  * on the server from `db/ingest_health.ts`'s reports; no JavaScript.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { DROP_REASONS, type DropReason } from "../../ingest/stats.ts";
+import {
+  DROP_REASONS,
+  type DropReason,
+  type IngestHealth as Health,
+} from "../../core/ingest_health.ts";
 import { type ListColumn, ResponsiveList } from "../kit/mod.ts";
-import type { IngestHealth as Health } from "../../db/ingest_health.ts";
 import { DISPLAY_TIME_ZONE } from "../users/format.ts";
 
 /** Props of {@link IngestHealth}. */
-export interface IngestHealthProps {
+interface IngestHealthProps {
   t: Translate;
   lang: string;
   /** Null when the reports could not be read. */

@@ -37,7 +37,7 @@ export interface SystemFigures {
 }
 
 /** Props of {@link SystemStats}. */
-export interface SystemStatsProps {
+interface SystemStatsProps {
   t: Translate;
   lang: string;
   timeframe: StatsTimeframe;

@@ -82,7 +82,7 @@ export const MEXICO_OUTLINE: [number, number][] = [
 ];
 
 /** Major cities by normalized name (see {@link cityKey}). */
-export const CITIES: Record<string, [number, number]> = {
+const CITIES: Record<string, [number, number]> = {
   "ciudad de mexico": [-99.13, 19.43],
   "guadalajara": [-103.35, 20.67],
   "zapopan": [-103.39, 20.72],
@@ -168,7 +168,7 @@ export const cityPosition = (name: string): [number, number] | null =>
   CITIES[cityKey(name)] ?? null;
 
 /** The map's box in degrees and its drawing size. */
-export const MAP_BOX = { west: -118, east: -86, north: 33.2, south: 14 };
+const MAP_BOX = { west: -118, east: -86, north: 33.2, south: 14 };
 const KX = Math.cos((23.5 * Math.PI) / 180);
 /** Drawing width and height of the map in SVG units. */
 export const MAP_W = Math.round((MAP_BOX.east - MAP_BOX.west) * KX * 20);

@@ -12,7 +12,7 @@ import { Card, FormError, FormHead } from "../kit/mod.ts";
 export type FormTexts = (k: string, p?: Record<string, string | number>) => string;
 
 /** Props of {@link DeviceForm}. */
-export interface DeviceFormProps {
+interface DeviceFormProps {
   /** `station` or `sensor`: the test ids `{kind}-form` and `save-{kind}`. */
   kind: "station" | "sensor";
   F: FormTexts;
@@ -118,7 +118,7 @@ export function DeviceTextField({ id, label, mark, value, placeholder, auto, req
 }
 
 /** Cancel (back) and the submit button. */
-export function DeviceFormActions({ back, cancel, save, testId }: {
+function DeviceFormActions({ back, cancel, save, testId }: {
   back: string;
   cancel: string;
   save: string;

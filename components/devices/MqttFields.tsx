@@ -9,7 +9,7 @@ import { errAttrs, FieldError } from "../Field.tsx";
 import { MQTT_PASSWORD_MAX_LENGTH, MQTT_PASSWORD_MIN_LENGTH } from "../../core/device_rules.ts";
 
 /** Props of {@link MqttPasswordField}. */
-export interface MqttPasswordFieldProps {
+interface MqttPasswordFieldProps {
   label: ReactNode;
   editing: boolean;
   /** Kept when the no-JavaScript form comes back after an add/remove action. */
@@ -21,7 +21,7 @@ export interface MqttPasswordFieldProps {
 }
 
 /** The MQTT password: required on create; on edit blank keeps the current one. */
-export function MqttPasswordField(p: MqttPasswordFieldProps) {
+function MqttPasswordField(p: MqttPasswordFieldProps) {
   return (
     <div className="field">
       <label htmlFor="mqtt_password">{p.label}</label>
@@ -44,7 +44,7 @@ export function MqttPasswordField(p: MqttPasswordFieldProps) {
 }
 
 /** The topic prefix the server derives from the serial number, shown read-only. */
-export function TopicPrefixField(
+function TopicPrefixField(
   { label, value, hint, wide }: { label: string; value: string; hint: string; wide?: boolean },
 ) {
   return (
@@ -64,7 +64,7 @@ export function TopicPrefixField(
 }
 
 /** Props of {@link MqttSection}. */
-export interface MqttSectionProps {
+interface MqttSectionProps {
   t: Translate;
   F: FormTexts;
   editing: boolean;

@@ -17,7 +17,7 @@ import { TenancyCard, type TenancyCardProps } from "./sensor/TenancyCard.tsx";
 import { Card, NotFound } from "../kit/mod.ts";
 
 /** What the page shows, already worded. */
-export interface SensorDetailView {
+interface SensorDetailView {
   id: number;
   name: string;
   serial_number: string;
@@ -48,7 +48,7 @@ export interface SensorDetailView {
 }
 
 /** Props of the page. */
-export interface SensorDetailProps {
+interface SensorDetailProps {
   t: Translate;
   locale: string;
   sensor: SensorDetailView;

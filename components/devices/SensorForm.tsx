@@ -33,14 +33,14 @@ export interface UnitChoice {
 }
 
 /** A tenant the sensor can be assigned to. */
-export interface TenantChoice {
+interface TenantChoice {
   id: number;
   name: string;
   email: string;
 }
 
 /** Props of {@link SensorForm}. */
-export interface SensorFormProps {
+interface SensorFormProps {
   t: Translate;
   station: { id: number; name: string; station_id: string };
   /** The sensor's id when editing, null when adding. */

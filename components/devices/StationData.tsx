@@ -23,7 +23,7 @@ export interface SensorRow {
 }
 
 /** What the page shows of the station. */
-export interface StationDataView {
+interface StationDataView {
   id: number;
   name: string;
   serial_number: string;
@@ -42,7 +42,7 @@ export interface StationDataView {
 }
 
 /** Props of {@link StationData}. */
-export interface StationDataProps {
+interface StationDataProps {
   t: Translate;
   station: StationDataView;
   /** Worded last seen ('5 min ago', 'Never seen'). */
@@ -52,7 +52,7 @@ export interface StationDataProps {
 }
 
 /** A Delete button with its confirmation dialog (a page without JavaScript). */
-export function DeleteDevice(
+function DeleteDevice(
   { t, action, title, message, confirm, cancel, small }: {
     t: Translate;
     action: string;

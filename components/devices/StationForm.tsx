@@ -58,7 +58,7 @@ export function emptyStationValues(): StationFormValues {
 }
 
 /** Props of {@link StationForm}. */
-export interface StationFormProps {
+interface StationFormProps {
   t: Translate;
   /** The station's id when editing, null when creating. */
   id: number | null;

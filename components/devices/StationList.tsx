@@ -39,7 +39,7 @@ export interface StationRow {
 }
 
 /** Props of {@link StationList}. */
-export interface StationListProps {
+interface StationListProps {
   t: Translate;
   q: string;
   /** Null when loading the stations failed. */

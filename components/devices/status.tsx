@@ -3,10 +3,10 @@ import type { DeviceStatus } from "../../core/devices.ts";
 import type { Translate } from "../../services/platform/i18n.ts";
 
 /** The colour of a status: online green, error or offline red, alarm yellow, else grey. */
-export type StatusColour = "green" | "red" | "yellow" | "grey";
+type StatusColour = "green" | "red" | "yellow" | "grey";
 
 /** The colour of a device status (spec 000 section 4). */
-export function statusColour(status: string): StatusColour {
+function statusColour(status: string): StatusColour {
   switch (status) {
     case "online":
       return "green";

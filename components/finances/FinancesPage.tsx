@@ -13,14 +13,14 @@ import type { ReactNode } from "react";
 import { Figures, money, RevenueProfitChart, Tile } from "./parts.tsx";
 
 /** The filters of the page. */
-export interface FinanceFilters {
+interface FinanceFilters {
   currency: string;
   start_date?: string;
   end_date?: string;
 }
 
 /** Props of {@link FinancesPage}: figures in cents; null where loading failed. */
-export interface FinancesPageProps {
+interface FinancesPageProps {
   t: Translate;
   filters: FinanceFilters;
   overview: FinanceOverview | null;

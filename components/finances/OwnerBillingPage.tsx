@@ -12,7 +12,7 @@ import { Card, type ListColumn, PageHeader, Picker, ResponsiveList } from "../ki
 import { money, RevenueProfitChart, Tile } from "./parts.tsx";
 
 /** Props of {@link OwnerBillingPage}: figures in cents. */
-export interface OwnerBillingPageProps {
+interface OwnerBillingPageProps {
   t: Translate;
   overview: OwnerOverview;
   years: number[];

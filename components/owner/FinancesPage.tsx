@@ -7,7 +7,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import { Card, PageHeader, StatusBadge } from "../kit/mod.ts";
 
 /** The planned features in the spec's order, with their priority and eta. */
-export const ROADMAP = [
+const ROADMAP = [
   ["cash_flow_dashboard", "high", "coming_soon"],
   ["tenant_payment_tracking", "high", "coming_soon"],
   ["profit_loss_statements", "high", "coming_soon"],

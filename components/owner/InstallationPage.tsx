@@ -11,7 +11,7 @@ import { Card, PageHeader, StatusBadge } from "../kit/mod.ts";
 import { cents, num } from "./format.ts";
 
 /** Props of {@link InstallationPage}. */
-export interface InstallationPageProps {
+interface InstallationPageProps {
   t: Translate;
   data: Installation;
   /** The station's address on one line. */
@@ -26,7 +26,7 @@ export interface InstallationPageProps {
 const COLORS = ["var(--primary, #0b6b4f)", "var(--info, #1f5fae)", "var(--warning, #b7791f)"];
 
 /** The phase A/B/C pie: a conic gradient with its legend (kWh and share). */
-export function PhasePie({ t, phases }: { t: Translate; phases: number[] }) {
+function PhasePie({ t, phases }: { t: Translate; phases: number[] }) {
   const total = phases.reduce((s, p) => s + p, 0);
   let at = 0;
   const stops = phases.map((p, i) => {

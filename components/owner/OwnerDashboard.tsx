@@ -29,7 +29,7 @@ export interface InstallationRow {
 }
 
 /** Props of {@link OwnerDashboard}. */
-export interface OwnerDashboardProps {
+interface OwnerDashboardProps {
   t: Translate;
   user: User;
   data: Data;

@@ -15,7 +15,7 @@ import { durationText } from "../devices/sensor/format.ts";
 import { num, when } from "./format.ts";
 
 /** Props of {@link OwnerUnitPage}. */
-export interface OwnerUnitPageProps {
+interface OwnerUnitPageProps {
   t: Translate;
   d: OwnerUnit;
   offset: number;

@@ -7,7 +7,7 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { ChargeRow, PaymentsOverview } from "../../services/payments/mod.ts";
-import type { PaymentFlag, StoredEvent } from "../../db/payments.ts";
+import type { PaymentFlag, StoredEvent } from "../../core/payment_events.ts";
 import {
   Card,
   FormError,
@@ -21,7 +21,7 @@ import { mxn, paymentBadge } from "./format.ts";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
 /** Props of {@link AdminPaymentsPage}. */
-export interface AdminPaymentsPageProps {
+interface AdminPaymentsPageProps {
   t: Translate;
   data: PaymentsOverview;
   /** The charges list's query, page and links. */

@@ -16,7 +16,7 @@ import { TransferDetails } from "./TransferDetails.tsx";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
 /** Props of {@link PaymentForm}. */
-export interface PaymentFormProps {
+interface PaymentFormProps {
   t: Translate;
   p: TenantPayment;
   testMode: boolean;

@@ -6,11 +6,7 @@
  * the link to the billing history, and the empty state.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import {
-  type PaymentsSummary,
-  summaryList,
-  type TenantPayment,
-} from "../../services/payments/mod.ts";
+import type { PaymentsSummary, TenantPayment } from "../../services/payments/mod.ts";
 import { PaymentsRefresh } from "./PaymentsRefresh.tsx";
 import { esDate, esPeriod, mxn, paymentBadge } from "./format.ts";
 import { TransferDetails } from "./TransferDetails.tsx";
@@ -18,7 +14,7 @@ import { TestModeNotice } from "./TestModeNotice.tsx";
 import { Card } from "../kit/mod.ts";
 
 /** Props of {@link PaymentsPage}. */
-export interface PaymentsPageProps {
+interface PaymentsPageProps {
   t: Translate;
   summary: PaymentsSummary;
   /** Local date `YYYY-MM-DD` (past-due dates are red). */
@@ -95,6 +91,22 @@ function Stat({ label, value, sub }: { label: string; value: string; sub?: strin
       <div className="stat-value">{value}</div>
       {sub && <div className="stat-sub">{sub}</div>}
     </div>
+  );
+}
+
+/** The merged list of the summary: every unpaid bill once, by due date. */
+function summaryList(s: PaymentsSummary): TenantPayment[] {
+  const seen = new Map<number, TenantPayment>();
+  for (
+    const p of [
+      ...s.pending_payments,
+      ...s.overdue_payments,
+      ...s.awaiting_spei_payments,
+      ...s.expired_references,
+    ]
+  ) seen.set(p.id, p);
+  return [...seen.values()].sort((a, b) =>
+    (a.due_date ?? "").localeCompare(b.due_date ?? "") || a.id - b.id
   );
 }
 

@@ -4,7 +4,7 @@ import { Island } from "../render.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
 
 /** Props of {@link PaymentsRefresh}. */
-export interface PaymentsRefreshProps {
+interface PaymentsRefreshProps {
   t: Translate;
   /** How often the page is read again. */
   seconds: number;

@@ -10,7 +10,7 @@ import CopyButton from "../../islands/CopyButton.tsx";
 import { esDate, expiringSoon, mxn } from "./format.ts";
 
 /** Props of {@link TransferDetails}. */
-export interface TransferDetailsProps {
+interface TransferDetailsProps {
   t: Translate;
   p: TenantPayment;
   now: number;

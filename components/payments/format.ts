@@ -6,7 +6,7 @@
 import { PAYMENT_COLOURS, type PaymentStatus } from "../../core/payment.ts";
 
 /** The spec's expiring-soon window of a reference. */
-export const EXPIRING_SOON_MS = 24 * 3_600_000;
+const EXPIRING_SOON_MS = 24 * 3_600_000;
 
 const MXN = new Intl.NumberFormat("es-MX", { style: "currency", currency: "MXN" });
 

@@ -6,7 +6,7 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { UnitBillDetails } from "../../core/bill_details.ts";
-import { factLines } from "../../services/reports/mod.ts";
+import { factLines } from "../../core/reports.ts";
 import { money } from "./format.ts";
 
 const TEST_IDS: Record<string, string> = {

@@ -1,7 +1,7 @@
 /** A donut chart drawn as SVG on the server: one arc per part, with a legend. */
 
 /** One part of the donut. */
-export interface DonutPart {
+interface DonutPart {
   label: string;
   value: number;
   /** Text shown in the legend (the formatted value). */
@@ -10,7 +10,7 @@ export interface DonutPart {
 }
 
 /** Props of {@link Donut}. */
-export interface DonutProps {
+interface DonutProps {
   parts: DonutPart[];
   /** Text in the middle (the total). */
   centre: string;

@@ -1,7 +1,7 @@
 /** A bar chart of energy (kWh) and cost per period, drawn as SVG on the server (no script). */
 
 /** One bar pair. */
-export interface EnergyBar {
+interface EnergyBar {
   label: string;
   energy: number;
   /** Cost in cents. */
@@ -9,7 +9,7 @@ export interface EnergyBar {
 }
 
 /** Props of {@link EnergyBars}. */
-export interface EnergyBarsProps {
+interface EnergyBarsProps {
   bars: EnergyBar[];
   title: string;
   energyLabel: string;

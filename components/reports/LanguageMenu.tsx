@@ -2,7 +2,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 
 /** Props of {@link LanguageMenu}. */
-export interface LanguageMenuProps {
+interface LanguageMenuProps {
   t: Translate;
   label: string;
   /** The link of each language. */

@@ -5,15 +5,15 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
-import type { StoredUnitBill } from "../../db/bills.ts";
-import { type ReportStatus } from "../../services/reports/mod.ts";
+import type { UnitBill } from "../../core/bill.ts";
+import type { ReportStatus } from "../../core/bill_status.ts";
 import { money } from "./format.ts";
 import { BillFacts } from "./BillFacts.tsx";
 
 /** Props of {@link PeriodDetails}. */
-export interface PeriodDetailsProps {
+interface PeriodDetailsProps {
   t: Translate;
-  bill: StoredUnitBill | null;
+  bill: UnitBill | null;
   status: ReportStatus;
   zone: Zone | null;
 }

@@ -2,7 +2,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 
 /** Props of {@link ReportError}. */
-export interface ReportErrorProps {
+interface ReportErrorProps {
   t: Translate;
   title: string;
   message: string;

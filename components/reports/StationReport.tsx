@@ -4,17 +4,17 @@
  * picker when more than one bill exists, and the selected unit's breakdown with a donut.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import type { StoredDevice } from "../../db/devices.ts";
-import type { StoredUnitBill } from "../../db/bills.ts";
+import type { StoredDevice } from "../../core/devices.ts";
+import type { UnitBill } from "../../core/bill.ts";
 import type { StationReportData } from "../../services/reports/mod.ts";
-import { periodName } from "../../services/reports/mod.ts";
+import { periodLabel } from "../../core/periods.ts";
 import { Donut } from "./Donut.tsx";
 import { LanguageMenu } from "./LanguageMenu.tsx";
 import { kwh, money, pdfHref } from "./format.ts";
 import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link StationReport}. */
-export interface StationReportProps {
+interface StationReportProps {
   t: Translate;
   station: StoredDevice;
   city: string;
@@ -23,7 +23,7 @@ export interface StationReportProps {
   periods: string[];
   data: StationReportData;
   /** The unit whose breakdown shows. */
-  selected: StoredUnitBill | null;
+  selected: UnitBill | null;
   /** A PDF could not be made. */
   error: string | null;
 }
@@ -98,7 +98,7 @@ export function StationReport(p: StationReportProps) {
           {row(S("overview.location"), p.city)}
           {row(S("overview.zone"), p.zoneName ?? t("reports.unit_report.pricing_zone.no_zone"))}
           {row(S("overview.billing_type"), t(`billing.billing_types.${p.kind}`))}
-          {row(S("overview.period"), periodName(t, data.period))}
+          {row(S("overview.period"), periodLabel(t, data.period))}
           {row(S("overview.units"), String(units))}
           {row(S("overview.bills"), String(data.bills.length))}
           {row(S("overview.total_energy"), kwh(data.totals.energy))}
@@ -203,7 +203,7 @@ export function StationReport(p: StationReportProps) {
 function UnitBreakdown(
   { t, bill, unit, tenant, stationId }: {
     t: Translate;
-    bill: StoredUnitBill;
+    bill: UnitBill;
     unit: string;
     tenant: string | null;
     stationId: number;

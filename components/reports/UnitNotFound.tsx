@@ -3,7 +3,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import { NotFound } from "../kit/mod.ts";
 
 /** Props of {@link UnitNotFound}. */
-export interface UnitNotFoundProps {
+interface UnitNotFoundProps {
   t: Translate;
   stationId: number;
 }

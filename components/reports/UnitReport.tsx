@@ -4,12 +4,12 @@
  * download per period, the expandable details and (admin, past periods with a bill) the
  * recalculation dialog. Everything works without JavaScript (<details> and GET/POST forms).
  */
-import { isPaymentStatus, PAYMENT_COLOURS } from "../../core/bill.ts";
+import { isPaymentStatus, PAYMENT_COLOURS } from "../../core/payment.ts";
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { PeriodRow } from "../../services/reports/mod.ts";
-import { periodName, zoneOfBill } from "../../services/reports/mod.ts";
-import { parsePeriod } from "../../core/periods.ts";
+import { zoneOfBill } from "../../core/reports.ts";
+import { parsePeriod, periodLabel } from "../../core/periods.ts";
 import { Island } from "../render.tsx";
 import RecalcForm, { type RecalcFormProps } from "../../islands/RecalcForm.tsx";
 import { ZoneCard } from "./ZoneCard.tsx";
@@ -29,7 +29,7 @@ export interface RecalcAttempt {
 }
 
 /** Props of {@link UnitReport}. */
-export interface UnitReportProps {
+interface UnitReportProps {
   t: Translate;
   stationId: number;
   stationName: string;
@@ -175,7 +175,7 @@ export function UnitReport(p: UnitReportProps) {
                 <details open={open}>
                   <summary>
                     <span className="period-name">
-                      <strong>{periodName(t, r.period)}</strong>
+                      <strong>{periodLabel(t, r.period)}</strong>
                       {r.current && (
                         <span className="muted small">{U("reports_table.current_period")}</span>
                       )}
@@ -219,7 +219,7 @@ export function UnitReport(p: UnitReportProps) {
                               <h3>{t("billing.recalculation.title")}</h3>
                               <p className="muted small">
                                 {t("billing.recalculation.description", {
-                                  period: periodName(t, r.period),
+                                  period: periodLabel(t, r.period),
                                 })}
                               </p>
                               <p className="small">

@@ -12,7 +12,7 @@ import { Card, Facts } from "../kit/mod.ts";
 const field = (z: Zone, k: string) => (z as unknown as Record<string, number>)[k] ?? 0;
 
 /** Props of {@link ZoneCard}. */
-export interface ZoneCardProps {
+interface ZoneCardProps {
   t: Translate;
   zone: Zone | null;
 }

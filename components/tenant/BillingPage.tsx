@@ -8,8 +8,8 @@ import { BillFacts } from "../reports/BillFacts.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { TenantBillRow, TenantOverview } from "../../services/tenant/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
-import { amountDue } from "../../core/bill.ts";
-import { cityOf } from "../../services/reports/mod.ts";
+import { amountDue } from "../../core/payment.ts";
+import { cityOf } from "../../core/reports.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";
@@ -18,7 +18,7 @@ import { kwh, money } from "./format.tsx";
 import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link BillingPage}. */
-export interface BillingPageProps {
+interface BillingPageProps {
   t: Translate;
   overview: TenantOverview;
   years: number[];

@@ -16,7 +16,7 @@ import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
 import { Card, PageHeader, RetryCard } from "../kit/mod.ts";
 
 /** Props of {@link TenantDashboard}. */
-export interface TenantDashboardProps {
+interface TenantDashboardProps {
   t: Translate;
   user: User;
   data: Data;

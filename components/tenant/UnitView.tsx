@@ -3,14 +3,14 @@
  * Insights as links (`?tab=`, so they work without JavaScript), and the unit information card.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import type { UnitDetail, UnitTab } from "../../services/tenant/mod.ts";
-import { UNIT_TABS } from "../../services/tenant/mod.ts";
+import type { UnitDetail } from "../../services/tenant/mod.ts";
+import { UNIT_TABS, type UnitTab } from "../../core/tenant_queries.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";
 import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
 import { efficiencyText, TrendText } from "./ConsumptionPage.tsx";
-import { cityOf } from "../../services/reports/mod.ts";
+import { cityOf } from "../../core/reports.ts";
 import { Card, Facts } from "../kit/mod.ts";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
@@ -138,7 +138,7 @@ function Insights({ U, d }: { U: T; d: UnitDetail }) {
 }
 
 /** Props of {@link UnitView}. */
-export interface UnitViewProps {
+interface UnitViewProps {
   t: Translate;
   d: UnitDetail;
   tab: UnitTab;

@@ -26,7 +26,7 @@ export interface AccessCodeValues {
 }
 
 /** Props of {@link AccessCodePage}. */
-export interface AccessCodePageProps {
+interface AccessCodePageProps {
   t: Translate;
   action: string;
   cancelHref: string;

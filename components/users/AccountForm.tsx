@@ -18,7 +18,7 @@ export interface AccountValues {
 }
 
 /** Props of {@link AccountForm}. */
-export interface AccountFormProps {
+interface AccountFormProps {
   t: Translate;
   title: string;
   action: string;

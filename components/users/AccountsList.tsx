@@ -13,7 +13,7 @@ import {
 } from "../kit/mod.ts";
 
 /** Props of {@link AccountsList}. */
-export interface AccountsListProps {
+interface AccountsListProps {
   t: Translate;
   lang: string;
   tab: UserTab;

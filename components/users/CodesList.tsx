@@ -8,7 +8,7 @@ import CopyButton from "../../islands/CopyButton.tsx";
 import { type Paging, ResponsiveList, sortBy, StatusBadge } from "../kit/mod.ts";
 
 /** Props of {@link CodesList}. */
-export interface CodesListProps {
+interface CodesListProps {
   t: Translate;
   lang: string;
   q: string;
@@ -18,7 +18,7 @@ export interface CodesListProps {
 }
 
 /** "2 stations" for a customer code, "1 unit" for a tenant code. */
-export function assignmentsLabel(t: Translate, code: AccessCode): string {
+function assignmentsLabel(t: Translate, code: AccessCode): string {
   const customer = code.role === "customer";
   const n = customer ? code.assignments.stations.length : code.assignments.units.length;
   const kind = customer ? "stations" : "units";

@@ -4,10 +4,10 @@ import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
 
 /** Hidden fields that bring the admin back to the same tab and search. */
-export type BackFields = Record<string, string>;
+type BackFields = Record<string, string>;
 
 /** Props of {@link DeleteButton}. */
-export interface DeleteButtonProps {
+interface DeleteButtonProps {
   t: Translate;
   /** Where the delete form posts. */
   action: string;

@@ -32,7 +32,7 @@ export type TabContent =
   | { kind: "error" };
 
 /** Props of {@link UsersPage}. */
-export interface UsersPageProps {
+interface UsersPageProps {
   t: Translate;
   lang: string;
   tab: UserTab;
@@ -53,7 +53,7 @@ const CREATE: Partial<Record<UserTab, { href: string; key: string }>> = {
 };
 
 /** The text of a failure carried by a redirect. */
-export function failureText(t: Translate, failure: NonNullable<Failure>): string {
+function failureText(t: Translate, failure: NonNullable<Failure>): string {
   const known = failure.reason && t(failure.reason) !== failure.reason ? t(failure.reason) : null;
   if (failure.what === "toggle") {
     return known

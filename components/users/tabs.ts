@@ -34,7 +34,7 @@ export function tabLabelKey(tab: UserTab): string {
 }
 
 /** Longest search accepted. */
-export const MAX_SEARCH = 200;
+const MAX_SEARCH = 200;
 
 /** Cleans a search query: trimmed and capped. */
 export function cleanSearch(value: unknown): string {
@@ -49,7 +49,7 @@ export function usersUrl(tab: UserTab, extra: Record<string, string | undefined>
 }
 
 /** Success notices the page shows after a redirect (`done=`). */
-export const NOTICES = [
+const NOTICES = [
   "created",
   "updated",
   "deleted",

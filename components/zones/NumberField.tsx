@@ -5,7 +5,7 @@
 import { errAttrs, FieldError } from "../Field.tsx";
 
 /** Props of {@link NumberField}: the field's name (also its id), label, value, hint, error. */
-export interface NumberFieldProps {
+interface NumberFieldProps {
   name: string;
   label: string;
   value: string;

@@ -1,6 +1,6 @@
 /** The price history chart of the zone detail page: a server-rendered SVG line chart. */
 import type { Translate } from "../../services/platform/i18n.ts";
-import type { ZoneHistoryEntry } from "../../db/zones.ts";
+import type { ZoneHistoryEntry } from "../../core/zone_versions.ts";
 
 const SERIES = [
   ["price_low", "#2563eb"],

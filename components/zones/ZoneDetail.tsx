@@ -8,7 +8,7 @@
 import type { ReactNode } from "react";
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { VersionView, ZoneStation, ZoneView } from "../../services/zones.ts";
-import type { ZoneHistoryEntry } from "../../db/zones.ts";
+import type { ZoneHistoryEntry } from "../../core/zone_versions.ts";
 import type { Zone } from "../../core/zone.ts";
 import { buildTiers, computeUnitBill, pricingMode, type Season } from "../../core/tariff.ts";
 import { Island } from "../render.tsx";
@@ -29,7 +29,7 @@ import {
 } from "../kit/mod.ts";
 
 /** Props of {@link ZoneDetail}. */
-export interface ZoneDetailProps {
+interface ZoneDetailProps {
   t: Translate;
   zone: ZoneView;
   /** Null when loading failed. */

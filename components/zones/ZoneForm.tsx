@@ -45,7 +45,7 @@ export interface ZoneFormValues {
 }
 
 /** Props of {@link ZoneForm}. */
-export interface ZoneFormProps {
+interface ZoneFormProps {
   t: Translate;
   id: number | null;
   values: ZoneFormValues;

@@ -9,7 +9,7 @@ import { configurationText, money } from "./format.ts";
 import { AddLink, Card, FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
 
 /** Props of {@link ZoneList}. */
-export interface ZoneListProps {
+interface ZoneListProps {
   t: Translate;
   /** Null when loading failed. */
   zones: ZoneView[] | null;

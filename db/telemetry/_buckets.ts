@@ -2,7 +2,9 @@
  * Calendar buckets of the chart views, in UTC: 15 minutes, hours and days are fixed
  * lengths from the epoch; months start on the first day of the month at 00:00 UTC.
  */
-import type { Bucket } from "./mod.ts";
+
+/** Bucket sizes of the chart views. */
+export type Bucket = "15m" | "1h" | "1d" | "1M";
 
 /** Every bucket size, finest first. */
 export const BUCKETS: readonly Bucket[] = ["15m", "1h", "1d", "1M"];

@@ -8,7 +8,7 @@ import type { Bucket, Sample, TelemetryStore } from "./mod.ts";
 import { assertClose, assertPoints, D, DAY, denseDay, H, MIN } from "./_conformance_data.ts";
 
 /** Registers a test of the suite (its store opened and closed around it). */
-export type RegisterTest = (title: string, fn: (store: TelemetryStore) => Promise<void>) => void;
+type RegisterTest = (title: string, fn: (store: TelemetryStore) => Promise<void>) => void;
 
 /** Registers the robustness checks with `test`; `serial` makes a device serial unique per run. */
 export function robustnessTests(test: RegisterTest, serial: (label: string) => string): void {

@@ -28,7 +28,7 @@ import {
 } from "./mod.ts";
 
 /** How a queue batches. */
-export interface QueueOptions {
+interface QueueOptions {
   /** Samples that trigger a flush right away. */
   batchSize: number;
   /** Longest wait (ms) before queued samples are flushed. */

@@ -22,7 +22,7 @@ const OFFSET: readonly number[] = (() => {
 })();
 
 /** Number of float64 slots of a row. */
-export const SLOTS = OFFSET[KEY_COUNT - 1] + (IS_COUNTER[KEY_COUNT - 1] ? 7 : 5);
+const SLOTS = OFFSET[KEY_COUNT - 1] + (IS_COUNTER[KEY_COUNT - 1] ? 7 : 5);
 
 /** An empty row. */
 export function emptyRow(): Float64Array {
@@ -92,7 +92,7 @@ export function decodeRow(bytes: Uint8Array): Float64Array {
 }
 
 /** A reader of one key's slots straight from the stored bytes. */
-export function slotReader(bytes: Uint8Array, k: number): (slot: number) => number {
+function slotReader(bytes: Uint8Array, k: number): (slot: number) => number {
   return readerAt(bytes, OFFSET[k] * 8);
 }
 

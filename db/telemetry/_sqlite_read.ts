@@ -125,7 +125,7 @@ function collect(
  * before it, coarser and coarser (15 min within the hour, hours within the day, days
  * within the month, then months), so at most a few short reads.
  */
-export function lastBefore(st: Statements, sid: number, k: number, t: number): number | null {
+function lastBefore(st: Statements, sid: number, k: number, t: number): number | null {
   let end = bucketFloor("15m", t);
   const raw = st.keyLastBefore(k).get(sid, end, t) as { v: number } | undefined;
   if (raw) return raw.v;

@@ -70,7 +70,7 @@ export function openDatabase(path: string): DatabaseSync {
 export const RAW_ROWS_PER_INSERT = 16;
 
 /** Statements of one rollup table. */
-export interface RollStatements {
+interface RollStatements {
   get: StatementSync;
   upsert: StatementSync;
   range: StatementSync;

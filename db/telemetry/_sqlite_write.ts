@@ -370,7 +370,7 @@ export class SqliteWriter {
 }
 
 /** Values by key index of a raw row read back. */
-export function rawVals(r: Record<string, unknown>): (number | null)[] {
+function rawVals(r: Record<string, unknown>): (number | null)[] {
   const out: (number | null)[] = new Array(KEY_COUNT);
   for (let k = 0; k < KEY_COUNT; k++) {
     const v = r[MEASUREMENT_KEYS[k]];

@@ -22,7 +22,7 @@ import {
 import { robustnessTests } from "./_conformance_robustness.ts";
 
 /** Options of {@link runConformance}. */
-export interface ConformanceOptions {
+interface ConformanceOptions {
   /** Register every test as ignored (a backend that is not configured here); `open` is not called. */
   ignore?: boolean;
 }

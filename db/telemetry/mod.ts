@@ -4,6 +4,7 @@
  * epoch milliseconds; energy keys are kWh counters.
  */
 import type { MeasurementKey } from "../../core/devices.ts";
+import type { Bucket } from "./_buckets.ts";
 
 /** One reading of one device: any subset of the measurement keys. */
 export interface Sample {
@@ -11,9 +12,6 @@ export interface Sample {
   ts: number;
   values: Partial<Record<MeasurementKey, number>>;
 }
-
-/** Bucket sizes of the chart views. */
-export type Bucket = "15m" | "1h" | "1d" | "1M";
 
 /** How values in a bucket are combined. */
 export type Aggregate = "avg" | "max" | "min" | "last";
@@ -173,4 +171,4 @@ export async function counterUsageOf(
 }
 
 /** The stores' UTC buckets: the start of the bucket holding an instant, the next start. */
-export { bucketCeil, bucketFloor } from "./_buckets.ts";
+export { type Bucket, bucketCeil, bucketFloor } from "./_buckets.ts";

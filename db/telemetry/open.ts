@@ -7,7 +7,7 @@ import { openQuestDbStore } from "./questdb.ts";
 import { openSqliteStore } from "./sqlite.ts";
 
 /** What the composition root knows about telemetry storage. */
-export interface TelemetryConfig {
+interface TelemetryConfig {
   /** QuestDB URL (`http://host:9000`); when set (not empty or null), QuestDB is used. */
   questdbUrl?: string | null;
   /** SQLite file (or `:memory:`) of the embedded store. */

@@ -52,7 +52,7 @@ import {
 import type { Aggregate, Bucket, CounterUsage, Point, Sample, TelemetryStore } from "./mod.ts";
 
 /** Options of the QuestDB store. */
-export interface QuestDbStoreOptions extends StoreQueueOptions {
+interface QuestDbStoreOptions extends StoreQueueOptions {
   /** Table name (default `readings`). */
   table?: string;
   /** Longest wait (ms) for QuestDB to apply a written batch (default 10,000). */

@@ -5,7 +5,8 @@
  * (`amount_due`: total plus any late fee) is added.
  */
 import { centsToUnits } from "../../core/money.ts";
-import { amountDue, type CustomerBill, type UnitBill } from "../../core/bill.ts";
+import { type CustomerBill, type UnitBill } from "../../core/bill.ts";
+import { amountDue } from "../../core/payment.ts";
 import type { UnitBillDetails } from "../../core/bill_details.ts";
 
 const u = centsToUnits;

@@ -11,7 +11,7 @@ import { apiPageSchema, cursorPage } from "../../core/paging.ts";
 import { invalid } from "../../services/refusal.ts";
 
 /** The page a list request asks for: null for everything. */
-export interface ApiPage {
+interface ApiPage {
   /** How many items at most (every remaining one when absent). */
   limit: number | undefined;
   /** The id the page follows (null: from the first). */

@@ -33,7 +33,7 @@ export const CERTIFICATE_FILES = {
 } as const;
 
 /** A certificate download's kind. */
-export type CertificateFile = keyof typeof CERTIFICATE_FILES;
+type CertificateFile = keyof typeof CERTIFICATE_FILES;
 
 /** The message of a status, worded (the verify text names the end date). */
 export function statusMessage(t: Translate, s: CertificateStatus, verified = false): string {

@@ -11,12 +11,12 @@ import { logEntrySchema } from "../../core/schemas.ts";
 /** How many client entries are kept. */
 export const LOG_CAP = 500;
 /** Largest entry accepted, in bytes. */
-export const LOG_BODY_LIMIT = 16 * 1024;
+const LOG_BODY_LIMIT = 16 * 1024;
 /** Entries accepted per address per minute. */
 export const LOG_RATE_PER_MINUTE = 60;
 
 /** A kept client log entry (spec: seq, timestamp, level, message, component, context). */
-export interface ClientLogEntry {
+interface ClientLogEntry {
   seq: number;
   timestamp: number;
   level: string;

@@ -19,7 +19,7 @@ import {
 import { unitBillJson } from "./_bill_json.ts";
 
 /** A tenant's bill row for the API. */
-export function tenantBillJson(r: TenantBillRow) {
+function tenantBillJson(r: TenantBillRow) {
   return {
     ...unitBillJson(r.bill),
     period: r.period,

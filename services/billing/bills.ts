@@ -9,17 +9,13 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { Zone } from "../../core/zone.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
+import { kindOfBill, periodOfBill, restatedCustomerBill } from "../../core/bill.ts";
 import {
   changePayment,
   deleteBlocker,
   hasLiveReference,
-  kindOfBill,
-  periodOfBill,
-  restatedCustomerBill,
-  type StationPaymentStatus,
-  stationPaymentStatus,
   visibleToTenant,
-} from "../../core/bill.ts";
+} from "../../core/payment.ts";
 import { formatDate } from "../../core/periods.ts";
 import { localParts } from "../../core/local_time.ts";
 import type { PeriodKind } from "../../core/periods.ts";
@@ -44,7 +40,7 @@ import { conflict, invalid, notFound } from "../refusal.ts";
 import { billNotice } from "./notices.ts";
 
 /** Locale keys of the refusals of this module. */
-export const BILL_ERRORS = {
+const BILL_ERRORS = {
   notFound: "billing.errors.bill_not_found",
   paid: "billing.errors.bill_paid",
   liveReference: "billing.errors.bill_live_reference",
@@ -58,7 +54,7 @@ export const BILL_ERRORS = {
 } as const;
 
 /** Filters of a bill list. */
-export interface BillFilter {
+interface BillFilter {
   kind: PeriodKind;
   station_id?: number | null;
   period?: string | null;
@@ -168,7 +164,7 @@ export async function deleteCustomerBillById(deps: Deps, id: number): Promise<vo
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A payment received outside the processor, as an admin records it. */
-export const paymentRecordSchema = z.object({
+const paymentRecordSchema = z.object({
   method: z.enum(["cash", "transfer"], { error: BILL_ERRORS.paymentMethod }),
   payment_date: z.string({ error: BILL_ERRORS.paymentDate }).trim().regex(DATE, {
     error: BILL_ERRORS.paymentDate,
@@ -179,10 +175,10 @@ export const paymentRecordSchema = z.object({
 });
 
 /** The validated record of a payment. */
-export type PaymentRecord = z.output<typeof paymentRecordSchema>;
+type PaymentRecord = z.output<typeof paymentRecordSchema>;
 
 /** Validates a payment record; an invalid-input refusal with field errors otherwise. */
-export function checkPaymentRecord(body: unknown, today: string): PaymentRecord {
+function checkPaymentRecord(body: unknown, today: string): PaymentRecord {
   const res = paymentRecordSchema.safeParse(body);
   const errors: Record<string, string> = {};
   if (!res.success) {
@@ -270,16 +266,4 @@ export async function notifyBill(
   } catch (e) {
     deps.log.log("error", "bill notice failed", { bill: bill.id, type, error: String(e) });
   }
-}
-
-/** The payment status of each station (issue 9), from its finalized unit bills. */
-export async function stationPaymentStatuses(
-  deps: Deps,
-  stationIds: readonly number[],
-): Promise<Map<number, StationPaymentStatus>> {
-  const out = new Map<number, StationPaymentStatus>();
-  for (const id of new Set(stationIds)) {
-    out.set(id, stationPaymentStatus(await listUnitBills(deps.kv, id)));
-  }
-  return out;
 }

@@ -5,21 +5,20 @@
  */
 import type { Deps } from "../deps.ts";
 import type { HighConsumption } from "../../core/dac.ts";
+import { type MissingReadings, periodOfBill } from "../../core/bill.ts";
+import { type ListStatus, listStatus } from "../../core/bill_status.ts";
 import {
   amountDue,
   deleteBlocker,
-  type ListStatus,
-  listStatus,
-  type MissingReadings,
   type PaymentStatus,
-  periodOfBill,
   visibleToTenant,
-} from "../../core/bill.ts";
+} from "../../core/payment.ts";
 import type { PeriodKind } from "../../core/periods.ts";
 import { localDate } from "../../core/local_time.ts";
 import { type ListQuery, type Page, pageOf, sortRows } from "../../core/paging.ts";
 import { listZones } from "../../db/zones.ts";
-import { getDevices, type StoredDevice } from "../../db/devices.ts";
+import { getDevices } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import {
   billedPeriods,
@@ -145,10 +144,10 @@ export const UNIT_BILL_SORTS = [
   "status",
 ] as const;
 /** A sort key of the unit bill list. */
-export type UnitBillSort = typeof UNIT_BILL_SORTS[number];
+type UnitBillSort = typeof UNIT_BILL_SORTS[number];
 
 /** A page of a zone and period's unit bills, and the counts of the tiles. */
-export interface UnitBillPage extends Page<UnitBillRow> {
+interface UnitBillPage extends Page<UnitBillRow> {
   finalized: number;
 }
 
@@ -257,7 +256,7 @@ async function rowsOf(
 }
 
 /** A split bill's part as local dates, its last day included; null for the whole period. */
-export function tenancyDates(
+function tenancyDates(
   b: Pick<StoredUnitBill, "tenancy_from" | "tenancy_to">,
   offsetMinutes: number,
 ): { from: string; to: string } | null {

@@ -5,37 +5,23 @@
  * (`sweep.ts`) and the bill notices (`notices.ts`). Routes and scripts import from here.
  */
 export {
-  BILLING_ERRORS,
-  type BillingFailure,
-  type BillingOptions,
   type BillingProgress,
   type BillingResult,
-  checkPeriod,
-  checkZoneId,
   periodBounds,
   previousPeriods,
   runBilling,
   runBillingAll,
 } from "./run.ts";
+export { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "./recalculation.ts";
 export {
-  RECALC_ERRORS,
-  RECALC_METHODS,
-  type RecalcMethod,
-  recalculateBill,
-} from "./recalculation.ts";
-export {
-  BILL_ERRORS,
-  type BillFilter,
-  checkPaymentRecord,
   customerBillsFor,
   deleteCustomerBillById,
   deleteUnitBillById,
   notifyBill,
   recordPayment,
-  stationPaymentStatuses,
   unitBillsFor,
 } from "./bills.ts";
-export { sweepOverdue, type SweepResult } from "./sweep.ts";
+export { sweepOverdue } from "./sweep.ts";
 export {
   billYears,
   type StationBillRow,
@@ -45,8 +31,5 @@ export {
   type UnitBillRow,
   unitBillRow,
   unitBillRows,
-  type UnitBillSort,
-  type ZoneChoice,
   zoneChoices,
 } from "./lists.ts";
-export { billLink, billNotice } from "./notices.ts";

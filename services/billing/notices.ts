@@ -8,8 +8,9 @@
  * written, so a run killed in between loses none (the next run or sweep writes them).
  */
 import type { Deps } from "../deps.ts";
-import type { StoredDevice } from "../../db/devices.ts";
-import { amountDue, periodOfBill, type UnitBill } from "../../core/bill.ts";
+import type { StoredDevice } from "../../core/devices.ts";
+import { periodOfBill, type UnitBill } from "../../core/bill.ts";
+import { amountDue } from "../../core/payment.ts";
 import type { NotificationType } from "../../core/types.ts";
 import type { Role } from "../../core/roles.ts";
 import { createNotifications, type NewNotification } from "../../db/notifications.ts";
@@ -18,13 +19,13 @@ import { billsWithPendingNotices, clearPendingNotices, getUnitBill } from "../..
 import { getDevice } from "../../db/devices.ts";
 
 /** The bill notices. */
-export type BillNoticeType = Extract<
+type BillNoticeType = Extract<
   NotificationType,
   "bill_created" | "payment_overdue" | "payment_received"
 >;
 
 /** Where a reader of a role acts on a bill. */
-export function billLink(role: Role, bill: UnitBill): string {
+function billLink(role: Role, bill: UnitBill): string {
   const period = encodeURIComponent(periodOfBill(bill));
   if (role === "admin") {
     return `/admin/report/station/${bill.station_id}/unit/${

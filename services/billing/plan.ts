@@ -4,7 +4,7 @@
  * and 2 (level 3, the zone average, is known once every station of the zone is read), a few
  * stations at a time; for a zone with a high-consumption limit, the unit's earlier use.
  */
-import type { StoredDevice } from "../../db/devices.ts";
+import type { StoredDevice } from "../../core/devices.ts";
 import { type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 import type { Run, StationPlan, UnitPlan } from "./station.ts";

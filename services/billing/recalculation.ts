@@ -41,13 +41,8 @@ import {
   readPeriodBills,
   type StoredUnitBill,
 } from "../../db/bills.ts";
-import {
-  billAmounts,
-  deleteBlocker,
-  finalization,
-  reopenNothingDue,
-  restatedCustomerBill,
-} from "../../core/bill.ts";
+import { billAmounts, finalization, restatedCustomerBill } from "../../core/bill.ts";
+import { deleteBlocker, reopenNothingDue } from "../../core/payment.ts";
 import { localParts } from "../../core/local_time.ts";
 import { conflict, invalid, notFound } from "../refusal.ts";
 import { BILLING_ERRORS, periodBounds } from "./run.ts";
@@ -62,7 +57,7 @@ export const RECALC_METHODS = [
   "method_3_zone_average",
   "manual_input",
 ] as const;
-export type RecalcMethod = typeof RECALC_METHODS[number];
+type RecalcMethod = typeof RECALC_METHODS[number];
 
 /** Locale keys of the refusals. */
 export const RECALC_ERRORS = {
@@ -86,7 +81,7 @@ const bodySchema = z.object({
 });
 
 /** A validated request. */
-export interface RecalcRequest {
+interface RecalcRequest {
   reason: string;
   method: RecalcMethod;
   /** The manual kWh (manual_input only). */
@@ -94,7 +89,7 @@ export interface RecalcRequest {
 }
 
 /** Validates a body; an invalid-input refusal with field errors otherwise. */
-export function checkRecalcBody(body: unknown): RecalcRequest {
+function checkRecalcBody(body: unknown): RecalcRequest {
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success || Array.isArray(body)) throw invalid({}, RECALC_ERRORS.invalidBody);
   const { override_reason, recalculation_method, energy_consumption } = parsed.data;
@@ -115,7 +110,7 @@ export function checkRecalcBody(body: unknown): RecalcRequest {
 }
 
 /** Who recalculates. */
-export interface RecalcActor {
+interface RecalcActor {
   id: number;
   email: string;
 }

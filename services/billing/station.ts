@@ -23,7 +23,7 @@ import {
 import type { DateParts } from "../../core/periods.ts";
 import { type EstimationLevel, levelOf } from "../../core/estimation.ts";
 import type { StoredZone } from "../../db/zones.ts";
-import type { StoredDevice } from "../../db/devices.ts";
+import type { StoredDevice } from "../../core/devices.ts";
 import {
   type IdSource,
   readStationBills,

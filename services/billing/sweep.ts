@@ -7,7 +7,7 @@
  * `deno task sweep`; it first writes the bill notices a killed run left pending.
  */
 import type { Deps } from "../deps.ts";
-import { changePayment, isPastDue } from "../../core/bill.ts";
+import { changePayment, isPastDue } from "../../core/payment.ts";
 import { formatDate } from "../../core/periods.ts";
 import { localParts } from "../../core/local_time.ts";
 import { billsDueBefore, getUnitBillEntry, updateUnitBill } from "../../db/bills.ts";
@@ -15,7 +15,7 @@ import { notifyBill } from "./bills.ts";
 import { writePendingNotices } from "./notices.ts";
 
 /** What a sweep did. */
-export interface SweepResult {
+interface SweepResult {
   /** The local date the sweep ran on (`YYYY-MM-DD`). */
   date: string;
   overdue: number;

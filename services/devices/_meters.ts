@@ -17,7 +17,7 @@ export type MeterDeps = Pick<Deps, "kv" | "telemetry">;
 export type ReadingDeps = MeterDeps & Pick<Deps, "now" | "config" | "log">;
 
 /** Locale key of a store that did not take a reading. */
-export const STORE_UNAVAILABLE = "meters.errors.store_unavailable";
+const STORE_UNAVAILABLE = "meters.errors.store_unavailable";
 
 /**
  * Writes counter readings typed by hand to the telemetry store and waits until they are
@@ -51,7 +51,7 @@ const DAY = 86_400_000;
 const KEY = "total_energy_kwh";
 
 /** Locale key of a reading older than the store keeps raw readings. */
-export const TOO_OLD = "meters.errors.at_too_old";
+const TOO_OLD = "meters.errors.at_too_old";
 
 /** A refusal of one field of a reading, worded with the kWh it names. */
 export function readingRefusal(r: ReadingRefusal): Refusal {

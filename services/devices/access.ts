@@ -15,8 +15,8 @@ import {
   sensorIdsOf,
   sensorIdsOfTenant,
   stationIdsOfCustomer,
-  type StoredDevice,
 } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { fleetDevices } from "./fleet_devices.ts";
 
 /** The devices a caller may see, loaded. */
@@ -55,7 +55,7 @@ export async function scopeOf(deps: Deps, viewer: User): Promise<Scope> {
 }
 
 /** How a caller sees one device: in full, as basic station data, or not at all. */
-export type Access = "full" | "basic" | null;
+type Access = "full" | "basic" | null;
 
 /**
  * A checker of single devices for `viewer`, without loading everything they may see

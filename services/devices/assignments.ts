@@ -5,7 +5,8 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { getDevice, getDevices, type StoredDevice, updateDevice } from "../../db/devices.ts";
+import { getDevice, getDevices, updateDevice } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { type Handover, moveTenantIn, moveTenantOut } from "./tenancies.ts";
 import { getUser } from "../../db/users.ts";
 import { DV, fieldError, isTenant, SENSOR_NOT_FOUND, STATION_NOT_FOUND } from "./_changes.ts";

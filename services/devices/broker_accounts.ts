@@ -9,11 +9,11 @@ import {
   createDevice,
   deleteDevice,
   type StageAlso,
-  type StoredDevice,
   updateDevice,
   type WriteRefusal,
   type WriteResult,
 } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import {
   hashMqttPassword,
   openMqttPassword,
@@ -49,7 +49,7 @@ export function generateMqttPassword(length = GENERATED_MQTT_PASSWORD_LENGTH): s
 export type PasswordFields = Pick<StoredDevice, "mqtt_password_hash" | "mqtt_password_sealed">;
 
 /** The stored forms of a new password, or null when it is blank (the current one stays). */
-export async function passwordFields(
+async function passwordFields(
   deps: Deps,
   password: string | undefined,
 ): Promise<PasswordFields | null> {
@@ -61,7 +61,7 @@ export async function passwordFields(
 }
 
 /** The password fields of a stored device (a device from before sealing has the hash only). */
-export function storedPassword(d: StoredDevice): PasswordFields {
+function storedPassword(d: StoredDevice): PasswordFields {
   return d.mqtt_password_sealed === undefined
     ? { mqtt_password_hash: d.mqtt_password_hash }
     : { mqtt_password_hash: d.mqtt_password_hash, mqtt_password_sealed: d.mqtt_password_sealed };
@@ -113,7 +113,7 @@ export async function provisionStored(
  * no "not provisioned" state waiting for a retry: the admin saves again once the broker is
  * back. Deletes go the other way round (see {@link deleteSensor}).
  */
-export async function followBroker(
+async function followBroker(
   deps: Deps,
   saved: StoredDevice,
   prev: StoredDevice | null,

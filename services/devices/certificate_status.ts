@@ -15,7 +15,7 @@ import {
 } from "../../core/certificates.ts";
 
 /** Why a certificate failed verification (a locale key under `certificates.verify`). */
-export type VerifyProblem = "not_signed" | "key_mismatch" | "expired" | "not_yet_valid";
+type VerifyProblem = "not_signed" | "key_mismatch" | "expired" | "not_yet_valid";
 
 /** The status of a sensor's certificate; `message` is a locale key. */
 export interface CertificateStatus {
@@ -37,7 +37,7 @@ const spki = (key: ReturnType<typeof createPublicKey>) =>
   key.export({ type: "spki", format: "der" }).toString("base64");
 
 /** Checks a certificate and key against the CA certificate at time `now`. */
-export function verifyCertificate(
+function verifyCertificate(
   caPem: string,
   issued: Pick<IssuedCertificate, "cert_pem" | "key_pem">,
   now: number,

@@ -18,8 +18,6 @@ import { encodeBase64 } from "../platform/_base64.ts";
 import { sealingKey } from "../platform/_sealing_key.ts";
 import { notFound, Refusal, unavailable } from "../refusal.ts";
 
-export { SENSOR_CERT_DAYS };
-
 /** The refusal of a certificate call for an id that names no sensor. */
 const NOT_A_SENSOR = "certificates.errors.sensor_not_found";
 
@@ -49,7 +47,7 @@ export async function sealKey(secret: string, keyPem: string, sensorId: number):
 }
 
 /** Opens a key sealed by {@link sealKey}; throws when it was sealed under another secret. */
-export async function openSealedKey(
+async function openSealedKey(
   secret: string,
   sealed: string,
   sensorId: number,
@@ -140,7 +138,7 @@ export async function forgetSensorCertificate(deps: Deps, sensorId: number): Pro
 }
 
 /** Whether `id` is a sensor (the certificate calls answer 404 otherwise). */
-export async function isSensor(deps: Deps, id: number): Promise<boolean> {
+async function isSensor(deps: Deps, id: number): Promise<boolean> {
   return (await getDevice(deps.kv, id))?.type === "sensor";
 }
 

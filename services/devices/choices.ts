@@ -4,34 +4,34 @@
  * search ({@link CHOICES_SHOWN}), read from the device records kept per store.
  */
 import type { Deps } from "../deps.ts";
-import type { StoredDevice } from "../../db/devices.ts";
+import type { StoredDevice } from "../../core/devices.ts";
 import { matches } from "../../core/paging.ts";
 import { fleetDevices } from "./fleet_devices.ts";
 
 /** A station an access code can assign. */
-export interface StationChoice {
+interface StationChoice {
   id: number;
   label: string;
 }
 
 /** A unit (with a sensor) an access code can assign; `value` is `sensorId:unitId`. */
-export interface UnitChoice {
+interface UnitChoice {
   value: string;
   label: string;
 }
 
 /** How many choices of each kind the form shows besides the chosen ones. */
-export const CHOICES_SHOWN = 50;
+const CHOICES_SHOWN = 50;
 
 /** The choices shown of one kind, and how many match the search in all. */
-export interface ChoicePage<T> {
+interface ChoicePage<T> {
   items: T[];
   /** Choices that match the search (the chosen ones included). */
   matching: number;
 }
 
 /** What the form asks for: its search and the choices already ticked. */
-export interface ChoiceQuery {
+interface ChoiceQuery {
   q?: string;
   stations?: readonly number[];
   units?: readonly string[];

@@ -9,11 +9,10 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import type { DeviceStatus, DisconnectEvent } from "../../core/devices.ts";
+import type { DeviceStatus, DisconnectEvent, StoredDevice } from "../../core/devices.ts";
 import { effectiveStationStatus } from "../../core/device_rules.ts";
 import { type FleetMember, type FleetShape, fleetShape } from "../../core/fleet_uptime.ts";
 import { fleetDisconnectEvents, listDisconnectEvents } from "../../db/device_status.ts";
-import type { StoredDevice } from "../../db/devices.ts";
 import { fleetDevices } from "./fleet_devices.ts";
 import { type FleetStatuses, fleetStatuses } from "./fleet_online.ts";
 import { listDeviceViews } from "./views.ts";
@@ -21,7 +20,7 @@ import { listDeviceViews } from "./views.ts";
 type DeviceType = "station" | "sensor";
 
 /** A device that had disconnections in the window, with them. */
-export interface DeviceDisconnects {
+interface DeviceDisconnects {
   id: number;
   type: DeviceType;
   created_at: number;
@@ -30,7 +29,7 @@ export interface DeviceDisconnects {
 }
 
 /** What the system figures are counted from. */
-export interface FleetConnectivity {
+interface FleetConnectivity {
   shape: Record<DeviceType, FleetShape>;
   /** Only devices with at least one event overlapping the window. */
   withEvents: Record<DeviceType, DeviceDisconnects[]>;

@@ -5,7 +5,9 @@
  * only when the devices' revision (moved by every device write) changed. The records are
  * shared between requests: nothing may change them (they are frozen).
  */
-import { devicesRevision, listDevices, type StoredDevice } from "../../db/devices.ts";
+import { listDevices } from "../../db/devices.ts";
+import { devicesRevision } from "../../db/device_lists.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 
 interface Kept {
   revision: bigint;

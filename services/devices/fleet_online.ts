@@ -13,7 +13,7 @@
  * itself notices a silent meter only after a minute).
  */
 import type { Deps } from "../deps.ts";
-import { devicesRevision, sensorsByStation, stationIdsAmong } from "../../db/devices.ts";
+import { devicesRevision, sensorsByStation, stationIdsAmong } from "../../db/device_lists.ts";
 import { allStatuses, statusRevision } from "../../db/device_status.ts";
 import type { DeviceStatus } from "../../core/devices.ts";
 
@@ -21,7 +21,7 @@ import type { DeviceStatus } from "../../core/devices.ts";
 export const RECOUNT_MS = 5_000;
 
 /** The fleet's online figures. */
-export interface FleetOnline {
+interface FleetOnline {
   /** Devices (stations and sensors) whose status is online. */
   devices: number;
   /** Stations that are online with all their sensors. */

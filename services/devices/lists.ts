@@ -6,7 +6,12 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import type { DeviceStats, DeviceStatus, DeviceView } from "../../core/devices.ts";
+import {
+  type DeviceStats,
+  type DeviceStatus,
+  type DeviceView,
+  type StationSummary,
+} from "../../core/devices.ts";
 import { effectiveStationStatus, parseLocation } from "../../core/device_rules.ts";
 import {
   type ListQuery,
@@ -16,15 +21,14 @@ import {
   paginate,
   sortRows,
 } from "../../core/paging.ts";
+import { getDevices } from "../../db/devices.ts";
 import {
   deviceCounts,
-  getDevices,
   listDevicesAfter,
   listStationSummaries,
   sensorsByStation,
   stationSummariesSlice,
-  type StationSummary,
-} from "../../db/devices.ts";
+} from "../../db/device_lists.ts";
 import { fullNames } from "../../db/users.ts";
 import { allStatuses } from "../../db/device_status.ts";
 import { serve } from "./scope.ts";
@@ -37,7 +41,7 @@ export const STATION_SORTS = ["id", "name", "serial", "customer", "units"] as co
 export type StationSort = typeof STATION_SORTS[number];
 
 /** Filters of a station list page. */
-export interface StationPageFilter {
+interface StationPageFilter {
   /** Only the stations of this pricing zone. */
   zone_id?: number;
 }
@@ -97,7 +101,7 @@ export async function pageStationViews(
 }
 
 /** A station as the dashboard's map shows it. */
-export interface StationPin {
+interface StationPin {
   id: number;
   name: string;
   city: string;

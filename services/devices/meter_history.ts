@@ -8,7 +8,6 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import { type DeviceView, sensorStationId, sensorTopicPrefix } from "../../core/devices.ts";
 import {
-  METER_CHANGE_ERRORS,
   type MeterChange,
   type MeterPeriod,
   metersOf,
@@ -171,17 +170,15 @@ export async function replaceSensorMeter(
   return answer(deps, actor, res, SENSOR_NOT_FOUND);
 }
 
-export { METER_CHANGE_ERRORS };
-
 /** What the sensor page lists of its meters: the meters, newest first, and manual readings. */
-export interface MeterOverview {
+interface MeterOverview {
   meters: MeterPeriod[];
   /** Manual readings, newest first (the latest {@link LISTED_READINGS}). */
   readings: ManualReading[];
 }
 
 /** How many manual readings the sensor page lists. */
-export const LISTED_READINGS = 50;
+const LISTED_READINGS = 50;
 
 /** The meters and manual readings of a sensor, for its page. */
 export async function meterOverview(deps: Deps, sensor: MeteredSensor): Promise<MeterOverview> {

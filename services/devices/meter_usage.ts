@@ -18,11 +18,11 @@ import {
 } from "../../db/telemetry/mod.ts";
 
 export { recordManualReading } from "./meter_readings.ts";
-export { type MeterDeps, type MeteredSensor, sensorMeters } from "./_meters.ts";
-export type { ReadingSegment, TimeWindow } from "../../core/meters.ts";
+export { type MeteredSensor } from "./_meters.ts";
+export type { TimeWindow } from "../../core/meters.ts";
 
 /** A unit's energy over a range: kWh, the readings in it, how many were entered by hand. */
-export interface UnitMeterUsage extends CounterUsage {
+interface UnitMeterUsage extends CounterUsage {
   /** Manual readings with their instant in the range. */
   manual: number;
 }

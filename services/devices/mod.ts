@@ -8,13 +8,8 @@ export * from "./sensors.ts";
 export * from "./assignments.ts";
 export * from "./tenancies.ts";
 export * from "./choices.ts";
-export {
-  DEVICE_NOT_FOUND,
-  SENSOR_NOT_FOUND,
-  STATION_HAS_SENSORS,
-  STATION_NOT_FOUND,
-} from "./_changes.ts";
-export { deviceMqttPassword, generateMqttPassword, provisionStored } from "./broker_accounts.ts";
+export { DEVICE_NOT_FOUND, SENSOR_NOT_FOUND, STATION_NOT_FOUND } from "./_changes.ts";
+export { deviceMqttPassword } from "./broker_accounts.ts";
 export * from "./access.ts";
 export * from "./scope.ts";
 export * from "./status.ts";

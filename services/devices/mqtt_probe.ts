@@ -19,7 +19,7 @@ import {
 } from "../platform/mqtt_connect.ts";
 
 /** Why a test failed, beyond what connecting answers. */
-export type ProbeFailure =
+type ProbeFailure =
   | ConnectFailure
   | "no_password"
   | "no_username"
@@ -32,7 +32,7 @@ export type ProbeResult =
   | { ok: false; broker: string; reason: ProbeFailure; detail: string };
 
 /** Where the meters connect: URL, `host:port` for the words, TLS, and the name to verify. */
-export interface MeterBroker {
+interface MeterBroker {
   url: string;
   address: string;
   tls: boolean;
@@ -68,7 +68,7 @@ export function meterBroker(deps: Deps): MeterBroker {
 }
 
 /** What the test needs to know of the sensor. */
-export interface ProbeTarget {
+interface ProbeTarget {
   username: string;
   password: string | null;
   prefix: string;

@@ -8,7 +8,8 @@
  */
 import type { Deps } from "../deps.ts";
 import type { OfflineChange } from "../../ingest/contract.ts";
-import { getDevices, idsBySerial, type StoredDevice } from "../../db/devices.ts";
+import { getDevices, idsBySerial } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { commitOffline, offlineCandidates } from "../../db/device_offline.ts";
 import { createNotifications, type NewNotification } from "../../db/notifications.ts";
 import { getUsers, listUserRows, type StoredUser } from "../../db/users.ts";
@@ -18,7 +19,7 @@ import { fleetDevices } from "./fleet_devices.ts";
 export type OfflineItem = OfflineChange;
 
 /** What {@link markDevicesOffline} did. */
-export interface OfflineOutcome {
+interface OfflineOutcome {
   /** Devices asked about (known ones). */
   devices: number;
   /** Devices that went offline. */

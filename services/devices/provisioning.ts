@@ -29,7 +29,7 @@ import {
 } from "../platform/mosquitto_dynsec.ts";
 
 /** The account a device should have on the broker. */
-export interface DeviceAccount {
+interface DeviceAccount {
   id: number;
   username: string;
   password: string;
@@ -48,7 +48,7 @@ export const PROVISIONING_KEYS = {
 } as const;
 
 /** Thrown when a device's username belongs to a broker account the portal did not make. */
-export class ForeignAccountError extends DynsecError {
+class ForeignAccountError extends DynsecError {
   constructor(username: string) {
     super("command", `the broker account "${username}" was not made by the portal`);
   }
@@ -61,7 +61,7 @@ export function dynsecEnabled(deps: Deps): boolean {
 }
 
 /** The role of device `id`. */
-export const deviceRoleName = (id: number) => `portal-device-${id}`;
+const deviceRoleName = (id: number) => `portal-device-${id}`;
 
 /** The locale key of a provisioning failure. */
 export function provisioningKey(error: unknown): string {

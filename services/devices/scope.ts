@@ -2,22 +2,16 @@
  * How a device is served to a caller: in full, or as basic station data (who may see what is
  * `access.ts`), with its status, sibling sensors, names, zone, certificate and payment status.
  */
-import { stationPaymentStatuses } from "../billing/mod.ts";
-import type { StationPaymentStatus } from "../../core/bill.ts";
-import { stationPaymentStatus } from "../../core/bill_status.ts";
+import { type StationPaymentStatus, stationPaymentStatus } from "../../core/bill_status.ts";
 import { listUnitBills, type StoredUnitBill } from "../../db/bills.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { DeviceStatus, DeviceView, StationUnit } from "../../core/devices.ts";
 import { sensorStationId } from "../../core/devices.ts";
 import { effectiveStationStatus } from "../../core/device_rules.ts";
-import {
-  getDevices,
-  sensorIdsOf,
-  sensorIdsOfTenant,
-  sensorsByStation,
-  type StoredDevice,
-} from "../../db/devices.ts";
+import { getDevices, sensorIdsOf, sensorIdsOfTenant } from "../../db/devices.ts";
+import { sensorsByStation } from "../../db/device_lists.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { readStatuses, SCAN_ABOVE, type StatusNow } from "../../db/device_status.ts";
 import { fleetStatuses } from "./fleet_online.ts";
 import { fleetLastSeen } from "./fleet_last_seen.ts";
@@ -30,7 +24,7 @@ import { daysRemaining } from "../../core/certificates.ts";
 const MANY = 40;
 
 /** Everything needed to serve a set of devices: statuses, sibling sensors, names. */
-export interface ViewContext {
+interface ViewContext {
   admin: boolean;
   /** Stored devices by id: the ones served, their stations and their stations' sensors. */
   devices: Map<number, StoredDevice>;
@@ -79,7 +73,7 @@ async function statusesOf(
  * read them all (the admin's scope): stations and their sensors are then taken from it
  * instead of being read again.
  */
-export async function viewContext(
+async function viewContext(
   deps: Deps,
   viewer: User,
   devices: readonly StoredDevice[],
@@ -179,7 +173,13 @@ async function paymentStatuses(
   deps: Deps,
   stationIds: ReadonlySet<number>,
 ): Promise<Map<number, StationPaymentStatus>> {
-  if (stationIds.size <= MANY) return stationPaymentStatuses(deps, [...stationIds]);
+  if (stationIds.size <= MANY) {
+    const out = new Map<number, StationPaymentStatus>();
+    for (const id of stationIds) {
+      out.set(id, stationPaymentStatus(await listUnitBills(deps.kv, id)));
+    }
+    return out;
+  }
   const billsOf = new Map<number, StoredUnitBill[]>();
   for (const b of await listUnitBills(deps.kv)) {
     if (!stationIds.has(b.station_id)) continue;
@@ -213,12 +213,12 @@ const named = (ctx: ViewContext, id: number | null) => {
 };
 
 /** A device's own status and last_seen. */
-export function ownStatus(ctx: ViewContext, id: number): StatusNow {
+function ownStatus(ctx: ViewContext, id: number): StatusNow {
   return ctx.status.get(id) ?? { status: "unknown", last_seen: null };
 }
 
 /** A station's effective status (spec 000 section 4). */
-export function stationStatus(ctx: ViewContext, id: number): DeviceStatus {
+function stationStatus(ctx: ViewContext, id: number): DeviceStatus {
   const sensors = (ctx.sensorsOf.get(id) ?? []).map((s) => ownStatus(ctx, s.id).status);
   return effectiveStationStatus(ownStatus(ctx, id).status, sensors);
 }
@@ -239,7 +239,7 @@ function unitsOf(ctx: ViewContext, station: StoredDevice): StationUnit[] {
 }
 
 /** Serves a device in full (as the admin, a customer or the owning tenant sees it). */
-export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
+function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
   const { mqtt_password_hash: _, mqtt_password_sealed: _sealed, config, ...rest } = d;
   const own = ownStatus(ctx, d.id);
   const base = {
@@ -285,7 +285,7 @@ export function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
 }
 
 /** Serves a station as a tenant sees it: basic data and only the tenant's own units. */
-export function basicStationView(ctx: ViewContext, d: StoredDevice): DeviceView {
+function basicStationView(ctx: ViewContext, d: StoredDevice): DeviceView {
   const own = ctx.ownSensors ?? new Set<number>();
   const units = unitsOf(ctx, d).filter((u) =>
     (ctx.sensorsOf.get(d.id) ?? []).some((s) => own.has(s.id) && s.config.sensor?.unit_id === u.id)

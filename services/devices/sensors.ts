@@ -1,9 +1,14 @@
 /** Sensors of a station (admin): create, edit, delete; the unit must be a unit of the station. */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { type DeviceView, sensorStationId, sensorTopicPrefix } from "../../core/devices.ts";
+import {
+  type DeviceView,
+  sensorStationId,
+  sensorTopicPrefix,
+  type StoredDevice,
+} from "../../core/devices.ts";
 import { type SensorInput } from "../../core/device_rules.ts";
-import { deleteDevice, getStationSensor, type StoredDevice } from "../../db/devices.ts";
+import { deleteDevice, getStationSensor } from "../../db/devices.ts";
 import { forgetSensorCertificate } from "./certificates.ts";
 import { answer, DV, fieldError, forgetStatus, isTenant, SENSOR_NOT_FOUND } from "./_changes.ts";
 import { notFound } from "../refusal.ts";

@@ -2,13 +2,17 @@
 import { getZone } from "../../db/zones.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { type DeviceView, sensorStationId, stationTopicPrefix } from "../../core/devices.ts";
+import {
+  type DeviceView,
+  sensorStationId,
+  stationTopicPrefix,
+  type StoredDevice,
+} from "../../core/devices.ts";
 import { locationJson, type StationInput } from "../../core/device_rules.ts";
 import {
   deleteDevice,
   getDevice,
   sensorIdsOf,
-  type StoredDevice,
   unitBindings,
   updateDevice,
 } from "../../db/devices.ts";

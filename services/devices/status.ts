@@ -5,33 +5,21 @@
  * {@link DeviceDirectory} (devices, prefixes, MQTT logins).
  */
 import type { Deps } from "../deps.ts";
-import type { DisconnectEvent } from "../../core/devices.ts";
+import { type DisconnectEvent, type StoredDevice } from "../../core/devices.ts";
 import type {
   DeviceDirectory,
   IngestDevice,
   OfflineReason,
   StatusSink,
 } from "../../ingest/contract.ts";
-import {
-  findByMqttUsername,
-  findBySerial,
-  idBySerial,
-  listDevices,
-  type StoredDevice,
-} from "../../db/devices.ts";
-import {
-  listDisconnectEvents,
-  markOnline,
-  recordLastSeen,
-  type StatusNow,
-  statusNow,
-} from "../../db/device_status.ts";
+import { findByMqttUsername, findBySerial, idBySerial, listDevices } from "../../db/devices.ts";
+import { listDisconnectEvents, markOnline, recordLastSeen } from "../../db/device_status.ts";
 import { resolveBySubject } from "../../db/notifications.ts";
 import { verifyMqttPassword } from "../platform/mqtt_passwords.ts";
 import { markDevicesOffline, type OfflineItem } from "./offline.ts";
 
 /** The status sink with its batching controls. */
-export interface DeviceStatusService extends StatusSink {
+interface DeviceStatusService extends StatusSink {
   /** Many devices went offline at once (a sweep): handled in bulk. */
   offlineMany(items: readonly OfflineItem[]): Promise<void>;
   /** Writes the pending last_seen times now. */
@@ -46,7 +34,7 @@ export interface DeviceStatusService extends StatusSink {
 }
 
 /** Options of {@link createStatusService}. */
-export interface StatusServiceOptions {
+interface StatusServiceOptions {
   /** How long seen() times wait before they are written (ms); default 5000. */
   flushMs?: number;
   /** How long a serial number → id lookup is reused (ms); default 60000. */
@@ -232,9 +220,4 @@ export function deviceDisconnectEvents(
   to: number,
 ): Promise<DisconnectEvent[]> {
   return listDisconnectEvents(deps.kv, deviceId, from, to);
-}
-
-/** A device's current own status and last_seen (unknown and null when never heard from). */
-export function deviceStatusNow(deps: Deps, deviceId: number): Promise<StatusNow> {
-  return statusNow(deps.kv, deviceId);
 }

@@ -11,7 +11,7 @@ import { PROVISIONING_KEYS } from "./provisioning.ts";
 import { provisionStored } from "./broker_accounts.ts";
 
 /** A device the sync could not provision, and why (a locale key). */
-export interface SyncFailure {
+interface SyncFailure {
   id: number;
   name: string;
   username: string;
@@ -19,7 +19,7 @@ export interface SyncFailure {
 }
 
 /** What a sync did. */
-export interface SyncResult {
+interface SyncResult {
   /** Ids of the devices whose accounts now match the portal. */
   provisioned: number[];
   /** Devices without a kept password: set it again on the device's form. */

@@ -20,7 +20,8 @@ import {
 } from "../../core/tenancy.ts";
 import { periodOfBill } from "../../core/bill.ts";
 import { localDate } from "../../core/local_time.ts";
-import { getDevice, type StoredDevice, updateDevice } from "../../db/devices.ts";
+import { getDevice, updateDevice } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { getUser } from "../../db/users.ts";
 import {
   legacyTenancy,
@@ -39,7 +40,7 @@ import { type MeteredSensor, readingSegments, type UnitMeters, unitMeters } from
 import type { User } from "../../core/types.ts";
 
 /** Locale keys of the tenancy refusals. */
-export const TENANCY_ERRORS = {
+const TENANCY_ERRORS = {
   effectiveFrom: "devices.tenancy.errors.effective_from",
   future: "devices.tenancy.errors.future",
   reading: "devices.tenancy.errors.reading",
@@ -60,7 +61,7 @@ export interface Handover {
 }
 
 /** A tenancy as the API answers it (`GET /api/devices/{sensorId}/tenancies`). */
-export interface TenancyJson {
+interface TenancyJson {
   tenant_id: number;
   tenant_name: string;
   from: string | null;
@@ -73,7 +74,7 @@ const fieldRefusal = (field: string, key: string, params: Record<string, string>
   new Refusal("invalid", key, { [field]: key }, undefined, params);
 
 /** The instant and reading of a handover; refuses a bad or future date, a bad reading. */
-export function checkHandover(
+function checkHandover(
   deps: Deps,
   h: Handover,
   options: { allowFuture?: boolean } = {},

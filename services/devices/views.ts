@@ -4,14 +4,13 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { type DeviceStats, type DeviceView } from "../../core/devices.ts";
+import { type DeviceStats, type DeviceView, type StoredDevice } from "../../core/devices.ts";
 import {
   findBySerial,
   getDevice,
   getDevices,
   getStationSensor,
   sensorIdsOf,
-  type StoredDevice,
 } from "../../db/devices.ts";
 import { readStatuses, type StatusNow } from "../../db/device_status.ts";
 import { accessChecker, type Scope, scopeOf } from "./access.ts";

@@ -17,7 +17,7 @@ import { readBillSummaries } from "../../db/bill_facts.ts";
 import { listZones } from "../../db/zones.ts";
 
 /** The admin's overview: one currency, or every currency that has bills. */
-export interface AdminOverview {
+interface AdminOverview {
   /** The currency asked, or null for all. */
   currency: string | null;
   /** The overview of each currency with bills (the asked one always), most bills first. */

@@ -3,23 +3,13 @@
  * shared by the admin's finances (`admin.ts`) and the owner's billing overview (`owner.ts`).
  * The rules are core/finances.ts's; the bills' facts are read through db/bill_facts.ts.
  */
+export { adminOverview, bimonthlyData, type RevenueRow, zonesPerformance } from "./admin.ts";
 export {
-  type AdminOverview,
-  adminOverview,
-  bimonthlyData,
-  type RevenueRow,
-  zonesPerformance,
-} from "./admin.ts";
-export {
-  type OwnerBillingType,
   ownerBillingType,
-  type OwnerCustomerBill,
   type OwnerOverview,
   ownerOverview,
-  type OwnerPeriod,
   type OwnerPeriodBills,
   ownerPeriodBills,
-  type OwnerUnitBill,
   ownerYearBills,
   stationOwnerProfit,
 } from "./owner.ts";

@@ -22,7 +22,7 @@ import { getZone } from "../../db/zones.ts";
 import { fullNames } from "../../db/users.ts";
 
 /** The billing type and currency of the owner's stations (of the first with a zone). */
-export interface OwnerBillingType {
+interface OwnerBillingType {
   billing_type: PeriodKind;
   currency: string;
 }
@@ -42,7 +42,7 @@ export async function ownerBillingType(deps: Deps, user: User): Promise<OwnerBil
 }
 
 /** One period of the owner's year (primary currency; cents). */
-export interface OwnerPeriod {
+interface OwnerPeriod {
   period: string;
   revenue: number;
   profit: number;
@@ -114,7 +114,7 @@ export async function ownerOverview(deps: Deps, user: User, year: number): Promi
 }
 
 /** A unit bill of the owner's period, with the names the table shows. */
-export interface OwnerUnitBill {
+interface OwnerUnitBill {
   bill: UnitBill;
   station_name: string;
   unit_name: string;
@@ -122,7 +122,7 @@ export interface OwnerUnitBill {
 }
 
 /** A station bill of the owner's period, with the station's name. */
-export interface OwnerCustomerBill {
+interface OwnerCustomerBill {
   bill: CustomerBill;
   station_name: string;
 }

@@ -27,7 +27,7 @@ export interface InstallationUnit {
 }
 
 /** The month's station bill as the billing summary shows it (cents). */
-export interface BillingSummary {
+interface BillingSummary {
   period: string;
   energy: number;
   commission: number;

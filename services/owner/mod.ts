@@ -3,13 +3,7 @@
  * installation with its units, a unit's live values and reliability, and the invoice. Every
  * answer covers only the caller's own stations.
  */
-export { type OwnerStation, ownerStations, STATION_NOT_FOUND } from "./stations.ts";
 export { OWNER_CHARTS, type OwnerChart, type OwnerDashboard, ownerDashboard } from "./dashboard.ts";
-export {
-  type BillingSummary,
-  type Installation,
-  installation,
-  type InstallationUnit,
-} from "./installation.ts";
-export { type Disconnection, OWNER_UNIT_NOT_FOUND, type OwnerUnit, ownerUnit } from "./unit.ts";
+export { type Installation, installation, type InstallationUnit } from "./installation.ts";
+export { type OwnerUnit, ownerUnit } from "./unit.ts";
 export { INVOICE_LANGUAGES, ownerInvoice } from "./invoice.ts";

@@ -12,7 +12,7 @@ import { stationContext } from "../reports/mod.ts";
 import { notFound } from "../refusal.ts";
 
 /** The message of a station that is missing or not the caller's. */
-export const STATION_NOT_FOUND = "customer.installation_detail.errors.could_not_load";
+const STATION_NOT_FOUND = "customer.installation_detail.errors.could_not_load";
 
 /** A station of the owner with its zone as it is now. */
 export interface OwnerStation {

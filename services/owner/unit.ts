@@ -15,10 +15,10 @@ import { ownerStation } from "./stations.ts";
 import { meterMonth } from "./installation.ts";
 
 /** The message of a unit that is missing or not the caller's. */
-export const OWNER_UNIT_NOT_FOUND = "customer.unit_detail.errors.failed_unit_data";
+const OWNER_UNIT_NOT_FOUND = "customer.unit_detail.errors.failed_unit_data";
 
 /** One phase: power W, current A, voltage V, this month's energy kWh. */
-export interface PhaseNow {
+interface PhaseNow {
   power: number;
   current: number;
   voltage: number;
@@ -26,7 +26,7 @@ export interface PhaseNow {
 }
 
 /** A disconnection as listed (epoch ms; duration in seconds). */
-export interface Disconnection {
+interface Disconnection {
   at: number;
   durationSeconds: number;
   ongoing: boolean;

@@ -5,17 +5,9 @@
  * the tenant's view (`tenant.ts`), the local sandbox (`sandbox/`) and the test-mode transfer
  * (`simulate.ts`). Routes, scripts and main import from here.
  */
-export {
-  basicAuth,
-  type OpenpayCharge,
-  openpayClient,
-  openpayConfigured,
-  OpenpayError,
-  speiReceiptUrl,
-} from "./openpay_client.ts";
+export { basicAuth, openpayClient, openpayConfigured } from "./openpay_client.ts";
 export { PAYMENT_ERRORS, referenceFor } from "./references.ts";
-export { orderIdOf } from "./orders.ts";
-export { receiveWebhook, type WebhookReceipt, webhooksIdle, webhooksStop } from "./webhooks.ts";
+export { receiveWebhook, webhooksIdle, webhooksStop } from "./webhooks.ts";
 export {
   CHARGE_SORTS,
   type ChargeRow,
@@ -28,11 +20,10 @@ export {
   type PaymentsSummary,
   paymentsSummary,
   paymentsTestMode,
-  summaryList,
   type TenantPayment,
   tenantPayment,
 } from "./tenant.ts";
-export { RECONCILE_EVERY_MS, type ReconcileTimer, startReconciliation } from "./reconcile_timer.ts";
+export { startReconciliation } from "./reconcile_timer.ts";
 export { simulateTransfer } from "./simulate.ts";
 export { type OpenpaySandbox, startOpenpaySandbox } from "./sandbox/mod.ts";
 export { startLocalOpenpay } from "./sandbox/local.ts";

@@ -7,10 +7,10 @@
 import type { OpenpaySettings } from "../platform/config.ts";
 
 /** How long one call may take before it counts as Openpay being down. */
-export const OPENPAY_TIMEOUT_MS = 10_000;
+const OPENPAY_TIMEOUT_MS = 10_000;
 
 /** What a bank-transfer charge asks for (merchant level, with the payer as `customer`). */
-export interface SpeiChargeRequest {
+interface SpeiChargeRequest {
   method: "bank_account";
   /** Currency units with at most 2 decimals. */
   amount: number;
@@ -84,7 +84,7 @@ export function speiReceiptUrl(s: OpenpaySettings, chargeId: string): string {
 const str = (v: unknown): string | null => typeof v === "string" ? v : null;
 
 /** Reads a charge from an answer; a {@link OpenpayError} `bad_answer` when it is not one. */
-export function parseCharge(v: unknown): OpenpayCharge {
+function parseCharge(v: unknown): OpenpayCharge {
   const o = v as Record<string, unknown> | null;
   if (!o || typeof o !== "object" || typeof o.id !== "string" || typeof o.status !== "string") {
     throw new OpenpayError("bad_answer", null, null, "the answer is not a charge");

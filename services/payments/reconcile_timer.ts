@@ -9,12 +9,12 @@ import { claimReconcileSweep } from "../../db/payments.ts";
 import { reconcileCharges, type ReconcileResult } from "./reconciliation.ts";
 
 /** How often the sweep runs. */
-export const RECONCILE_EVERY_MS = 5 * 60_000;
+const RECONCILE_EVERY_MS = 5 * 60_000;
 /** How often the schedule is looked at. */
 const TICK_MS = 15_000;
 
 /** Options of {@link startReconciliation}. */
-export interface ReconcileTimerOptions {
+interface ReconcileTimerOptions {
   everyMs?: number;
   tickMs?: number;
   /** Told of each sweep's result. */
@@ -22,7 +22,7 @@ export interface ReconcileTimerOptions {
 }
 
 /** A running schedule. */
-export interface ReconcileTimer {
+interface ReconcileTimer {
   /** Stops the schedule; resolves once a sweep under way has ended. */
   stop(): Promise<void>;
 }

@@ -11,10 +11,9 @@ import {
   listEvents,
   listFlags,
   openChargeIds,
-  type PaymentFlag,
   type StoredCharge,
-  type StoredEvent,
 } from "../../db/payments.ts";
+import { type PaymentFlag, type StoredEvent } from "../../core/payment_events.ts";
 import { getUnitBill } from "../../db/bills.ts";
 import { getUsers } from "../../db/users.ts";
 import type { UnitBill } from "../../core/bill.ts";

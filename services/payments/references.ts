@@ -12,15 +12,15 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
+import { periodOfBill } from "../../core/bill.ts";
 import {
   amountDue,
   changePayment,
   hasLiveReference,
   isPayable,
-  periodOfBill,
   SPEI_REFERENCE_DAYS,
   visibleToTenant,
-} from "../../core/bill.ts";
+} from "../../core/payment.ts";
 import { centsToUnits } from "../../core/money.ts";
 import { getUnitBillEntry, type StoredUnitBill, updateUnitBill } from "../../db/bills.ts";
 import { getDevice } from "../../db/devices.ts";

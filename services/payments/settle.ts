@@ -9,15 +9,10 @@
  * cause.
  */
 import type { Deps } from "../deps.ts";
-import { amountDue, changePayment, type PaymentCause } from "../../core/bill.ts";
+import { amountDue, changePayment, type PaymentCause } from "../../core/payment.ts";
 import { getUnitBillEntry, updateUnitBill } from "../../db/bills.ts";
-import {
-  addFlag,
-  getCharge,
-  type PaymentFlag,
-  putCharge,
-  type StoredCharge,
-} from "../../db/payments.ts";
+import { addFlag, getCharge, putCharge, type StoredCharge } from "../../db/payments.ts";
+import { type PaymentFlag } from "../../core/payment_events.ts";
 import { notifyBill } from "../billing/mod.ts";
 import type { OpenpayCharge } from "./openpay_client.ts";
 import { billIdOfOrder } from "./orders.ts";
@@ -26,7 +21,7 @@ import { billIdOfOrder } from "./orders.ts";
 export type SettleOutcome = "handled" | "ignored" | "flagged";
 
 /** Where a change came from: an event (its type) or the sweep. */
-export interface SettleSource {
+interface SettleSource {
   event: string;
   cause: PaymentCause;
 }

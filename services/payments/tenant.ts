@@ -5,7 +5,8 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { amountDue, type PaymentStatus, periodOfBill, type UnitBill } from "../../core/bill.ts";
+import { periodOfBill, type UnitBill } from "../../core/bill.ts";
+import { amountDue, type PaymentStatus } from "../../core/payment.ts";
 import { tenantBillRows } from "../tenant/mod.ts";
 import { openpayConfigured, speiReceiptUrl } from "./openpay_client.ts";
 import { tenantBillEntry } from "./references.ts";
@@ -112,20 +113,4 @@ export async function paymentsSummary(deps: Deps, user: User): Promise<PaymentsS
     pending_count: pending.length + awaiting.length,
     test_mode: paymentsTestMode(deps),
   };
-}
-
-/** The merged list of the summary: every unpaid bill once, by due date. */
-export function summaryList(s: PaymentsSummary): TenantPayment[] {
-  const seen = new Map<number, TenantPayment>();
-  for (
-    const p of [
-      ...s.pending_payments,
-      ...s.overdue_payments,
-      ...s.awaiting_spei_payments,
-      ...s.expired_references,
-    ]
-  ) seen.set(p.id, p);
-  return [...seen.values()].sort((a, b) =>
-    (a.due_date ?? "").localeCompare(b.due_date ?? "") || a.id - b.id
-  );
 }

@@ -16,8 +16,8 @@ import {
   putVerification,
   releaseEvent,
   settleEvent,
-  type StoredEvent,
 } from "../../db/payments.ts";
+import { type StoredEvent } from "../../core/payment_events.ts";
 import { openpayClient, openpayConfigured, OpenpayError } from "./openpay_client.ts";
 import { settleEnded, type SettleOutcome, settlePaid } from "./settle.ts";
 

@@ -65,13 +65,13 @@ export interface OpenpaySettings {
 }
 
 /** Openpay's base URLs. */
-export const OPENPAY_URLS = {
+const OPENPAY_URLS = {
   sandbox: "https://sandbox-api.openpay.mx",
   production: "https://api.openpay.mx",
 } as const;
 
 /** MQTT settings. */
-export interface MqttSettings {
+interface MqttSettings {
   /** External broker URL (mqtt://, mqtts://); null runs the embedded broker. */
   url: string | null;
   /**
@@ -106,7 +106,7 @@ export interface MqttSettings {
 }
 
 /** Time-series store settings. */
-export interface TelemetrySettings {
+interface TelemetrySettings {
   /** QuestDB HTTP URL; null uses the embedded SQLite store in the data folder. */
   questdbUrl: string | null;
   /** Days of raw samples kept (rollups are kept for good). */

@@ -9,17 +9,17 @@ import { checkStore, messageOf } from "../../db/telemetry/mod.ts";
 import { isDiskFull } from "../refusal.ts";
 
 /** One check: a name (the key in the report) and what it runs; throws when it fails. */
-export interface HealthCheck {
+interface HealthCheck {
   name: string;
   /** Resolves (with facts to report, if any) when healthy; throws saying what failed. */
   run(deps: Deps): Promise<Record<string, string | number | boolean> | void>;
 }
 
 /** Why a check failed: a full disk, no answer in time, or any other error. */
-export type HealthReason = "disk_full" | "timeout" | "error";
+type HealthReason = "disk_full" | "timeout" | "error";
 
 /** The outcome of one check. */
-export interface CheckResult {
+interface CheckResult {
   ok: boolean;
   latency_ms: number;
   /** Why it failed (when it did). */
@@ -30,7 +30,7 @@ export interface CheckResult {
 }
 
 /** The report: `ok` when every check passed, else `failing`. */
-export interface HealthReport {
+interface HealthReport {
   status: "ok" | "failing";
   checks: Record<string, CheckResult>;
 }
@@ -51,10 +51,10 @@ const telemetryCheck: HealthCheck = {
 };
 
 /** The checks of `GET /health`, in the order they are reported. */
-export const HEALTH_CHECKS: readonly HealthCheck[] = [kvCheck, telemetryCheck];
+const HEALTH_CHECKS: readonly HealthCheck[] = [kvCheck, telemetryCheck];
 
 /** How long a check may take before it counts as failed. */
-export const HEALTH_TIMEOUT_MS = 5_000;
+const HEALTH_TIMEOUT_MS = 5_000;
 
 /** Runs `checks` at once, each bounded by `timeoutMs`. */
 export async function checkHealth(

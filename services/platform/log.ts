@@ -1,7 +1,7 @@
 /** The server's structured log: one JSON line per event on stderr. */
 
 /** Log levels, most verbose first. */
-export type Level = "debug" | "info" | "warn" | "error";
+type Level = "debug" | "info" | "warn" | "error";
 
 /** A logger. */
 export interface Logger {

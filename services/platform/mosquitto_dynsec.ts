@@ -9,9 +9,9 @@ import type { MqttClient } from "mqtt";
 import { type ClientTls, connectOnce, endClient, subscribeGranted } from "./mqtt_connect.ts";
 
 /** Where commands are published. */
-export const DYNSEC_TOPIC = "$CONTROL/dynamic-security/v1";
+const DYNSEC_TOPIC = "$CONTROL/dynamic-security/v1";
 /** Where the plugin answers. */
-export const DYNSEC_RESPONSE_TOPIC = `${DYNSEC_TOPIC}/response`;
+const DYNSEC_RESPONSE_TOPIC = `${DYNSEC_TOPIC}/response`;
 
 /** One command of the plugin. */
 export interface DynsecCommand {
@@ -28,7 +28,7 @@ export interface DynsecResponse {
 }
 
 /** An ACL of a role. */
-export interface DynsecAcl {
+interface DynsecAcl {
   acltype:
     | "publishClientSend"
     | "publishClientReceive"
@@ -42,7 +42,7 @@ export interface DynsecAcl {
 }
 
 /** Why talking to the plugin failed. */
-export type DynsecFailure = "unreachable" | "refused" | "timeout" | "command";
+type DynsecFailure = "unreachable" | "refused" | "timeout" | "command";
 
 /** A failure of the plugin or of the way to it; `kind` says which, the message says what. */
 export class DynsecError extends Error {
@@ -203,7 +203,7 @@ export const isNotFound = (r: DynsecResponse) => /not found/i.test(r.error ?? ""
 // ---- the session -----------------------------------------------------------------------------
 
 /** How to reach the plugin. */
-export interface DynsecOptions {
+interface DynsecOptions {
   url: string;
   username: string;
   password: string;
@@ -213,7 +213,7 @@ export interface DynsecOptions {
 }
 
 /** A signed-in admin session. */
-export interface DynsecSession {
+interface DynsecSession {
   /** Runs commands as one message; answers their responses in order. */
   run(commands: readonly DynsecCommand[]): Promise<DynsecResponse[]>;
   close(): Promise<void>;

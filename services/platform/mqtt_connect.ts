@@ -33,7 +33,7 @@ export interface ClientTls {
 }
 
 /** What {@link connectOnce} needs. */
-export interface ConnectOptions {
+interface ConnectOptions {
   /** `mqtt://host:port` or `mqtts://host:port`. */
   url: string;
   username: string;
@@ -46,7 +46,7 @@ export interface ConnectOptions {
 }
 
 /** The outcome of {@link connectOnce}. */
-export type ConnectResult =
+type ConnectResult =
   | { ok: true; client: MqttClient }
   | { ok: false; reason: ConnectFailure; detail: string };
 
@@ -104,7 +104,7 @@ export function classifyConnectError(error: unknown): ConnectFailure {
 }
 
 /** A short text of an error for logs and for the "other reason" wording. */
-export function errorDetail(error: unknown): string {
+function errorDetail(error: unknown): string {
   const e = error as { code?: unknown; message?: unknown } | null;
   const message = typeof e?.message === "string" ? e.message : String(error);
   const code = e?.code !== undefined && !message.includes(String(e.code)) ? ` (${e.code})` : "";

@@ -12,7 +12,7 @@ import { encodeBase64 } from "./_base64.ts";
 import { sealingKey } from "./_sealing_key.ts";
 
 /** Iterations of new hashes. */
-export const MQTT_PBKDF2_ITERATIONS = 20_000;
+const MQTT_PBKDF2_ITERATIONS = 20_000;
 
 async function derive(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey(
@@ -62,7 +62,7 @@ export async function verifyMqttPassword(password: string, stored: string): Prom
 // ---- sealed passwords ------------------------------------------------------------------------
 
 /** Version tag of sealed passwords made now. */
-export const SEALED_VERSION = "v1";
+const SEALED_VERSION = "v1";
 const SEAL_AAD = new TextEncoder().encode("mqtt-password:v1");
 
 /** The AES-GCM key of sealed passwords, derived from `secret`. */

@@ -13,7 +13,7 @@ import { unavailable } from "../refusal.ts";
 import type { PasswordAnswer, PasswordJob } from "./password_worker.ts";
 
 /** Size of a pool. */
-export interface PoolSize {
+interface PoolSize {
   /** Worker threads. */
   workers: number;
   /** Jobs that may wait for a thread; one more is refused. */
@@ -29,21 +29,21 @@ export interface PoolSize {
  * (starting one costs tens of milliseconds), short enough that an idle portal gives the
  * memory back soon after.
  */
-export const IDLE_MS = 10_000;
+const IDLE_MS = 10_000;
 
 /**
  * Default: one thread per core but one (at least 1, at most 4), 16 waiting jobs per thread, and
  * 64 `first` ones (a few seconds of work): a burst of sign-ins to distinct accounts waits rather
  * than being refused, since each account goes `first` only until someone fails on it.
  */
-export function defaultPoolSize(): PoolSize {
+function defaultPoolSize(): PoolSize {
   const cores = navigator.hardwareConcurrency || 2;
   const workers = Math.max(1, Math.min(4, cores - 1));
   return { workers, queue: 16 * workers, firstQueue: 64 * workers, idleMs: IDLE_MS };
 }
 
 /** A job without its id. */
-export type PasswordTask =
+type PasswordTask =
   | { op: "hash"; password: string }
   | { op: "verify"; password: string; hash: string };
 

@@ -38,9 +38,9 @@ export interface CertificateAuthority {
 /** Distinguished name of the portal's CA. */
 export const CA_NAME = "CN=Energy Portal CA";
 /** Years the CA certificate is valid. */
-export const CA_VALIDITY_YEARS = 20;
+const CA_VALIDITY_YEARS = 20;
 /** Days a certificate is valid when the caller names no other. */
-export const DEFAULT_CERT_DAYS = 365;
+const DEFAULT_CERT_DAYS = 365;
 /** File names of the CA in the data directory. */
 export const CA_CERT_FILE = "ca.pem";
 /** File name of the CA's private key (mode 0600). */
@@ -66,7 +66,7 @@ function toPem(der: ArrayBuffer, label: string): string {
 }
 
 /** Upper-case hex pairs joined by ":" (the usual fingerprint notation). */
-export function colonHex(bytes: ArrayBuffer | Uint8Array): string {
+function colonHex(bytes: ArrayBuffer | Uint8Array): string {
   return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0").toUpperCase())
     .join(":");
 }

@@ -24,7 +24,7 @@ import { resolve } from "node:path";
 export { TelemetryStoreRefused };
 
 /** The opened dependencies and how to close their stores. */
-export interface OpenedStores {
+interface OpenedStores {
   deps: Deps;
   close(): Promise<void>;
 }

@@ -19,13 +19,13 @@ export interface TokenClaims {
 }
 
 /** The session a token continues: its version and when it began (epoch seconds). */
-export interface SessionMark {
+interface SessionMark {
   ver: number;
   authTime: number;
 }
 
 /** Refresh the token when fewer than this many seconds remain. */
-export const REFRESH_WINDOW_SECONDS = 5 * 60;
+const REFRESH_WINDOW_SECONDS = 5 * 60;
 
 /** Signs an access token valid for `ttlSeconds` from `nowMs` (of session `mark`, if given). */
 export function issueToken(

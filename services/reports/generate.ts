@@ -19,7 +19,8 @@ import type { User } from "../../core/types.ts";
 import { isLanguage, type Language } from "../../core/roles.ts";
 import { parsePeriod } from "../../core/periods.ts";
 import type { Zone } from "../../core/zone.ts";
-import { getDevice, type StoredDevice, unitBindings } from "../../db/devices.ts";
+import { getDevice, unitBindings } from "../../db/devices.ts";
+import { type StoredDevice } from "../../core/devices.ts";
 import { getUser } from "../../db/users.ts";
 import { getZoneInForce } from "../../db/zones.ts";
 import { today } from "../zones.ts";
@@ -31,14 +32,14 @@ import {
   type StoredUnitBill,
 } from "../../db/bills.ts";
 import { periodOfBill } from "../../core/bill.ts";
-import { zoneOfBill } from "./model.ts";
+import { zoneOfBill } from "../../core/reports.ts";
 import { renderUnitPdf } from "./pdf/unit_pdf.ts";
 import { renderCustomerPdf } from "./pdf/customer_pdf.ts";
 
 /** The report types of the API. */
-export const REPORT_TYPES = ["monthly", "bimester", "customer", "bimester_customer"] as const;
+const REPORT_TYPES = ["monthly", "bimester", "customer", "bimester_customer"] as const;
 /** One report type. */
-export type ReportType = typeof REPORT_TYPES[number];
+type ReportType = typeof REPORT_TYPES[number];
 
 /** Locale keys of the refusals. */
 export const REPORT_ERRORS = {
@@ -84,7 +85,7 @@ const schema = z.object({
 });
 
 /** A validated report request. */
-export interface ReportRequest {
+interface ReportRequest {
   reportType: ReportType;
   stationId: number;
   /** The unit (unit reports only). */
@@ -134,7 +135,7 @@ export interface ReportFile {
 }
 
 /** The file name of a report (spec 001 section 7). */
-export function reportFileName(req: ReportRequest): string {
+function reportFileName(req: ReportRequest): string {
   const unit = req.unitId === null ? "" : `_${req.unitId}`;
   return `${req.reportType}_report_${req.stationId}${unit}_${req.period}_${req.language}.pdf`;
 }

@@ -1,38 +1,15 @@
 /**
  * Reports (spec 001 sections 2 and 7): the admin's station and unit report pages
- * (`views.ts`, with the pure helpers of `model.ts`) and the PDF reports (`generate.ts`, drawn by
+ * (`views.ts`, with the pure helpers of `core/reports.ts`) and the PDF reports (`generate.ts`, drawn by
  * `pdf/`). Routes import from here.
  */
+export { checkReportRequest, generateReport, REPORT_ERRORS, type ReportFile } from "./generate.ts";
 export {
-  checkReportRequest,
-  generateReport,
-  REPORT_ERRORS,
-  REPORT_TYPES,
-  type ReportFile,
-  reportFileName,
-  type ReportRequest,
-  type ReportType,
-} from "./generate.ts";
-export {
-  currentPeriod,
   type PeriodRow,
   type StationContext,
   stationContext,
-  stationPeriods,
   stationReport,
   type StationReportData,
   unitBillOf,
   unitReport,
-  type UnitReportData,
 } from "./views.ts";
-export {
-  cityOf,
-  type FactLine,
-  factLines,
-  periodName,
-  periodsOfYear,
-  periodTiming,
-  type ReportStatus,
-  reportStatus,
-  zoneOfBill,
-} from "./model.ts";

@@ -5,15 +5,9 @@
  */
 import type { Deps } from "../deps.ts";
 import type { Zone } from "../../core/zone.ts";
-import type { StationUnit } from "../../core/devices.ts";
-import {
-  bimonthlyPeriod,
-  type DateParts,
-  monthlyPeriod,
-  type PeriodKind,
-  periodOptions,
-} from "../../core/periods.ts";
-import { getDevice, type StoredDevice } from "../../db/devices.ts";
+import { type StationUnit, type StoredDevice } from "../../core/devices.ts";
+import type { DateParts, PeriodKind } from "../../core/periods.ts";
+import { getDevice } from "../../db/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import {
   getUnitBillOf,
@@ -21,7 +15,8 @@ import {
   type StoredCustomerBill,
   type StoredUnitBill,
 } from "../../db/bills.ts";
-import { periodsOfYear, periodTiming, type ReportStatus, reportStatus } from "./model.ts";
+import { periodsOfYear, periodTiming } from "../../core/reports.ts";
+import { type ReportStatus, reportStatus } from "../../core/bill_status.ts";
 import { currentZone, nameOf, periodUnitBills, unitTenant } from "./generate.ts";
 
 /** A station and its zone as it is now. */
@@ -37,32 +32,6 @@ export async function stationContext(deps: Deps, id: number): Promise<StationCon
   if (!station || station.type !== "station") return null;
   const zone = await currentZone(deps, station.zone_id);
   return { station, zone, kind: zone?.billing_type ?? "monthly" };
-}
-
-/**
- * The period choices of the station report, newest first: the 12 months up to this one, or
- * the bimonthly periods of this year and last year.
- */
-export function stationPeriods(kind: PeriodKind, today: DateParts): string[] {
-  if (kind === "bimonthly") {
-    return [
-      ...periodOptions("bimonthly", today.year),
-      ...periodOptions("bimonthly", today.year - 1),
-    ];
-  }
-  const out: string[] = [];
-  for (let i = 0; i < 12; i++) {
-    const m = today.month - i;
-    out.push(monthlyPeriod(m < 1 ? today.year - 1 : today.year, ((m + 11) % 12) + 1));
-  }
-  return out;
-}
-
-/** The period holding today. */
-export function currentPeriod(kind: PeriodKind, today: DateParts): string {
-  return kind === "monthly"
-    ? monthlyPeriod(today.year, today.month)
-    : bimonthlyPeriod(today.year, today.month);
 }
 
 /** The station report of one period. */
@@ -136,7 +105,7 @@ export interface PeriodRow {
 }
 
 /** The unit report of a year. */
-export interface UnitReportData {
+interface UnitReportData {
   unit: StationUnit;
   tenant: string | null;
   rows: PeriodRow[];

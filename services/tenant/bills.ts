@@ -18,7 +18,7 @@ export interface TenantBillRow {
 }
 
 /** Filters of {@link tenantBillRows}. */
-export interface TenantBillFilter {
+interface TenantBillFilter {
   /** A period (`YYYY-MM` or `YYYY-MM-MM`). */
   period?: string;
   /** A year: bills whose period is in it. */

@@ -34,7 +34,7 @@ import {
 import { ZoneCache } from "./zone.ts";
 
 /** One unit's month. */
-export interface UnitMonth {
+interface UnitMonth {
   unit: TenantUnit;
   now: UnitNow;
   monthKwh: number;
@@ -103,11 +103,6 @@ export async function consumptionOverview(deps: Deps, user: User): Promise<Consu
     },
   };
 }
-
-/** Tabs of the unit view. */
-export const UNIT_TABS = ["overview", "analytics", "insights"] as const;
-/** A tab of the unit view. */
-export type UnitTab = typeof UNIT_TABS[number];
 
 /** One unit: its month, the trend chart, the hourly analytics, the tips and the forecast. */
 export interface UnitDetail extends UnitMonth {

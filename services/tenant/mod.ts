@@ -3,9 +3,8 @@
  * their units, dashboard, consumption with insights and forecast, pricing, bills and reports.
  * Every answer covers only the caller's own units and bills.
  */
-export { type TenantUnit, tenantUnit, tenantUnits, UNIT_NOT_FOUND } from "./units.ts";
-export { type Lease, tenantLeases } from "./leases.ts";
-export type { SeriesPoint, UnitNow } from "./usage.ts";
+export { type TenantUnit, UNIT_NOT_FOUND } from "./units.ts";
+export { tenantLeases } from "./leases.ts";
 export {
   DASHBOARD_CHARTS,
   type DashboardChart,
@@ -15,26 +14,16 @@ export {
 export {
   type ConsumptionOverview,
   consumptionOverview,
-  UNIT_TABS,
   type UnitDetail,
   unitDetail,
-  type UnitMonth,
   unitPeriodEstimate,
-  type UnitTab,
 } from "./consumption.ts";
 export { type TenantPricing, tenantPricing } from "./pricing.ts";
-export { type TenantBillFilter, type TenantBillRow, tenantBillRows } from "./bills.ts";
+export { type TenantBillRow, tenantBillRows } from "./bills.ts";
 export {
-  type TenantBillingType,
   tenantBillingType,
   type TenantOverview,
   tenantOverview,
   tenantPeriodBills,
-  type TenantPeriodTotals,
 } from "./overview.ts";
-export {
-  checkTenantReport,
-  periodReport,
-  tenantReport,
-  type TenantReportRequest,
-} from "./reports.ts";
+export { checkTenantReport, periodReport, tenantReport } from "./reports.ts";

@@ -11,7 +11,7 @@ import { ZoneCache } from "./zone.ts";
 import { type TenantBillRow, tenantBillRows } from "./bills.ts";
 
 /** Billing type, currency and unit count of the caller. */
-export interface TenantBillingType {
+interface TenantBillingType {
   billing_type: PeriodKind;
   currency: string;
   sensors_count: number;
@@ -31,7 +31,7 @@ export async function tenantBillingType(deps: Deps, user: User): Promise<TenantB
 }
 
 /** A period's totals (cents, kWh). */
-export interface TenantPeriodTotals {
+interface TenantPeriodTotals {
   period: string;
   total_cost: number;
   energy_consumption: number;

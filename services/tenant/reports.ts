@@ -14,7 +14,7 @@ import { invalid, notFound } from "../refusal.ts";
 import { tenantBillRows } from "./bills.ts";
 
 /** A tenant's report request as the billing page sends it (query of a download link). */
-export interface TenantReportRequest {
+interface TenantReportRequest {
   station: number;
   unit: string;
   period: string;

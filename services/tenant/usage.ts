@@ -25,7 +25,7 @@ export const READS_IN_FLIGHT = 8;
  * What the readings need of a unit: its sensor's id (the meters it had over time), its
  * current meter's serial number and status.
  */
-export type Meter = Pick<TenantUnit, "id" | "serial_number" | "status"> & {
+type Meter = Pick<TenantUnit, "id" | "serial_number" | "status"> & {
   /** A tenant's tenancies of the unit: only readings within them are read (issue 24). */
   windows?: TimeWindow[];
 };
@@ -49,7 +49,7 @@ export interface UnitNow {
 }
 
 /** Energy of a unit this month and around it. */
-export interface UnitEnergy {
+interface UnitEnergy {
   todayKwh: number;
   monthKwh: number;
   /** This month's kWh to 3 decimals, as bills read energy. */
@@ -213,7 +213,7 @@ export async function monthlySeries(
 }
 
 /** The charts of the dashboards: 24 hours of power, the last 7 days, the last 6 months. */
-export type DashboardSeries = "power" | "daily" | "monthly";
+type DashboardSeries = "power" | "daily" | "monthly";
 
 const DASHBOARD_SERIES = { power: powerSeries, daily: dailySeries, monthly: monthlySeries };
 

@@ -14,7 +14,7 @@ import { sensorTopicPrefix } from "../../core/devices.ts";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import type { Deps } from "../../services/deps.ts";
 import { createDeviceDirectory } from "../../services/devices/status.ts";
-import { brokerTls } from "../../services/platform/mqtt_runtime.ts";
+import { brokerTls } from "../../services/devices/mqtt_runtime.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { type IngestOptions, startIngest } from "../../ingest/subscriber.ts";
 import { connectSimMeter, type SimMeter, type SimMeterOptions } from "../../ingest/sim_meter.ts";

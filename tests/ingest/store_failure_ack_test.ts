@@ -11,7 +11,7 @@ import { startIngest } from "../../ingest/subscriber.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { INGEST_CREDENTIALS, MemoryDirectory, MemoryStatus, testSensor } from "./_helpers.ts";
 import { healthReport } from "../../ingest/health.ts";
-import { summarizeHealth } from "../../db/ingest_health.ts";
+import { summarizeHealth } from "../../core/ingest_health.ts";
 
 const A = testSensor("GONE-A");
 

@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import type { Translate } from "../../../services/platform/i18n.ts";
 
 /** The certificate status, worded for the page. */
-export interface CertificateStatusView {
+interface CertificateStatusView {
   valid: boolean;
   health: "green" | "yellow" | "red";
   /** The health or problem text. */
@@ -36,7 +36,7 @@ export interface CertificateView {
 }
 
 /** Props of {@link CertificatePanel}. */
-export interface CertificatePanelProps {
+interface CertificatePanelProps {
   t: Translate;
   view: CertificateView;
   /** The Test MQTT Connection button and its result, rendered after Verify. */

@@ -9,7 +9,7 @@ import { errAttrs, FieldError } from "../../Field.tsx";
 import { Card, FormError, ResponsiveList, StatusBadge } from "../../kit/mod.ts";
 
 /** A meter row, worded. */
-export interface MeterRow {
+interface MeterRow {
   serial: string;
   from: string;
   to: string;
@@ -18,7 +18,7 @@ export interface MeterRow {
 }
 
 /** A manual reading row, worded. */
-export interface ReadingRow {
+interface ReadingRow {
   at: string;
   kwh: string;
   serial: string;
@@ -26,7 +26,7 @@ export interface ReadingRow {
 }
 
 /** A form's typed values, errors by field (translated) and its error box. */
-export interface MeterForm<K extends string> {
+interface MeterForm<K extends string> {
   action: string;
   values: Record<K, string>;
   errors: Partial<Record<K, string>>;

@@ -9,7 +9,7 @@ import type { Translate } from "../../../services/platform/i18n.ts";
 import { CertificatePanel, type CertificateView } from "./CertificatePanel.tsx";
 
 /** What the panel shows. */
-export interface MqttIssueProps {
+interface MqttIssueProps {
   t: Translate;
   /** The broker as the meter must be given it, `host:port`. */
   server: string;

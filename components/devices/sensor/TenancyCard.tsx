@@ -8,7 +8,7 @@ import { Card } from "../../kit/mod.ts";
 import { FieldError } from "../../Field.tsx";
 
 /** One tenancy as the card shows it: local dates, the last day included. */
-export interface TenancyRow {
+interface TenancyRow {
   tenant: string;
   /** `YYYY-MM-DD`, or null for a tenancy from before tenancies were kept. */
   from: string | null;

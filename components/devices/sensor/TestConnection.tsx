@@ -6,7 +6,7 @@
 import type { Translate } from "../../../services/platform/i18n.ts";
 
 /** What the button shows. */
-export interface TestConnectionProps {
+interface TestConnectionProps {
   t: Translate;
   /** Where the form posts. */
   action: string;

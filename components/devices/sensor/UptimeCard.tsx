@@ -8,7 +8,7 @@ import { missedEnergyKwh, sensorUptimeColor } from "../../../core/uptime.ts";
 import { durationText, fixed, localDateTime } from "./format.ts";
 
 /** A disconnect event as `monthlyUptime()` answers it. */
-export interface UptimeEventView {
+interface UptimeEventView {
   disconnect_time: string;
   reconnect_time: string | null;
   still_disconnected: boolean;
@@ -16,7 +16,7 @@ export interface UptimeEventView {
 }
 
 /** What `monthlyUptime()` answers. */
-export interface MonthlyUptimeView {
+interface MonthlyUptimeView {
   month: string;
   uptime_percent: number | null;
   online_duration_seconds: number;

@@ -3,7 +3,7 @@
 const WEIGHTS = [3, 7, 1];
 
 /** The check digit of the first 17 digits of a CLABE. */
-export function clabeCheckDigit(first17: string): number {
+function clabeCheckDigit(first17: string): number {
   let sum = 0;
   for (let i = 0; i < 17; i++) sum += (Number(first17[i]) * WEIGHTS[i % 3]) % 10;
   return (10 - (sum % 10)) % 10;

@@ -14,14 +14,14 @@ import { basicAuth } from "../openpay_client.ts";
 import { randomClabe, randomReference } from "./clabe.ts";
 
 /** Where the sandbox sends its webhooks. */
-export interface SandboxWebhook {
+interface SandboxWebhook {
   url: string;
   user: string;
   password: string;
 }
 
 /** Options of {@link startOpenpaySandbox}. */
-export interface SandboxOptions {
+interface SandboxOptions {
   merchantId: string;
   privateKey: string;
   /** Port to listen on (0: any free port) on 127.0.0.1. */

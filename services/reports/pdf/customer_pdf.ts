@@ -5,14 +5,14 @@
  * commission − fees − taxes).
  */
 import type { Language } from "../../../core/roles.ts";
-import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredDevice } from "../../../core/devices.ts";
 import type { StoredCustomerBill, StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
 import { numberText } from "./text.ts";
 import { openReport } from "./report_head.ts";
 
 /** What {@link renderCustomerPdf} draws. */
-export interface CustomerPdfInput {
+interface CustomerPdfInput {
   t: Translate;
   lang: Language;
   portal: string;

@@ -1,13 +1,14 @@
 /** The start every report PDF shares: the writer, its wording helpers and the header lines. */
 import type { Language } from "../../../core/roles.ts";
-import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredDevice } from "../../../core/devices.ts";
 import type { Translate } from "../../platform/i18n.ts";
-import { cityOf, periodName } from "../model.ts";
+import { cityOf } from "../../../core/reports.ts";
+import { periodLabel } from "../../../core/periods.ts";
 import { moneyText } from "./text.ts";
 import { PdfWriter } from "./writer.ts";
 
 /** What the header names. */
-export interface ReportHeadInput {
+interface ReportHeadInput {
   t: Translate;
   lang: Language;
   portal: string;
@@ -29,7 +30,7 @@ export async function openReport(input: ReportHeadInput, titleKey: string) {
   const w = await PdfWriter.create(`${title} ${period}`, input.portal);
   w.heading(input.portal, 18);
   w.heading(title, 14);
-  w.line(P("period"), `${periodName(t, period)} (${period})`);
+  w.line(P("period"), `${periodLabel(t, period)} (${period})`);
   w.line(P("station"), `${input.station.name} (${input.station.serial_number})`);
   w.line(P("location"), cityOf(t, input.station.location));
   return { w, P, money, period };

@@ -4,19 +4,19 @@
  * due date, payment status, the estimation or recalculation note with its reason, the season
  * applied and the zone prices the bill was computed with.
  */
-import { isPaymentStatus } from "../../../core/bill.ts";
+import { isPaymentStatus } from "../../../core/payment.ts";
 import type { Language } from "../../../core/roles.ts";
 import type { Zone } from "../../../core/zone.ts";
 import { buildTiers, pricingMode } from "../../../core/tariff.ts";
-import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredDevice } from "../../../core/devices.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
-import { factLines } from "../model.ts";
+import { factLines } from "../../../core/reports.ts";
 import { moneyText, numberText } from "./text.ts";
 import { openReport } from "./report_head.ts";
 
 /** What {@link renderUnitPdf} draws. */
-export interface UnitPdfInput {
+interface UnitPdfInput {
   t: Translate;
   lang: Language;
   portal: string;

@@ -4,7 +4,7 @@ import { loadI18n } from "../../platform/i18n.ts";
 import { defaultZone, type Zone } from "../../../core/zone.ts";
 import { computeUnitBill } from "../../../core/tariff.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
-import type { StoredDevice } from "../../../db/devices.ts";
+import type { StoredDevice } from "../../../core/devices.ts";
 import { pdfText } from "../../../tests/_pdf_text.ts";
 import { storedUnitBill } from "../../../tests/_bills.ts";
 

@@ -13,7 +13,7 @@ const INK = rgb(0.1, 0.12, 0.16);
 const RULE = rgb(0.85, 0.87, 0.9);
 
 /** A column of {@link PdfWriter.table}: its header and share of the width; numbers align right. */
-export interface Column {
+interface Column {
   header: string;
   width: number;
   align?: "left" | "right";

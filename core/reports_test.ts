@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
-import { cityOf, periodsOfYear, periodTiming, reportStatus, zoneOfBill } from "./model.ts";
-import type { StatusFields, UnitBill } from "../../core/bill.ts";
+import {
+  cityOf,
+  currentPeriod,
+  periodsOfYear,
+  periodTiming,
+  stationPeriods,
+  zoneOfBill,
+} from "./reports.ts";
+import { reportStatus, type StatusFields } from "./bill_status.ts";
+import type { UnitBill } from "./bill.ts";
 
 type StatusBill = StatusFields & Pick<UnitBill, "created_at" | "updated_at">;
-import { currentPeriod, stationPeriods } from "./views.ts";
-import { defaultZone } from "../../core/zone.ts";
+import { defaultZone } from "./zone.ts";
 
 const bill = (o: Partial<StatusBill> = {}): StatusBill => ({
   is_finalized: false,

@@ -4,16 +4,17 @@
  * device directory and status, and to the telemetry store.
  */
 import type { Deps } from "../deps.ts";
-import { createDeviceDirectory, createStatusService, isTlsUrl, portalTls } from "../devices/mod.ts";
-import { loadOrCreateSecret } from "./secret.ts";
+import { createDeviceDirectory, createStatusService } from "./status.ts";
+import { isTlsUrl, portalTls } from "./provisioning.ts";
+import { loadOrCreateSecret } from "../platform/secret.ts";
 import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../../ingest/broker.ts";
 import { runIngest, type RunningIngest } from "../../ingest/run.ts";
 
 /** User name of the ingest client on the embedded broker when none is configured. */
-export const INGEST_USERNAME = "portal-ingest";
+const INGEST_USERNAME = "portal-ingest";
 
 /** The ingest client's credentials: configured ones, or a generated password kept in DATA_DIR. */
-export async function ingestCredentials(
+async function ingestCredentials(
   deps: Deps,
 ): Promise<{ username: string; password: string }> {
   const { username, password } = deps.config.mqtt;
@@ -25,7 +26,7 @@ export async function ingestCredentials(
 }
 
 /** Days the embedded broker's server certificate (issued at each start) is valid. */
-export const SERVER_CERT_DAYS = 397;
+const SERVER_CERT_DAYS = 397;
 
 /** The embedded broker's TLS listener: a server certificate from the portal's CA; null when off. */
 export async function brokerTls(deps: Deps): Promise<BrokerTls | undefined> {
@@ -42,7 +43,7 @@ export async function brokerTls(deps: Deps): Promise<BrokerTls | undefined> {
 }
 
 /** What runs, and how to stop it. */
-export interface MqttRuntime {
+interface MqttRuntime {
   broker: EmbeddedBroker | null;
   ingest: RunningIngest | null;
   /** Where devices connect (the external URL or the embedded broker's). */

@@ -1,21 +1,23 @@
 /**
- * The pure view model shared by the report pages and the PDF reports (spec 001 sections 3, 4
- * and 5): the lines of the additions a unit bill keeps, the zone it was priced with, the report
- * status of a period row, the periods of a year and their timing, period labels and the city of
- * a station.
+ * The view model shared by the report pages and the PDF reports (spec 001 sections 3, 4
+ * and 5): the lines of the additions a unit bill keeps, the zone it was priced with, the
+ * periods of a year and their timing, the station report's period choices and the city of a
+ * station. Pure.
  */
-import type { Zone } from "../../core/zone.ts";
-import type { UnitBillDetails, ZoneSnapshot } from "../../core/bill_details.ts";
-import { parseLocation } from "../../core/device_rules.ts";
+import type { Zone } from "./zone.ts";
+import type { UnitBillDetails, ZoneSnapshot } from "./bill_details.ts";
+import { parseLocation } from "./device_rules.ts";
 import {
   bimonthlyPeriod,
   type DateParts,
   monthlyPeriod,
   parsePeriod,
   type PeriodKind,
-  periodLabel,
-} from "../../core/periods.ts";
-import type { Translate } from "../platform/i18n.ts";
+  periodOptions,
+} from "./periods.ts";
+
+/** The reader's language (`services/platform/i18n.ts`'s `Translate`). */
+type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 /** One line of a bill's additions: what it is about and its text in the reader's language. */
 export interface FactLine {
@@ -69,8 +71,6 @@ export function zoneOfBill(
   return snapshot ?? current;
 }
 
-export { type ReportStatus, reportStatus } from "../../core/bill.ts";
-
 /** The periods of a year, oldest first. */
 export function periodsOfYear(kind: PeriodKind, year: number): string[] {
   const out: string[] = [];
@@ -92,8 +92,31 @@ export function periodTiming(
   return { future: first > now, current: first <= now && now <= last, past: last < now };
 }
 
-/** A period worded in the language of `t` (`March 2026`, `Mar-Apr 2026`); the text if malformed. */
-export const periodName = periodLabel;
+/**
+ * The period choices of the station report, newest first: the 12 months up to this one, or
+ * the bimonthly periods of this year and last year.
+ */
+export function stationPeriods(kind: PeriodKind, today: DateParts): string[] {
+  if (kind === "bimonthly") {
+    return [
+      ...periodOptions("bimonthly", today.year),
+      ...periodOptions("bimonthly", today.year - 1),
+    ];
+  }
+  const out: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const m = today.month - i;
+    out.push(monthlyPeriod(m < 1 ? today.year - 1 : today.year, ((m + 11) % 12) + 1));
+  }
+  return out;
+}
+
+/** The period holding today. */
+export function currentPeriod(kind: PeriodKind, today: DateParts): string {
+  return kind === "monthly"
+    ? monthlyPeriod(today.year, today.month)
+    : bimonthlyPeriod(today.year, today.month);
+}
 
 /** The city of a location (JSON with a city, or raw text), else 'No location'. */
 export function cityOf(t: Translate, location: string): string {

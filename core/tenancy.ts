@@ -8,7 +8,7 @@
  * A boundary given as a date (`YYYY-MM-DD`) is that day's first instant in the business time
  * zone; an ISO instant is taken as it is.
  */
-import { dayStart, isRealDate } from "./local_time.ts";
+import { dayStart, isRealDate, localDate } from "./local_time.ts";
 
 /** One tenancy of a unit. */
 export interface Tenancy {
@@ -165,4 +165,16 @@ export function moveOut<T extends Tenancy>(
   if (at <= open.from) return { ok: false, error: "before_current", since: open.from };
   const ended = make({ ...open, to: at, reading_to_kwh: reading });
   return { ok: true, next: sortTenancies(list.map((t) => t === open ? ended : t)), changed: true };
+}
+
+/** A split bill's part as local dates, its last day included; null for the whole period. */
+export function tenancyDates(
+  b: { tenancy_from: string | null; tenancy_to: string | null },
+  offsetMinutes: number,
+): { from: string; to: string } | null {
+  if (!b.tenancy_from || !b.tenancy_to) return null;
+  return {
+    from: localDate(Date.parse(b.tenancy_from), offsetMinutes),
+    to: localDate(Date.parse(b.tenancy_to) - 1, offsetMinutes),
+  };
 }

@@ -238,6 +238,26 @@ Deno.test("a move-out with a reading is billed at once and paid; the month's run
       [w.c.id, 50, 1548, 7596],
     );
     assert.equal(a.base_tariff + vacant.base_tariff + c.base_tariff, 4000);
+    // The admin's unit report lists the period's three bills.
+    const report = await call(
+      w.t,
+      "GET",
+      `/admin/report/station/${w.stationId}/unit/unit_1?year=2026&period=2026-10`,
+      { token: w.admin },
+    );
+    const html = await report.text();
+    assert.equal(report.status, 200);
+    const parts = html.slice(html.indexOf('data-testid="period-parts"'));
+    for (
+      const text of [
+        "2026-10-01 – 2026-10-09",
+        "No tenant",
+        "Carla Nueva",
+        "2026-10-20 – 2026-10-31",
+      ]
+    ) {
+      assert.ok(parts.includes(text), `the report's parts show ${text}`);
+    }
     // C sees only their part; A still sees (and has paid) theirs after moving out.
     const cs = await call(w.t, "GET", "/api/bills", { token: w.c.token });
     assert.deepEqual((await cs.json()).bills.map((b: { id: number }) => b.id), [c.id]);

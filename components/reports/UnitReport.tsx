@@ -235,6 +235,7 @@ export function UnitReport(p: UnitReportProps) {
                         )}
                       </div>
                     )}
+                    {r.parts.length > 1 && <PeriodParts t={t} row={r} />}
                     <PeriodDetails
                       t={t}
                       bill={r.bill}
@@ -249,5 +250,37 @@ export function UnitReport(p: UnitReportProps) {
         </ul>
       </section>
     </div>
+  );
+}
+
+/**
+ * The bills of a period in which the unit changed hands (issue 24): one line per tenancy and
+ * vacant stretch with its dates, energy, total and payment. The details below are the first
+ * part's; each part is in the bill lists with its own actions.
+ */
+function PeriodParts({ t, row }: { t: Translate; row: PeriodRow }) {
+  const P = (k: string, p?: Record<string, string | number>) =>
+    t(`reports.unit_report.parts.${k}`, p);
+  return (
+    <section className="period-parts" data-testid="period-parts" aria-label={P("title")}>
+      <h4>{P("title")}</h4>
+      <ul className="tenancy-list">
+        {row.parts.map(({ bill, tenant, dates }) => (
+          <li key={bill.id} data-bill={bill.id}>
+            <strong>{tenant ?? P("vacant")}</strong>
+            <span className="nowrap">{dates ? `${dates.from} – ${dates.to}` : "—"}</span>
+            <span className="nowrap">{kwh(bill.energy_consumption)}</span>
+            <span className="nowrap">{money(bill.total_cost, bill.currency)}</span>
+            <span>
+              {t(
+                `billing.payment_status.${
+                  bill.total_cost === 0 && bill.is_finalized ? "nothing_due" : bill.payment_status
+                }`,
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -14,7 +14,7 @@ import {
   visibleToTenant,
 } from "../../core/payment.ts";
 import type { PeriodKind } from "../../core/periods.ts";
-import { localDate } from "../../core/local_time.ts";
+import { tenancyDates } from "../../core/tenancy.ts";
 import { type ListQuery, type Page, pageOf, sortRows } from "../../core/paging.ts";
 import { listZones } from "../../db/zones.ts";
 import { getDevices } from "../../db/devices.ts";
@@ -253,18 +253,6 @@ async function rowsOf(
     tenancy: tenancyDates(b, deps.config.utcOffsetMinutes),
     missing_readings: b.missing_readings,
   }));
-}
-
-/** A split bill's part as local dates, its last day included; null for the whole period. */
-function tenancyDates(
-  b: Pick<StoredUnitBill, "tenancy_from" | "tenancy_to">,
-  offsetMinutes: number,
-): { from: string; to: string } | null {
-  if (!b.tenancy_from || !b.tenancy_to) return null;
-  return {
-    from: localDate(Date.parse(b.tenancy_from), offsetMinutes),
-    to: localDate(Date.parse(b.tenancy_to) - 1, offsetMinutes),
-  };
 }
 
 /** The station bills of a zone and period as rows. */

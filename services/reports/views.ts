@@ -11,6 +11,7 @@ import { getDevice } from "../../db/devices.ts";
 import { fullNames } from "../../db/users.ts";
 import {
   getUnitBillOf,
+  listUnitBills,
   readStationBills,
   type StoredCustomerBill,
   type StoredUnitBill,
@@ -18,6 +19,7 @@ import {
 import { periodsOfYear, periodTiming } from "../../core/reports.ts";
 import { type ReportStatus, reportStatus } from "../../core/bill_status.ts";
 import { currentZone, nameOf, periodUnitBills, unitTenant } from "./generate.ts";
+import { tenancyDates } from "../../core/tenancy.ts";
 
 /** A station and its zone as it is now. */
 export interface StationContext {
@@ -97,7 +99,18 @@ export async function stationReport(
 /** One period row of the unit report. */
 export interface PeriodRow {
   period: string;
+  /** The bill of the part that starts the period (the whole period when not split). */
   bill: StoredUnitBill | null;
+  /**
+   * Every bill of the unit in the period, one per tenancy and vacant stretch, in time order,
+   * when the unit changed hands in it (issue 24); empty otherwise.
+   */
+  parts: {
+    bill: StoredUnitBill;
+    tenant: string | null;
+    /** Local dates of the part, its last day included. */
+    dates: { from: string; to: string } | null;
+  }[];
   future: boolean;
   current: boolean;
   past: boolean;
@@ -123,13 +136,25 @@ export async function unitReport(
   if (!unit) return null;
   const rows: PeriodRow[] = [];
   for (const period of periodsOfYear(ctx.kind, year)) {
-    const stored = await getUnitBillOf(deps.kv, ctx.station.id, period, unit.id);
+    const all = (await listUnitBills(deps.kv, ctx.station.id, period))
+      .filter((b) => b.unit_id === unit.id)
+      .sort((a, b) => (a.tenancy_from ?? "").localeCompare(b.tenancy_from ?? ""));
+    const stored = all.find((b) => b.part_key === null) ?? null;
+    const parts = all.length > 1
+      ? await Promise.all(
+        all.map(async (b) => ({
+          bill: b,
+          tenant: await nameOf(deps, b.tenant_id),
+          dates: tenancyDates(b, deps.config.utcOffsetMinutes),
+        })),
+      )
+      : [];
     // The bill names its author by account id; the report shows the name.
     const bill = stored && /^\d+$/.test(stored.author ?? "")
       ? { ...stored, author: await nameOf(deps, Number(stored.author)) }
       : stored;
     const timing = periodTiming(period, today);
-    rows.push({ period, bill, ...timing, status: reportStatus(bill, timing) });
+    rows.push({ period, bill, parts, ...timing, status: reportStatus(bill, timing) });
   }
   const tenant = await nameOf(deps, await unitTenant(deps, ctx.station, unit.id));
   return { unit, tenant, rows };

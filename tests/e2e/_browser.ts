@@ -241,18 +241,32 @@ export async function apiStation(
   return { station, sensors };
 }
 
-/** An English-speaking admin and a station of `o` made through the API as them. */
-export async function adminWithStation(
+/**
+ * An English-speaking admin signed in on a fresh page, and a station `stationSerial` with unit
+ * "Depto 101" that meter `meterSerial` measures, made through the API as them; `sensorPage` is
+ * the URL of the meter's page.
+ */
+export async function adminWithMeter(
+  browser: Browser,
   portal: Portal,
-  o: ApiStationOptions,
+  stationSerial: string,
+  meterSerial: string,
 ): Promise<{
   admin: { user: StoredUser; email: string; password: string };
+  page: Page;
   station: number;
-  sensors: number[];
+  sensor: number;
+  sensorPage: string;
 }> {
   const admin = await addAccount(portal, "admin", { language: "en" });
-  const made = await apiStation(await portalApi(portal, admin.user), o);
-  return { admin, ...made };
+  const { station, sensors: [sensor] } = await apiStation(await portalApi(portal, admin.user), {
+    serial: stationSerial,
+    units: ["Depto 101"],
+    sensors: [{ serial: meterSerial, unit: "unit_1" }],
+  });
+  const page = await signedInPage(browser, portal, admin);
+  const sensorPage = `${portal.url}/admin/devices/station/${station}/sensor/${sensor}/data`;
+  return { admin, page, station, sensor, sensorPage };
 }
 
 /** A fresh, valid access code (8 symbols of the code alphabet). */

@@ -4,16 +4,12 @@
  * with `data-ready` (what the phone-load benchmark waits for).
  */
 import assert from "node:assert/strict";
-import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
+import { adminWithMeter, withPortalAndBrowser } from "./_browser.ts";
 import { dayStart, localDate } from "../../core/local_time.ts";
 
 Deno.test("the dashboard chart draws today's series from the preloaded request and marks itself ready", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    const { admin } = await adminWithStation(portal, {
-      serial: "ST-CHART",
-      units: ["Depto 101"],
-      sensors: [{ serial: "SIMCHART1", unit: "unit_1" }],
-    });
+    const { page } = await adminWithMeter(browser, portal, "ST-CHART", "SIMCHART1");
     const off = portal.deps.config.utcOffsetMinutes;
     const now = Date.now();
     const midnight = dayStart(localDate(now, off), off);
@@ -28,7 +24,6 @@ Deno.test("the dashboard chart draws today's series from the preloaded request a
     portal.deps.telemetry.write(samples);
     await portal.deps.telemetry.flush();
 
-    const page = await signedInPage(browser, portal, admin);
     const seriesRequests: string[] = [];
     page.on("request", (r) => {
       if (r.url().includes("/api/measurements?type=power")) seriesRequests.push(r.url());

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import {
-  adminWithStation,
+  adminWithMeter,
   assertFitsAndAccessible,
   signedInPage,
   textOf,
@@ -15,15 +15,14 @@ import {
 
 Deno.test("without JavaScript, the sensor page takes a manual reading and a meter replacement", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    const { admin, station, sensors: [sensor] } = await adminWithStation(portal, {
-      serial: "ST-MTR",
-      units: ["Depto 101"],
-      sensors: [{ serial: "SIMMTR1", unit: "unit_1" }],
-    });
-    const page = await signedInPage(browser, portal, admin);
+    const { admin, page, sensorPage: url } = await adminWithMeter(
+      browser,
+      portal,
+      "ST-MTR",
+      "SIMMTR1",
+    );
     await page.setJavaScriptEnabled(false);
     await page.setViewport({ width: 375, height: 800 });
-    const url = `${portal.url}/admin/devices/station/${station}/sensor/${sensor}/data`;
     await page.goto(url, { waitUntil: "load" });
     const submit = async (form: string) => {
       await Promise.all([

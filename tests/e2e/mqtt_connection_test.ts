@@ -4,7 +4,7 @@
  * and the page comes back with the result; a password the broker refuses is reported so.
  */
 import assert from "node:assert/strict";
-import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
+import { adminWithMeter, withPortalAndBrowser } from "./_browser.ts";
 import { sealMqttPassword } from "../../services/platform/mqtt_passwords.ts";
 import { updateDevice } from "../../db/devices.ts";
 import { portalTlsBroker } from "../ingest/_helpers.ts";
@@ -17,16 +17,9 @@ Deno.test("the Test MQTT Connection button works without JavaScript and shows th
     try {
       deps.config.mqtt.port = broker.port;
       deps.config.mqtt.tlsPort = broker.tlsPort!;
-      const { admin, station, sensors: [sensor] } = await adminWithStation(portal, {
-        serial: "STE2E",
-        units: ["Depto 101"],
-        sensors: [{ serial: "E2E001", unit: "unit_1" }],
-      });
-
-      const page = await signedInPage(browser, portal, admin);
+      const { page, sensor, sensorPage } = await adminWithMeter(browser, portal, "STE2E", "E2E001");
       await page.setJavaScriptEnabled(false);
-      const data = `${portal.url}/admin/devices/station/${station}/sensor/${sensor}/data`;
-      await page.goto(data, { waitUntil: "load" });
+      await page.goto(sensorPage, { waitUntil: "load" });
       const press = () =>
         Promise.all([
           page.waitForNavigation({ waitUntil: "load" }),

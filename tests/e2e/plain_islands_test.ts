@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { getUser } from "../../db/users.ts";
 import {
   addAccount,
-  adminWithStation,
+  adminWithMeter,
   freshPage,
   signedInPage,
   signIn,
@@ -74,12 +74,7 @@ Deno.test("Delete asks in a dialog: Escape and Cancel keep the account, Confirm 
 
 Deno.test("the dashboard chart switches mode in place: links, address and series follow", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    const { admin } = await adminWithStation(portal, {
-      serial: "ST-MODES",
-      units: ["Depto 101"],
-      sensors: [{ serial: "SIMMODES1", unit: "unit_1" }],
-    });
-    const page = await signedInPage(browser, portal, admin);
+    const { page } = await adminWithMeter(browser, portal, "ST-MODES", "SIMMODES1");
     const series: string[] = [];
     page.on("request", (r) => {
       if (r.url().includes("/api/measurements?type=power")) series.push(new URL(r.url()).search);

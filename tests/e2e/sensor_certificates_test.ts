@@ -6,19 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
-import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
+import { adminWithMeter, withPortalAndBrowser } from "./_browser.ts";
 
 Deno.test("without JavaScript, Verify Certificates and Renew work from the sensor page and client.pem downloads", async () => {
   await withPortalAndBrowser(async (portal, browser) => {
-    const { admin, station: stationId, sensors: [sensorId] } = await adminWithStation(portal, {
-      serial: "ST-CERT",
-      units: ["Depto 101"],
-      sensors: [{ serial: "SIMCERT1", unit: "unit_1" }],
-    });
-    const page = await signedInPage(browser, portal, admin);
+    const { page, sensorPage } = await adminWithMeter(browser, portal, "ST-CERT", "SIMCERT1");
     await page.setJavaScriptEnabled(false);
-    const path = `/admin/devices/station/${stationId}/sensor/${sensorId}/data`;
-    await page.goto(portal.url + path, { waitUntil: "load" });
+    await page.goto(sensorPage, { waitUntil: "load" });
     const fingerprint = () =>
       page.$eval("[data-testid=certificate-fingerprint]", (e) => e.textContent ?? "");
     const first = await fingerprint();

@@ -338,6 +338,17 @@ export async function withPortalAndBrowser(
   }
 }
 
+/**
+ * Registers test `name`: `fn` on a fresh portal and browser (see {@link withPortalAndBrowser}),
+ * closed after it.
+ */
+export function test(
+  name: string,
+  fn: (world: { portal: Portal; browser: Browser }) => Promise<void>,
+): void {
+  Deno.test(name, () => withPortalAndBrowser((portal, browser) => fn({ portal, browser })));
+}
+
 /** Opens a page in a fresh incognito context (its own cookies). */
 export async function freshPage(browser: Browser): Promise<Page> {
   const context = await browser.createBrowserContext();

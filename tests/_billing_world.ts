@@ -6,6 +6,7 @@ import { parsePeriod } from "../core/periods.ts";
 import { localDate } from "../core/local_time.ts";
 import type { StoredUser } from "../db/users.ts";
 import { createZone } from "../db/zones.ts";
+import { listUnitBills, type StoredUnitBill } from "../db/bills.ts";
 import { issueToken } from "../services/platform/tokens.ts";
 import { periodBounds, recalculateBill, recordPayment } from "../services/billing/mod.ts";
 
@@ -227,4 +228,27 @@ export async function finalizeOne(w: BillingWorld, id: number, kwh: number): Pro
     recalculation_method: "manual_input",
     energy_consumption: String(kwh),
   }, { id: 1, email: "admin@test.example" });
+}
+
+/** Posts a billing run of `period` for the world's zone as its admin; asserts it is answered 200. */
+export async function processPeriod(w: BillingWorld, period: string): Promise<void> {
+  const res = await call(w.t, "POST", "/api/unified-billing/process", {
+    token: w.admin,
+    json: { period, zone_id: w.zoneId },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  await res.body?.cancel();
+}
+
+/** The stored bill of `unit` for `period` (a month or two); asserts there is one. */
+export async function unitBillOf(
+  w: BillingWorld,
+  period: string,
+  unit = "unit_1",
+): Promise<StoredUnitBill> {
+  const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
+    (x.billing_month ?? x.billing_period) === period && x.unit_id === unit
+  );
+  assert.ok(b, `${period} ${unit}`);
+  return b;
 }

@@ -124,6 +124,11 @@ export const TIERED: Partial<Zone> = {
   customer_tax: 16,
 };
 
+/** A zone named "Tiered" with the {@link TIERED} fields, then those of `parts` in order. */
+export function tieredZone(...parts: Record<string, unknown>[]): Zone & Record<string, unknown> {
+  return Object.assign({ ...defaultZone("Tiered"), ...TIERED }, ...parts);
+}
+
 /**
  * Zone: 1.00/kWh up to 150, 2.00 up to 280, 3.00 above; base 40, tax 16 %; commission 10 %,
  * fee 25 per unit, customer tax 16 % (and `options.zone`). Station "Norte" with unit_1 (SIM-A)
@@ -147,11 +152,7 @@ export async function billingWorld(options: BillingWorldOptions = {}): Promise<B
       ? Promise.resolve(a.token)
       : issueToken(t.deps.secret, a.user, start - 30 * 24 * H, 400 * 24 * 3600);
   const adminToken = await token(admin);
-  const zone = await createZone(t.deps.kv, {
-    ...defaultZone("Tiered"),
-    ...TIERED,
-    ...options.zone,
-  } as Zone, start ?? Date.now());
+  const zone = await createZone(t.deps.kv, tieredZone(options.zone ?? {}), start ?? Date.now());
   const station = await addStation(
     t,
     adminToken,
@@ -230,8 +231,16 @@ export async function finalizeOne(w: BillingWorld, id: number, kwh: number): Pro
   }, { id: 1, email: "admin@test.example" });
 }
 
-/** Posts a billing run of `period` for the world's zone as its admin; asserts it is answered 200. */
-export async function processPeriod(w: BillingWorld, period: string): Promise<void> {
+/**
+ * Writes the readings of `measured` (meter serial → kWh in `period`, see {@link meter}), then
+ * posts a billing run of `period` for the world's zone as its admin; asserts it is answered 200.
+ */
+export async function processPeriod(
+  w: BillingWorld,
+  period: string,
+  measured: Record<string, number> = {},
+): Promise<void> {
+  for (const [serial, kwh] of Object.entries(measured)) await meter(w.t, serial, period, kwh);
   const res = await call(w.t, "POST", "/api/unified-billing/process", {
     token: w.admin,
     json: { period, zone_id: w.zoneId },

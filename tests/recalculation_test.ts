@@ -5,16 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { call, testsWith } from "./_helpers.ts";
-import { billingWorld, meter, processPeriod, unitBillOf } from "./_billing_world.ts";
+import { billingWorld, processPeriod, unitBillOf } from "./_billing_world.ts";
 import { listCustomerBills, listUnitBills, type StoredUnitBill } from "../db/bills.ts";
 import type { BillingWorld } from "./_billing_world.ts";
 
 const test = testsWith(billingWorld, (w) => w.t.close());
 
-async function bill(w: BillingWorld, period: string, measured: Record<string, number>) {
-  for (const [serial, kwh] of Object.entries(measured)) await meter(w.t, serial, period, kwh);
-  await processPeriod(w, period);
-}
+const bill = processPeriod;
 
 function put(w: BillingWorld, id: number, json: unknown, token = w.admin, kind = "bills") {
   return call(w.t, "PUT", `/api/${kind}/${id}`, { token, json });

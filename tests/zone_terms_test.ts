@@ -12,12 +12,10 @@ import { call } from "./_helpers.ts";
 import {
   type BillingWorld,
   billingWorld,
-  meter,
   processPeriod,
-  TIERED,
+  tieredZone,
   unitBillOf,
 } from "./_billing_world.ts";
-import { defaultZone } from "../core/zone.ts";
 import { listCustomerBills } from "../db/bills.ts";
 import type { CustomerBill } from "../core/bill.ts";
 
@@ -26,17 +24,9 @@ const NOW = Date.UTC(2026, 3, 10, 18);
 /** 2026-05-03: April has ended. */
 const MAY = Date.UTC(2026, 4, 3, 18);
 
-const body = (extra: Record<string, unknown>) => ({
-  ...defaultZone("Tiered"),
-  ...TIERED,
-  ...extra,
-});
-
-async function run(w: BillingWorld, period: string, kwh: number) {
-  await meter(w.t, "SIM-A", period, kwh);
-  await meter(w.t, "SIM-B", period, kwh);
-  await processPeriod(w, period);
-}
+/** Bills `period` with `kwh` on each unit's meter. */
+const run = (w: BillingWorld, period: string, kwh: number) =>
+  processPeriod(w, period, { "SIM-A": kwh, "SIM-B": kwh });
 
 async function stationBill(w: BillingWorld, period: string): Promise<CustomerBill> {
   const b = (await listCustomerBills(w.t.deps.kv)).find((x) => x.billing_month === period);
@@ -167,11 +157,11 @@ const CASES: Case[] = [
  */
 const SAVES = {
   "new version from April": async (w: BillingWorld, edit: Record<string, unknown>) => {
-    await put(w, body({ ...edit, effective_from: "2026-04" }));
+    await put(w, tieredZone({ ...edit, effective_from: "2026-04" }));
   },
   "correction of April's version": async (w: BillingWorld, edit: Record<string, unknown>) => {
-    await put(w, body({ effective_from: "2026-04" }));
-    await put(w, body(edit));
+    await put(w, tieredZone({ effective_from: "2026-04" }));
+    await put(w, tieredZone(edit));
   },
 };
 
@@ -200,7 +190,7 @@ for (const c of CASES) {
 Deno.test("a commission corrected without effective_from is answered at once and bills the next run", async () => {
   const w = await billingWorld({ now: NOW });
   try {
-    const answer = await put(w, body({ customer_commission: 25 }));
+    const answer = await put(w, tieredZone({ customer_commission: 25 }));
     assert.equal(answer.customer_commission, 25);
     const { one, row } = await answered(w);
     assert.equal(one.customer_commission, 25);
@@ -218,9 +208,9 @@ Deno.test("a commission corrected without effective_from is answered at once and
 Deno.test("owner terms from a later month wait for it; a correction of terms alone adds no price history", async () => {
   const w = await billingWorld({ now: NOW });
   try {
-    const later = await put(w, body({ customer_fee: 30, effective_from: "2026-06" }));
+    const later = await put(w, tieredZone({ customer_fee: 30, effective_from: "2026-06" }));
     assert.equal(later.customer_fee, 25);
-    await put(w, body({ customer_commission: 12 }));
+    await put(w, tieredZone({ customer_commission: 12 }));
     const { one } = await answered(w);
     assert.partialDeepStrictEqual(one, { customer_fee: 25, customer_commission: 12 });
     const { versions } = await (await call(w.t, "GET", `/api/zones/${w.zoneId}/versions`, {
@@ -248,7 +238,10 @@ Deno.test("the zone's identity (name, billing type) applies at once, whatever mo
   const w = await billingWorld({ now: NOW });
   try {
     const edit = { name: "Norte 2", billing_type: "bimonthly" };
-    const answer = await put(w, body({ ...edit, customer_fee: 30, effective_from: "2026-06" }));
+    const answer = await put(
+      w,
+      tieredZone({ ...edit, customer_fee: 30, effective_from: "2026-06" }),
+    );
     assert.partialDeepStrictEqual(answer, { ...edit, customer_fee: 25 });
     const { one, row } = await answered(w);
     assert.partialDeepStrictEqual(one, edit);

@@ -11,26 +11,21 @@ import {
   billingWorld,
   meter,
   processPeriod,
-  TIERED,
+  tieredZone,
   unitBillOf,
 } from "./_billing_world.ts";
-import { defaultZone } from "../core/zone.ts";
 import { pdfText } from "./_pdf_text.ts";
 
 /** 2026-04-10 at noon in Mexico City: March is last month, February two months ago. */
 const NOW = Date.UTC(2026, 3, 10, 18);
 
-async function run(w: BillingWorld, period: string, kwh?: number) {
-  if (kwh !== undefined) await meter(w.t, "SIM-A", period, kwh);
-  await processPeriod(w, period);
-}
+/** Bills `period` after `kwh` on unit_1's meter, when given. */
+const run = (w: BillingWorld, period: string, kwh?: number) =>
+  processPeriod(w, period, kwh === undefined ? {} : { "SIM-A": kwh });
 
-const body = (prices: Record<string, number>, extra: Record<string, unknown> = {}) => ({
-  ...defaultZone("Tiered"),
-  ...TIERED,
-  ...prices,
-  ...extra,
-});
+/** The tiered zone with `prices` and other fields. */
+const body = (prices: Record<string, number>, extra: Record<string, unknown> = {}) =>
+  tieredZone(prices, extra);
 
 /** 200 kWh at the world's tiers: 150 × 1 + 50 × 2 = 250, base 40, tax 16 %: 336.40. */
 const OLD_TOTAL = 33640;

@@ -428,6 +428,11 @@ export async function axeLines(page: Page): Promise<string[]> {
   return (await axeSerious(page)).map((v) => `${v.id}: ${JSON.stringify(v.nodes[0]?.target)}`);
 }
 
+/** Clicks the first element `selector` matches and waits for the page it navigates to. */
+export async function clickAndWait(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation(), page.click(selector)]);
+}
+
 /** Waits until the chart `chart` of the page has drawn (its box marked ready). */
 export function chartDrawn(page: Page, chart: string) {
   return page.waitForSelector(`[data-chart="${chart}"] .chart-box[data-ready="true"]`);

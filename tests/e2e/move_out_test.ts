@@ -16,11 +16,11 @@ import {
   portalApi,
   signIn,
   test,
+  textOf,
   until,
   withOpenpaySandbox,
 } from "./_browser.ts";
-import { defaultZone, type Zone } from "../../core/zone.ts";
-import { TIERED } from "../_billing_world.ts";
+import { tieredZone } from "../_billing_world.ts";
 import { createZone } from "../../db/zones.ts";
 import { listUnitBills } from "../../db/bills.ts";
 import { runBilling } from "../../services/billing/mod.ts";
@@ -29,7 +29,6 @@ import { moneyText } from "../../core/money.ts";
 
 const H = 3_600_000;
 const DAY = 24 * H;
-const text = (page: Page, sel: string) => page.$eval(sel, (el) => el.textContent ?? "");
 const phone = { width: 360, height: 740, isMobile: true, hasTouch: true };
 
 /** Sets a form field's value (a date input is typed as its ISO text). */
@@ -42,10 +41,7 @@ test("a move-out on a phone: recorded with a reading, the final bill paid by the
     const admin = await addAccount(portal, "admin", { language: "es" });
     const ana = await addAccount(portal, "user", { full_name: "Ana Salida", language: "es" });
     const beto = await addAccount(portal, "user", { full_name: "Beto Llega", language: "es" });
-    const zone = await createZone(portal.deps.kv, {
-      ...defaultZone("Tiered"),
-      ...TIERED,
-    } as Zone, Date.now());
+    const zone = await createZone(portal.deps.kv, tieredZone(), Date.now());
     const api = await portalApi(portal, admin.user);
     const { station, sensors } = await apiStation(api, {
       serial: "MO-01",
@@ -70,14 +66,14 @@ test("a move-out on a phone: recorded with a reading, the final bill paid by the
     await signIn(page, portal, admin.email, admin.password);
     const sensorPage = `/admin/devices/station/${station}/sensor/${sensors[0]}/data`;
     await page.goto(`${portal.url}${sensorPage}`, { waitUntil: "load" });
-    assert.match(await text(page, "[data-testid=tenancies]"), /Ana Salida/);
+    assert.match(await textOf(page, "[data-testid=tenancies]"), /Ana Salida/);
     await setValue(page, "#out-date", localDate(moveDay, off));
     await page.type("#out-reading", "1061");
     await Promise.all([
       page.waitForNavigation({ waitUntil: "load" }),
       page.click("form[action$='/tenancy/move-out'] button[type=submit]"),
     ]);
-    assert.match(await text(page, "[data-testid=tenancies]"), /Salida registrada/);
+    assert.match(await textOf(page, "[data-testid=tenancies]"), /Salida registrada/);
     // Beto moves in the same day.
     await page.select("#in-tenant", String(beto.user.id));
     await setValue(page, "#in-date", localDate(moveDay, off));
@@ -108,7 +104,7 @@ test("a move-out on a phone: recorded with a reading, the final bill paid by the
     await signIn(anaPage, portal, ana.email, ana.password);
     await anaPage.goto(`${portal.url}/user/payments`, { waitUntil: "load" });
     const due = moneyText(final.total_cost, final.currency);
-    assert.ok((await text(anaPage, "[data-testid=payment-row]")).includes(due), due);
+    assert.ok((await textOf(anaPage, "[data-testid=payment-row]")).includes(due), due);
     await Promise.all([
       anaPage.waitForNavigation({ waitUntil: "load" }),
       anaPage.click("[data-testid=open-payment]"),
@@ -126,7 +122,7 @@ test("a move-out on a phone: recorded with a reading, the final bill paid by the
     ]);
     await until(
       "the final bill paid on Ana's page",
-      async () => /Pagado/.test(await text(anaPage, "[data-testid=payment-status]")),
+      async () => /Pagado/.test(await textOf(anaPage, "[data-testid=payment-status]")),
       10_000,
     );
 
@@ -149,7 +145,7 @@ test("a move-out on a phone: recorded with a reading, the final bill paid by the
     // His lease dates on his settings page.
     await betoPage.goto(`${portal.url}/user/settings`, { waitUntil: "load" });
     assert.match(
-      await text(betoPage, "[data-testid=leases]"),
+      await textOf(betoPage, "[data-testid=leases]"),
       new RegExp(`Depto 7.*Torre Mudanza.*${localDate(moveDay, off)}`),
     );
   });

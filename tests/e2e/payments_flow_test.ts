@@ -20,8 +20,7 @@ import {
   until,
   withOpenpaySandbox,
 } from "./_browser.ts";
-import { defaultZone, type Zone } from "../../core/zone.ts";
-import { TIERED } from "../_billing_world.ts";
+import { tieredZone } from "../_billing_world.ts";
 import { createZone } from "../../db/zones.ts";
 import { listNotifications } from "../../db/notifications.ts";
 import { listUnitBills } from "../../db/bills.ts";
@@ -35,10 +34,7 @@ test("a tenant pays a bill by SPEI on a phone and everyone sees it paid", async 
     const admin = await addAccount(portal, "admin", { language: "es" });
     const owner = await addAccount(portal, "customer", { language: "es" });
     const tenant = await addAccount(portal, "user", { full_name: "Lucía Pérez Gómez" });
-    const zone = await createZone(portal.deps.kv, {
-      ...defaultZone("Tiered"),
-      ...TIERED,
-    } as Zone, Date.now());
+    const zone = await createZone(portal.deps.kv, tieredZone(), Date.now());
     const api = await portalApi(portal, admin.user);
     const { station } = await apiStation(api, {
       serial: "PY-01",

@@ -1,7 +1,10 @@
 /**
- * The owner's portal in headless Chromium at 360x740 against the real portal: the dashboard with
- * its chart modes and installations, an installation with its units, a past month's billing
- * summary and the invoice download, and a unit with live phases and its disconnections.
+ * The owner's and the tenant's portals in headless Chromium at 360x740 against the real portal.
+ * The owner's: the dashboard with its chart modes and installations, an installation with its
+ * units, a past month's billing summary and the invoice download, and a unit with live phases
+ * and its disconnections. The tenant's: the dashboard with its chart tabs, a unit's Overview,
+ * Analytics and Insights tabs, the pricing and the billing page with a report download, on
+ * metered units of a tiered zone.
  */
 import assert from "node:assert/strict";
 import {
@@ -9,12 +12,14 @@ import {
   apiStation,
   assertFitsAndAccessible,
   chartDrawn as drawn,
+  clickAndWait,
   downloadedPdf,
   innerText as text,
   lastDay,
   meterLastMonth,
   onPhone,
   pathOf,
+  type Portal,
   portalApi,
   test,
 } from "./_browser.ts";
@@ -25,11 +30,38 @@ import { createZone } from "../../db/zones.ts";
 import { runBilling } from "../../services/billing/mod.ts";
 import { createStatusService } from "../../services/devices/mod.ts";
 import { pdfText } from "../_pdf_text.ts";
+import { tieredZone } from "../_billing_world.ts";
 
 const H = 3_600_000;
 
-test("an owner reads their dashboard, an installation with its invoice and a unit on a phone", async ({ portal, browser }) => {
+/**
+ * An admin's API and, made through it, station `serial` ("name") of zone `zoneId` with units
+ * Depto 101 and 102, metered by the two meters of `meters` (serial → tenant), in that order.
+ */
+async function twoUnitStation(
+  portal: Portal,
+  zoneId: number,
+  serial: string,
+  name: string,
+  meters: Record<string, number | null>,
+) {
   const admin = await addAccount(portal, "admin");
+  const api = await portalApi(portal, admin.user);
+  const made = await apiStation(api, {
+    serial,
+    name,
+    zoneId,
+    units: ["Depto 101", "Depto 102"],
+    sensors: Object.entries(meters).map(([serial, tenant], i) => ({
+      serial,
+      unit: `unit_${i + 1}`,
+      tenant,
+    })),
+  });
+  return { api, ...made };
+}
+
+test("an owner reads their dashboard, an installation with its invoice and a unit on a phone", async ({ portal, browser }) => {
   const owner = await addAccount(portal, "customer", {
     language: "en",
     full_name: "Carmen Ortega Ruiz",
@@ -44,17 +76,13 @@ test("an owner reads their dashboard, an installation with its invoice and a uni
     customer_fee: 25,
     customer_tax: 16,
   }, Date.now());
-  const api = await portalApi(portal, admin.user);
-  const { station, sensors } = await apiStation(api, {
-    serial: "OW-01",
-    name: "Residencial Las Palmas",
-    zoneId: zone.id,
-    units: ["Depto 101", "Depto 102"],
-    sensors: [
-      { serial: "OW0001", unit: "unit_1", tenant: tenant.user.id },
-      { serial: "OW0002", unit: "unit_2" },
-    ],
-  });
+  const { api, station, sensors } = await twoUnitStation(
+    portal,
+    zone.id,
+    "OW-01",
+    "Residencial Las Palmas",
+    { OW0001: tenant.user.id, OW0002: null },
+  );
   const assigned = await fetch(`${portal.url}/api/devices/assign-customer`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${api.token}` },
@@ -106,16 +134,13 @@ test("an owner reads their dashboard, an installation with its invoice and a uni
     assert.match(rows, /Monterrey/);
     assert.match(await text(page, "[data-testid=owner-energy]"), /Total\s+\d+\.\d{3} MWh/);
     await assertFitsAndAccessible(page);
-    await Promise.all([page.waitForNavigation(), page.click("a[href='/customer?chart=energy']")]);
-    await drawn(page, "energy");
-    await Promise.all([page.waitForNavigation(), page.click("a[href='/customer?chart=trend']")]);
-    await drawn(page, "trend");
+    for (const chart of ["energy", "trend"]) {
+      await clickAndWait(page, `a[href='/customer?chart=${chart}']`);
+      await drawn(page, chart);
+    }
 
     // 2. The installation: cards, units with the phase split, last month's bill, the invoice.
-    await Promise.all([
-      page.waitForNavigation(),
-      page.click(`a[href='/customer/installations/${station}']`),
-    ]);
+    await clickAndWait(page, `a[href='/customer/installations/${station}']`);
     assert.match(await text(page, "h1"), /Residencial Las Palmas/);
     assert.match(await text(page, "[data-testid=installation-cards]"), /Units\s+2/);
     const units = await page.$$eval(
@@ -128,7 +153,7 @@ test("an owner reads their dashboard, an installation with its invoice and a uni
     assert.match(await text(page, "[data-testid=billing-summary]"), /No bill for this month yet/);
     await assertFitsAndAccessible(page);
     await page.select("[data-testid=month-select]", last.text);
-    await Promise.all([page.waitForNavigation(), page.click(".month-form button")]);
+    await clickAndWait(page, ".month-form button");
     const summary = await text(page, "[data-testid=billing-summary]");
     // 200 kWh at 2.00: commission 10 % of 400 = 40, fees 2 × 25, tax 16 % of 90 = 14.40.
     assert.match(summary, /Commission\s+40\.00 MXN/);
@@ -160,12 +185,10 @@ test("an owner reads their dashboard, an installation with its invoice and a uni
     });
     await page.goto(`${portal.url}/customer/installations/${station}`, { waitUntil: "load" });
     const month = monthlyPeriod(today.year, today.month);
-    await Promise.all([
-      page.waitForNavigation(),
-      page.click(
-        `a[href='/customer/installations/${station}/unit/${sensors[1]}?month=${month}']`,
-      ),
-    ]);
+    await clickAndWait(
+      page,
+      `a[href='/customer/installations/${station}/unit/${sensors[1]}?month=${month}']`,
+    );
     assert.match(await text(page, "h1"), /Depto 102/);
     const phases = await text(page, "[data-testid=unit-phases]");
     assert.match(phases, /Phase A[\s\S]*600\.00[\s\S]*4\.70[\s\S]*127\.50/);
@@ -187,5 +210,102 @@ test("an owner reads their dashboard, an installation with its invoice and a uni
       document.querySelector("[data-testid=unit-cards]")?.textContent?.includes("2345.00 W")
     );
     assert.match(await text(page, "[data-testid=unit-phases]"), /1111\.00/);
+  });
+});
+
+test("a tenant reads their dashboard, a unit's tabs, the pricing and downloads a bill on a phone", async ({ portal, browser }) => {
+  const tenant = await addAccount(portal, "user", {
+    language: "en",
+    full_name: "Lucía Pérez Gómez",
+  });
+  const other = await addAccount(portal, "user", { language: "en" });
+  const zone = await createZone(portal.deps.kv, tieredZone(), Date.now());
+  const { station, sensors } = await twoUnitStation(
+    portal,
+    zone.id,
+    "TP-01",
+    "Residencial Tenant",
+    {
+      TP0001: tenant.user.id,
+      TP0002: other.user.id,
+    },
+  );
+  // Last month: 300 kWh (bill 591.60 MXN). The last day: hourly power and counter readings.
+  const month = await meterLastMonth(
+    portal,
+    { TP0001: [1000, 1300] },
+    lastDay("TP0001", 1300, (i) => ({
+      total_power: 500 + (i % 6) * 300,
+      total_pf: 0.78,
+      phase_a_power: 900,
+      phase_b_power: 300,
+      phase_c_power: 300,
+    })),
+  );
+  await runBilling(portal.deps, zone.id, month.text);
+
+  await onPhone(browser, portal, tenant, "tenant", async (page, dir) => {
+    // 1. The dashboard.
+    assert.equal(pathOf(page), "/user");
+    assert.match(await text(page, "h1"), /Welcome, Lucía Pérez Gómez/);
+    assert.equal(await page.$("[data-testid=tenant-empty]"), null);
+    const cards = await text(page, "[data-testid=tenant-cards]");
+    assert.match(cards, /Current Usage/);
+    assert.match(cards, /Estimated Monthly Cost/);
+    await drawn(page, "power");
+    const units = await page.$$eval(
+      "[data-testid=tenant-unit]",
+      (els) => els.map((e) => (e as HTMLElement).innerText),
+    );
+    assert.equal(units.length, 1);
+    assert.match(units[0], /Depto 101/);
+    assert.match(units[0], /TP0001/);
+    assert.match(await text(page, "[data-testid=recent-bills]"), /591\.60 MXN/);
+    await assertFitsAndAccessible(page);
+    for (const chart of ["consumption", "monthly"]) {
+      await clickAndWait(page, `a[href='/user?chart=${chart}']`);
+      await drawn(page, chart);
+    }
+
+    // 2. The unit's tabs.
+    await clickAndWait(page, `a[href='/user/consumption/${sensors[0]}']`);
+    assert.match(await text(page, "[data-testid=unit-overview]"), /78\.0 %/);
+    await drawn(page, "unit-trend");
+    await clickAndWait(page, `a[href='/user/consumption/${sensors[0]}?tab=analytics']`);
+    await drawn(page, "hourly");
+    const peaks = await text(page, "main");
+    assert.match(peaks, /Morning Peak\s+6:00-9:00 AM/);
+    assert.match(peaks, /Off-Peak\s+11:00 PM-5:00 AM/);
+    await assertFitsAndAccessible(page);
+    await clickAndWait(page, `a[href='/user/consumption/${sensors[0]}?tab=insights']`);
+    const tips = await page.$$eval(
+      "[data-tip]",
+      (els) => els.map((e) => e.getAttribute("data-tip")),
+    );
+    assert.ok(tips.includes("efficiency_low"), `tips: ${tips}`);
+    assert.ok(tips.includes("phase_imbalance"), `tips: ${tips}`);
+    assert.match(await text(page, "[data-testid=unit-forecast]"), /Projected Cost/);
+    assert.match(await text(page, "[data-testid=unit-info]"), /unit_1/);
+
+    // 3. The pricing.
+    await page.goto(`${portal.url}/user/pricing`, { waitUntil: "load" });
+    assert.match(await text(page, "[data-testid=pricing-tiered]"), /Up to 150 kWh/);
+    assert.match(await text(page, "[data-testid=pricing-zone]"), /Tiered/);
+    assert.match(await text(page, "[data-testid=pricing-devices]"), /TP0001/);
+    assert.doesNotMatch(await text(page, "main"), /TP0002/);
+    await assertFitsAndAccessible(page);
+
+    // 4. The billing page with the bill of last month and its report.
+    await page.goto(`${portal.url}/user/billing?period=${month.text}`, { waitUntil: "load" });
+    await drawn(page, "billing");
+    assert.match(await text(page, "[data-testid=tenant-bill]"), /591\.60 MXN/);
+    await page.click("[data-testid=how-it-works] summary");
+    assert.match(await text(page, "[data-testid=how-it-works]"), /Total = Base tariff/);
+    await assertFitsAndAccessible(page);
+    await page.click("[data-testid=bill-report]");
+    await downloadedPdf(dir, `monthly_report_${station}_unit_1_${month.text}.pdf`);
+    // The PDF of the whole period.
+    await page.click("[data-testid=period-pdf]");
+    await downloadedPdf(dir, `monthly_report_${month.text}.pdf`);
   });
 });

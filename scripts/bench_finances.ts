@@ -30,7 +30,7 @@ import { DEFAULT_THROTTLE } from "../db/throttle.ts";
 import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import { createUser, type StoredUser } from "../db/users.ts";
 import { createZone } from "../db/zones.ts";
-import { createBenchStation } from "./_bench_devices.ts";
+import { benchUnits, createBenchStation } from "./_bench_devices.ts";
 import {
   getUnitBillEntry,
   idBlocks,
@@ -105,18 +105,13 @@ const writes: { id: number; units: string[]; customer: number }[] = [];
 for (let s = 0; s < STATIONS; s++) {
   const owner = await user("customer", s);
   owners.push(owner);
-  const units = Array.from({ length: UNITS }, (_, u) => ({
-    id: `unit_${u + 1}`,
-    name: `Depto ${u + 1}`,
-    ssr_id: "ssr_1",
-  }));
+  const units = benchUnits(UNITS);
   const station = await createBenchStation(kv, {
     name: `Estación ${s}`,
     serial: `BENCH-${s}`,
     stationId: `bench_${s}`,
     zoneId: zone.id,
     customerId: owner.id,
-    ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
     units,
     at: NOW,
   });

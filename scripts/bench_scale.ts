@@ -23,8 +23,7 @@
 import { type SpawnedPortal, spawnPortal } from "../tests/e2e/_browser.ts";
 import { startHello } from "./bench.ts";
 import { billPeriod, unitBillDraft } from "../tests/_bills.ts";
-import { createBenchMeter, createBenchStation } from "./_bench_devices.ts";
-import { createUser } from "../db/users.ts";
+import { createBenchFleetStation, createBenchTenant } from "./_bench_devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
 import { createZone } from "../db/zones.ts";
 import { writeStationsBills } from "../db/bills_run.ts";
@@ -61,37 +60,14 @@ async function seed(kv: Deno.Kv, n: number): Promise<{ zoneId: number }> {
   };
   let tenantNo = 0;
   for (let i = 1; i <= n; i++) {
-    const serial = `ST-${String(i).padStart(6, "0")}`;
-    const units = [1, 2].map((u) => ({ id: `unit_${u}`, name: `Depto ${u}`, ssr_id: "ssr_1" }));
-    const st = await createBenchStation(kv, {
-      name: `Estación ${i}`,
-      serial,
-      stationId: serial.toLowerCase(),
+    const { station: st, meters } = await createBenchFleetStation(kv, i, {
+      units: 2,
       zoneId: zone.id,
-      customerId: null,
-      ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-      units,
       at: now,
+      tenantOf: () => createBenchTenant(kv, ++tenantNo, "scale.mx", tenantHash),
     });
-    devices.push(st.id);
-    for (const unit of units) {
-      tenantNo++;
-      const tenant = await createUser(kv, {
-        email: `t${tenantNo}@scale.mx`,
-        full_name: `Inquilino ${tenantNo}`,
-        role: "user",
-        password_hash: tenantNo === 1 ? tenantHash : "x",
-      }, Date.now());
-      const meter = `M${i}-${unit.id}`;
-      const se = await createBenchMeter(kv, st.id, {
-        name: meter,
-        serial: meter,
-        unitId: unit.id,
-        tenantId: tenant.id,
-        at: now,
-      });
-      devices.push(se.id);
-    }
+    const units = st.config.station!.units;
+    devices.push(st.id, ...meters.map((m) => m.id));
     batch.push({
       stationId: st.id,
       units: units.map((u, k) => ({

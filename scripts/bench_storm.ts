@@ -22,8 +22,7 @@
 import { freePort } from "../tests/e2e/_browser.ts";
 import { type PortalProcess, startPortalProcess } from "./_portal_process.ts";
 import { LUA, signIn, wrk } from "./bench_scale.ts";
-import { createBenchMeter, createBenchStation } from "./_bench_devices.ts";
-import { createUser } from "../db/users.ts";
+import { createBenchFleetStation, createBenchTenant } from "./_bench_devices.ts";
 import { markOnline } from "../db/device_status.ts";
 import { createZone } from "../db/zones.ts";
 import { defaultZone } from "../core/zone.ts";
@@ -56,42 +55,14 @@ async function seed(dataDir: string, meters: number, connected: boolean): Promis
     const stations = Math.ceil(meters / METERS_PER_STATION);
     let made = 0;
     for (let i = 1; i <= stations; i++) {
-      const serial = `ST-${String(i).padStart(6, "0")}`;
-      const count = Math.min(METERS_PER_STATION, meters - made);
-      const units = Array.from({ length: count }, (_, u) => ({
-        id: `unit_${u + 1}`,
-        name: `Depto ${u + 1}`,
-        ssr_id: "ssr_1",
-      }));
-      const st = await createBenchStation(kv, {
-        name: `Estación ${i}`,
-        serial,
-        stationId: serial.toLowerCase(),
+      const { station, meters: its } = await createBenchFleetStation(kv, i, {
+        units: Math.min(METERS_PER_STATION, meters - made),
         zoneId: zone.id,
-        customerId: null,
-        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
-        units,
         at: now,
+        tenantOf: () => createBenchTenant(kv, ++made, "storm.mx", tenantHash),
       });
-      if (connected) await markOnline(kv, st.id, now - 3_600_000);
-      for (const unit of units) {
-        made++;
-        const tenant = await createUser(kv, {
-          email: `t${made}@storm.mx`,
-          full_name: `Inquilino ${made}`,
-          role: "user",
-          password_hash: made === 1 ? tenantHash : "x",
-        }, Date.now());
-        const name = `M${i}-${unit.id}`;
-        const meter = await createBenchMeter(kv, st.id, {
-          name,
-          serial: name,
-          unitId: unit.id,
-          tenantId: tenant.id,
-          at: now,
-        });
-        if (connected) await markOnline(kv, meter.id, now - 3_600_000);
-      }
+      if (!connected) continue;
+      for (const d of [station, ...its]) await markOnline(kv, d.id, now - 3_600_000);
     }
     return meters + stations;
   } finally {

@@ -6,6 +6,7 @@ import { parsePeriod } from "../core/periods.ts";
 import { localDate } from "../core/local_time.ts";
 import type { StoredUser } from "../db/users.ts";
 import { createZone } from "../db/zones.ts";
+import { listUnitBills, type StoredUnitBill } from "../db/bills.ts";
 import { issueToken } from "../services/platform/tokens.ts";
 import { periodBounds, recalculateBill, recordPayment } from "../services/billing/mod.ts";
 
@@ -123,6 +124,11 @@ export const TIERED: Partial<Zone> = {
   customer_tax: 16,
 };
 
+/** A zone named "Tiered" with the {@link TIERED} fields, then those of `parts` in order. */
+export function tieredZone(...parts: Record<string, unknown>[]): Zone & Record<string, unknown> {
+  return Object.assign({ ...defaultZone("Tiered"), ...TIERED }, ...parts);
+}
+
 /**
  * Zone: 1.00/kWh up to 150, 2.00 up to 280, 3.00 above; base 40, tax 16 %; commission 10 %,
  * fee 25 per unit, customer tax 16 % (and `options.zone`). Station "Norte" with unit_1 (SIM-A)
@@ -146,11 +152,7 @@ export async function billingWorld(options: BillingWorldOptions = {}): Promise<B
       ? Promise.resolve(a.token)
       : issueToken(t.deps.secret, a.user, start - 30 * 24 * H, 400 * 24 * 3600);
   const adminToken = await token(admin);
-  const zone = await createZone(t.deps.kv, {
-    ...defaultZone("Tiered"),
-    ...TIERED,
-    ...options.zone,
-  } as Zone, start ?? Date.now());
+  const zone = await createZone(t.deps.kv, tieredZone(options.zone ?? {}), start ?? Date.now());
   const station = await addStation(
     t,
     adminToken,
@@ -227,4 +229,35 @@ export async function finalizeOne(w: BillingWorld, id: number, kwh: number): Pro
     recalculation_method: "manual_input",
     energy_consumption: String(kwh),
   }, { id: 1, email: "admin@test.example" });
+}
+
+/**
+ * Writes the readings of `measured` (meter serial → kWh in `period`, see {@link meter}), then
+ * posts a billing run of `period` for the world's zone as its admin; asserts it is answered 200.
+ */
+export async function processPeriod(
+  w: BillingWorld,
+  period: string,
+  measured: Record<string, number> = {},
+): Promise<void> {
+  for (const [serial, kwh] of Object.entries(measured)) await meter(w.t, serial, period, kwh);
+  const res = await call(w.t, "POST", "/api/unified-billing/process", {
+    token: w.admin,
+    json: { period, zone_id: w.zoneId },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  await res.body?.cancel();
+}
+
+/** The stored bill of `unit` for `period` (a month or two); asserts there is one. */
+export async function unitBillOf(
+  w: BillingWorld,
+  period: string,
+  unit = "unit_1",
+): Promise<StoredUnitBill> {
+  const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
+    (x.billing_month ?? x.billing_period) === period && x.unit_id === unit
+  );
+  assert.ok(b, `${period} ${unit}`);
+  return b;
 }

@@ -16,26 +16,32 @@ export interface StationWorld {
   sensorId: number;
 }
 
-/** Creates the app, an admin, a tenant, the station "Residencial Norte" and sensor SIM0001. */
-export async function stationWorld(now?: number): Promise<StationWorld> {
-  const clock = (now ?? Date.now()) - 3 * H;
-  const t = await testApp({ now: () => clock });
-  const admin = await account(t, "admin");
-  const tenant = await account(t, "user");
-  const stationId = await postStation(t, admin.token, {
+/** Station "Residencial Norte" (`norte`, unit_1 "Depto 101") and its sensor SIM0001 of `tenant`. */
+export async function postNorte(t: TestApp, adminToken: string, tenant: number) {
+  const stationId = await postStation(t, adminToken, {
     name: "Residencial Norte",
     serial: "ST-1",
     stationId: "norte",
     mqtt: { username: "station-1", password: "station-pass" },
     units: [{ id: "unit_1", name: "Depto 101" }],
   });
-  const sensorId = await postSensor(t, admin.token, stationId, {
+  const sensorId = await postSensor(t, adminToken, stationId, {
     name: "Medidor 101",
     serial: "SIM0001",
     unit: "unit_1",
-    tenant: tenant.user.id,
+    tenant,
     mqtt: { username: "sim0001", password: "pw-sim-0123456789" },
   });
+  return { stationId, sensorId };
+}
+
+/** Creates the app, an admin, a tenant, the station "Residencial Norte" and sensor SIM0001. */
+export async function stationWorld(now?: number): Promise<StationWorld> {
+  const clock = (now ?? Date.now()) - 3 * H;
+  const t = await testApp({ now: () => clock });
+  const admin = await account(t, "admin");
+  const tenant = await account(t, "user");
+  const { stationId, sensorId } = await postNorte(t, admin.token, tenant.user.id);
   t.deps.now = now === undefined ? Date.now : () => now;
   return {
     t,

@@ -17,6 +17,13 @@ async function page(t: TestApp, path: string, token: string) {
   return await res.text();
 }
 
+/** Posts `form` to `path` as the admin `token`; asserts a 303 and answers where it leads. */
+async function posted(t: TestApp, token: string, path: string, form: Record<string, string>) {
+  const res = await call(t, "POST", path, { token, form });
+  assert.equal(res.status, 303);
+  return res.headers.get("location")!;
+}
+
 /** The value of the read-only access code input of the create page. */
 function codeOf(html: string): string {
   const m = /id="code"[^>]*value="([A-Z0-9]{8})"|value="([A-Z0-9]{8})"[^>]*id="code"/.exec(html);
@@ -109,28 +116,24 @@ Deno.test("GET /admin/users sends tenants and customers away and anonymous to /l
 
 Deno.test("POST /admin/users/accounts-form/customer creates the customer and goes to its tab", async () => {
   await withApp(async (t, admin) => {
-    const res = await call(t, "POST", "/admin/users/accounts-form/customer", {
-      token: admin,
-      form: {
-        email: "  Nuevo@Cliente.MX ",
-        full_name: "Nuevo Cliente",
-        phone: "5512345678",
-        role: "customer",
-        is_active: "on",
-        company_name: "Energía SA",
-        tax_id: "ENE010101AAA",
-        password: "secret123",
-      },
+    const location = await posted(t, admin, "/admin/users/accounts-form/customer", {
+      email: "  Nuevo@Cliente.MX ",
+      full_name: "Nuevo Cliente",
+      phone: "5512345678",
+      role: "customer",
+      is_active: "on",
+      company_name: "Energía SA",
+      tax_id: "ENE010101AAA",
+      password: "secret123",
     });
-    assert.equal(res.status, 303);
-    assert.equal(res.headers.get("location"), "/admin/users?tab=customers&done=created");
+    assert.equal(location, "/admin/users?tab=customers&done=created");
     const stored = await findUserByEmail(t.deps.kv, "nuevo@cliente.mx");
     assert.ok(stored);
     assert.equal(stored.role, "customer");
     assert.equal(stored.is_active, true);
     assert.equal(stored.company_name, "Energía SA");
     assert.equal(stored.tax_id, "ENE010101AAA");
-    const list = await page(t, res.headers.get("location")!, admin);
+    const list = await page(t, location, admin);
     assert.match(list, /Account created successfully/);
     assert.match(list, /Nuevo Cliente/);
   });
@@ -138,12 +141,13 @@ Deno.test("POST /admin/users/accounts-form/customer creates the customer and goe
 
 Deno.test("the account form keeps an unchecked Active box as an inactive account", async () => {
   await withApp(async (t, admin) => {
-    const res = await call(t, "POST", "/admin/users/accounts-form/admin", {
-      token: admin,
-      form: { email: "off@test.mx", full_name: "Off Admin", role: "admin", password: "secret123" },
+    const location = await posted(t, admin, "/admin/users/accounts-form/admin", {
+      email: "off@test.mx",
+      full_name: "Off Admin",
+      role: "admin",
+      password: "secret123",
     });
-    assert.equal(res.status, 303);
-    assert.equal(res.headers.get("location"), "/admin/users?tab=admins&done=created");
+    assert.equal(location, "/admin/users?tab=admins&done=created");
     assert.equal((await findUserByEmail(t.deps.kv, "off@test.mx"))?.is_active, false);
   });
 });
@@ -188,19 +192,15 @@ Deno.test("editing a customer into a tenant clears its station assignments", asy
     assert.match(form, /value="owner@test.mx"/);
     assert.match(form, /Leave blank to keep the current password/);
 
-    const res = await call(t, "POST", `/admin/users/accounts-form/customer/${customer.id}`, {
-      token: admin,
-      form: {
-        email: "owner@test.mx",
-        full_name: "Owner One",
-        role: "user",
-        is_active: "on",
-        company_name: "Owner SA",
-        password: "",
-      },
+    const location = await posted(t, admin, `/admin/users/accounts-form/customer/${customer.id}`, {
+      email: "owner@test.mx",
+      full_name: "Owner One",
+      role: "user",
+      is_active: "on",
+      company_name: "Owner SA",
+      password: "",
     });
-    assert.equal(res.status, 303);
-    assert.equal(res.headers.get("location"), "/admin/users?tab=tenants&done=updated");
+    assert.equal(location, "/admin/users?tab=tenants&done=updated");
     const after = await getUser(t.deps.kv, customer.id);
     assert.equal(after?.role, "user");
     assert.deepEqual(after?.assignments, { stations: [], units: [] });
@@ -281,12 +281,11 @@ Deno.test("deleting an account asks for confirmation first, then deletes it", as
 Deno.test("an admin cannot delete themselves: 'Failed to delete: {message}'", async () => {
   await withApp(async (t, admin) => {
     const me = (await listUsers(t.deps.kv, "admin"))[0];
-    const res = await call(t, "POST", `/admin/users/${me.id}/delete`, {
-      token: admin,
-      form: { tab: "admins", confirm: "yes" },
-    });
-    assert.equal(res.status, 303);
-    const html = await page(t, res.headers.get("location")!, admin);
+    const html = await page(
+      t,
+      await posted(t, admin, `/admin/users/${me.id}/delete`, { tab: "admins", confirm: "yes" }),
+      admin,
+    );
     assert.match(html, /Failed to delete: You cannot delete your own account/);
     assert.ok(await getUser(t.deps.kv, me.id));
     const none = await call(t, "POST", "/admin/users/abc/delete", { token: admin, form: {} });
@@ -318,17 +317,17 @@ Deno.test("Create Access Code posts a code that then shows under the Access Code
     assert.match(form, /No units with a sensor yet/);
     assert.match(form, /No stations yet/);
     assert.equal(checkedRole(form), "user", "Tenant by default");
-    const res = await call(t, "POST", "/admin/access-codes/create", {
-      token: admin,
-      form: { code, role: "user", notes: "Depto 4B" },
+    const location = await posted(t, admin, "/admin/access-codes/create", {
+      code,
+      role: "user",
+      notes: "Depto 4B",
     });
-    assert.equal(res.status, 303);
-    assert.equal(res.headers.get("location"), "/admin/users?tab=access-codes&done=code_created");
+    assert.equal(location, "/admin/users?tab=access-codes&done=code_created");
     const stored = (await listAccessCodes(t.deps.kv)).find((c) => c.code === code);
     assert.ok(stored);
     assert.equal(stored.role, "user");
     assert.equal(stored.notes, "Depto 4B");
-    const list = await page(t, res.headers.get("location")!, admin);
+    const list = await page(t, location, admin);
     assert.match(list, new RegExp(`<code class="code">${code}</code>`));
     assert.match(list, /Depto 4B/);
     assert.match(list, /Available/);
@@ -389,12 +388,11 @@ Deno.test("a used code with a user id offers no delete and its delete post is re
     assert.doesNotMatch(list, new RegExp(`/admin/access-codes/${used.id}/delete`));
     assert.match(list, new RegExp(`/admin/access-codes/${free.id}/delete`));
 
-    const res = await call(t, "POST", `/admin/access-codes/${used.id}/delete`, {
-      token: admin,
-      form: { confirm: "yes" },
-    });
-    assert.equal(res.status, 303);
-    const shown = await page(t, res.headers.get("location")!, admin);
+    const shown = await page(
+      t,
+      await posted(t, admin, `/admin/access-codes/${used.id}/delete`, { confirm: "yes" }),
+      admin,
+    );
     assert.match(shown, /Failed to delete: A used access code cannot be deleted/);
     assert.ok(await getAccessCode(t.deps.kv, used.id), "the used code stays");
   });

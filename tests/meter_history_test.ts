@@ -5,18 +5,10 @@
  * hand from the readings written; the local day is UTC-6.
  */
 import assert from "node:assert/strict";
-import {
-  account,
-  call,
-  postSensor,
-  postStation,
-  sensorBody,
-  type TestApp,
-  testApp,
-  testsWith,
-} from "./_helpers.ts";
+import { account, call, sensorBody, type TestApp, testApp, testsWith } from "./_helpers.ts";
 import { issueToken } from "../services/platform/tokens.ts";
 import { readingSegments, unitMeters, unitMeterUsage } from "../services/devices/meter_usage.ts";
+import { postNorte } from "./_station_world.ts";
 import { dashboardSeries } from "../services/tenant/usage.ts";
 
 const H = 3_600_000;
@@ -51,20 +43,7 @@ const test = testsWith(async (): Promise<World> => {
   const t = await testApp({ now: () => NOW });
   const admin = await member(t, "admin");
   const tenant = await member(t, "user");
-  const stationId = await postStation(t, admin.token, {
-    name: "Residencial Norte",
-    serial: "ST-1",
-    stationId: "norte",
-    mqtt: { username: "station-1", password: "station-pass" },
-    units: [{ id: "unit_1", name: "Depto 101" }],
-  });
-  const sensorId = await postSensor(t, admin.token, stationId, {
-    name: "Medidor 101",
-    serial: "SIM0001",
-    unit: "unit_1",
-    tenant: tenant.id,
-    mqtt: { username: "sim0001", password: "pw-sim-0123456789" },
-  });
+  const { stationId, sensorId } = await postNorte(t, admin.token, tenant.id);
   const base = `/api/devices/${stationId}/sensors/${sensorId}`;
   return { t, admin, tenant, stationId, sensorId, base, token: admin.token };
 }, (w) => w.t.close());

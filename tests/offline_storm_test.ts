@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
 import { MemoryStore } from "./ingest/_helpers.ts";
-import { createBenchMeter, createBenchStation } from "../scripts/_bench_devices.ts";
+import { benchUnits, createBenchMeter, createBenchStation } from "../scripts/_bench_devices.ts";
 import { createDeviceDirectory, createStatusService } from "../services/devices/mod.ts";
 import { IngestProcessor } from "../ingest/processor.ts";
 import { listDisconnectEvents, markOnline } from "../db/device_status.ts";
@@ -20,18 +20,11 @@ const T0 = Date.UTC(2026, 2, 2, 12, 0, 0);
 
 /** A station and its meters (serials `{serial}-M{i}`), each of the given tenant or none. */
 async function station(t: TestApp, serial: string, name: string, tenants: (StoredUser | null)[]) {
-  const units = tenants.map((_, i) => ({
-    id: `unit_${i + 1}`,
-    name: `U${i + 1}`,
-    ssr_id: "ssr_1",
-  }));
+  const units = benchUnits(tenants.length, (n) => `U${n}`);
   const st = await createBenchStation(t.deps.kv, {
     name,
     serial,
-    stationId: serial.toLowerCase(),
     zoneId: 1,
-    customerId: null,
-    ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
     units,
     at: T0,
   });

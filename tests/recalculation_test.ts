@@ -5,29 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { call, testsWith } from "./_helpers.ts";
-import { billingWorld, meter } from "./_billing_world.ts";
+import { billingWorld, processPeriod, unitBillOf } from "./_billing_world.ts";
 import { listCustomerBills, listUnitBills, type StoredUnitBill } from "../db/bills.ts";
 import type { BillingWorld } from "./_billing_world.ts";
 
 const test = testsWith(billingWorld, (w) => w.t.close());
 
-async function bill(w: BillingWorld, period: string, measured: Record<string, number>) {
-  for (const [serial, kwh] of Object.entries(measured)) await meter(w.t, serial, period, kwh);
-  const res = await call(w.t, "POST", "/api/unified-billing/process", {
-    token: w.admin,
-    json: { period, zone_id: w.zoneId },
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  await res.body?.cancel();
-}
-
-async function billOf(w: BillingWorld, period: string, unit: string): Promise<StoredUnitBill> {
-  const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
-    (x.billing_month ?? x.billing_period) === period && x.unit_id === unit
-  );
-  assert.ok(b, `${period} ${unit}`);
-  return b;
-}
+const bill = processPeriod;
 
 function put(w: BillingWorld, id: number, json: unknown, token = w.admin, kind = "bills") {
   return call(w.t, "PUT", `/api/${kind}/${id}`, { token, json });
@@ -35,7 +19,7 @@ function put(w: BillingWorld, id: number, json: unknown, token = w.admin, kind =
 
 test("manual_input and extended range recalculate the unit bill and the station bill", async (w) => {
   await bill(w, "2026-01", { "SIM-A": 200, "SIM-B": 300.5 });
-  const before = await billOf(w, "2026-01", "unit_1");
+  const before = await unitBillOf(w, "2026-01", "unit_1");
   const res = await put(w, before.id, {
     override_reason: "Meter replaced",
     recalculation_method: "manual_input",
@@ -44,7 +28,7 @@ test("manual_input and extended range recalculate the unit bill and the station 
   assert.equal(res.status, 200, await res.clone().text());
   const body = await res.json();
   assert.equal(body.id, before.id);
-  const after = await billOf(w, "2026-01", "unit_1");
+  const after = await unitBillOf(w, "2026-01", "unit_1");
   // The answer is the stored bill with money in currency units.
   assert.partialDeepStrictEqual(body, {
     updated_at: after.updated_at,
@@ -70,7 +54,7 @@ test("manual_input and extended range recalculate the unit bill and the station 
   assert.equal(station.energy_consumption, 550.5);
   // A rerun leaves the recalculated (finalized) bill alone and keeps the station consistent.
   await bill(w, "2026-01", {});
-  assert.equal((await billOf(w, "2026-01", "unit_1")).total_cost, 45240);
+  assert.equal((await unitBillOf(w, "2026-01", "unit_1")).total_cost, 45240);
   assert.equal((await listCustomerBills(w.t.deps.kv))[0].total_amount, 15329);
   // Extended range: readings from 1 h before January to its end, 200 kWh over 745 h,
   // scaled to January's 744 h.
@@ -92,7 +76,7 @@ test("historical and zone average methods compute the energy", async (w) => {
   await bill(w, "2025-11", { "SIM-A": 200 });
   await bill(w, "2025-12", { "SIM-A": 300 });
   await bill(w, "2026-01", { "SIM-A": 200, "SIM-B": 300.5 });
-  const id = (await billOf(w, "2026-01", "unit_1")).id;
+  const id = (await unitBillOf(w, "2026-01", "unit_1")).id;
   const run = async (method: string) => {
     const res = await put(w, id, { override_reason: "check", recalculation_method: method });
     assert.equal(res.status, 200, await res.clone().text());
@@ -108,7 +92,7 @@ test("historical and zone average methods compute the energy", async (w) => {
 
 test("recalculation refuses bad input, current and future periods, unknown bills and non-admins", async (w) => {
   await bill(w, "2026-01", { "SIM-A": 200, "SIM-B": 300.5 });
-  const id = (await billOf(w, "2026-01", "unit_1")).id;
+  const id = (await unitBillOf(w, "2026-01", "unit_1")).id;
 
   const cases: [unknown, number, string][] = [
     [{ recalculation_method: "manual_input", energy_consumption: "5" }, 400, "override_reason"],
@@ -162,7 +146,7 @@ test("recalculation refuses bad input, current and future periods, unknown bills
   const local = new Date(w.t.deps.now() + w.t.deps.config.utcOffsetMinutes * 60_000);
   const thisMonth = `${local.getUTCFullYear()}-${String(local.getUTCMonth() + 1).padStart(2, "0")}`;
   await bill(w, thisMonth, {});
-  const running = await put(w, (await billOf(w, thisMonth, "unit_1")).id, ok);
+  const running = await put(w, (await unitBillOf(w, thisMonth, "unit_1")).id, ok);
   assert.equal(running.status, 400);
   assert.equal((await running.json()).message, "Only a past period can be recalculated");
   for (

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { startPortalProcess } from "../scripts/_portal_process.ts";
-import { createBenchMeter, createBenchStation } from "../scripts/_bench_devices.ts";
+import { benchUnits, createBenchMeter, createBenchStation } from "../scripts/_bench_devices.ts";
 import { freeLoopbackPort } from "./_mosquitto.ts";
 import { createUser } from "../db/users.ts";
 import { markOnline } from "../db/device_status.ts";
@@ -18,18 +18,12 @@ async function seed(dataDir: string): Promise<void> {
   const now = Date.now();
   try {
     for (let s = 1; s <= 40; s++) {
-      const units = Array.from({ length: 10 }, (_, u) => ({
-        id: `unit_${u + 1}`,
-        name: `U${u + 1}`,
-        ssr_id: "ssr_1",
-      }));
+      const units = benchUnits(10, (n) => `U${n}`);
       const st = await createBenchStation(kv, {
         name: `Estación ${s}`,
         serial: `ST-${s}`,
         stationId: `st-${s}`,
         zoneId: 1,
-        customerId: null,
-        ssrs: [{ id: "ssr_1", name: "SSR 1", type: "normal", gpio_pin: 0 }],
         units,
         at: now,
       });

@@ -9,9 +9,14 @@
  */
 import assert from "node:assert/strict";
 import { call } from "./_helpers.ts";
-import { type BillingWorld, billingWorld, meter, TIERED } from "./_billing_world.ts";
-import { defaultZone } from "../core/zone.ts";
-import { listCustomerBills, listUnitBills, type StoredUnitBill } from "../db/bills.ts";
+import {
+  type BillingWorld,
+  billingWorld,
+  processPeriod,
+  tieredZone,
+  unitBillOf,
+} from "./_billing_world.ts";
+import { listCustomerBills } from "../db/bills.ts";
 import type { CustomerBill } from "../core/bill.ts";
 
 /** 2026-04-10 at noon in Mexico City: March is last month. */
@@ -19,30 +24,9 @@ const NOW = Date.UTC(2026, 3, 10, 18);
 /** 2026-05-03: April has ended. */
 const MAY = Date.UTC(2026, 4, 3, 18);
 
-const body = (extra: Record<string, unknown>) => ({
-  ...defaultZone("Tiered"),
-  ...TIERED,
-  ...extra,
-});
-
-async function run(w: BillingWorld, period: string, kwh: number) {
-  await meter(w.t, "SIM-A", period, kwh);
-  await meter(w.t, "SIM-B", period, kwh);
-  const res = await call(w.t, "POST", "/api/unified-billing/process", {
-    token: w.admin,
-    json: { period, zone_id: w.zoneId },
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  await res.body?.cancel();
-}
-
-async function unitBill(w: BillingWorld, period: string): Promise<StoredUnitBill> {
-  const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
-    x.billing_month === period && x.unit_id === "unit_1"
-  );
-  assert.ok(b, period);
-  return b;
-}
+/** Bills `period` with `kwh` on each unit's meter. */
+const run = (w: BillingWorld, period: string, kwh: number) =>
+  processPeriod(w, period, { "SIM-A": kwh, "SIM-B": kwh });
 
 async function stationBill(w: BillingWorld, period: string): Promise<CustomerBill> {
   const b = (await listCustomerBills(w.t.deps.kv)).find((x) => x.billing_month === period);
@@ -71,7 +55,7 @@ const station: Figures = async (w, p) => {
   return [b.commission_amount, b.fee_amount, b.tax_amount, b.total_amount];
 };
 const unit: Figures = async (w, p) => {
-  const b = await unitBill(w, p);
+  const b = await unitBillOf(w, p);
   return [b.energy_cost, b.base_tariff, b.tax_cost, b.total_cost];
 };
 
@@ -92,58 +76,37 @@ interface Case {
 const UNIT_100 = [10000, 4000, 2240, 16240];
 const STATION_100 = [2000, 5000, 1120, 8120];
 
+/** Cases at 100 kWh a unit read by `figures`, at the old terms `before`. */
+const at100 =
+  (figures: Figures, before: number[]) =>
+  (name: string, edit: Record<string, unknown>, after: number[]): Case => ({
+    name,
+    edit,
+    kwh: 100,
+    figures,
+    before,
+    after,
+  });
+const onStation = at100(station, STATION_100);
+const onUnit = at100(unit, UNIT_100);
+
 const CASES: Case[] = [
-  {
-    name: "commission 10 → 25 %",
-    edit: { customer_commission: 25 },
-    kwh: 100,
-    figures: station,
-    before: STATION_100,
-    // 25 % of 200.00 = 50.00; tax 16 % of 100.00 = 16.00.
-    after: [5000, 5000, 1600, 11600],
-  },
-  {
-    name: "fee 25 → 30 per unit",
-    edit: { customer_fee: 30 },
-    kwh: 100,
-    figures: station,
-    before: STATION_100,
-    // 2 × 30.00 = 60.00; tax 16 % of 80.00 = 12.80.
-    after: [2000, 6000, 1280, 9280],
-  },
-  {
-    name: "customer tax 16 → 8 %",
-    edit: { customer_tax: 8 },
-    kwh: 100,
-    figures: station,
-    before: STATION_100,
-    // 8 % of 70.00 = 5.60.
-    after: [2000, 5000, 560, 7560],
-  },
-  {
-    name: "fixed charge 0 → 50 a month",
-    edit: { fixed_charge_monthly: 50 },
-    kwh: 100,
-    figures: unit,
-    before: UNIT_100,
-    // base 40.00 + 50.00; tax 16 % of 190.00 = 30.40.
-    after: [10000, 9000, 3040, 22040],
-  },
-  {
-    name: "minimum 0 → 200 kWh",
-    edit: { minimum_monthly_kwh: 200 },
-    kwh: 100,
-    figures: unit,
-    before: UNIT_100,
-    // 200 kWh billed: 150 × 1.00 + 50 × 2.00 = 250.00; tax 16 % of 290.00 = 46.40.
-    after: [25000, 4000, 4640, 33640],
-  },
+  // 25 % of 200.00 = 50.00; tax 16 % of 100.00 = 16.00.
+  onStation("commission 10 → 25 %", { customer_commission: 25 }, [5000, 5000, 1600, 11600]),
+  // 2 × 30.00 = 60.00; tax 16 % of 80.00 = 12.80.
+  onStation("fee 25 → 30 per unit", { customer_fee: 30 }, [2000, 6000, 1280, 9280]),
+  // 8 % of 70.00 = 5.60.
+  onStation("customer tax 16 → 8 %", { customer_tax: 8 }, [2000, 5000, 560, 7560]),
+  // base 40.00 + 50.00; tax 16 % of 190.00 = 30.40.
+  onUnit("fixed charge 0 → 50 a month", { fixed_charge_monthly: 50 }, [10000, 9000, 3040, 22040]),
+  // 200 kWh billed: 150 × 1.00 + 50 × 2.00 = 250.00; tax 16 % of 290.00 = 46.40.
+  onUnit("minimum 0 → 200 kWh", { minimum_monthly_kwh: 200 }, [25000, 4000, 4640, 33640]),
   {
     name: "DAC limit 0 → 50 kWh",
     edit: { dac_limit_kwh: 50 },
     kwh: 100,
     figures: async (w, p) =>
-      (await unitBill(w, p)).calculation_details.high_consumption ??
+      (await unitBillOf(w, p)).calculation_details.high_consumption ??
         null,
     before: null,
     // March and April at 100 kWh: average 100 over 2 months, above 50.
@@ -153,7 +116,10 @@ const CASES: Case[] = [
     name: "currency MXN → USD",
     edit: { currency: "USD" },
     kwh: 100,
-    figures: async (w, p) => [(await unitBill(w, p)).currency, (await stationBill(w, p)).currency],
+    figures: async (
+      w,
+      p,
+    ) => [(await unitBillOf(w, p)).currency, (await stationBill(w, p)).currency],
     before: ["MXN", "MXN"],
     after: ["USD", "USD"],
   },
@@ -176,7 +142,7 @@ const CASES: Case[] = [
     },
     kwh: 100,
     figures: async (w, p) => {
-      const b = await unitBill(w, p);
+      const b = await unitBillOf(w, p);
       return [b.energy_cost, b.compensation_cost, b.tax_cost, b.total_cost];
     },
     before: [10000, 0, 2240, 16240],
@@ -191,11 +157,11 @@ const CASES: Case[] = [
  */
 const SAVES = {
   "new version from April": async (w: BillingWorld, edit: Record<string, unknown>) => {
-    await put(w, body({ ...edit, effective_from: "2026-04" }));
+    await put(w, tieredZone({ ...edit, effective_from: "2026-04" }));
   },
   "correction of April's version": async (w: BillingWorld, edit: Record<string, unknown>) => {
-    await put(w, body({ effective_from: "2026-04" }));
-    await put(w, body(edit));
+    await put(w, tieredZone({ effective_from: "2026-04" }));
+    await put(w, tieredZone(edit));
   },
 };
 
@@ -224,7 +190,7 @@ for (const c of CASES) {
 Deno.test("a commission corrected without effective_from is answered at once and bills the next run", async () => {
   const w = await billingWorld({ now: NOW });
   try {
-    const answer = await put(w, body({ customer_commission: 25 }));
+    const answer = await put(w, tieredZone({ customer_commission: 25 }));
     assert.equal(answer.customer_commission, 25);
     const { one, row } = await answered(w);
     assert.equal(one.customer_commission, 25);
@@ -242,9 +208,9 @@ Deno.test("a commission corrected without effective_from is answered at once and
 Deno.test("owner terms from a later month wait for it; a correction of terms alone adds no price history", async () => {
   const w = await billingWorld({ now: NOW });
   try {
-    const later = await put(w, body({ customer_fee: 30, effective_from: "2026-06" }));
+    const later = await put(w, tieredZone({ customer_fee: 30, effective_from: "2026-06" }));
     assert.equal(later.customer_fee, 25);
-    await put(w, body({ customer_commission: 12 }));
+    await put(w, tieredZone({ customer_commission: 12 }));
     const { one } = await answered(w);
     assert.partialDeepStrictEqual(one, { customer_fee: 25, customer_commission: 12 });
     const { versions } = await (await call(w.t, "GET", `/api/zones/${w.zoneId}/versions`, {
@@ -272,7 +238,10 @@ Deno.test("the zone's identity (name, billing type) applies at once, whatever mo
   const w = await billingWorld({ now: NOW });
   try {
     const edit = { name: "Norte 2", billing_type: "bimonthly" };
-    const answer = await put(w, body({ ...edit, customer_fee: 30, effective_from: "2026-06" }));
+    const answer = await put(
+      w,
+      tieredZone({ ...edit, customer_fee: 30, effective_from: "2026-06" }),
+    );
     assert.partialDeepStrictEqual(answer, { ...edit, customer_fee: 25 });
     const { one, row } = await answered(w);
     assert.partialDeepStrictEqual(one, edit);

@@ -6,38 +6,26 @@
  */
 import assert from "node:assert/strict";
 import { account, call, testApp } from "./_helpers.ts";
-import { type BillingWorld, billingWorld, meter, TIERED } from "./_billing_world.ts";
-import { defaultZone } from "../core/zone.ts";
-import { listUnitBills, type StoredUnitBill } from "../db/bills.ts";
+import {
+  type BillingWorld,
+  billingWorld,
+  meter,
+  processPeriod,
+  tieredZone,
+  unitBillOf,
+} from "./_billing_world.ts";
 import { pdfText } from "./_pdf_text.ts";
 
 /** 2026-04-10 at noon in Mexico City: March is last month, February two months ago. */
 const NOW = Date.UTC(2026, 3, 10, 18);
 
-async function run(w: BillingWorld, period: string, kwh?: number) {
-  if (kwh !== undefined) await meter(w.t, "SIM-A", period, kwh);
-  const res = await call(w.t, "POST", "/api/unified-billing/process", {
-    token: w.admin,
-    json: { period, zone_id: w.zoneId },
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  await res.body?.cancel();
-}
+/** Bills `period` after `kwh` on unit_1's meter, when given. */
+const run = (w: BillingWorld, period: string, kwh?: number) =>
+  processPeriod(w, period, kwh === undefined ? {} : { "SIM-A": kwh });
 
-async function billOf(w: BillingWorld, period: string): Promise<StoredUnitBill> {
-  const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
-    x.billing_month === period && x.unit_id === "unit_1"
-  );
-  assert.ok(b, period);
-  return b;
-}
-
-const body = (prices: Record<string, number>, extra: Record<string, unknown> = {}) => ({
-  ...defaultZone("Tiered"),
-  ...TIERED,
-  ...prices,
-  ...extra,
-});
+/** The tiered zone with `prices` and other fields. */
+const body = (prices: Record<string, number>, extra: Record<string, unknown> = {}) =>
+  tieredZone(prices, extra);
 
 /** 200 kWh at the world's tiers: 150 × 1 + 50 × 2 = 250, base 40, tax 16 %: 336.40. */
 const OLD_TOTAL = 33640;
@@ -46,7 +34,7 @@ Deno.test("new prices from next month leave last month's run and a recalculation
   const w = await billingWorld({ now: NOW });
   try {
     await run(w, "2026-02", 200);
-    assert.equal((await billOf(w, "2026-02")).total_cost, OLD_TOTAL);
+    assert.equal((await unitBillOf(w, "2026-02")).total_cost, OLD_TOTAL);
     await meter(w.t, "SIM-A", "2026-03", 200);
 
     const res = await call(w.t, "PUT", `/api/zones/${w.zoneId}`, {
@@ -80,9 +68,9 @@ Deno.test("new prices from next month leave last month's run and a recalculation
 
     // Last month, billed only now, and two months ago, recalculated now: the old prices.
     await run(w, "2026-03");
-    const march = await billOf(w, "2026-03");
+    const march = await unitBillOf(w, "2026-03");
     assert.equal(march.total_cost, OLD_TOTAL);
-    const recalc = await call(w.t, "PUT", `/api/bills/${(await billOf(w, "2026-02")).id}`, {
+    const recalc = await call(w.t, "PUT", `/api/bills/${(await unitBillOf(w, "2026-02")).id}`, {
       token: w.admin,
       json: {
         override_reason: "meter checked",
@@ -96,7 +84,7 @@ Deno.test("new prices from next month leave last month's run and a recalculation
     // May, once it has ended, is billed at the new prices: 150 × 2 + 50 × 4 = 500, tax on 540.
     w.clock.now = Date.UTC(2026, 5, 3, 18);
     await run(w, "2026-05", 200);
-    assert.equal((await billOf(w, "2026-05")).total_cost, 62640);
+    assert.equal((await unitBillOf(w, "2026-05")).total_cost, 62640);
     // The zone now answers May's prices.
     const zone = await (await call(w.t, "GET", `/api/zones/${w.zoneId}`, { token: w.admin }))
       .json();
@@ -136,7 +124,7 @@ Deno.test("without effective_from the version in force is corrected; a bad month
     ]);
     // The old prices price a past month as corrected; tenants may not read the versions.
     await run(w, "2026-03", 100);
-    assert.equal((await billOf(w, "2026-03")).energy_cost, 15000);
+    assert.equal((await unitBillOf(w, "2026-03")).energy_cost, 15000);
     const tenant = await call(w.t, "GET", `${path}/versions`, { token: w.tenantTokens[0] });
     assert.equal(tenant.status, 403);
     await tenant.body?.cancel();
@@ -151,14 +139,14 @@ Deno.test("a unit whose 12-month average crosses the zone's limit is flagged on 
     await run(w, "2026-01", 200);
     await run(w, "2026-02", 200);
     await run(w, "2026-03", 400);
-    const feb = (await billOf(w, "2026-02")).calculation_details;
+    const feb = (await unitBillOf(w, "2026-02")).calculation_details;
     assert.deepEqual(feb.high_consumption, {
       average_kwh: 200,
       months: 2,
       limit_kwh: 250,
       exceeded: false,
     });
-    const id = (await billOf(w, "2026-03")).id;
+    const id = (await unitBillOf(w, "2026-03")).id;
     const { bills } = await (await call(w.t, "GET", "/api/bills", { token: w.admin })).json();
     const march = bills.find((b: { id: number }) => b.id === id);
     assert.deepEqual(march.calculation_details.high_consumption, {
@@ -198,7 +186,7 @@ Deno.test("a zone of the spec's fields bills as before: no flag, no minimum, no 
   const w = await billingWorld({ now: NOW });
   try {
     await run(w, "2026-03", 10);
-    const b = await billOf(w, "2026-03");
+    const b = await unitBillOf(w, "2026-03");
     assert.equal(b.energy_cost, 1000);
     assert.equal(b.base_tariff, 4000);
     assert.deepEqual(Object.keys(b.calculation_details).sort(), [
@@ -225,16 +213,8 @@ Deno.test("a bimonthly period spanning a new version is split by days and says s
     });
     assert.equal(res.status, 200);
     await res.body?.cancel();
-    await meter(w.t, "SIM-A", "2026-01-02", 200);
-    const run = await call(w.t, "POST", "/api/unified-billing/process", {
-      token: w.admin,
-      json: { period: "2026-01-02", zone_id: w.zoneId },
-    });
-    assert.equal(run.status, 200, await run.clone().text());
-    await run.body?.cancel();
-    const b = (await listUnitBills(w.t.deps.kv)).find((x) =>
-      x.billing_period === "2026-01-02" && x.unit_id === "unit_1"
-    )!;
+    await run(w, "2026-01-02", 200);
+    const b = await unitBillOf(w, "2026-01-02");
     const details = b.calculation_details;
     assert.deepEqual(details.price_versions, [
       { applies_from: null, from: "2026-01-01", to: "2026-01-31", days: 31 },

@@ -241,18 +241,32 @@ export async function apiStation(
   return { station, sensors };
 }
 
-/** An English-speaking admin and a station of `o` made through the API as them. */
-export async function adminWithStation(
+/**
+ * An English-speaking admin signed in on a fresh page, and a station `stationSerial` with unit
+ * "Depto 101" that meter `meterSerial` measures, made through the API as them; `sensorPage` is
+ * the URL of the meter's page.
+ */
+export async function adminWithMeter(
+  browser: Browser,
   portal: Portal,
-  o: ApiStationOptions,
+  stationSerial: string,
+  meterSerial: string,
 ): Promise<{
   admin: { user: StoredUser; email: string; password: string };
+  page: Page;
   station: number;
-  sensors: number[];
+  sensor: number;
+  sensorPage: string;
 }> {
   const admin = await addAccount(portal, "admin", { language: "en" });
-  const made = await apiStation(await portalApi(portal, admin.user), o);
-  return { admin, ...made };
+  const { station, sensors: [sensor] } = await apiStation(await portalApi(portal, admin.user), {
+    serial: stationSerial,
+    units: ["Depto 101"],
+    sensors: [{ serial: meterSerial, unit: "unit_1" }],
+  });
+  const page = await signedInPage(browser, portal, admin);
+  const sensorPage = `${portal.url}/admin/devices/station/${station}/sensor/${sensor}/data`;
+  return { admin, page, station, sensor, sensorPage };
 }
 
 /** A fresh, valid access code (8 symbols of the code alphabet). */
@@ -322,6 +336,17 @@ export async function withPortalAndBrowser(
   } finally {
     await portal.close();
   }
+}
+
+/**
+ * Registers test `name`: `fn` on a fresh portal and browser (see {@link withPortalAndBrowser}),
+ * closed after it.
+ */
+export function test(
+  name: string,
+  fn: (world: { portal: Portal; browser: Browser }) => Promise<void>,
+): void {
+  Deno.test(name, () => withPortalAndBrowser((portal, browser) => fn({ portal, browser })));
 }
 
 /** Opens a page in a fresh incognito context (its own cookies). */
@@ -401,6 +426,11 @@ export async function axeSerious(page: Page): Promise<AxeViolation[]> {
 /** Serious and critical axe-core violations of the page, as `id: target` lines. */
 export async function axeLines(page: Page): Promise<string[]> {
   return (await axeSerious(page)).map((v) => `${v.id}: ${JSON.stringify(v.nodes[0]?.target)}`);
+}
+
+/** Clicks the first element `selector` matches and waits for the page it navigates to. */
+export async function clickAndWait(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation(), page.click(selector)]);
 }
 
 /** Waits until the chart `chart` of the page has drawn (its box marked ready). */

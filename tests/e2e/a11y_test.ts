@@ -13,7 +13,7 @@ import {
   type AxeViolation,
   freshPage,
   signIn,
-  withPortalAndBrowser,
+  test,
 } from "./_browser.ts";
 
 /** A page to check: who looks at it, and optionally what to do before checking. */
@@ -83,46 +83,44 @@ function describe(label: string, vs: AxeViolation[]): string {
   ).join("\n");
 }
 
-Deno.test("axe-core finds no serious or critical violations on the portal's pages", async () => {
-  await withPortalAndBrowser(async (portal, browser) => {
-    await seedDemo(portal.deps);
-    await addCustomerCode(portal, "a11y");
-    const admin = await addAccount(portal, "admin", { full_name: "Ana Admin" });
-    const pages: Record<string, Page> = {};
-    const pageFor = async (as: Check["as"]) => {
-      if (pages[as]) return pages[as];
-      const page = await freshPage(browser);
-      await page.setViewport({ width: 1280, height: 800 });
-      if (as === "admin") await signIn(page, portal, admin.email, admin.password);
-      if (as === "customer") await signIn(page, portal, "cliente@demo.mx", "demo1234");
-      if (as === "user") await signIn(page, portal, "inquilino@demo.mx", "demo1234");
-      return pages[as] = page;
-    };
+test("axe-core finds no serious or critical violations on the portal's pages", async ({ portal, browser }) => {
+  await seedDemo(portal.deps);
+  await addCustomerCode(portal, "a11y");
+  const admin = await addAccount(portal, "admin", { full_name: "Ana Admin" });
+  const pages: Record<string, Page> = {};
+  const pageFor = async (as: Check["as"]) => {
+    if (pages[as]) return pages[as];
+    const page = await freshPage(browser);
+    await page.setViewport({ width: 1280, height: 800 });
+    if (as === "admin") await signIn(page, portal, admin.email, admin.password);
+    if (as === "customer") await signIn(page, portal, "cliente@demo.mx", "demo1234");
+    if (as === "user") await signIn(page, portal, "inquilino@demo.mx", "demo1234");
+    return pages[as] = page;
+  };
 
-    const problems: string[] = [];
-    for (const check of CHECKS) {
-      const label = `${check.label ?? check.path} (${check.as})`;
-      const page = await pageFor(check.as);
-      // A fragment-only change would not reload: go through a blank page.
-      await page.goto("about:blank");
-      const res = await page.goto(`${portal.url}${check.path}`, { waitUntil: "load" });
-      const landed = new URL(page.url());
-      if (res?.status() !== 200 || landed.pathname !== check.path.split(/[?#]/)[0]) {
-        problems.push(`${label}: expected the page, got ${res?.status()} at ${landed.pathname}`);
-        continue;
-      }
-      await check.before?.(page);
-      const vs = await axeSerious(page);
-      if (vs.length) problems.push(describe(label, vs));
+  const problems: string[] = [];
+  for (const check of CHECKS) {
+    const label = `${check.label ?? check.path} (${check.as})`;
+    const page = await pageFor(check.as);
+    // A fragment-only change would not reload: go through a blank page.
+    await page.goto("about:blank");
+    const res = await page.goto(`${portal.url}${check.path}`, { waitUntil: "load" });
+    const landed = new URL(page.url());
+    if (res?.status() !== 200 || landed.pathname !== check.path.split(/[?#]/)[0]) {
+      problems.push(`${label}: expected the page, got ${res?.status()} at ${landed.pathname}`);
+      continue;
     }
-    assert.equal(problems.length, 0, `accessibility problems:\n${problems.join("\n")}`);
+    await check.before?.(page);
+    const vs = await axeSerious(page);
+    if (vs.length) problems.push(describe(label, vs));
+  }
+  assert.equal(problems.length, 0, `accessibility problems:\n${problems.join("\n")}`);
 
-    // Control: the check does report a serious problem when there is one.
-    const control = await pageFor("anonymous");
-    await control.setContent(
-      `<html lang="en"><title>x</title><main><img src="x.png"></main></html>`,
-    );
-    const found = await axeSerious(control);
-    assert.ok(found.some((v) => v.id === "image-alt"), "axe reports an image without alt text");
-  });
+  // Control: the check does report a serious problem when there is one.
+  const control = await pageFor("anonymous");
+  await control.setContent(
+    `<html lang="en"><title>x</title><main><img src="x.png"></main></html>`,
+  );
+  const found = await axeSerious(control);
+  assert.ok(found.some((v) => v.id === "image-alt"), "axe reports an image without alt text");
 });

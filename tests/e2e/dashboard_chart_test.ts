@@ -4,44 +4,37 @@
  * with `data-ready` (what the phone-load benchmark waits for).
  */
 import assert from "node:assert/strict";
-import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
+import { adminWithMeter, test } from "./_browser.ts";
 import { dayStart, localDate } from "../../core/local_time.ts";
 
-Deno.test("the dashboard chart draws today's series from the preloaded request and marks itself ready", async () => {
-  await withPortalAndBrowser(async (portal, browser) => {
-    const { admin } = await adminWithStation(portal, {
-      serial: "ST-CHART",
-      units: ["Depto 101"],
-      sensors: [{ serial: "SIMCHART1", unit: "unit_1" }],
+test("the dashboard chart draws today's series from the preloaded request and marks itself ready", async ({ portal, browser }) => {
+  const { page } = await adminWithMeter(browser, portal, "ST-CHART", "SIMCHART1");
+  const off = portal.deps.config.utcOffsetMinutes;
+  const now = Date.now();
+  const midnight = dayStart(localDate(now, off), off);
+  const samples = [];
+  for (let ts = midnight, kwh = 100; ts <= now; ts += 15 * 60_000, kwh += 0.5) {
+    samples.push({
+      serial: "SIMCHART1",
+      ts,
+      values: { total_power: 1500, total_energy_kwh: kwh },
     });
-    const off = portal.deps.config.utcOffsetMinutes;
-    const now = Date.now();
-    const midnight = dayStart(localDate(now, off), off);
-    const samples = [];
-    for (let ts = midnight, kwh = 100; ts <= now; ts += 15 * 60_000, kwh += 0.5) {
-      samples.push({
-        serial: "SIMCHART1",
-        ts,
-        values: { total_power: 1500, total_energy_kwh: kwh },
-      });
-    }
-    portal.deps.telemetry.write(samples);
-    await portal.deps.telemetry.flush();
+  }
+  portal.deps.telemetry.write(samples);
+  await portal.deps.telemetry.flush();
 
-    const page = await signedInPage(browser, portal, admin);
-    const seriesRequests: string[] = [];
-    page.on("request", (r) => {
-      if (r.url().includes("/api/measurements?type=power")) seriesRequests.push(r.url());
-    });
-    await page.goto(`${portal.url}/admin?tab=chart`, { waitUntil: "load" });
-    await page.waitForSelector('.chart-box[data-ready="true"]');
-    assert.ok(await page.$(".chart-box canvas"), "uPlot drew on a canvas");
-    const drawn = await page.evaluate(() =>
-      performance.getEntriesByName("energy-chart-drawn").length
-    );
-    assert.equal(drawn, 1, "one performance mark for the first draw");
-    assert.equal(seriesRequests.length, 1, `one series request: ${seriesRequests.join(", ")}`);
-    const yieldText = await page.$eval("[data-testid=chart-yield]", (e) => e.textContent ?? "");
-    assert.notEqual(yieldText, "...", "the summary shows the loaded series");
+  const seriesRequests: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/measurements?type=power")) seriesRequests.push(r.url());
   });
+  await page.goto(`${portal.url}/admin?tab=chart`, { waitUntil: "load" });
+  await page.waitForSelector('.chart-box[data-ready="true"]');
+  assert.ok(await page.$(".chart-box canvas"), "uPlot drew on a canvas");
+  const drawn = await page.evaluate(() =>
+    performance.getEntriesByName("energy-chart-drawn").length
+  );
+  assert.equal(drawn, 1, "one performance mark for the first draw");
+  assert.equal(seriesRequests.length, 1, `one series request: ${seriesRequests.join(", ")}`);
+  const yieldText = await page.$eval("[data-testid=chart-yield]", (e) => e.textContent ?? "");
+  assert.notEqual(yieldText, "...", "the summary shows the loaded series");
 });

@@ -10,13 +10,7 @@ import { seedDemo } from "../../services/demo.ts";
 import { findBySerial } from "../../db/devices.ts";
 import { listZones } from "../../db/zones.ts";
 import { DEMO_STATION_SERIAL, DEMO_ZONE_NAME } from "../../services/demo_devices.ts";
-import {
-  addAccount,
-  addCustomerCode,
-  axeSerious,
-  signedInPage,
-  withPortalAndBrowser,
-} from "./_browser.ts";
+import { addAccount, addCustomerCode, axeSerious, signedInPage, test } from "./_browser.ts";
 
 /** The list pages, with the demo station and zone. */
 const pages = (station: number, zone: number): string[] => [
@@ -68,36 +62,34 @@ async function axeFindings(page: Page): Promise<string[]> {
   return (await axeSerious(page)).map((v) => `${v.id}: ${v.nodes[0]?.html.slice(0, 120)}`);
 }
 
-Deno.test("each list is one table: cards with labelled cells on a phone, a table on a desktop", async () => {
-  await withPortalAndBrowser(async (portal, browser) => {
-    const admin = await addAccount(portal, "admin");
-    await seedDemo(portal.deps);
-    const station = await findBySerial(portal.deps.kv, DEMO_STATION_SERIAL);
-    const zone = (await listZones(portal.deps.kv)).find((z) => z.name === DEMO_ZONE_NAME);
-    assert.ok(station && zone, "the demo station and zone");
-    const paths: string[] = pages(station.id, zone.id);
-    await addCustomerCode(portal, "a note long enough to wrap on a phone screen, with words");
-    const page = await signedInPage(browser, portal, admin);
-    const problems: string[] = [];
-    for (const [width, height] of [[360, 740], [1280, 800]]) {
-      await page.setViewport({ width, height });
-      const phone = width < 760;
-      for (const path of paths) {
-        const res = await page.goto(`${portal.url}${path}`, { waitUntil: "load" });
-        assert.equal(res?.status(), 200, path);
-        const l = await layout(page);
-        const at = `${path} at ${width}px`;
-        assert.ok(l.lists >= 1, `${at}: a responsive list`);
-        assert.equal(l.overflow, false, `${at}: no horizontal overflow`);
-        assert.deepEqual(l.rowDisplay, l.rowDisplay.map(() => phone ? "flex" : "table-row"), at);
-        assert.deepEqual(l.headHidden, l.headHidden.map(() => phone), `${at}: column heads`);
-        assert.ok(l.labels.length > 0, `${at}: labelled cells`);
-        for (const { shown, header } of l.labels) {
-          assert.equal(shown, phone ? header : "", `${at}: the cell's label`);
-        }
-        for (const v of await axeFindings(page)) problems.push(`${at}: ${v}`);
+test("each list is one table: cards with labelled cells on a phone, a table on a desktop", async ({ portal, browser }) => {
+  const admin = await addAccount(portal, "admin");
+  await seedDemo(portal.deps);
+  const station = await findBySerial(portal.deps.kv, DEMO_STATION_SERIAL);
+  const zone = (await listZones(portal.deps.kv)).find((z) => z.name === DEMO_ZONE_NAME);
+  assert.ok(station && zone, "the demo station and zone");
+  const paths: string[] = pages(station.id, zone.id);
+  await addCustomerCode(portal, "a note long enough to wrap on a phone screen, with words");
+  const page = await signedInPage(browser, portal, admin);
+  const problems: string[] = [];
+  for (const [width, height] of [[360, 740], [1280, 800]]) {
+    await page.setViewport({ width, height });
+    const phone = width < 760;
+    for (const path of paths) {
+      const res = await page.goto(`${portal.url}${path}`, { waitUntil: "load" });
+      assert.equal(res?.status(), 200, path);
+      const l = await layout(page);
+      const at = `${path} at ${width}px`;
+      assert.ok(l.lists >= 1, `${at}: a responsive list`);
+      assert.equal(l.overflow, false, `${at}: no horizontal overflow`);
+      assert.deepEqual(l.rowDisplay, l.rowDisplay.map(() => phone ? "flex" : "table-row"), at);
+      assert.deepEqual(l.headHidden, l.headHidden.map(() => phone), `${at}: column heads`);
+      assert.ok(l.labels.length > 0, `${at}: labelled cells`);
+      for (const { shown, header } of l.labels) {
+        assert.equal(shown, phone ? header : "", `${at}: the cell's label`);
       }
+      for (const v of await axeFindings(page)) problems.push(`${at}: ${v}`);
     }
-    assert.deepEqual(problems, [], "no serious or critical accessibility violation");
-  });
+  }
+  assert.deepEqual(problems, [], "no serious or critical accessibility violation");
 });

@@ -6,52 +6,44 @@
  */
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
-import { adminWithStation, signedInPage, withPortalAndBrowser } from "./_browser.ts";
+import { adminWithMeter, test } from "./_browser.ts";
 
-Deno.test("without JavaScript, Verify Certificates and Renew work from the sensor page and client.pem downloads", async () => {
-  await withPortalAndBrowser(async (portal, browser) => {
-    const { admin, station: stationId, sensors: [sensorId] } = await adminWithStation(portal, {
-      serial: "ST-CERT",
-      units: ["Depto 101"],
-      sensors: [{ serial: "SIMCERT1", unit: "unit_1" }],
-    });
-    const page = await signedInPage(browser, portal, admin);
-    await page.setJavaScriptEnabled(false);
-    const path = `/admin/devices/station/${stationId}/sensor/${sensorId}/data`;
-    await page.goto(portal.url + path, { waitUntil: "load" });
-    const fingerprint = () =>
-      page.$eval("[data-testid=certificate-fingerprint]", (e) => e.textContent ?? "");
-    const first = await fingerprint();
-    assert.match(first, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+test("without JavaScript, Verify Certificates and Renew work from the sensor page and client.pem downloads", async ({ portal, browser }) => {
+  const { page, sensorPage } = await adminWithMeter(browser, portal, "ST-CERT", "SIMCERT1");
+  await page.setJavaScriptEnabled(false);
+  await page.goto(sensorPage, { waitUntil: "load" });
+  const fingerprint = () =>
+    page.$eval("[data-testid=certificate-fingerprint]", (e) => e.textContent ?? "");
+  const first = await fingerprint();
+  assert.match(first, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
 
-    await Promise.all([
-      page.waitForNavigation({ waitUntil: "load" }),
-      page.click("[data-testid=verify-form] button"),
-    ]);
-    const result = await page.$eval("[data-testid=verify-result]", (e) => e.textContent ?? "");
-    assert.match(result, /Certificates verified: signed by the portal's CA/);
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    page.click("[data-testid=verify-form] button"),
+  ]);
+  const result = await page.$eval("[data-testid=verify-result]", (e) => e.textContent ?? "");
+  assert.match(result, /Certificates verified: signed by the portal's CA/);
 
-    // The confirmation box is required: the browser does not send the form without it.
-    await page.click("[data-testid=renew-form] button");
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(await fingerprint(), first);
-    await page.click("[data-testid=renew-form] input[name=confirm]");
-    await Promise.all([
-      page.waitForNavigation({ waitUntil: "load" }),
-      page.click("[data-testid=renew-form] button"),
-    ]);
-    const notice = await page.$eval("[data-testid=certificate-notice]", (e) => e.textContent);
-    assert.match(notice ?? "", /A new certificate was issued/);
-    const second = await fingerprint();
-    assert.notEqual(second, first);
+  // The confirmation box is required: the browser does not send the form without it.
+  await page.click("[data-testid=renew-form] button");
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await fingerprint(), first);
+  await page.click("[data-testid=renew-form] input[name=confirm]");
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    page.click("[data-testid=renew-form] button"),
+  ]);
+  const notice = await page.$eval("[data-testid=certificate-notice]", (e) => e.textContent);
+  assert.match(notice ?? "", /A new certificate was issued/);
+  const second = await fingerprint();
+  assert.notEqual(second, first);
 
-    const href = await page.$eval("[data-testid=download-cert]", (e) => e.getAttribute("href"));
-    const cookies = await page.browserContext().cookies();
-    const res = await fetch(portal.url + href, {
-      headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
-    });
-    assert.equal(res.status, 200);
-    assert.equal(res.headers.get("content-disposition"), 'attachment; filename="client.pem"');
-    assert.equal(new X509Certificate(await res.text()).fingerprint256, second);
+  const href = await page.$eval("[data-testid=download-cert]", (e) => e.getAttribute("href"));
+  const cookies = await page.browserContext().cookies();
+  const res = await fetch(portal.url + href, {
+    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
   });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-disposition"), 'attachment; filename="client.pem"');
+  assert.equal(new X509Certificate(await res.text()).fingerprint256, second);
 });

@@ -1,7 +1,8 @@
 /**
  * Test helpers for ingest: plain-map implementations of the directory and the status
- * sink, an in-memory telemetry store, a recording wrapper around any store, polling, and
- * the two brokers (a real Mosquitto, the embedded aedes broker).
+ * sink, an in-memory telemetry store, a recording wrapper around any store, polling, the two
+ * brokers (a real Mosquitto, the embedded aedes broker), a meter's frame and client, and ingest
+ * attached to the embedded broker.
  */
 import type { Sample, TelemetryStats, TelemetryStore } from "../../db/telemetry/mod.ts";
 import type {
@@ -19,6 +20,7 @@ import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { type IngestOptions, startIngest } from "../../ingest/subscriber.ts";
 import { connectSimMeter, type SimMeter, type SimMeterOptions } from "../../ingest/sim_meter.ts";
 import { type Mosquitto, startMosquitto } from "../_mosquitto.ts";
+import mqtt from "mqtt";
 
 /** A device with its MQTT credentials, as the test directory keeps it. */
 export interface TestDevice extends IngestDevice {
@@ -349,4 +351,50 @@ export function connectMeters(
       ...options,
     })
   ));
+}
+
+/** A meter's `NotifyStatus` frame at `ts` (epoch seconds): total active power `power` W. */
+export const notifyFrame = (ts: number, power: number) =>
+  JSON.stringify({
+    method: "NotifyStatus",
+    params: { ts, "em:0": { id: 0, total_act_power: power } },
+  });
+
+/** An MQTT client signed in as `device` (no reconnects, errors left to the test). */
+export async function meterClient(url: string, device: TestDevice, clientId: string) {
+  const meter = await mqtt.connectAsync(url, {
+    username: device.username,
+    password: device.password,
+    clientId,
+    reconnectPeriod: 0,
+  });
+  meter.on("error", () => {});
+  return meter;
+}
+
+/**
+ * Ingest `<name>-ingest` attached to the embedded broker (`receive`: a QoS 1 publish is
+ * acknowledged once ingest answered), writing to `store`, and meter `<name>-meter` of `device`
+ * connected to the broker.
+ */
+export async function attachedIngest(device: TestDevice, store: TelemetryStore, name: string) {
+  const directory = new MemoryDirectory([device]);
+  const ingest = startIngest({
+    url: "mqtt://embedded",
+    attached: true,
+    clientId: `${name}-ingest`,
+    directory,
+    status: new MemoryStatus(),
+    store,
+    statsLogMs: 0,
+  });
+  await ingest.ready;
+  const broker = await startEmbeddedBroker({
+    port: 0,
+    directory,
+    ingestCredentials: INGEST_CREDENTIALS,
+    receive: (topic, payload) => ingest.receive(topic, payload),
+  });
+  const meter = await meterClient(broker.url, device, `${name}-meter`);
+  return { ingest, broker, meter };
 }

@@ -3,67 +3,36 @@
  * after ingest said the reading is stored, and never when it could not be stored.
  */
 import assert from "node:assert/strict";
-import mqtt from "mqtt";
 import { startEmbeddedBroker } from "../../ingest/broker.ts";
-import { startIngest } from "../../ingest/subscriber.ts";
 import {
+  attachedIngest,
   INGEST_CREDENTIALS,
   MemoryDirectory,
-  MemoryStatus,
   MemoryStore,
+  meterClient,
+  notifyFrame,
   testSensor,
   waitFor,
 } from "./_helpers.ts";
 
 const A = testSensor("ACK-A");
 
-async function meterOf(url: string) {
-  const meter = await mqtt.connectAsync(url, {
-    username: A.username,
-    password: A.password,
-    clientId: "ack-meter",
-    reconnectPeriod: 0,
-  });
-  meter.on("error", () => {});
-  return meter;
-}
-
 Deno.test("embedded broker: a QoS 1 publish is acknowledged only once ingest stored it", async () => {
-  const directory = new MemoryDirectory([A]);
   const store = new MemoryStore();
-  const ingest = startIngest({
-    url: "mqtt://embedded",
-    attached: true,
-    clientId: "ack-ingest",
-    directory,
-    status: new MemoryStatus(),
-    store,
-    statsLogMs: 0,
-  });
-  await ingest.ready;
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    directory,
-    ingestCredentials: INGEST_CREDENTIALS,
-    receive: (topic, payload) => ingest.receive(topic, payload),
-  });
-  const meter = await meterOf(broker.url);
+  const { ingest, broker, meter } = await attachedIngest(A, store, "ack");
   try {
-    const frame = (ts: number, power: number) =>
-      JSON.stringify({
-        method: "NotifyStatus",
-        params: { ts, "em:0": { id: 0, total_act_power: power } },
-      });
     const base = Math.floor(Date.now() / 1000) - 60;
     await Promise.all(
       [1, 2, 3].map((i) =>
-        meter.publishAsync(`${A.prefix}/events/rpc`, frame(base + i, i), { qos: 1 }).then(() => {
-          // At the moment of the acknowledgement the reading is in the store already.
-          assert.ok(
-            store.samples.some((s) => s.ts === (base + i) * 1000 && s.values.total_power === i),
-            `reading ${i} stored before its PUBACK`,
-          );
-        })
+        meter.publishAsync(`${A.prefix}/events/rpc`, notifyFrame(base + i, i), { qos: 1 }).then(
+          () => {
+            // At the moment of the acknowledgement the reading is in the store already.
+            assert.ok(
+              store.samples.some((s) => s.ts === (base + i) * 1000 && s.values.total_power === i),
+              `reading ${i} stored before its PUBACK`,
+            );
+          },
+        )
       ),
     );
     assert.equal(ingest.stats().received, 3);
@@ -72,7 +41,7 @@ Deno.test("embedded broker: a QoS 1 publish is acknowledged only once ingest sto
     store.flushFails = new Error("disk full");
     let acked = false;
     const closed = new Promise<void>((resolve) => meter.once("close", () => resolve()));
-    meter.publishAsync(`${A.prefix}/events/rpc`, frame(base + 4, 4), { qos: 1 }).then(
+    meter.publishAsync(`${A.prefix}/events/rpc`, notifyFrame(base + 4, 4), { qos: 1 }).then(
       () => acked = true,
       () => {},
     );
@@ -92,7 +61,7 @@ Deno.test("embedded broker: a device may not take a $share subscription", async 
     directory,
     ingestCredentials: INGEST_CREDENTIALS,
   });
-  const meter = await meterOf(broker.url);
+  const meter = await meterClient(broker.url, A, "ack-meter");
   try {
     // Refused with the failure code 0x80, which mqtt.js turns into an error.
     await assert.rejects(meter.subscribeAsync(`$share/g/${A.prefix}/#`, { qos: 1 }), /Subscribe/);

@@ -6,9 +6,8 @@
 import assert from "node:assert/strict";
 import mqtt from "mqtt";
 import { createConnection } from "node:net";
-import { startEmbeddedBroker } from "../../ingest/broker.ts";
 import { ConnectBackoff, USERNAME_BACKOFF } from "../../ingest/connect_backoff.ts";
-import { INGEST_CREDENTIALS, MemoryDirectory, testSensor } from "./_helpers.ts";
+import { embeddedBroker, MemoryDirectory, testSensor } from "./_helpers.ts";
 
 const A = testSensor("BACKOFF-A");
 
@@ -41,12 +40,7 @@ async function guesses(url: string, username: string, ms: number, parallel: numb
 }
 
 Deno.test("embedded broker: guesses against one username are slowed down, the device still gets in", async () => {
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    hostname: "127.0.0.1",
-    directory: new MemoryDirectory([A]),
-    ingestCredentials: INGEST_CREDENTIALS,
-  });
+  const broker = await embeddedBroker(new MemoryDirectory([A]));
   try {
     const answered = await guesses(broker.url, A.username, 3_000, 10);
     // Without backoff this is hundreds; with it: 3 free ones, then turns 0.25, 0.5, 1, 2 s apart.
@@ -114,12 +108,7 @@ function connectFrom(url: string, localAddress: string, o: mqtt.IClientOptions) 
 }
 
 Deno.test("embedded broker: wrong CONNECTs for a meter's username from another address do not hold the meter back", async () => {
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    hostname: "127.0.0.1",
-    directory: new MemoryDirectory([A]),
-    ingestCredentials: INGEST_CREDENTIALS,
-  });
+  const broker = await embeddedBroker(new MemoryDirectory([A]));
   let stop = false;
   const guesser = async () => {
     while (!stop) {

@@ -8,6 +8,7 @@ import {
   INGEST_CREDENTIALS,
   MemoryDirectory,
   MemoryStatus,
+  meterClient,
   sqliteStore,
   testIngestOptions,
   testSensor,
@@ -91,12 +92,7 @@ Deno.test("embedded: a share group's messages go to its connected members, and w
     await new Promise((resolve) => c.once("connect", resolve));
     return c;
   };
-  const meter = await mqtt.connectAsync(broker.url, {
-    username: meterDevice.username,
-    password: meterDevice.password,
-    clientId: "shr-p-meter",
-    reconnectPeriod: 0,
-  });
+  const meter = await meterClient(broker.url, meterDevice, "shr-p-meter");
   let one = await member("share-1");
   let two = await member("share-2");
   try {

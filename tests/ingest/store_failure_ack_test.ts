@@ -5,60 +5,30 @@
  * health says it is failing.
  */
 import assert from "node:assert/strict";
-import mqtt from "mqtt";
-import { startEmbeddedBroker } from "../../ingest/broker.ts";
-import { startIngest } from "../../ingest/subscriber.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
-import { INGEST_CREDENTIALS, MemoryDirectory, MemoryStatus, testSensor } from "./_helpers.ts";
+import { attachedIngest, notifyFrame, testSensor } from "./_helpers.ts";
 import { healthReport } from "../../ingest/health.ts";
 import { summarizeHealth } from "../../core/ingest_health.ts";
 
 const A = testSensor("GONE-A");
 
-const frame = (ts: number, power: number) =>
-  JSON.stringify({
-    method: "NotifyStatus",
-    params: { ts, "em:0": { id: 0, total_act_power: power } },
-  });
-
 Deno.test("embedded broker: a reading is not acknowledged once the store's file was deleted", async () => {
   const dir = await Deno.makeTempDir();
   const file = `${dir}/telemetry.sqlite`;
   const store = openSqliteStore(file, { worker: true });
-  const directory = new MemoryDirectory([A]);
-  const ingest = startIngest({
-    url: "mqtt://embedded",
-    attached: true,
-    clientId: "gone-ingest",
-    directory,
-    status: new MemoryStatus(),
-    store,
-    statsLogMs: 0,
-  });
-  await ingest.ready;
-  const broker = await startEmbeddedBroker({
-    port: 0,
-    directory,
-    ingestCredentials: INGEST_CREDENTIALS,
-    receive: (topic, payload) => ingest.receive(topic, payload),
-  });
-  const meter = await mqtt.connectAsync(broker.url, {
-    username: A.username,
-    password: A.password,
-    clientId: "gone-meter",
-    reconnectPeriod: 0,
-  });
-  meter.on("error", () => {});
+  const { ingest, broker, meter } = await attachedIngest(A, store, "gone");
   try {
     const base = Math.floor(Date.now() / 1000) - 60;
-    await meter.publishAsync(`${A.prefix}/events/rpc`, frame(base + 1, 1), { qos: 1 });
+    await meter.publishAsync(`${A.prefix}/events/rpc`, notifyFrame(base + 1, 1), { qos: 1 });
     await store.flush();
     assert.equal((await store.latest(A.serial))?.values.total_power, 1);
 
     await Deno.remove(file);
     let acked = false;
     const closed = new Promise<void>((resolve) => meter.once("close", () => resolve()));
-    const publish = meter.publishAsync(`${A.prefix}/events/rpc`, frame(base + 2, 2), { qos: 1 })
+    const publish = meter.publishAsync(`${A.prefix}/events/rpc`, notifyFrame(base + 2, 2), {
+      qos: 1,
+    })
       .then(() => acked = true, () => {});
     // Either the PUBACK comes (the old way: into the deleted file) or the connection closes.
     await Promise.race([closed, publish]);

@@ -83,6 +83,49 @@ function Field(
   );
 }
 
+/** What a field adds to its form, name, label, value and error. */
+type FieldExtra = Pick<FieldProps, "type" | "hint" | "decimal" | "maxLength">;
+
+/**
+ * One of the forms (`id`): its error box, its fields in order (labelled by
+ * `meters.<id>_form.<name>`) and its submit button.
+ */
+function PostedForm<K extends string>(
+  { M, id, state, fields, secondary }: {
+    M: (k: string) => string;
+    id: "reading" | "replace";
+    state: MeterForm<K>;
+    fields: [K, FieldExtra][];
+    secondary?: boolean;
+  },
+) {
+  return (
+    <>
+      <FormError notice={false} testId={`${id}-error`}>{state.error}</FormError>
+      <form method="post" action={state.action} className="form" noValidate>
+        <div className="form-grid">
+          {fields.map(([name, extra]) => (
+            <Field
+              key={name}
+              form={id}
+              name={name}
+              label={M(`${id}_form.${name}`)}
+              value={state.values[name]}
+              error={state.errors[name]}
+              {...extra}
+            />
+          ))}
+        </div>
+        <div className="form-actions">
+          <button type="submit" className={secondary ? "btn btn-secondary" : "btn"}>
+            {M(`${id}_form.submit`)}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
+
 /** The cards. */
 export function MeterCards({ t, meters, readings, reading, replace, notice }: MeterCardsProps) {
   const M = (k: string) => t(`meters.${k}`);
@@ -128,81 +171,31 @@ export function MeterCards({ t, meters, readings, reading, replace, notice }: Me
           empty={<p className="empty">{M("readings.empty")}</p>}
         />
         <h3>{M("reading_form.title")}</h3>
-        <FormError notice={false} testId="reading-error">{reading.error}</FormError>
-        <form method="post" action={reading.action} className="form" noValidate>
-          <div className="form-grid">
-            <Field
-              form="reading"
-              name="at"
-              type="datetime-local"
-              label={M("reading_form.at")}
-              value={reading.values.at}
-              error={reading.errors.at}
-            />
-            <Field
-              form="reading"
-              name="kwh"
-              decimal
-              label={M("reading_form.kwh")}
-              hint={M("reading_form.kwh_hint")}
-              value={reading.values.kwh}
-              error={reading.errors.kwh}
-            />
-            <Field
-              form="reading"
-              name="note"
-              maxLength={500}
-              label={M("reading_form.note")}
-              value={reading.values.note}
-              error={reading.errors.note}
-            />
-          </div>
-          <div className="form-actions">
-            <button type="submit" className="btn">{M("reading_form.submit")}</button>
-          </div>
-        </form>
+        <PostedForm
+          M={M}
+          id="reading"
+          state={reading}
+          fields={[
+            ["at", { type: "datetime-local" }],
+            ["kwh", { decimal: true, hint: M("reading_form.kwh_hint") }],
+            ["note", { maxLength: 500 }],
+          ]}
+        />
       </Card>
       <Card title={M("replace_form.title")} headingId="replace-meter" data-testid="replace-meter">
         <p className="hint">{M("replace_form.intro")}</p>
-        <FormError notice={false} testId="replace-error">{replace.error}</FormError>
-        <form method="post" action={replace.action} className="form" noValidate>
-          <div className="form-grid">
-            <Field
-              form="replace"
-              name="serial_number"
-              label={M("replace_form.serial_number")}
-              value={replace.values.serial_number}
-              error={replace.errors.serial_number}
-            />
-            <Field
-              form="replace"
-              name="at"
-              type="datetime-local"
-              label={M("replace_form.at")}
-              value={replace.values.at}
-              error={replace.errors.at}
-            />
-            <Field
-              form="replace"
-              name="last_kwh"
-              decimal
-              label={M("replace_form.last_kwh")}
-              value={replace.values.last_kwh}
-              error={replace.errors.last_kwh}
-            />
-            <Field
-              form="replace"
-              name="first_kwh"
-              decimal
-              label={M("replace_form.first_kwh")}
-              value={replace.values.first_kwh}
-              error={replace.errors.first_kwh}
-            />
-          </div>
-          <div className="form-actions">
-            <button type="submit" className="btn btn-secondary">{M("replace_form.submit")}</button>
-          </div>
-        </form>
+        <PostedForm
+          M={M}
+          id="replace"
+          state={replace}
+          fields={[
+            ["serial_number", {}],
+            ["at", { type: "datetime-local" }],
+            ["last_kwh", { decimal: true }],
+            ["first_kwh", { decimal: true }],
+          ]}
+          secondary
+        />
       </Card>
     </div>
   );

@@ -149,12 +149,10 @@ interface Planned {
 async function plan(
   deps: Deps,
   sensor: StoredDevice,
-  at: number,
-  reading: number | null,
+  { at, reading, pointer }: { at: number; reading: number | null; pointer?: number | null },
   change: (list: StoredTenancy[], make: (t: Tenancy) => StoredTenancy) => TenancyChange<
     StoredTenancy
   >,
-  pointer?: number | null,
 ): Promise<Planned | null> {
   const read = await unitTenancies(deps, sensor, pointer);
   const now = deps.now();
@@ -248,18 +246,11 @@ export async function moveTenantIn(
   const { at, reading } = checkHandover(deps, handover, options);
   const planned: Planned[] = [];
   for (const sensor of sensors) {
-    const p = await plan(
-      deps,
-      sensor,
-      at,
-      reading,
-      (list, make) =>
-        // Assigning the tenant who holds the unit again, without a date, changes nothing.
-        !handover.effective_from && list.some((t) => t.to === null && t.tenant_id === tenantId)
-          ? { ok: true, next: list, changed: false }
-          : moveIn(list, make, tenantId, at, reading),
-      options.pointer,
-    );
+    const p = await plan(deps, sensor, { at, reading, pointer: options.pointer }, (list, make) =>
+      // Assigning the tenant who holds the unit again, without a date, changes nothing.
+      !handover.effective_from && list.some((t) => t.to === null && t.tenant_id === tenantId)
+        ? { ok: true, next: list, changed: false }
+        : moveIn(list, make, tenantId, at, reading));
     if (p) planned.push(p);
   }
   await apply(deps, planned);
@@ -280,19 +271,12 @@ export async function moveTenantOut(
   const sensor = await getDevice(deps.kv, sensorId);
   if (sensor?.type !== "sensor") throw notFound(SENSOR_NOT_FOUND);
   const { at, reading } = checkHandover(deps, handover);
-  const p = await plan(
-    deps,
-    sensor,
-    at,
-    reading,
-    (list, make) =>
-      // A unit nobody holds has nobody to move out: nothing changes (the spec's call is safe
-      // to repeat).
-      list.some((t) => t.to === null)
-        ? moveOut(list, make, at, reading)
-        : { ok: true, next: list, changed: false },
-    options.pointer,
-  );
+  const p = await plan(deps, sensor, { at, reading, pointer: options.pointer }, (list, make) =>
+    // A unit nobody holds has nobody to move out: nothing changes (the spec's call is safe to
+    // repeat).
+    list.some((t) => t.to === null)
+      ? moveOut(list, make, at, reading)
+      : { ok: true, next: list, changed: false });
   if (!p) return 0;
   await apply(deps, [p]);
   if (handover.final_bill) {

@@ -14,7 +14,8 @@ import {
   visibleToTenant,
 } from "../../core/payment.ts";
 import type { PeriodKind } from "../../core/periods.ts";
-import { localDate } from "../../core/local_time.ts";
+import type { BusinessClock } from "../../core/business_clock.ts";
+import { clockOf } from "../platform/clock.ts";
 import { type ListQuery, type Page, pageOf, sortRows } from "../../core/paging.ts";
 import { listZones } from "../../db/zones.ts";
 import { getDevices } from "../../db/devices.ts";
@@ -250,7 +251,7 @@ async function rowsOf(
     can_delete: deleteBlocker(b, now) === null,
     can_record_payment: visibleToTenant(b) && b.payment_status !== "paid",
     high_consumption: b.calculation_details.high_consumption ?? null,
-    tenancy: tenancyDates(b, deps.config.utcOffsetMinutes),
+    tenancy: tenancyDates(b, clockOf(deps)),
     missing_readings: b.missing_readings,
   }));
 }
@@ -258,12 +259,12 @@ async function rowsOf(
 /** A split bill's part as local dates, its last day included; null for the whole period. */
 function tenancyDates(
   b: Pick<StoredUnitBill, "tenancy_from" | "tenancy_to">,
-  offsetMinutes: number,
+  clock: BusinessClock,
 ): { from: string; to: string } | null {
   if (!b.tenancy_from || !b.tenancy_to) return null;
   return {
-    from: localDate(Date.parse(b.tenancy_from), offsetMinutes),
-    to: localDate(Date.parse(b.tenancy_to) - 1, offsetMinutes),
+    from: clock.localDate(Date.parse(b.tenancy_from)),
+    to: clock.localDate(Date.parse(b.tenancy_to) - 1),
   };
 }
 

@@ -65,6 +65,16 @@ export function yearBounds(year: number, offset: OffsetMinutes): { from: number;
   };
 }
 
+/** The local date and time of an instant to the minute: `YYYY-MM-DD HH:MM`. */
+export function localDateTime(ts: number, offset: OffsetMinutes): string {
+  return new Date(ts + offset * 60_000).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/** The local hour (0-23) of an instant. */
+export function localHour(ts: number, offset: OffsetMinutes): number {
+  return new Date(ts + offset * 60_000).getUTCHours();
+}
+
 /** Local year, month (1-12) and day of an instant. */
 export function localParts(
   ts: number,

@@ -3,7 +3,7 @@
  * with the six pairs 01-02 … 11-12, period options, the default period, and due dates.
  * Pure: "today" is always a parameter.
  */
-import { FIRST_YEAR } from "./local_time.ts";
+import { FIRST_YEAR, monthBounds } from "./local_time.ts";
 
 /** Monthly or bimonthly billing. */
 export type PeriodKind = "monthly" | "bimonthly";
@@ -113,6 +113,14 @@ export function defaultPeriod(kind: PeriodKind, selectedYear: number, today: Dat
   return kind === "monthly"
     ? monthlyPeriod(selectedYear, month)
     : bimonthlyPeriod(selectedYear, month);
+}
+
+/** The instants [from, to) of a period: local midnight of its first month's 1st to the next. */
+export function periodBounds(period: Period, offsetMinutes: number): { from: number; to: number } {
+  return {
+    from: monthBounds(period.year, period.months[0], offsetMinutes).from,
+    to: monthBounds(period.year, period.months[period.months.length - 1], offsetMinutes).to,
+  };
 }
 
 /** Formats a date `YYYY-MM-DD`. */

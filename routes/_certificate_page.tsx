@@ -11,9 +11,9 @@ import {
   renewSensorCertificate,
   sensorCertificateStatus,
 } from "../services/devices/mod.ts";
-import { localDateTime } from "../components/devices/sensor/format.ts";
 import type { CertificateView } from "../components/devices/sensor/CertificatePanel.tsx";
 import { statusMessage } from "./api/certificates.ts";
+import { clockOf } from "../services/platform/clock.ts";
 
 const VERIFY_CODES = new Set(["ok", "not_signed", "key_mismatch", "expired", "not_yet_valid"]);
 
@@ -89,7 +89,7 @@ export async function certificateView(
     : error === "unavailable"
     ? { ok: false, message: t("certificates.errors.unavailable") }
     : null;
-  const off = deps.config.utcOffsetMinutes;
+  const clock = clockOf(deps);
   return {
     downloadBase: `/api/devices/${sensorId}/certificates`,
     renewAction: `${base}/renew`,
@@ -98,7 +98,7 @@ export async function certificateView(
       valid: s.valid,
       health: s.health,
       message: statusMessage(t, s),
-      expiresOn: localDateTime(Date.parse(s.details.expires_on), off),
+      expiresOn: clock.localDateTime(Date.parse(s.details.expires_on)),
       daysRemaining: s.details.days_remaining,
       issuer: s.details.issuer,
       fingerprint: s.details.fingerprint,

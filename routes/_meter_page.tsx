@@ -9,8 +9,8 @@ import type { AppEnv, Deps } from "./_deps.ts";
 import { type Form, formString as str } from "./_http.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { meterOverview } from "../services/devices/meter_history.ts";
-import { localDateTime } from "../components/devices/sensor/format.ts";
 import { MeterCards, type MeterCardsProps } from "../components/devices/sensor/MeterCards.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 /** The fields of the two forms. */
 export const READING_FIELDS = ["at", "kwh", "note"] as const;
@@ -44,9 +44,8 @@ export async function meterCards<E extends AppEnv>(
   refused?: MeterFormState,
 ): Promise<ReactNode> {
   const t = c.var.t;
-  const off = deps.config.utcOffsetMinutes;
   const lang = c.var.lang;
-  const when = (ms: number) => localDateTime(ms, off);
+  const when = clockOf(deps).localDateTime;
   const kwh = (n: number | null) =>
     n === null ? t("meters.history.not_read") : n.toLocaleString(lang, {
       maximumFractionDigits: 3,

@@ -16,7 +16,6 @@ import { listHref, parseListQuery } from "../core/paging.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { chart, overview } from "../services/measurements.ts";
 import { checkHealth } from "../services/platform/health.ts";
-import { localDate } from "../core/local_time.ts";
 import type { StationRow } from "../components/devices/StationList.tsx";
 import type { MapStation } from "../components/dashboard/StationMap.tsx";
 import { AdminDashboard, DASHBOARD_TABS } from "../components/dashboard/AdminDashboard.tsx";
@@ -35,6 +34,7 @@ import { adminStatsRoutes } from "./admin_stats.tsx";
 import { adminBillingRoutes } from "./admin_billing.tsx";
 import { settingsRoutes } from "./settings.tsx";
 import { adminZoneRoutes } from "./admin_zones.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 /** Up to this many sensors, the dashboard renders the energy overview with the page. */
 const OVERVIEW_INLINE_SENSORS = 200;
@@ -61,7 +61,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
     const user = c.var.user;
     const query = dashboardQuerySchema.parse(c.req.query());
     const { tab, q, mode } = query;
-    const date = query.date ?? localDate(deps.now(), deps.config.utcOffsetMinutes);
+    const date = query.date ?? clockOf(deps).todayText();
     const list = parseListQuery(STATION_SORTS, { ...c.req.query(), q });
     const health = await checkHealth(deps);
     const faults = Object.entries(health.checks).filter(([, r]) => !r.ok).map(([check, r]) => ({

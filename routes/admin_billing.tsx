@@ -27,7 +27,6 @@ import {
 } from "../services/billing/mod.ts";
 import { Refusal } from "../services/refusal.ts";
 import { isPeriod } from "../core/periods.ts";
-import { localParts } from "../core/local_time.ts";
 import {
   pageQuery,
   periodLabel,
@@ -45,6 +44,7 @@ import { BillingPage } from "../components/billing/BillingPage.tsx";
 import { billingActionRoutes } from "./admin_billing_actions.tsx";
 import { listOf } from "./admin_billing_list.tsx";
 import { BILLING_PATHS, type BillingPath } from "./_billing_paths.ts";
+import { clockOf } from "../services/platform/clock.ts";
 
 const FAIL_REASONS = ["invalid_period", "future_period", "invalid_zone", "zone_not_found"];
 const DELETE_ERRORS = ["bill_paid", "bill_live_reference", "bill_not_found", "bill_changed"];
@@ -112,7 +112,7 @@ async function pickersOf(
     zones,
     { zone_id: q.zone_id, year: q.year, period: q.period },
     (z) => years.get(z.id) ?? [],
-    localParts(deps.now(), deps.config.utcOffsetMinutes),
+    clockOf(deps).today(),
   );
 }
 

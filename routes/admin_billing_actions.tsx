@@ -18,13 +18,12 @@ import {
 } from "../services/billing/mod.ts";
 import { conflict, invalid, notFound, Refusal } from "../services/refusal.ts";
 import { isPeriod, parsePeriod } from "../core/periods.ts";
-import { localParts } from "../core/local_time.ts";
-import { formatDate } from "../core/periods.ts";
 import { centsToUnits } from "../core/money.ts";
 import { periodLabel } from "../components/billing/model.ts";
 import { paymentText } from "../components/billing/UnitBills.tsx";
 import { PaymentRecordForm } from "../components/billing/PaymentRecordForm.tsx";
 import { type CsvCell, csvNumber, csvText } from "./_csv.ts";
+import { clockOf } from "../services/platform/clock.ts";
 
 const BACK_KEYS = ["zone_id", "year", "period"] as const;
 
@@ -68,7 +67,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
 
   if (mode === "units") {
     app.get("/bills/:id/payment", (c) => {
-      const today = formatDate(localParts(deps.now(), deps.config.utcOffsetMinutes));
+      const today = clockOf(deps).todayText();
       return paymentPage(c, { payment_date: today }, {}, null, backFrom(c.req.query()));
     });
 
@@ -106,7 +105,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
     let rows: CsvCell[][];
     if (mode === "units") {
       const C = (k: string) => t(`billing.unit_billing.columns.${k}`);
-      const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
+      const today = clockOf(deps).today();
       const current = p.year === today.year && p.months.includes(today.month);
       const bills = await unitBillRows(deps, zoneId, p.text, current);
       rows = [

@@ -13,7 +13,6 @@ import {
   unitBillPage,
 } from "../services/billing/mod.ts";
 import { parsePeriod } from "../core/periods.ts";
-import { localParts } from "../core/local_time.ts";
 import { moneyText } from "../core/money.ts";
 import {
   listHref,
@@ -27,6 +26,7 @@ import { firstWord, kwhText, periodLabel, type Pickers } from "../components/bil
 import { UnitBills } from "../components/billing/UnitBills.tsx";
 import { StationBills } from "../components/billing/StationBills.tsx";
 import { PagerOf, type Paging } from "../components/kit/mod.ts";
+import { clockOf } from "../services/platform/clock.ts";
 
 /** The fields that carry a page's pickers back after an action. */
 function backFields(p: Pickers): Record<string, string> {
@@ -69,7 +69,7 @@ function pagingOf<S extends string>(
 export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath, pickers: Pickers) {
   const t = c.var.t;
   const back = backFields(pickers);
-  const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
+  const today = clockOf(deps).today();
   const zoneId = pickers.zone?.id ?? null;
   if (zoneId === null) return { list: null, total: 0, finalized: 0 };
   if (path.mode === "units") {

@@ -20,6 +20,7 @@ import {
 import { listHref, parseListQuery } from "../core/paging.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { AdminPaymentsPage } from "../components/payments/AdminPaymentsPage.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 const billForm = z.object({ bill: z.string().regex(/^\d{1,12}$/) });
 
@@ -43,7 +44,7 @@ export function adminPaymentRoutes(deps: Deps): Hono<AppEnv> {
       data,
       paging,
       testMode: paymentsTestMode(deps),
-      offsetMinutes: deps.config.utcOffsetMinutes,
+      offsetMinutes: clockOf(deps).offsetMinutes(),
       ...msg,
     });
   };

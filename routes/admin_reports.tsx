@@ -13,7 +13,6 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
 import { pdfResponse } from "./api/reports.ts";
-import { localParts } from "../core/local_time.ts";
 import { parsePeriod, periodLabel } from "../core/periods.ts";
 import {
   checkReportRequest,
@@ -36,13 +35,14 @@ import { UnitNotFound } from "../components/reports/UnitNotFound.tsx";
 import { ReportErrorState } from "../components/reports/ReportError.tsx";
 import type { RecalcFormProps } from "../islands/RecalcForm.tsx";
 import type { Translate } from "../services/platform/i18n.ts";
+import { clockOf } from "../services/platform/clock.ts";
 
 type Ctx = Context<UserEnv>;
 const UNIT_ID = /^[\w.-]{1,64}$/;
 const CONSUMPTION_KEYS: string[] = Object.values(CONSUMPTION_ERRORS);
 
 function today(deps: Deps) {
-  return localParts(deps.now(), deps.config.utcOffsetMinutes);
+  return clockOf(deps).today();
 }
 
 /** The period of `text` when it is one of `kind`, else null. */

@@ -11,7 +11,6 @@ import { requireRole } from "./_session.ts";
 import { confirmPage, renderPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { sensorTopicPrefix } from "../core/devices.ts";
-import { localParts } from "../core/local_time.ts";
 import { monthlyUptime, realtime } from "../services/measurements.ts";
 import { deleteSensor } from "../services/devices/mod.ts";
 import { replaceSensorMeter } from "../services/devices/meter_history.ts";
@@ -24,7 +23,7 @@ import {
   READING_FIELDS,
   REPLACE_FIELDS,
 } from "./_meter_page.tsx";
-import { localDateTime, shiftMonth } from "../components/devices/sensor/format.ts";
+import { shiftMonth } from "../components/devices/sensor/format.ts";
 import { uptimeQuerySchema } from "../core/measurement_queries.ts";
 import { SensorDetail } from "../components/devices/SensorDetail.tsx";
 import { testAndReturn, testConnectionSlot } from "./_mqtt_test_page.tsx";
@@ -39,6 +38,7 @@ import {
   sensorNotFound,
   stationUrl,
 } from "./_devices.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 /** The broker as meters reach it: the external broker's host and port, or this host and the embedded broker's port. */
 function brokerAddress(deps: Deps, hostHeader: string | undefined): string {
@@ -70,10 +70,10 @@ async function sensorPage(deps: Deps, c: Context<SensorEnv>, refused?: MeterForm
   const x = c.var.sensor;
   const unitId = x.config.sensor?.unit_id ?? null;
   const unit = unitId ? s.config.station?.units.find((u) => u.id === unitId) : undefined;
-  const now = deps.now();
-  const off = deps.config.utcOffsetMinutes;
-  const here = localParts(now, off);
-  const thisMonth = `${here.year}-${String(here.month).padStart(2, "0")}`;
+  const clock = clockOf(deps);
+  const now = clock.now();
+  const off = clock.offsetMinutes();
+  const thisMonth = clock.month();
   // A month that is not one is named in a notice and the page shows this month.
   const asked = c.req.query("month");
   const query = validate(uptimeQuerySchema, { month: asked });
@@ -104,8 +104,8 @@ async function sensorPage(deps: Deps, c: Context<SensorEnv>, refused?: MeterForm
       serial_number: x.serial_number,
       status: x.status,
       lastSeen: lastSeenText(t, x.last_seen, now),
-      lastSeenAt: x.last_seen === null ? null : localDateTime(x.last_seen, off),
-      created: localDateTime(x.created_at, off),
+      lastSeenAt: x.last_seen === null ? null : clock.localDateTime(x.last_seen),
+      created: clock.localDateTime(x.created_at),
       station: { id: s.id, name: s.name },
       station_id: x.station_id,
       unit: unitId
@@ -164,7 +164,7 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
     const s = c.var.station;
     const x = c.var.sensor;
     const values = postedValues(await readForm(c), READING_FIELDS);
-    const parsed = parseManualReading(values, deps.config.utcOffsetMinutes);
+    const parsed = parseManualReading(values, clockOf(deps).offsetMinutes());
     const error = c.var.t("meters.errors.reading_failed");
     if (!parsed.ok) {
       return sensorPage(deps, c, { form: "reading", values, errors: parsed.errors, error });
@@ -186,7 +186,7 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
     const s = c.var.station;
     const x = c.var.sensor;
     const values = postedValues(await readForm(c), REPLACE_FIELDS);
-    const parsed = parseMeterChange(values, deps.config.utcOffsetMinutes);
+    const parsed = parseMeterChange(values, clockOf(deps).offsetMinutes());
     const error = c.var.t("meters.errors.replace_failed");
     if (!parsed.ok) {
       return sensorPage(deps, c, { form: "replace", values, errors: parsed.errors, error });

@@ -9,13 +9,13 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
-import { localDate } from "../core/local_time.ts";
 import type { DeviceView } from "../core/devices.ts";
 import { findUsers } from "../services/accounts.ts";
 import { assignTenant, listTenancies, removeTenant } from "../services/devices/mod.ts";
 import type { TenancyCardProps } from "../components/devices/sensor/TenancyCard.tsx";
 import type { Translate } from "../services/platform/i18n.ts";
 import { loadSensor, loadStation, stationUrl } from "./_devices.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 const pageOf = (stationId: number, sensorId: number) =>
   `${stationUrl(stationId)}/sensor/${sensorId}/data`;
@@ -28,9 +28,9 @@ export async function tenancyCard(
   stationId: number,
   sensor: DeviceView,
 ): Promise<Omit<TenancyCardProps, "t">> {
-  const off = deps.config.utcOffsetMinutes;
+  const clock = clockOf(deps);
   const day = (iso: string | null, last = false) =>
-    iso === null ? null : localDate(Date.parse(iso) - (last ? 1 : 0), off);
+    iso === null ? null : clock.localDate(Date.parse(iso) - (last ? 1 : 0));
   const rows = sensor.config.sensor?.unit_id ? await listTenancies(deps, sensor.id) : [];
   const open = rows.find((r) => r.to === null);
   const tenants = (await findUsers(deps, "user")).filter((u) => u.id !== open?.tenant_id);
@@ -54,7 +54,7 @@ export async function tenancyCard(
     current: open ? open.tenant_name : null,
     tenants: tenants.map((u) => ({ id: u.id, name: `${u.full_name} · ${u.email}` })),
     base: `${stationUrl(stationId)}/sensor/${sensor.id}/tenancy`,
-    today: localDate(deps.now(), off),
+    today: clock.todayText(),
     error: known
       ? { message: t(key, params), field: q("tf"), form: q("tform") === "in" ? "in" : "out" }
       : null,

@@ -21,6 +21,7 @@ import {
   OwnerDashboardError,
 } from "../components/owner/OwnerDashboard.tsx";
 import { FinancesPage } from "../components/owner/FinancesPage.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 const dashboardQuery = z.object({
   chart: z.enum(OWNER_CHARTS, { error: "validation.invalid" }).default("power"),
@@ -49,7 +50,7 @@ export function customerRoutes(deps: Deps): Hono<UserEnv> {
         type: zone ? t(`zones.tariff_types.${zone.tariff_type}`) : null,
         created_at: s.created_at,
       }));
-      const offset = deps.config.utcOffsetMinutes;
+      const offset = clockOf(deps).offsetMinutes();
       return renderPage(c, deps, title, OwnerDashboard, { user, data, rows, offset });
     } catch (e) {
       const storage = storageRefusal(e);

@@ -14,7 +14,6 @@ import { renderPage } from "./_page.tsx";
 import { type CsvCell, csvDownload, csvNumber } from "./_csv.ts";
 import { invalid } from "../services/refusal.ts";
 import { periodQuerySchema, yearQuerySchema } from "../core/tenant_queries.ts";
-import { localParts } from "../core/local_time.ts";
 import { parsePeriod, periodOptions } from "../core/periods.ts";
 import { centsToUnits } from "../core/money.ts";
 import {
@@ -24,6 +23,7 @@ import {
   ownerYearBills,
 } from "../services/finances/mod.ts";
 import { OwnerBillingPage } from "../components/finances/OwnerBillingPage.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 /** The overview with zero totals in MXN (what the page shows when the figures fail). */
 function zeroOverview(year: number): OwnerOverview {
@@ -58,7 +58,7 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/", async (c) => {
     const q = queryOf(c, yearQuerySchema);
-    const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
+    const today = clockOf(deps).today();
     const years = [today.year, today.year - 1, today.year - 2];
     const year = q.year ?? today.year;
     if (!years.includes(year)) throw invalid({ year: "validation.invalid" });

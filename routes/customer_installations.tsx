@@ -14,19 +14,19 @@ import { idParam, queryOf } from "./_http.ts";
 import { locationText } from "./_devices.tsx";
 import { pdfResponse } from "./api/reports.ts";
 import { invalid, Refusal, storageRefusal } from "../services/refusal.ts";
-import { localParts } from "../core/local_time.ts";
 import { monthChoices } from "../core/owner_rules.ts";
 import { installation, INVOICE_LANGUAGES, ownerInvoice, ownerUnit } from "../services/owner/mod.ts";
 import { REPORT_ERRORS } from "../services/reports/mod.ts";
 import { InstallationPage, OwnerError } from "../components/owner/InstallationPage.tsx";
 import { OwnerUnitPage } from "../components/owner/OwnerUnitPage.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 type Ctx = Context<UserEnv>;
 
 /** The installation routes (guarded by `customerRoutes`). */
 export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
-  const months = () => monthChoices(localParts(deps.now(), deps.config.utcOffsetMinutes));
+  const months = () => monthChoices(clockOf(deps).today());
   const monthQuery = () =>
     z.object({
       month: z.enum(months() as [string, ...string[]], { error: "validation.invalid" })
@@ -110,7 +110,7 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
       const d = await ownerUnit(deps, c.var.user, stationId, sensorId, q.month);
       return renderPage(c, deps, d.name, OwnerUnitPage, {
         d,
-        offset: deps.config.utcOffsetMinutes,
+        offset: clockOf(deps).offsetMinutes(),
       });
     } catch (e) {
       const message = e instanceof Refusal

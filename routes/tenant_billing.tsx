@@ -11,7 +11,6 @@ import { queryOf } from "./_http.ts";
 import { invalid } from "../services/refusal.ts";
 import { billingPageQuerySchema } from "../core/tenant_queries.ts";
 import { defaultPeriod, parsePeriod, periodOptions } from "../core/periods.ts";
-import { localParts } from "../core/local_time.ts";
 import { isLanguage } from "../core/roles.ts";
 import {
   checkTenantReport,
@@ -22,6 +21,7 @@ import {
 } from "../services/tenant/mod.ts";
 import { BillingPage } from "../components/tenant/BillingPage.tsx";
 import { pdfResponse } from "./api/reports.ts";
+import { clockOf } from "../services/platform/clock.ts";
 
 /** Routes of the tenant's billing page (guarded by `tenantRoutes`). */
 export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
@@ -30,7 +30,7 @@ export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/billing", async (c) => {
     const q = queryOf(c, billingPageQuerySchema);
     const user = c.var.user;
-    const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
+    const today = clockOf(deps).today();
     const years = [today.year, today.year - 1, today.year - 2];
     const year = q.period ? parsePeriod(q.period).year : q.year ?? today.year;
     const overview = await tenantOverview(deps, user, year);

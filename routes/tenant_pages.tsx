@@ -22,6 +22,7 @@ import { DashboardError, TenantDashboard } from "../components/tenant/TenantDash
 import { ConsumptionPage } from "../components/tenant/ConsumptionPage.tsx";
 import { UnitView } from "../components/tenant/UnitView.tsx";
 import { PricingError, PricingPage } from "../components/tenant/PricingPage.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 const dashboardQuery = z.object({
   chart: z.enum(DASHBOARD_CHARTS, { error: "validation.invalid" }).default("power"),
@@ -33,7 +34,7 @@ const unitQuery = z.object({
 /** The tenant's dashboard, consumption and pricing pages (guarded by `tenantRoutes`). */
 export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
-  const off = deps.config.utcOffsetMinutes;
+  const off = clockOf(deps).offsetMinutes();
 
   app.get("/", async (c) => {
     const q = queryOf(c, dashboardQuery);

@@ -10,8 +10,6 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { renderPage } from "./_page.tsx";
 import { formString, readForm, validate } from "./_http.ts";
 import { attempt, Refusal, refusalStatus } from "./_refusal.tsx";
-import { formatDate } from "../core/periods.ts";
-import { localParts } from "../core/local_time.ts";
 import {
   paymentsSummary,
   paymentsTestMode,
@@ -20,6 +18,7 @@ import {
 } from "../services/payments/mod.ts";
 import { PaymentsPage } from "../components/payments/PaymentsPage.tsx";
 import { PaymentError, PaymentForm } from "../components/payments/PaymentForm.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 
 const billQuery = z.object({ bill: z.string().regex(/^\d{1,12}$/) });
 
@@ -28,8 +27,8 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
 
   app.get("/payments", async (c) => {
-    const now = deps.now();
-    const offset = deps.config.utcOffsetMinutes;
+    const clock = clockOf(deps);
+    const now = clock.now();
     const t = c.var.t;
     let summary;
     try {
@@ -43,9 +42,9 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
     }
     return renderPage(c, deps, c.var.t("payments.payments_page.title"), PaymentsPage, {
       summary,
-      today: formatDate(localParts(now, offset)),
+      today: clock.localDate(now),
       now,
-      offsetMinutes: offset,
+      offsetMinutes: clock.offsetMinutes(),
     });
   });
 
@@ -78,7 +77,7 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
       p,
       testMode: paymentsTestMode(deps),
       now: deps.now(),
-      offsetMinutes: deps.config.utcOffsetMinutes,
+      offsetMinutes: clockOf(deps).offsetMinutes(),
       error: message,
     }, error ? refusalStatus(error) as 400 | 404 | 409 | 503 : 200);
   }

@@ -35,7 +35,8 @@ import type { Sample } from "../db/telemetry/mod.ts";
 import { createZone } from "../db/zones.ts";
 import { createUser } from "../db/users.ts";
 import { demoZoneBody } from "../services/demo_devices.ts";
-import { periodBounds, runBilling } from "../services/billing/mod.ts";
+import { runBilling } from "../services/billing/mod.ts";
+import { clockOf } from "../services/platform/clock.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { createBenchMeter, createBenchStation } from "./_bench_devices.ts";
 
@@ -121,7 +122,7 @@ async function world(units: number, perStation: number, kind: Readings): Promise
     role: "customer",
     password_hash: "x",
   }, now);
-  const { from, to } = periodBounds(parsePeriod(PERIOD), config.utcOffsetMinutes);
+  const { from, to } = clockOf(deps).periodBounds(parsePeriod(PERIOD));
   let samples = 0;
   let pending = 0;
   for (let s = 0, made = 0; made < units; s++) {

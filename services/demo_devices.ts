@@ -23,6 +23,7 @@ import { DEFAULT_INTERPRET, interpretMessage, newMeterState } from "../ingest/sh
 import { connectSimMeter, type SimMeter } from "../ingest/sim_meter.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
 import { stationTopicPrefix } from "../core/devices.ts";
+import { clockOf } from "./platform/clock.ts";
 import mqtt from "mqtt";
 
 /** Serial of the demo station. */
@@ -174,7 +175,10 @@ async function backfill(deps: Deps, serials: string[], days: number): Promise<vo
   const start = end - days * 86_400_000;
   const options = { ...DEFAULT_INTERPRET, maxAgeMs: (days + 1) * 86_400_000 };
   for (const serial of serials) {
-    const meter = createMeter(serial, { t: start, utcOffsetMinutes: deps.config.utcOffsetMinutes });
+    const meter = createMeter(serial, {
+      t: start,
+      utcOffsetMinutes: clockOf(deps).offsetMinutes(),
+    });
     const state = newMeterState();
     let samples: Sample[] = [];
     for (let t = start; t < end; t += 5 * 60_000) {

@@ -9,7 +9,7 @@ import type { User } from "../core/types.ts";
 import type { DeviceView, MeasurementKey } from "../core/devices.ts";
 import { deviceDisconnectEvents, listDeviceViews } from "./devices/mod.ts";
 import { fleetConnectivity } from "./devices/connectivity.ts";
-import { dayStart, localDate, localParts, monthBounds, yearBounds } from "../core/local_time.ts";
+import { clockOf } from "./platform/clock.ts";
 import { MAX_LISTED_EVENTS, uptimeOver } from "../core/uptime.ts";
 import { connectivityOf, fleetUptime } from "../core/fleet_uptime.ts";
 import { readIngestHealth } from "../db/ingest_health.ts";
@@ -52,8 +52,8 @@ async function sumDelta(meters: UnitMeters[], from: number, to: number) {
 
 /** Current power, today's, this month's and all-time energy of the viewer's sensors. */
 export async function overview(deps: Deps, viewer: User): Promise<Overview> {
-  const now = deps.now();
-  const off = deps.config.utcOffsetMinutes;
+  const clock = clockOf(deps);
+  const now = clock.now();
   const sensors = await visibleSensors(deps, viewer);
   const meters = await metersOf(deps, sensors, viewer);
   let power = 0;
@@ -66,9 +66,9 @@ export async function overview(deps: Deps, viewer: User): Promise<Overview> {
     const peaks = await meters[i].series("total_power", now - 30 * DAY, now, "1d", "max");
     capacity += peaks.reduce((m, p) => Math.max(m, p.value), 0);
   }
-  const p = localParts(now, off);
-  const today = dayStart(localDate(now, off), off);
-  const month = monthBounds(p.year, p.month, off);
+  const p = clock.localParts(now);
+  const today = clock.dayStart(clock.localDate(now));
+  const month = clock.monthBounds(p.year, p.month);
   return {
     currentPower: round2(power / 1000),
     todayYield: round2(await sumDelta(meters, today, now)),
@@ -107,38 +107,31 @@ export async function chart(
   mode: ChartMode,
   date: string,
 ): Promise<Chart> {
-  const off = deps.config.utcOffsetMinutes;
-  const now = deps.now();
+  const clock = clockOf(deps);
+  const now = clock.now();
   const sensors = await visibleSensors(deps, viewer);
-  const start = dayStart(date, off);
-  const { year, month } = localParts(start, off);
+  const start = clock.dayStart(date);
+  const { year, month } = clock.localParts(start);
   const spans: { from: number; to: number; label: string }[] = [];
   if (mode === "day") {
     for (let i = 0; i < 96; i++) {
       const from = start + i * 15 * 60_000;
-      const d = new Date(from + off * 60_000);
-      spans.push({
-        from,
-        to: from + 15 * 60_000,
-        label: `${String(d.getUTCHours()).padStart(2, "0")}:${
-          String(d.getUTCMinutes()).padStart(2, "0")
-        }`,
-      });
+      spans.push({ from, to: from + 15 * 60_000, label: clock.localDateTime(from).slice(11) });
     }
   } else if (mode === "month") {
-    const b = monthBounds(year, month, off);
+    const b = clock.monthBounds(year, month);
     for (let from = b.from; from < b.to; from += DAY) {
-      spans.push({ from, to: from + DAY, label: localDate(from, off).slice(8) });
+      spans.push({ from, to: from + DAY, label: clock.localDate(from).slice(8) });
     }
   } else if (mode === "year") {
     for (let m = 1; m <= 12; m++) {
-      const b = monthBounds(year, m, off);
+      const b = clock.monthBounds(year, m);
       spans.push({ ...b, label: String(m).padStart(2, "0") });
     }
   } else {
     const first = firstYear(deps, sensors, now);
-    for (let y = first; y <= localParts(now, off).year; y++) {
-      spans.push({ ...yearBounds(y, off), label: String(y) });
+    for (let y = first; y <= clock.localParts(now).year; y++) {
+      spans.push({ ...clock.yearBounds(y), label: String(y) });
     }
   }
   const visible = spans.filter((s) => s.from <= now);
@@ -162,9 +155,9 @@ export async function chart(
 }
 
 function firstYear(deps: Deps, sensors: DeviceView[], now: number): number {
-  const off = deps.config.utcOffsetMinutes;
-  let first = localParts(now, off).year;
-  for (const s of sensors) first = Math.min(first, localParts(s.created_at, off).year);
+  const clock = clockOf(deps);
+  let first = clock.localParts(now).year;
+  for (const s of sensors) first = Math.min(first, clock.localParts(s.created_at).year);
   return first;
 }
 
@@ -203,8 +196,9 @@ export async function history(
  */
 export async function summary(deps: Deps, viewer: User, sensor: DeviceView, month: string) {
   const [y, m] = month.split("-").map(Number);
-  const b = monthBounds(y, m, deps.config.utcOffsetMinutes);
-  const to = Math.min(b.to, deps.now());
+  const clock = clockOf(deps);
+  const b = clock.monthBounds(y, m);
+  const to = Math.min(b.to, clock.now());
   const meters = await metersFor(deps, viewer, sensor);
   const delta = to > b.from ? await meters.counterDelta("total_energy_kwh", b.from, to) : 0;
   const counter = to > b.from
@@ -242,17 +236,17 @@ export async function delta(
 
 /** Monthly uptime of a device with the three months before it and its recent events. */
 export async function monthlyUptime(deps: Deps, device: DeviceView, month: string) {
-  const now = deps.now();
-  const off = deps.config.utcOffsetMinutes;
+  const clock = clockOf(deps);
+  const now = clock.now();
   const [y, m] = month.split("-").map(Number);
-  const b = monthBounds(y, m, off);
+  const b = clock.monthBounds(y, m);
   const events = await deviceDisconnectEvents(deps, device.id, b.from, b.to);
   const u = uptimeOver(events, b.from, b.to, device.created_at, now);
   const previous_months = [];
   for (let i = 1; i <= 3; i++) {
     const d = new Date(Date.UTC(y, m - 1 - i, 1));
     const pm = { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
-    const pb = monthBounds(pm.year, pm.month, off);
+    const pb = clock.monthBounds(pm.year, pm.month);
     const pe = await deviceDisconnectEvents(deps, device.id, pb.from, pb.to);
     const pu = uptimeOver(pe, pb.from, pb.to, device.created_at, now);
     previous_months.push({

@@ -5,7 +5,7 @@ import type { User } from "../core/types.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
 import { zoneStationCounts } from "../db/device_lists.ts";
-import { dayStart, localDate } from "../core/local_time.ts";
+import { clockOf } from "./platform/clock.ts";
 import { firstDayOf, versionOn, type ZoneHistoryEntry } from "../core/zone_versions.ts";
 import {
   createZone,
@@ -69,14 +69,9 @@ export function parseZone(body: unknown): ZoneParse {
   return { ok: false, errors };
 }
 
-/** Today's local date in the business time zone, `YYYY-MM-DD`. */
-export function today(deps: Pick<Deps, "now" | "config">): string {
-  return localDate(deps.now(), deps.config.utcOffsetMinutes);
-}
-
 /** A zone with the prices of the version in force today (a later version waits its month). */
 async function inForce(deps: Deps, z: StoredZone): Promise<StoredZone> {
-  return (await getZoneInForce(deps.kv, z.id, today(deps))) ?? z;
+  return (await getZoneInForce(deps.kv, z.id, clockOf(deps).todayText())) ?? z;
 }
 
 /** Every zone (prices in force today) with its station count. */
@@ -176,12 +171,12 @@ export function editZone(
   zone: Zone,
   effectiveFrom?: string,
 ): Promise<StoredZone | null> {
-  const offset = deps.config.utcOffsetMinutes;
+  const clock = clockOf(deps);
   const from = effectiveFrom === undefined ? undefined : firstDayOf(effectiveFrom);
-  return updateZone(deps.kv, id, zone, deps.now(), {
-    today: today(deps),
+  return updateZone(deps.kv, id, zone, clock.now(), {
+    today: clock.todayText(),
     applies_from: from,
-    starts_at: from === undefined ? undefined : new Date(dayStart(from, offset)).toISOString(),
+    starts_at: from === undefined ? undefined : new Date(clock.dayStart(from)).toISOString(),
   });
 }
 
@@ -192,7 +187,7 @@ export type VersionView = StoredVersion & { in_force: boolean };
 export async function zonePriceVersions(deps: Deps, id: number): Promise<VersionView[]> {
   const versions = await zoneVersions(deps.kv, id);
   if (versions.length === 0) return [];
-  const current = versionOn(versions, today(deps));
+  const current = versionOn(versions, clockOf(deps).todayText());
   return versions.map((v) => ({ ...v, in_force: v === current }));
 }
 

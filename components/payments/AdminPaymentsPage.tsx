@@ -18,6 +18,7 @@ import {
   SearchForm,
 } from "../kit/mod.ts";
 import { mxn, paymentBadge } from "./format.ts";
+import { localDateTime } from "../../core/local_time.ts";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
 /** Props of {@link AdminPaymentsPage}. */
@@ -41,7 +42,7 @@ export function AdminPaymentsPage(
   const time = (iso: string | null) => {
     const ms = iso ? Date.parse(iso) : NaN;
     if (Number.isNaN(ms)) return "—";
-    return new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 16).replace("T", " ");
+    return localDateTime(ms, offsetMinutes);
   };
   return (
     <>

@@ -1,5 +1,6 @@
 /** Formatting of the tenant pages: money from cents, energy, power, local times, status badges. */
 import type { Translate } from "../../services/platform/i18n.ts";
+import { localDateTime } from "../../core/local_time.ts";
 
 /** Cents with two decimals and the currency: `44834, "MXN"` → `448.34 MXN`. */
 export function money(cents: number, currency: string): string {
@@ -19,7 +20,7 @@ export function kw(value: number): string {
 /** `ms` as local `YYYY-MM-DD HH:MM`, or the never text. */
 export function localTime(t: Translate, ms: number | null, offsetMinutes: number): string {
   if (ms === null) return t("tenant.common_states.never");
-  return new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 16).replace("T", " ");
+  return localDateTime(ms, offsetMinutes);
 }
 
 /** The online or offline badge of a unit. */

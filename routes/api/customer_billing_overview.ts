@@ -8,11 +8,11 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
 import { badRequest, validate } from "../_http.ts";
 import { requireApiRole } from "../_session.ts";
-import { localParts } from "../../core/local_time.ts";
 import { periodQuerySchema, yearQuerySchema } from "../../core/tenant_queries.ts";
 import { ownerBillingType, ownerOverview, ownerPeriodBills } from "../../services/finances/mod.ts";
 import { customerBillJson, unitBillJson } from "./_bill_json.ts";
 import { figuresJson, ownerTotalsJson } from "./_finance_json.ts";
+import { clockOf } from "../../services/platform/clock.ts";
 
 /** Routes under /api/customer-billing-overview. */
 export function customerBillingApiRoutes(deps: Deps): Hono<UserEnv> {
@@ -24,7 +24,7 @@ export function customerBillingApiRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/overview", async (c) => {
     const q = validate(yearQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
-    const year = q.data.year ?? localParts(deps.now(), deps.config.utcOffsetMinutes).year;
+    const year = q.data.year ?? clockOf(deps).today().year;
     const o = await ownerOverview(deps, c.var.user, year);
     const { currency_totals, ...rest } = o.yearly_overview;
     return c.json({

@@ -31,8 +31,8 @@ import {
   systemPerformance,
   systemStats,
 } from "../../services/measurements.ts";
-import { localDate } from "../../core/local_time.ts";
 import type { DeviceView } from "../../core/devices.ts";
+import { clockOf } from "../../services/platform/clock.ts";
 
 /** The sensor of `:id` the caller may see, or a 404 answer. */
 async function sensorParam(
@@ -50,7 +50,7 @@ async function sensorParam(
 }
 
 /** Today's local date (`YYYY-MM-DD`). */
-const todayOf = (deps: Deps) => localDate(deps.now(), deps.config.utcOffsetMinutes);
+const todayOf = (deps: Deps) => clockOf(deps).todayText();
 
 /** Routes under /api/measurements, mounted at that prefix; any signed-in user. */
 export function measurementApiRoutes(deps: Deps): Hono<UserEnv> {

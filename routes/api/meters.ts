@@ -20,6 +20,7 @@ import { parseManualReading, parseMeterChange } from "../../core/meter_inputs.ts
 import { getSensorView, SENSOR_NOT_FOUND } from "../../services/devices/mod.ts";
 import { meterOverview, replaceSensorMeter } from "../../services/devices/meter_history.ts";
 import { recordManualReading } from "../../services/devices/meter_usage.ts";
+import { clockOf } from "../../services/platform/clock.ts";
 
 type Ctx = Context<UserEnv>;
 
@@ -59,7 +60,7 @@ export function meterApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!sensor) return missing(c);
     const body = await objectBody(c);
     if (!body) return badJson(c);
-    const parsed = parseMeterChange(body, deps.config.utcOffsetMinutes);
+    const parsed = parseMeterChange(body, clockOf(deps).offsetMinutes());
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("meters.errors.replace_failed"));
     const stationId = idParam(c.req.param("id"))!;
     const view = await replaceSensorMeter(deps, c.var.user, stationId, sensor.id, parsed.value);
@@ -71,7 +72,7 @@ export function meterApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!sensor) return missing(c);
     const body = await objectBody(c);
     if (!body) return badJson(c);
-    const parsed = parseManualReading(body, deps.config.utcOffsetMinutes);
+    const parsed = parseManualReading(body, clockOf(deps).offsetMinutes());
     if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("meters.errors.reading_failed"));
     const reading = await recordManualReading(deps, sensor.id, {
       ...parsed.value,

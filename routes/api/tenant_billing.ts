@@ -8,7 +8,6 @@ import type { Deps, UserEnv } from "../_deps.ts";
 import { badRequest, validate } from "../_http.ts";
 import { requireApiRole } from "../_session.ts";
 import { centsToUnits } from "../../core/money.ts";
-import { localParts } from "../../core/local_time.ts";
 import { periodQuerySchema, yearQuerySchema } from "../../core/tenant_queries.ts";
 import {
   tenantBillingType,
@@ -17,6 +16,7 @@ import {
   tenantPeriodBills,
 } from "../../services/tenant/mod.ts";
 import { unitBillJson } from "./_bill_json.ts";
+import { clockOf } from "../../services/platform/clock.ts";
 
 /** A tenant's bill row for the API. */
 function tenantBillJson(r: TenantBillRow) {
@@ -39,7 +39,7 @@ export function tenantBillingApiRoutes(deps: Deps): Hono<UserEnv> {
   app.get(`/overview`, async (c) => {
     const q = validate(yearQuerySchema, c.req.query());
     if (!q.ok) return badRequest(c, q.errors);
-    const year = q.data.year ?? localParts(deps.now(), deps.config.utcOffsetMinutes).year;
+    const year = q.data.year ?? clockOf(deps).today().year;
     const o = await tenantOverview(deps, c.var.user, year);
     return c.json({
       ...o,

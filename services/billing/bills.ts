@@ -16,8 +16,7 @@ import {
   hasLiveReference,
   visibleToTenant,
 } from "../../core/payment.ts";
-import { formatDate } from "../../core/periods.ts";
-import { localParts } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import type { PeriodKind } from "../../core/periods.ts";
 import {
   commitPeriodChange,
@@ -213,8 +212,9 @@ export async function recordPayment(
   body: unknown,
   actor: Pick<User, "id">,
 ): Promise<StoredUnitBill> {
-  const now = deps.now();
-  const today = formatDate(localParts(now, deps.config.utcOffsetMinutes));
+  const clock = clockOf(deps);
+  const now = clock.now();
+  const today = clock.todayText();
   const record = checkPaymentRecord(body, today);
   for (let attempt = 0; attempt < 3; attempt++) {
     const entry = await getUnitBillEntry(deps.kv, id);

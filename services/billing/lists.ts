@@ -15,6 +15,7 @@ import {
 } from "../../core/payment.ts";
 import type { PeriodKind } from "../../core/periods.ts";
 import { tenancyDates } from "../../core/tenancy.ts";
+import { clockOf } from "../platform/clock.ts";
 import { type ListQuery, type Page, pageOf, sortRows } from "../../core/paging.ts";
 import { listZones } from "../../db/zones.ts";
 import { getDevices } from "../../db/devices.ts";
@@ -250,7 +251,7 @@ async function rowsOf(
     can_delete: deleteBlocker(b, now) === null,
     can_record_payment: visibleToTenant(b) && b.payment_status !== "paid",
     high_consumption: b.calculation_details.high_consumption ?? null,
-    tenancy: tenancyDates(b, deps.config.utcOffsetMinutes),
+    tenancy: tenancyDates(b, clockOf(deps).offsetMinutes()),
     missing_readings: b.missing_readings,
   }));
 }

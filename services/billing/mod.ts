@@ -7,11 +7,11 @@
 export {
   type BillingProgress,
   type BillingResult,
-  periodBounds,
   previousPeriods,
   runBilling,
   runBillingAll,
 } from "./run.ts";
+export { periodBounds } from "../../core/periods.ts";
 export { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "./recalculation.ts";
 export {
   customerBillsFor,

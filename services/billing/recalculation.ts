@@ -43,9 +43,9 @@ import {
 } from "../../db/bills.ts";
 import { billAmounts, finalization, restatedCustomerBill } from "../../core/bill.ts";
 import { deleteBlocker, reopenNothingDue } from "../../core/payment.ts";
-import { localParts } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import { conflict, invalid, notFound } from "../refusal.ts";
-import { BILLING_ERRORS, periodBounds } from "./run.ts";
+import { BILLING_ERRORS } from "./run.ts";
 import { NoticeBatch } from "./notices.ts";
 import { highConsumptionOf, previousUse } from "./dac.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
@@ -167,8 +167,9 @@ export async function recalculateBill(
     const periodText = kind === "monthly" ? old?.billing_month : old?.billing_period;
     if (!old || !periodText) throw notFound(RECALC_ERRORS.billNotFound);
     const period = parsePeriod(periodText);
-    const bounds = periodBounds(period, deps.config.utcOffsetMinutes);
-    const now = deps.now();
+    const clock = clockOf(deps);
+    const bounds = clock.periodBounds(period);
+    const now = clock.now();
     if (bounds.to > now) throw invalid({}, RECALC_ERRORS.notPast);
     const blocker = deleteBlocker(old, now);
     if (blocker) {
@@ -200,7 +201,7 @@ export async function recalculateBill(
       ...computePartBill(
         versions,
         billed,
-        { text: period.text, ...bounds, offsetMinutes: deps.config.utcOffsetMinutes },
+        { text: period.text, ...bounds, offsetMinutes: clock.offsetMinutes() },
         part ?? bounds,
       ),
       high_consumption: (zone.dac_limit_kwh ?? 0) > 0
@@ -225,7 +226,7 @@ export async function recalculateBill(
     };
     const newlyFinal = !old.is_finalized;
     if (newlyFinal) {
-      const { change, ...fin } = finalization(at, localParts(now, deps.config.utcOffsetMinutes));
+      const { change, ...fin } = finalization(at, clock.localParts(now));
       bill = { ...bill, ...fin, payment_history: [...old.payment_history, change] };
     } else if (old.payment_status === "paid") {
       // Marked paid for "nothing due" before such bills stayed pending: pending again.

@@ -29,7 +29,7 @@
 import type { Deps } from "../deps.ts";
 import { averageEnergy } from "../../core/estimation.ts";
 import { parsePeriod, type Period } from "../../core/periods.ts";
-import { localParts, monthBounds } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import { invalid, notFound } from "../refusal.ts";
 import { getZone, listZones, type StoredZone, zoneVersions } from "../../db/zones.ts";
 import { versionAtEnd } from "../../core/zone_versions.ts";
@@ -166,16 +166,6 @@ function checkStarted(period: Period, bounds: { from: number }, now: number): vo
   }
 }
 
-/** The instants [from, to) of a period in the business time zone. */
-export function periodBounds(period: Period, offset: number): { from: number; to: number } {
-  const first = period.months[0];
-  const last = period.months[period.months.length - 1];
-  return {
-    from: monthBounds(period.year, first, offset).from,
-    to: monthBounds(period.year, last, offset).to,
-  };
-}
-
 function emptyResult(
   period: string,
   zoneIds: number[],
@@ -206,7 +196,8 @@ function emptyResult(
 
 /** Whether a run on `period` at `now` finalizes: the period has ended. */
 function endedAt(deps: Deps, period: Period): boolean {
-  return periodBounds(period, deps.config.utcOffsetMinutes).to <= deps.now();
+  const clock = clockOf(deps);
+  return clock.periodBounds(period).to <= clock.now();
 }
 
 /**
@@ -221,7 +212,7 @@ export async function runBilling(
 ): Promise<BillingResult> {
   const period = checkPeriod(periodText);
   const id = checkZoneId(zoneId);
-  checkStarted(period, periodBounds(period, deps.config.utcOffsetMinutes), deps.now());
+  checkStarted(period, clockOf(deps).periodBounds(period), deps.now());
   const zone = await getZone(deps.kv, id);
   if (!zone) throw notFound(BILLING_ERRORS.zoneNotFound, `zone ${id} does not exist`);
   const result = emptyResult(period.text, [id], options.dryRun ?? false, endedAt(deps, period));
@@ -236,7 +227,7 @@ export async function runBillingAll(
   options: BillingOptions = {},
 ): Promise<BillingResult> {
   const period = checkPeriod(periodText);
-  checkStarted(period, periodBounds(period, deps.config.utcOffsetMinutes), deps.now());
+  checkStarted(period, clockOf(deps).periodBounds(period), deps.now());
   const zones = await listZones(deps.kv);
   const result = emptyResult(
     period.text,
@@ -262,22 +253,23 @@ async function billZones(
   result: BillingResult,
 ): Promise<void> {
   if (zones.length === 0) return;
-  const now = deps.now();
+  const clock = clockOf(deps);
+  const now = clock.now();
   const run: Run = {
     deps,
     period,
-    bounds: periodBounds(period, deps.config.utcOffsetMinutes),
+    bounds: clock.periodBounds(period),
     finalize: result.finalized && !options.only
       ? {
         at: new Date(now).toISOString(),
-        on: localParts(now, deps.config.utcOffsetMinutes),
+        on: clock.localParts(now),
       }
       : null,
     finalizeSlots: options.only
       ? {
         slots: new Set(options.only.finalizeSlots),
         at: new Date(now).toISOString(),
-        on: localParts(now, deps.config.utcOffsetMinutes),
+        on: clock.localParts(now),
       }
       : null,
     dryRun: options.dryRun ?? false,

@@ -21,6 +21,7 @@ import {
   type UnitBill,
 } from "../../core/bill.ts";
 import type { DateParts } from "../../core/periods.ts";
+import { clockOf } from "../platform/clock.ts";
 import { type EstimationLevel, levelOf } from "../../core/estimation.ts";
 import type { StoredZone } from "../../db/zones.ts";
 import type { StoredDevice } from "../../core/devices.ts";
@@ -210,7 +211,7 @@ function unitDraft(
   const computed = computePartBill(
     priced.versions,
     u.energy!,
-    { text: period.text, ...bounds, offsetMinutes: run.deps.config.utcOffsetMinutes },
+    { text: period.text, ...bounds, offsetMinutes: clockOf(run.deps).offsetMinutes() },
     u.part ?? bounds,
   );
   const high = highConsumptionOf(priced.zone, period, u.energy!, u.previous ?? null);

@@ -8,8 +8,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { changePayment, isPastDue } from "../../core/payment.ts";
-import { formatDate } from "../../core/periods.ts";
-import { localParts } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import { billsDueBefore, getUnitBillEntry, updateUnitBill } from "../../db/bills.ts";
 import { notifyBill } from "./bills.ts";
 import { writePendingNotices } from "./notices.ts";
@@ -32,8 +31,9 @@ export async function sweepOverdue(deps: Deps): Promise<SweepResult> {
   await writePendingNotices(deps).catch((e) =>
     deps.log.log("error", "pending bill notices not written", { error: String(e) })
   );
-  const now = deps.now();
-  const date = formatDate(localParts(now, deps.config.utcOffsetMinutes));
+  const clock = clockOf(deps);
+  const now = clock.now();
+  const date = clock.todayText();
   const result: SweepResult = { date, overdue: 0, late_fees: 0 };
   const seen = new Set<number>();
   for (;;) {

@@ -5,17 +5,17 @@
  * follows at the run (the run leaves the finalized part alone, core/bill.ts `billSlot`).
  */
 import type { Deps } from "../deps.ts";
-import { localParts } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import { bimonthlyPeriod, monthlyPeriod, parsePeriod } from "../../core/periods.ts";
 import { billSlot, periodOfBill } from "../../core/bill.ts";
 import { listUnitBillsSince, type StoredUnitBill } from "../../db/bills.ts";
-import { periodBounds, runBilling } from "./run.ts";
+import { runBilling } from "./run.ts";
 import type { BillingResult } from "./run.ts";
 
 /** The end (epoch ms) of the time a unit bill covers: its part's, or its period's. */
 function coveredUntil(deps: Deps, b: StoredUnitBill): number {
   if (b.tenancy_to) return Date.parse(b.tenancy_to);
-  return periodBounds(parsePeriod(periodOfBill(b)), deps.config.utcOffsetMinutes).to;
+  return clockOf(deps).periodBounds(parsePeriod(periodOfBill(b))).to;
 }
 
 /**
@@ -28,7 +28,7 @@ export async function finalizedBillAfter(
   unitId: string,
   at: number,
 ): Promise<StoredUnitBill | null> {
-  const p = localParts(at, deps.config.utcOffsetMinutes);
+  const p = clockOf(deps).localParts(at);
   // A bimonthly period holding the month starts in it or the month before.
   const first = p.month === 1 ? monthlyPeriod(p.year - 1, 12) : monthlyPeriod(p.year, p.month - 1);
   const bills = await listUnitBillsSince(deps.kv, stationId, first);
@@ -52,11 +52,12 @@ export async function billMoveOut(
 ): Promise<BillingResult | null> {
   const at = tenancy.to;
   if (station.zone_id === null) return null;
-  const last = localParts(at - 1, deps.config.utcOffsetMinutes);
+  const clock = clockOf(deps);
+  const last = clock.localParts(at - 1);
   const period = billing === "monthly"
     ? monthlyPeriod(last.year, last.month)
     : bimonthlyPeriod(last.year, last.month);
-  const bounds = periodBounds(parsePeriod(period), deps.config.utcOffsetMinutes);
+  const bounds = clock.periodBounds(parsePeriod(period));
   return await runBilling(deps, station.zone_id, period, {
     author,
     only: {

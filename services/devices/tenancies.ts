@@ -19,7 +19,7 @@ import {
   type TenancyRefusal,
 } from "../../core/tenancy.ts";
 import { periodOfBill } from "../../core/bill.ts";
-import { localDate } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import { getDevice, updateDevice } from "../../db/devices.ts";
 import { type StoredDevice } from "../../core/devices.ts";
 import { getUser } from "../../db/users.ts";
@@ -81,7 +81,7 @@ function checkHandover(
 ): { at: number; reading: number | null } {
   const now = deps.now();
   const text = h.effective_from?.trim() ?? "";
-  const at = text === "" ? now : parseInstant(text, deps.config.utcOffsetMinutes);
+  const at = text === "" ? now : parseInstant(text, clockOf(deps).offsetMinutes());
   if (at === null) throw fieldRefusal("effective_from", TENANCY_ERRORS.effectiveFrom);
   if (at > now && !options.allowFuture) {
     throw fieldRefusal("effective_from", TENANCY_ERRORS.future);
@@ -127,7 +127,7 @@ async function unitTenancies(
 
 /** The refusal of a change the rules do not allow, worded with its dates. */
 function refusalOf(deps: Deps, r: TenancyRefusal): Refusal {
-  const date = (ms: number) => localDate(ms, deps.config.utcOffsetMinutes);
+  const date = clockOf(deps).localDate;
   const params: Record<string, string> = "since" in r
     ? { date: date(r.since) }
     : "until" in r

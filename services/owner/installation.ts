@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { DeviceView, MeasurementKey } from "../../core/devices.ts";
 import type { Zone } from "../../core/zone.ts";
-import { monthBounds } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import { bimonthlyPeriod, parsePeriod } from "../../core/periods.ts";
 import { phaseSplit } from "../../core/owner_rules.ts";
 import type { StoredCustomerBill } from "../../db/bills.ts";
@@ -71,8 +71,9 @@ async function counter(
  */
 export async function meterMonth(deps: Deps, sensor: MeteredSensor, month: string) {
   const p = parsePeriod(month);
-  const b = monthBounds(p.year, p.months[0], deps.config.utcOffsetMinutes);
-  const to = Math.min(b.to, deps.now());
+  const clock = clockOf(deps);
+  const b = clock.monthBounds(p.year, p.months[0]);
+  const to = Math.min(b.to, clock.now());
   const meters = unitMeters(deps, sensor);
   meters.catch(() => {}); // a failed read rejects at its first use below
   const read = (key: MeasurementKey) => counter(meters, key, b.from, to);

@@ -6,8 +6,7 @@
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { DeviceView } from "../../core/devices.ts";
-import { localParts } from "../../core/local_time.ts";
-import { monthlyPeriod } from "../../core/periods.ts";
+import { clockOf } from "../platform/clock.ts";
 import { LISTED_DISCONNECTIONS, POWER_FACTOR_FALLBACK } from "../../core/owner_rules.ts";
 import { monthlyUptime } from "../measurements.ts";
 import { notFound, Refusal } from "../refusal.ts";
@@ -73,8 +72,7 @@ export async function ownerUnit(
   });
   const sensor = sensors.find((s) => s.id === sensorId);
   if (!sensor) throw notFound(OWNER_UNIT_NOT_FOUND);
-  const today = localParts(deps.now(), deps.config.utcOffsetMinutes);
-  month ??= monthlyPeriod(today.year, today.month);
+  month ??= clockOf(deps).month();
   const unitId = sensor.config.sensor?.unit_id ?? null;
   const unit = station.config.station?.units.find((u) => u.id === unitId);
   const latest = await deps.telemetry.latest(sensor.serial_number);

@@ -23,7 +23,7 @@ import { getDevice, unitBindings } from "../../db/devices.ts";
 import { type StoredDevice } from "../../core/devices.ts";
 import { getUser } from "../../db/users.ts";
 import { getZoneInForce } from "../../db/zones.ts";
-import { today } from "../zones.ts";
+import { clockOf } from "../platform/clock.ts";
 import {
   getUnitBillOf,
   listUnitBills,
@@ -143,7 +143,7 @@ function reportFileName(req: ReportRequest): string {
 /** The pricing zone `id` as it is in force today, or null (none, or no such zone). */
 export async function currentZone(deps: Deps, id: number | null): Promise<Zone | null> {
   if (id === null) return null;
-  return await getZoneInForce(deps.kv, id, today(deps));
+  return await getZoneInForce(deps.kv, id, clockOf(deps).todayText());
 }
 
 /** The full name of account `id`, or null. */

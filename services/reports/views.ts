@@ -20,6 +20,7 @@ import { periodsOfYear, periodTiming } from "../../core/reports.ts";
 import { type ReportStatus, reportStatus } from "../../core/bill_status.ts";
 import { currentZone, nameOf, periodUnitBills, unitTenant } from "./generate.ts";
 import { tenancyDates } from "../../core/tenancy.ts";
+import { clockOf } from "../platform/clock.ts";
 
 /** A station and its zone as it is now. */
 export interface StationContext {
@@ -145,7 +146,7 @@ export async function unitReport(
         all.map(async (b) => ({
           bill: b,
           tenant: await nameOf(deps, b.tenant_id),
-          dates: tenancyDates(b, deps.config.utcOffsetMinutes),
+          dates: tenancyDates(b, clockOf(deps).offsetMinutes()),
         })),
       )
       : [];

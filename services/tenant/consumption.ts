@@ -8,7 +8,7 @@ import type { User } from "../../core/types.ts";
 import { estimateBill, firstPrice } from "../../core/tenant_estimate.ts";
 import type { UnitBillResult } from "../../core/tariff.ts";
 import { parsePeriod } from "../../core/periods.ts";
-import { monthBounds } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import {
   dailyAverage,
   type EfficiencyBand,
@@ -162,9 +162,7 @@ export async function unitPeriodEstimate(
 ): Promise<UnitBillResult> {
   const unit = await tenantUnit(deps, user, id);
   const p = parsePeriod(period);
-  const off = deps.config.utcOffsetMinutes;
-  const from = monthBounds(p.year, p.months[0], off).from;
-  const to = monthBounds(p.year, p.months[p.months.length - 1], off).to;
+  const { from, to } = clockOf(deps).periodBounds(p);
   const zone = await new ZoneCache(deps).zone(unit);
   return estimateBill(zone, await energyBetween(deps, unit, from, to), p.text);
 }

@@ -5,7 +5,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { localDate } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import { getDevices } from "../../db/devices.ts";
 import { tenanciesOf } from "../devices/tenancies.ts";
 import { listDeviceViews } from "../devices/mod.ts";
@@ -29,7 +29,7 @@ export async function tenantLeases(deps: Deps, tenant: User): Promise<Lease[]> {
     (await getDevices(deps.kv, [...new Set(tenancies.map((t) => t.station_id))]))
       .map((s) => [s.id, s]),
   );
-  const off = deps.config.utcOffsetMinutes;
+  const clock = clockOf(deps);
   return tenancies
     .sort((a, b) => (a.to === null ? 0 : 1) - (b.to === null ? 0 : 1) || b.from - a.from)
     .map((t) => {
@@ -38,8 +38,8 @@ export async function tenantLeases(deps: Deps, tenant: User): Promise<Lease[]> {
       return {
         station: station?.name ?? `#${t.station_id}`,
         unit: unit?.name || t.unit_id,
-        from: t.from > 0 ? localDate(t.from, off) : null,
-        to: t.to === null ? null : localDate(t.to - 1, off),
+        from: t.from > 0 ? clock.localDate(t.from) : null,
+        to: t.to === null ? null : clock.localDate(t.to - 1),
       };
     });
 }

@@ -8,7 +8,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { TenantUnit } from "./units.ts";
-import { dayStart, localDate, localParts, monthBounds } from "../../core/local_time.ts";
+import { clockOf } from "../platform/clock.ts";
 import { daysInMonth } from "../../core/periods.ts";
 import { type TimeWindow, type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
 import { inFlight } from "../../core/in_flight.ts";
@@ -103,20 +103,19 @@ export async function energyBetween(
 
 /** Today's, this month's and last month's (same span) energy of a unit. */
 export async function unitEnergy(deps: Deps, unit: Meter): Promise<UnitEnergy> {
-  const now = deps.now();
-  const off = deps.config.utcOffsetMinutes;
-  const p = localParts(now, off);
-  const month = monthBounds(p.year, p.month, off);
-  const prev = monthBounds(
+  const clock = clockOf(deps);
+  const now = clock.now();
+  const p = clock.localParts(now);
+  const month = clock.monthBounds(p.year, p.month);
+  const prev = clock.monthBounds(
     p.month === 1 ? p.year - 1 : p.year,
     p.month === 1 ? 12 : p.month - 1,
-    off,
   );
   const span = now - month.from;
   const meters = (await metersOf(deps, unit)) ?? unit;
   const [monthDelta, todayDelta, lastMonthDelta] = await Promise.all([
     delta(deps, meters, month.from, now),
-    delta(deps, meters, dayStart(localDate(now, off), off), now),
+    delta(deps, meters, clock.dayStart(clock.localDate(now)), now),
     delta(deps, meters, prev.from, Math.min(prev.from + span, prev.to)),
   ]);
   const monthExact = round3(monthDelta);
@@ -138,8 +137,8 @@ const hh = (h: number) => `${String(h).padStart(2, "0")}:00`;
  * averages (watts / 1000), summed over the units.
  */
 export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<SeriesPoint[]> {
-  const off = deps.config.utcOffsetMinutes;
-  const end = Math.floor(deps.now() / HOUR) * HOUR + HOUR;
+  const clock = clockOf(deps);
+  const end = Math.floor(clock.now() / HOUR) * HOUR + HOUR;
   const from = end - DAY;
   const sums = Array(24).fill(0);
   const perUnit = await inFlight(
@@ -158,18 +157,18 @@ export async function powerSeries(deps: Deps, units: readonly Meter[]): Promise<
     for (const [i, vs] of byHour) sums[i] += vs.reduce((s, v) => s + v, 0) / vs.length;
   }
   return sums.map((w, i) => ({
-    label: hh(new Date(from + i * HOUR + off * 60_000).getUTCHours()),
+    label: hh(clock.localHour(from + i * HOUR)),
     value: round2(w / 1000),
   }));
 }
 
 /** Energy of each of the last 7 local days (today last), summed over the units. */
 export async function dailySeries(deps: Deps, units: readonly Meter[]): Promise<SeriesPoint[]> {
-  const off = deps.config.utcOffsetMinutes;
-  const today = dayStart(localDate(deps.now(), off), off);
+  const clock = clockOf(deps);
+  const today = clock.todayStart();
   const days = [6, 5, 4, 3, 2, 1, 0].map((i) => today - i * DAY);
   const sums = await energySums(deps, units, days.map((from) => ({ from, to: from + DAY })));
-  return days.map((from, i) => ({ label: localDate(from, off).slice(5), value: round2(sums[i]) }));
+  return days.map((from, i) => ({ label: clock.localDate(from).slice(5), value: round2(sums[i]) }));
 }
 
 /**
@@ -201,13 +200,13 @@ export async function monthlySeries(
   units: readonly Meter[],
   n = 6,
 ): Promise<SeriesPoint[]> {
-  const off = deps.config.utcOffsetMinutes;
-  const p = localParts(deps.now(), off);
+  const clock = clockOf(deps);
+  const p = clock.today();
   const months = Array.from({ length: n }, (_, k) => {
     const i = n - 1 - k;
     return new Date(Date.UTC(p.year, p.month - 1 - i, 1));
   });
-  const bounds = months.map((d) => monthBounds(d.getUTCFullYear(), d.getUTCMonth() + 1, off));
+  const bounds = months.map((d) => clock.monthBounds(d.getUTCFullYear(), d.getUTCMonth() + 1));
   const sums = await energySums(deps, units, bounds);
   return months.map((d, i) => ({ label: d.toISOString().slice(0, 7), value: round2(sums[i]) }));
 }
@@ -231,8 +230,8 @@ export async function dashboardSeries(
  * hour's increases summed over the days that had readings, divided by those days.
  */
 export async function hourlyAverage(deps: Deps, unit: Meter): Promise<number[]> {
-  const off = deps.config.utcOffsetMinutes;
-  const end = Math.floor(deps.now() / HOUR) * HOUR;
+  const clock = clockOf(deps);
+  const end = Math.floor(clock.now() / HOUR) * HOUR;
   const points = await (await unitMeters(deps, unit, unit.windows)).counterSeries(
     "total_energy_kwh",
     end - 7 * DAY,
@@ -242,7 +241,7 @@ export async function hourlyAverage(deps: Deps, unit: Meter): Promise<number[]> 
   const sum = Array(24).fill(0);
   const count = Array(24).fill(0);
   for (const p of points) {
-    const h = new Date(p.ts + off * 60_000).getUTCHours();
+    const h = clock.localHour(p.ts);
     sum[h] += p.value;
     count[h] += 1;
   }

@@ -1,9 +1,7 @@
 /** Formatting shared by the sensor data page's server-rendered parts. */
 
 /** `ms` as local `YYYY-MM-DD HH:MM` at `offsetMinutes` east of UTC. */
-export function localDateTime(ms: number, offsetMinutes: number): string {
-  return new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 16).replace("T", " ");
-}
+export { localDateTime } from "../../../core/local_time.ts";
 
 /** A duration in seconds as `2 d 3 h 5 min` (zero parts left out, at least minutes). */
 export function durationText(seconds: number): string {

@@ -28,6 +28,8 @@ import {
 import { cityOf, currentPeriod, stationPeriods, zoneOfBill } from "../core/reports.ts";
 import { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "../services/billing/mod.ts";
 import { invalid, Refusal } from "../services/refusal.ts";
+import { checked } from "./_validate.ts";
+import { recalcSchema } from "../core/billing_input.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
 import { StationNotFound } from "../components/devices/StationData.tsx";
 import { StationReport } from "../components/reports/StationReport.tsx";
@@ -295,11 +297,12 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
     }
     try {
       const user = c.var.user;
-      await recalculateBill(deps, bill.id, ctx.kind, {
+      const req = checked(recalcSchema, {
         override_reason: reason,
         recalculation_method: method,
         energy_consumption: method === "manual_input" ? consumption : undefined,
-      }, { id: user.id, email: user.email });
+      });
+      await recalculateBill(deps, bill.id, ctx.kind, req, { id: user.id, email: user.email });
     } catch (e) {
       if (!(e instanceof Refusal)) {
         deps.log.log("error", "recalculation failed", { bill: bill.id, error: String(e) });

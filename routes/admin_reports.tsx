@@ -16,7 +16,6 @@ import { pdfResponse } from "./api/reports.ts";
 import { localParts } from "../core/local_time.ts";
 import { parsePeriod, periodLabel } from "../core/periods.ts";
 import {
-  checkReportRequest,
   generateReport,
   type PeriodRow,
   type StationContext,
@@ -30,6 +29,7 @@ import { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "../services/bill
 import { invalid, Refusal } from "../services/refusal.ts";
 import { checked } from "./_validate.ts";
 import { recalcSchema } from "../core/billing_input.ts";
+import { reportRequestSchema } from "../core/report_request.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
 import { StationNotFound } from "../components/devices/StationData.tsx";
 import { StationReport } from "../components/reports/StationReport.tsx";
@@ -339,14 +339,15 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
       if (id === null || (q.type !== "unit" && q.type !== "customer")) {
         throw invalid({}, "reports.errors.invalid_body");
       }
-      const req = checkReportRequest({
+      const req = checked(reportRequestSchema, {
         reportType: type,
         stationId: id,
         unitId: q.type === "unit" ? q.unit : undefined,
         [bimonthly ? "period" : "month"]: q.period,
         language: q.language,
-      }, c.var.lang);
-      return pdfResponse(await generateReport(deps, c.var.user, req));
+      });
+      const language = req.language ?? c.var.lang;
+      return pdfResponse(await generateReport(deps, c.var.user, { ...req, language }));
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
       if (id === null) return stationMissing(c);

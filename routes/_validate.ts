@@ -72,7 +72,7 @@ export function refusalOf(issues: readonly Issue[], rules: Rules = {}): Refusal 
 }
 
 /** The request's query validated with `schema` (typed `c.req.valid("query")`); refused otherwise. */
-export function queryInput<S extends z.ZodType<unknown, Record<string, string | string[]>>>(
+export function queryInput<S extends z.ZodType>(
   schema: S,
   rules: Rules = {},
 ) {

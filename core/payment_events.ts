@@ -3,6 +3,22 @@
  * of it, and the events a person must look at because they match no bill. Stored by
  * `db/payments.ts`.
  */
+import { z } from "zod";
+
+/**
+ * An Openpay webhook body as the route validates it: the `verification` event with its code, or
+ * an event on a transaction with its id (other fields are not read).
+ */
+export const webhookBodySchema = z.union([
+  z.object({ type: z.literal("verification"), verification_code: z.string() }),
+  z.object({
+    type: z.string().refine((t) => t !== "verification"),
+    transaction: z.object({ id: z.string().min(1) }),
+  }),
+]);
+
+/** A validated webhook body. */
+export type WebhookBody = z.output<typeof webhookBodySchema>;
 
 /** A processor event as received. */
 export interface StoredEvent {

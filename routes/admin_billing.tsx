@@ -42,6 +42,8 @@ import {
 } from "../components/billing/BillingControls.tsx";
 import { BillingPage } from "../components/billing/BillingPage.tsx";
 import { billingActionRoutes } from "./admin_billing_actions.tsx";
+import { checked } from "./_validate.ts";
+import { billingRunSchema } from "../core/billing_input.ts";
 import { listOf } from "./admin_billing_list.tsx";
 import { BILLING_PATHS, type BillingPath } from "./_billing_paths.ts";
 import { clockOf } from "../services/platform/clock.ts";
@@ -206,7 +208,10 @@ function billingPageRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
       });
     }
     try {
-      const r = await runBilling(deps, form.zone_id, form.period, {
+      const input = checked(billingRunSchema, { period: form.period, zone_id: form.zone_id }, {
+        fields: "first",
+      });
+      const r = await runBilling(deps, input.zone_id, input.period, {
         author: String(c.var.user.id),
       });
       const flags = {

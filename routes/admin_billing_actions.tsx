@@ -9,6 +9,8 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
+import { checked } from "./_validate.ts";
+import { paymentRecordSchema } from "../core/billing_input.ts";
 import type { BillingPath } from "./_billing_paths.ts";
 import {
   recordPayment,
@@ -84,7 +86,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
       };
       try {
         if (id === null) throw notFound("billing.errors.bill_not_found");
-        await recordPayment(deps, id, values, c.var.user);
+        await recordPayment(deps, id, checked(paymentRecordSchema, values), c.var.user);
       } catch (e) {
         if (!(e instanceof Refusal) || e.kind === "not_found") throw e;
         const t = c.var.t;

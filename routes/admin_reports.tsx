@@ -15,7 +15,6 @@ import { renderPage } from "./_page.tsx";
 import { pdfResponse } from "./api/reports.ts";
 import { parsePeriod, periodLabel } from "../core/periods.ts";
 import {
-  checkReportRequest,
   generateReport,
   type PeriodRow,
   type StationContext,
@@ -27,6 +26,9 @@ import {
 import { cityOf, currentPeriod, stationPeriods, zoneOfBill } from "../core/reports.ts";
 import { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "../services/billing/mod.ts";
 import { invalid, Refusal } from "../services/refusal.ts";
+import { checked } from "./_validate.ts";
+import { recalcSchema } from "../core/billing_input.ts";
+import { reportRequestSchema } from "../core/report_request.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
 import { StationNotFound } from "../components/devices/StationData.tsx";
 import { StationReport } from "../components/reports/StationReport.tsx";
@@ -295,11 +297,12 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
     }
     try {
       const user = c.var.user;
-      await recalculateBill(deps, bill.id, ctx.kind, {
+      const req = checked(recalcSchema, {
         override_reason: reason,
         recalculation_method: method,
         energy_consumption: method === "manual_input" ? consumption : undefined,
-      }, { id: user.id, email: user.email });
+      });
+      await recalculateBill(deps, bill.id, ctx.kind, req, { id: user.id, email: user.email });
     } catch (e) {
       if (!(e instanceof Refusal)) {
         deps.log.log("error", "recalculation failed", { bill: bill.id, error: String(e) });
@@ -336,14 +339,15 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
       if (id === null || (q.type !== "unit" && q.type !== "customer")) {
         throw invalid({}, "reports.errors.invalid_body");
       }
-      const req = checkReportRequest({
+      const req = checked(reportRequestSchema, {
         reportType: type,
         stationId: id,
         unitId: q.type === "unit" ? q.unit : undefined,
         [bimonthly ? "period" : "month"]: q.period,
         language: q.language,
-      }, c.var.lang);
-      return pdfResponse(await generateReport(deps, c.var.user, req));
+      });
+      const language = req.language ?? c.var.lang;
+      return pdfResponse(await generateReport(deps, c.var.user, { ...req, language }));
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
       if (id === null) return stationMissing(c);

@@ -9,7 +9,14 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm, translateErrors } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
-import { defaultZone, LEVEL_NAMES, MAX_LEVELS, type Zone, zoneBodyFromForm } from "../core/zone.ts";
+import {
+  defaultZone,
+  LEVEL_NAMES,
+  MAX_LEVELS,
+  type Zone,
+  zoneBodyFromForm,
+  zoneFormSchema,
+} from "../core/zone.ts";
 import {
   CFE_PRESETS,
   DAC_REGIONS,
@@ -18,7 +25,8 @@ import {
   presetFill,
 } from "../core/cfe_presets.ts";
 import { pricingMode } from "../core/tariff.ts";
-import { addZone, editZone, findZone, parseZone } from "../services/zones.ts";
+import { addZone, editZone, findZone } from "../services/zones.ts";
+import { fieldErrors } from "./_validate.ts";
 import { ZoneForm, type ZoneFormValues } from "../components/zones/ZoneForm.tsx";
 import {
   addLevel,
@@ -276,11 +284,11 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
       values.pricing.levels = removeLevel(values.pricing.levels, Number(action.slice(13)));
       return render(c, id, values);
     }
-    const parsed = parseZone(bodyFromValues(values));
+    const parsed = zoneFormSchema.safeParse(bodyFromValues(values));
     // A zone filled from a preset saves only once the prices it could not confirm are entered.
     const missing = values.extras.tariff_preset ? emptyPrices(values.pricing) : [];
-    if (!parsed.ok || missing.length > 0) {
-      const errors = parsed.ok ? {} : parsed.errors;
+    if (!parsed.success || missing.length > 0) {
+      const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
       for (const k of missing) errors[k] = "zones.zone_form.validation.preset_price_missing";
       return render(
         c,
@@ -292,10 +300,10 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
       );
     }
     if (id === null) {
-      await addZone(deps, parsed.zone);
+      await addZone(deps, zoneBodyFromForm(parsed.data));
       return c.redirect("/admin/pricing?done=created", 303);
     }
-    if (!await editZone(deps, id, parsed.zone, parsed.effective_from)) {
+    if (!await editZone(deps, id, zoneBodyFromForm(parsed.data), parsed.data.effective_from)) {
       return zoneNotFound(c, deps);
     }
     return c.redirect("/admin/pricing?done=updated", 303);

@@ -18,17 +18,28 @@ import {
   runBillingAll,
 } from "../services/billing/mod.ts";
 import { Refusal } from "../services/refusal.ts";
+import type { z } from "zod";
+import { periodField, zoneIdField } from "../core/billing_input.ts";
+import type { Period } from "../core/periods.ts";
 
 const USAGE =
   "usage: deno task bill (--zone ID | --all) --period YYYY-MM[-MM] [--dry-run] [--json]";
 
 /** Parsed command line. */
 interface BillArgs {
-  zone: string | null;
+  zone: number | null;
   all: boolean;
-  period: string;
+  period: Period;
   dryRun: boolean;
   json: boolean;
+}
+
+/** An argument parsed by its field of the billing run's input; a TypeError saying why not. */
+function argOf<T>(field: z.ZodType<T>, value: string): T {
+  const res = field.safeParse(value);
+  if (res.success) return res.data;
+  const issue = res.error.issues[0] as { message: string; params?: { detail?: string } };
+  throw new TypeError(issue.params?.detail ?? issue.message);
 }
 
 /** Parses the arguments; throws TypeError with the usage for a bad command line. */
@@ -55,9 +66,9 @@ function parseBillArgs(args: string[]): BillArgs {
     throw new TypeError(`give exactly one of --zone ID and --all\n${USAGE}`);
   }
   return {
-    zone: values.zone ?? null,
+    zone: values.zone === undefined ? null : argOf(zoneIdField, values.zone),
     all: values.all ?? false,
-    period: values.period,
+    period: argOf(periodField, values.period),
     dryRun: values["dry-run"] ?? false,
     json: values.json ?? false,
   };
@@ -112,7 +123,7 @@ export async function runBillCli(
   try {
     result = parsed.all
       ? await runBillingAll(deps, parsed.period, options)
-      : await runBilling(deps, parsed.zone, parsed.period, options);
+      : await runBilling(deps, parsed.zone!, parsed.period, options);
   } catch (e) {
     if (e instanceof Refusal) {
       const message = deps.i18n.t("en")(e.key);

@@ -1,9 +1,11 @@
-/** Pricing zones: validation of zone bodies, zones with their station counts, stations, delete. */
+/**
+ * Pricing zones: zones with their station counts, stations, delete (bodies come validated by
+ * the routes with core/zone.ts `zoneFormSchema`).
+ */
 import type { Deps } from "./deps.ts";
 import { conflict, notFound } from "./refusal.ts";
 import type { User } from "../core/types.ts";
-import type { FieldErrors } from "../core/schemas.ts";
-import { type Zone, zoneBodyFromForm, zoneFormSchema } from "../core/zone.ts";
+import type { Zone } from "../core/zone.ts";
 import { zoneStationCounts } from "../db/device_lists.ts";
 import { clockOf } from "./platform/clock.ts";
 import { firstDayOf, versionOn, type ZoneHistoryEntry } from "../core/zone_versions.ts";
@@ -42,31 +44,6 @@ export interface ZoneStation {
   units_count: number;
   status: string;
   payment_status: string;
-}
-
-/** The outcome of validating a zone body: the zone, and the month of a new price version. */
-type ZoneParse =
-  | { ok: true; zone: Zone; effective_from?: string }
-  | { ok: false; errors: FieldErrors };
-
-/**
- * Validates a zone body with the zone form schema and applies the body rules. Field errors
- * are locale keys, keyed by the field (`levels.1.price` for a level field).
- */
-export function parseZone(body: unknown): ZoneParse {
-  const res = zoneFormSchema.safeParse(body);
-  if (res.success) {
-    return { ok: true, zone: zoneBodyFromForm(res.data), effective_from: res.data.effective_from };
-  }
-  const errors: FieldErrors = {};
-  for (const issue of res.error.issues) {
-    const key = issue.path.length ? issue.path.map(String).join(".") : "_";
-    const msg = issue.message.startsWith("zones.") || issue.message.startsWith("validation.")
-      ? issue.message
-      : "validation.invalid";
-    errors[key] ??= msg;
-  }
-  return { ok: false, errors };
 }
 
 /** A zone with the prices of the version in force today (a later version waits its month). */

@@ -225,9 +225,9 @@ export async function payBill(w: BillingWorld, id: number): Promise<void> {
 /** Finalizes one bill of a past period on its own, as an admin's recalculation does. */
 export async function finalizeOne(w: BillingWorld, id: number, kwh: number): Promise<void> {
   await recalculateBill(w.t.deps, id, "monthly", {
-    override_reason: "meter checked on site",
-    recalculation_method: "manual_input",
-    energy_consumption: String(kwh),
+    reason: "meter checked on site",
+    method: "manual_input",
+    kwh,
   }, { id: 1, email: "admin@test.example" });
 }
 

@@ -6,6 +6,7 @@ import { testsWith } from "./_helpers.ts";
 import assert from "node:assert/strict";
 import { billingWorld, meter, stationCounts, unitCounts } from "./_billing_world.ts";
 import { parsePeriod } from "../core/periods.ts";
+import { billingRunSchema } from "../core/billing_input.ts";
 import { listCustomerBills, listUnitBills } from "../db/bills.ts";
 import { Refusal } from "../services/refusal.ts";
 import { listNotifications } from "../db/notifications.ts";
@@ -85,7 +86,7 @@ test("runBilling() run twice updates the same bills and never duplicates them", 
   assert.equal(draft.finalized, false);
   const first = await listUnitBills(w.t.deps.kv);
   assert.ok(first.every((b) => !b.is_finalized && b.payment_due_date === null));
-  const again = await runBilling(w.t.deps, String(w.zoneId), "2026-01");
+  const again = await runBilling(w.t.deps, w.zoneId, "2026-01");
   assert.equal(again.total_bills_created, 0);
   assert.equal(again.total_bills_updated, 3);
   assert.equal(again.bills_updated, 2);
@@ -156,23 +157,26 @@ test("runBilling() sends bill_created to the unit's tenant once", async (w) => {
   assert.equal(bills[0].params?.period, "2026-01");
 });
 
-test("runBilling() refuses a bad period, a bad zone id and an unknown zone, writing nothing", async (w) => {
+test("a billing run's input refuses a bad period and a bad zone id; runBilling() an unknown zone, writing nothing", async (w) => {
   await meter(w.t, "SIM-A", "2026-01", 200);
   for (
-    const [zone, period, status] of [
-      [w.zoneId, "2026-13", 400],
-      [w.zoneId, "2026-02-03", 400],
-      [w.zoneId, 202601, 400],
-      ["abc", "2026-01", 400],
-      [-1, "2026-01", 400],
-      [9999, "2026-01", 404],
+    const [zone, period, field] of [
+      [w.zoneId, "2026-13", "period"],
+      [w.zoneId, "2026-02-03", "period"],
+      [w.zoneId, 202601, "period"],
+      ["abc", "2026-01", "zone_id"],
+      [-1, "2026-01", "zone_id"],
     ] as const
   ) {
-    await assert.rejects(
-      () => runBilling(w.t.deps, zone, period),
-      (e) => e instanceof Refusal && e.kind === (status === 404 ? "not_found" : "invalid"),
-    );
+    const input = billingRunSchema.safeParse({ zone_id: zone, period });
+    assert.deepEqual(input.error?.issues.map((i) => i.path[0]), [field], `${zone} ${period}`);
   }
+  const digits = billingRunSchema.parse({ zone_id: String(w.zoneId), period: "2026-01" });
+  assert.equal(digits.zone_id, w.zoneId);
+  await assert.rejects(
+    () => runBilling(w.t.deps, 9999, "2026-01"),
+    (e) => e instanceof Refusal && e.kind === "not_found",
+  );
   assert.deepEqual(await listUnitBills(w.t.deps.kv), []);
   assert.deepEqual(await listCustomerBills(w.t.deps.kv), []);
 });

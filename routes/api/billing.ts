@@ -19,10 +19,11 @@
  *   the paid bill.
  */
 import { Hono } from "hono";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badJson, pathId, readJson } from "../_http.ts";
+import { pathId } from "../_http.ts";
+import { type JsonIn, jsonInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import { apiPage, listJson } from "./_list.ts";
 import { isPeriod, parsePeriod, type PeriodKind } from "../../core/periods.ts";
@@ -36,6 +37,12 @@ import {
   unitBillsFor,
 } from "../../services/billing/mod.ts";
 import { invalid } from "../../services/refusal.ts";
+import {
+  billingRunSchema,
+  paymentRecordSchema,
+  RECALC_INPUT_ERRORS,
+  recalcSchema,
+} from "../../core/billing_input.ts";
 import { customerBillJson, unitBillJson } from "./_bill_json.ts";
 
 const optionalId = z.union([z.literal(""), z.string().regex(/^\d{1,15}$/)]).optional();
@@ -78,12 +85,15 @@ const billId = (c: Context<UserEnv>) => pathId(c, "billing.errors.bill_not_found
  */
 function runAndDeleteRoutes(app: Hono<UserEnv>, deps: Deps) {
   const admin = requireApiRole("admin");
-  app.post("/unified-billing/process", admin, async (c) => {
-    const body = await readJson(c);
-    if (typeof body !== "object" || body === null) return badJson(c);
-    const { period, zone_id } = body as Record<string, unknown>;
-    return c.json(await runBilling(deps, zone_id, period, { author: String(c.var.user.id) }));
-  });
+  app.post(
+    "/unified-billing/process",
+    admin,
+    jsonInput(billingRunSchema, { fields: "first" }),
+    async (c) => {
+      const { period, zone_id } = c.req.valid("json");
+      return c.json(await runBilling(deps, zone_id, period, { author: String(c.var.user.id) }));
+    },
+  );
 
   const remove =
     (del: (deps: Deps, id: number) => Promise<void>) => async (c: Context<UserEnv>) => {
@@ -130,22 +140,30 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
     customerList("bimonthly"),
   );
 
-  const recalculate = (kind: PeriodKind) => async (c: Context<UserEnv>) => {
-    const id = billId(c);
-    const body = await readJson(c);
-    if (body === undefined || body === null) return badJson(c);
-    return c.json(unitBillJson(await recalculateBill(deps, id, kind, body, c.var.user)));
+  // The path's bill id is checked before the body: a bad one is not found whatever is sent.
+  const knownId: MiddlewareHandler<UserEnv> = async (c, next) => {
+    billId(c);
+    await next();
   };
-  app.put("/bills/:id", admin, recalculate("monthly"));
-  app.put("/bimester-bills/:id", admin, recalculate("bimonthly"));
+  const recalcInput = jsonInput(recalcSchema, { notObject: RECALC_INPUT_ERRORS.invalidBody });
+  const recalculate = (kind: PeriodKind) =>
+    [
+      knownId,
+      recalcInput,
+      async (c: Context<UserEnv, string, JsonIn<typeof recalcSchema>>) => {
+        const bill = await recalculateBill(deps, billId(c), kind, c.req.valid("json"), c.var.user);
+        return c.json(unitBillJson(bill));
+      },
+    ] as const;
+  app.put("/bills/:id", admin, ...recalculate("monthly"));
+  app.put("/bimester-bills/:id", admin, ...recalculate("bimonthly"));
 
-  const pay = async (c: Context<UserEnv>) => {
-    const id = billId(c);
-    const body = await readJson(c);
-    if (body === undefined || body === null) return badJson(c);
-    return c.json(unitBillJson(await recordPayment(deps, id, body, c.var.user)));
+  const pay = async (c: Context<UserEnv, string, JsonIn<typeof paymentRecordSchema>>) => {
+    const record = c.req.valid("json");
+    return c.json(unitBillJson(await recordPayment(deps, billId(c), record, c.var.user)));
   };
-  app.post("/bills/:id/payments", admin, pay);
-  app.post("/bimester-bills/:id/payments", admin, pay);
+  const paymentInput = jsonInput(paymentRecordSchema);
+  app.post("/bills/:id/payments", admin, knownId, paymentInput, pay);
+  app.post("/bimester-bills/:id/payments", admin, knownId, paymentInput, pay);
   return app;
 }

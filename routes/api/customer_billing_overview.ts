@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badRequest, validate } from "../_http.ts";
+import { queryInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import { periodQuerySchema, yearQuerySchema } from "../../core/tenant_queries.ts";
 import { ownerBillingType, ownerOverview, ownerPeriodBills } from "../../services/finances/mod.ts";
@@ -21,10 +21,9 @@ export function customerBillingApiRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/billing-type", async (c) => c.json(await ownerBillingType(deps, c.var.user)));
 
-  app.get("/overview", async (c) => {
-    const q = validate(yearQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    const year = q.data.year ?? clockOf(deps).today().year;
+  const bad = { message: "validation.failed" };
+  app.get("/overview", queryInput(yearQuerySchema, bad), async (c) => {
+    const year = c.req.valid("query").year ?? clockOf(deps).today().year;
     const o = await ownerOverview(deps, c.var.user, year);
     const { currency_totals, ...rest } = o.yearly_overview;
     return c.json({
@@ -34,12 +33,11 @@ export function customerBillingApiRoutes(deps: Deps): Hono<UserEnv> {
     });
   });
 
-  app.get("/detail", async (c) => {
-    const q = validate(periodQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    const d = await ownerPeriodBills(deps, c.var.user, q.data.period);
+  app.get("/detail", queryInput(periodQuerySchema, bad), async (c) => {
+    const { period } = c.req.valid("query");
+    const d = await ownerPeriodBills(deps, c.var.user, period);
     return c.json({
-      period: q.data.period,
+      period,
       unit_bills: d.unit_bills.map((r) => ({
         ...unitBillJson(r.bill),
         station_name: r.station_name,

@@ -7,15 +7,10 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { readJson } from "../_http.ts";
+import { jsonInput } from "../_validate.ts";
+import { REPORT_INPUT_ERRORS, reportRequestSchema } from "../../core/report_request.ts";
 import { requireApiRole } from "../_session.ts";
-import {
-  checkReportRequest,
-  generateReport,
-  REPORT_ERRORS,
-  type ReportFile,
-} from "../../services/reports/mod.ts";
-import { invalid } from "../../services/refusal.ts";
+import { generateReport, type ReportFile } from "../../services/reports/mod.ts";
 
 /** The PDF answer of a finished report. */
 export function pdfResponse(file: ReportFile): Response {
@@ -32,11 +27,13 @@ export function pdfResponse(file: ReportFile): Response {
 /** Routes of the report generation, mounted at /reports and at /api/reports. */
 export function reportApiRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
-  app.post("/generate", requireApiRole("admin", "customer", "user"), async (c) => {
-    const body = await readJson(c);
-    if (body === undefined) throw invalid({}, REPORT_ERRORS.invalidBody);
-    const req = checkReportRequest(body, c.var.lang);
-    return pdfResponse(await generateReport(deps, c.var.user, req));
+  // A bad request is answered with its first problem alone (no field named).
+  const bad = REPORT_INPUT_ERRORS.invalidBody;
+  const input = jsonInput(reportRequestSchema, { fields: "none", notJson: bad, notObject: bad });
+  app.post("/generate", requireApiRole("admin", "customer", "user"), input, async (c) => {
+    const req = c.req.valid("json");
+    const language = req.language ?? c.var.lang;
+    return pdfResponse(await generateReport(deps, c.var.user, { ...req, language }));
   });
   return app;
 }

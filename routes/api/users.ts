@@ -4,7 +4,8 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badRequest, idParam, jsonBody, pathId, validate } from "../_http.ts";
+import { idParam, jsonBody, pathId } from "../_http.ts";
+import { queryInput } from "../_validate.ts";
 import { encodeCursor } from "../../core/paging.ts";
 import { apiPage, listJson } from "./_list.ts";
 import { requireApiRole } from "../_session.ts";
@@ -62,10 +63,9 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
     return c.json({ message: "Access code deleted successfully" });
   });
 
-  app.get("/", async (c) => {
-    const parsed = validate(usersQuerySchema, c.req.query());
-    if (!parsed.ok) return badRequest(c, parsed.errors);
-    const users = await findUsers(deps, parsed.data.role, parsed.data.search);
+  app.get("/", queryInput(usersQuerySchema, { message: "validation.failed" }), async (c) => {
+    const { role, search } = c.req.valid("query");
+    const users = await findUsers(deps, role, search);
     return listJson(c, "users", users, (u) => u.id, (u) => u);
   });
   app.post("/", async (c) => {

@@ -11,7 +11,8 @@ import { basicAuth } from "hono/basic-auth";
 import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv, Deps } from "../_deps.ts";
-import { readJson } from "../_http.ts";
+import { jsonInput } from "../_validate.ts";
+import { webhookBodySchema } from "../../core/payment_events.ts";
 import { LANG_COOKIE } from "../_session.ts";
 import { pickLanguage } from "../../services/platform/i18n.ts";
 import { receiveWebhook } from "../../services/payments/mod.ts";
@@ -41,10 +42,11 @@ function openpayCredentials(deps: Deps): MiddlewareHandler<AppEnv> {
 export function webhookRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(openpayCredentials(deps));
-  app.post("/openpay", async (c) => {
-    const receipt = await receiveWebhook(deps, await readJson(c));
-    if (receipt === "invalid") return c.json({ message: c.var.t("validation.bad_json") }, 400);
-    return c.json({ received: receipt });
+  // Any body it cannot read is answered 400 with the one message, naming no field.
+  const bad = "validation.bad_json";
+  const body = jsonInput(webhookBodySchema, { message: bad, fields: "none", notJson: bad });
+  app.post("/openpay", body, async (c) => {
+    return c.json({ received: await receiveWebhook(deps, c.req.valid("json")) });
   });
   return app;
 }

@@ -6,13 +6,14 @@
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Deps, UserEnv } from "../_deps.ts";
-import { badJson, badRequest, idParam, readJson } from "../_http.ts";
+import { idParam } from "../_http.ts";
+import { jsonInput } from "../_validate.ts";
+import { zoneBodyFromForm, zoneFormSchema } from "../../core/zone.ts";
 import { requireApiRole } from "../_session.ts";
 import {
   addZone,
   editZone,
   findZone,
-  parseZone,
   removeZone,
   type StoredZone,
   ZONE_NOT_FOUND,
@@ -51,15 +52,12 @@ export function zoneApiRoutes(deps: Deps): Hono<UserEnv> {
     await next();
   };
 
+  /** A zone body: field errors by path (`levels.1.price`) under the save-failed message. */
+  const zoneInput = jsonInput(zoneFormSchema, { message: "zones.zone_form.errors.save_failed" });
+
   app.get("/", async (c) => c.json({ zones: await zoneViews(deps) }));
-  app.post("/", async (c) => {
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = parseZone(body);
-    if (!parsed.ok) {
-      return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
-    }
-    const zone = await addZone(deps, parsed.zone);
+  app.post("/", zoneInput, async (c) => {
+    const zone = await addZone(deps, zoneBodyFromForm(c.req.valid("json")));
     return c.json({ ...zone, station_count: 0 }, 201);
   });
   app.get("/:id", async (c) => {
@@ -68,15 +66,10 @@ export function zoneApiRoutes(deps: Deps): Hono<UserEnv> {
     const zone = await zoneView(deps, id);
     return zone ? c.json(zone) : notFound(c);
   });
-  app.put("/:id", loadZone, async (c) => {
+  app.put("/:id", loadZone, zoneInput, async (c) => {
     const id = c.var.zone.id;
-    const body = await readJson(c);
-    if (body === undefined) return badJson(c);
-    const parsed = parseZone(body);
-    if (!parsed.ok) {
-      return badRequest(c, parsed.errors, c.var.t("zones.zone_form.errors.save_failed"));
-    }
-    if (!await editZone(deps, id, parsed.zone, parsed.effective_from)) return notFound(c);
+    const form = c.req.valid("json");
+    if (!await editZone(deps, id, zoneBodyFromForm(form), form.effective_from)) return notFound(c);
     return c.json(await zoneView(deps, id));
   });
   app.get("/:id/stations", loadZone, async (c) => {

@@ -4,9 +4,9 @@
  * the processor, and a station's payment status. The rules are core/bill.ts's; the keys
  * db/bills.ts's.
  */
-import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
+import { PAYMENT_INPUT_ERRORS, type PaymentRecord } from "../../core/billing_input.ts";
 import type { Zone } from "../../core/zone.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
 import { kindOfBill, periodOfBill, restatedCustomerBill } from "../../core/bill.ts";
@@ -46,10 +46,7 @@ const BILL_ERRORS = {
   liveReferencePayment: "payments.errors.live_reference",
   notPayable: "billing.errors.bill_not_payable",
   changed: "billing.errors.bill_changed",
-  paymentDate: "billing.errors.payment_date_required",
-  paymentMethod: "billing.errors.payment_method_required",
-  referenceTooLong: "billing.errors.payment_reference_too_long",
-  noteTooLong: "billing.errors.payment_note_too_long",
+  paymentDate: PAYMENT_INPUT_ERRORS.paymentDate,
 } as const;
 
 /** Filters of a bill list. */
@@ -160,62 +157,24 @@ export async function deleteCustomerBillById(deps: Deps, id: number): Promise<vo
   throw conflict(BILL_ERRORS.changed);
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A payment received outside the processor, as an admin records it. */
-const paymentRecordSchema = z.object({
-  method: z.enum(["cash", "transfer"], { error: BILL_ERRORS.paymentMethod }),
-  payment_date: z.string({ error: BILL_ERRORS.paymentDate }).trim().regex(DATE, {
-    error: BILL_ERRORS.paymentDate,
-  }),
-  reference: z.string().trim().max(100, { error: BILL_ERRORS.referenceTooLong }).optional()
-    .default(""),
-  note: z.string().trim().max(500, { error: BILL_ERRORS.noteTooLong }).optional().default(""),
-});
-
-/** The validated record of a payment. */
-type PaymentRecord = z.output<typeof paymentRecordSchema>;
-
-/** Validates a payment record; an invalid-input refusal with field errors otherwise. */
-function checkPaymentRecord(body: unknown, today: string): PaymentRecord {
-  const res = paymentRecordSchema.safeParse(body);
-  const errors: Record<string, string> = {};
-  if (!res.success) {
-    for (const issue of res.error.issues) {
-      const field = String(issue.path[0] ?? "method");
-      errors[field] ??= issue.message.startsWith("billing.")
-        ? issue.message
-        : field === "method"
-        ? BILL_ERRORS.paymentMethod
-        : BILL_ERRORS.paymentDate;
-    }
-    throw invalid(errors);
-  }
-  const d = res.data.payment_date;
-  const ms = Date.parse(`${d}T00:00:00Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== d || d > today) {
-    throw invalid({ payment_date: BILL_ERRORS.paymentDate });
-  }
-  return res.data;
-}
-
 /**
  * Records a payment received outside the processor (cash, direct transfer): the bill becomes
  * paid with the date, reference and note, kept in its history with who recorded it; the tenant
  * and the station's owner are told (`payment_received`). Refuses a bill that is a draft, has
  * nothing due or is already paid, or that waits on a live SPEI reference the tenant may still
- * pay (conflict), and bad input (invalid).
+ * pay (conflict), and a payment dated after today (invalid); the record comes validated
+ * (core/billing_input.ts).
  */
 export async function recordPayment(
   deps: Deps,
   id: number,
-  body: unknown,
+  record: PaymentRecord,
   actor: Pick<User, "id">,
 ): Promise<StoredUnitBill> {
   const clock = clockOf(deps);
   const now = clock.now();
   const today = clock.todayText();
-  const record = checkPaymentRecord(body, today);
+  if (record.payment_date > today) throw invalid({ payment_date: BILL_ERRORS.paymentDate });
   for (let attempt = 0; attempt < 3; attempt++) {
     const entry = await getUnitBillEntry(deps.kv, id);
     if (!entry) throw notFound(BILL_ERRORS.notFound);

@@ -25,11 +25,10 @@
  * customer bill of the period is recomputed from its unit bills in the same atomic commit (when
  * one exists; its finalized flag is kept). Bad input writes nothing.
  */
-import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
 import { parsePeriod } from "../../core/periods.ts";
-import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../../core/consumption_input.ts";
+import { RECALC_INPUT_ERRORS, type RecalcRequest } from "../../core/billing_input.ts";
 import { getZone, zoneVersions } from "../../db/zones.ts";
 import { versionAtEnd, type ZoneVersion } from "../../core/zone_versions.ts";
 import { computePartBill } from "../../core/part_bill.ts";
@@ -50,20 +49,12 @@ import { NoticeBatch } from "./notices.ts";
 import { highConsumptionOf, previousUse } from "./dac.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
 
-/** The recalculation methods of the dialog. */
-export const RECALC_METHODS = [
-  "method_1_extended_range",
-  "method_2_historical_average",
-  "method_3_zone_average",
-  "manual_input",
-] as const;
-type RecalcMethod = typeof RECALC_METHODS[number];
+/** The recalculation methods of the dialog (core/billing_input.ts validates the request). */
+export { RECALC_METHODS } from "../../core/billing_input.ts";
 
 /** Locale keys of the refusals. */
 export const RECALC_ERRORS = {
-  invalidBody: "billing.recalculation.errors.invalid_body",
-  methodRequired: "billing.recalculation.validation.select_method",
-  reasonRequired: "billing.recalculation.validation.reason_required",
+  ...RECALC_INPUT_ERRORS,
   notPast: "billing.recalculation.errors.not_past_period",
   noEstimate: "billing.recalculation.errors.no_estimate",
   conflict: "billing.recalculation.errors.conflict",
@@ -71,43 +62,7 @@ export const RECALC_ERRORS = {
   liveReference: "billing.errors.bill_live_reference",
   billNotFound: "billing.errors.bill_not_found",
   zoneNotFound: BILLING_ERRORS.zoneNotFound,
-  ...CONSUMPTION_ERRORS,
 } as const;
-
-const bodySchema = z.object({
-  override_reason: z.unknown().optional(),
-  recalculation_method: z.unknown().optional(),
-  energy_consumption: z.unknown().optional(),
-});
-
-/** A validated request. */
-interface RecalcRequest {
-  reason: string;
-  method: RecalcMethod;
-  /** The manual kWh (manual_input only). */
-  kwh: number | null;
-}
-
-/** Validates a body; an invalid-input refusal with field errors otherwise. */
-function checkRecalcBody(body: unknown): RecalcRequest {
-  const parsed = bodySchema.safeParse(body);
-  if (!parsed.success || Array.isArray(body)) throw invalid({}, RECALC_ERRORS.invalidBody);
-  const { override_reason, recalculation_method, energy_consumption } = parsed.data;
-  const errors: Record<string, string> = {};
-  const reason = typeof override_reason === "string" ? override_reason.trim() : "";
-  if (reason === "" || reason.length > 2000) errors.override_reason = RECALC_ERRORS.reasonRequired;
-  const method = RECALC_METHODS.find((m) => m === recalculation_method);
-  if (!method) errors.recalculation_method = RECALC_ERRORS.methodRequired;
-  let kwh: number | null = null;
-  if (method === "manual_input") {
-    const input = parseConsumptionInput(energy_consumption);
-    if (input.ok) kwh = input.kwh;
-    else errors.energy_consumption = input.key;
-  }
-  const first = Object.values(errors)[0];
-  if (first) throw invalid(errors, first);
-  return { reason, method: method!, kwh };
-}
 
 /** Who recalculates. */
 interface RecalcActor {
@@ -150,17 +105,17 @@ async function zoneAverage(
 
 /**
  * Recalculates unit bill `id` of `kind`; answers the updated bill. Refuses (nothing written) a
- * bad body or a period not past (invalid), an unknown bill or zone (not found), a paid bill or
- * one with a live SPEI reference, or one that kept changing meanwhile (conflict).
+ * period not past (invalid), an unknown bill or zone (not found), a paid bill or
+ * one with a live SPEI reference, or one that kept changing meanwhile (conflict). The request
+ * comes validated (core/billing_input.ts).
  */
 export async function recalculateBill(
   deps: Deps,
   id: number,
   kind: "monthly" | "bimonthly",
-  body: unknown,
+  req: RecalcRequest,
   actor: RecalcActor,
 ): Promise<StoredUnitBill> {
-  const req = checkRecalcBody(body);
   for (let attempt = 0; attempt < 3; attempt++) {
     const entry = await getUnitBillEntry(deps.kv, id);
     const old = entry?.value;

@@ -30,6 +30,7 @@ import type { Deps } from "../deps.ts";
 import { averageEnergy } from "../../core/estimation.ts";
 import { parsePeriod, type Period } from "../../core/periods.ts";
 import { clockOf } from "../platform/clock.ts";
+import { RUN_INPUT_ERRORS } from "../../core/billing_input.ts";
 import { invalid, notFound } from "../refusal.ts";
 import { getZone, listZones, type StoredZone, zoneVersions } from "../../db/zones.ts";
 import { versionAtEnd } from "../../core/zone_versions.ts";
@@ -59,9 +60,8 @@ export { previousPeriods } from "../../core/estimation.ts";
 
 /** Locale keys of the errors a run refuses with. */
 export const BILLING_ERRORS = {
-  invalidPeriod: "billing.errors.invalid_period",
+  ...RUN_INPUT_ERRORS,
   futurePeriod: "billing.errors.future_period",
-  invalidZone: "billing.errors.invalid_zone",
   zoneNotFound: "billing.errors.zone_not_found",
 } as const;
 
@@ -133,27 +133,9 @@ export interface BillingOptions {
   only?: { stationId: number; finalizeSlots: readonly string[] };
 }
 
-/** Validates a period; an invalid-input refusal otherwise. */
-export function checkPeriod(period: unknown): Period {
-  try {
-    return parsePeriod(period);
-  } catch (e) {
-    throw invalid({ period: BILLING_ERRORS.invalidPeriod }, undefined, (e as Error).message);
-  }
-}
-
-/** Validates a zone id (a positive integer, or its digits); an invalid-input refusal otherwise. */
-export function checkZoneId(zoneId: unknown): number {
-  const n = typeof zoneId === "string" && /^\d{1,15}$/.test(zoneId) ? Number(zoneId) : zoneId;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) {
-    throw invalid(
-      { zone_id: BILLING_ERRORS.invalidZone },
-      undefined,
-      `zone_id must be a positive integer, saw ${JSON.stringify(zoneId)}`,
-    );
-  }
-  return n;
-}
+/** A period, or its text (`YYYY-MM[-MM]`, valid: the callers parsed it, core/billing_input.ts). */
+const periodOf = (period: Period | string): Period =>
+  typeof period === "string" ? parsePeriod(period) : period;
 
 /** Refuses a period that has not started at `now`. */
 function checkStarted(period: Period, bounds: { from: number }, now: number): void {
@@ -201,17 +183,16 @@ function endedAt(deps: Deps, period: Period): boolean {
 }
 
 /**
- * Bills one zone for a period. Refuses a bad period or zone id, a period not started (invalid)
- * and an unknown zone (not found) before reading or writing anything else.
+ * Bills one zone for a period. Refuses a period not started (invalid) and an unknown zone (not
+ * found) before reading or writing anything else.
  */
 export async function runBilling(
   deps: Deps,
-  zoneId: unknown,
-  periodText: unknown,
+  id: number,
+  periodText: Period | string,
   options: BillingOptions = {},
 ): Promise<BillingResult> {
-  const period = checkPeriod(periodText);
-  const id = checkZoneId(zoneId);
+  const period = periodOf(periodText);
   checkStarted(period, clockOf(deps).periodBounds(period), deps.now());
   const zone = await getZone(deps.kv, id);
   if (!zone) throw notFound(BILLING_ERRORS.zoneNotFound, `zone ${id} does not exist`);
@@ -223,10 +204,10 @@ export async function runBilling(
 /** Bills every zone for a period (the script's `--all`). */
 export async function runBillingAll(
   deps: Deps,
-  periodText: unknown,
+  periodText: Period | string,
   options: BillingOptions = {},
 ): Promise<BillingResult> {
-  const period = checkPeriod(periodText);
+  const period = periodOf(periodText);
   checkStarted(period, clockOf(deps).periodBounds(period), deps.now());
   const zones = await listZones(deps.kv);
   const result = emptyResult(

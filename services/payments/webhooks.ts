@@ -17,12 +17,12 @@ import {
   releaseEvent,
   settleEvent,
 } from "../../db/payments.ts";
-import { type StoredEvent } from "../../core/payment_events.ts";
+import { type StoredEvent, type WebhookBody } from "../../core/payment_events.ts";
 import { openpayClient, openpayConfigured, OpenpayError } from "./openpay_client.ts";
 import { settleEnded, type SettleOutcome, settlePaid } from "./settle.ts";
 
 /** What the webhook did with a body. */
-export type WebhookReceipt = "verification" | "duplicate" | "accepted" | "ignored" | "invalid";
+export type WebhookReceipt = "verification" | "duplicate" | "accepted" | "ignored";
 
 const work = new Set<Promise<void>>();
 
@@ -40,24 +40,19 @@ const HANDLED = new Set([
 ]);
 
 /**
- * Takes one webhook body (already authorized): answers at once what it will do, handling a new
- * charge event in the background.
+ * Takes one webhook body (already authorized and validated, core/payment_events.ts): answers at
+ * once what it will do, handling a new charge event in the background.
  */
-export async function receiveWebhook(deps: Deps, body: unknown): Promise<WebhookReceipt> {
-  const b = body as Record<string, unknown> | null;
-  if (!b || typeof b !== "object" || typeof b.type !== "string") return "invalid";
+export async function receiveWebhook(deps: Deps, body: WebhookBody): Promise<WebhookReceipt> {
   const at = new Date(deps.now()).toISOString();
-  if (b.type === "verification") {
-    if (typeof b.verification_code !== "string") return "invalid";
-    await putVerification(deps.kv, b.verification_code.slice(0, 100), at);
+  if ("verification_code" in body) {
+    await putVerification(deps.kv, body.verification_code.slice(0, 100), at);
     deps.log.log("info", "openpay webhook verification code received", {});
     return "verification";
   }
-  const tx = b.transaction as Record<string, unknown> | null | undefined;
-  if (!tx || typeof tx !== "object" || typeof tx.id !== "string" || !tx.id) return "invalid";
   const event: StoredEvent = {
-    type: b.type.slice(0, 60),
-    transaction_id: tx.id.slice(0, 100),
+    type: body.type.slice(0, 60),
+    transaction_id: body.transaction.id.slice(0, 100),
     received_at: at,
     outcome: "received",
     bill_id: null,

@@ -13,11 +13,10 @@
  *   reports, `{reportType}_report_{stationId}_{period}_{language}.pdf` for customer reports.
  */
 import { Refusal } from "../refusal.ts";
-import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
-import { isLanguage, type Language } from "../../core/roles.ts";
-import { parsePeriod } from "../../core/periods.ts";
+import type { Language } from "../../core/roles.ts";
+import { REPORT_INPUT_ERRORS, type ReportInput } from "../../core/report_request.ts";
 import type { Zone } from "../../core/zone.ts";
 import { getDevice, unitBindings } from "../../db/devices.ts";
 import { type StoredDevice } from "../../core/devices.ts";
@@ -36,20 +35,9 @@ import { zoneOfBill } from "../../core/reports.ts";
 import { renderUnitPdf } from "./pdf/unit_pdf.ts";
 import { renderCustomerPdf } from "./pdf/customer_pdf.ts";
 
-/** The report types of the API. */
-const REPORT_TYPES = ["monthly", "bimester", "customer", "bimester_customer"] as const;
-/** One report type. */
-type ReportType = typeof REPORT_TYPES[number];
-
 /** Locale keys of the refusals. */
 export const REPORT_ERRORS = {
-  invalidBody: "reports.errors.invalid_body",
-  invalidType: "reports.errors.invalid_report_type",
-  invalidStation: "reports.errors.invalid_station",
-  invalidUnit: "reports.errors.invalid_unit",
-  invalidMonth: "reports.errors.invalid_month",
-  invalidPeriod: "reports.errors.invalid_period",
-  invalidLanguage: "reports.errors.invalid_language",
+  ...REPORT_INPUT_ERRORS,
   forbidden: "reports.errors.forbidden",
   stationNotFound: "reports.errors.station_not_found",
   unitNotFound: "reports.errors.unit_not_found",
@@ -66,67 +54,8 @@ function refused(
   return new Refusal(kind, key, {}, undefined, params);
 }
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const BIMESTER = /^\d{4}-(01-02|03-04|05-06|07-08|09-10|11-12)$/;
-
-const schema = z.object({
-  reportType: z.enum(REPORT_TYPES, { error: REPORT_ERRORS.invalidType }),
-  stationId: z.preprocess(
-    (v) => (typeof v === "string" && /^\d{1,15}$/.test(v) ? Number(v) : v),
-    z.number({ error: REPORT_ERRORS.invalidStation }).int({ error: REPORT_ERRORS.invalidStation })
-      .positive({ error: REPORT_ERRORS.invalidStation }).max(Number.MAX_SAFE_INTEGER, {
-        error: REPORT_ERRORS.invalidStation,
-      }),
-  ),
-  unitId: z.string().regex(/^[\w.-]{1,64}$/, { error: REPORT_ERRORS.invalidUnit }).optional(),
-  month: z.string().max(16).optional(),
-  period: z.string().max(16).optional(),
-  language: z.string().max(8).optional(),
-});
-
-/** A validated report request. */
-interface ReportRequest {
-  reportType: ReportType;
-  stationId: number;
-  /** The unit (unit reports only). */
-  unitId: string | null;
-  /** `YYYY-MM` for monthly types, `YYYY-MM-MM` for bimonthly ones. */
-  period: string;
-  language: Language;
-}
-
-/** Validates a body; an invalid-input refusal with the first problem otherwise. */
-export function checkReportRequest(body: unknown, fallback: Language): ReportRequest {
-  if (!body || typeof body !== "object" || Array.isArray(body)) {
-    throw refused("invalid", REPORT_ERRORS.invalidBody);
-  }
-  const res = schema.safeParse(body);
-  if (!res.success) {
-    const msg = res.error.issues[0]?.message ?? "";
-    throw refused(
-      "invalid",
-      Object.values(REPORT_ERRORS).includes(msg as never) ? msg : REPORT_ERRORS.invalidBody,
-    );
-  }
-  const d = res.data;
-  const monthly = d.reportType === "monthly" || d.reportType === "customer";
-  const period = monthly ? d.month ?? d.period : d.period ?? d.month;
-  if (typeof period !== "string" || !(monthly ? MONTH : BIMESTER).test(period)) {
-    throw refused("invalid", monthly ? REPORT_ERRORS.invalidMonth : REPORT_ERRORS.invalidPeriod);
-  }
-  const unit = d.reportType === "monthly" || d.reportType === "bimester";
-  if (unit && !d.unitId) throw refused("invalid", REPORT_ERRORS.invalidUnit);
-  if (d.language !== undefined && !isLanguage(d.language)) {
-    throw refused("invalid", REPORT_ERRORS.invalidLanguage);
-  }
-  return {
-    reportType: d.reportType,
-    stationId: d.stationId,
-    unitId: unit ? d.unitId! : null,
-    period: parsePeriod(period).text,
-    language: (d.language as Language | undefined) ?? fallback,
-  };
-}
+/** A validated report request (core/report_request.ts) in the language it is written in. */
+type ReportRequest = ReportInput & { language: Language };
 
 /** A finished report. */
 export interface ReportFile {
@@ -174,7 +103,7 @@ export async function unitTenant(
 }
 
 /**
- * Builds a report for `viewer`. Refuses a bad request (invalid), a role that may not have this
+ * Builds a report for `viewer`. Refuses a role that may not have this
  * kind of report (forbidden), a station, unit or bill that is missing or not theirs (not found).
  * Drafts (bills of a period still open) are previews for the admin: others get not found.
  */

@@ -3,7 +3,7 @@
  * (`views.ts`, with the pure helpers of `core/reports.ts`) and the PDF reports (`generate.ts`, drawn by
  * `pdf/`). Routes import from here.
  */
-export { checkReportRequest, generateReport, REPORT_ERRORS, type ReportFile } from "./generate.ts";
+export { generateReport, REPORT_ERRORS, type ReportFile } from "./generate.ts";
 export {
   type PeriodRow,
   type StationContext,

@@ -1,0 +1,122 @@
+/**
+ * Validation at the edge, in one style (issue 26): a route names the zod schema of its query
+ * (`@hono/zod-validator`) or of its JSON body ({@link jsonInput}), its handler reads the parsed,
+ * typed input with `c.req.valid("query" | "json")`, and the services take that input as it is.
+ * A failure is refused by ONE hook ({@link refusalOf}) as an invalid-input {@link Refusal},
+ * which `routes/_refusal.tsx` answers 400 `{message, errors}` translated, as the API always has.
+ *
+ * The body is read by `readJson` (its size limit, 413, and its content type, 415), not by
+ * hono's `validator("json")`, which reads bodies of any size; its parsed value is validated here
+ * and stored as the request's validated `json`.
+ */
+import { zValidator } from "@hono/zod-validator";
+import type { MiddlewareHandler } from "hono";
+import type { z } from "zod";
+import type { FieldErrors } from "../core/schemas.ts";
+import { invalid, type Refusal } from "../services/refusal.ts";
+import type { AppEnv } from "./_deps.ts";
+import { badJson, readJson } from "./_http.ts";
+
+/** How a route words its refusal of bad input. */
+export interface Rules {
+  /** Locale key of the message; by default the first field error's. */
+  message?: string;
+  /** Which field errors the answer names: all of them (default), the first, or none. */
+  fields?: "all" | "first" | "none";
+  /**
+   * A body that is missing, not JSON or `null`: answered `{message, errors: {}}` with the message
+   * `validation.bad_json` by default, or refused with this locale key alone.
+   */
+  notJson?: string;
+  /** A JSON body that is not an object (an array, a scalar): as {@link notJson} by default. */
+  notObject?: string;
+  /** Largest body in bytes (the `readJson` default otherwise). */
+  limit?: number;
+}
+
+/** A zod issue as the hook reads it. */
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  params?: Record<string, unknown>;
+}
+
+const LOCALE_KEY = /^[a-z_]+(\.[a-z0-9_]+)+$/;
+
+/**
+ * Field errors of zod issues: by the issue's path (`levels.1.price`; `_` for the body itself),
+ * the first message of each field, a locale key (`validation.invalid` for zod's own wording).
+ */
+export function fieldErrors(issues: readonly Issue[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.map(String).join(".") : "_";
+    out[key] ??= LOCALE_KEY.test(issue.message) ? issue.message : "validation.invalid";
+  }
+  return out;
+}
+
+/**
+ * The one hook: the refusal of input that failed its schema, worded by `rules`. An issue may
+ * carry a `detail` param (not translated: for logs and API callers).
+ */
+export function refusalOf(issues: readonly Issue[], rules: Rules = {}): Refusal {
+  const all = Object.entries(fieldErrors(issues));
+  const named = rules.fields === "none" ? [] : rules.fields === "first" ? all.slice(0, 1) : all;
+  const detail = issues[0]?.params?.detail;
+  return invalid(
+    Object.fromEntries(named),
+    rules.message ?? all[0]?.[1],
+    typeof detail === "string" ? detail : undefined,
+  );
+}
+
+/** The request's query validated with `schema` (typed `c.req.valid("query")`); refused otherwise. */
+export function queryInput<S extends z.ZodType>(
+  schema: S,
+  rules: Rules = {},
+) {
+  return zValidator("query", schema, (result) => {
+    if (!result.success) throw refusalOf(result.error.issues, rules);
+  });
+}
+
+/** The input of a handler behind {@link jsonInput} with `S`. */
+export type JsonIn<S extends z.ZodType> = { in: { json: z.input<S> }; out: { json: z.output<S> } };
+
+/**
+ * The JSON body read within its limit and validated with `schema` (typed `c.req.valid("json")`);
+ * refused otherwise, changing nothing.
+ */
+export function jsonInput<
+  S extends z.ZodType,
+  E extends AppEnv = AppEnv,
+  P extends string = string,
+>(
+  schema: S,
+  rules: Rules = {},
+): MiddlewareHandler<E, P, JsonIn<S>> {
+  return async (c, next) => {
+    const body = await readJson(c, rules.limit);
+    const missing = body === undefined || body === null;
+    if (missing || typeof body !== "object" || Array.isArray(body)) {
+      const key = missing ? rules.notJson : rules.notObject ?? rules.notJson;
+      if (key === undefined) return badJson(c);
+      throw invalid({}, key);
+    }
+    const res = schema.safeParse(body);
+    if (!res.success) throw refusalOf(res.error.issues, rules);
+    c.req.addValidatedData("json", res.data as object);
+    await next();
+  };
+}
+
+/**
+ * `data` (a page's posted form, say) validated with `schema`; the hook's refusal otherwise, for
+ * the handlers that answer a refusal themselves (with their page or a redirect).
+ */
+export function checked<S extends z.ZodType>(schema: S, data: unknown, rules: Rules = {}) {
+  const res = schema.safeParse(data);
+  if (!res.success) throw refusalOf(res.error.issues, rules);
+  return res.data as z.output<S>;
+}

@@ -5,6 +5,7 @@ import {
   effectiveStationStatus,
   GENERATED_MQTT_PASSWORD_LENGTH,
   isIpAddress,
+  LOCATION_FIELDS,
   locationJson,
   MQTT_PASSWORD_ALPHABET,
   MQTT_PASSWORD_MIN_LENGTH,
@@ -73,16 +74,7 @@ Deno.test("parseLocation() reads JSON strings and objects; plain text is the cit
   assert.ok(!("extra" in loc));
   assert.deepEqual(parseLocation({ country: "MX" }).country, "MX");
   assert.deepEqual(parseLocation(locationJson(loc)), loc, "round trip");
-  assert.deepEqual(Object.keys(JSON.parse(locationJson(loc))), [
-    "street",
-    "street_number",
-    "colony",
-    "postal_code",
-    "city",
-    "state",
-    "country",
-    "indications",
-  ]);
+  assert.deepEqual(Object.keys(JSON.parse(locationJson(loc))), [...LOCATION_FIELDS], "form order");
 });
 
 Deno.test("ssrUnitProblems() holds 1 to 12 SSRs, pins up to 19, units on existing SSRs", () => {

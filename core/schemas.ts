@@ -211,9 +211,9 @@ export const accessCodeSchema = z.object({
   /** A tenant code's move-in date (`YYYY-MM-DD`, 2000 to 2100); empty or absent: none. */
   move_in_date: z.preprocess(
     (v) => v === "" ? null : v,
-    z.string({ error: "users.code_form.errors.move_in_date" }).refine(
+    z.string({ error: "validation.move_in_date" }).refine(
       (d) => isRealDate(d) && d >= "2000-01-01" && d <= "2100-12-31",
-      "users.code_form.errors.move_in_date",
+      "validation.move_in_date",
     ).nullish(),
   ),
 });

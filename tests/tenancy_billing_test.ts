@@ -471,3 +471,55 @@ Deno.test("a run killed after committing bills and before telling tenants: the n
     w.t.close();
   }
 });
+
+Deno.test("an access code's move-in date starts the tenancy of the tenant who registers with it; a bad date is refused", async () => {
+  const w = await world("2026-10-20T18:00:00Z");
+  try {
+    // unit_1 is left first, then offered by a code whose tenant moved in on the 12th.
+    const out = await post(w, `/api/devices/remove-tenant/${w.sensors[0]}`, {
+      effective_from: "2026-10-05",
+    });
+    assert.equal(out.status, 200);
+    for (const move_in_date of ["2026-02-30", "1999-12-31"]) {
+      const bad = await post(w, "/api/users/access-codes", {
+        code: "MVEN2345",
+        role: "user",
+        assignments: { units: [`${w.sensors[0]}:unit_1`] },
+        move_in_date,
+      });
+      assert.equal(bad.status, 400, move_in_date);
+      assert.ok(JSON.stringify(bad.body).includes("2000"), JSON.stringify(bad.body));
+    }
+    const made = await post(w, "/api/users/access-codes", {
+      code: "MVEN2345",
+      role: "user",
+      assignments: { units: [`${w.sensors[0]}:unit_1`] },
+      move_in_date: "2026-10-12",
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const reg = await call(w.t, "POST", "/auth/register", {
+      json: {
+        email: "nueva@test.mx",
+        password: "secret1",
+        full_name: "Nueva Inquilina",
+        phone: "+525512345678",
+        role: "user",
+        accessCode: "MVEN2345",
+      },
+    });
+    assert.equal(reg.status, 201, await reg.clone().text());
+    const id = (await reg.json()).user.id;
+    const history = await call(w.t, "GET", `/api/devices/${w.sensors[0]}/tenancies`, {
+      token: w.admin,
+    });
+    assert.deepEqual(
+      (await history.json()).tenancies.map((t: { tenant_id: number; from: string | null }) => [
+        t.tenant_id,
+        t.from,
+      ]),
+      [[w.tenants[0], null], [id, new Date(at("2026-10-12")).toISOString()]],
+    );
+  } finally {
+    w.t.close();
+  }
+});

@@ -46,10 +46,13 @@ async function main() {
     throw e;
   }
   const log = createLogger(config.logLevel);
-  // Without Openpay keys the local sandbox stands in (test mode), spoken to like Openpay.
+  // Without Openpay keys the local sandbox stands in (test mode), spoken to like Openpay; its
+  // charges are kept in the data folder.
+  if (!openpayConfigured(config.openpay)) await Deno.mkdir(config.dataDir, { recursive: true });
   const localOpenpay = openpayConfigured(config.openpay) ? null : await startLocalOpenpay(
     config.openpay,
     config.port,
+    config.dataDir,
     (line) => log.log("debug", "openpay sandbox", { line }),
   );
   if (localOpenpay) config = { ...config, openpay: localOpenpay.settings };
@@ -114,14 +117,20 @@ async function main() {
   // at start-up, then on the store's five-minute schedule.
   const reconcile = startReconciliation(deps, {
     onSweep: (r) => {
-      if (r.paid + r.expired > 0) log.log("info", "payments reconciled", { ...r });
+      if (r.paid + r.expired + r.unknown > 0) log.log("info", "payments reconciled", { ...r });
     },
   });
-  out(
-    localOpenpay
-      ? `Payments: test mode, local Openpay sandbox at ${localOpenpay.sandbox.url}`
-      : `Payments: Openpay ${config.openpay.production ? "production" : "sandbox (test mode)"}`,
-  );
+  if (localOpenpay) {
+    const s = localOpenpay.settings;
+    out(`Payments: test mode, local Openpay sandbox at ${localOpenpay.sandbox.url}`);
+    out(`  merchant ${s.merchantId}, key ${s.privateKey}; simulate a tenant's transfer with:`);
+    out(
+      `  OPENPAY_API_URL=${s.apiUrl} OPENPAY_MERCHANT_ID=${s.merchantId} ` +
+        `OPENPAY_PRIVATE_KEY=${s.privateKey} deno task openpay-sandbox pay <charge id>`,
+    );
+  } else {
+    out(`Payments: Openpay ${config.openpay.production ? "production" : "sandbox (test mode)"}`);
+  }
 
   const app = createApp(deps);
   const ac = new AbortController();

@@ -55,6 +55,8 @@ export type PaymentCause =
   | "nothing_due"
   | "reference_created"
   | "reference_expired"
+  /** The processor no longer knows the reference's charge. */
+  | "reference_unknown"
   | "processor_event"
   | "due_date_passed"
   | "recorded_by_admin"

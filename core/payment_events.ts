@@ -34,7 +34,13 @@ export interface StoredEvent {
 export interface PaymentFlag {
   id: string;
   at: string;
-  reason: "unknown_charge" | "wrong_amount" | "wrong_order" | "duplicate_payment";
+  reason:
+    | "unknown_charge"
+    | "wrong_amount"
+    | "wrong_order"
+    | "duplicate_payment"
+    /** The processor answers it no longer knows a stored reference's charge. */
+    | "charge_not_found";
   event_type: string;
   transaction_id: string;
   bill_id: number | null;

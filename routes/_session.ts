@@ -112,7 +112,7 @@ export function csrfMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
 }
 
 /** The origin a browser on the portal sends: `PUBLIC_URL`'s, else scheme and Host header. */
-function ownOrigin(c: Context, deps: Deps): string {
+export function ownOrigin(c: Context, deps: Deps): string {
   if (deps.config.publicUrl) return deps.config.publicUrl.origin;
   const url = new URL(c.req.url);
   return `${url.protocol}//${c.req.header("host") ?? url.host}`;

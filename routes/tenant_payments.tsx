@@ -2,7 +2,8 @@
  * The tenant's payment pages (spec 001 section 2): `/user/payments`, the payment form
  * `/user/payment?bill=…` and `/user/payment/success?bill=…` (the spec's navigation state is the
  * bill in the URL), and `POST /user/payment/generate` (form field `bill`) that generates the
- * reference and shows the success page, or the form again with the message.
+ * reference and shows the success page, or the form again with the message; in test mode
+ * `/user/payment/receipt?bill=…`, the SPEI receipt PDF when no processor dashboard serves it.
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
@@ -11,14 +12,17 @@ import { renderPage } from "./_page.tsx";
 import { formString, readForm, validate } from "./_http.ts";
 import { attempt, Refusal, refusalStatus } from "./_refusal.tsx";
 import {
+  PAYMENT_ERRORS,
   paymentsSummary,
   paymentsTestMode,
   referenceFor,
+  speiReceipt,
   tenantPayment,
 } from "../services/payments/mod.ts";
 import { PaymentsPage } from "../components/payments/PaymentsPage.tsx";
 import { PaymentError, PaymentForm } from "../components/payments/PaymentForm.tsx";
 import { clockOf } from "../services/platform/clock.ts";
+import { notFound } from "../services/refusal.ts";
 
 const billQuery = z.object({ bill: z.string().regex(/^\d{1,12}$/) });
 
@@ -82,6 +86,19 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
     }, error ? refusalStatus(error) as 400 | 404 | 409 | 503 : 200);
   }
 
+  // The receipt the portal serves itself (test mode without Openpay's dashboard).
+  app.get("/payment/receipt", async (c) => {
+    const q = validate(billQuery, { bill: c.req.query("bill") });
+    if (!q.ok) throw notFound(PAYMENT_ERRORS.notFound);
+    const file = await speiReceipt(deps, c.var.user, Number(q.data.bill), c.var.t);
+    return new Response(file.bytes as Uint8Array<ArrayBuffer>, {
+      headers: {
+        "content-type": "application/pdf",
+        "content-disposition": `inline; filename="${file.filename}"`,
+        "cache-control": "private, no-store",
+      },
+    });
+  });
   app.get("/payment", (c) => form(c, c.req.query("bill")));
   app.get("/payment/success", (c) => form(c, c.req.query("bill")));
 

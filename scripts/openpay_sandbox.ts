@@ -7,11 +7,17 @@
  *   portal's port from `PORT` or 8000) with `OPENPAY_WEBHOOK_USER`/`OPENPAY_WEBHOOK_PASSWORD`. It
  *   prints the settings to start the portal with.
  * - `deno task openpay-sandbox pay <charge id>` simulates the tenant's transfer on a running
- *   sandbox (at `OPENPAY_API_URL`, default `http://127.0.0.1:4010`): the charge completes and
- *   `charge.succeeded` is delivered to the portal.
+ *   sandbox: the charge completes and `charge.succeeded` is delivered to the portal. The sandbox
+ *   is found by `OPENPAY_API_URL`, `OPENPAY_MERCHANT_ID`, `OPENPAY_PRIVATE_KEY` (as the portal
+ *   prints them in test mode), else by the state it keeps in `DATA_DIR` (default `./data`; the
+ *   portal's own sandbox of `deno task demo` or `start` without keys), else
+ *   `http://127.0.0.1:4010`.
+ *
+ * Either way the sandbox keeps its merchant, key and charges in `DATA_DIR`.
  */
 import { parseArgs } from "node:util";
 import { basicAuth, startOpenpaySandbox } from "../services/payments/mod.ts";
+import { readSandboxState, sandboxStateFile } from "../services/payments/sandbox/state.ts";
 
 const enc = new TextEncoder();
 const out = (l: string) => Deno.stdout.writeSync(enc.encode(l + "\n"));
@@ -33,15 +39,18 @@ async function main(): Promise<number> {
     return 0;
   }
   const env = Deno.env.toObject();
-  const merchantId = env.OPENPAY_MERCHANT_ID || "msandbox000000000000";
-  const privateKey = env.OPENPAY_PRIVATE_KEY || "sk_sandbox";
+  const stateFile = sandboxStateFile(env.DATA_DIR || "./data");
+  const kept = await readSandboxState(stateFile).catch(() => null);
+  const merchantId = env.OPENPAY_MERCHANT_ID || kept?.merchant_id || "msandbox000000000000";
+  const privateKey = env.OPENPAY_PRIVATE_KEY || kept?.private_key || "sk_sandbox";
   if (positionals[0] === "pay") {
     const id = positionals[1];
     if (!id) {
       err("pay needs the charge id (the admin's Payments page shows it)");
       return 2;
     }
-    const base = (env.OPENPAY_API_URL || `http://127.0.0.1:${values.port}`).replace(/\/+$/, "");
+    const base = (env.OPENPAY_API_URL || kept?.url || `http://127.0.0.1:${values.port}`)
+      .replace(/\/+$/, "");
     try {
       const res = await fetch(
         `${base}/v1/${merchantId}/charges/${encodeURIComponent(id)}/simulate-transfer`,
@@ -68,12 +77,14 @@ async function main(): Promise<number> {
   const password = env.OPENPAY_WEBHOOK_PASSWORD || "sandbox-webhook-password";
   const url = values["webhook-url"] ||
     `http://127.0.0.1:${env.PORT || 8000}/api/webhooks/openpay`;
+  await Deno.mkdir(env.DATA_DIR || "./data", { recursive: true });
   const sandbox = await startOpenpaySandbox({
     merchantId,
     privateKey,
     port,
     webhook: { url, user, password },
     onLog: out,
+    stateFile,
   });
   out(`Openpay sandbox at ${sandbox.url}, webhooks to ${url}`);
   out("Start the portal with:");

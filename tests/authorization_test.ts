@@ -962,6 +962,12 @@ const ROUTES: Row[] = [
     expect: page("user", 404),
   },
   {
+    method: "GET",
+    route: "/user/payment/receipt",
+    path: (f) => `/user/payment/receipt?bill=${f.bills.unit[0]}`,
+    expect: page("user", 404),
+  },
+  {
     method: "POST",
     route: "/user/payment/generate",
     body: (f) => ({ form: { bill: String(f.bills.unit[0]) } }),

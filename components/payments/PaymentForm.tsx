@@ -2,8 +2,9 @@
  * The payment form `/user/payment?bill=…` and `/user/payment/success?bill=…` (spec 001 section
  * 2; the spec's navigation state is the bill in the URL): the summary (unit, billing period, due
  * date, total), the generate button with its spinner, then the CLABE, reference, bank, exact
- * amount, validity, receipt and copy buttons, the transfer instructions (5 steps for the named
- * bank, 4 for others) and the wait notice; the error screens with a back button.
+ * amount, validity, receipt and copy buttons, the transfer instructions (both: 5 steps for the
+ * named bank, 4 for others) and the wait notice; a reference the processor no longer knows is
+ * said to be no longer valid, with the generate button; the error screens with a back button.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { TenantPayment } from "../../services/payments/mod.ts";
@@ -47,25 +48,36 @@ export function PaymentError(
   );
 }
 
+/**
+ * The transfer instructions, both groups: the receiving bank (BBVA on Openpay) says nothing of
+ * the payer's, and the portal does not know the tenant's bank. The other banks' 4 steps come
+ * first (most tenants pay from another bank), then the named bank's 5.
+ */
 function Instructions({ t, p }: { t: Translate; p: TenantPayment }) {
   const I = (k: string, x?: Record<string, string>) =>
     t(`payments.payment_form.instructions.${k}`, x);
-  const named = /bbva|bancomer/i.test(p.spei_bank ?? "");
-  const group = named ? "named_bank" : "other_banks";
   const values = {
     clabe: p.spei_clabe ?? "",
     reference: p.spei_reference ?? "",
     bank: p.spei_bank ?? "",
     amount: mxn(p.amount_due, p.currency),
   };
-  const steps = named ? [1, 2, 3, 4, 5] : [1, 2, 3, 4];
+  const groups = [
+    { group: "other_banks", steps: [1, 2, 3, 4] },
+    { group: "named_bank", steps: [1, 2, 3, 4, 5] },
+  ];
   return (
-    <details className="card" data-testid="transfer-instructions">
+    <details className="card pay-instructions" data-testid="transfer-instructions">
       <summary>{I("show")}</summary>
-      <h3>{I(`${group}.title`)}</h3>
-      <ol className="pay-steps">
-        {steps.map((n) => <li key={n}>{I(`${group}.step_${n}`, values)}</li>)}
-      </ol>
+      <p className="muted">{I("intro", values)}</p>
+      {groups.map(({ group, steps }) => (
+        <section key={group} data-testid={`instructions-${group}`}>
+          <h3>{I(`${group}.title`)}</h3>
+          <ol className="pay-steps">
+            {steps.map((n) => <li key={n}>{I(`${group}.step_${n}`, values)}</li>)}
+          </ol>
+        </section>
+      ))}
     </details>
   );
 }
@@ -143,6 +155,11 @@ export function PaymentForm({ t, p, testMode, now, offsetMinutes, error }: Payme
         )
         : p.status !== "paid" && (
           <section className="card">
+            {p.reference_unknown && (
+              <p className="pay-notice pay-warning" data-testid="reference-unknown">
+                {t("payments.reference_unknown_notice")}
+              </p>
+            )}
             <p>{F("generate_description")}</p>
             <Island
               of={GenerateReference}

@@ -70,6 +70,11 @@ function Row(
         )
         : (
           <div className="pay-actions">
+            {p.reference_unknown && (
+              <p className="pay-notice pay-warning" data-testid="reference-unknown">
+                {t("payments.reference_unknown_notice")}
+              </p>
+            )}
             <a
               className={`btn${pastDue ? " btn-danger" : ""}`}
               href={`/user/payment?bill=${p.id}`}

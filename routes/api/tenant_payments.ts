@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
 import type { AppEnv } from "../_deps.ts";
 import { pathId } from "../_http.ts";
-import { requireApiRole } from "../_session.ts";
+import { ownOrigin, requireApiRole } from "../_session.ts";
 import {
   PAYMENT_ERRORS,
   paymentsSummary,
@@ -21,18 +21,22 @@ export function tenantPaymentApiRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<UserEnv>();
   app.use("*", requireApiRole("user"));
 
-  app.get("/summary", async (c) => c.json(summaryJson(await paymentsSummary(deps, c.var.user))));
+  app.get(
+    "/summary",
+    async (c) => c.json(summaryJson(await paymentsSummary(deps, c.var.user), ownOrigin(c, deps))),
+  );
 
   app.get("/:id", async (c) => {
     const id = pathId(c, PAYMENT_ERRORS.notFound);
-    return c.json(paymentJson(await tenantPayment(deps, c.var.user, id)));
+    return c.json(paymentJson(await tenantPayment(deps, c.var.user, id), ownOrigin(c, deps)));
   });
 
   app.post("/:id/pay", async (c) => {
     const id = pathId(c, PAYMENT_ERRORS.notFound);
     await referenceFor(deps, c.var.user, id);
     const p = await tenantPayment(deps, c.var.user, id);
-    return c.json({ ...paymentJson(p), spei_details: speiDetailsJson(p) });
+    const origin = ownOrigin(c, deps);
+    return c.json({ ...paymentJson(p, origin), spei_details: speiDetailsJson(p, origin) });
   });
   return app as unknown as Hono<AppEnv>;
 }

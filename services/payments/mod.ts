@@ -2,8 +2,9 @@
  * SPEI payments through Openpay (issue 12; spec 001 sections 2, 3, 7): the REST client
  * (`openpay_client.ts`), generating a reference (`references.ts`), the webhook (`webhooks.ts`),
  * what a charge's state means for its bill (`settle.ts`), reconciliation (`reconciliation.ts`),
- * the tenant's view (`tenant.ts`), the local sandbox (`sandbox/`) and the test-mode transfer
- * (`simulate.ts`). Routes, scripts and main import from here.
+ * the tenant's view (`tenant.ts`), the local sandbox (`sandbox/`), the test-mode transfer
+ * (`simulate.ts`) and receipt (`receipt.ts`), charges the processor no longer knows
+ * (`forgotten.ts`). Routes, scripts and main import from here.
  */
 export { basicAuth, openpayClient, openpayConfigured } from "./openpay_client.ts";
 export { PAYMENT_ERRORS, referenceFor } from "./references.ts";
@@ -25,5 +26,6 @@ export {
 } from "./tenant.ts";
 export { startReconciliation } from "./reconcile_timer.ts";
 export { simulateTransfer } from "./simulate.ts";
+export { speiReceipt } from "./receipt.ts";
 export { type OpenpaySandbox, startOpenpaySandbox } from "./sandbox/mod.ts";
 export { startLocalOpenpay } from "./sandbox/local.ts";

@@ -71,14 +71,18 @@ export function basicAuth(user: string, password = ""): string {
   return `Basic ${btoa(String.fromCharCode(...bytes))}`;
 }
 
-/** The dashboard's SPEI receipt ("ficha de pago") of a charge. */
-export function speiReceiptUrl(s: OpenpaySettings, chargeId: string): string {
+/**
+ * The dashboard's SPEI receipt ("ficha de pago") of a charge on Openpay's own API (production
+ * or its sandbox); null for any other API (the local sandbox has no dashboard, and its address
+ * is the machine's own loopback): the portal serves that receipt itself.
+ */
+export function speiReceiptUrl(s: OpenpaySettings, chargeId: string): string | null {
   const dashboard = s.production
     ? "https://dashboard.openpay.mx"
     : s.apiUrl.startsWith("https://sandbox-api.openpay.mx")
     ? "https://sandbox-dashboard.openpay.mx"
-    : s.apiUrl;
-  return `${dashboard}/spei-pdf/${s.merchantId}/${chargeId}`;
+    : null;
+  return dashboard && `${dashboard}/spei-pdf/${s.merchantId}/${chargeId}`;
 }
 
 const str = (v: unknown): string | null => typeof v === "string" ? v : null;

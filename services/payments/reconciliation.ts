@@ -1,6 +1,7 @@
 /**
  * Reconciliation (issue 12): the sweep that asks Openpay about every charge still in progress
- * (a lost webhook still ends right) and expires references past their expiry date, and the
+ * (a lost webhook still ends right), expires references past their expiry date and sends the
+ * ones Openpay no longer knows to the admin's review (`forgotten.ts`), and the
  * admin's view of charges, events and the flags a person must look at.
  */
 import type { Deps } from "../deps.ts";
@@ -20,17 +21,20 @@ import type { UnitBill } from "../../core/bill.ts";
 import { type ListQuery, matches, type Page, paginate } from "../../core/paging.ts";
 import { openpayClient, openpayConfigured, OpenpayError } from "./openpay_client.ts";
 import { settleEnded, settlePaid } from "./settle.ts";
+import { forgetCharge, processorForgot } from "./forgotten.ts";
 
 /** What a reconciliation sweep did. */
 export interface ReconcileResult {
   checked: number;
   paid: number;
   expired: number;
+  /** Charges the processor no longer knows (sent to the admin's review). */
+  unknown: number;
 }
 
 /** Asks Openpay about each open charge; expires the ones past their expiry (see module text). */
 export async function reconcileCharges(deps: Deps): Promise<ReconcileResult> {
-  const result: ReconcileResult = { checked: 0, paid: 0, expired: 0 };
+  const result: ReconcileResult = { checked: 0, paid: 0, expired: 0, unknown: 0 };
   const s = deps.config.openpay;
   for (const id of await openChargeIds(deps.kv)) {
     const stored = await getCharge(deps.kv, id);
@@ -52,6 +56,11 @@ export async function reconcileCharges(deps: Deps): Promise<ReconcileResult> {
         }
       } catch (e) {
         if (!(e instanceof OpenpayError)) throw e;
+        if (await processorForgot(openpayClient(s), stored, e)) {
+          await forgetCharge(deps, stored, "sweep");
+          result.unknown++;
+          continue;
+        }
         deps.log.log("warn", "reconciliation could not read a charge", { charge: id });
       }
     }

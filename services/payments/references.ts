@@ -45,6 +45,7 @@ export const PAYMENT_ERRORS = {
   processorDown: "payments.errors.processor_unavailable",
   processorRefused: "payments.errors.processor_refused",
   processorTimeout: "payments.errors.processor_timeout",
+  referenceUnknown: "payments.errors.reference_unknown",
 } as const;
 
 /** How long a bill's lock is held at most (longer than one call to Openpay). */

@@ -28,8 +28,14 @@ export interface TenantPayment {
   spei_bank: string | null;
   spei_expiry_date: string | null;
   openpay_charge_id: string | null;
-  /** The SPEI receipt of the charge, when there is one. */
+  /**
+   * The SPEI receipt of the charge, when there is one: Openpay's dashboard, or in test mode
+   * with another processor (the local sandbox) the portal's own path (`receiptPath`), which
+   * the routes make absolute with the portal's public address.
+   */
   pdf_receipt_url: string | null;
+  /** The processor no longer knows the bill's last reference (`forgotten.ts`): a new one is due. */
+  reference_unknown: boolean;
 }
 
 /** The summary of `/api/tenant-payments/summary`. */
@@ -46,6 +52,11 @@ export interface PaymentsSummary {
   pending_count: number;
   /** Whether payments run in test mode (sandbox). */
   test_mode: boolean;
+}
+
+/** The portal's own SPEI receipt of a bill (test mode without Openpay's dashboard). */
+export function receiptPath(billId: number): string {
+  return `/user/payment/receipt?bill=${billId}`;
 }
 
 /** Whether the payment processor is in test mode. */
@@ -74,8 +85,10 @@ function record(
     spei_expiry_date: b.spei_expiry_date,
     openpay_charge_id: b.openpay_charge_id,
     pdf_receipt_url: b.openpay_charge_id
-      ? speiReceiptUrl(deps.config.openpay, b.openpay_charge_id)
+      ? speiReceiptUrl(deps.config.openpay, b.openpay_charge_id) ?? receiptPath(b.id)
       : null,
+    reference_unknown: b.payment_status === "reference_expired" &&
+      b.payment_history.at(-1)?.cause === "reference_unknown",
   };
 }
 

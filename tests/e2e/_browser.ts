@@ -574,6 +574,10 @@ export interface SpawnOptions {
   env?: Record<string, string>;
   /** Give up when the portal is not ready within this time. */
   timeoutMs?: number;
+  /** A data folder of the caller's (kept on close, for a restart); else a temporary one. */
+  dataDir?: string;
+  /** The port to listen on (a restart on the same address); else a free one. */
+  port?: number;
 }
 
 /** A port that was free a moment ago on the loopback interface. */
@@ -581,11 +585,12 @@ export const freePort = freeLoopbackPort;
 
 /**
  * Starts the real composition root on a free loopback port with a temporary data folder,
- * waiting for its "Portal ready" line. `close()` stops it with SIGTERM and removes the data.
+ * waiting for its "Portal ready" line. `close()` stops it with SIGTERM and removes the data
+ * (unless the folder was the caller's).
  */
 export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> {
-  const dataDir = await Deno.makeTempDir({ prefix: "portal-data-" });
-  const port = freePort();
+  const dataDir = o.dataDir ?? await Deno.makeTempDir({ prefix: "portal-data-" });
+  const port = o.port ?? freePort();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "main.ts", ...(o.demo ? ["--demo"] : [])],
     cwd: ROOT.pathname,
@@ -650,7 +655,7 @@ export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> 
     await child.status;
     clearTimeout(killer);
     await Promise.all([stdoutDone, stderrDone]).catch(() => {});
-    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    if (!o.dataDir) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   };
   if (url === null) {
     await stop();

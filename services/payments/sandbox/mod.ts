@@ -7,11 +7,13 @@
  * retried until answered 2xx. Two extensions simulate the payer: `POST
  * /v1/{merchant}/charges/{id}/simulate-transfer` (the transfer arrives: completed,
  * `charge.succeeded`) and `…/simulate-expiry` (cancelled, `charge.cancelled` and
- * `transaction.expired`). Charges live in memory. For tests, {@link OpenpaySandbox.delayCreates}
+ * `transaction.expired`). Charges live in memory and, given a `stateFile`, in that file too
+(`state.ts`): written before each answer, read back at start, so a restart forgets nothing. For tests, {@link OpenpaySandbox.delayCreates}
  * makes it answer a charge it has made only after a delay (a lost answer).
  */
 import { basicAuth } from "../openpay_client.ts";
 import { randomClabe, randomReference } from "./clabe.ts";
+import { readSandboxState, stateSaver } from "./state.ts";
 
 /** Where the sandbox sends its webhooks. */
 interface SandboxWebhook {
@@ -31,6 +33,8 @@ interface SandboxOptions {
   retryMs?: number;
   /** Log of deliveries (for the task's output). */
   onLog?: (line: string) => void;
+  /** A file that keeps the charges across restarts (`state.ts`); none: memory only. */
+  stateFile?: string;
 }
 
 /** A running sandbox. */
@@ -106,9 +110,24 @@ function checkCharge(b: Record<string, unknown>, orders: Set<string>): Response 
 }
 
 /** Starts the sandbox on 127.0.0.1. */
-export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> {
+export async function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> {
   const charges = new Map<string, Record<string, unknown>>();
   const orders = new Set<string>();
+  const kept = o.stateFile ? await readSandboxState(o.stateFile) : null;
+  for (const c of kept?.charges ?? []) {
+    charges.set(c.id as string, c);
+    if (typeof c.order_id === "string") orders.add(c.order_id);
+  }
+  const saver = o.stateFile ? stateSaver(o.stateFile) : null;
+  let url: string | null = null;
+  /** Writes the state (before the answer that reports it). */
+  const save = () =>
+    saver?.({
+      merchant_id: o.merchantId,
+      private_key: o.privateKey,
+      url,
+      charges: [...charges.values()],
+    }) ?? Promise.resolve();
   const requests: OpenpaySandbox["requests"] = [];
   let webhook = o.webhook ?? null;
   const pending = new Set<Promise<void>>();
@@ -148,7 +167,7 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
     work.finally(() => pending.delete(work));
   }
 
-  function create(b: Record<string, unknown>, customerId: string | null): Response {
+  async function create(b: Record<string, unknown>, customerId: string | null): Promise<Response> {
     const bad = checkCharge(b, orders);
     if (bad) return bad;
     const now = Date.now();
@@ -182,18 +201,36 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
     };
     charges.set(id, charge);
     if (typeof b.order_id === "string") orders.add(b.order_id);
+    await save();
     deliver("charge.created", charge);
     return Response.json(charge);
   }
 
-  function settle(id: string, status: "completed" | "cancelled", events: string[]): boolean {
+  /** Settles a charge: null when unknown or not in progress, else its save (events follow it). */
+  function settle(
+    id: string,
+    status: "completed" | "cancelled",
+    events: string[],
+  ): Promise<void> | null {
     const charge = charges.get(id);
-    if (!charge || charge.status !== "in_progress") return false;
+    if (!charge || charge.status !== "in_progress") return null;
     charge.status = status;
     charge.operation_date = mxTime(Date.now());
     if (status === "cancelled") charge.conciliated = true;
-    for (const e of events) deliver(e, charge);
-    return true;
+    const saved = save();
+    const work = saved.catch(() => {}).then(() => {
+      for (const e of events) deliver(e, charge);
+    });
+    pending.add(work);
+    work.finally(() => pending.delete(work));
+    return saved;
+  }
+
+  /** The HTTP answer of a simulation: the charge once its state is kept. */
+  async function simulated(saved: Promise<void> | null, charge: unknown): Promise<Response> {
+    if (!saved) return error(409, 1001, "The charge is not in progress");
+    await saved;
+    return Response.json(charge);
   }
 
   /** Openpay's list of charges: filtered, newest first, `offset` and `limit` (default 10). */
@@ -241,7 +278,7 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
     if (path[0] !== "charges") return error(404, 1005, "The requested resource doesn't exist");
     if (req.method === "POST" && path.length === 1) {
       if (!body || typeof body !== "object") return error(400, 1001, "The body is not JSON");
-      const answer = create(body as Record<string, unknown>, customerId);
+      const answer = await create(body as Record<string, unknown>, customerId);
       if (createDelayMs > 0) await sleep(createDelayMs);
       return answer;
     }
@@ -252,19 +289,18 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
     }
     if (req.method === "GET" && path.length === 2) return Response.json(charge);
     if (req.method === "POST" && path[2] === "simulate-transfer") {
-      return settle(path[1], "completed", ["charge.succeeded"])
-        ? Response.json(charge)
-        : error(409, 1001, "The charge is not in progress");
+      return simulated(settle(path[1], "completed", ["charge.succeeded"]), charge);
     }
     if (req.method === "POST" && path[2] === "simulate-expiry") {
-      return settle(path[1], "cancelled", ["charge.cancelled", "transaction.expired"])
-        ? Response.json(charge)
-        : error(409, 1001, "The charge is not in progress");
+      return simulated(
+        settle(path[1], "cancelled", ["charge.cancelled", "transaction.expired"]),
+        charge,
+      );
     }
     return error(405, 1001, "Method not allowed");
   };
 
-  return new Promise((resolve) => {
+  const started = await new Promise<OpenpaySandbox>((resolve) => {
     const server = Deno.serve({
       hostname: "127.0.0.1",
       port: o.port ?? 0,
@@ -277,9 +313,9 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
           setWebhook: (w) => {
             webhook = w;
           },
-          simulateTransfer: (id) => settle(id, "completed", ["charge.succeeded"]),
+          simulateTransfer: (id) => settle(id, "completed", ["charge.succeeded"]) !== null,
           simulateExpiry: (id) =>
-            settle(id, "cancelled", ["charge.cancelled", "transaction.expired"]),
+            settle(id, "cancelled", ["charge.cancelled", "transaction.expired"]) !== null,
           delayCreates: (ms) => {
             createDelayMs = ms;
           },
@@ -294,4 +330,7 @@ export function startOpenpaySandbox(o: SandboxOptions): Promise<OpenpaySandbox> 
         }),
     }, route);
   });
+  url = started.url;
+  await save();
+  return started;
 }

@@ -10,7 +10,7 @@
  * and stored as the request's validated `json`.
  */
 import { zValidator } from "@hono/zod-validator";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { FieldErrors } from "../core/schemas.ts";
 import { invalid, type Refusal } from "../services/refusal.ts";
@@ -30,6 +30,11 @@ export interface Rules {
   notJson?: string;
   /** A JSON body that is not an object (an array, a scalar): as {@link notJson} by default. */
   notObject?: string;
+  /**
+   * Any JSON value goes through the schema: `null`, an array or a scalar is refused as the
+   * field `_` (the session, account and log calls have always answered so), not as not JSON.
+   */
+  anyJson?: boolean;
   /** Largest body in bytes (the `readJson` default otherwise). */
   limit?: number;
 }
@@ -98,8 +103,9 @@ export function jsonInput<
 ): MiddlewareHandler<E, P, JsonIn<S>> {
   return async (c, next) => {
     const body = await readJson(c, rules.limit);
-    const missing = body === undefined || body === null;
-    if (missing || typeof body !== "object" || Array.isArray(body)) {
+    const missing = body === undefined || (body === null && !rules.anyJson);
+    const other = typeof body !== "object" || Array.isArray(body);
+    if (missing || (other && !rules.anyJson)) {
       const key = missing ? rules.notJson : rules.notObject ?? rules.notJson;
       if (key === undefined) return badJson(c);
       throw invalid({}, key);
@@ -119,4 +125,31 @@ export function checked<S extends z.ZodType>(schema: S, data: unknown, rules: Ru
   const res = schema.safeParse(data);
   if (!res.success) throw refusalOf(res.error.issues, rules);
   return res.data as z.output<S>;
+}
+
+/**
+ * {@link checked}'s answer as a value: the data, or the hook's refusal, for a page that draws
+ * its form again with the refusal's field errors.
+ */
+export function formChecked<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  rules: Rules = {},
+): z.output<S> | Refusal {
+  const res = schema.safeParse(data);
+  return res.success ? res.data as z.output<S> : refusalOf(res.error.issues, rules);
+}
+
+/**
+ * The request's query validated with `schema`, refused by the hook otherwise: for the page
+ * handlers shared by several paths (a handler behind {@link queryInput} reads
+ * `c.req.valid("query")` instead). A key given twice is read at its first value, as pages
+ * always have.
+ */
+export function queryOf<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  rules: Rules = {},
+): z.output<S> {
+  return checked(schema, c.req.query(), rules);
 }

@@ -11,7 +11,7 @@
  */
 import { zValidator } from "@hono/zod-validator";
 import type { Context, MiddlewareHandler } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import type { FieldErrors } from "../core/schemas.ts";
 import { invalid, type Refusal } from "../services/refusal.ts";
 import type { AppEnv } from "./_deps.ts";
@@ -35,6 +35,8 @@ export interface Rules {
    * field `_` (the session, account and log calls have always answered so), not as not JSON.
    */
   anyJson?: boolean;
+  /** How many names of an issue's path name its field (all by default: `levels.1.price`). */
+  fieldDepth?: number;
   /** Largest body in bytes (the `readJson` default otherwise). */
   limit?: number;
 }
@@ -46,16 +48,22 @@ interface Issue {
   params?: Record<string, unknown>;
 }
 
+/**
+ * Text a page only reads (a flash notice's `done`, a link's `next`): a value given twice or
+ * not text is as if absent, never refused; the page checks it where it uses it.
+ */
+export const pageText = z.string().optional().catch(undefined);
+
 const LOCALE_KEY = /^[a-z_]+(\.[a-z0-9_]+)+$/;
 
 /**
  * Field errors of zod issues: by the issue's path (`levels.1.price`; `_` for the body itself),
  * the first message of each field, a locale key (`validation.invalid` for zod's own wording).
  */
-export function fieldErrors(issues: readonly Issue[]): FieldErrors {
+export function fieldErrors(issues: readonly Issue[], depth?: number): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of issues) {
-    const key = issue.path.length ? issue.path.map(String).join(".") : "_";
+    const key = issue.path.length ? issue.path.slice(0, depth).map(String).join(".") : "_";
     out[key] ??= LOCALE_KEY.test(issue.message) ? issue.message : "validation.invalid";
   }
   return out;
@@ -66,7 +74,7 @@ export function fieldErrors(issues: readonly Issue[]): FieldErrors {
  * carry a `detail` param (not translated: for logs and API callers).
  */
 export function refusalOf(issues: readonly Issue[], rules: Rules = {}): Refusal {
-  const all = Object.entries(fieldErrors(issues));
+  const all = Object.entries(fieldErrors(issues, rules.fieldDepth));
   const named = rules.fields === "none" ? [] : rules.fields === "first" ? all.slice(0, 1) : all;
   const detail = issues[0]?.params?.detail;
   return invalid(

@@ -5,10 +5,10 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AppEnv, Deps } from "./_deps.ts";
 import { z } from "zod";
+import type { AppEnv, Deps } from "./_deps.ts";
 import { clientAddress, formString, readForm, translateErrors } from "./_http.ts";
-import { formChecked, queryInput } from "./_validate.ts";
+import { formChecked, pageText as loose, queryInput } from "./_validate.ts";
 import { Refusal } from "../services/refusal.ts";
 import {
   LANG_COOKIE,
@@ -36,9 +36,6 @@ function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null
   }
   return homeOf(role);
 }
-
-/** Text a page only reads (a link's `next`, a flag): anything else is as if it were absent. */
-const loose = z.string().optional().catch(undefined);
 
 /**
  * The sign-in pages' query: `?lang=` (switches the language, then is dropped from the address),

@@ -13,7 +13,7 @@ import { zValidator } from "@hono/zod-validator";
 import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { FieldErrors } from "../core/schemas.ts";
-import { invalid, type Refusal } from "../services/refusal.ts";
+import { invalid, Refusal } from "../services/refusal.ts";
 import type { AppEnv } from "./_deps.ts";
 import { badJson, readJson } from "./_http.ts";
 
@@ -37,6 +37,12 @@ export interface Rules {
   anyJson?: boolean;
   /** How many names of an issue's path name its field (all by default: `levels.1.price`). */
   fieldDepth?: number;
+  /** The field an issue's path names, when a form's fields are not the body's paths. */
+  fieldOf?: (path: readonly PropertyKey[]) => string;
+  /** Placeholders of the messages (`{{max}}`). */
+  params?: Readonly<Record<string, string | number>>;
+  /** No body at all (none, or zero bytes) is `{}`: for a call whose body is optional. */
+  optional?: boolean;
   /** Largest body in bytes (the `readJson` default otherwise). */
   limit?: number;
 }
@@ -60,10 +66,14 @@ const LOCALE_KEY = /^[a-z_]+(\.[a-z0-9_]+)+$/;
  * Field errors of zod issues: by the issue's path (`levels.1.price`; `_` for the body itself),
  * the first message of each field, a locale key (`validation.invalid` for zod's own wording).
  */
-export function fieldErrors(issues: readonly Issue[], depth?: number): FieldErrors {
+export function fieldErrors(
+  issues: readonly Issue[],
+  rules: Pick<Rules, "fieldDepth" | "fieldOf"> = {},
+): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of issues) {
-    const key = issue.path.length ? issue.path.slice(0, depth).map(String).join(".") : "_";
+    const key = rules.fieldOf?.(issue.path) ??
+      (issue.path.length ? issue.path.slice(0, rules.fieldDepth).map(String).join(".") : "_");
     out[key] ??= LOCALE_KEY.test(issue.message) ? issue.message : "validation.invalid";
   }
   return out;
@@ -74,13 +84,15 @@ export function fieldErrors(issues: readonly Issue[], depth?: number): FieldErro
  * carry a `detail` param (not translated: for logs and API callers).
  */
 export function refusalOf(issues: readonly Issue[], rules: Rules = {}): Refusal {
-  const all = Object.entries(fieldErrors(issues, rules.fieldDepth));
+  const all = Object.entries(fieldErrors(issues, rules));
   const named = rules.fields === "none" ? [] : rules.fields === "first" ? all.slice(0, 1) : all;
   const detail = issues[0]?.params?.detail;
-  return invalid(
+  return new Refusal(
+    "invalid",
+    rules.message ?? all[0]?.[1] ?? "validation.failed",
     Object.fromEntries(named),
-    rules.message ?? all[0]?.[1],
     typeof detail === "string" ? detail : undefined,
+    rules.params,
   );
 }
 
@@ -110,7 +122,9 @@ export function jsonInput<
   rules: Rules = {},
 ): MiddlewareHandler<E, P, JsonIn<S>> {
   return async (c, next) => {
-    const body = await readJson(c, rules.limit);
+    const none = rules.optional &&
+      (c.req.header("content-length") === "0" || c.req.raw.body === null);
+    const body = none ? {} : await readJson(c, rules.limit);
     const missing = body === undefined || (body === null && !rules.anyJson);
     const other = typeof body !== "object" || Array.isArray(body);
     if (missing || (other && !rules.anyJson)) {

@@ -60,6 +60,9 @@ interface Issue {
  */
 export const pageText = z.string().optional().catch(undefined);
 
+/** The outcome a page's form redirects back with: `done`, or `error` and its `reason`. */
+export const flashQuery = z.object({ done: pageText, error: pageText, reason: pageText });
+
 const LOCALE_KEY = /^[a-z_]+(\.[a-z0-9_]+)+$/;
 
 /**

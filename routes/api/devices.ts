@@ -13,11 +13,10 @@ import { idParam } from "../_http.ts";
 import { jsonInput, queryInput, queryOf, type Rules } from "../_validate.ts";
 import { apiPageSchema, encodeCursor } from "../../core/paging.ts";
 import { requireApiRole } from "../_session.ts";
+import { DEVICE_RULES } from "../_devices.tsx";
 import {
   assignCustomerSchema,
   assignTenantSchema,
-  DEVICE_MESSAGE_PARAMS,
-  deviceField,
   devicesQuerySchema,
   removeTenantSchema,
   sensorBodySchema,
@@ -52,11 +51,8 @@ import {
 
 type Ctx = Context<UserEnv>;
 
-/**
- * How the devices API refuses input: field errors by the form's field names (`deviceField`),
- * the first one the message, with the limits they name; null or an array as the field `_`.
- */
-const rules: Rules = { fieldOf: deviceField, params: DEVICE_MESSAGE_PARAMS, anyJson: true };
+/** How the devices API refuses input: as the forms do; null or an array as the field `_`. */
+const rules: Rules = { ...DEVICE_RULES, anyJson: true };
 
 /** A device body validated with `schema` by the one hook. */
 const body = <S extends z.ZodType>(schema: S) => jsonInput(schema, rules);

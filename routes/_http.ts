@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import type { z } from "zod";
 import { type FieldErrors, toFieldErrors } from "../core/schemas.ts";
 import type { AppEnv } from "./_deps.ts";
-import { invalid, notFound } from "../services/refusal.ts";
+import { notFound } from "../services/refusal.ts";
 
 /** Largest request body accepted by default, in bytes (a route may pass its own limit). */
 const MAX_BODY = 64 * 1024;
@@ -141,13 +141,6 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown): Parsed<
   const res = schema.safeParse(data);
   if (res.success) return { ok: true, data: res.data };
   return { ok: false, errors: toFieldErrors(res.error.issues) };
-}
-
-/** The request's query validated with `schema`; a bad one is refused as invalid (400). */
-export function queryOf<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  const q = validate(schema, c.req.query());
-  if (!q.ok) throw invalid(q.errors);
-  return q.data;
 }
 
 /** Translates a field-errors map of locale keys. */

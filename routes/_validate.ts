@@ -21,8 +21,11 @@ import { badJson, readJson } from "./_http.ts";
 export interface Rules {
   /** Locale key of the message; by default the first field error's. */
   message?: string;
-  /** Which field errors the answer names: all of them (default), the first, or none. */
-  fields?: "all" | "first" | "none";
+  /**
+   * Which field errors the answer names: all of them (default), the first, none, or those of a
+   * field (`paths`: not an issue of the input as a whole, `_`).
+   */
+  fields?: "all" | "first" | "none" | "paths";
   /**
    * A body that is missing, not JSON or `null`: answered `{message, errors: {}}` with the message
    * `validation.bad_json` by default, or refused with this locale key alone.
@@ -88,7 +91,13 @@ export function fieldErrors(
  */
 export function refusalOf(issues: readonly Issue[], rules: Rules = {}): Refusal {
   const all = Object.entries(fieldErrors(issues, rules));
-  const named = rules.fields === "none" ? [] : rules.fields === "first" ? all.slice(0, 1) : all;
+  const named = rules.fields === "none"
+    ? []
+    : rules.fields === "first"
+    ? all.slice(0, 1)
+    : rules.fields === "paths"
+    ? all.filter(([k]) => k !== "_")
+    : all;
   const detail = issues[0]?.params?.detail;
   return new Refusal(
     "invalid",

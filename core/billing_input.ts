@@ -92,6 +92,9 @@ export const billListQuerySchema = z.unknown().transform((q, ctx): BillListFilte
   return { station_id: station_id ? Number(station_id) : null, period, unit_id: unit_id || null };
 });
 
+/** A billing page's export query: its zone, then its period (the first bad one is named). */
+export const billExportSchema = z.object({ zone_id: zoneIdField, period: periodField });
+
 /** The recalculation methods of the dialog. */
 export const RECALC_METHODS = [
   "method_1_extended_range",

@@ -63,6 +63,12 @@ interface Issue {
  */
 export const pageText = z.string().optional().catch(undefined);
 
+/**
+ * A page's query as text by name (a name given twice: its first value), never refused: for the
+ * pages whose flags and pickers are each checked where they are used.
+ */
+export const textQuery = z.record(z.string(), z.string());
+
 /** The outcome a page's form redirects back with: `done`, or `error` and its `reason`. */
 export const flashQuery = z.object({ done: pageText, error: pageText, reason: pageText });
 

@@ -6,7 +6,7 @@
  * started, a payment dated in the future) stay with the services.
  */
 import { z } from "zod";
-import { parsePeriod, type Period } from "./periods.ts";
+import { isPeriod, parsePeriod, type Period } from "./periods.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "./consumption_input.ts";
 import { isRealDate } from "./local_time.ts";
 
@@ -44,6 +44,56 @@ export const zoneIdField = z.unknown().transform((v, ctx): number => {
 
 /** A billing run's body (the period first: a bad one is the error named). */
 export const billingRunSchema = z.object({ period: periodField, zone_id: zoneIdField });
+
+/** Locale keys of a bill list's bad query. */
+export const BILL_QUERY_ERRORS = {
+  invalidQuery: "billing.errors.invalid_query",
+  invalidPeriod: RUN_INPUT_ERRORS.invalidPeriod,
+} as const;
+
+const listId = z.union([z.literal(""), z.string().regex(/^\d{1,15}$/)]).optional();
+
+/** The query of a bill list as sent: every value text, the ids digits. */
+const billListShape = z.object({
+  station_id: listId,
+  billing_month: z.string().optional(),
+  billing_period: z.string().optional(),
+  unit_id: z.union([z.literal(""), z.string().regex(/^[\w.-]{1,64}$/)]).optional(),
+});
+
+/** A bill list's filter: the station, the period (its text) and the unit, each or none. */
+export interface BillListFilter {
+  station_id: number | null;
+  period: string | null;
+  unit_id: string | null;
+}
+
+/**
+ * A bill list's query (`?station_id=&billing_month=` for monthly bills, `billing_period=` for
+ * bimonthly ones, `unit_id=`): a malformed query is refused as a whole (the issue of `_`), a
+ * period of the other kind naming its field.
+ */
+export const billListQuerySchema = z.unknown().transform((q, ctx): BillListFilter => {
+  const shape = billListShape.safeParse(q);
+  if (!shape.success) {
+    ctx.addIssue({ code: "custom", message: BILL_QUERY_ERRORS.invalidQuery });
+    return z.NEVER;
+  }
+  const { station_id, billing_month, billing_period, unit_id } = shape.data;
+  let period: string | null = null;
+  for (const [name, v] of [["billing_month", billing_month], ["billing_period", billing_period]]) {
+    if (!v) continue;
+    if (!isPeriod(v) || (name === "billing_month") !== (parsePeriod(v).kind === "monthly")) {
+      ctx.addIssue({ code: "custom", path: [name!], message: BILL_QUERY_ERRORS.invalidPeriod });
+      return z.NEVER;
+    }
+    period = parsePeriod(v).text;
+  }
+  return { station_id: station_id ? Number(station_id) : null, period, unit_id: unit_id || null };
+});
+
+/** A billing page's export query: its zone, then its period (the first bad one is named). */
+export const billExportSchema = z.object({ zone_id: zoneIdField, period: periodField });
 
 /** The recalculation methods of the dialog. */
 export const RECALC_METHODS = [

@@ -4,6 +4,7 @@
  * from a form (local date and time, decimal comma) or a JSON body (an ISO instant or epoch
  * ms), and the rules a manual reading must keep. Errors are locale keys by field.
  */
+import { z } from "zod";
 import type { FieldErrors } from "./schemas.ts";
 
 /** Longest note of a manual reading. */
@@ -162,3 +163,26 @@ export function checkCounterReading(
   }
   return null;
 }
+
+/**
+ * The schema of what `parse` reads from a body or form (an object), for the routes' one
+ * hook: each field's error an issue on that field, in the order `parse` found them.
+ */
+function inputSchema<T>(parse: (raw: Record<string, unknown>) => Parsed<T>) {
+  return z.record(z.string(), z.unknown()).transform((raw, ctx): T => {
+    const parsed = parse(raw);
+    if (parsed.ok) return parsed.value;
+    for (const [field, message] of Object.entries(parsed.errors)) {
+      ctx.addIssue({ code: "custom", path: [field], message });
+    }
+    return z.NEVER;
+  });
+}
+
+/** A manual reading's body or form (`at` read in a zone `offsetMinutes` from UTC). */
+export const manualReadingSchema = (offsetMinutes: number) =>
+  inputSchema((raw) => parseManualReading(raw, offsetMinutes));
+
+/** A meter replacement's body or form (`at` read in a zone `offsetMinutes` from UTC). */
+export const meterChangeSchema = (offsetMinutes: number) =>
+  inputSchema((raw) => parseMeterChange(raw, offsetMinutes));

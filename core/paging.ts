@@ -33,7 +33,9 @@ export const searchText = (q: unknown) =>
  * The schema of a list page's query with the sort keys `sorts` (the first is the default).
  * Every invalid value falls back to its default: a bad page is the first, a bad size 25.
  */
-function listQuerySchema<S extends string>(sorts: readonly [S, ...S[]]) {
+export function listQuerySchema<S extends string>(
+  sorts: readonly [S, ...S[]],
+): z.ZodType<ListQuery<S>, Record<string, unknown>> {
   return z.object({
     page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
     size: z.coerce.number().refine((n): n is PageSize => PAGE_SIZES.includes(n as PageSize))

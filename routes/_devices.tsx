@@ -9,7 +9,19 @@ import { idParam } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
 import type { FieldErrors } from "../core/schemas.ts";
 import type { DeviceView } from "../core/devices.ts";
-import { DEVICE_MESSAGE_PARAMS, LOCATION_FIELDS, parseLocation } from "../core/device_rules.ts";
+import {
+  DEVICE_MESSAGE_PARAMS,
+  deviceField,
+  LOCATION_FIELDS,
+  parseLocation,
+} from "../core/device_rules.ts";
+import type { Rules } from "./_validate.ts";
+
+/**
+ * How a device body or form is refused by the one hook: field errors by the form's field
+ * names (`deviceField`), the first one the message, with the limits they name.
+ */
+export const DEVICE_RULES: Rules = { fieldOf: deviceField, params: DEVICE_MESSAGE_PARAMS };
 import { timeAgo } from "../core/time_ago.ts";
 import { getDeviceView, getSensorView } from "../services/devices/mod.ts";
 import type { Translate } from "../services/platform/i18n.ts";

@@ -1,10 +1,9 @@
-/** Request helpers shared by the routes: bodies, validation errors, client address. */
+/** Request helpers shared by the routes: bodies read within their limit, bad-input answers. */
 import type { Context } from "hono";
 import { isIP } from "node:net";
-import type { z } from "zod";
-import { type FieldErrors, toFieldErrors } from "../core/schemas.ts";
+import type { FieldErrors } from "../core/schemas.ts";
 import type { AppEnv } from "./_deps.ts";
-import { invalid, notFound } from "../services/refusal.ts";
+import { notFound } from "../services/refusal.ts";
 
 /** Largest request body accepted by default, in bytes (a route may pass its own limit). */
 const MAX_BODY = 64 * 1024;
@@ -16,9 +15,6 @@ export class BodyTooLarge extends Error {
     this.name = "BodyTooLarge";
   }
 }
-
-/** The outcome of reading and validating a body. */
-type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
 /** Thrown when a JSON route is sent another content type; answered 415. */
 export class NotJson extends Error {
@@ -136,20 +132,6 @@ export function formRows<K extends string>(
   );
 }
 
-/** Validates `data` with `schema`; field errors are locale keys. */
-export function validate<S extends z.ZodType>(schema: S, data: unknown): Parsed<z.output<S>> {
-  const res = schema.safeParse(data);
-  if (res.success) return { ok: true, data: res.data };
-  return { ok: false, errors: toFieldErrors(res.error.issues) };
-}
-
-/** The request's query validated with `schema`; a bad one is refused as invalid (400). */
-export function queryOf<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  const q = validate(schema, c.req.query());
-  if (!q.ok) throw invalid(q.errors);
-  return q.data;
-}
-
 /** Translates a field-errors map of locale keys. */
 export function translateErrors<E extends AppEnv>(c: Context<E>, errors: FieldErrors): FieldErrors {
   const t = c.var.t;
@@ -167,25 +149,6 @@ export function badRequest<E extends AppEnv>(c: Context<E>, errors: FieldErrors,
 /** A 400 answer for a body that is not JSON. */
 export function badJson<E extends AppEnv>(c: Context<E>) {
   return c.json({ message: c.var.t("validation.bad_json"), errors: {} }, 400);
-}
-
-/** A JSON body read and validated: its data, or the 400 answer to send instead. */
-type JsonBody<T> = { ok: true; data: T } | { ok: false; res: Response };
-
-/**
- * The JSON body validated with `schema`: its data, or the 400 answer ({@link badJson} when it is
- * not JSON; field errors under the message of `failedKey`, a locale key, when it is not valid).
- */
-export async function jsonBody<S extends z.ZodType, E extends AppEnv>(
-  c: Context<E>,
-  schema: S,
-  failedKey = "validation.failed",
-  limit = MAX_BODY,
-): Promise<JsonBody<z.output<S>>> {
-  const body = await readJson(c, limit);
-  if (body === undefined) return { ok: false, res: badJson(c) };
-  const parsed = validate(schema, body);
-  return parsed.ok ? parsed : { ok: false, res: badRequest(c, parsed.errors, c.var.t(failedKey)) };
 }
 
 /** Parses a positive integer path parameter; null when it is not one. */

@@ -41,7 +41,9 @@ export async function meterCards<E extends AppEnv>(
   deps: Deps,
   stationId: number,
   sensor: { id: number; serial_number: string },
-  refused?: MeterFormState,
+  refused: MeterFormState | undefined,
+  /** The page query's `done`: the notice of a form that went through. */
+  done: string | undefined,
 ): Promise<ReactNode> {
   const t = c.var.t;
   const lang = c.var.lang;
@@ -64,7 +66,6 @@ export async function meterCards<E extends AppEnv>(
       error: mine?.error,
     };
   };
-  const done = c.req.query("done");
   const props: MeterCardsProps = {
     t,
     meters: o.meters.map((m) => ({

@@ -12,7 +12,8 @@ import {
   stationsOnline,
   type StationSort,
 } from "../services/devices/mod.ts";
-import { listHref, parseListQuery } from "../core/paging.ts";
+import { listHref, listQuerySchema, searchText } from "../core/paging.ts";
+import { queryInput, queryOf } from "./_validate.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { chart, overview } from "../services/measurements.ts";
 import { checkHealth } from "../services/platform/health.ts";
@@ -56,13 +57,13 @@ const dashboardQuerySchema = z.object({
 export function adminRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use("*", requireRole("admin"));
-  app.get("/", async (c) => {
+  app.get("/", queryInput(dashboardQuerySchema), async (c) => {
     const t = c.var.t;
     const user = c.var.user;
-    const query = dashboardQuerySchema.parse(c.req.query());
+    const query = c.req.valid("query");
     const { tab, q, mode } = query;
     const date = query.date ?? clockOf(deps).todayText();
-    const list = parseListQuery(STATION_SORTS, { ...c.req.query(), q });
+    const list = { ...queryOf(c, listQuerySchema(STATION_SORTS)), q: searchText(q) };
     const health = await checkHealth(deps);
     const faults = Object.entries(health.checks).filter(([, r]) => !r.ok).map(([check, r]) => ({
       check,

@@ -4,6 +4,7 @@
  * users page (`admin_users.tsx`); the /admin guard is mounted by `routes/admin.tsx`.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Context } from "hono";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import {
@@ -12,8 +13,8 @@ import {
   idParam,
   readForm,
   translateErrors,
-  validate,
 } from "./_http.ts";
+import { formChecked, pageText, queryInput } from "./_validate.ts";
 import { requireRole } from "./_session.ts";
 import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
@@ -30,6 +31,9 @@ import { searchText } from "../core/paging.ts";
 import type { StationOption, UnitOption } from "../core/access_code.ts";
 import { backFields } from "../components/users/RowActions.tsx";
 import { cleanSearch, usersUrl } from "../components/users/tabs.ts";
+
+/** The create form's query: the code's role and the search text it starts with (any text). */
+const createQuery = z.object({ role: pageText, q: pageText });
 
 /** Routes under /admin/access-codes. */
 export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
@@ -70,15 +74,15 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
     );
   };
 
-  app.get("/create", async (c) =>
+  app.get("/create", queryInput(createQuery), async (c) =>
     renderCodeForm(c, {
       code: await generateCode(deps),
-      role: c.req.query("role") === "customer" ? "customer" : "user",
+      role: c.req.valid("query").role === "customer" ? "customer" : "user",
       notes: "",
       move_in_date: "",
       stations: [],
       units: [],
-      q: searchText(c.req.query("q")),
+      q: searchText(c.req.valid("query").q),
     }));
 
   app.post("/create", async (c) => {
@@ -100,17 +104,17 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
       return renderCodeForm(c, values);
     }
     const failed = c.var.t("users.errors.create_code_failed");
-    const parsed = validate(accessCodeSchema, {
+    const parsed = formChecked(accessCodeSchema, {
       code: values.code,
       role: str(form, "role"),
       assignments: { stations: list(form, "stations"), units: list(form, "units") },
       notes: values.notes,
       move_in_date: values.move_in_date,
-    });
-    if (!parsed.ok) {
-      return renderCodeForm(c, values, translateErrors(c, parsed.errors), failed, 400);
+    }, { fieldDepth: 1 });
+    if (parsed instanceof Refusal) {
+      return renderCodeForm(c, values, translateErrors(c, parsed.fields), failed, 400);
     }
-    const res = await attempt(createCode(deps, parsed.data));
+    const res = await attempt(createCode(deps, parsed));
     if (res instanceof Refusal) {
       return renderCodeForm(c, values, translateErrors(c, res.fields), failed, 400);
     }

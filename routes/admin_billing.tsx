@@ -42,7 +42,7 @@ import {
 } from "../components/billing/BillingControls.tsx";
 import { BillingPage } from "../components/billing/BillingPage.tsx";
 import { billingActionRoutes } from "./admin_billing_actions.tsx";
-import { checked } from "./_validate.ts";
+import { checked, queryOf, textQuery } from "./_validate.ts";
 import { billingRunSchema } from "../core/billing_input.ts";
 import { listOf } from "./admin_billing_list.tsx";
 import { BILLING_PATHS, type BillingPath } from "./_billing_paths.ts";
@@ -68,7 +68,7 @@ function backOf(form: Record<string, string | string[]>): {
 
 /** The result of a run read back from the redirect's flags. */
 function resultOf(c: Context<UserEnv>, period: string): ProcessResult | null {
-  const q = c.req.query();
+  const q = queryOf(c, textQuery);
   const t = c.var.t;
   if (q.result === "ok") {
     return {
@@ -107,7 +107,7 @@ async function pickersOf(
   deps: Deps,
   path: BillingPath,
 ): Promise<Pickers> {
-  const q = c.req.query();
+  const q = queryOf(c, textQuery);
   const zones: ZoneChoice[] = await zoneChoices(deps, path.kind);
   const years = await billYears(deps, path.mode);
   return resolvePickers(
@@ -135,7 +135,7 @@ function billingPageRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
 
   app.get("/", async (c) => {
     const t = c.var.t;
-    const q = c.req.query();
+    const q = queryOf(c, textQuery);
     const pickers = await pickersOf(c, deps, path);
     const { list, total, finalized } = await listOf(c, deps, path, pickers);
     const result = resultOf(c, pickers.period);

@@ -9,8 +9,8 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { renderPage } from "./_page.tsx";
-import { checked } from "./_validate.ts";
-import { paymentRecordSchema } from "../core/billing_input.ts";
+import { checked, queryInput, queryOf, textQuery } from "./_validate.ts";
+import { billExportSchema, paymentRecordSchema } from "../core/billing_input.ts";
 import type { BillingPath } from "./_billing_paths.ts";
 import {
   recordPayment,
@@ -18,8 +18,7 @@ import {
   unitBillRow,
   unitBillRows,
 } from "../services/billing/mod.ts";
-import { conflict, invalid, notFound, Refusal } from "../services/refusal.ts";
-import { isPeriod, parsePeriod } from "../core/periods.ts";
+import { conflict, notFound, Refusal } from "../services/refusal.ts";
 import { centsToUnits } from "../core/money.ts";
 import { periodLabel } from "../components/billing/model.ts";
 import { paymentText } from "../components/billing/UnitBills.tsx";
@@ -70,7 +69,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
   if (mode === "units") {
     app.get("/bills/:id/payment", (c) => {
       const today = clockOf(deps).todayText();
-      return paymentPage(c, { payment_date: today }, {}, null, backFrom(c.req.query()));
+      return paymentPage(c, { payment_date: today }, {}, null, backFrom(queryOf(c, textQuery)));
     });
 
     app.post("/bills/:id/payment", async (c) => {
@@ -97,13 +96,9 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
     });
   }
 
-  app.get("/export.csv", async (c) => {
+  app.get("/export.csv", queryInput(billExportSchema, { fields: "first" }), async (c) => {
     const t = c.var.t;
-    const zoneId = idParam(c.req.query("zone_id"));
-    const period = c.req.query("period") ?? "";
-    if (zoneId === null) throw invalid({ zone_id: "billing.errors.invalid_zone" });
-    if (!isPeriod(period)) throw invalid({ period: "billing.errors.invalid_period" });
-    const p = parsePeriod(period);
+    const { zone_id: zoneId, period: p } = c.req.valid("query");
     let rows: CsvCell[][];
     if (mode === "units") {
       const C = (k: string) => t(`billing.unit_billing.columns.${k}`);

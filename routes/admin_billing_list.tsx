@@ -13,13 +13,14 @@ import {
   unitBillPage,
 } from "../services/billing/mod.ts";
 import { parsePeriod } from "../core/periods.ts";
+import { queryOf } from "./_validate.ts";
 import { moneyText } from "../core/money.ts";
 import {
   listHref,
   type ListQuery,
+  listQuerySchema,
   type Page,
   paginate,
-  parseListQuery,
   sortRows,
 } from "../core/paging.ts";
 import { firstWord, kwhText, periodLabel, type Pickers } from "../components/billing/model.ts";
@@ -73,7 +74,7 @@ export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath,
   const zoneId = pickers.zone?.id ?? null;
   if (zoneId === null) return { list: null, total: 0, finalized: 0 };
   if (path.mode === "units") {
-    const query = parseListQuery(UNIT_BILL_SORTS, c.req.query());
+    const query = queryOf(c, listQuerySchema(UNIT_BILL_SORTS));
     const current = isCurrent(pickers.period, today);
     const page = await unitBillPage(deps, zoneId, pickers.period, current, query);
     const paging = pagingOf(path, pickers, query, page);
@@ -88,7 +89,7 @@ export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath,
       finalized: page.finalized,
     };
   }
-  const query = parseListQuery(STATION_SORTS, c.req.query());
+  const query = queryOf(c, listQuerySchema(STATION_SORTS));
   const rows = await stationBillRows(deps, zoneId, pickers.period);
   if (query.sort !== "default") {
     const key: Record<typeof STATION_SORTS[number], (r: StationBillRow) => string | number | null> =

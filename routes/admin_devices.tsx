@@ -12,7 +12,8 @@ import { renderPage } from "./_page.tsx";
 import { pageStationViews, STATION_SORTS, type StationSort } from "../services/devices/mod.ts";
 import { StationList, type StationRow } from "../components/devices/StationList.tsx";
 import type { Paging } from "../components/kit/mod.ts";
-import { listHref, parseListQuery } from "../core/paging.ts";
+import { listHref, listQuerySchema } from "../core/paging.ts";
+import { flashQuery, queryInput, queryOf } from "./_validate.ts";
 import { noticeText, stationRows } from "./_devices.tsx";
 
 /** The station list, mounted at `/admin/devices`. */
@@ -20,9 +21,9 @@ export function adminDeviceRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(requireRole("admin"));
 
-  app.get("/", async (c) => {
+  app.get("/", queryInput(flashQuery), async (c) => {
     const t = c.var.t;
-    const query = parseListQuery(STATION_SORTS, c.req.query());
+    const query = queryOf(c, listQuerySchema(STATION_SORTS));
     const q = query.q;
     let rows: StationRow[] | null;
     let paging: Paging<StationSort> | undefined;
@@ -42,7 +43,7 @@ export function adminDeviceRoutes(deps: Deps): Hono<UserEnv> {
       q,
       stations: rows,
       paging,
-      notice: noticeText(t, c.req.query("done")),
+      notice: noticeText(t, c.req.valid("query").done),
     });
   });
 

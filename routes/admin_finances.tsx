@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
-import { queryOf } from "./_http.ts";
+import { queryOf } from "./_validate.ts";
 import { renderPage } from "./_page.tsx";
 import { type CsvCell, csvDownload, csvNumber } from "./_csv.ts";
 import { type FinanceQuery, financeQuerySchema } from "../core/finance_queries.ts";

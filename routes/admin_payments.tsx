@@ -8,7 +8,8 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import { renderPage } from "./_page.tsx";
-import { formString, readForm, validate } from "./_http.ts";
+import { formString, readForm } from "./_http.ts";
+import { formChecked, pageText, queryInput, queryOf } from "./_validate.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { requireRole } from "./_session.ts";
 import {
@@ -17,7 +18,7 @@ import {
   paymentsTestMode,
   simulateTransfer,
 } from "../services/payments/mod.ts";
-import { listHref, parseListQuery } from "../core/paging.ts";
+import { listHref, listQuerySchema, parseListQuery } from "../core/paging.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { AdminPaymentsPage } from "../components/payments/AdminPaymentsPage.tsx";
 import { clockOf } from "../services/platform/clock.ts";
@@ -33,7 +34,9 @@ export function adminPaymentRoutes(deps: Deps): Hono<AppEnv> {
     notice?: string;
     error?: string;
   }) => {
-    const query = parseListQuery(CHARGE_SORTS, c.req.method === "GET" ? c.req.query() : {});
+    const query = c.req.method === "GET"
+      ? queryOf(c, listQuerySchema(CHARGE_SORTS))
+      : parseListQuery(CHARGE_SORTS, {});
     const data = await paymentsOverview(deps, query);
     const paging: Paging = {
       query: { ...query, page: data.charges.page },
@@ -49,15 +52,15 @@ export function adminPaymentRoutes(deps: Deps): Hono<AppEnv> {
     });
   };
 
-  app.get(
-    "/",
-    (c) => page(c, c.req.query("simulated") ? { notice: c.var.t("payments.admin.simulated") } : {}),
-  );
+  app.get("/", queryInput(z.object({ simulated: pageText })), (c) => {
+    const simulated = c.req.valid("query").simulated;
+    return page(c, simulated ? { notice: c.var.t("payments.admin.simulated") } : {});
+  });
 
   app.post("/simulate", async (c) => {
-    const q = validate(billForm, { bill: formString(await readForm(c), "bill") });
-    if (!q.ok) return page(c, { error: c.var.t("payments.errors.not_found") });
-    const done = await attempt(simulateTransfer(deps, Number(q.data.bill)));
+    const q = formChecked(billForm, { bill: formString(await readForm(c), "bill") });
+    if (q instanceof Refusal) return page(c, { error: c.var.t("payments.errors.not_found") });
+    const done = await attempt(simulateTransfer(deps, Number(q.bill)));
     if (done instanceof Refusal) return page(c, { error: c.var.t(done.key) });
     return c.redirect("/admin/payments?simulated=1", 303);
   });

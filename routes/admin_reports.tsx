@@ -26,7 +26,7 @@ import {
 import { cityOf, currentPeriod, stationPeriods, zoneOfBill } from "../core/reports.ts";
 import { RECALC_ERRORS, RECALC_METHODS, recalculateBill } from "../services/billing/mod.ts";
 import { invalid, Refusal } from "../services/refusal.ts";
-import { checked } from "./_validate.ts";
+import { checked, queryOf, textQuery } from "./_validate.ts";
 import { recalcSchema } from "../core/billing_input.ts";
 import { reportRequestSchema } from "../core/report_request.ts";
 import { CONSUMPTION_ERRORS, parseConsumptionInput } from "../core/consumption_input.ts";
@@ -117,11 +117,12 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/station/:id", async (c) => {
     const t = c.var.t;
+    const flags = queryOf(c, textQuery);
     const ctx = await context(c);
     if (!ctx) return stationMissing(c);
     const day = today(deps);
     const periods = stationPeriods(ctx.kind, day);
-    const asked = c.req.query("period");
+    const asked = flags.period;
     const period = asked && periods.includes(asked) ? asked : currentPeriod(ctx.kind, day);
     let data;
     try {
@@ -135,7 +136,7 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
         retry: c.req.url,
       }, 500);
     }
-    const unit = c.req.query("unit");
+    const unit = flags.unit;
     const selected = data.bills.find((b) => b.unit_id === unit) ?? data.bills[0] ?? null;
     return renderPage(c, deps, t("reports.station_report.title"), StationReport, {
       station: ctx.station,
@@ -145,9 +146,7 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
       periods,
       data,
       selected,
-      error: c.req.query("report_error")
-        ? t("reports.station_report.errors.generate_failed")
-        : null,
+      error: flags.report_error ? t("reports.station_report.errors.generate_failed") : null,
     });
   });
 
@@ -236,7 +235,7 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
     const t = c.var.t;
     const ctx = await context(c);
     if (!ctx) return stationMissing(c);
-    const q = c.req.query();
+    const q = queryOf(c, textQuery);
     const expanded = periodOf(q.period ?? q.month, ctx.kind);
     let notice: string | null = null;
     const method = RECALC_METHODS.find((m) => m === q.method);
@@ -326,7 +325,7 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
   });
 
   app.get("/station/:id/pdf", async (c) => {
-    const q = c.req.query();
+    const q = queryOf(c, textQuery);
     const id = idParam(c.req.param("id"));
     const unit = q.unit && UNIT_ID.test(q.unit) ? q.unit : null;
     const bimonthly = /^\d{4}-\d{2}-\d{2}$/.test(q.period ?? "");

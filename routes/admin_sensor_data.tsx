@@ -6,7 +6,9 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
-import { formString as str, idParam, readForm, validate } from "./_http.ts";
+import { z } from "zod";
+import { formString as str, idParam, readForm } from "./_http.ts";
+import { formChecked, pageText, queryOf } from "./_validate.ts";
 import { requireRole } from "./_session.ts";
 import { confirmPage, renderPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
@@ -15,7 +17,7 @@ import { monthlyUptime, realtime } from "../services/measurements.ts";
 import { deleteSensor } from "../services/devices/mod.ts";
 import { replaceSensorMeter } from "../services/devices/meter_history.ts";
 import { recordManualReading } from "../services/devices/meter_usage.ts";
-import { parseManualReading, parseMeterChange } from "../core/meter_inputs.ts";
+import { manualReadingSchema, meterChangeSchema } from "../core/meter_inputs.ts";
 import {
   meterCards,
   type MeterFormState,
@@ -61,6 +63,29 @@ const pageOf = (stationId: number, sensorId: number) =>
   `${stationUrl(stationId)}/sensor/${sensorId}/data`;
 
 /**
+ * The sensor page's query: the uptime month, and the outcomes its forms come back with (the
+ * meter forms' `done`, the certificate's, the connection test's, the tenancy forms' `t*`),
+ * each checked where it is shown.
+ */
+const PAGE_KEYS = [
+  "month",
+  "done",
+  "verified",
+  "certificate_error",
+  "mqtt_test",
+  "mqtt_detail",
+  "td",
+  "te",
+  "tf",
+  "tform",
+  "tp",
+] as const;
+type PageKey = typeof PAGE_KEYS[number];
+const PAGE_QUERY = z.object(
+  Object.fromEntries(PAGE_KEYS.map((k) => [k, pageText])) as Record<PageKey, typeof pageText>,
+);
+
+/**
  * The sensor page of the loaded sensor; `refused` is a meter form that comes back with its
  * values and errors (400).
  */
@@ -74,11 +99,13 @@ async function sensorPage(deps: Deps, c: Context<SensorEnv>, refused?: MeterForm
   const now = clock.now();
   const off = clock.offsetMinutes();
   const thisMonth = clock.month();
+  const q = queryOf(c, PAGE_QUERY);
+  const query = (name: string) => q[name as PageKey];
   // A month that is not one is named in a notice and the page shows this month.
-  const asked = c.req.query("month");
-  const query = validate(uptimeQuerySchema, { month: asked });
-  const valid = asked !== undefined && query.ok;
-  const month = query.ok && query.data.month ? query.data.month : thisMonth;
+  const asked = q.month;
+  const checked = formChecked(uptimeQuerySchema, { month: asked });
+  const valid = asked !== undefined && !(checked instanceof Refusal);
+  const month = !(checked instanceof Refusal) && checked.month ? checked.month : thisMonth;
   let measurements: Record<string, number> | null = null;
   try {
     measurements = (await realtime(deps, x)).measurements as Record<string, number>;
@@ -126,7 +153,7 @@ async function sensorPage(deps: Deps, c: Context<SensorEnv>, refused?: MeterForm
       },
       certificate: x.status === "online"
         ? undefined
-        : await certificateView(deps, t, s.id, x.id, (n) => c.req.query(n)),
+        : await certificateView(deps, t, s.id, x.id, query),
     },
     uptime: {
       offsetMinutes: off,
@@ -136,9 +163,9 @@ async function sensorPage(deps: Deps, c: Context<SensorEnv>, refused?: MeterForm
       data: uptime,
       invalidMonth: asked !== undefined && !valid ? asked : null,
     },
-    testConnection: testConnectionSlot(deps, t, s.id, x.id, (n) => c.req.query(n)),
-    meters: await meterCards(c, deps, s.id, x, refused),
-    tenancy: unitId ? await tenancyCard(deps, t, (n) => c.req.query(n), s.id, x) : undefined,
+    testConnection: testConnectionSlot(deps, t, s.id, x.id, query),
+    meters: await meterCards(c, deps, s.id, x, refused, q.done),
+    tenancy: unitId ? await tenancyCard(deps, t, query, s.id, x) : undefined,
   }, refused ? 400 : 200);
 }
 
@@ -164,14 +191,12 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
     const s = c.var.station;
     const x = c.var.sensor;
     const values = postedValues(await readForm(c), READING_FIELDS);
-    const parsed = parseManualReading(values, clockOf(deps).offsetMinutes());
+    const parsed = formChecked(manualReadingSchema(clockOf(deps).offsetMinutes()), values);
     const error = c.var.t("meters.errors.reading_failed");
-    if (!parsed.ok) {
-      return sensorPage(deps, c, { form: "reading", values, errors: parsed.errors, error });
+    if (parsed instanceof Refusal) {
+      return sensorPage(deps, c, { form: "reading", values, errors: parsed.fields, error });
     }
-    const res = await attempt(
-      recordManualReading(deps, x.id, { ...parsed.value, by: c.var.user.id }),
-    );
+    const res = await attempt(recordManualReading(deps, x.id, { ...parsed, by: c.var.user.id }));
     if (res instanceof Refusal) {
       if (res.kind === "not_found") return c.redirect(dataUrl(s.id), 303);
       const named = Object.keys(res.fields).length > 0;
@@ -186,12 +211,12 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
     const s = c.var.station;
     const x = c.var.sensor;
     const values = postedValues(await readForm(c), REPLACE_FIELDS);
-    const parsed = parseMeterChange(values, clockOf(deps).offsetMinutes());
+    const parsed = formChecked(meterChangeSchema(clockOf(deps).offsetMinutes()), values);
     const error = c.var.t("meters.errors.replace_failed");
-    if (!parsed.ok) {
-      return sensorPage(deps, c, { form: "replace", values, errors: parsed.errors, error });
+    if (parsed instanceof Refusal) {
+      return sensorPage(deps, c, { form: "replace", values, errors: parsed.fields, error });
     }
-    const res = await attempt(replaceSensorMeter(deps, c.var.user, s.id, x.id, parsed.value));
+    const res = await attempt(replaceSensorMeter(deps, c.var.user, s.id, x.id, parsed));
     if (res instanceof Refusal) {
       if (res.kind === "not_found") return c.redirect(dataUrl(s.id), 303);
       const named = Object.keys(res.fields).length > 0;

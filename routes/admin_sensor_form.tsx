@@ -10,7 +10,8 @@ import { requireRole } from "./_session.ts";
 import { renderPage } from "./_page.tsx";
 import type { FieldErrors } from "../core/schemas.ts";
 import { type DeviceView, sensorTopicPrefix } from "../core/devices.ts";
-import { sensorBodySchema, validateDeviceBody } from "../core/device_rules.ts";
+import { sensorBodySchema } from "../core/device_rules.ts";
+import { formChecked } from "./_validate.ts";
 import {
   createSensor,
   getSensorView,
@@ -26,6 +27,7 @@ import {
 } from "../components/devices/SensorForm.tsx";
 import {
   dataUrl,
+  DEVICE_RULES,
   loadStation,
   sensorNotFound,
   type StationEnv,
@@ -137,17 +139,18 @@ export function adminSensorFormRoutes(deps: Deps): Hono<UserEnv> {
     const failed = t(
       `devices.sensor_form.errors.${sensorId === null ? "create" : "update"}_failed`,
     );
-    const parsed = validateDeviceBody(
+    const parsed = formChecked(
       sensorBodySchema(sensorId === null ? "create" : "update"),
       sensorBody(values, str(form, "mqtt_password")),
+      DEVICE_RULES,
     );
-    if (!parsed.ok) {
-      return renderSensorForm(c, s, sensorId, values, translate(c, parsed.errors), failed, 400);
+    if (parsed instanceof Refusal) {
+      return renderSensorForm(c, s, sensorId, values, translate(c, parsed.fields), failed, 400);
     }
     const res = await attempt(
       sensorId === null
-        ? createSensor(deps, c.var.user, s.id, parsed.data)
-        : updateSensor(deps, c.var.user, s.id, sensorId, parsed.data),
+        ? createSensor(deps, c.var.user, s.id, parsed)
+        : updateSensor(deps, c.var.user, s.id, sensorId, parsed),
     );
     if (res instanceof Refusal) {
       if (res.kind === "not_found") {

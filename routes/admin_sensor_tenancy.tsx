@@ -9,6 +9,8 @@ import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
+import { formChecked } from "./_validate.ts";
+import { assignTenantSchema, deviceField, removeTenantSchema } from "../core/device_rules.ts";
 import type { DeviceView } from "../core/devices.ts";
 import { findUsers } from "../services/accounts.ts";
 import { assignTenant, listTenancies, removeTenant } from "../services/devices/mod.ts";
@@ -72,6 +74,9 @@ function readingOf(text: string): number | null {
   return /^\d{1,9}([.,]\d{1,3})?$/.test(s) ? Number(s.replace(",", ".")) : NaN;
 }
 
+/** How a move's form is refused: by the field the page marks, the first one named. */
+const FORM_RULES = { fieldOf: deviceField };
+
 /** The move-out and move-in forms of the sensor page. */
 export function adminSensorTenancyRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
@@ -94,11 +99,14 @@ export function adminSensorTenancyRoutes(deps: Deps): Hono<UserEnv> {
     const s = c.var.station;
     const x = c.var.sensor;
     const form = await readForm(c);
-    const res = await attempt(removeTenant(deps, x.id, {
+    const move = formChecked(removeTenantSchema, {
       effective_from: str(form, "effective_from"),
       reading_kwh: readingOf(str(form, "reading_kwh")),
       final_bill: str(form, "final_bill") === "yes",
-    }, String(c.var.user.id)));
+    }, FORM_RULES);
+    const res = move instanceof Refusal
+      ? move
+      : await attempt(removeTenant(deps, x.id, move, String(c.var.user.id)));
     return c.redirect(outcome(pageOf(s.id, x.id), res, "out", "moved_out"), 303);
   });
 
@@ -106,11 +114,15 @@ export function adminSensorTenancyRoutes(deps: Deps): Hono<UserEnv> {
     const s = c.var.station;
     const x = c.var.sensor;
     const form = await readForm(c);
-    const tenantId = Number(str(form, "tenant_id"));
-    const res = await attempt(assignTenant(deps, tenantId, [x.id], {
+    const move = formChecked(assignTenantSchema, {
+      tenant_id: str(form, "tenant_id"),
+      sensor_ids: [x.id],
       effective_from: str(form, "effective_from"),
       reading_kwh: readingOf(str(form, "reading_kwh")),
-    }));
+    }, FORM_RULES);
+    const res = move instanceof Refusal
+      ? move
+      : await attempt(assignTenant(deps, move.tenant_id, move.sensor_ids, move));
     return c.redirect(outcome(pageOf(s.id, x.id), res, "in", "moved_in"), 303);
   });
 

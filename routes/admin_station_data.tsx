@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, readForm } from "./_http.ts";
 import { requireRole } from "./_session.ts";
+import { flashQuery, queryInput } from "./_validate.ts";
 import { confirmPage, renderPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import type { DeviceView } from "../core/devices.ts";
@@ -28,9 +29,11 @@ export function adminStationDataRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(requireRole("admin"));
 
-  app.get("/:id/data", loadStation(deps, { pageOnError: true }), async (c) => {
+  const station = loadStation(deps, { pageOnError: true });
+  app.get("/:id/data", station, queryInput(flashQuery), async (c) => {
     const t = c.var.t;
     const s = c.var.station;
+    const flash = c.req.valid("query");
     let sensors: DeviceView[];
     try {
       sensors = (await listSensorViews(deps, c.var.user, s.id)) ?? [];
@@ -62,8 +65,8 @@ export function adminStationDataRoutes(deps: Deps): Hono<UserEnv> {
         sensors: rows,
       },
       lastSeen: lastSeenText(t, s.last_seen, deps.now()),
-      notice: noticeText(t, c.req.query("done")),
-      failure: failureText(t, c.req.query("error"), c.req.query("reason")),
+      notice: noticeText(t, flash.done),
+      failure: failureText(t, flash.error, flash.reason),
     });
   });
 

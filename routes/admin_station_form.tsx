@@ -19,7 +19,6 @@ import {
   parseLocation,
   stationBodySchema,
   type StationLocation,
-  validateDeviceBody,
 } from "../core/device_rules.ts";
 import { createStation, updateStation } from "../services/devices/mod.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
@@ -38,7 +37,8 @@ import {
   removeSsr,
   removeUnit,
 } from "../core/station_editor.ts";
-import { dataUrl, loadStation, stationNotFound, tr, translate } from "./_devices.tsx";
+import { dataUrl, DEVICE_RULES, loadStation, stationNotFound, tr, translate } from "./_devices.tsx";
+import { formChecked } from "./_validate.ts";
 
 /** The form values of a stored station. */
 function stationValues(s: DeviceView): StationFormValues {
@@ -201,19 +201,20 @@ export function adminStationFormRoutes(deps: Deps): Hono<UserEnv> {
     }
     const shown = { ...values, mqtt_password: "" };
     const failed = t(`devices.station_form.errors.${id === null ? "create" : "update"}_failed`);
-    const parsed = validateDeviceBody(
+    const parsed = formChecked(
       stationBodySchema(id === null ? "create" : "update"),
       stationBody(values),
+      DEVICE_RULES,
     );
-    if (!parsed.ok) {
-      return renderStationForm(c, id, shown, translate(c, parsed.errors), failed, 400);
+    if (parsed instanceof Refusal) {
+      return renderStationForm(c, id, shown, translate(c, parsed.fields), failed, 400);
     }
     let res: DeviceView | Refusal;
     try {
       res = await attempt(
         id === null
-          ? createStation(deps, c.var.user, parsed.data)
-          : updateStation(deps, c.var.user, id, parsed.data),
+          ? createStation(deps, c.var.user, parsed)
+          : updateStation(deps, c.var.user, id, parsed),
       );
     } catch (e) {
       deps.log.log("error", "station save failed", { id, error: String(e) });

@@ -4,6 +4,8 @@
  * the ingest health section reads what each ingest published (`db/ingest_health.ts`).
  */
 import { Hono } from "hono";
+import { z } from "zod";
+import { queryInput } from "./_validate.ts";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage } from "./_page.tsx";
 import {
@@ -24,11 +26,12 @@ import { IngestHealth } from "../components/dashboard/IngestHealth.tsx";
 /** The system uptime page `/admin/stats`, mounted at /admin (whose guard is `routes/admin.tsx`'s). */
 export function adminStatsRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
-  app.get("/stats", async (c) => {
+  // Any other timeframe is the last day's.
+  const pageQuery = z.object({ timeframe: z.enum(STATS_TIMEFRAMES).catch("24h") });
+  app.get("/stats", queryInput(pageQuery), async (c) => {
     const t = c.var.t;
     const user = c.var.user;
-    const q = c.req.query("timeframe") as StatsTimeframe;
-    const timeframe: StatsTimeframe = STATS_TIMEFRAMES.includes(q) ? q : "24h";
+    const timeframe: StatsTimeframe = c.req.valid("query").timeframe;
     let figures: SystemFigures | null = null;
     let rows: PerformanceRow[] = [];
     let last8: PerformanceRow[] = [];

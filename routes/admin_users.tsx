@@ -6,17 +6,11 @@
  * mounted by `routes/admin.tsx`.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
-import {
-  type Form,
-  formString as str,
-  idParam,
-  readForm,
-  translateErrors,
-  validate,
-} from "./_http.ts";
+import { type Form, formString as str, idParam, readForm, translateErrors } from "./_http.ts";
 import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import type { User } from "../core/types.ts";
@@ -35,7 +29,8 @@ import {
   userStats,
 } from "../services/accounts.ts";
 import { CODE_SORTS, type CodeSort, pageCodes } from "../services/access_codes.ts";
-import { listHref, type ListQuery, parseListQuery } from "../core/paging.ts";
+import { listHref, type ListQuery, listQuerySchema } from "../core/paging.ts";
+import { formChecked, pageText, queryInput, queryOf } from "./_validate.ts";
 import type { AccessCode } from "../core/types.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
@@ -62,17 +57,21 @@ function backOf(form: Form, fallback: UserTab): { tab: UserTab; q: string } {
   return { tab, q: cleanSearch(str(form, "q")) };
 }
 
+/** The users page's tab and its flash notice or failure (each checked where it is shown). */
+const pageQuery = z.object({ tab: pageText, done: pageText, error: pageText, reason: pageText });
+
 /** Routes under /admin/users, mounted at that prefix. */
 export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(requireRole("admin"));
 
-  app.get("/", async (c) => {
-    const tab = parseTab(c.req.query("tab"));
+  app.get("/", queryInput(pageQuery), async (c) => {
+    const flags = c.req.valid("query");
+    const tab = parseTab(flags.tab);
     const role = roleOfTab(tab);
     const query = role
-      ? parseListQuery(USER_SORTS, c.req.query())
-      : parseListQuery(CODE_SORTS, c.req.query());
+      ? queryOf(c, listQuerySchema(USER_SORTS))
+      : queryOf(c, listQuerySchema(CODE_SORTS));
     const q = query.q;
     const stats = await userStats(deps).catch((e) => {
       deps.log.log("error", "user stats failed", { error: String(e) });
@@ -107,8 +106,8 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         tab={tab}
         q={q}
         stats={stats}
-        notice={parseNotice(c.req.query("done"))}
-        failure={parseFailure(c.req.query("error"), c.req.query("reason"))}
+        notice={parseNotice(flags.done)}
+        failure={parseFailure(flags.error, flags.reason)}
         content={content}
         paging={paging}
       />,
@@ -268,13 +267,13 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
       }, 400);
     let res: User | Refusal;
     if (stored) {
-      const parsed = validate(accountUpdateSchema, body);
-      if (!parsed.ok) return again(translateErrors(c, parsed.errors));
-      res = await attempt(updateAccount(deps, c.var.user, stored.id, parsed.data));
+      const parsed = formChecked(accountUpdateSchema, body);
+      if (parsed instanceof Refusal) return again(translateErrors(c, parsed.fields));
+      res = await attempt(updateAccount(deps, c.var.user, stored.id, parsed));
     } else {
-      const parsed = validate(accountCreateSchema, body);
-      if (!parsed.ok) return again(translateErrors(c, parsed.errors));
-      res = await attempt(createAccount(deps, parsed.data));
+      const parsed = formChecked(accountCreateSchema, body);
+      if (parsed instanceof Refusal) return again(translateErrors(c, parsed.fields));
+      res = await attempt(createAccount(deps, parsed));
     }
     if (res instanceof Refusal) {
       if (res.kind === "not_found") return c.redirect("/admin/users", 303);

@@ -5,6 +5,7 @@
  * any other post validates with `core/zone.ts` and saves, or shows the errors inline.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm, translateErrors } from "./_http.ts";
@@ -17,16 +18,11 @@ import {
   zoneBodyFromForm,
   zoneFormSchema,
 } from "../core/zone.ts";
-import {
-  CFE_PRESETS,
-  DAC_REGIONS,
-  type DacRegion,
-  type PresetFill,
-  presetFill,
-} from "../core/cfe_presets.ts";
+import { CFE_PRESETS, DAC_REGIONS, type PresetFill, presetFill } from "../core/cfe_presets.ts";
 import { pricingMode } from "../core/tariff.ts";
 import { addZone, editZone, findZone } from "../services/zones.ts";
-import { fieldErrors } from "./_validate.ts";
+import { formChecked, pageText, queryOf } from "./_validate.ts";
+import { Refusal } from "../services/refusal.ts";
 import { ZoneForm, type ZoneFormValues } from "../components/zones/ZoneForm.tsx";
 import {
   addLevel,
@@ -231,6 +227,16 @@ function bodyFromValues(v: ZoneFormValues): Record<string, unknown> {
   return body;
 }
 
+/**
+ * The blank form's query: a known CFE preset, the locality's region and its summer's first
+ * month; anything else is as if absent (the blank form, the preset's defaults).
+ */
+const PRESET_QUERY = z.object({
+  preset: z.enum(CFE_PRESETS).optional().catch(undefined),
+  region: z.enum(DAC_REGIONS).optional().catch(undefined),
+  summer_start_month: pageText.transform((v) => Number(v) || undefined),
+});
+
 /** The 'Zone not found' page (404). */
 export function zoneNotFound(c: Ctx, deps: Deps) {
   const t = c.var.t;
@@ -284,11 +290,11 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
       values.pricing.levels = removeLevel(values.pricing.levels, Number(action.slice(13)));
       return render(c, id, values);
     }
-    const parsed = zoneFormSchema.safeParse(bodyFromValues(values));
+    const parsed = formChecked(zoneFormSchema, bodyFromValues(values));
     // A zone filled from a preset saves only once the prices it could not confirm are entered.
     const missing = values.extras.tariff_preset ? emptyPrices(values.pricing) : [];
-    if (!parsed.success || missing.length > 0) {
-      const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
+    if (parsed instanceof Refusal || missing.length > 0) {
+      const errors = parsed instanceof Refusal ? { ...parsed.fields } : {};
       for (const k of missing) errors[k] = "zones.zone_form.validation.preset_price_missing";
       return render(
         c,
@@ -300,10 +306,10 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
       );
     }
     if (id === null) {
-      await addZone(deps, zoneBodyFromForm(parsed.data));
+      await addZone(deps, zoneBodyFromForm(parsed));
       return c.redirect("/admin/pricing?done=created", 303);
     }
-    if (!await editZone(deps, id, zoneBodyFromForm(parsed.data), parsed.data.effective_from)) {
+    if (!await editZone(deps, id, zoneBodyFromForm(parsed), parsed.effective_from)) {
       return zoneNotFound(c, deps);
     }
     return c.redirect("/admin/pricing?done=updated", 303);
@@ -311,15 +317,9 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
 
   /** The blank form, or the form filled from `?preset=` (with the locality's options). */
   const blank = (c: Ctx) => {
-    const id = c.req.query("preset");
-    if (!id || !(CFE_PRESETS as readonly string[]).includes(id)) {
-      return render(c, null, valuesFromZone(defaultZone()));
-    }
-    const region = c.req.query("region") as DacRegion;
-    const fill = presetFill(id, {
-      summer_start_month: Number(c.req.query("summer_start_month")) || undefined,
-      region: DAC_REGIONS.includes(region) ? region : undefined,
-    });
+    const { preset: id, region, summer_start_month } = queryOf(c, PRESET_QUERY);
+    if (!id) return render(c, null, valuesFromZone(defaultZone()));
+    const fill = presetFill(id, { summer_start_month, region });
     const values = valuesFromZone(zoneBodyFromForm({ name: "", ...fill.form }));
     return render(c, null, values, {}, undefined, 200, { id, fill });
   };

@@ -7,6 +7,7 @@
  * place. Data comes from `services/zones.ts`; the /admin guard is `routes/admin.tsx`'s.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam, readForm } from "./_http.ts";
 import { confirmPage, renderPage } from "./_page.tsx";
@@ -20,17 +21,23 @@ import {
   zoneViews,
 } from "../services/zones.ts";
 import { ZoneList } from "../components/zones/ZoneList.tsx";
-import { listHref, parseListQuery } from "../core/paging.ts";
+import { listHref, listQuerySchema } from "../core/paging.ts";
+import { queryOf, textQuery } from "./_validate.ts";
 import { STATION_SORTS } from "../services/devices/mod.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { ZoneDetail } from "../components/zones/ZoneDetail.tsx";
 import { zoneFormRoutes, zoneNotFound } from "./admin_zone_form.tsx";
 
-const NOTICES: Record<string, string> = {
+const NOTICES = {
   created: "zones.zone_form.success_create",
   updated: "zones.zone_form.success_update",
   deleted: "zones.zone_list.deleted",
-};
+} as const;
+
+/** The zone list's notice: one of {@link NOTICES}, any other `done` none. */
+const listQuery = z.object({
+  done: z.enum(Object.keys(NOTICES) as (keyof typeof NOTICES)[]).optional().catch(undefined),
+});
 
 /** Routes of the zone pages. */
 export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
@@ -42,7 +49,8 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
       deps.log.log("error", "zone list failed", { error: String(e) });
       return null;
     });
-    const done = NOTICES[c.req.query("done") ?? ""];
+    const flag = queryOf(c, listQuery).done;
+    const done = flag ? NOTICES[flag] : undefined;
     return renderPage(c, deps, t("zones.zone_list.title"), ZoneList, {
       zones,
       notice: done ? t(done) : undefined,
@@ -56,7 +64,7 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
     const id = idParam(c.req.param("id"));
     const zone = id === null ? null : await zoneView(deps, id);
     if (!zone) return zoneNotFound(c, deps);
-    const query = parseListQuery(STATION_SORTS, c.req.query());
+    const query = queryOf(c, listQuerySchema(STATION_SORTS));
     const page = await zoneStationsPage(deps, c.var.user, zone.id, query).catch(() => null);
     const paging: Paging | undefined = page
       ? {
@@ -73,7 +81,7 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
       paging,
       history,
       versions,
-      blocked: c.req.query("delete") === "blocked" && zone.station_count > 0,
+      blocked: queryOf(c, textQuery).delete === "blocked" && zone.station_count > 0,
     });
   });
 

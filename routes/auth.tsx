@@ -5,8 +5,11 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { z } from "zod";
 import type { AppEnv, Deps } from "./_deps.ts";
-import { clientAddress, formString, readForm, translateErrors, validate } from "./_http.ts";
+import { clientAddress, formString, readForm, translateErrors } from "./_http.ts";
+import { formChecked, pageText as loose, queryInput } from "./_validate.ts";
+import { Refusal } from "../services/refusal.ts";
 import {
   LANG_COOKIE,
   LAST_ROUTE_COOKIE,
@@ -34,9 +37,16 @@ function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null
   return homeOf(role);
 }
 
-/** Applies `?lang=` (stored as the pre-sign-in choice) and tells where to redirect, if anywhere. */
-function languageSwitch(c: Context<AppEnv>): string | null {
-  const lang = c.req.query("lang");
+/**
+ * The sign-in pages' query: `?lang=` (switches the language, then is dropped from the address),
+ * `?next=` (checked against the portal's origin where it is used), `?registered=1`.
+ */
+const pageQuery = z.object({ lang: loose, next: loose, registered: loose });
+
+/**
+ * Applies `lang` (stored as the pre-sign-in choice) and tells where to redirect, if anywhere.
+ */
+function languageSwitch(c: Context<AppEnv>, lang: string | undefined): string | null {
   if (lang === undefined) return null;
   if (isLanguage(lang)) {
     setCookie(c, LANG_COOKIE, lang, { path: "/", sameSite: "Lax", maxAge: 365 * 86400 });
@@ -57,18 +67,17 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
   });
 
   // ---- pages -------------------------------------------------------------------------
-  app.get("/login", (c) => {
-    const redirect = languageSwitch(c);
+  app.get("/login", queryInput(pageQuery), (c) => {
+    const q = c.req.valid("query");
+    const redirect = languageSwitch(c, q.lang);
     if (redirect) return c.redirect(redirect);
-    if (c.var.user) {
-      return c.redirect(landing(c, deps, c.var.user.role, c.req.query("next") ?? null));
-    }
+    if (c.var.user) return c.redirect(landing(c, deps, c.var.user.role, q.next ?? null));
     const url = new URL(c.req.url);
     return renderBarePage(c, deps, c.var.t("auth.login.title"), LoginPage, {
       lang: c.var.lang,
       here: url.pathname + url.search,
-      next: safeNext(c.req.query("next"), portalOrigin(c, deps)),
-      registered: c.req.query("registered") === "1",
+      next: safeNext(q.next, portalOrigin(c, deps)),
+      registered: q.registered === "1",
     });
   });
 
@@ -77,7 +86,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     const next = typeof form.next === "string" ? safeNext(form.next, portalOrigin(c, deps)) : null;
     const here = next ? `/login?next=${encodeURIComponent(next)}` : "/login";
     const email = typeof form.email === "string" ? form.email : "";
-    const parsed = validate(loginSchema, form);
+    const parsed = formChecked(loginSchema, form);
     const render = (
       status: 400 | 401 | 403 | 429,
       extra: {
@@ -92,8 +101,10 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         email,
         ...extra,
       }, status);
-    if (!parsed.ok) return render(400, { fieldErrors: translateErrors(c, parsed.errors) });
-    const res = await signIn(deps, parsed.data, address(c));
+    if (parsed instanceof Refusal) {
+      return render(400, { fieldErrors: translateErrors(c, parsed.fields) });
+    }
+    const res = await signIn(deps, parsed, address(c));
     if (!res.ok) {
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }
@@ -120,8 +131,8 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     }, status);
   };
 
-  app.get("/register", (c) => {
-    const redirect = languageSwitch(c);
+  app.get("/register", queryInput(pageQuery), (c) => {
+    const redirect = languageSwitch(c, c.req.valid("query").lang);
     if (redirect) return c.redirect(redirect);
     if (c.var.user) return c.redirect(homeOf(c.var.user.role));
     return registerPage(c, {}, {});
@@ -141,12 +152,11 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       accessCode: str("accessCode"),
       terms: str("terms") === "on",
     };
-    const parsed = validate(registerFormSchema, {
-      ...form,
-      phone: `${country.dial}${digits}`,
-    });
-    if (!parsed.ok) return registerPage(c, values, translateErrors(c, parsed.errors), 400);
-    const res = await register(deps, parsed.data, c.var.lang, address(c));
+    const parsed = formChecked(registerFormSchema, { ...form, phone: `${country.dial}${digits}` });
+    if (parsed instanceof Refusal) {
+      return registerPage(c, values, translateErrors(c, parsed.fields), 400);
+    }
+    const res = await register(deps, parsed, c.var.lang, address(c));
     if (!res.ok && "throttled" in res) {
       return registerPage(c, values, {}, 429, tooMany(c, res.retryAfterMs));
     }

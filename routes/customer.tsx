@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { renderPage } from "./_page.tsx";
-import { queryOf } from "./_http.ts";
+import { queryOf } from "./_validate.ts";
 import { cityText } from "./_devices.tsx";
 import { settingsRoutes } from "./settings.tsx";
 import { customerInstallationRoutes } from "./customer_installations.tsx";

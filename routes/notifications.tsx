@@ -1,7 +1,9 @@
 /** The notifications page: the bell's panel for browsers without JavaScript, and a full list. */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { idParam } from "./_http.ts";
+import { pageText, queryInput } from "./_validate.ts";
 import { requireUser } from "./_session.ts";
 import { renderPage } from "./_page.tsx";
 import { notificationsOf, resolveByHand } from "../services/notifications.ts";
@@ -14,15 +16,19 @@ const FILTERS = ["active", "resolved", "all"] as const;
 export function notificationPageRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use("*", requireUser());
-  app.get("/", async (c) => {
-    const q = c.req.query("status");
-    const status = FILTERS.find((f) => f === q) ?? "active";
+  /** The list's filter (any other is the active list) and a resolve's failure. */
+  const pageQuery = z.object({
+    status: z.enum(FILTERS).catch("active").default("active"),
+    error: pageText,
+  });
+  app.get("/", queryInput(pageQuery), async (c) => {
+    const { status, error } = c.req.valid("query");
     const list = await notificationsOf(deps, c.var.user.id, status, 50, c.var.lang);
     return renderPage(c, deps, c.var.t("notifications.title"), NotificationsPage, {
       status,
       items: list,
       now: deps.now(),
-      error: c.req.query("error"),
+      error,
     });
   });
   app.post("/:id/resolve", async (c) => {

@@ -1,7 +1,9 @@
 /** The settings page, mounted under each role's area. */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
-import { formString, readForm, translateErrors, validate } from "./_http.ts";
+import { formString, readForm, translateErrors } from "./_http.ts";
+import { formChecked, pageText, queryInput } from "./_validate.ts";
 import { renderPage } from "./_page.tsx";
 import { requireUser } from "./_session.ts";
 import { profileSchema } from "../core/schemas.ts";
@@ -22,13 +24,13 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
   /** A tenant's lease dates for the page; nothing for other roles. */
   const leasesOf = async (u: User) =>
     u.role === "user" ? { leases: await tenantLeases(deps, u) } : {};
-  app.get(route, async (c) => {
+  app.get(route, queryInput(z.object({ saved: pageText })), async (c) => {
     const u = c.var.user;
     return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
       action: path,
       values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
       fieldErrors: {},
-      saved: c.req.query("saved") === "1",
+      saved: c.req.valid("query").saved === "1",
       ...await leasesOf(u),
     });
   });
@@ -49,11 +51,11 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
         error,
         ...await leasesOf(c.var.user),
       }, 400);
-    const parsed = validate(profileSchema, form);
-    if (!parsed.ok) {
-      return render(translateErrors(c, parsed.errors), c.var.t("settings.errors.update_failed"));
+    const parsed = formChecked(profileSchema, form);
+    if (parsed instanceof Refusal) {
+      return render(translateErrors(c, parsed.fields), c.var.t("settings.errors.update_failed"));
     }
-    const res = await attempt(updateProfile(deps, c.var.user, parsed.data));
+    const res = await attempt(updateProfile(deps, c.var.user, parsed));
     if (res instanceof Refusal) {
       return render(translateErrors(c, res.fields), c.var.t("settings.errors.update_failed"));
     }

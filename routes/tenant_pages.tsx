@@ -6,7 +6,8 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { appPage, renderPage } from "./_page.tsx";
-import { pathId, queryOf } from "./_http.ts";
+import { pathId } from "./_http.ts";
+import { queryOf } from "./_validate.ts";
 import { z } from "zod";
 import { Refusal, storageRefusal } from "../services/refusal.ts";
 import {

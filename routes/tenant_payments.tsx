@@ -9,7 +9,8 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { renderPage } from "./_page.tsx";
-import { formString, readForm, validate } from "./_http.ts";
+import { formString, readForm } from "./_http.ts";
+import { formChecked, pageText, queryInput } from "./_validate.ts";
 import { attempt, Refusal, refusalStatus } from "./_refusal.tsx";
 import {
   PAYMENT_ERRORS,
@@ -60,14 +61,14 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
   ) {
     const t = c.var.t;
     const title = t("payments.payment_form.title");
-    const q = validate(billQuery, { bill: raw });
-    if (!q.ok) {
+    const q = formChecked(billQuery, { bill: raw });
+    if (q instanceof Refusal) {
       const status = raw === undefined || raw === "" ? 200 : 400;
       return renderPage(c, deps, title, PaymentError, {
         title: t("payments.errors.no_payment_selected"),
       }, status);
     }
-    const p = await attempt(tenantPayment(deps, c.var.user, Number(q.data.bill)));
+    const p = await attempt(tenantPayment(deps, c.var.user, Number(q.bill)));
     if (p instanceof Refusal) {
       return renderPage(c, deps, title, PaymentError, {
         title: t("payments.errors.load_title"),
@@ -86,11 +87,13 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
     }, error ? refusalStatus(error) as 400 | 404 | 409 | 503 : 200);
   }
 
+  // The bill as text: the form checks it and answers a missing or bad one with its screen.
+  const shown = queryInput(z.object({ bill: pageText }));
   // The receipt the portal serves itself (test mode without Openpay's dashboard).
-  app.get("/payment/receipt", async (c) => {
-    const q = validate(billQuery, { bill: c.req.query("bill") });
-    if (!q.ok) throw notFound(PAYMENT_ERRORS.notFound);
-    const file = await speiReceipt(deps, c.var.user, Number(q.data.bill), c.var.t);
+  app.get("/payment/receipt", shown, async (c) => {
+    const q = formChecked(billQuery, { bill: c.req.valid("query").bill });
+    if (q instanceof Refusal) throw notFound(PAYMENT_ERRORS.notFound);
+    const file = await speiReceipt(deps, c.var.user, Number(q.bill), c.var.t);
     return new Response(file.bytes as Uint8Array<ArrayBuffer>, {
       headers: {
         "content-type": "application/pdf",
@@ -99,19 +102,19 @@ export function tenantPaymentRoutes(deps: Deps): Hono<UserEnv> {
       },
     });
   });
-  app.get("/payment", (c) => form(c, c.req.query("bill")));
-  app.get("/payment/success", (c) => form(c, c.req.query("bill")));
+  app.get("/payment", shown, (c) => form(c, c.req.valid("query").bill));
+  app.get("/payment/success", shown, (c) => form(c, c.req.valid("query").bill));
 
   app.post("/payment/generate", async (c) => {
     const raw = formString(await readForm(c), "bill");
-    const q = validate(billQuery, { bill: raw });
-    if (!q.ok) {
+    const q = formChecked(billQuery, { bill: raw });
+    if (q instanceof Refusal) {
       const t = c.var.t;
       return renderPage(c, deps, t("payments.payment_form.title"), PaymentError, {
         title: t("payments.errors.no_payment_data"),
       }, 400);
     }
-    const done = await attempt(referenceFor(deps, c.var.user, Number(q.data.bill)));
+    const done = await attempt(referenceFor(deps, c.var.user, Number(q.bill)));
     if (done instanceof Refusal) return form(c, raw, done);
     return c.redirect(`/user/payment/success?bill=${done.id}`, 303);
   });

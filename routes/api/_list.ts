@@ -6,9 +6,8 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../_deps.ts";
-import { validate } from "../_http.ts";
+import { queryOf } from "../_validate.ts";
 import { apiPageSchema, cursorPage } from "../../core/paging.ts";
-import { invalid } from "../../services/refusal.ts";
 
 /** The page a list request asks for: null for everything. */
 interface ApiPage {
@@ -20,9 +19,7 @@ interface ApiPage {
 
 /** Reads `limit` and `cursor` of a list request; refuses bad values. */
 export function apiPage<E extends AppEnv>(c: Context<E>): ApiPage | null {
-  const paged = validate(apiPageSchema, c.req.query());
-  if (!paged.ok) throw invalid(paged.errors);
-  const { limit, cursor } = paged.data;
+  const { limit, cursor } = queryOf(c, apiPageSchema);
   if (limit === undefined && cursor === undefined) return null;
   return { limit, after: cursor ?? null };
 }

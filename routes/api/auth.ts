@@ -4,22 +4,30 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
+import { createFactory } from "hono/factory";
 import type { AppEnv, Deps } from "../_deps.ts";
-import { badRequest, clientAddress, jsonBody } from "../_http.ts";
+import { badRequest, clientAddress } from "../_http.ts";
+import { jsonInput } from "../_validate.ts";
 import { setSessionCookie } from "../_session.ts";
 import { loginSchema, registerSchema } from "../../core/schemas.ts";
 import { register, signIn } from "../../services/accounts.ts";
 import { refreshSession } from "../../services/sessions.ts";
 import { CODES, endSession, signInMessage, STATUS, tooMany } from "../_auth_common.ts";
 
+const { createHandlers } = createFactory<AppEnv>();
+
+/** A registration's body: refused under the registration's message, every field named. */
+const registerInput = jsonInput(registerSchema, {
+  message: "auth.errors.registration_failed",
+  anyJson: true,
+});
+
 /** Registration with an access code, as JSON (spec 000: `POST /auth/register`). */
 function registerJson(deps: Deps) {
-  return async (c: Context<AppEnv>) => {
-    const parsed = await jsonBody(c, registerSchema, "auth.errors.registration_failed");
-    if (!parsed.ok) return parsed.res;
+  return createHandlers(registerInput, async (c) => {
     const res = await register(
       deps,
-      parsed.data,
+      c.req.valid("json"),
       c.var.lang,
       clientAddress(c, deps.config.trustProxy),
     );
@@ -30,7 +38,7 @@ function registerJson(deps: Deps) {
       return badRequest(c, { [res.field]: res.key }, c.var.t("auth.errors.registration_failed"));
     }
     return c.json({ message: c.var.t("auth.register.success"), user: res.user }, 201);
-  };
+  });
 }
 
 /** The JSON session routes (mount at `/auth`). */
@@ -38,26 +46,28 @@ export function authApiRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const address = (c: Context<AppEnv>) => clientAddress(c, deps.config.trustProxy);
 
-  app.post("/login", async (c) => {
-    const parsed = await jsonBody(c, loginSchema);
-    if (!parsed.ok) return parsed.res;
-    const res = await signIn(deps, parsed.data, address(c));
-    if (!res.ok) {
-      return c.json(
-        { message: signInMessage(c, res).message, code: CODES[res.reason] },
-        STATUS[res.reason],
-      );
-    }
-    return c.json({
-      access_token: res.token,
-      token_type: "bearer",
-      expires_in: res.ttlSeconds,
-      user: res.user,
-      message: c.var.t("auth.login.success"),
-    });
-  });
+  app.post(
+    "/login",
+    jsonInput(loginSchema, { message: "validation.failed", anyJson: true }),
+    async (c) => {
+      const res = await signIn(deps, c.req.valid("json"), address(c));
+      if (!res.ok) {
+        return c.json(
+          { message: signInMessage(c, res).message, code: CODES[res.reason] },
+          STATUS[res.reason],
+        );
+      }
+      return c.json({
+        access_token: res.token,
+        token_type: "bearer",
+        expires_in: res.ttlSeconds,
+        user: res.user,
+        message: c.var.t("auth.login.success"),
+      });
+    },
+  );
 
-  app.post("/register", registerJson(deps));
+  app.post("/register", ...registerJson(deps));
 
   app.get("/verify", (c) => {
     const user = c.var.user;
@@ -88,6 +98,6 @@ export function authApiRoutes(deps: Deps): Hono<AppEnv> {
 /** `POST /api/auth/register` alone (mount at `/api/auth`). */
 export function registerApiRoute(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.post("/register", registerJson(deps));
+  app.post("/register", ...registerJson(deps));
   return app;
 }

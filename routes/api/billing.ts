@@ -20,13 +20,12 @@
  */
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
-import { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
 import { pathId } from "../_http.ts";
-import { type JsonIn, jsonInput } from "../_validate.ts";
+import { type JsonIn, jsonInput, queryOf } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import { apiPage, listJson } from "./_list.ts";
-import { isPeriod, parsePeriod, type PeriodKind } from "../../core/periods.ts";
+import type { PeriodKind } from "../../core/periods.ts";
 import {
   customerBillsFor,
   deleteCustomerBillById,
@@ -36,44 +35,23 @@ import {
   runBilling,
   unitBillsFor,
 } from "../../services/billing/mod.ts";
-import { invalid } from "../../services/refusal.ts";
 import {
+  BILL_QUERY_ERRORS,
   billingRunSchema,
+  billListQuerySchema,
   paymentRecordSchema,
   RECALC_INPUT_ERRORS,
   recalcSchema,
 } from "../../core/billing_input.ts";
 import { customerBillJson, unitBillJson } from "./_bill_json.ts";
 
-const optionalId = z.union([z.literal(""), z.string().regex(/^\d{1,15}$/)]).optional();
-
-/** The query of a bill list. */
-const billQuerySchema = z.object({
-  station_id: optionalId,
-  billing_month: z.string().optional(),
-  billing_period: z.string().optional(),
-  unit_id: z.union([z.literal(""), z.string().regex(/^[\w.-]{1,64}$/)]).optional(),
-});
-
-/** Reads a bill list's query for bills of `kind`; refuses a malformed one. */
+/** Reads a bill list's query for bills of `kind`; refuses a malformed one, changing nothing. */
 function billQuery(c: Context<UserEnv>, kind: PeriodKind) {
-  const q = billQuerySchema.safeParse(c.req.query());
-  if (!q.success) throw invalid({}, "billing.errors.invalid_query");
-  const { station_id, billing_month, billing_period, unit_id } = q.data;
-  let period: string | null = null;
-  for (const [name, v] of [["billing_month", billing_month], ["billing_period", billing_period]]) {
-    if (!v) continue;
-    if (!isPeriod(v) || (name === "billing_month") !== (parsePeriod(v).kind === "monthly")) {
-      throw invalid({ [name!]: "billing.errors.invalid_period" }, "billing.errors.invalid_query");
-    }
-    period = parsePeriod(v).text;
-  }
-  return {
-    kind,
-    station_id: station_id ? Number(station_id) : null,
-    period,
-    unit_id: unit_id || null,
-  };
+  const filter = queryOf(c, billListQuerySchema, {
+    message: BILL_QUERY_ERRORS.invalidQuery,
+    fields: "paths",
+  });
+  return { kind, ...filter };
 }
 
 /** The bill id of the path; a 404 refusal when it is not one. */

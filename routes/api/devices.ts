@@ -9,20 +9,19 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badJson, idParam, readJson, validate } from "../_http.ts";
+import { idParam } from "../_http.ts";
+import { jsonInput, queryInput, queryOf, type Rules } from "../_validate.ts";
 import { apiPageSchema, encodeCursor } from "../../core/paging.ts";
 import { requireApiRole } from "../_session.ts";
-import type { FieldErrors } from "../../core/schemas.ts";
+import { DEVICE_RULES } from "../_devices.tsx";
 import {
   assignCustomerSchema,
   assignTenantSchema,
-  DEVICE_MESSAGE_PARAMS,
   devicesQuerySchema,
   removeTenantSchema,
   sensorBodySchema,
   stationBodySchema,
   statusesSchema,
-  validateDeviceBody,
 } from "../../core/device_rules.ts";
 import {
   assignCustomer,
@@ -52,29 +51,13 @@ import {
 
 type Ctx = Context<UserEnv>;
 
-/** A 400 with translated field errors; the message is the first error (or `message`). */
-function invalid(c: Ctx, errors: FieldErrors, message?: string) {
-  const t = (key: string) => c.var.t(key, DEVICE_MESSAGE_PARAMS);
-  const translated = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, t(v)]));
-  const first = Object.values(translated)[0];
-  return c.json({
-    message: message ? t(message) : first ?? t("validation.failed"),
-    errors: translated,
-  }, 400);
-}
+/** How the devices API refuses input: as the forms do; null or an array as the field `_`. */
+const rules: Rules = { ...DEVICE_RULES, anyJson: true };
+
+/** A device body validated with `schema` by the one hook. */
+const body = <S extends z.ZodType>(schema: S) => jsonInput(schema, rules);
 
 const notFound = (c: Ctx, key: string) => c.json({ message: c.var.t(key) }, 404);
-
-/** Reads and validates a JSON body; answers the data or the 400 response. */
-async function body<S extends z.ZodType>(
-  c: Ctx,
-  schema: S,
-): Promise<{ ok: true; data: z.output<S> } | { ok: false; res: Response }> {
-  const raw = await readJson(c);
-  if (raw === undefined) return { ok: false, res: badJson(c) };
-  const parsed = validateDeviceBody(schema, raw);
-  return parsed.ok ? parsed : { ok: false, res: invalid(c, parsed.errors) };
-}
 
 /** The answer of a change that went through: its message and how many devices changed. */
 const done = (c: Ctx, count: number, messageKey: string) =>
@@ -86,17 +69,14 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
   const admin = requireApiRole("admin");
   app.use(requireApiRole());
 
-  app.get("/", async (c) => {
-    const parsed = validateDeviceBody(devicesQuerySchema, c.req.query());
-    if (!parsed.ok) return invalid(c, parsed.errors);
-    const paged = validate(apiPageSchema, c.req.query());
-    if (!paged.ok) return invalid(c, paged.errors);
-    const { limit, cursor } = paged.data;
+  app.get("/", queryInput(devicesQuerySchema, rules), async (c) => {
+    const filter = c.req.valid("query");
+    const { limit, cursor } = queryOf(c, apiPageSchema, rules);
     if (limit === undefined && cursor === undefined) {
-      return c.json({ devices: await listDeviceViews(deps, c.var.user, parsed.data) });
+      return c.json({ devices: await listDeviceViews(deps, c.var.user, filter) });
     }
     // `limit` and `cursor`: a page in id order and the cursor after it (null at the end).
-    const page = await pageDeviceViews(deps, c.var.user, parsed.data, limit, cursor ?? null);
+    const page = await pageDeviceViews(deps, c.var.user, filter, limit, cursor ?? null);
     const last = page.devices.at(-1);
     return c.json({
       devices: page.devices,
@@ -108,22 +88,19 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     c.json(
       c.var.user.role === "admin" ? await fleetStats(deps) : await deviceStats(deps, c.var.user),
     ));
-  app.post("/statuses", async (c) => {
-    const b = await body(c, statusesSchema);
-    if (!b.ok) return b.res;
-    return c.json({ statuses: await deviceStatuses(deps, c.var.user, b.data.deviceIds) });
+  app.post("/statuses", body(statusesSchema), async (c) => {
+    const { deviceIds } = c.req.valid("json");
+    return c.json({ statuses: await deviceStatuses(deps, c.var.user, deviceIds) });
   });
 
-  app.post("/assign-customer", admin, async (c) => {
-    const b = await body(c, assignCustomerSchema);
-    if (!b.ok) return b.res;
-    const count = await assignCustomer(deps, b.data.customer_id, b.data.station_ids);
+  app.post("/assign-customer", admin, body(assignCustomerSchema), async (c) => {
+    const b = c.req.valid("json");
+    const count = await assignCustomer(deps, b.customer_id, b.station_ids);
     return done(c, count, "devices.api.customer_assigned");
   });
-  app.post("/assign-tenant", admin, async (c) => {
-    const b = await body(c, assignTenantSchema);
-    if (!b.ok) return b.res;
-    const count = await assignTenant(deps, b.data.tenant_id, b.data.sensor_ids, b.data);
+  app.post("/assign-tenant", admin, body(assignTenantSchema), async (c) => {
+    const b = c.req.valid("json");
+    const count = await assignTenant(deps, b.tenant_id, b.sensor_ids, b);
     return done(c, count, "devices.api.tenant_assigned");
   });
   app.post("/remove-customer/:id", admin, async (c) => {
@@ -131,17 +108,13 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     if (id === null) return notFound(c, STATION_NOT_FOUND);
     return done(c, await removeCustomer(deps, id), "devices.api.customer_removed");
   });
-  app.post("/remove-tenant/:id", admin, async (c) => {
+  // The spec's call has no body; a move-out may say when, the reading and the final bill.
+  const moveOut = jsonInput(removeTenantSchema, { ...rules, optional: true });
+  app.post("/remove-tenant/:id", admin, moveOut, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, SENSOR_NOT_FOUND);
-    // The spec's call has no body; a move-out may say when, the reading and the final bill.
-    const raw = c.req.header("content-length") === "0" || c.req.raw.body === null
-      ? {}
-      : await readJson(c);
-    if (raw === undefined) return badJson(c);
-    const parsed = validateDeviceBody(removeTenantSchema, raw);
-    if (!parsed.ok) return invalid(c, parsed.errors);
-    const count = await removeTenant(deps, id, parsed.data, String(c.var.user.id));
+    const move = c.req.valid("json");
+    const count = await removeTenant(deps, id, move, String(c.var.user.id));
     return done(c, count, "devices.api.tenant_removed");
   });
   app.get("/:id/tenancies", admin, async (c) => {
@@ -150,10 +123,8 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     return c.json({ tenancies: await listTenancies(deps, id) });
   });
 
-  app.post("/", admin, async (c) => {
-    const b = await body(c, stationBodySchema("create"));
-    if (!b.ok) return b.res;
-    return c.json(await createStation(deps, c.var.user, b.data), 201);
+  app.post("/", admin, body(stationBodySchema("create")), async (c) => {
+    return c.json(await createStation(deps, c.var.user, c.req.valid("json")), 201);
   });
   app.get("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -165,12 +136,10 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     const status = id === null ? null : await deviceStatusView(deps, c.var.user, id);
     return status ? c.json(status) : notFound(c, DEVICE_NOT_FOUND);
   });
-  app.put("/:id", admin, async (c) => {
+  app.put("/:id", admin, body(stationBodySchema("update")), async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
-    const b = await body(c, stationBodySchema("update"));
-    if (!b.ok) return b.res;
-    return c.json(await updateStation(deps, c.var.user, id, b.data));
+    return c.json(await updateStation(deps, c.var.user, id, c.req.valid("json")));
   });
   app.delete("/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
@@ -183,12 +152,10 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     const sensors = id === null ? null : await listSensorViews(deps, c.var.user, id);
     return sensors ? c.json({ sensors }) : notFound(c, STATION_NOT_FOUND);
   });
-  app.post("/:id/sensors", admin, async (c) => {
+  app.post("/:id/sensors", admin, body(sensorBodySchema("create")), async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
-    const b = await body(c, sensorBodySchema("create"));
-    if (!b.ok) return b.res;
-    return c.json(await createSensor(deps, c.var.user, id, b.data), 201);
+    return c.json(await createSensor(deps, c.var.user, id, c.req.valid("json")), 201);
   });
   app.get("/:id/sensors/:sensorId", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -198,13 +165,12 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
       : await getSensorView(deps, c.var.user, id, sensorId);
     return view ? c.json(view) : notFound(c, SENSOR_NOT_FOUND);
   });
-  app.put("/:id/sensors/:sensorId", admin, async (c) => {
+  app.put("/:id/sensors/:sensorId", admin, body(sensorBodySchema("update")), async (c) => {
     const id = idParam(c.req.param("id"));
     const sensorId = idParam(c.req.param("sensorId"));
     if (id === null || sensorId === null) return notFound(c, SENSOR_NOT_FOUND);
-    const b = await body(c, sensorBodySchema("update"));
-    if (!b.ok) return b.res;
-    return c.json(await updateSensor(deps, c.var.user, id, sensorId, b.data));
+    const b = c.req.valid("json");
+    return c.json(await updateSensor(deps, c.var.user, id, sensorId, b));
   });
   app.delete("/:id/sensors/:sensorId", admin, async (c) => {
     const id = idParam(c.req.param("id"));

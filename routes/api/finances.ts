@@ -8,29 +8,29 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badRequest, validate } from "../_http.ts";
+import { queryInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
-import { financeQuerySchema } from "../../core/finance_queries.ts";
+import { type FinanceQuery, financeQuerySchema } from "../../core/finance_queries.ts";
 import { adminOverview, bimonthlyData, zonesPerformance } from "../../services/finances/mod.ts";
 import { figuresJson, financeOverviewJson } from "./_finance_json.ts";
 
-/** The filter of a valid query, or the field errors of a bad one. */
-function filterOf(query: Record<string, string>) {
-  const q = validate(financeQuerySchema, query);
-  if (!q.ok) return q;
-  const { currency, start_date: start, end_date: end } = q.data;
-  return { ok: true as const, data: { currency, start, end } };
-}
+/** The filter of a validated query. */
+const filterOf = ({ currency, start_date: start, end_date: end }: FinanceQuery) => ({
+  currency,
+  start,
+  end,
+});
+
+/** A finance query, refused as `{message, errors}` naming its fields. */
+const financeQuery = queryInput(financeQuerySchema, { message: "validation.failed" });
 
 /** Routes under /api/finances. */
 export function financeApiRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(requireApiRole("admin"));
 
-  app.get("/overview", async (c) => {
-    const q = filterOf(c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    const o = await adminOverview(deps, q.data);
+  app.get("/overview", financeQuery, async (c) => {
+    const o = await adminOverview(deps, filterOf(c.req.valid("query")));
     const all = o.by_currency.map(financeOverviewJson);
     return c.json({
       ...all[0],
@@ -38,17 +38,13 @@ export function financeApiRoutes(deps: Deps): Hono<UserEnv> {
     });
   });
 
-  app.get("/bimonthly", async (c) => {
-    const q = filterOf(c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    const rows = await bimonthlyData(deps, q.data);
+  app.get("/bimonthly", financeQuery, async (c) => {
+    const rows = await bimonthlyData(deps, filterOf(c.req.valid("query")));
     return c.json({ bimonthly_data: rows.map(figuresJson) });
   });
 
-  app.get("/zones", async (c) => {
-    const q = filterOf(c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    const rows = await zonesPerformance(deps, q.data);
+  app.get("/zones", financeQuery, async (c) => {
+    const rows = await zonesPerformance(deps, filterOf(c.req.valid("query")));
     return c.json({ zones_performance: rows.map(figuresJson) });
   });
   return app;

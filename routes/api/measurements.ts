@@ -6,9 +6,11 @@
  * `/api/analytics/delta`. Every answer covers only devices the caller may see.
  */
 import { Hono } from "hono";
+import type { z } from "zod";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badRequest, idParam, validate } from "../_http.ts";
+import { idParam } from "../_http.ts";
+import { queryInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import {
   chartQuerySchema,
@@ -52,6 +54,10 @@ async function sensorParam(
 /** Today's local date (`YYYY-MM-DD`). */
 const todayOf = (deps: Deps) => clockOf(deps).todayText();
 
+/** A query validated by the one hook, refused as `{message, errors}` naming its fields. */
+const query = <S extends z.ZodType>(schema: S) =>
+  queryInput(schema, { message: "validation.failed" });
+
 /** Routes under /api/measurements, mounted at that prefix; any signed-in user. */
 export function measurementApiRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
@@ -60,10 +66,9 @@ export function measurementApiRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/overview", async (c) => c.json(await overview(deps, c.var.user)));
 
-  app.get("/", async (c) => {
-    const q = validate(chartQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    return c.json(await chart(deps, c.var.user, q.data.mode, q.data.date ?? today()));
+  app.get("/", query(chartQuerySchema), async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await chart(deps, c.var.user, q.mode, q.date ?? today()));
   });
 
   app.get(
@@ -78,10 +83,9 @@ export function measurementApiRoutes(deps: Deps): Hono<UserEnv> {
     async (c) => c.json(await ingestHealth(deps)),
   );
 
-  app.get("/system-performance", async (c) => {
-    const q = validate(performanceQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    return c.json(await systemPerformance(deps, c.var.user, q.data.timeframe));
+  app.get("/system-performance", query(performanceQuerySchema), async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await systemPerformance(deps, c.var.user, q.timeframe));
   });
 
   app.get("/:id/realtime", async (c) => {
@@ -89,20 +93,18 @@ export function measurementApiRoutes(deps: Deps): Hono<UserEnv> {
     return s instanceof Response ? s : c.json(await realtime(deps, s));
   });
 
-  app.get("/:id/history", async (c) => {
-    const q = validate(historyQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
+  app.get("/:id/history", query(historyQuerySchema), async (c) => {
+    const q = c.req.valid("query");
     const s = await sensorParam(c, deps, c.req.param("id"));
     if (s instanceof Response) return s;
-    return c.json(await history(deps, c.var.user, s, q.data.aggregation, q.data.measurement));
+    return c.json(await history(deps, c.var.user, s, q.aggregation, q.measurement));
   });
 
-  app.get("/:id/summary", async (c) => {
-    const q = validate(summaryQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
+  app.get("/:id/summary", query(summaryQuerySchema), async (c) => {
+    const q = c.req.valid("query");
     const s = await sensorParam(c, deps, c.req.param("id"));
     if (s instanceof Response) return s;
-    return c.json(await summary(deps, c.var.user, s, q.data.month ?? today().slice(0, 7)));
+    return c.json(await summary(deps, c.var.user, s, q.month ?? today().slice(0, 7)));
   });
 
   return app;
@@ -114,20 +116,18 @@ export function analyticsApiRoutes(deps: Deps): Hono<UserEnv> {
   app.use("*", requireApiRole());
   const today = () => todayOf(deps);
 
-  app.get("/uptime/:id", async (c) => {
-    const q = validate(uptimeQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
+  app.get("/uptime/:id", query(uptimeQuerySchema), async (c) => {
+    const q = c.req.valid("query");
     const d = await sensorParam(c, deps, c.req.param("id"), ["sensor", "station"]);
     if (d instanceof Response) return d;
-    return c.json(await monthlyUptime(deps, d, q.data.month ?? today().slice(0, 7)));
+    return c.json(await monthlyUptime(deps, d, q.month ?? today().slice(0, 7)));
   });
 
-  app.get("/delta", async (c) => {
-    const q = validate(deltaQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    const s = await sensorParam(c, deps, String(q.data.sensorId));
+  app.get("/delta", query(deltaQuerySchema), async (c) => {
+    const q = c.req.valid("query");
+    const s = await sensorParam(c, deps, String(q.sensorId));
     if (s instanceof Response) return s;
-    return c.json(await delta(deps, c.var.user, s, q.data.field, q.data.startDate, q.data.endDate));
+    return c.json(await delta(deps, c.var.user, s, q.field, q.startDate, q.endDate));
   });
   return app;
 }

@@ -13,10 +13,11 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badJson, badRequest, idParam, readJson } from "../_http.ts";
+import { idParam } from "../_http.ts";
+import { jsonInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import type { MeterPeriod } from "../../core/meters.ts";
-import { parseManualReading, parseMeterChange } from "../../core/meter_inputs.ts";
+import { manualReadingSchema, meterChangeSchema } from "../../core/meter_inputs.ts";
 import { getSensorView, SENSOR_NOT_FOUND } from "../../services/devices/mod.ts";
 import { meterOverview, replaceSensorMeter } from "../../services/devices/meter_history.ts";
 import { recordManualReading } from "../../services/devices/meter_usage.ts";
@@ -40,13 +41,9 @@ export function meterApiRoutes(deps: Deps): Hono<UserEnv> {
     return await getSensorView(deps, c.var.user, stationId, sensorId);
   };
   const missing = (c: Ctx) => c.json({ message: c.var.t(SENSOR_NOT_FOUND) }, 404);
-  /** The JSON body as an object, or null when it is not one. */
-  const objectBody = async (c: Ctx) => {
-    const raw = await readJson(c);
-    return raw !== null && typeof raw === "object" && !Array.isArray(raw)
-      ? raw as Record<string, unknown>
-      : null;
-  };
+  const off = clockOf(deps).offsetMinutes();
+  const change = jsonInput(meterChangeSchema(off), { message: "meters.errors.replace_failed" });
+  const reading = jsonInput(manualReadingSchema(off), { message: "meters.errors.reading_failed" });
 
   app.get("/:id/sensors/:sensorId/meters", admin, async (c) => {
     const sensor = await sensorOf(c);
@@ -55,30 +52,21 @@ export function meterApiRoutes(deps: Deps): Hono<UserEnv> {
     return c.json({ meters: o.meters.map(meterJson), readings: o.readings });
   });
 
-  app.post("/:id/sensors/:sensorId/meters", admin, async (c) => {
+  app.post("/:id/sensors/:sensorId/meters", admin, change, async (c) => {
     const sensor = await sensorOf(c);
     if (!sensor) return missing(c);
-    const body = await objectBody(c);
-    if (!body) return badJson(c);
-    const parsed = parseMeterChange(body, clockOf(deps).offsetMinutes());
-    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("meters.errors.replace_failed"));
     const stationId = idParam(c.req.param("id"))!;
-    const view = await replaceSensorMeter(deps, c.var.user, stationId, sensor.id, parsed.value);
+    const input = c.req.valid("json");
+    const view = await replaceSensorMeter(deps, c.var.user, stationId, sensor.id, input);
     return c.json(view);
   });
 
-  app.post("/:id/sensors/:sensorId/manual-readings", admin, async (c) => {
+  app.post("/:id/sensors/:sensorId/manual-readings", admin, reading, async (c) => {
     const sensor = await sensorOf(c);
     if (!sensor) return missing(c);
-    const body = await objectBody(c);
-    if (!body) return badJson(c);
-    const parsed = parseManualReading(body, clockOf(deps).offsetMinutes());
-    if (!parsed.ok) return badRequest(c, parsed.errors, c.var.t("meters.errors.reading_failed"));
-    const reading = await recordManualReading(deps, sensor.id, {
-      ...parsed.value,
-      by: c.var.user.id,
-    });
-    return c.json({ reading }, 201);
+    const input = c.req.valid("json");
+    const stored = await recordManualReading(deps, sensor.id, { ...input, by: c.var.user.id });
+    return c.json({ reading: stored }, 201);
   });
   return app;
 }

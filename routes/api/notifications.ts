@@ -1,7 +1,8 @@
 /** Notifications API: list, unread count, resolve (sensor_offline resolves only itself). */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badRequest, pathId, validate } from "../_http.ts";
+import { pathId } from "../_http.ts";
+import { queryInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import { notificationsQuerySchema } from "../../core/schemas.ts";
 import { activeCount, notificationsOf, resolveByHand } from "../../services/notifications.ts";
@@ -11,16 +12,10 @@ export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use("*", requireApiRole());
 
-  app.get("/", async (c) => {
-    const parsed = validate(notificationsQuerySchema, c.req.query());
-    if (!parsed.ok) return badRequest(c, parsed.errors);
-    const list = await notificationsOf(
-      deps,
-      c.var.user.id,
-      parsed.data.status,
-      parsed.data.limit,
-      c.var.lang,
-    );
+  const listQuery = queryInput(notificationsQuerySchema, { message: "validation.failed" });
+  app.get("/", listQuery, async (c) => {
+    const { status, limit } = c.req.valid("query");
+    const list = await notificationsOf(deps, c.var.user.id, status, limit, c.var.lang);
     return c.json({ notifications: list });
   });
 

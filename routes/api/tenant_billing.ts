@@ -4,8 +4,9 @@
  * only, each answering for the caller's own units and finalized bills; money in currency units.
  */
 import { Hono } from "hono";
+import type { z } from "zod";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { badRequest, validate } from "../_http.ts";
+import { queryInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import { centsToUnits } from "../../core/money.ts";
 import { periodQuerySchema, yearQuerySchema } from "../../core/tenant_queries.ts";
@@ -29,6 +30,10 @@ function tenantBillJson(r: TenantBillRow) {
   };
 }
 
+/** A query validated by the one hook, refused as `{message, errors}` naming its fields. */
+const query = <S extends z.ZodType>(schema: S) =>
+  queryInput(schema, { message: "validation.failed" });
+
 /** Routes under /api/tenant-billing-overview (mount at that prefix). */
 export function tenantBillingApiRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
@@ -36,10 +41,9 @@ export function tenantBillingApiRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get(`/billing-type`, async (c) => c.json(await tenantBillingType(deps, c.var.user)));
 
-  app.get(`/overview`, async (c) => {
-    const q = validate(yearQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
-    const year = q.data.year ?? clockOf(deps).today().year;
+  app.get(`/overview`, query(yearQuerySchema), async (c) => {
+    const q = c.req.valid("query");
+    const year = q.year ?? clockOf(deps).today().year;
     const o = await tenantOverview(deps, c.var.user, year);
     return c.json({
       ...o,
@@ -51,15 +55,14 @@ export function tenantBillingApiRoutes(deps: Deps): Hono<UserEnv> {
     });
   });
 
-  app.get(`/detail`, async (c) => {
-    const q = validate(periodQuerySchema, c.req.query());
-    if (!q.ok) return badRequest(c, q.errors);
+  app.get(`/detail`, query(periodQuerySchema), async (c) => {
+    const q = c.req.valid("query");
     try {
-      const rows = await tenantPeriodBills(deps, c.var.user, q.data.period);
-      return c.json({ period: q.data.period, unit_bills: rows.map(tenantBillJson) });
+      const rows = await tenantPeriodBills(deps, c.var.user, q.period);
+      return c.json({ period: q.period, unit_bills: rows.map(tenantBillJson) });
     } catch (e) {
       deps.log.log("warn", "tenant bill detail failed", { error: String(e) });
-      return c.json({ period: q.data.period, unit_bills: [] });
+      return c.json({ period: q.period, unit_bills: [] });
     }
   });
   return app;

@@ -4,8 +4,8 @@
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
-import { idParam, jsonBody, pathId } from "../_http.ts";
-import { queryInput } from "../_validate.ts";
+import { idParam, pathId } from "../_http.ts";
+import { jsonInput, queryInput, type Rules } from "../_validate.ts";
 import { encodeCursor } from "../../core/paging.ts";
 import { apiPage, listJson } from "./_list.ts";
 import { requireApiRole } from "../_session.ts";
@@ -28,16 +28,24 @@ import {
 } from "../../services/accounts.ts";
 import { allCodes, codesAfter, createCode, removeCode } from "../../services/access_codes.ts";
 
+/**
+ * How the account calls refuse a body: under `message`, field by field, by the field's top
+ * name (`assignments` for a bad station of an access code), null or an array as the field `_`.
+ */
+const bodyRules = (message = "validation.failed"): Rules => ({
+  message,
+  anyJson: true,
+  fieldDepth: 1,
+});
+
 /** Routes under /api/users, mounted at that prefix. */
 export function userApiRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
 
   // The profile is anyone's own; it is registered before the admin guard.
   app.get("/profile", requireApiRole(), (c) => c.json(c.var.user));
-  app.put("/profile", requireApiRole(), async (c) => {
-    const parsed = await jsonBody(c, profileSchema);
-    if (!parsed.ok) return parsed.res;
-    return c.json(await updateProfile(deps, c.var.user, parsed.data));
+  app.put("/profile", requireApiRole(), jsonInput(profileSchema, bodyRules()), async (c) => {
+    return c.json(await updateProfile(deps, c.var.user, c.req.valid("json")));
   });
 
   app.use(requireApiRole("admin"));
@@ -52,10 +60,9 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
     const last = codes.at(-1);
     return c.json({ codes, next_cursor: more && last ? encodeCursor(last.id) : null });
   });
-  app.post("/access-codes", async (c) => {
-    const parsed = await jsonBody(c, accessCodeSchema, "users.errors.create_code_failed");
-    if (!parsed.ok) return parsed.res;
-    return c.json(await createCode(deps, parsed.data), 201);
+  const codeInput = jsonInput(accessCodeSchema, bodyRules("users.errors.create_code_failed"));
+  app.post("/access-codes", codeInput, async (c) => {
+    return c.json(await createCode(deps, c.req.valid("json")), 201);
   });
   app.delete("/access-codes/:id", async (c) => {
     const id = pathId(c, "errors.access_code_not_found");
@@ -68,10 +75,9 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
     const users = await findUsers(deps, role, search);
     return listJson(c, "users", users, (u) => u.id, (u) => u);
   });
-  app.post("/", async (c) => {
-    const parsed = await jsonBody(c, accountCreateSchema, "users.errors.create_failed");
-    if (!parsed.ok) return parsed.res;
-    return c.json(await createAccount(deps, parsed.data), 201);
+  const createInput = jsonInput(accountCreateSchema, bodyRules("users.errors.create_failed"));
+  app.post("/", createInput, async (c) => {
+    return c.json(await createAccount(deps, c.req.valid("json")), 201);
   });
   app.get("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -79,11 +85,10 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!user) return c.json({ message: c.var.t("errors.user_not_found") }, 404);
     return c.json(user);
   });
-  app.put("/:id", async (c) => {
+  const updateInput = jsonInput(accountUpdateSchema, bodyRules("users.errors.update_failed"));
+  app.put("/:id", updateInput, async (c) => {
     const id = pathId(c, "errors.user_not_found");
-    const parsed = await jsonBody(c, accountUpdateSchema, "users.errors.update_failed");
-    if (!parsed.ok) return parsed.res;
-    return c.json(await updateAccount(deps, c.var.user, id, parsed.data));
+    return c.json(await updateAccount(deps, c.var.user, id, c.req.valid("json")));
   });
   app.delete("/:id", async (c) => {
     const id = pathId(c, "errors.user_not_found");

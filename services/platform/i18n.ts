@@ -61,7 +61,10 @@ export function createI18n(dicts: Record<string, Dict>): I18n {
 }
 
 /** Picks the language: the user's profile, else the stored pre-sign-in choice, else Spanish. */
-export function pickLanguage(profile: unknown, stored: unknown): Language {
+export function pickLanguage(
+  profile: string | null | undefined,
+  stored: string | null | undefined,
+): Language {
   if (isLanguage(profile)) return profile;
   if (isLanguage(stored)) return stored;
   return DEFAULT_LANGUAGE;

@@ -26,4 +26,4 @@ export {
   tenantOverview,
   tenantPeriodBills,
 } from "./overview.ts";
-export { checkTenantReport, periodReport, tenantReport } from "./reports.ts";
+export { periodReport, tenantReport } from "./reports.ts";

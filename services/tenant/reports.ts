@@ -4,47 +4,20 @@
  * in one file. Who may have which report is decided by the report service itself.
  */
 import { PDFDocument } from "pdf-lib";
-import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { Language } from "../../core/roles.ts";
 import { isPeriod, parsePeriod } from "../../core/periods.ts";
+import type { TenantReportQuery } from "../../core/tenant_report.ts";
 import { generateReport, REPORT_ERRORS, type ReportFile } from "../reports/mod.ts";
 import { invalid, notFound } from "../refusal.ts";
 import { tenantBillRows } from "./bills.ts";
 
-/** A tenant's report request as the billing page sends it (query of a download link). */
-interface TenantReportRequest {
-  station: number;
-  unit: string;
-  period: string;
-  language: Language;
-}
-
-const schema = z.object({
-  station: z.coerce.number({ error: REPORT_ERRORS.invalidStation }).int(
-    REPORT_ERRORS.invalidStation,
-  ).positive(REPORT_ERRORS.invalidStation),
-  unit: z.string({ error: REPORT_ERRORS.invalidUnit }).regex(
-    /^[A-Za-z0-9_-]{1,40}$/,
-    REPORT_ERRORS.invalidUnit,
-  ),
-  period: z.string({ error: REPORT_ERRORS.invalidPeriod }).refine(
-    isPeriod,
-    REPORT_ERRORS.invalidPeriod,
-  ),
-  language: z.enum(["es", "en", "de"], { error: REPORT_ERRORS.invalidLanguage }).optional(),
-});
-
-/** Validates a report query; an invalid-input refusal naming the field otherwise. */
-export function checkTenantReport(query: unknown, fallback: Language): TenantReportRequest {
-  const r = schema.safeParse(query);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw invalid({ [String(issue?.path[0] ?? "query")]: issue?.message ?? "validation.invalid" });
-  }
-  return { ...r.data, language: r.data.language ?? fallback };
-}
+/**
+ * A tenant's report request as the billing page sends it (query of a download link, validated
+ * by the route: `core/tenant_report.ts`), in the language asked or the tenant's.
+ */
+type TenantReportRequest = TenantReportQuery & { language: Language };
 
 const typeOf = (period: string) => parsePeriod(period).kind === "monthly" ? "monthly" : "bimester";
 

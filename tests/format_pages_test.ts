@@ -1,0 +1,97 @@
+/**
+ * Dates, months, money and words in the reader's language (issue "What a newcomer trips on",
+ * items 3, 7 and 10): the payment pages of an English and a German tenant, the tenant's bill
+ * card with its tax line, one bill's status word on the admin's pages.
+ */
+import assert from "node:assert/strict";
+import { billingWorld, meter, unitBillOf } from "./_billing_world.ts";
+import { call } from "./_helpers.ts";
+import { runBilling } from "../services/billing/mod.ts";
+import { localParts } from "../core/local_time.ts";
+import { formatter } from "../core/format.ts";
+import { periodLabel } from "../core/periods.ts";
+
+/** The month before the current one, `YYYY-MM`. */
+function lastMonth(now: number, off: number): string {
+  const p = localParts(now, off);
+  return new Date(Date.UTC(p.year, p.month - 2, 1)).toISOString().slice(0, 7);
+}
+
+const ES_MONTHS =
+  /enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre/i;
+
+async function world() {
+  const w = await billingWorld({ tenants: [{ language: "en" }, { language: "de" }] });
+  const period = lastMonth(Date.now(), w.t.deps.config.utcOffsetMinutes);
+  await meter(w.t, "SIM-A", period, 300);
+  await meter(w.t, "SIM-B", period, 300);
+  await runBilling(w.t.deps, w.zoneId, period);
+  return { w, period };
+}
+
+const html = async (res: Response) => {
+  assert.equal(res.status, 200);
+  return await res.text();
+};
+
+Deno.test("the payment pages show dates, months and money in the tenant's language", async () => {
+  const { w, period } = await world();
+  try {
+    // 150 × 1 + 130 × 2 + 20 × 3 = 470; base 40; tax 16 % of 510 = 81.60; total 591.60
+    const cases = [
+      {
+        i: 0,
+        unit: "unit_1",
+        money: "$591.60 MXN",
+        month:
+          /January|February|March|April|May|June|July|August|September|October|November|December/,
+      },
+      {
+        i: 1,
+        unit: "unit_2",
+        money: "591,60 $ MXN",
+        month: /Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember/,
+      },
+    ];
+    for (const c of cases) {
+      const lang = c.i === 0 ? "en" : "de";
+      const bill = await unitBillOf(w, period, c.unit);
+      assert.ok(bill.payment_due_date, "a finalized bill has a due date");
+      const due = formatter(lang).date(bill.payment_due_date);
+      const token = w.tenantTokens[c.i];
+      const list = await html(await call(w.t, "GET", "/user/payments", { token }));
+      const form = await html(await call(w.t, "GET", `/user/payment?bill=${bill.id}`, { token }));
+      for (const page of [list, form]) {
+        assert.ok(page.includes(due), `${lang}: due date ${due}`);
+        assert.ok(page.includes(c.money), `${lang}: amount ${c.money}`);
+        assert.match(page, c.month, `${lang}: month name`);
+        assert.doesNotMatch(page, ES_MONTHS, `${lang}: no Spanish month name`);
+      }
+    }
+    // The period reads as on every other page.
+    const en = await html(await call(w.t, "GET", "/user/payments", { token: w.tenantTokens[0] }));
+    const t = w.t.deps.i18n.t("en");
+    assert.ok(en.includes(periodLabel(t, period)), periodLabel(t, period));
+  } finally {
+    w.t.close();
+  }
+});
+
+Deno.test("the tenant's bill card shows the tax line; one bill offers its report only once", async () => {
+  const { w, period } = await world();
+  try {
+    const page = await html(
+      await call(w.t, "GET", `/user/billing?period=${period}`, { token: w.tenantTokens[0] }),
+    );
+    const card = page.slice(page.indexOf('data-testid="tenant-bill"'));
+    assert.match(card, /<dt>Tax<\/dt><dd data-testid="bill-tax">\$81\.60 MXN<\/dd>/);
+    assert.match(page, /data-testid="bill-report"/);
+    assert.doesNotMatch(
+      page,
+      /data-testid="period-pdf"/,
+      "the period PDF of one bill is the same report",
+    );
+  } finally {
+    w.t.close();
+  }
+});

@@ -51,8 +51,18 @@ function instant(value: string | number, offsetMinutes: number): number {
   return Date.parse(value) + offsetMinutes * 60_000;
 }
 
-/** Builds the formatter of `language` with dates in the zone `offsetMinutes` east of UTC. */
+/** Formatters built so far, by language and offset (they hold no state but their Intl objects). */
+const built = new Map<string, Formatter>();
+
+/** The formatter of `language` with dates in the zone `offsetMinutes` east of UTC. */
 export function formatter(language: string, offsetMinutes = 0): Formatter {
+  const key = `${language}/${offsetMinutes}`;
+  let f = built.get(key);
+  if (!f) built.set(key, f = build(language, offsetMinutes));
+  return f;
+}
+
+function build(language: string, offsetMinutes: number): Formatter {
   const locale = localeOf(language);
   const fixed = new Map<number, Intl.NumberFormat>();
   const num = (n: number, digits: number) => {

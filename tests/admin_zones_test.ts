@@ -126,7 +126,7 @@ Deno.test("the zone detail page shows cards, pricing table, history and stations
         "Edit Zone",
         "Delete Zone",
         "0 station(s)",
-        "Energy cost for 100 kWh: 150.00 MXN",
+        "Energy cost for 100 kWh: $150.00 MXN",
       ]
     ) assert.ok(page.includes(s), s);
     assert.match(page, /<svg[^>]*aria-label="Price History"/);

@@ -15,6 +15,7 @@ import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";
 import ReportDownload from "../../islands/ReportDownload.tsx";
 import { formatterOf } from "../../core/format.ts";
+import { paymentBadge } from "../payments/format.ts";
 import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link BillingPage}. */
@@ -64,7 +65,9 @@ function BillCard(
     <article className="item-card" data-testid="tenant-bill">
       <div className="item-head">
         <strong>{r.unit_name}</strong>
-        <span className="badge badge-grey">{t(`billing.payment_status.${b.payment_status}`)}</span>
+        <span className={paymentBadge(b.payment_status)} data-payment={b.payment_status}>
+          {t(`billing.payment_status.${b.payment_status}`)}
+        </span>
       </div>
       <dl>
         <dt>{B("bills.station")}</dt>

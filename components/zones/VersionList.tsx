@@ -5,11 +5,13 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { VersionView } from "../../services/zones.ts";
 import { buildTiers } from "../../core/tariff.ts";
-import { configurationText, money } from "./format.ts";
+import { configurationText } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { ResponsiveList, StatusBadge } from "../kit/mod.ts";
 
 /** The list of versions, newest first. */
 export function VersionList({ t, versions }: { t: Translate; versions: VersionView[] }) {
+  const { price: money } = formatterOf(t);
   const V = (k: string) => t(`zones.zone_detail.versions.${k}`);
   const today = versions.find((v) => v.in_force);
   const state = (v: VersionView) =>

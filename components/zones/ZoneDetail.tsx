@@ -13,7 +13,8 @@ import type { Zone } from "../../core/zone.ts";
 import { buildTiers, computeUnitBill, pricingMode, type Season } from "../../core/tariff.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
-import { configurationText, money, monthDay } from "./format.ts";
+import { configurationText, monthDay } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { PriceHistoryChart } from "./PriceHistoryChart.tsx";
 import { VersionList } from "./VersionList.tsx";
 import {
@@ -84,6 +85,7 @@ function tierRows(t: Translate, zone: Zone, season: Season | null) {
 }
 
 function PricingTable({ t, zone }: { t: Translate; zone: Zone }) {
+  const { price: money } = formatterOf(t);
   const T = (k: string, p?: Record<string, string | number>) =>
     t(`zones.zone_detail.pricing_table.${k}`, p);
   const mode = pricingMode(zone);
@@ -140,6 +142,7 @@ const STATUS_BADGE: Record<string, BadgeTone> = { online: "green", offline: "red
 export function ZoneDetail(
   { t, zone, stations, paging, history, versions, blocked }: ZoneDetailProps,
 ) {
+  const { price: money } = formatterOf(t);
   const D = (k: string, p?: Record<string, string | number>) => t(`zones.zone_detail.${k}`, p);
   const F = (k: string) => t(`zones.zone_form.fields.${k}`);
   const yesNo = (b: boolean) => b ? D("enabled") : D("disabled");

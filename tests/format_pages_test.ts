@@ -4,12 +4,17 @@
  * card with its tax line, one bill's status word on the admin's pages.
  */
 import assert from "node:assert/strict";
-import { billingWorld, meter, unitBillOf } from "./_billing_world.ts";
+import { billingWorld, meter, payBill, unitBillOf } from "./_billing_world.ts";
 import { call } from "./_helpers.ts";
 import { runBilling } from "../services/billing/mod.ts";
 import { localParts } from "../core/local_time.ts";
 import { formatter } from "../core/format.ts";
 import { periodLabel } from "../core/periods.ts";
+import { trendOf } from "../core/insights.ts";
+import { TrendText } from "../components/tenant/ConsumptionPage.tsx";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { loadI18n } from "../services/platform/i18n.ts";
 
 /** The month before the current one, `YYYY-MM`. */
 function lastMonth(now: number, off: number): string {
@@ -93,5 +98,50 @@ Deno.test("the tenant's bill card shows the tax line; one bill offers its report
     );
   } finally {
     w.t.close();
+  }
+});
+
+Deno.test("a bill paid days after it was billed reads the same status word on the list, the report and the CSV", async () => {
+  // Wednesday 2026-12-02 12:00 in Mexico City: November has ended.
+  const w = await billingWorld({ now: Date.parse("2026-12-02T18:00:00.000Z") });
+  try {
+    await meter(w.t, "SIM-A", "2026-11", 300);
+    await runBilling(w.t.deps, w.zoneId, "2026-11");
+    const bill = await unitBillOf(w, "2026-11");
+    w.clock.now += 3 * 24 * 3_600_000;
+    await payBill(w, bill.id);
+    const cookie = `token=${w.admin}`;
+    const q = `zone_id=${w.zoneId}&year=2026&period=2026-11`;
+    const list = await html(await call(w.t, "GET", `/admin/units-billing?${q}`, { cookie }));
+    const report = await html(
+      await call(
+        w.t,
+        "GET",
+        `/admin/report/station/${w.stationId}/unit/unit_1?period=2026-11`,
+        { cookie },
+      ),
+    );
+    const csv = await (await call(w.t, "GET", `/admin/units-billing/export.csv?${q}`, { cookie }))
+      .text();
+    const statusOf = (page: string) => /data-status="([a-z_]+)"/.exec(page)?.[1];
+    assert.equal(statusOf(list), "saved");
+    assert.equal(statusOf(report.slice(report.indexOf('data-period="2026-11"'))), "saved");
+    const t = w.t.deps.i18n.t(w.adminUser.language ?? "es");
+    assert.equal(t("billing.status.saved"), t("reports.status.saved"));
+    assert.ok(csv.includes(`,${t("billing.status.saved")},`), csv);
+    assert.ok(!csv.includes(t("billing.status.recalculated")));
+  } finally {
+    w.t.close();
+  }
+});
+
+Deno.test("a consumption trend that rounds to 0 % reads without a falling arrow or -0 %", async () => {
+  const i18n = await loadI18n();
+  for (const lang of ["es", "en", "de"] as const) {
+    const t = i18n.t(lang);
+    const flat = renderToStaticMarkup(createElement(TrendText, { t, trend: trendOf(99.7, 100) }));
+    assert.doesNotMatch(flat, /▼|-0\s?%/, `${lang}: ${flat}`);
+    const down = renderToStaticMarkup(createElement(TrendText, { t, trend: trendOf(80, 100) }));
+    assert.match(down, /▼.*-20\s?%/, `${lang}: ${down}`);
   }
 });

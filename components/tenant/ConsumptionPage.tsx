@@ -15,7 +15,7 @@ export function TrendText({ t, trend }: { t: Translate; trend: Trend }) {
   const up = trend.direction === "up";
   return (
     <span className={trend.percent === 0 ? "muted" : up ? "trend-up" : "trend-down"}>
-      {up ? "▲ " : "▼ "}
+      {trend.percent === 0 ? "" : up ? "▲ " : "▼ "}
       {t(`tenant.consumption_overview.unit_card.trend_${trend.direction}`, {
         percent: trend.percent,
       })}

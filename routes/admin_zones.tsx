@@ -24,6 +24,7 @@ import { listHref, parseListQuery } from "../core/paging.ts";
 import { STATION_SORTS } from "../services/devices/mod.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { ZoneDetail } from "../components/zones/ZoneDetail.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 import { zoneFormRoutes, zoneNotFound } from "./admin_zone_form.tsx";
 
 const NOTICES: Record<string, string> = {
@@ -74,6 +75,7 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
       history,
       versions,
       blocked: c.req.query("delete") === "blocked" && zone.station_count > 0,
+      offsetMinutes: clockOf(deps).offsetMinutes(),
     });
   });
 

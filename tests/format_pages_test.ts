@@ -145,3 +145,35 @@ Deno.test("a consumption trend that rounds to 0 % reads without a falling arrow 
     assert.match(down, /▼.*-20\s?%/, `${lang}: ${down}`);
   }
 });
+
+Deno.test("the billing pickers offer no month that has not started", async () => {
+  // Wednesday 2026-12-02 12:00 in Mexico City.
+  const w = await billingWorld({ now: Date.parse("2026-12-02T18:00:00.000Z") });
+  try {
+    const cookie = `token=${w.admin}`;
+    const admin = await html(
+      await call(w.t, "GET", `/admin/units-billing?zone_id=${w.zoneId}&year=2026`, { cookie }),
+    );
+    const tenant = await html(
+      await call(w.t, "GET", "/user/billing?year=2026", { token: w.tenantTokens[0] }),
+    );
+    for (const page of [admin, tenant]) {
+      assert.match(page, /<option value="2026-12"/, "this month is offered");
+      assert.match(page, /<option value="2026-11"/);
+    }
+    w.clock.now = Date.parse("2026-11-15T18:00:00.000Z");
+    for (
+      const path of [
+        `/admin/units-billing?zone_id=${w.zoneId}&year=2026`,
+        "/user/billing?year=2026",
+      ]
+    ) {
+      const token = path.startsWith("/admin") ? w.admin : w.tenantTokens[0];
+      const page = await html(await call(w.t, "GET", path, { token }));
+      assert.doesNotMatch(page, /<option value="2026-12"/, `${path}: December has not started`);
+      assert.match(page, /<option value="2026-11"/, path);
+    }
+  } finally {
+    w.t.close();
+  }
+});

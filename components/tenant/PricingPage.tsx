@@ -120,9 +120,11 @@ export function PricingError({ t, message }: { t: Translate; message: string | n
 }
 
 /** The page. */
-export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) {
+export function PricingPage(
+  { t, data, offsetMinutes }: { t: Translate; data: TenantPricing; offsetMinutes: number },
+) {
   const P: T = (k, p) => t(`tenant.pricing.${k}`, p);
-  const { price } = formatterOf(t);
+  const { price, date } = formatterOf(t, offsetMinutes);
   const head = <PageHeader title={P("title")} subtitle={P("subtitle")} subtitleClass="page-sub" />;
   if (data.state === "no_devices") {
     return (
@@ -161,7 +163,7 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
               [P("zone_info.name"), z.name],
               [P("zone_info.currency"), z.currency],
               [P("zone_info.tariff_type"), t(`zones.tariff_types.${z.tariff_type}`)],
-              [P("zone_info.last_updated"), z.updated_at.slice(0, 10)],
+              [P("zone_info.last_updated"), date(z.updated_at)],
               [P("zone_info.assigned_devices"), data.units.length],
             ]}
           />

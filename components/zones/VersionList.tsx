@@ -10,8 +10,10 @@ import { formatterOf } from "../../core/format.ts";
 import { ResponsiveList, StatusBadge } from "../kit/mod.ts";
 
 /** The list of versions, newest first. */
-export function VersionList({ t, versions }: { t: Translate; versions: VersionView[] }) {
-  const { price: money } = formatterOf(t);
+export function VersionList(
+  { t, versions, offsetMinutes }: { t: Translate; versions: VersionView[]; offsetMinutes: number },
+) {
+  const { price: money, date } = formatterOf(t, offsetMinutes);
   const V = (k: string) => t(`zones.zone_detail.versions.${k}`);
   const today = versions.find((v) => v.in_force);
   const state = (v: VersionView) =>
@@ -48,7 +50,7 @@ export function VersionList({ t, versions }: { t: Translate; versions: VersionVi
           cell: (v) => money(v.zone.base_tariff, v.zone.currency),
         },
         { label: V("tax"), numeric: true, cell: (v) => `${v.zone.tax_percentage}%` },
-        { label: V("recorded_at"), cell: (v) => v.recorded_at.slice(0, 10) },
+        { label: V("recorded_at"), cell: (v) => date(v.recorded_at) },
       ]}
     />
   );

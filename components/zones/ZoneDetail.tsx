@@ -42,6 +42,8 @@ interface ZoneDetailProps {
   versions: VersionView[] | null;
   /** Show the 'cannot delete' dialog. */
   blocked: boolean;
+  /** The business time zone (minutes east of UTC) its dates are shown in. */
+  offsetMinutes: number;
 }
 
 function ZoneCard({ title, children }: { title: string; children: ReactNode }) {
@@ -140,9 +142,9 @@ const STATUS_BADGE: Record<string, BadgeTone> = { online: "green", offline: "red
 
 /** The page. */
 export function ZoneDetail(
-  { t, zone, stations, paging, history, versions, blocked }: ZoneDetailProps,
+  { t, zone, stations, paging, history, versions, blocked, offsetMinutes }: ZoneDetailProps,
 ) {
-  const { price: money } = formatterOf(t);
+  const { price: money, date } = formatterOf(t, offsetMinutes);
   const D = (k: string, p?: Record<string, string | number>) => t(`zones.zone_detail.${k}`, p);
   const F = (k: string) => t(`zones.zone_form.fields.${k}`);
   const yesNo = (b: boolean) => b ? D("enabled") : D("disabled");
@@ -227,7 +229,7 @@ export function ZoneDetail(
               [F("currency"), zone.currency],
               [F("tariff_type"), t(`zones.tariff_types.${zone.tariff_type}`)],
               [F("billing_type"), t(`zones.billing_types.${zone.billing_type}`)],
-              [F("updated_at"), zone.updated_at.slice(0, 10)],
+              [F("updated_at"), date(zone.updated_at)],
             ]}
           />
         </ZoneCard>
@@ -276,7 +278,7 @@ export function ZoneDetail(
         {history && <PriceHistoryChart t={t} history={history} />}
       </HistoryCard>
       <HistoryCard D={D} area="versions" failed={versions === null}>
-        {versions && <VersionList t={t} versions={versions} />}
+        {versions && <VersionList t={t} versions={versions} offsetMinutes={offsetMinutes} />}
       </HistoryCard>
       <ZoneCard title={D("assigned_stations.title")}>
         {stations === null && (

@@ -177,3 +177,20 @@ Deno.test("the billing pickers offer no month that has not started", async () =>
     w.t.close();
   }
 });
+
+Deno.test("a zone price is shown with its stored precision on the zone, its versions and the tenant's pricing", async () => {
+  const w = await billingWorld({ zone: { price_low: 0.793 } });
+  try {
+    const zone = await html(
+      await call(w.t, "GET", `/admin/zones/${w.zoneId}`, { cookie: `token=${w.admin}` }),
+    );
+    assert.ok((zone.match(/\$0\.793 MXN/g) ?? []).length >= 2, "tier table and versions");
+    const pricing = await html(
+      await call(w.t, "GET", "/user/pricing", { token: w.tenantTokens[1] }),
+    );
+    assert.match(pricing, /\$0\.793 MXN/);
+    for (const page of [zone, pricing]) assert.doesNotMatch(page, /0\.79 MXN|· 2 MXN/);
+  } finally {
+    w.t.close();
+  }
+});

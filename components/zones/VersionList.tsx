@@ -25,7 +25,7 @@ export function VersionList(
   const prices = (v: VersionView) => {
     const z = v.zone;
     const season = z.seasonal_tariff ? "summer" : null;
-    return buildTiers(z, season).map((tier) => `${tier.price} ${z.currency}`).join(" · ");
+    return buildTiers(z, season).map((tier) => money(tier.price, z.currency)).join(" · ");
   };
   return (
     <ResponsiveList

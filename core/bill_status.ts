@@ -46,15 +46,25 @@ export interface ReportStatus {
 /**
  * The report status (spec 001 section 4): Future for a period not started; Recalculated for a
  * bill with an override reason or a recalculation method, or one updated more than 5 s after
- * it was created; otherwise as in the lists (also Not Saved for no bill).
+ * it was created; otherwise as in the lists (also Not Saved for no bill). A change of payment
+ * state (a reference, the payment, overdue) is no update of the bill: a paid bill reads Saved
+ * here as in the lists.
  */
 export function reportStatus(
-  bill: (StatusFields & { created_at: string; updated_at: string }) | null,
+  bill:
+    | (StatusFields & {
+      created_at: string;
+      updated_at: string;
+      payment_history?: readonly { at: string }[];
+    })
+    | null,
   timing: { future: boolean; current: boolean },
 ): ReportStatus {
   if (timing.future) return { key: "future", colour: "grey" };
   if (!bill) return { key: "not_saved", colour: "grey" };
-  const edited = Date.parse(bill.updated_at) - Date.parse(bill.created_at) > 5000;
+  const paymentChange = (bill.payment_history ?? []).some((c) => c.at === bill.updated_at);
+  const edited = !paymentChange &&
+    Date.parse(bill.updated_at) - Date.parse(bill.created_at) > 5000;
   if (bill.override_reason || bill.recalculation_method || edited) {
     return { key: "recalculated", colour: "purple" };
   }

@@ -291,6 +291,17 @@ Deno.test("report status: future, none, recalculated when edited over 5 s after 
     key: "saved",
     colour: "green",
   });
+  // Paid a day later: a payment change, not an edit; Saved as in the lists.
+  const paid = bill({ updated_at: at(86_400_000) });
+  paid.payment_history = [{
+    from: "pending",
+    to: "paid",
+    at: at(86_400_000),
+    cause: "processor_event",
+    by: null,
+  }];
+  assert.deepEqual(reportStatus(paid, past), { key: "saved", colour: "green" });
+  assert.deepEqual(reportStatus(paid, past), listStatus(paid, false));
   // In the report an override reason makes even a draft "recalculated".
   assert.deepEqual(reportStatus(bill({ is_finalized: false, override_reason: "x" }), past), {
     key: "recalculated",

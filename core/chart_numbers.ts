@@ -9,3 +9,16 @@ export function abbreviateK(value: number): string {
   }
   return String(Math.round(value * 100) / 100);
 }
+
+/**
+ * The x-axis texts of a chart whose points sit at 0, 1, 2…: a split on a point gets its label,
+ * one between two points none (rounding would say a label twice: `2025 2025 2026`).
+ */
+export function pointLabels(labels: readonly string[], splits: readonly number[]): string[] {
+  return splits.map((i) => (Number.isInteger(i) ? labels[i] ?? "" : ""));
+}
+
+/** The legend's text of the point under the cursor: its label, or a dash when none. */
+export function pointLabel(labels: readonly string[], index: number | null): string {
+  return index == null ? "—" : labels[Math.round(index)] ?? "—";
+}

@@ -43,8 +43,6 @@ const COST_TIP_SAVING = 0.15;
 /** Potential savings assume efficiency plus 0.10, at most 0.95. */
 const EFFICIENCY_STEP = 0.1;
 const EFFICIENCY_CAP = 0.95;
-/** Days the daily average divides the month by. */
-const DAYS_PER_MONTH = 30;
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -118,9 +116,14 @@ export function potentialSavings(efficiencyPct: number, costCents: number): numb
   return Math.round(costCents * (1 - eff / improved));
 }
 
-/** The daily average of a month's kWh: monthly / 30, 2 decimals. */
-export function dailyAverage(monthlyKwh: number): number {
-  return round2(monthlyKwh / DAYS_PER_MONTH);
+/**
+ * The daily average of the month so far: its kWh over the days elapsed (the day under way
+ * counting as one at least), 2 decimals. Not monthly / 30: on the 10th that read a third of
+ * the real use.
+ */
+export function dailyAverage(soFarKwh: number, elapsedDays: number): number {
+  if (!(soFarKwh > 0)) return 0;
+  return round2(soFarKwh / Math.max(1, elapsedDays));
 }
 
 /**
@@ -141,8 +144,9 @@ export interface Trend {
 /** The trend of `current` against `previous`; the fallback up 0 % without a previous value. */
 export function trendOf(current: number, previous: number): Trend {
   if (!(previous > 0) || !Number.isFinite(current)) return { direction: "up", percent: 0 };
-  const change = ((current - previous) / previous) * 100;
-  return { direction: change < 0 ? "down" : "up", percent: Math.round(Math.abs(change)) };
+  const percent = Math.round(Math.abs(((current - previous) / previous) * 100));
+  // A change that rounds to 0 % is no fall: never "▼ -0 %".
+  return { direction: current < previous && percent > 0 ? "down" : "up", percent };
 }
 
 /** What the tips are generated from. */

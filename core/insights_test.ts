@@ -71,9 +71,10 @@ Deno.test("potentialSavings() raises efficiency by 0.10, capped at 0.95", () => 
   assert.equal(potentialSavings(0, 10000), 0);
 });
 
-Deno.test("dailyAverage() is monthly / 30 and projectedKwh() extends the days so far", () => {
-  assert.equal(dailyAverage(456), 15.2);
-  assert.equal(dailyAverage(0), 0);
+Deno.test("dailyAverage() is the month so far over the days elapsed; projectedKwh() extends them", () => {
+  assert.equal(dailyAverage(150, 10), 15);
+  assert.equal(dailyAverage(20, 0.25), 20, "the day under way counts as one day at least");
+  assert.equal(dailyAverage(0, 10), 0);
   assert.equal(projectedKwh(100, 10, 30), 300);
   assert.equal(projectedKwh(100, 10, 31), 310);
   assert.equal(projectedKwh(0, 10, 31), 0);
@@ -84,6 +85,7 @@ Deno.test("trendOf() compares with last month and falls back to up 0 %", () => {
   assert.deepEqual(trendOf(120, 100), { direction: "up", percent: 20 });
   assert.deepEqual(trendOf(80, 100), { direction: "down", percent: 20 });
   assert.deepEqual(trendOf(50, 0), { direction: "up", percent: 0 });
+  assert.deepEqual(trendOf(99.7, 100), { direction: "up", percent: 0 }, "no -0 %");
 });
 
 Deno.test("generateInsights() lists the tips whose rules hold", () => {

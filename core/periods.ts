@@ -92,14 +92,17 @@ export function periodDays(period: Period): DateParts[] {
 
 /**
  * Period options of a year (spec 001 section 5, Billing): monthly, twelve months December
- * first; bimonthly, six pairs Nov-Dec down to Jan-Feb.
+ * first; bimonthly, six pairs Nov-Dec down to Jan-Feb. Given `today`, only the periods that
+ * have started by then (a future month has nothing to bill or show).
  */
-export function periodOptions(kind: PeriodKind, year: number): string[] {
+export function periodOptions(kind: PeriodKind, year: number, today?: DateParts): string[] {
   const out: string[] = [];
+  const started = (m: number) =>
+    !today || year < today.year || (year === today.year && m <= today.month);
   if (kind === "monthly") {
-    for (let m = 12; m >= 1; m--) out.push(monthlyPeriod(year, m));
+    for (let m = 12; m >= 1; m--) if (started(m)) out.push(monthlyPeriod(year, m));
   } else {
-    for (let m = 11; m >= 1; m -= 2) out.push(bimonthlyPeriod(year, m));
+    for (let m = 11; m >= 1; m -= 2) if (started(m)) out.push(bimonthlyPeriod(year, m));
   }
   return out;
 }

@@ -84,3 +84,11 @@ Deno.test("addBusinessDays() rejects impossible dates and bad counts", () => {
   assert.throws(() => addBusinessDays({ year: 2026, month: 2, day: 30 }), RangeError);
   assert.throws(() => addBusinessDays({ year: 2026, month: 1, day: 1 }, -1), RangeError);
 });
+
+Deno.test("periodOptions() with today offers no period that has not started", () => {
+  const today = { year: 2026, month: 11, day: 28 };
+  assert.deepEqual(periodOptions("monthly", 2026, today).slice(0, 2), ["2026-11", "2026-10"]);
+  assert.equal(periodOptions("monthly", 2026, today).length, 11);
+  assert.deepEqual(periodOptions("bimonthly", 2026, { ...today, month: 10 })[0], "2026-09-10");
+  assert.equal(periodOptions("monthly", 2025, today).length, 12);
+});

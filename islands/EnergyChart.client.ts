@@ -5,6 +5,7 @@
  * (the address follows with `history.replaceState`); a failed load shows Retry; Export
  * downloads the shown series as CSV.
  */
+import { pointLabels } from "../core/chart_numbers.ts";
 import uPlot from "uplot";
 import {
   chartHref,
@@ -71,7 +72,9 @@ export function mount(root: HTMLElement, { mode: mode0, date: date0, texts: x }:
       },
       axes: [
         {
-          values: (_u, splits) => splits.map((i) => labels[Math.round(i)] ?? ""),
+          // Whole steps only: a split between two points would repeat a label (2025 2025).
+          values: (_u, splits) => pointLabels(labels, splits),
+          incrs: [1, 2, 3, 4, 6, 12, 24, 48, 96, 144, 288],
           space: day ? 60 : 36,
         },
         { label: day ? x.powerAxis : x.energyAxis, size: 60 },

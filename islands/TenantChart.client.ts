@@ -3,7 +3,7 @@
  * box, marks the box `data-ready="true"` once drawn and folds the table of numbers away.
  */
 import uPlot from "uplot";
-import { abbreviateK } from "../core/chart_numbers.ts";
+import { abbreviateK, pointLabel, pointLabels } from "../core/chart_numbers.ts";
 import type { TenantChartProps } from "./TenantChart.tsx";
 
 /** Draws the chart of `p` into the island's `.chart-box`. */
@@ -42,7 +42,7 @@ export function mount(root: HTMLElement, p: TenantChartProps) {
     },
     axes: [
       {
-        values: (_u, splits) => splits.map((i) => p.labels[Math.round(i)] ?? ""),
+        values: (_u, splits) => pointLabels(p.labels, splits),
         // Whole steps only, wide enough for the longest label.
         incrs: [1, 2, 3, 4, 6, 8, 12],
         space: Math.max(28, Math.max(...p.labels.map((l) => l.length)) * 7 + 10),
@@ -59,7 +59,11 @@ export function mount(root: HTMLElement, p: TenantChartProps) {
         : []),
     ],
     series: [
-      {},
+      // The legend names the x value by the table's heading and label, not uPlot's "Value: --".
+      {
+        label: p.labelHeading,
+        value: (_u: uPlot, v: number | null) => pointLabel(p.labels, v),
+      },
       {
         label: first.name,
         stroke: primary,

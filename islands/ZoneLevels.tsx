@@ -86,10 +86,9 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
         {extra}
         <input
           name={name}
-          type="number"
-          step="any"
-          min="0"
+          type="text"
           inputMode="decimal"
+          autoComplete="off"
           aria-label={`${L[`level_${i}`]} ${label}`}
           value={v.levels[i][k]}
           onChange={(e) => setLevel(i, k, e.currentTarget.value)}

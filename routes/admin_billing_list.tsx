@@ -14,7 +14,7 @@ import {
 } from "../services/billing/mod.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { queryOf } from "./_validate.ts";
-import { moneyText } from "../core/money.ts";
+import { formatterOf } from "../core/format.ts";
 import {
   listHref,
   type ListQuery,
@@ -120,10 +120,10 @@ export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath,
             station: r.station,
             customer: firstWord(r.customer),
             energy: kwhText(r.energy_kwh),
-            commission: moneyText(r.commission, r.currency),
-            fee: moneyText(r.fee, r.currency),
-            tax: moneyText(r.tax, r.currency),
-            total: moneyText(r.total, r.currency),
+            commission: formatterOf(t).money(r.commission, r.currency),
+            fee: formatterOf(t).money(r.fee, r.currency),
+            tax: formatterOf(t).money(r.tax, r.currency),
+            total: formatterOf(t).money(r.total, r.currency),
             finalized: r.is_finalized,
           }))}
         />

@@ -34,6 +34,7 @@ import {
   seasonalCopy,
 } from "../core/zone_levels.ts";
 import { ZoneNotFound } from "../components/zones/ZoneDetail.tsx";
+import { decimalOrEmpty } from "../core/decimal_input.ts";
 
 type Ctx = Context<UserEnv>;
 type Form = Record<string, string | string[]>;
@@ -182,8 +183,8 @@ function valuesFromForm(f: Form): ZoneFormValues {
   } as ZoneFormValues;
 }
 
-/** A number from a text field: empty is left out (the default applies), junk is NaN. */
-const toNum = (s: string) => s.trim() === "" ? undefined : Number(s);
+/** A number from a text field (a decimal comma read): empty is left out, junk is NaN. */
+const toNum = decimalOrEmpty;
 
 /** The zone body of the form's values, for {@link parseZone}. */
 function bodyFromValues(v: ZoneFormValues): Record<string, unknown> {
@@ -291,11 +292,14 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
       return render(c, id, values);
     }
     const parsed = formChecked(zoneFormSchema, bodyFromValues(values));
-    // A zone filled from a preset saves only once the prices it could not confirm are entered.
-    const missing = values.extras.tariff_preset ? emptyPrices(values.pricing) : [];
+    // A price left empty is refused (not saved as 0); a zone filled from a preset says why.
+    const missing = emptyPrices(values.pricing);
     if (parsed instanceof Refusal || missing.length > 0) {
       const errors = parsed instanceof Refusal ? { ...parsed.fields } : {};
-      for (const k of missing) errors[k] = "zones.zone_form.validation.preset_price_missing";
+      const why = values.extras.tariff_preset
+        ? "zones.zone_form.validation.preset_price_missing"
+        : "validation.price_required";
+      for (const k of missing) errors[k] = why;
       return render(
         c,
         id,

@@ -26,6 +26,7 @@ import { queryOf, textQuery } from "./_validate.ts";
 import { STATION_SORTS } from "../services/devices/mod.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { ZoneDetail } from "../components/zones/ZoneDetail.tsx";
+import { clockOf } from "../services/platform/clock.ts";
 import { zoneFormRoutes, zoneNotFound } from "./admin_zone_form.tsx";
 
 const NOTICES = {
@@ -82,6 +83,7 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
       history,
       versions,
       blocked: queryOf(c, textQuery).delete === "blocked" && zone.station_count > 0,
+      offsetMinutes: clockOf(deps).offsetMinutes(),
     });
   });
 

@@ -34,7 +34,7 @@ export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
     const overview = await tenantOverview(deps, user, year);
     const kind = q.period ? parsePeriod(q.period).kind : overview.billing_type;
     const period = q.period ?? defaultPeriod(kind, year, today);
-    const periods = periodOptions(kind, year);
+    const periods = periodOptions(kind, year, today);
     if (!periods.includes(period)) periods.unshift(period);
     if (!years.includes(year)) years.push(year);
     const bills = await tenantPeriodBills(deps, user, period);

@@ -73,7 +73,10 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
     const t = c.var.t;
     try {
       const data = await tenantPricing(deps, c.var.user);
-      return renderPage(c, deps, t("tenant.pricing.title"), PricingPage, { data });
+      return renderPage(c, deps, t("tenant.pricing.title"), PricingPage, {
+        data,
+        offsetMinutes: off,
+      });
     } catch (e) {
       deps.log.log("error", "tenant pricing failed", { error: String(e) });
       const message = e instanceof Refusal ? t(e.key) : null;

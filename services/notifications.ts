@@ -13,7 +13,8 @@
 import type { Deps } from "./deps.ts";
 import { canResolveByHand, type Notification } from "../core/types.ts";
 import { periodLabel } from "../core/periods.ts";
-import { centsToUnits, moneyText } from "../core/money.ts";
+import { centsToUnits } from "../core/money.ts";
+import { formatter } from "../core/format.ts";
 import type { Language } from "../core/roles.ts";
 import type { Translate } from "./platform/i18n.ts";
 import {
@@ -23,18 +24,6 @@ import {
   resolveNotification,
 } from "../db/notifications.ts";
 import { invalid, notFound } from "./refusal.ts";
-
-/** A date `YYYY-MM-DD` as the reader says it ("20 de noviembre de 2026"). */
-function dateText(lang: Language, date: string): string {
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(ms)) return date;
-  return new Intl.DateTimeFormat(lang, {
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(ms);
-}
 
 /** A notification with its texts in the reader's language. */
 function renderNotification(note: Notification, t: Translate, lang: Language): Notification {
@@ -50,8 +39,10 @@ function renderNotification(note: Notification, t: Translate, lang: Language): N
   }
   const values: Record<string, string | number> = { ...p };
   if (typeof p.period === "string") values.period = periodLabel(t, p.period, true);
-  if (typeof p.amount === "number") values.amount = moneyText(p.amount, String(p.currency ?? ""));
-  if (typeof p.due === "string") values.due = dateText(lang, p.due);
+  if (typeof p.amount === "number") {
+    values.amount = formatter(lang).money(p.amount, String(p.currency ?? ""));
+  }
+  if (typeof p.due === "string") values.due = formatter(lang).date(p.due);
   return {
     ...note,
     title: t(`billing.notifications.${note.type}_title`, values),

@@ -126,7 +126,7 @@ Deno.test("the zone detail page shows cards, pricing table, history and stations
         "Edit Zone",
         "Delete Zone",
         "0 station(s)",
-        "Energy cost for 100 kWh: 150.00 MXN",
+        "Energy cost for 100 kWh: $150.00 MXN",
       ]
     ) assert.ok(page.includes(s), s);
     assert.match(page, /<svg[^>]*aria-label="Price History"/);
@@ -229,5 +229,35 @@ Deno.test("the zone form saves the owner's terms and additions; a version's mont
       /The month of the new prices must be between 2000-01 and 2100-12/,
     );
     assert.match(await html(t, path, cookie), /name="customer_fee"[^>]*value="30"/);
+  });
+});
+
+Deno.test("a zone price typed with a decimal comma saves as typed; an empty price is refused", async () => {
+  await withApp(async (t, cookie) => {
+    let res = await call(t, "POST", "/admin/zones/create", {
+      cookie,
+      form: basicForm({ price_low: "" }),
+    });
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /Enter a price \(a decimal comma is fine: 1,5\)/);
+    assert.equal((await listZones(t.deps.kv)).length, 0);
+    res = await call(t, "POST", "/admin/zones/create", {
+      cookie,
+      form: basicForm({ price_low: "1.2.5" }),
+    });
+    assert.equal(res.status, 400, "an unreadable price is refused, not reinterpreted");
+    assert.equal((await listZones(t.deps.kv)).length, 0);
+    res = await call(t, "POST", "/admin/zones/create", {
+      cookie,
+      form: basicForm({ price_low: "1,5", tax_percentage: "16,5" }),
+    });
+    assert.equal(res.status, 303);
+    const [z] = await listZones(t.deps.kv);
+    assert.equal(z.price_low, 1.5);
+    assert.equal(z.tax_percentage, 16.5);
+    const form = await html(t, `/admin/zones/${z.id}/edit`, cookie);
+    const input = /<input[^>]*name="price_low"[^>]*>/.exec(form)?.[0] ?? "";
+    assert.match(input, /type="text"/, "no number field for the browser to rewrite");
+    assert.match(input, /inputMode="decimal"/);
   });
 });

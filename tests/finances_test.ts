@@ -13,6 +13,10 @@ import { stationOwnerProfit } from "../services/finances/mod.ts";
 import { createZone } from "../db/zones.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
 import { issueToken } from "../services/platform/tokens.ts";
+import { formatter } from "../core/format.ts";
+
+/** Currency units as the pages write pesos (`$1,234.56 MXN`). */
+const mxn = (units: number) => formatter("en").money(Math.round(units * 100), "MXN");
 
 const NOW = Date.UTC(2026, 4, 15, 18); // 2026-05-15: February, March and April have ended
 const MONTHS = ["2026-02", "2026-03", "2026-04"];
@@ -401,8 +405,8 @@ test("the finance pages and their CSV files show the same figures", async (w) =>
   assert.equal(res.status, 200);
   const html = await res.text();
   assert.doesNotMatch(html, /finances\.[a-z_]+\.[a-z_]/, "a raw locale key");
-  assert.ok(html.includes(`${api.overview.total_revenue.toFixed(2)} MXN`));
-  assert.ok(html.includes(`${api.overview.total_profit.toFixed(2)} MXN`));
+  assert.ok(html.includes(mxn(api.overview.total_revenue)));
+  assert.ok(html.includes(mxn(api.overview.total_profit)));
   assert.match(html, /data-chart="finance-trend"/);
   assert.match(html, /data-chart="finance-zones"/);
   const csv = await call(w.t, "GET", "/admin/finances/export/details.csv?currency=MXN", {
@@ -430,7 +434,7 @@ test("the finance pages and their CSV files show the same figures", async (w) =>
   assert.equal(page.status, 200);
   const ph = await page.text();
   assert.doesNotMatch(ph, /customer\.[a-z_]+\.[a-z_]/, "a raw locale key");
-  assert.ok(ph.includes(`${o.yearly_overview.total_revenue.toFixed(2)} MXN`));
+  assert.ok(ph.includes(mxn(o.yearly_overview.total_revenue)));
   assert.doesNotMatch(ph, /Piso 1/);
   assert.equal((ph.match(/data-testid="period-section"/g) ?? []).length, 5);
   const units = await (await call(w.t, "GET", "/customer/billing/export/units.csv?period=2026-03", {

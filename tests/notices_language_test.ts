@@ -3,8 +3,8 @@
  * reader's language (issue 9): the same stored `bill_created` notice reads in Spanish, then in
  * English once the tenant switches language, then in German, through `GET /api/notifications`
  * and the `/notifications` page; the period is said as in a sentence ("noviembre 2026",
- * "Nov–Dic 2026" with an en dash for a bimonthly period), the amount with 2 decimals and its
- * currency, the due date as the reader writes dates; each notice links to the bill.
+ * "Nov–Dic 2026" with an en dash for a bimonthly period), the amount as the reader writes money
+ * (`$336.40 MXN`, `336,40 $ MXN`), the due date as the reader writes dates; each notice links to the bill.
  *
  * The world (built here, with a movable clock and tokens that outlive the weeks it moves):
  * zone "Tiered" (MXN; 1.00/kWh to 150, 2.00 to 280, 3.00 above; base 40.00; tax 16 %), monthly
@@ -101,21 +101,21 @@ Deno.test("the same stored bill_created notice reads in Spanish, then English af
 
     const [es] = await readNotices(w);
     assert.equal(es.id, stored[0].id);
-    assert.equal(es.title, "Factura de noviembre 2026 para Depto 1: 336.40 MXN");
+    assert.equal(es.title, "Factura de noviembre 2026 para Depto 1: $336.40 MXN");
     assert.match(es.message, /Norte/);
     assert.match(es.message, /336\.40 MXN/);
     assert.match(es.message, /17 de diciembre de 2026/);
     assert.equal(es.link, "/user/billing?period=2026-11");
-    assert.ok((await page(w)).includes("Factura de noviembre 2026 para Depto 1: 336.40 MXN"));
+    assert.ok((await page(w)).includes("Factura de noviembre 2026 para Depto 1: $336.40 MXN"));
 
     await switchLanguage(w, "en");
     const [en] = await readNotices(w);
     assert.equal(en.id, es.id);
-    assert.equal(en.title, "November 2026 bill for Depto 1: 336.40 MXN");
+    assert.equal(en.title, "November 2026 bill for Depto 1: $336.40 MXN");
     assert.match(en.message, /December 17, 2026/);
     assert.equal(en.link, "/user/billing?period=2026-11");
     const enPage = await page(w);
-    assert.ok(enPage.includes("November 2026 bill for Depto 1: 336.40 MXN"));
+    assert.ok(enPage.includes("November 2026 bill for Depto 1: $336.40 MXN"));
     assert.ok(!enPage.includes("Factura de noviembre"));
     assert.ok(enPage.includes('href="/user/billing?period=2026-11"'));
 
@@ -124,7 +124,7 @@ Deno.test("the same stored bill_created notice reads in Spanish, then English af
     assert.equal(u?.language, "de");
     const [de] = await readNotices(w);
     assert.equal(de.id, es.id);
-    assert.equal(de.title, "Rechnung November 2026 für Depto 1: 336.40 MXN");
+    assert.equal(de.title, "Rechnung November 2026 für Depto 1: 336,40 $ MXN");
     assert.match(de.message, /17\. Dezember 2026/);
 
     // Reading never rewrote what is stored: still the type and its parameters.
@@ -143,21 +143,27 @@ Deno.test("a bimonthly bill's notice says the period as 'Nov–Dic 2026' (en das
     const bill = await billed(w, "2026-11-12", 420);
     assert.equal(bill.billing_period, "2026-11-12");
     assert.ok(bill.total_cost > 0);
-    const amount = `${(bill.total_cost / 100).toFixed(2)} MXN`;
+    const amount = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2 })
+      .format(bill.total_cost / 100);
 
     const [es] = await readNotices(w);
-    assert.equal(es.title, `Factura de Nov\u2013Dic 2026 para Depto 1: ${amount}`);
+    assert.equal(es.title, `Factura de Nov\u2013Dic 2026 para Depto 1: $${amount} MXN`);
     assert.equal(es.link, "/user/billing?period=2026-11-12");
 
     await switchLanguage(w, "en");
     const [en] = await readNotices(w);
     assert.equal(en.id, es.id);
-    assert.equal(en.title, `Nov\u2013Dec 2026 bill for Depto 1: ${amount}`);
+    assert.equal(en.title, `Nov\u2013Dec 2026 bill for Depto 1: $${amount} MXN`);
     assert.equal(en.link, "/user/billing?period=2026-11-12");
 
     await switchLanguage(w, "de");
     const [de] = await readNotices(w);
-    assert.equal(de.title, `Rechnung Nov.\u2013Dez. 2026 für Depto 1: ${amount}`);
+    assert.equal(
+      de.title,
+      `Rechnung Nov.\u2013Dez. 2026 für Depto 1: ${
+        new Intl.NumberFormat("de-DE", { minimumFractionDigits: 2 }).format(bill.total_cost / 100)
+      } $ MXN`,
+    );
   } finally {
     w.t.close();
   }

@@ -264,14 +264,14 @@ Deno.test("tenants see the version in force in the business time zone: not a lat
     };
     // June's prices and fixed charge wait for June; February's apply since February.
     await put(body({ price_low: 5 }, { fixed_charge_monthly: 50, effective_from: "2026-06" }));
-    assert.deepEqual(await seen(), [1, 0, "1.00 MXN"]);
+    assert.deepEqual(await seen(), [1, 0, "$1.00 MXN"]);
     await put(body({ price_low: 1.5 }, { effective_from: "2026-02" }));
-    assert.deepEqual(await seen(), [1.5, 0, "1.50 MXN"]);
+    assert.deepEqual(await seen(), [1.5, 0, "$1.50 MXN"]);
     // May 31st, 23:59 in Mexico City (UTC-6) is still February's version; June 1st is June's.
     w.clock.now = Date.UTC(2026, 5, 1, 5, 59);
-    assert.deepEqual(await seen(), [1.5, 0, "1.50 MXN"]);
+    assert.deepEqual(await seen(), [1.5, 0, "$1.50 MXN"]);
     w.clock.now = Date.UTC(2026, 5, 1, 6, 0);
-    assert.deepEqual(await seen(), [5, 50, "5.00 MXN"]);
+    assert.deepEqual(await seen(), [5, 50, "$5.00 MXN"]);
   } finally {
     await w.t.close();
   }

@@ -5,7 +5,7 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { UnitBillRow } from "../../services/billing/lists.ts";
-import { moneyText } from "../../core/money.ts";
+import { formatterOf } from "../../core/format.ts";
 import { errAttrs, FieldError, TextField } from "../Field.tsx";
 import { periodLabel } from "./model.ts";
 
@@ -37,7 +37,7 @@ export function PaymentRecordForm(p: PaymentRecordFormProps) {
         <dt>{t("billing.station_billing.columns.period")}</dt>
         <dd>{periodLabel(t, bill.period)}</dd>
         <dt>{P("amount_due")}</dt>
-        <dd>{moneyText(bill.amount_due, bill.currency)}</dd>
+        <dd>{formatterOf(t).money(bill.amount_due, bill.currency)}</dd>
       </dl>
       {p.message && <div className="alert alert-error" role="alert">{p.message}</div>}
       <form method="post" action={p.action} className="form" noValidate>

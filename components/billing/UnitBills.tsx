@@ -3,7 +3,7 @@ import { type Paging, sortBy } from "../kit/mod.ts";
 import { BillActions, BillList } from "./BillList.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { UnitBillRow } from "../../services/billing/lists.ts";
-import { moneyText } from "../../core/money.ts";
+import { formatterOf } from "../../core/format.ts";
 import { firstWord, kwhText } from "./model.ts";
 
 /** Props of {@link UnitBills}. */
@@ -137,7 +137,7 @@ export function UnitBills(props: UnitBillsProps) {
           sort: sort("total"),
           numeric: true,
           className: "nowrap",
-          cell: (r) => moneyText(r.total_cost, r.currency),
+          cell: (r) => formatterOf(t).money(r.total_cost, r.currency),
         },
         { label: C("status"), aside: true, cell: badge, sort: sort("status") },
         { label: C("payment"), cell: (r) => paymentText(t, r) },

@@ -53,7 +53,7 @@ export function resolvePickers(
     .sort((a, b) => b - a);
   const askedYear = /^\d{4}$/.test(query.year ?? "") ? Number(query.year) : null;
   const year = askedYear !== null && years.includes(askedYear) ? askedYear : today.year;
-  const periods = periodOptions(kind, year);
+  const periods = periodOptions(kind, year, today);
   const period = periods.includes(query.period ?? "")
     ? query.period!
     : defaultPeriod(kind, year, today);

@@ -10,7 +10,8 @@ import { FINANCE_CURRENCIES } from "../../core/finances.ts";
 import { periodLabel } from "../../core/periods.ts";
 import { Card, FormError, PageHeader } from "../kit/mod.ts";
 import type { ReactNode } from "react";
-import { Figures, money, RevenueProfitChart, Tile } from "./parts.tsx";
+import { Figures, type Money, RevenueProfitChart, Tile } from "./parts.tsx";
+import { formatterOf } from "../../core/format.ts";
 
 /** The filters of the page. */
 interface FinanceFilters {
@@ -97,7 +98,7 @@ function exportHref(what: string, f: FinanceFilters): string {
   return `/admin/finances/export/${what}.csv?${q}`;
 }
 
-function Tiles({ F, o }: { F: T; o: FinanceOverview }) {
+function Tiles({ F, o, money }: { F: T; o: FinanceOverview; money: Money }) {
   const v = o.overview, c = o.currency;
   const u = o.unit_billing.combined, cb = o.customer_billing.combined;
   return (
@@ -135,7 +136,7 @@ function Tiles({ F, o }: { F: T; o: FinanceOverview }) {
   );
 }
 
-function Breakdowns({ F, o }: { F: T; o: FinanceOverview }) {
+function Breakdowns({ F, o, money }: { F: T; o: FinanceOverview; money: Money }) {
   const c = o.currency, u = o.unit_billing.combined, cb = o.customer_billing.combined;
   const m = (n: number) => money(n, c);
   return (
@@ -254,7 +255,9 @@ function ChartCard(
   );
 }
 
-function Details({ F, o, filters }: { F: T; o: FinanceOverview; filters: FinanceFilters }) {
+function Details(
+  { F, o, filters, money }: { F: T; o: FinanceOverview; filters: FinanceFilters; money: Money },
+) {
   return (
     <section className="finance-section" data-testid="finance-details">
       <div className="section-head">
@@ -314,6 +317,7 @@ function Explanation({ F }: { F: T }) {
 /** The page. */
 export function FinancesPage(p: FinancesPageProps) {
   const { t } = p;
+  const { money } = formatterOf(t);
   const F: T = (k, x) => t(`finances.${k}`, x);
   const o = p.overview;
   const empty = o !== null && o.overview.total_bills === 0;
@@ -334,10 +338,10 @@ export function FinancesPage(p: FinancesPageProps) {
       )}
       {o && !empty && (
         <>
-          <Tiles F={F} o={o} />
-          <Breakdowns F={F} o={o} />
+          <Tiles F={F} o={o} money={money} />
+          <Breakdowns F={F} o={o} money={money} />
           <Charts t={t} F={F} p={p} />
-          <Details F={F} o={o} filters={p.filters} />
+          <Details F={F} o={o} filters={p.filters} money={money} />
         </>
       )}
       <Explanation F={F} />

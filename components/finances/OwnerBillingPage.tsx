@@ -9,7 +9,9 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { OwnerOverview, OwnerPeriodBills } from "../../services/finances/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
 import { Card, type ListColumn, PageHeader, Picker, ResponsiveList } from "../kit/mod.ts";
-import { money, RevenueProfitChart, Tile } from "./parts.tsx";
+import { type Money, RevenueProfitChart, Tile } from "./parts.tsx";
+import { formatterOf } from "../../core/format.ts";
+import { paymentBadge } from "../payments/format.ts";
 
 /** Props of {@link OwnerBillingPage}: figures in cents. */
 interface OwnerBillingPageProps {
@@ -47,7 +49,7 @@ function HowItWorks({ B }: { B: T }) {
   );
 }
 
-function Tiles({ B, o }: { B: T; o: OwnerOverview }) {
+function Tiles({ B, o, money }: { B: T; o: OwnerOverview; money: Money }) {
   const y = o.yearly_overview, c = y.currency;
   return (
     <div className="stats" data-testid="owner-tiles">
@@ -86,15 +88,14 @@ function PeriodSection(
   { t, B, period, bills }: { t: Translate; B: T; period: string; bills: OwnerPeriodBills },
 ) {
   const C = (k: string) => B(`period_section.columns.${k}`);
+  const { money } = formatterOf(t);
   const unitColumns: ListColumn<UnitRow>[] = [
     { label: C("unit"), primary: true, cell: (r) => r.unit_name },
     {
       label: C("payment"),
       aside: true,
       cell: (r) => (
-        <span
-          className={`badge ${r.bill.payment_status === "paid" ? "badge-green" : "badge-grey"}`}
-        >
+        <span className={paymentBadge(r.bill.payment_status)} data-payment={r.bill.payment_status}>
           {t(`billing.payment_status.${r.bill.payment_status}`)}
         </span>
       ),
@@ -187,7 +188,7 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
         }
       />
       <HowItWorks B={B} />
-      <Tiles B={B} o={o} />
+      <Tiles B={B} o={o} money={formatterOf(t).money} />
       <Card title={B("chart.title")} className="finance-section">
         <RevenueProfitChart
           kind="bars"

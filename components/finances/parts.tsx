@@ -4,7 +4,8 @@ import { Island } from "../render.tsx";
 import TenantChart, { type TenantChartKind } from "../../islands/TenantChart.tsx";
 
 /** Cents with two decimals and the currency: `44834, "MXN"` → `448.34 MXN`. */
-export { moneyText as money } from "../../core/money.ts";
+/** Integer cents as the reader writes money (the `money` of `core/format.ts`). */
+export type Money = (cents: number, currency: string) => string;
 
 /** A tile: label, value and muted lines under it. */
 export function Tile(

@@ -8,7 +8,8 @@ import type { Installation, InstallationUnit } from "../../services/owner/mod.ts
 import { periodLabel } from "../../core/periods.ts";
 import { Stat } from "../HomePage.tsx";
 import { Card, PageHeader, StatusBadge } from "../kit/mod.ts";
-import { cents, num } from "./format.ts";
+import { num } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 
 /** Props of {@link InstallationPage}. */
 interface InstallationPageProps {
@@ -132,6 +133,7 @@ function InvoiceDialog(
 export function InstallationPage(
   { t, data, address, months, invoiceError, lang }: InstallationPageProps,
 ) {
+  const { money: cents } = formatterOf(t);
   const I = (k: string, p?: Record<string, string | number>) =>
     t(`customer.installation_detail.${k}`, p);
   const s = data.station;

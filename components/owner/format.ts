@@ -8,11 +8,6 @@ export function num(n: number, digits: number, unit?: string): string {
   return unit ? `${s} ${unit}` : s;
 }
 
-/** Cents as currency units with two decimals and the currency. */
-export function cents(value: number, currency: string): string {
-  return `${(Math.round(value) / 100).toFixed(2)} ${currency}`;
-}
-
 /** `ms` as local `YYYY-MM-DD HH:MM`, or the never text. */
 export function when(t: Translate, ms: number | null, offsetMinutes: number): string {
   return ms === null

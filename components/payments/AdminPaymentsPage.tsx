@@ -17,7 +17,8 @@ import {
   ResponsiveList,
   SearchForm,
 } from "../kit/mod.ts";
-import { mxn, paymentBadge } from "./format.ts";
+import { paymentBadge } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { localDateTime } from "../../core/local_time.ts";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
@@ -39,6 +40,7 @@ export function AdminPaymentsPage(
   { t, data, paging, testMode, offsetMinutes, notice, error }: AdminPaymentsPageProps,
 ) {
   const A = (k: string) => t(`payments.admin.${k}`);
+  const mxn = (cents: number) => formatterOf(t).money(cents, "MXN");
   const time = (iso: string | null) => {
     const ms = iso ? Date.parse(iso) : NaN;
     if (Number.isNaN(ms)) return "—";

@@ -12,7 +12,9 @@ import { Card, FormError } from "../kit/mod.ts";
 import { Island } from "../render.tsx";
 import GenerateReference from "../../islands/GenerateReference.tsx";
 import { PaymentsRefresh } from "./PaymentsRefresh.tsx";
-import { esDate, esPeriod, mxn, paymentBadge } from "./format.ts";
+import { paymentBadge } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
+import { periodLabel } from "../../core/periods.ts";
 import { TransferDetails } from "./TransferDetails.tsx";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
@@ -60,7 +62,7 @@ function Instructions({ t, p }: { t: Translate; p: TenantPayment }) {
     clabe: p.spei_clabe ?? "",
     reference: p.spei_reference ?? "",
     bank: p.spei_bank ?? "",
-    amount: mxn(p.amount_due, p.currency),
+    amount: formatterOf(t).money(p.amount_due, p.currency),
   };
   const groups = [
     { group: "other_banks", steps: [1, 2, 3, 4] },
@@ -85,6 +87,7 @@ function Instructions({ t, p }: { t: Translate; p: TenantPayment }) {
 /** The form. */
 export function PaymentForm({ t, p, testMode, now, offsetMinutes, error }: PaymentFormProps) {
   const F = (k: string) => t(`payments.payment_form.${k}`);
+  const f = formatterOf(t, offsetMinutes);
   const pastDue = p.status === "overdue";
   const live = p.status === "awaiting_spei_transfer" && p.spei_clabe;
   return (
@@ -106,16 +109,16 @@ export function PaymentForm({ t, p, testMode, now, offsetMinutes, error }: Payme
           </div>
           <div>
             <dt>{F("summary.billing_period")}</dt>
-            <dd>{esPeriod(p.billing_period)}</dd>
+            <dd>{periodLabel(t, p.billing_period)}</dd>
           </div>
           <div>
             <dt>{F("summary.due_date")}</dt>
-            <dd>{esDate(p.due_date)}</dd>
+            <dd>{f.date(p.due_date)}</dd>
           </div>
           <div>
             <dt>{F("summary.total_amount")}</dt>
             <dd>
-              <strong>{mxn(p.amount_due, p.currency)}</strong>
+              <strong>{f.money(p.amount_due, p.currency)}</strong>
             </dd>
           </div>
           <div>

@@ -8,7 +8,9 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { PaymentsSummary, TenantPayment } from "../../services/payments/mod.ts";
 import { PaymentsRefresh } from "./PaymentsRefresh.tsx";
-import { esDate, esPeriod, mxn, paymentBadge } from "./format.ts";
+import { paymentBadge } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
+import { periodLabel } from "../../core/periods.ts";
 import { TransferDetails } from "./TransferDetails.tsx";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 import { Card } from "../kit/mod.ts";
@@ -33,6 +35,7 @@ function Row(
   },
 ) {
   const P = (k: string) => t(`payments.payments_page.${k}`);
+  const f = formatterOf(t, offsetMinutes);
   const pastDue = p.due_date !== null && p.due_date < today;
   return (
     <article className="item-card" data-testid="payment-row" data-bill={p.id}>
@@ -44,15 +47,15 @@ function Row(
       </div>
       <dl>
         <dt>{P("list.billing_period")}</dt>
-        <dd>{esPeriod(p.billing_period)}</dd>
+        <dd>{periodLabel(t, p.billing_period)}</dd>
         <dt>{P("list.due_date")}</dt>
         <dd className={pastDue ? "past-due" : undefined} data-testid="due-date">
-          {esDate(p.due_date)}
+          {f.date(p.due_date)}
           {pastDue && ` · ${P("list.past_due")}`}
         </dd>
         <dt>{P("list.amount")}</dt>
         <dd>
-          <strong>{mxn(p.amount_due, p.currency)}</strong>
+          <strong>{f.money(p.amount_due, p.currency)}</strong>
         </dd>
       </dl>
       {p.status === "awaiting_spei_transfer" && p.spei_clabe
@@ -118,6 +121,7 @@ function summaryList(s: PaymentsSummary): TenantPayment[] {
 /** The page. */
 export function PaymentsPage({ t, summary, today, now, offsetMinutes }: PaymentsPageProps) {
   const P = (k: string, x?: Record<string, string | number>) => t(`payments.payments_page.${k}`, x);
+  const f = formatterOf(t, offsetMinutes);
   const list = summaryList(summary);
   const next = summary.next_payment_due;
   return (
@@ -138,22 +142,25 @@ export function PaymentsPage({ t, summary, today, now, offsetMinutes }: Payments
       <div className="stats" data-live="payment-cards" data-testid="payment-cards">
         <Stat
           label={P("cards.next_payment_due")}
-          value={next ? mxn(next.amount) : "—"}
-          sub={next ? P("cards.due_on", { date: esDate(next.date) }) : P("cards.no_upcoming")}
+          value={next ? f.money(next.amount, "MXN") : "—"}
+          sub={next ? P("cards.due_on", { date: f.date(next.date) }) : P("cards.no_upcoming")}
         />
         <Stat
           label={P("cards.pending_total")}
-          value={mxn(summary.total_pending_amount)}
+          value={f.money(summary.total_pending_amount, "MXN")}
           sub={P("cards.pending_count", { count: summary.pending_count })}
         />
         {summary.total_awaiting_spei_amount > 0 && (
           <Stat
             label={P("cards.awaiting_transfer_total")}
-            value={mxn(summary.total_awaiting_spei_amount)}
+            value={f.money(summary.total_awaiting_spei_amount, "MXN")}
           />
         )}
         {summary.total_overdue_amount > 0 && (
-          <Stat label={P("cards.overdue_total")} value={mxn(summary.total_overdue_amount)} />
+          <Stat
+            label={P("cards.overdue_total")}
+            value={f.money(summary.total_overdue_amount, "MXN")}
+          />
         )}
       </div>
       {list.length === 0

@@ -7,7 +7,8 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { TenantPayment } from "../../services/payments/mod.ts";
 import { Island } from "../render.tsx";
 import CopyButton from "../../islands/CopyButton.tsx";
-import { esDate, expiringSoon, mxn } from "./format.ts";
+import { expiringSoon } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 
 /** Props of {@link TransferDetails}. */
 interface TransferDetailsProps {
@@ -41,6 +42,7 @@ function Copyable(
 /** The details list. */
 export function TransferDetails({ t, p, now, offsetMinutes, group }: TransferDetailsProps) {
   const L = (k: string) => t(`payments.${group}.${k}`);
+  const f = formatterOf(t, offsetMinutes);
   const amount = (p.amount_due / 100).toFixed(2);
   return (
     <dl className="pay-details" data-testid="transfer-details">
@@ -59,7 +61,7 @@ export function TransferDetails({ t, p, now, offsetMinutes, group }: TransferDet
       <div>
         <dt>{group === "payment_form.reference" ? L("exact_amount") : L("amount")}</dt>
         <dd>
-          <strong data-testid="spei-amount">{mxn(p.amount_due, p.currency)}</strong>
+          <strong data-testid="spei-amount">{f.money(p.amount_due, p.currency)}</strong>
           <Island
             of={CopyButton}
             props={{
@@ -73,7 +75,7 @@ export function TransferDetails({ t, p, now, offsetMinutes, group }: TransferDet
       <div>
         <dt>{L("valid_until")}</dt>
         <dd data-testid="spei-expiry">
-          {esDate(p.spei_expiry_date, offsetMinutes, true)}
+          {f.dateTime(p.spei_expiry_date)}
           {expiringSoon(p.spei_expiry_date, now) && (
             <span className="badge badge-orange" data-testid="expiring-soon">
               {t("payments.payments_page.transfer_details.expiring_soon")}

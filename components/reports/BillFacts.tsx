@@ -7,7 +7,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { UnitBillDetails } from "../../core/bill_details.ts";
 import { factLines } from "../../core/reports.ts";
-import { money } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 
 const TEST_IDS: Record<string, string> = {
   high_consumption: "high-consumption",
@@ -18,6 +18,7 @@ const TEST_IDS: Record<string, string> = {
 export function BillFacts(
   { t, details, currency }: { t: Translate; details: UnitBillDetails; currency: string },
 ) {
+  const { money } = formatterOf(t);
   const lines = factLines(t, details, (cents) => money(cents, currency));
   if (lines.length === 0) return null;
   return (

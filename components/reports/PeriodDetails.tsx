@@ -7,7 +7,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { UnitBill } from "../../core/bill.ts";
 import type { ReportStatus } from "../../core/bill_status.ts";
-import { money } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { BillFacts } from "./BillFacts.tsx";
 
 /** Props of {@link PeriodDetails}. */
@@ -20,6 +20,7 @@ interface PeriodDetailsProps {
 
 /** The details block. */
 export function PeriodDetails({ t, bill, status, zone }: PeriodDetailsProps) {
+  const { money } = formatterOf(t);
   const D = (k: string, p?: Record<string, string | number>) =>
     t(`reports.unit_report.details.${k}`, p);
   const banner = status.key === "saved" && bill?.is_estimation ? "saved_estimate" : status.key;

@@ -10,7 +10,8 @@ import type { StationReportData } from "../../services/reports/mod.ts";
 import { periodLabel } from "../../core/periods.ts";
 import { Donut } from "./Donut.tsx";
 import { LanguageMenu } from "./LanguageMenu.tsx";
-import { kwh, money, pdfHref } from "./format.ts";
+import { pdfHref } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link StationReport}. */
@@ -31,6 +32,7 @@ interface StationReportProps {
 /** The page. */
 export function StationReport(p: StationReportProps) {
   const { t, station, data } = p;
+  const { money, kwh } = formatterOf(t);
   const S = (k: string, params?: Record<string, string | number>) =>
     t(`reports.station_report.${k}`, params);
   const cur = data.currency;
@@ -209,6 +211,7 @@ function UnitBreakdown(
     stationId: number;
   },
 ) {
+  const { money, kwh } = formatterOf(t);
   const U = (k: string) => t(`reports.station_report.unit_breakdown.${k}`);
   const cur = bill.currency;
   const period = bill.billing_month ?? bill.billing_period ?? "";

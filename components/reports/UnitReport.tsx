@@ -16,7 +16,8 @@ import { ZoneCard } from "./ZoneCard.tsx";
 import { EnergyBars } from "./EnergyBars.tsx";
 import { PeriodDetails } from "./PeriodDetails.tsx";
 import { LanguageMenu } from "./LanguageMenu.tsx";
-import { kwh, money, pdfHref } from "./format.ts";
+import { pdfHref } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { Picker } from "../kit/mod.ts";
 
 /** A recalculation attempt that failed validation, shown again in its dialog. */
@@ -63,6 +64,7 @@ function shortLabel(t: Translate, text: string): string {
 /** The page. */
 export function UnitReport(p: UnitReportProps) {
   const { t } = p;
+  const { money, kwh } = formatterOf(t);
   const U = (k: string, params?: Record<string, string | number>) =>
     t(`reports.unit_report.${k}`, params);
   const R = (k: string) => t(`reports.unit_report.reports_table.columns.${k}`);
@@ -259,6 +261,7 @@ export function UnitReport(p: UnitReportProps) {
  * part's; each part is in the bill lists with its own actions.
  */
 function PeriodParts({ t, row }: { t: Translate; row: PeriodRow }) {
+  const { money, kwh } = formatterOf(t);
   const P = (k: string, p?: Record<string, string | number>) =>
     t(`reports.unit_report.parts.${k}`, p);
   return (

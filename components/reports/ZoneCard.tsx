@@ -6,7 +6,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { Zone } from "../../core/zone.ts";
 import { LEVEL_NAMES } from "../../core/zone.ts";
-import { price } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { Card, Facts } from "../kit/mod.ts";
 
 const field = (z: Zone, k: string) => (z as unknown as Record<string, number>)[k] ?? 0;
@@ -19,6 +19,7 @@ interface ZoneCardProps {
 
 /** The card. */
 export function ZoneCard({ t, zone }: ZoneCardProps) {
+  const { price } = formatterOf(t);
   const Z = (k: string, p?: Record<string, string | number>) =>
     t(`reports.unit_report.pricing_zone.${k}`, p);
   const T = (k: string, p?: Record<string, string | number>) =>

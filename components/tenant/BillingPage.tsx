@@ -14,7 +14,8 @@ import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";
 import ReportDownload from "../../islands/ReportDownload.tsx";
-import { kwh, money } from "./format.tsx";
+import { formatterOf } from "../../core/format.ts";
+import { paymentBadge } from "../payments/format.ts";
 import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
 
 /** Props of {@link BillingPage}. */
@@ -51,6 +52,7 @@ function BillCard(
   { t, B, r, language }: { t: Translate; B: T; r: TenantBillRow; language: string },
 ) {
   const b = r.bill;
+  const { money, kwh, date } = formatterOf(t);
   const q = new URLSearchParams({
     station: String(b.station_id),
     unit: b.unit_id,
@@ -63,7 +65,9 @@ function BillCard(
     <article className="item-card" data-testid="tenant-bill">
       <div className="item-head">
         <strong>{r.unit_name}</strong>
-        <span className="badge badge-grey">{t(`billing.payment_status.${b.payment_status}`)}</span>
+        <span className={paymentBadge(b.payment_status)} data-payment={b.payment_status}>
+          {t(`billing.payment_status.${b.payment_status}`)}
+        </span>
       </div>
       <dl>
         <dt>{B("bills.station")}</dt>
@@ -78,6 +82,8 @@ function BillCard(
         <dd>{money(b.energy_cost, b.currency)}</dd>
         <dt>{B("bills.base_tariff")}</dt>
         <dd>{money(b.base_tariff, b.currency)}</dd>
+        <dt>{B("bills.tax")}</dt>
+        <dd data-testid="bill-tax">{money(b.tax_cost, b.currency)}</dd>
         <dt>{B("bills.total_cost")}</dt>
         <dd data-testid="bill-total">
           <strong>{money(b.total_cost, b.currency)}</strong>
@@ -89,7 +95,7 @@ function BillCard(
             <dt>{B("bills.amount_due")}</dt>
             <dd>{money(amountDue(b), b.currency)}</dd>
             <dt>{B("bills.due_date")}</dt>
-            <dd>{b.payment_due_date ?? "—"}</dd>
+            <dd>{date(b.payment_due_date)}</dd>
           </>
         )}
       </dl>
@@ -120,6 +126,7 @@ export function BillingPage(p: BillingPageProps) {
   const { t, overview: o } = p;
   const B: T = (k, x) => t(`tenant.billing.${k}`, x);
   const currency = o.yearly_overview.currency;
+  const { money } = formatterOf(t);
   return (
     <>
       <div className="page-head">
@@ -167,7 +174,8 @@ export function BillingPage(p: BillingPageProps) {
       <section className="card" data-testid="period-bills">
         <div className="section-head">
           <h2>{B("bills.title", { period: periodLabel(t, p.period) })}</h2>
-          {p.bills.length > 0 && (
+          {/* One bill's period PDF would be its report again: offered for two bills or more. */}
+          {p.bills.length > 1 && (
             <Island
               of={ReportDownload}
               props={{

@@ -6,7 +6,8 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { ConsumptionOverview } from "../../services/tenant/mod.ts";
 import type { Trend } from "../../core/insights.ts";
 import { Stat } from "../HomePage.tsx";
-import { kwh, money, StatusBadge } from "./format.tsx";
+import { StatusBadge } from "./format.tsx";
+import { formatterOf } from "../../core/format.ts";
 import { Card, Facts, PageHeader } from "../kit/mod.ts";
 
 /** The trend against last month as words. */
@@ -14,7 +15,7 @@ export function TrendText({ t, trend }: { t: Translate; trend: Trend }) {
   const up = trend.direction === "up";
   return (
     <span className={trend.percent === 0 ? "muted" : up ? "trend-up" : "trend-down"}>
-      {up ? "▲ " : "▼ "}
+      {trend.percent === 0 ? "" : up ? "▲ " : "▼ "}
       {t(`tenant.consumption_overview.unit_card.trend_${trend.direction}`, {
         percent: trend.percent,
       })}
@@ -29,6 +30,7 @@ export const efficiencyText = (e: number) => (e > 0 ? `${e.toFixed(1)} %` : "—
 export function ConsumptionPage({ t, data }: { t: Translate; data: ConsumptionOverview }) {
   const C = (k: string, p?: Record<string, string | number>) =>
     t(`tenant.consumption_overview.${k}`, p);
+  const { money, kwh } = formatterOf(t);
   const x = data.totals;
   return (
     <>

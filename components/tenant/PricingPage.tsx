@@ -8,16 +8,19 @@ import type { TenantPricing, TenantUnit } from "../../services/tenant/mod.ts";
 import type { ZoneView } from "../../services/zones.ts";
 import { buildTiers, type Season } from "../../core/tariff.ts";
 import { StatusBadge } from "./format.tsx";
+import { formatterOf } from "../../core/format.ts";
 import { Card, Facts, PageHeader } from "../kit/mod.ts";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
 
-const price = (v: number, currency: string) =>
-  `${Number.isInteger(v * 100) ? v.toFixed(2) : String(Number(v.toFixed(4)))} ${currency}`;
+/** A price as stored on the zone, in the reader's format (`core/format.ts`). */
+type Price = (v: number, currency: string) => string;
 
 const monthName = (t: Translate, m: number) => t(`zones.months.m${String(m).padStart(2, "0")}`);
 
-function Levels({ P, z, season }: { P: T; z: ZoneView; season: Season | null }) {
+function Levels(
+  { P, z, season, price }: { P: T; z: ZoneView; season: Season | null; price: Price },
+) {
   // The tiers as the bills build them: the last one is open-ended ("Over ...").
   const tiers = buildTiers(z, season).filter((x) => x.price > 0);
   const kwhOf = (d: { n: bigint; s: number }) => Number(d.n) / 10 ** d.s;
@@ -42,14 +45,14 @@ function Levels({ P, z, season }: { P: T; z: ZoneView; season: Season | null }) 
   );
 }
 
-function Prices({ P, z }: { P: T; z: ZoneView }) {
+function Prices({ P, z, price }: { P: T; z: ZoneView; price: Price }) {
   if (z.seasonal_tariff) {
     return (
       <div className="tenant-grid" data-testid="pricing-seasonal">
         {(["winter", "summer"] as const).map((s) => (
           <section key={s} className="card">
             <h2>{P(`seasonal.${s}`)}</h2>
-            {z.enable_levels ? <Levels P={P} z={z} season={s} /> : (
+            {z.enable_levels ? <Levels P={P} z={z} season={s} price={price} /> : (
               <Facts
                 className="facts"
                 rows={[
@@ -67,7 +70,7 @@ function Prices({ P, z }: { P: T; z: ZoneView }) {
   if (z.enable_levels) {
     return (
       <Card title={P("tiered.title")} data-testid="pricing-tiered">
-        <Levels P={P} z={z} season={null} />
+        <Levels P={P} z={z} season={null} price={price} />
       </Card>
     );
   }
@@ -117,8 +120,11 @@ export function PricingError({ t, message }: { t: Translate; message: string | n
 }
 
 /** The page. */
-export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) {
+export function PricingPage(
+  { t, data, offsetMinutes }: { t: Translate; data: TenantPricing; offsetMinutes: number },
+) {
   const P: T = (k, p) => t(`tenant.pricing.${k}`, p);
+  const { price, date } = formatterOf(t, offsetMinutes);
   const head = <PageHeader title={P("title")} subtitle={P("subtitle")} subtitleClass="page-sub" />;
   if (data.state === "no_devices") {
     return (
@@ -157,7 +163,7 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
               [P("zone_info.name"), z.name],
               [P("zone_info.currency"), z.currency],
               [P("zone_info.tariff_type"), t(`zones.tariff_types.${z.tariff_type}`)],
-              [P("zone_info.last_updated"), z.updated_at.slice(0, 10)],
+              [P("zone_info.last_updated"), date(z.updated_at)],
               [P("zone_info.assigned_devices"), data.units.length],
             ]}
           />
@@ -218,7 +224,7 @@ export function PricingPage({ t, data }: { t: Translate; data: TenantPricing }) 
           )}
         </Card>
       </div>
-      <Prices P={P} z={z} />
+      <Prices P={P} z={z} price={price} />
       <Devices t={t} P={P} units={data.units} />
     </>
   );

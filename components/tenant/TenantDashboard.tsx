@@ -12,7 +12,8 @@ import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
 import { ModeChart } from "../ModeChart.tsx";
 import LiveRefresh from "../../islands/LiveRefresh.tsx";
-import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
+import { localTime, StatusBadge } from "./format.tsx";
+import { formatterOf } from "../../core/format.ts";
 import { Card, PageHeader, RetryCard } from "../kit/mod.ts";
 
 /** Props of {@link TenantDashboard}. */
@@ -49,6 +50,7 @@ export function DashboardError({ t, user }: { t: Translate; user: User }) {
 /** The dashboard. */
 export function TenantDashboard({ t, user, data, offset }: TenantDashboardProps) {
   const D = (k: string, p?: Record<string, string | number>) => t(`tenant.dashboard.${k}`, p);
+  const { money, kwh, kw } = formatterOf(t);
   if (data.units.length === 0) {
     return (
       <>

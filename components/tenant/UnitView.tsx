@@ -8,7 +8,8 @@ import { UNIT_TABS, type UnitTab } from "../../core/tenant_queries.ts";
 import { Island } from "../render.tsx";
 import { Stat } from "../HomePage.tsx";
 import TenantChart from "../../islands/TenantChart.tsx";
-import { kw, kwh, localTime, money, StatusBadge } from "./format.tsx";
+import { localTime, StatusBadge } from "./format.tsx";
+import { formatterOf } from "../../core/format.ts";
 import { efficiencyText, TrendText } from "./ConsumptionPage.tsx";
 import { cityOf } from "../../core/reports.ts";
 import { Card, Facts } from "../kit/mod.ts";
@@ -16,6 +17,7 @@ import { Card, Facts } from "../kit/mod.ts";
 type T = (k: string, p?: Record<string, string | number>) => string;
 
 function Overview({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
+  const { money, kwh, kw, number } = formatterOf(t);
   return (
     <>
       <div className="stats" data-testid="unit-overview">
@@ -28,7 +30,7 @@ function Overview({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
         />
       </div>
       <p className="muted">
-        {U("overview.average_daily", { kwh: d.dailyAverageKwh.toFixed(2) })} ·{" "}
+        {U("overview.average_daily", { kwh: number(d.dailyAverageKwh) })} ·{" "}
         <TrendText t={t} trend={d.trend} />
         {d.band && (
           <>
@@ -91,7 +93,8 @@ function Analytics({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
 
 const TIP_BADGE = { success: "badge-green", info: "badge-blue", warning: "badge-yellow" };
 
-function Insights({ U, d }: { U: T; d: UnitDetail }) {
+function Insights({ t, U, d }: { t: Translate; U: T; d: UnitDetail }) {
+  const { money, kwh } = formatterOf(t);
   return (
     <>
       <Card title={U("insights.title")} data-testid="unit-insights">
@@ -175,7 +178,7 @@ export function UnitView({ t, d, tab, offset }: UnitViewProps) {
       </nav>
       {tab === "overview" && <Overview t={t} U={U} d={d} />}
       {tab === "analytics" && <Analytics t={t} U={U} d={d} />}
-      {tab === "insights" && <Insights U={U} d={d} />}
+      {tab === "insights" && <Insights t={t} U={U} d={d} />}
       <Card title={U("unit_info.title")} data-testid="unit-info">
         <dl className="facts">
           <dt>{U("unit_info.name")}</dt>

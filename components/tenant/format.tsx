@@ -1,21 +1,6 @@
-/** Formatting of the tenant pages: money from cents, energy, power, local times, status badges. */
+/** Formatting of the tenant pages: local times and status badges (money and numbers: `core/format.ts`). */
 import type { Translate } from "../../services/platform/i18n.ts";
 import { localDateTime } from "../../core/local_time.ts";
-
-/** Cents with two decimals and the currency: `44834, "MXN"` → `448.34 MXN`. */
-export function money(cents: number, currency: string): string {
-  return `${(Math.round(cents) / 100).toFixed(2)} ${currency}`;
-}
-
-/** kWh with two decimals. */
-export function kwh(value: number): string {
-  return `${value.toFixed(2)} kWh`;
-}
-
-/** kW with two decimals. */
-export function kw(value: number): string {
-  return `${value.toFixed(2)} kW`;
-}
 
 /** `ms` as local `YYYY-MM-DD HH:MM`, or the never text. */
 export function localTime(t: Translate, ms: number | null, offsetMinutes: number): string {

@@ -1,5 +1,7 @@
 /**
- * A labelled decimal input of the zone form (never negative), its hint and its error. Plain
+ * A labelled decimal input of the zone form, its hint and its error: a text field with the
+ * decimal keypad, so a typed "1,5" reaches the server as typed (`core/decimal_input.ts` reads
+ * it) instead of being dropped or rewritten by the browser's number field. Plain
  * markup without server-only imports: the ZoneLevels island uses it in the browser too.
  */
 import { errAttrs, FieldError } from "../Field.tsx";
@@ -33,10 +35,9 @@ export function NumberField(
       <input
         id={name}
         name={name}
-        type="number"
-        step="any"
-        min="0"
+        type="text"
         inputMode="decimal"
+        autoComplete="off"
         {...valueProps}
         {...errAttrs(name, error)}
       />

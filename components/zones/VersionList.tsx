@@ -5,11 +5,15 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { VersionView } from "../../services/zones.ts";
 import { buildTiers } from "../../core/tariff.ts";
-import { configurationText, money } from "./format.ts";
+import { configurationText } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { ResponsiveList, StatusBadge } from "../kit/mod.ts";
 
 /** The list of versions, newest first. */
-export function VersionList({ t, versions }: { t: Translate; versions: VersionView[] }) {
+export function VersionList(
+  { t, versions, offsetMinutes }: { t: Translate; versions: VersionView[]; offsetMinutes: number },
+) {
+  const { price: money, date } = formatterOf(t, offsetMinutes);
   const V = (k: string) => t(`zones.zone_detail.versions.${k}`);
   const today = versions.find((v) => v.in_force);
   const state = (v: VersionView) =>
@@ -21,7 +25,7 @@ export function VersionList({ t, versions }: { t: Translate; versions: VersionVi
   const prices = (v: VersionView) => {
     const z = v.zone;
     const season = z.seasonal_tariff ? "summer" : null;
-    return buildTiers(z, season).map((tier) => `${tier.price} ${z.currency}`).join(" · ");
+    return buildTiers(z, season).map((tier) => money(tier.price, z.currency)).join(" · ");
   };
   return (
     <ResponsiveList
@@ -46,7 +50,7 @@ export function VersionList({ t, versions }: { t: Translate; versions: VersionVi
           cell: (v) => money(v.zone.base_tariff, v.zone.currency),
         },
         { label: V("tax"), numeric: true, cell: (v) => `${v.zone.tax_percentage}%` },
-        { label: V("recorded_at"), cell: (v) => v.recorded_at.slice(0, 10) },
+        { label: V("recorded_at"), cell: (v) => date(v.recorded_at) },
       ]}
     />
   );

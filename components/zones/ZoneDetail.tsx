@@ -13,7 +13,8 @@ import type { Zone } from "../../core/zone.ts";
 import { buildTiers, computeUnitBill, pricingMode, type Season } from "../../core/tariff.ts";
 import { Island } from "../render.tsx";
 import ConfirmSubmit from "../../islands/ConfirmSubmit.tsx";
-import { configurationText, money, monthDay } from "./format.ts";
+import { configurationText, monthDay } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { PriceHistoryChart } from "./PriceHistoryChart.tsx";
 import { VersionList } from "./VersionList.tsx";
 import {
@@ -41,6 +42,8 @@ interface ZoneDetailProps {
   versions: VersionView[] | null;
   /** Show the 'cannot delete' dialog. */
   blocked: boolean;
+  /** The business time zone (minutes east of UTC) its dates are shown in. */
+  offsetMinutes: number;
 }
 
 function ZoneCard({ title, children }: { title: string; children: ReactNode }) {
@@ -84,6 +87,7 @@ function tierRows(t: Translate, zone: Zone, season: Season | null) {
 }
 
 function PricingTable({ t, zone }: { t: Translate; zone: Zone }) {
+  const { price: money } = formatterOf(t);
   const T = (k: string, p?: Record<string, string | number>) =>
     t(`zones.zone_detail.pricing_table.${k}`, p);
   const mode = pricingMode(zone);
@@ -138,8 +142,9 @@ const STATUS_BADGE: Record<string, BadgeTone> = { online: "green", offline: "red
 
 /** The page. */
 export function ZoneDetail(
-  { t, zone, stations, paging, history, versions, blocked }: ZoneDetailProps,
+  { t, zone, stations, paging, history, versions, blocked, offsetMinutes }: ZoneDetailProps,
 ) {
+  const { price: money, date } = formatterOf(t, offsetMinutes);
   const D = (k: string, p?: Record<string, string | number>) => t(`zones.zone_detail.${k}`, p);
   const F = (k: string) => t(`zones.zone_form.fields.${k}`);
   const yesNo = (b: boolean) => b ? D("enabled") : D("disabled");
@@ -224,7 +229,7 @@ export function ZoneDetail(
               [F("currency"), zone.currency],
               [F("tariff_type"), t(`zones.tariff_types.${zone.tariff_type}`)],
               [F("billing_type"), t(`zones.billing_types.${zone.billing_type}`)],
-              [F("updated_at"), zone.updated_at.slice(0, 10)],
+              [F("updated_at"), date(zone.updated_at)],
             ]}
           />
         </ZoneCard>
@@ -273,7 +278,7 @@ export function ZoneDetail(
         {history && <PriceHistoryChart t={t} history={history} />}
       </HistoryCard>
       <HistoryCard D={D} area="versions" failed={versions === null}>
-        {versions && <VersionList t={t} versions={versions} />}
+        {versions && <VersionList t={t} versions={versions} offsetMinutes={offsetMinutes} />}
       </HistoryCard>
       <ZoneCard title={D("assigned_stations.title")}>
         {stations === null && (

@@ -5,7 +5,8 @@
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { ZoneView } from "../../services/zones.ts";
-import { configurationText, money } from "./format.ts";
+import { configurationText } from "./format.ts";
+import { formatterOf } from "../../core/format.ts";
 import { AddLink, Card, FormError, PageHeader, ResponsiveList } from "../kit/mod.ts";
 
 /** Props of {@link ZoneList}. */
@@ -18,6 +19,7 @@ interface ZoneListProps {
 
 /** The page. */
 export function ZoneList({ t, zones, notice }: ZoneListProps) {
+  const { price: money } = formatterOf(t);
   const L = (k: string, p?: Record<string, string | number>) => t(`zones.zone_list.${k}`, p);
   const details = (z: ZoneView) => (
     <a className="btn btn-sm btn-secondary" href={`/admin/zones/${z.id}`}>

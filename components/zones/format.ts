@@ -3,11 +3,6 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import { pricingMode } from "../../core/tariff.ts";
 import type { Zone } from "../../core/zone.ts";
 
-/** An amount with two decimals and the currency code, e.g. `1.50 MXN`. */
-export function money(amount: number, currency: string): string {
-  return `${amount.toFixed(2)} ${currency}`;
-}
-
 /** The configuration label: the pricing mode, plus Industrial when on. */
 export function configurationText(t: Translate, zone: Zone): string {
   const mode = t(`zones.configuration.${pricingMode(zone)}`);

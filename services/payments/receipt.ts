@@ -7,7 +7,9 @@
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import type { Translate } from "../platform/i18n.ts";
-import { moneyText } from "../../core/money.ts";
+import { formatterOf } from "../../core/format.ts";
+import { periodLabel } from "../../core/periods.ts";
+import { clockOf } from "../platform/clock.ts";
 import { PdfWriter } from "../reports/pdf/writer.ts";
 import { notFound } from "../refusal.ts";
 import { PAYMENT_ERRORS } from "./references.ts";
@@ -32,18 +34,19 @@ export async function speiReceipt(
   }
   const L = (k: string) => t(`payments.payment_form.reference.${k}`);
   const S = (k: string) => t(`payments.payment_form.summary.${k}`);
+  const f = formatterOf(t, clockOf(deps).offsetMinutes());
   const pdf = await PdfWriter.create(L("download_receipt"), "SPEI");
   pdf.heading(L("title"), 18);
   pdf.gap(6);
   pdf.line(L("clabe"), p.spei_clabe, true);
   pdf.line(L("reference"), p.spei_reference, true);
   pdf.line(L("bank"), p.spei_bank ?? "—");
-  pdf.line(L("exact_amount"), moneyText(p.amount_due, p.currency), true);
-  pdf.line(L("valid_until"), p.spei_expiry_date ?? "—");
+  pdf.line(L("exact_amount"), f.money(p.amount_due, p.currency), true);
+  pdf.line(L("valid_until"), p.spei_expiry_date ? f.dateTime(p.spei_expiry_date) : "—");
   pdf.gap();
   pdf.line(S("unit"), `${p.station_name} · ${p.unit_name}`);
-  pdf.line(S("billing_period"), p.billing_period);
-  pdf.line(S("due_date"), p.due_date ?? "—");
+  pdf.line(S("billing_period"), periodLabel(t, p.billing_period));
+  pdf.line(S("due_date"), p.due_date ? f.date(p.due_date) : "—");
   pdf.gap();
   pdf.paragraph(L("exact_amount_hint"));
   pdf.paragraph(L("validity_note"));

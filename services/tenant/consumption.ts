@@ -131,7 +131,7 @@ export async function unitDetail(deps: Deps, user: User, id: number): Promise<Un
   return {
     ...m,
     band: m.efficiency > 0 ? efficiencyBand(m.efficiency) : null,
-    dailyAverageKwh: dailyAverage(m.monthKwh),
+    dailyAverageKwh: dailyAverage(m.monthKwh, m.elapsedDays),
     trendSeries,
     hourly,
     insights: generateInsights({

@@ -25,7 +25,7 @@ import { createZone } from "../../db/zones.ts";
 import { listUnitBills } from "../../db/bills.ts";
 import { runBilling } from "../../services/billing/mod.ts";
 import { localDate } from "../../core/local_time.ts";
-import { moneyText } from "../../core/money.ts";
+import { formatter } from "../../core/format.ts";
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -103,7 +103,7 @@ test("a move-out on a phone: recorded with a reading, the final bill paid by the
     await anaPage.setViewport(phone);
     await signIn(anaPage, portal, ana.email, ana.password);
     await anaPage.goto(`${portal.url}/user/payments`, { waitUntil: "load" });
-    const due = moneyText(final.total_cost, final.currency);
+    const due = formatter(ana.user.language ?? "es").money(final.total_cost, final.currency);
     assert.ok((await textOf(anaPage, "[data-testid=payment-row]")).includes(due), due);
     await Promise.all([
       anaPage.waitForNavigation({ waitUntil: "load" }),

@@ -8,7 +8,7 @@ import type { Language } from "../../../core/roles.ts";
 import type { StoredDevice } from "../../../core/devices.ts";
 import type { StoredCustomerBill, StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
-import { numberText } from "./text.ts";
+import { formatter } from "../../../core/format.ts";
 import { openReport } from "./report_head.ts";
 
 /** What {@link renderCustomerPdf} draws. */
@@ -44,27 +44,27 @@ export async function renderCustomerPdf(input: CustomerPdfInput): Promise<Uint8A
     input.units.map((b) => [
       unitName(b.unit_id),
       b.tenant_id === null ? P("no_tenant") : input.tenants.get(b.tenant_id) ?? P("no_tenant"),
-      numberText(b.energy_consumption, lang),
+      formatter(lang).number(b.energy_consumption),
       money(b.energy_cost),
       money(b.total_cost),
     ]),
   );
   const tenantPayments = input.units.reduce((s, b) => s + b.total_cost, 0);
-  w.line(P("energy"), `${numberText(bill.energy_consumption, lang)} kWh`);
+  w.line(P("energy"), `${formatter(lang).number(bill.energy_consumption)} kWh`);
   w.line(P("tenant_payments"), money(tenantPayments), true);
 
   const d = bill.calculation_details;
   w.heading(P("customer_billing"));
   w.line(P("commission_base"), money(d.commission_base));
   w.line(
-    P("commission", { rate: numberText(d.commission_rate, lang, 1) }),
+    P("commission", { rate: formatter(lang).number(d.commission_rate, 1) }),
     money(bill.commission_amount),
   );
   w.line(
     P("fee", { count: d.unit_count, fee: money(d.fee_per_unit) }),
     money(bill.fee_amount),
   );
-  w.line(P("tax_rate", { rate: numberText(d.tax_rate, lang, 1) }), money(bill.tax_amount));
+  w.line(P("tax_rate", { rate: formatter(lang).number(d.tax_rate, 1) }), money(bill.tax_amount));
   w.line(P("total_amount"), money(bill.total_amount), true);
   w.line(P("currency"), bill.currency);
 

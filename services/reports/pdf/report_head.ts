@@ -4,7 +4,7 @@ import type { StoredDevice } from "../../../core/devices.ts";
 import type { Translate } from "../../platform/i18n.ts";
 import { cityOf } from "../../../core/reports.ts";
 import { periodLabel } from "../../../core/periods.ts";
-import { moneyText } from "./text.ts";
+import { formatter } from "../../../core/format.ts";
 import { PdfWriter } from "./writer.ts";
 
 /** What the header names. */
@@ -24,7 +24,7 @@ interface ReportHeadInput {
 export async function openReport(input: ReportHeadInput, titleKey: string) {
   const { t, lang, bill } = input;
   const P = (k: string, p?: Record<string, string | number>) => t(`reports.pdf.${k}`, p);
-  const money = (cents: number) => moneyText(cents, bill.currency, lang);
+  const money = (cents: number) => formatter(lang).money(cents, bill.currency);
   const period = bill.billing_month ?? bill.billing_period ?? "";
   const title = P(titleKey);
   const w = await PdfWriter.create(`${title} ${period}`, input.portal);

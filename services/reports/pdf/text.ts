@@ -1,11 +1,7 @@
 /**
  * Text for PDF reports drawn with the standard (WinAnsi) fonts: characters the font cannot
- * encode are replaced, and money (integer cents) and energy are formatted per report language.
+ * encode are replaced (money and numbers are written by `core/format.ts`).
  */
-import type { Language } from "../../../core/roles.ts";
-
-const LOCALE: Record<Language, string> = { es: "es-MX", en: "en-US", de: "de-DE" };
-
 /** Spaces and dashes that Intl and users produce but WinAnsi lacks, with their stand-ins. */
 const STAND_INS: Record<string, string> = {
   "\u202f": " ",
@@ -34,22 +30,4 @@ export function encodable(text: string, charset: ReadonlySet<number>): string {
     else out += "?";
   }
   return out;
-}
-
-/** Integer cents as money in the report language, e.g. 123456 MXN → `$1,234.56 MXN` (en). */
-export function moneyText(cents: number, currency: string, lang: Language): string {
-  const amount = new Intl.NumberFormat(LOCALE[lang], {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(cents / 100);
-  const symbol = currency === "EUR" ? "€" : "$";
-  return lang === "de" ? `${amount} ${symbol} ${currency}` : `${symbol}${amount} ${currency}`;
-}
-
-/** A number with `digits` decimals in the report language (kWh, prices, percentages). */
-export function numberText(value: number, lang: Language, digits = 2): string {
-  return new Intl.NumberFormat(LOCALE[lang], {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(value);
 }

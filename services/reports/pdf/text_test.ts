@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { encodable, moneyText, numberText } from "./text.ts";
+import { encodable } from "./text.ts";
+import { formatter } from "../../../core/format.ts";
 
 const LATIN1 = new Set([...Array(256).keys()].filter((c) => c >= 32));
 
@@ -10,10 +11,18 @@ Deno.test("encodable() keeps Spanish and German letters and replaces what the fo
   assert.equal(encodable("日本\tx", LATIN1), "?? x");
 });
 
-Deno.test("moneyText() formats integer cents per report language", () => {
-  assert.equal(moneyText(123456, "MXN", "en"), "$1,234.56 MXN");
-  assert.equal(moneyText(123456, "MXN", "es"), "$1,234.56 MXN");
-  assert.equal(moneyText(123456, "EUR", "de"), "1.234,56 € EUR");
-  assert.equal(moneyText(-5, "USD", "en"), "$-0.05 USD");
-  assert.equal(numberText(1234.5, "de"), "1.234,50");
+Deno.test("the reports' money, written by the one formatter, is drawable with the font", () => {
+  const cases: [string, number, string, string][] = [
+    ["en", 123456, "MXN", "$1,234.56 MXN"],
+    ["es", 123456, "MXN", "$1,234.56 MXN"],
+    ["de", 123456, "EUR", "1.234,56 € EUR"],
+    ["en", -5, "USD", "-US$0.05 USD"],
+  ];
+  const winAnsi = new Set([...LATIN1, 0x20ac]);
+  for (const [lang, cents, currency, text] of cases) {
+    const money = formatter(lang).money(cents, currency);
+    assert.equal(money, text);
+    assert.equal(encodable(money, winAnsi), text);
+  }
+  assert.equal(formatter("de").number(1234.5), "1.234,50");
 });

@@ -12,7 +12,7 @@ import type { StoredDevice } from "../../../core/devices.ts";
 import type { StoredUnitBill } from "../../../db/bills.ts";
 import type { Translate } from "../../platform/i18n.ts";
 import { factLines } from "../../../core/reports.ts";
-import { moneyText, numberText } from "./text.ts";
+import { formatter } from "../../../core/format.ts";
 import { openReport } from "./report_head.ts";
 
 /** What {@link renderUnitPdf} draws. */
@@ -37,7 +37,7 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
 
   const details = bill.calculation_details;
   w.heading(P("consumption"));
-  w.line(P("energy"), `${numberText(bill.energy_consumption, lang)} kWh`, true);
+  w.line(P("energy"), `${formatter(lang).number(bill.energy_consumption)} kWh`, true);
   if (details.tiers.length > 0) {
     w.table(
       [
@@ -48,8 +48,8 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
       ],
       details.tiers.map((tier) => [
         tier.level ? t(`reports.unit_report.price_table.${tier.level}`) : tier.description,
-        numberText(tier.kwh, lang, 3),
-        numberText(tier.price, lang, 4),
+        formatter(lang).number(tier.kwh, 3),
+        formatter(lang).number(tier.price, 4),
         money(tier.tier_cost),
       ]),
     );
@@ -62,7 +62,7 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
   w.line(P("compensation"), money(bill.compensation_cost));
   w.line(P("tax_base"), money(taxBase));
   w.line(
-    zone ? P("tax_rate", { rate: numberText(zone.tax_percentage, lang, 1) }) : P("tax"),
+    zone ? P("tax_rate", { rate: formatter(lang).number(zone.tax_percentage, 1) }) : P("tax"),
     money(bill.tax_cost),
   );
   w.line(P("total"), money(bill.total_cost), true);
@@ -95,8 +95,8 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
   if (zone) {
     w.heading(P("zone_prices", { zone: zone.name }));
     w.line(P("pricing_mode"), t(`reports.pdf.modes.${pricingMode(zone)}`));
-    w.line(P("base_tariff"), moneyText(Math.round(zone.base_tariff * 100), zone.currency, lang));
-    w.line(P("tax"), `${numberText(zone.tax_percentage, lang, 1)} %`);
+    w.line(P("base_tariff"), formatter(lang).price(zone.base_tariff, zone.currency));
+    w.line(P("tax"), `${formatter(lang).number(zone.tax_percentage, 1)} %`);
     const seasons = zone.seasonal_tariff ? (["winter", "summer"] as const) : [null];
     for (const s of seasons) {
       const tiers = buildTiers(zone, s);
@@ -112,7 +112,7 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
           return [
             t(`reports.unit_report.price_table.${tier.level}`),
             to === null ? P("range_open", { from }) : P("range_closed", { from, to }),
-            numberText(tier.price, lang, 4),
+            formatter(lang).number(tier.price, 4),
           ];
         }),
       );
@@ -120,7 +120,7 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
     if (zone.industrial_tariff && zone.compensation_factor_enabled) {
       w.line(
         P("compensation_factor"),
-        `${numberText(zone.compensation_factor_percentage, lang, 1)} %`,
+        `${formatter(lang).number(zone.compensation_factor_percentage, 1)} %`,
       );
     }
   }

@@ -7,7 +7,8 @@ Deno.test("parseDecimalInput() reads a decimal comma as the consumption input do
     ["1,5", 1.5],
     ["1.5", 1.5],
     [" 2 ,25 ", 2.25],
-    ["1,500", 1.5],
+    ["0,793", 0.793],
+    ["1,5000", 1.5],
     [",5", 0.5],
     ["10", 10],
     ["-1,5", -1.5],
@@ -23,7 +24,21 @@ Deno.test("parseDecimalInput() reads a decimal comma as the consumption input do
 });
 
 Deno.test("parseDecimalInput() refuses what it cannot read as one number, never reinterprets", () => {
-  for (const raw of ["1.234,56", "1,5,0", "12abc", "$5", "1 5x", "--1", ".", "NaN", Infinity]) {
+  for (
+    const raw of [
+      "1.234,56",
+      "1,500",
+      "12,345",
+      "1,5,0",
+      "12abc",
+      "$5",
+      "1 5x",
+      "--1",
+      ".",
+      "NaN",
+      Infinity,
+    ]
+  ) {
     assert.deepEqual(parseDecimalInput(raw), { ok: false, reason: "invalid" }, String(raw));
   }
   for (const raw of ["", "   ", null, undefined]) {

@@ -69,6 +69,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       here: url.pathname + url.search,
       next: safeNext(c.req.query("next"), portalOrigin(c, deps)),
       registered: c.req.query("registered") === "1",
+      reset: c.req.query("reset") === "1",
     });
   });
 

@@ -9,6 +9,7 @@ import { securityHeaders } from "./_security.ts";
 import { authRoutes } from "./auth.tsx";
 import { authApiRoutes, registerApiRoute } from "./api/auth.ts";
 import { legalRoutes } from "./legal.tsx";
+import { passwordResetRoutes } from "./password_reset.tsx";
 import { userApiRoutes } from "./api/users.ts";
 import { notificationApiRoutes } from "./api/notifications.ts";
 import { deviceApiRoutes } from "./api/devices.ts";
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(csrfMiddleware(deps));
   app.route("/", authRoutes(deps));
   app.route("/auth", authApiRoutes(deps));
+  app.route("/", passwordResetRoutes(deps));
   app.route("/api/auth", registerApiRoute(deps));
   app.route("/legal", legalRoutes(deps));
   const logging = loggingRoutes(deps);

@@ -167,8 +167,31 @@ export async function resetAdminPassword(
 }
 
 /** A random password of 16 characters from an unambiguous alphabet. */
-function generatePassword(): string {
+export function generatePassword(): string {
   const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
   return [...crypto.getRandomValues(new Uint8Array(16))]
     .map((b) => alphabet[b % alphabet.length]).join("");
+}
+
+/**
+ * Adds to a profile change's commit the mails it causes: a new password tells the account, a
+ * new e-mail tells the old address.
+ */
+export function stageAccountNotices(
+  op: Deno.AtomicOperation,
+  prev: StoredUser,
+  next: StoredUser,
+  at: number,
+): void {
+  if (next.password_hash !== prev.password_hash) {
+    stageOutboxEvent(op, passwordChangedEvent(next.id, at));
+  }
+  if (next.email !== prev.email) {
+    stageOutboxEvent(op, {
+      key: `email_changed:${next.id}:${at}`,
+      kind: "email_changed",
+      to: [next.id],
+      params: { address: prev.email },
+    });
+  }
 }

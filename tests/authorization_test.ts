@@ -272,6 +272,22 @@ const ROUTES: Row[] = [
   { method: "GET", route: "/register", expect: guestPage },
   { method: "POST", route: "/register", body: () => ({ form: {} }), expect: everyone(400) },
   { method: "POST", route: "/logout", expect: everyone(303, "/login") },
+  { method: "GET", route: "/forgot-password", expect: everyone(200) },
+  { method: "POST", route: "/forgot-password", body: () => ({ form: {} }), expect: everyone(400) },
+  { method: "GET", route: "/reset-password", expect: everyone(400) },
+  { method: "POST", route: "/reset-password", body: () => ({ form: {} }), expect: everyone(400) },
+  {
+    method: "POST",
+    route: "/api/auth/forgot-password",
+    body: () => ({ json: {} }),
+    expect: everyone(400),
+  },
+  {
+    method: "POST",
+    route: "/api/auth/reset-password",
+    body: () => ({ json: {} }),
+    expect: everyone(400),
+  },
   { method: "GET", route: "/legal", expect: everyone(200) },
   { method: "GET", route: "/health", expect: everyone(200) },
 

@@ -6,9 +6,10 @@
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
 import { mailsTo, receiver } from "./_mail.ts";
-import { runBilling } from "../services/billing/mod.ts";
+import { runBilling, sweepOverdue } from "../services/billing/mod.ts";
+import { getUnitBill } from "../db/bills.ts";
 import { deliverDue, expandEvents } from "../services/messages/mod.ts";
-import { claimDue, recentDeliveries } from "../db/outbox.ts";
+import { claimDue, recentDeliveries, undeliverable } from "../db/outbox.ts";
 import { LEASE_MS } from "../services/messages/worker.ts";
 
 const T0 = Date.parse("2026-12-03T15:00:00.000Z");
@@ -120,6 +121,62 @@ Deno.test("two workers at once send each mail once", async () => {
     ]);
     assert.equal(a.sent + b.sent, 3);
     assert.equal(r.mails.length, 3);
+  } finally {
+    await r.stop();
+    w.t.close();
+  }
+});
+
+Deno.test("a refusing receiver: permanent marks the address and stops; temporary retries later", async () => {
+  const w = await billedWorld();
+  const r = await receiver();
+  try {
+    r.refuse.set("ana@test.mx", 550);
+    r.refuse.set("bob@test.mx", 451);
+    await runBilling(w.t.deps, w.zoneId, "2026-11");
+    const first = await deliverDue(w.t.deps, r.senders());
+    assert.deepEqual(first, { sent: 1, retried: 1, failed: 1, skipped: 0 });
+    assert.ok(await undeliverable(w.t.deps.kv, "ana@test.mx"));
+    // The temporary refusal is tried again after its backoff, and goes through then.
+    r.refuse.delete("bob@test.mx");
+    assert.equal((await deliverDue(w.t.deps, r.senders())).sent, 0);
+    w.clock.now += 61_000;
+    assert.equal((await deliverDue(w.t.deps, r.senders())).sent, 1);
+    assert.equal(mailsTo(r, "bob@test.mx").length, 1);
+    assert.equal(mailsTo(r, "ana@test.mx").length, 0);
+    const rows = await recentDeliveries(w.t.deps.kv, 10);
+    const ana = rows.find((d) => d.user_id === w.tenants[0])!;
+    assert.equal(ana.state, "failed");
+    assert.match(ana.error ?? "", /550/);
+  } finally {
+    await r.stop();
+    w.t.close();
+  }
+});
+
+Deno.test("the sweep: a reminder 3 days before the due date, once; the overdue notice with the fee after it", async () => {
+  const w = await billedWorld();
+  const r = await receiver();
+  try {
+    await runBilling(w.t.deps, w.zoneId, "2026-11");
+    await deliverDue(w.t.deps, r.senders());
+    const due = (await getUnitBill(
+      w.t.deps.kv,
+      (await recentDeliveries(w.t.deps.kv, 1))[0]
+        .params.bill_id as number,
+    ))!.payment_due_date!;
+    const at = (days: number) => Date.parse(`${due}T18:00:00Z`) + days * 86_400_000; // noon in the business time zone
+    const subjects = () => mailsTo(r, "bob@test.mx").map((m) => m.subject ?? "");
+    for (const [days, expected] of [[-4, 1], [-3, 2], [-2, 2], [1, 3], [2, 3]] as const) {
+      w.clock.now = at(days);
+      await sweepOverdue(w.t.deps);
+      await deliverDue(w.t.deps, r.senders());
+      assert.equal(subjects().length, expected, `day ${days}: ${subjects()}`);
+    }
+    assert.match(subjects()[1], /^Reminder: your bill is due on/);
+    assert.match(subjects()[2], /^Overdue: your bill for November 2026/);
+    const overdue = mailsTo(r, "bob@test.mx")[2];
+    assert.match(overdue.text ?? "", /late fee of \$50\.00 MXN/);
   } finally {
     await r.stop();
     w.t.close();

@@ -30,6 +30,7 @@ import { customerBillingRoutes } from "./customer_billing.tsx";
 import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { adminPaymentRoutes } from "./admin_payments.tsx";
+import { adminMessageRoutes } from "./admin_messages.tsx";
 import { customerRoutes } from "./customer.tsx";
 import { tenantRoutes } from "./tenant.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/customer-billing-overview", customerBillingApiRoutes(deps));
   app.route("/notifications", notificationPageRoutes(deps));
   app.route("/admin/payments", adminPaymentRoutes(deps));
+  app.route("/admin/messages", adminMessageRoutes(deps));
   app.route("/admin/finances", adminFinanceRoutes(deps));
   app.route("/admin", adminRoutes(deps));
   app.route("/customer/billing", customerBillingRoutes(deps));

@@ -995,6 +995,20 @@ const ROUTES: Row[] = [
   })),
   { method: "POST", route: "/api/webhooks/openpay", expect: everyone(401) },
   { method: "GET", route: "/admin/payments", expect: page("admin") },
+  { method: "GET", route: "/admin/messages", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/messages/resend",
+    body: () => ({ form: { id: "nothing" } }),
+    expect: page("admin", 404),
+  },
+  at("GET", "/admin/messages/files/:name", () => ["x.eml"], page("admin", 404)),
+  at(
+    "POST",
+    "/admin/messages/reset-link/:id",
+    (f) => [f.victims.pageUpdate.id],
+    page("admin", 303, /^\/admin\/messages\?reset_sent=/),
+  ),
   {
     method: "POST",
     route: "/admin/payments/simulate",

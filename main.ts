@@ -79,7 +79,7 @@ async function main() {
   const deps: AppDeps = {
     ...stores.deps,
     assets: await loadAssets(),
-    mail: { where: mailer.where, folder: mailer.folder, kick: messages.kick },
+    mail: { where: mailer.where, folder: mailer.folder, whatsapp: !!whatsapp, kick: messages.kick },
   };
   out(`Mail: ${mailer.where}${whatsapp ? ", WhatsApp Cloud API" : ""}`);
 

@@ -11,7 +11,7 @@ export type AppDeps = ServiceDeps & {
   /** The browser build (islands and CSS) the pages link to. */
   assets: Assets;
   /** Where mails go (the outbox folder when written as files) and a nudge to the worker. */
-  mail?: { where: string; folder: string | null; kick(): void };
+  mail?: { where: string; folder: string | null; whatsapp?: boolean; kick(): void };
 };
 
 /** The routes' name for {@link AppDeps}. */

@@ -218,6 +218,12 @@ const areaHome = (role: Role, area: string): Row[] => [
     body: (f, a) => ({ form: ownProfile(f, a) }),
     expect: page(role, 303, `${area}/settings?saved=1`),
   },
+  {
+    method: "POST",
+    route: `${area}/settings/messages`,
+    body: () => ({ form: { kind: "meter_offline" } }),
+    expect: page(role, 303, `${area}/settings?messages_saved=1#messages`),
+  },
 ];
 
 const comingSoon = (role: Role, paths: string[]): Row[] =>

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
 import { mailsTo, receiver } from "./_mail.ts";
+import { call } from "./_helpers.ts";
 import { runBilling, sweepOverdue } from "../services/billing/mod.ts";
 import { getUnitBill } from "../db/bills.ts";
 import { deliverDue, expandEvents } from "../services/messages/mod.ts";
@@ -177,6 +178,30 @@ Deno.test("the sweep: a reminder 3 days before the due date, once; the overdue n
     assert.match(subjects()[2], /^Overdue: your bill for November 2026/);
     const overdue = mailsTo(r, "bob@test.mx")[2];
     assert.match(overdue.text ?? "", /late fee of \$50\.00 MXN/);
+  } finally {
+    await r.stop();
+    w.t.close();
+  }
+});
+
+Deno.test("Settings: a tenant who turns bill mails off gets none; the card shows the choice", async () => {
+  const w = await billedWorld();
+  const r = await receiver();
+  try {
+    const off = await call(w.t, "POST", "/user/settings/messages", {
+      token: w.tenantTokens[1],
+      form: { kind: "payment_receipt" },
+    });
+    assert.equal(off.status, 303);
+    const html = await (await call(w.t, "GET", "/user/settings", { token: w.tenantTokens[1] }))
+      .text();
+    const box = (kind: string) => new RegExp(`<input[^>]*value="${kind}"[^>]*>`).exec(html)![0];
+    assert.doesNotMatch(box("bill_finalized"), /checked/);
+    assert.match(box("payment_receipt"), /checked/);
+    await runBilling(w.t.deps, w.zoneId, "2026-11");
+    await deliverDue(w.t.deps, r.senders());
+    assert.equal(mailsTo(r, "bob@test.mx").length, 0);
+    assert.equal(mailsTo(r, "ana@test.mx").length, 1);
   } finally {
     await r.stop();
     w.t.close();

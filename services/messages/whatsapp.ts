@@ -1,6 +1,6 @@
 /**
- * WhatsApp through the WhatsApp Business Cloud API: a template message per kind
- * (`portal_<kind>`, approved in the business account, body parameters in the order the mail's
+ * WhatsApp through the WhatsApp Business Cloud API: a template message per kind (the worker
+ * names it `portal_<kind>`, approved in the business account, body parameters in the order the mail's
  * values have), `POST {WHATSAPP_API_URL}/{phone-number-id}/messages` with the bearer token.
  * Written by hand: it is one JSON call, and no maintained client library exists for Deno.
  * Rate limits (HTTP 429, error codes 4, 80007, 130429, 131056) and server errors retry; other
@@ -41,12 +41,16 @@ export function createWhatsAppSender(settings: WhatsAppSettings): WhatsAppSender
         to: m.to.replace(/[^\d]/g, ""),
         type: "template",
         template: {
-          name: `portal_${m.template}`,
+          name: m.template,
           language: { code: LANGUAGE_CODES[m.language] },
-          components: [{
-            type: "body",
-            parameters: m.values.map((text) => ({ type: "text", text })),
-          }],
+          ...(m.values.length > 0
+            ? {
+              components: [{
+                type: "body",
+                parameters: m.values.map((text) => ({ type: "text", text })),
+              }],
+            }
+            : {}),
         },
       };
       let res: Response;

@@ -139,7 +139,7 @@ async function send(
     if (!senders.whatsapp) return { ok: false, permanent: true, reason: "WhatsApp not configured" };
     return await senders.whatsapp.send({
       to: address,
-      template: c.delivery.kind,
+      template: `portal_${c.delivery.kind}`,
       language: user.language,
       values: r.values,
     });

@@ -3,7 +3,7 @@
  * who may turn each kind off, the retry schedule and what an SMTP refusal means. Pure: the
  * outbox (db/outbox.ts) stores the events, services/messages/ delivers them.
  */
-import type { UnitBill } from "./bill.ts";
+import type { CustomerBill, UnitBill } from "./bill.ts";
 
 /** What a message is about. */
 export const MESSAGE_KINDS = [
@@ -93,6 +93,17 @@ export function billEvents(old: UnitBill | null, next: UnitBill): OutboxEvent[] 
     out.push({ key: `spei_reference:${next.id}:${charge}`, kind: "spei_reference", to, params });
   }
   return out;
+}
+
+/** The owner's statement when a station bill with an owner is finalized. */
+export function customerBillEvents(old: CustomerBill | null, next: CustomerBill): OutboxEvent[] {
+  if (old?.is_finalized || !next.is_finalized || next.customer_id === null) return [];
+  return [{
+    key: `owner_statement:${next.id}`,
+    kind: "owner_statement",
+    to: [next.customer_id],
+    params: { bill_id: next.id },
+  }];
 }
 
 /** The reminder of an unpaid bill, due within `REMINDER_DAYS` of `today` (`YYYY-MM-DD`). */

@@ -13,7 +13,7 @@ import {
 import { isPaymentStatus, nothingDue, PAYMENT_TRANSITIONS } from "../core/payment.ts";
 import { type ListStatus, listStatus } from "../core/bill_status.ts";
 import { readUnitBillDetails, readZoneSnapshot } from "../core/bill_details.ts";
-import { billEvents } from "../core/messages.ts";
+import { billEvents, customerBillEvents } from "../core/messages.ts";
 import { stageOutboxEvent } from "./outbox.ts";
 
 /** A unit bill as stored (core/bill.ts); amounts in integer cents. */
@@ -249,6 +249,7 @@ export function putCustomerBill(
   bill: StoredCustomerBill,
 ) {
   op.set(key, bill);
+  for (const event of customerBillEvents(old, bill)) stageOutboxEvent(op, event);
   if (!old) op.set(["customer_bill_ids", bill.id], key.slice(1));
   const zoneBefore = old ? customerZoneKey(old) : null;
   const zoneAfter = customerZoneKey(bill);

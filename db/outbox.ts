@@ -12,6 +12,7 @@
  *   (kept with the delivery, which expires after {@link KEEP_MS})
  * - `["mail_undeliverable", email]` → {@link Undeliverable}: an address a server refused
  *   for good; no mail goes to it (a new address is not in it)
+ * - `["outbox_once", name]` → true: a daily message already queued (see {@link firstTime})
  */
 import type { Channel, MessageKind, MessageParams, OutboxEvent } from "../core/messages.ts";
 
@@ -221,4 +222,15 @@ export async function markUndeliverable(
 /** Whether (and why) an address was refused for good. */
 export async function undeliverable(kv: Deno.Kv, email: string): Promise<Undeliverable | null> {
   return (await kv.get<Undeliverable>(undeliverableKey(email))).value;
+}
+
+/**
+ * True for the first caller only, per `name` (key `["outbox_once", name]`, kept 3 days): a
+ * daily message queued by one of several processes.
+ */
+export async function firstTime(kv: Deno.Kv, name: string): Promise<boolean> {
+  const key = ["outbox_once", name];
+  const res = await kv.atomic().check({ key, versionstamp: null })
+    .set(key, true, { expireIn: 3 * 86_400_000 }).commit();
+  return res.ok;
 }

@@ -6,3 +6,4 @@ export { deliverDue, expandEvents, type Senders, startMessageWorker } from "./wo
 export { messagesPage, sendAgain } from "./admin.ts";
 export { messagePrefsOf, saveMessagePrefs } from "./prefs.ts";
 export { queueReminders } from "./reminders.ts";
+export { queueFailedDigest } from "./digest.ts";

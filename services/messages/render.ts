@@ -6,7 +6,7 @@
 import type { Deps } from "../deps.ts";
 import type { StoredUser } from "../../db/users.ts";
 import type { Delivery } from "../../db/outbox.ts";
-import { getUnitBill } from "../../db/bills.ts";
+import { getCustomerBillEntry, getUnitBill } from "../../db/bills.ts";
 import { getDevice } from "../../db/devices.ts";
 import { periodOfBill } from "../../core/bill.ts";
 import { amountDue } from "../../core/payment.ts";
@@ -129,7 +129,43 @@ export async function renderDelivery(
       }
       return out;
     }
-    default:
-      return words({ portal });
+    case "owner_statement": {
+      const entry = await getCustomerBillEntry(deps.kv, Number(d.params.bill_id));
+      if (!entry) return null;
+      const bill = entry.value;
+      const station = await getDevice(deps.kv, bill.station_id);
+      const period = periodOfBill(bill);
+      const out = words({
+        station: station?.name ?? "",
+        period: periodLabel(t, period, true),
+        amount: moneyText(bill.total_amount, bill.currency, lang),
+      }, `/customer/installations/${bill.station_id}`);
+      const file = await generateReport(deps, publicUser(user), {
+        reportType: period.length > 7 ? "bimester_customer" : "customer",
+        stationId: bill.station_id,
+        unitId: null,
+        period,
+        language: lang,
+      });
+      out.attachments.push({
+        filename: file.filename,
+        content: file.bytes,
+        contentType: "application/pdf",
+      });
+      return out;
+    }
+    case "meter_offline":
+      return words(
+        { count: String(d.params.count), stations: String(d.params.stations) },
+        "/admin/devices",
+      );
+    case "reconciliation_failed":
+      return words({
+        reason: t(`payments.admin.reasons.${d.params.reason}`),
+        charge: String(d.params.charge),
+        bill: String(d.params.bill),
+      }, "/admin/payments");
+    case "failed_digest":
+      return words({ count: String(d.params.count) }, "/admin/messages");
   }
 }

@@ -34,6 +34,8 @@ import { getUser, listUsers, type StoredUser } from "../../db/users.ts";
 import type { MailSender } from "./mail.ts";
 import { renderDelivery, type Rendered } from "./render.ts";
 import type { WhatsAppSender } from "./whatsapp.ts";
+import { queueFailedDigest } from "./digest.ts";
+import { clockOf } from "../platform/clock.ts";
 
 /** The channels a worker sends through (a channel left out is not configured). */
 export interface Senders {

@@ -190,12 +190,20 @@ export function startMessageWorker(
 ): { kick(): void; stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let again = false;
+  let digestDay = "";
+  /** The first pass of each day queues the admins' digest of failed messages. */
+  const digest = async () => {
+    const day = clockOf(deps).todayText();
+    if (day === digestDay) return;
+    digestDay = day;
+    await queueFailedDigest(deps);
+  };
   const pass = () => {
     if (running) {
       again = true;
       return;
     }
-    running = deliverDue(deps, senders).then(
+    running = digest().then(() => deliverDue(deps, senders)).then(
       () => {},
       (e) => deps.log.log("error", "message delivery failed", { error: String(e) }),
     ).finally(() => {

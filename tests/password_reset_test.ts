@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { account, call, testApp } from "./_helpers.ts";
 import { mailsTo, receiver } from "./_mail.ts";
 import { deliverDue } from "../services/messages/mod.ts";
-import { RESET_LIMITS } from "../services/password_reset.ts";
+import { RESET_LIMITS, resetAdminPassword } from "../services/password_reset.ts";
 
 async function world() {
   const clock = { now: Date.now() };
@@ -105,6 +105,31 @@ Deno.test("forgot: the same answer for an unknown address, no mail; throttled pe
     const throttled = await forgot(t, "ana@test.mx", "10.0.2.1");
     assert.equal(throttled.status, 429);
     assert.ok(Number(throttled.headers.get("retry-after")) > 0);
+  } finally {
+    await r.stop();
+    t.close();
+  }
+});
+
+Deno.test("reset-admin: the admin gets a new password printed once, its sessions end, it is told", async () => {
+  const { t, r } = await world();
+  try {
+    const admin = await account(t, "admin", { email: "root@test.mx", language: "en" });
+    const done = await resetAdminPassword(t.deps, null, null);
+    assert.equal(done?.email, "root@test.mx");
+    assert.equal(done!.password.length, 16);
+    assert.equal((await call(t, "GET", "/auth/verify", { token: admin.token })).status, 401);
+    const signIn = await t.app.request("/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "root@test.mx", password: done!.password }),
+    });
+    assert.equal(signIn.status, 200);
+    assert.equal(await resetAdminPassword(t.deps, "nobody@test.mx", null), null);
+    await deliverDue(t.deps, r.senders());
+    assert.deepEqual(mailsTo(r, "root@test.mx").map((m) => m.subject), [
+      "Your password was changed",
+    ]);
   } finally {
     await r.stop();
     t.close();

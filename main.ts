@@ -25,6 +25,13 @@ import {
   webhooksStop,
 } from "./services/payments/mod.ts";
 import { closePasswordPool } from "./services/platform/passwords.ts";
+import {
+  createMailSender,
+  createWhatsAppSender,
+  loadMessageSettings,
+  MessageSettingsError,
+  startMessageWorker,
+} from "./services/messages/mod.ts";
 
 /** How long a shutdown may take after SIGINT or SIGTERM before the process exits regardless. */
 const SHUTDOWN_DEADLINE_MS = 8_000;
@@ -34,12 +41,13 @@ const REQUEST_GRACE_MS = 3_000;
 const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
 async function main() {
-  let config;
+  let config, messageSettings;
   try {
     const dev = Deno.args.includes("--dev") ? { PORTAL_ENV: "development" } : {};
     config = loadConfig({ ...Deno.env.toObject(), ...dev });
+    messageSettings = loadMessageSettings(Deno.env.toObject());
   } catch (e) {
-    if (e instanceof ConfigError) {
+    if (e instanceof ConfigError || e instanceof MessageSettingsError) {
       Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
       Deno.exit(2);
     }
@@ -67,7 +75,16 @@ async function main() {
     throw e;
   }
   const { telemetry } = stores.deps;
-  const deps: AppDeps = { ...stores.deps, assets: await loadAssets() };
+  // Messages leave through the outbox's worker: SMTP, or .eml files in the outbox folder.
+  const mailer = createMailSender(messageSettings);
+  const whatsapp = messageSettings.whatsapp ? createWhatsAppSender(messageSettings.whatsapp) : null;
+  const messages = startMessageWorker(stores.deps, { email: mailer, whatsapp });
+  const deps: AppDeps = {
+    ...stores.deps,
+    assets: await loadAssets(),
+    mail: { where: mailer.where, folder: mailer.folder, whatsapp: !!whatsapp, kick: messages.kick },
+  };
+  out(`Mail: ${mailer.where}${whatsapp ? ", WhatsApp Cloud API" : ""}`);
 
   const admin = await ensureAdmin(deps);
   if (admin) {
@@ -173,6 +190,7 @@ async function main() {
   clearInterval(prune);
   clearInterval(sweep);
   await reconcile.stop();
+  await messages.stop();
   await webhooksStop();
   await localOpenpay?.sandbox.stop();
   await meters?.stop();

@@ -30,6 +30,7 @@ function navFor(role: User["role"], t: Translate): NavItem[] {
           { href: "/admin/units-billing", label: t("layout.nav.units_billing") },
           { href: "/admin/stations-billing", label: t("layout.nav.stations_billing") },
           { href: "/admin/payments", label: t("layout.nav.payments") },
+          { href: "/admin/messages", label: t("messages.admin.title") },
         ],
       },
       { href: "/admin/finances", label: t("layout.nav.finances"), icon: "wallet" },

@@ -14,6 +14,8 @@ interface LoginPageProps {
   error?: { message: string; tone: "warning" | "error" };
   fieldErrors?: Record<string, string>;
   registered?: boolean;
+  /** The password was just reset. */
+  reset?: boolean;
 }
 
 /** Email, password, language, link to register, success message after registration. */
@@ -26,6 +28,9 @@ export function LoginPage(p: LoginPageProps) {
       <p className="muted">{t("auth.login.subtitle")}</p>
       {p.registered && (
         <div className="alert alert-success" role="status">{t("auth.register.success")}</div>
+      )}
+      {p.reset && (
+        <div className="alert alert-success" role="status">{t("messages.reset.done")}</div>
       )}
       {p.error && (
         <div className={`alert alert-${p.error.tone}`} role="alert" data-testid="login-error">
@@ -53,6 +58,9 @@ export function LoginPage(p: LoginPageProps) {
         />
         <button type="submit" className="btn btn-block">{t("auth.login.submit")}</button>
       </form>
+      <p className="auth-foot">
+        <a href="/forgot-password">{t("messages.reset.forgot_link")}</a>
+      </p>
       <p className="auth-foot">
         {t("auth.login.no_account")} <a href="/register">{t("auth.login.register_link")}</a>
       </p>

@@ -6,6 +6,7 @@ import { Card, PageHeader } from "./kit/mod.ts";
 import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
 import type { Lease } from "../services/tenant/leases.ts";
+import { MessagePrefsForm, type MessagePrefsFormProps } from "./messages/MessagePrefsForm.tsx";
 
 /** A tenant's lease dates: unit, station, from and to (or "Current"). */
 function LeaseCard({ t, leases }: { t: Translate; leases: Lease[] }) {
@@ -48,11 +49,13 @@ interface SettingsPageProps {
   saved?: boolean;
   /** A tenant's lease dates (their tenancies), newest first; absent for other roles. */
   leases?: Lease[];
+  /** The messages card (its own form); absent when the profile form is shown again with errors. */
+  messages?: Omit<MessagePrefsFormProps, "t">;
 }
 
 /** Email, full name, phone, language, current/new/confirm password, Save. */
 export function SettingsPage(
-  { t, action, values, fieldErrors: fe, error, saved, leases }: SettingsPageProps,
+  { t, action, values, fieldErrors: fe, error, saved, leases, messages }: SettingsPageProps,
 ) {
   const pw = (id: string, auto: string) => (
     <TextField
@@ -110,6 +113,7 @@ export function SettingsPage(
         </div>
       </form>
       {leases && <LeaseCard t={t} leases={leases} />}
+      {messages && <MessagePrefsForm t={t} {...messages} />}
     </>
   );
 }

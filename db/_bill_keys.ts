@@ -13,6 +13,8 @@ import {
 import { isPaymentStatus, nothingDue, PAYMENT_TRANSITIONS } from "../core/payment.ts";
 import { type ListStatus, listStatus } from "../core/bill_status.ts";
 import { readUnitBillDetails, readZoneSnapshot } from "../core/bill_details.ts";
+import { billEvents, customerBillEvents } from "../core/messages.ts";
+import { stageOutboxEvent } from "./outbox.ts";
 
 /** A unit bill as stored (core/bill.ts); amounts in integer cents. */
 export type StoredUnitBill = UnitBill;
@@ -202,6 +204,8 @@ export function putUnitBill(
   if (bill.is_finalized && !old?.is_finalized && bill.tenant_id !== null && bill.total_cost > 0) {
     op.set([...NOTICES_PENDING, bill.id], null);
   }
+  // The messages this change causes go out from the same commit (issue 28).
+  for (const event of billEvents(old, bill)) stageOutboxEvent(op, event);
   if (!old) {
     op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), slotOf(bill)]);
   }
@@ -245,6 +249,7 @@ export function putCustomerBill(
   bill: StoredCustomerBill,
 ) {
   op.set(key, bill);
+  for (const event of customerBillEvents(old, bill)) stageOutboxEvent(op, event);
   if (!old) op.set(["customer_bill_ids", bill.id], key.slice(1));
   const zoneBefore = old ? customerZoneKey(old) : null;
   const zoneAfter = customerZoneKey(bill);

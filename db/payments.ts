@@ -14,6 +14,7 @@
  * - `["payments_reconcile_due"]` → epoch ms: when the next reconciliation sweep is due (one
  *   schedule for every process and restart)
  */
+import { stageOutboxEvent } from "./outbox.ts";
 import type { PaymentFlag, StoredEvent } from "../core/payment_events.ts";
 
 /** A charge made for a bill. */
@@ -105,8 +106,16 @@ export async function listEvents(kv: Deno.Kv): Promise<StoredEvent[]> {
 export async function addFlag(kv: Deno.Kv, f: Omit<PaymentFlag, "id">): Promise<void> {
   const id = `${f.reason}:${f.event_type}:${f.transaction_id}`;
   const key = ["payment_flag_ids", id];
-  await kv.atomic().check({ key, versionstamp: null }).set(key, true)
-    .set(["payment_flags", f.at, id], { ...f, id }).commit();
+  const op = kv.atomic().check({ key, versionstamp: null }).set(key, true)
+    .set(["payment_flags", f.at, id], { ...f, id });
+  // The admins are told by mail from the same commit, once per flag (issue 28).
+  stageOutboxEvent(op, {
+    key: `reconciliation_failed:${id}`,
+    kind: "reconciliation_failed",
+    to: "admins",
+    params: { reason: f.reason, charge: f.transaction_id, bill: f.bill_id ?? "—" },
+  });
+  await op.commit();
 }
 
 /** Every flag, newest first. */

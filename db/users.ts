@@ -153,14 +153,15 @@ export async function listUsers(kv: Deno.Kv, role?: Role): Promise<StoredUser[]>
 }
 
 /**
- * Applies `patch` to an account, moving the e-mail index when the address changes.
- * Returns null when the account does not exist; throws {@link EmailTakenError}.
+ * Applies `patch` to an account, moving the e-mail index when the address changes; `stage`
+ * adds writes of the caller's to the same commit. Returns null when the account does not exist; throws {@link EmailTakenError}.
  */
 export async function updateUser(
   kv: Deno.Kv,
   id: number,
   patch: Partial<Omit<StoredUser, "id" | "created_at">>,
   now: number,
+  stage?: (op: Deno.AtomicOperation, prev: StoredUser, next: StoredUser) => void,
 ): Promise<StoredUser | null> {
   for (;;) {
     const cur = await kv.get<StoredUser>(userKey(id));
@@ -168,6 +169,7 @@ export async function updateUser(
     const next: StoredUser = { ...cur.value, ...patch, id, updated_at: now };
     const op = kv.atomic().check(cur).set(userKey(id), next);
     stageRow(op, cur.value, next);
+    stage?.(op, cur.value, next);
     if (next.email !== cur.value.email) {
       op.check({ key: emailKey(next.email), versionstamp: null })
         .delete(emailKey(cur.value.email))

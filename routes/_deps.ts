@@ -10,6 +10,8 @@ import type { TokenClaims } from "../services/platform/tokens.ts";
 export type AppDeps = ServiceDeps & {
   /** The browser build (islands and CSS) the pages link to. */
   assets: Assets;
+  /** Where mails go (the outbox folder when written as files) and a nudge to the worker. */
+  mail?: { where: string; folder: string | null; whatsapp?: boolean; kick(): void };
 };
 
 /** The routes' name for {@link AppDeps}. */

@@ -41,7 +41,7 @@ function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null
  * The sign-in pages' query: `?lang=` (switches the language, then is dropped from the address),
  * `?next=` (checked against the portal's origin where it is used), `?registered=1`.
  */
-const pageQuery = z.object({ lang: loose, next: loose, registered: loose });
+const pageQuery = z.object({ lang: loose, next: loose, registered: loose, reset: loose });
 
 /**
  * Applies `lang` (stored as the pre-sign-in choice) and tells where to redirect, if anywhere.
@@ -78,6 +78,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       here: url.pathname + url.search,
       next: safeNext(q.next, portalOrigin(c, deps)),
       registered: q.registered === "1",
+      reset: q.reset === "1",
     });
   });
 

@@ -12,6 +12,7 @@ import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
 import type { User } from "../core/types.ts";
 import { tenantLeases } from "../services/tenant/mod.ts";
+import { messagePrefsProps, messagePrefsRoutes } from "./message_prefs.ts";
 
 /**
  * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's, a signed-in one
@@ -21,10 +22,11 @@ import { tenantLeases } from "../services/tenant/mod.ts";
 export function settingsRoutes(deps: Deps, path: string, route = path): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
+  app.route("/", messagePrefsRoutes(deps, path, route));
   /** A tenant's lease dates for the page; nothing for other roles. */
   const leasesOf = async (u: User) =>
     u.role === "user" ? { leases: await tenantLeases(deps, u) } : {};
-  app.get(route, queryInput(z.object({ saved: pageText })), async (c) => {
+  app.get(route, queryInput(z.object({ saved: pageText, messages_saved: pageText })), async (c) => {
     const u = c.var.user;
     return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
       action: path,
@@ -32,6 +34,7 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
       fieldErrors: {},
       saved: c.req.valid("query").saved === "1",
       ...await leasesOf(u),
+      messages: await messagePrefsProps(deps, u, path, c.req.valid("query").messages_saved === "1"),
     });
   });
   app.post(route, async (c) => {

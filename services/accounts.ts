@@ -37,6 +37,7 @@ import {
   registrationBlocker,
 } from "../db/access_codes.ts";
 import { deleteNotificationsOf } from "../db/notifications.ts";
+import { generatePassword, stageAccountNotices } from "./password_reset.ts";
 import { applyRegistrationAssignments } from "./devices/mod.ts";
 import type { z } from "zod";
 import type {
@@ -276,8 +277,9 @@ async function saveAccount(
   deps: Deps,
   id: number,
   patch: Partial<Omit<StoredUser, "id" | "created_at">>,
+  stage?: Parameters<typeof updateUser>[4],
 ): Promise<User> {
-  const next = await refusingTakenEmail(() => updateUser(deps.kv, id, patch, deps.now()));
+  const next = await refusingTakenEmail(() => updateUser(deps.kv, id, patch, deps.now(), stage));
   if (!next) throw notFound("errors.user_not_found");
   return publicUser(next);
 }
@@ -365,7 +367,7 @@ export async function updateProfile(
     phone: input.phone,
     language: input.language,
     ...(password_hash ? { password_hash, ...endingSessions(cur) } : {}),
-  });
+  }, (op, prev, next) => stageAccountNotices(op, prev, next, deps.now()));
 }
 
 /**
@@ -386,13 +388,6 @@ export async function ensureAdmin(
     password_hash: await hashPassword(password),
   }, deps.now());
   return { email, password: generated };
-}
-
-/** A random password of 16 characters from an unambiguous alphabet. */
-function generatePassword(): string {
-  const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
 }
 
 /** The account with `id` without its password hash, or null when there is none. */

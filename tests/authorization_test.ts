@@ -218,6 +218,12 @@ const areaHome = (role: Role, area: string): Row[] => [
     body: (f, a) => ({ form: ownProfile(f, a) }),
     expect: page(role, 303, `${area}/settings?saved=1`),
   },
+  {
+    method: "POST",
+    route: `${area}/settings/messages`,
+    body: () => ({ form: { kind: "meter_offline" } }),
+    expect: page(role, 303, `${area}/settings?messages_saved=1#messages`),
+  },
 ];
 
 const comingSoon = (role: Role, paths: string[]): Row[] =>
@@ -272,6 +278,22 @@ const ROUTES: Row[] = [
   { method: "GET", route: "/register", expect: guestPage },
   { method: "POST", route: "/register", body: () => ({ form: {} }), expect: everyone(400) },
   { method: "POST", route: "/logout", expect: everyone(303, "/login") },
+  { method: "GET", route: "/forgot-password", expect: everyone(200) },
+  { method: "POST", route: "/forgot-password", body: () => ({ form: {} }), expect: everyone(400) },
+  { method: "GET", route: "/reset-password", expect: everyone(400) },
+  { method: "POST", route: "/reset-password", body: () => ({ form: {} }), expect: everyone(400) },
+  {
+    method: "POST",
+    route: "/api/auth/forgot-password",
+    body: () => ({ json: {} }),
+    expect: everyone(400),
+  },
+  {
+    method: "POST",
+    route: "/api/auth/reset-password",
+    body: () => ({ json: {} }),
+    expect: everyone(400),
+  },
   { method: "GET", route: "/legal", expect: everyone(200) },
   { method: "GET", route: "/health", expect: everyone(200) },
 
@@ -985,6 +1007,20 @@ const ROUTES: Row[] = [
   })),
   { method: "POST", route: "/api/webhooks/openpay", expect: everyone(401) },
   { method: "GET", route: "/admin/payments", expect: page("admin") },
+  { method: "GET", route: "/admin/messages", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/messages/resend",
+    body: () => ({ form: { id: "nothing" } }),
+    expect: page("admin", 404),
+  },
+  at("GET", "/admin/messages/files/:name", () => ["x.eml"], page("admin", 404)),
+  at(
+    "POST",
+    "/admin/messages/reset-link/:id",
+    (f) => [f.victims.pageUpdate.id],
+    page("admin", 303, /^\/admin\/messages\?reset_sent=/),
+  ),
   {
     method: "POST",
     route: "/admin/payments/simulate",

@@ -3,6 +3,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { User } from "../../core/types.ts";
 import { formatDate } from "./format.ts";
 import { backFields, DeleteButton, ToggleButton } from "./RowActions.tsx";
+import { ResetLinkButton } from "../messages/ResetLinkButton.tsx";
 import { tabLabelKey, type UserTab } from "./tabs.ts";
 import {
   type ListColumn,
@@ -44,6 +45,7 @@ export function AccountsList({ t, lang, tab, q, users, paging }: AccountsListPro
         {t("users.actions.edit")}
       </a>
       <ToggleButton t={t} id={u.id} active={u.is_active} fields={fields} />
+      <ResetLinkButton t={t} id={u.id} active={u.is_active} />
       <DeleteButton
         t={t}
         action={`/admin/users/${u.id}/delete`}

@@ -12,6 +12,7 @@ import { clockOf } from "../platform/clock.ts";
 import { billsDueBefore, getUnitBillEntry, updateUnitBill } from "../../db/bills.ts";
 import { notifyBill } from "./bills.ts";
 import { writePendingNotices } from "./notices.ts";
+import { queueReminders } from "../messages/reminders.ts";
 
 /** What a sweep did. */
 interface SweepResult {
@@ -35,6 +36,10 @@ export async function sweepOverdue(deps: Deps): Promise<SweepResult> {
   const now = clock.now();
   const date = clock.todayText();
   const result: SweepResult = { date, overdue: 0, late_fees: 0 };
+  // Unpaid bills due within three days get their reminder (once: issue 28).
+  await queueReminders(deps, date).catch((e) =>
+    deps.log.log("error", "bill reminders not queued", { error: String(e) })
+  );
   const seen = new Set<number>();
   for (;;) {
     const ids = (await billsDueBefore(deps.kv, date, BATCH + seen.size)).filter((id) =>

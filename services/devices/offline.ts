@@ -14,6 +14,7 @@ import { commitOffline, offlineCandidates } from "../../db/device_offline.ts";
 import { createNotifications, type NewNotification } from "../../db/notifications.ts";
 import { getUsers, listUserRows, type StoredUser } from "../../db/users.ts";
 import { fleetDevices } from "./fleet_devices.ts";
+import { putOutboxEvent } from "../../db/outbox.ts";
 
 /** A device that went offline, as ingest reports it. */
 export type OfflineItem = OfflineChange;
@@ -109,6 +110,16 @@ export async function markDevicesOffline(
     list.length === 1 ? sensorNotice(deps, user, list[0], byId) : summaryNotice(user, list, byId)
   );
   await createNotifications(deps.kv, notices, at);
+  const meters = offline.filter((d) => d.type === "sensor");
+  if (meters.length > 0) {
+    // The admins are told by mail too, once for the meters that went offline together.
+    await putOutboxEvent(deps.kv, {
+      key: `meter_offline:${at}:${meters[0].id}`,
+      kind: "meter_offline",
+      to: "admins",
+      params: { count: meters.length, stations: stationsText(meters, byId) },
+    });
+  }
   return { devices: marks.length, offline };
 }
 
@@ -135,15 +146,11 @@ function sensorNotice(
   };
 }
 
-/**
- * One notice about several sensors: their count and stations ("Torre Sur: 3, Norte: 2", the
- * first five), worded when read; it resolves once all of them are back online.
- */
-function summaryNotice(
-  user: StoredUser,
+/** The sensors' stations with their counts ("Torre Sur: 3, Norte: 2", the first five). */
+function stationsText(
   sensors: readonly StoredDevice[],
   byId: (id: number) => StoredDevice | null,
-): NewNotification {
+): string {
   const perStation = new Map<string, number>();
   for (const s of sensors) {
     const name = (s.parent_id === null ? null : byId(s.parent_id)?.name) ?? s.name;
@@ -151,6 +158,18 @@ function summaryNotice(
   }
   const named = [...perStation].slice(0, NAMED_STATIONS).map(([name, n]) => `${name}: ${n}`);
   if (perStation.size > NAMED_STATIONS) named.push("…");
+  return named.join(", ");
+}
+
+/**
+ * One notice about several sensors: their count and stations, worded when read; it resolves
+ * once all of them are back online.
+ */
+function summaryNotice(
+  user: StoredUser,
+  sensors: readonly StoredDevice[],
+  byId: (id: number) => StoredDevice | null,
+): NewNotification {
   return {
     user_id: user.id,
     type: "sensor_offline",
@@ -162,7 +181,7 @@ function summaryNotice(
       title_key: "devices.notifications.sensors_offline_title",
       message_key: "devices.notifications.sensors_offline_message",
       count: sensors.length,
-      stations: named.join(", "),
+      stations: stationsText(sensors, byId),
     },
     link: user.role === "admin" ? "/admin/devices" : null,
   };

@@ -342,3 +342,8 @@ export function zoneBody(over: Record<string, unknown> = {}) {
     ...over,
   };
 }
+
+/** Asserts that `text` holds each of `expected`, naming one that is missing (and `context`). */
+export function assertIncludesAll(text: string, expected: readonly string[], context = ""): void {
+  for (const e of expected) assert.ok(text.includes(e), `missing "${e}"${context}`);
+}

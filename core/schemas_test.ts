@@ -31,6 +31,18 @@ const REGISTRATION = {
 const registrationErrors = (changes: Record<string, unknown>) =>
   errorsOf(registerSchema, { ...REGISTRATION, ...changes });
 
+/** Asserts that a registration with each of `values` as `field` is accepted. */
+function assertAccepted(field: string, values: readonly string[]): void {
+  for (const value of values) assert.equal(registrationErrors({ [field]: value }), null, value);
+}
+
+/** Asserts that a registration with each of `values` as `field` is refused with `key` there. */
+function assertRefused(field: string, values: readonly string[], key: string): void {
+  for (const value of values) {
+    assert.deepEqual(registrationErrors({ [field]: value }), { [field]: key }, value);
+  }
+}
+
 const FORM = { ...REGISTRATION, confirm_password: "secret1", terms: "on" };
 
 Deno.test("registerSchema accepts a complete registration", () => {
@@ -38,34 +50,29 @@ Deno.test("registerSchema accepts a complete registration", () => {
 });
 
 Deno.test("registerSchema accepts full names with accented letters and spaces", () => {
-  for (const name of ["José María Núñez", "Ñandú Ölçek", "Zoë Brontë", "Li", "Jürgen Groß"]) {
-    assert.equal(registrationErrors({ full_name: name }), null, name);
-  }
+  assertAccepted("full_name", [
+    "José María Núñez",
+    "Ñandú Ölçek",
+    "Zoë Brontë",
+    "Li",
+    "Jürgen Groß",
+  ]);
 });
 
 Deno.test("registerSchema refuses full names with digits or symbols", () => {
-  for (const name of ["Ana 3", "R2D2", "ana@home", "Ana_Pérez"]) {
-    assert.deepEqual(
-      registrationErrors({ full_name: name }),
-      { full_name: "validation.full_name_letters" },
-      name,
-    );
-  }
+  assertRefused(
+    "full_name",
+    ["Ana 3", "R2D2", "ana@home", "Ana_Pérez"],
+    "validation.full_name_letters",
+  );
 });
 
 Deno.test("registerSchema needs at least 2 letters in the full name", () => {
-  assert.deepEqual(registrationErrors({ full_name: "A" }), {
-    full_name: "validation.full_name_min",
-  });
-  assert.deepEqual(registrationErrors({ full_name: " É  " }), {
-    full_name: "validation.full_name_min",
-  });
+  assertRefused("full_name", ["A", " É  "], "validation.full_name_min");
 });
 
 Deno.test("registerSchema requires a full name", () => {
-  assert.deepEqual(registrationErrors({ full_name: "   " }), {
-    full_name: "validation.full_name_required",
-  });
+  assertRefused("full_name", ["   "], "validation.full_name_required");
   const { full_name: _, ...rest } = REGISTRATION;
   assert.deepEqual(errorsOf(registerSchema, rest), {
     full_name: "validation.full_name_required",
@@ -79,7 +86,7 @@ Deno.test("registerSchema trims the full name and collapses its spaces", () => {
 });
 
 Deno.test("registerSchema accepts +country code plus 8 to 15 digits for MX, US, ES and DE", () => {
-  const ok = [
+  assertAccepted("phone", [
     "+5255123456", // MX, 8 digits
     "+52551234567890", // MX, 12 digits
     "+12025550123", // US, 10 digits
@@ -87,14 +94,11 @@ Deno.test("registerSchema accepts +country code plus 8 to 15 digits for MX, US, 
     "+34612345678", // ES, 9 digits
     "+4915112345678", // DE, 11 digits
     "+52 (55) 1234-5678", // separators are removed
-  ];
-  for (const phone of ok) {
-    assert.equal(registrationErrors({ phone }), null, phone);
-  }
+  ]);
 });
 
 Deno.test("registerSchema refuses phones with fewer than 8 or more than 15 digits or letters", () => {
-  const bad = [
+  assertRefused("phone", [
     "+521234567", // MX, 7 digits
     "+11234567", // US, 7 digits
     "+341234567", // ES, 7 digits
@@ -104,24 +108,13 @@ Deno.test("registerSchema refuses phones with fewer than 8 or more than 15 digit
     "+49151abc45678", // letters
     "+52",
     "",
-  ];
-  for (const phone of bad) {
-    assert.deepEqual(
-      registrationErrors({ phone }),
-      { phone: "validation.phone_invalid" },
-      phone,
-    );
-  }
+  ], "validation.phone_invalid");
 });
 
 Deno.test("registerSchema needs a password of at least 6 characters", () => {
-  assert.deepEqual(registrationErrors({ password: "12345" }), {
-    password: "validation.password_min",
-  });
-  assert.deepEqual(registrationErrors({ password: "" }), {
-    password: "validation.password_required",
-  });
-  assert.equal(registrationErrors({ password: "123456" }), null);
+  assertRefused("password", ["12345"], "validation.password_min");
+  assertRefused("password", [""], "validation.password_required");
+  assertAccepted("password", ["123456"]);
 });
 
 Deno.test("registerSchema requires the access code", () => {
@@ -129,19 +122,15 @@ Deno.test("registerSchema requires the access code", () => {
   assert.deepEqual(errorsOf(registerSchema, rest), {
     accessCode: "validation.access_code_required",
   });
-  assert.deepEqual(registrationErrors({ accessCode: "  " }), {
-    accessCode: "validation.access_code_required",
-  });
+  assertRefused("accessCode", ["  "], "validation.access_code_required");
 });
 
 Deno.test("registerSchema refuses access codes outside the 8-character alphabet", () => {
-  for (const code of ["ABCD234", "ABCD23456", "ABCD0123", "ABCDOIJK", "ABCD-234"]) {
-    assert.deepEqual(
-      registrationErrors({ accessCode: code }),
-      { accessCode: "validation.access_code_invalid" },
-      code,
-    );
-  }
+  assertRefused(
+    "accessCode",
+    ["ABCD234", "ABCD23456", "ABCD0123", "ABCDOIJK", "ABCD-234"],
+    "validation.access_code_invalid",
+  );
 });
 
 Deno.test("registerSchema trims and uppercases the access code", () => {
@@ -157,24 +146,18 @@ Deno.test("registerSchema normalizes the e-mail: lowercase, no whitespace", () =
 Deno.test("registerSchema requires a well-formed e-mail", () => {
   const { email: _, ...rest } = REGISTRATION;
   assert.deepEqual(errorsOf(registerSchema, rest), { email: "validation.email_required" });
-  assert.deepEqual(registrationErrors({ email: "  " }), {
-    email: "validation.email_required",
-  });
-  for (const email of ["ana", "ana@", "@example.com", "ana@example", "ana@@example.com"]) {
-    assert.deepEqual(
-      registrationErrors({ email }),
-      { email: "validation.email_invalid" },
-      email,
-    );
-  }
+  assertRefused("email", ["  "], "validation.email_required");
+  assertRefused(
+    "email",
+    ["ana", "ana@", "@example.com", "ana@example", "ana@@example.com"],
+    "validation.email_invalid",
+  );
 });
 
 Deno.test("registerSchema accepts only the role user", () => {
   const { role: _, ...rest } = REGISTRATION;
   assert.equal(errorsOf(registerSchema, rest), null);
-  assert.deepEqual(registrationErrors({ role: "admin" }), {
-    role: "validation.invalid",
-  });
+  assertRefused("role", ["admin"], "validation.invalid");
 });
 
 Deno.test("registerFormSchema accepts a complete form with the terms ticked", () => {
@@ -290,6 +273,15 @@ const PROFILE = {
   language: "en",
 };
 
+/** The field errors of a profile changing the password from "oldpass" to `next`, confirmed. */
+const passwordChangeErrors = (next: string, confirm = next) =>
+  errorsOf(profileSchema, {
+    ...PROFILE,
+    current_password: "oldpass",
+    new_password: next,
+    confirm_password: confirm,
+  });
+
 Deno.test("profileSchema accepts a profile without a password change", () => {
   const out = profileSchema.parse(PROFILE);
   assert.equal(out.new_password, "");
@@ -304,45 +296,18 @@ Deno.test("profileSchema needs the current password for a new one", () => {
 });
 
 Deno.test("profileSchema needs a matching confirmation of the new password", () => {
+  assert.deepEqual(passwordChangeErrors("newpass1", "newpass2"), {
+    confirm_password: "validation.passwords_mismatch",
+  });
   assert.deepEqual(
-    errorsOf(profileSchema, {
-      ...PROFILE,
-      current_password: "oldpass",
-      new_password: "newpass1",
-      confirm_password: "newpass2",
-    }),
-    { confirm_password: "validation.passwords_mismatch" },
-  );
-  assert.deepEqual(
-    errorsOf(profileSchema, {
-      ...PROFILE,
-      current_password: "oldpass",
-      new_password: "",
-      confirm_password: "newpass2",
-    }),
+    passwordChangeErrors("", "newpass2"),
     { new_password: "validation.password_min", confirm_password: "validation.passwords_mismatch" },
   );
 });
 
 Deno.test("profileSchema needs a new password of at least 6 characters", () => {
-  assert.deepEqual(
-    errorsOf(profileSchema, {
-      ...PROFILE,
-      current_password: "oldpass",
-      new_password: "12345",
-      confirm_password: "12345",
-    }),
-    { new_password: "validation.password_min" },
-  );
-  assert.equal(
-    errorsOf(profileSchema, {
-      ...PROFILE,
-      current_password: "oldpass",
-      new_password: "123456",
-      confirm_password: "123456",
-    }),
-    null,
-  );
+  assert.deepEqual(passwordChangeErrors("12345"), { new_password: "validation.password_min" });
+  assert.equal(passwordChangeErrors("123456"), null);
 });
 
 Deno.test("profileSchema refuses a language that is not offered", () => {

@@ -59,6 +59,18 @@ export function normalizeUnitBill(v: StoredUnitBill): StoredUnitBill {
   };
 }
 
+/** The unit bills a list selector finds, in key order, each read in the current shape. */
+export async function listUnitBillEntries(
+  kv: Deno.Kv,
+  selector: Deno.KvListSelector,
+): Promise<Deno.KvEntry<StoredUnitBill>[]> {
+  const out: Deno.KvEntry<StoredUnitBill>[] = [];
+  for await (const e of kv.list<StoredUnitBill>(selector)) {
+    out.push({ ...e, value: normalizeUnitBill(e.value) });
+  }
+  return out;
+}
+
 /** The due-date index key of a bill that a sweep may move to overdue, or null. */
 function dueKey(b: StoredUnitBill): Deno.KvKey | null {
   if (!b.is_finalized || b.payment_due_date === null || nothingDue(b)) return null;

@@ -40,6 +40,7 @@
  */
 import {
   customerKey,
+  listUnitBillEntries,
   normalizeUnitBill,
   NOTICES_PENDING,
   putCustomerBill,
@@ -139,14 +140,12 @@ export async function listUnitBills(
   stationId?: number,
   period?: string,
 ): Promise<StoredUnitBill[]> {
-  const out: StoredUnitBill[] = [];
   const prefix = stationId === undefined
     ? ["unit_bills"]
     : period === undefined
     ? ["unit_bills", stationId]
     : ["unit_bills", stationId, period];
-  for await (const e of kv.list<StoredUnitBill>({ prefix })) out.push(normalizeUnitBill(e.value));
-  return out;
+  return (await listUnitBillEntries(kv, { prefix })).map((e) => e.value);
 }
 
 /** A station's unit bills of `period` and of every period after it (key order). */
@@ -155,13 +154,8 @@ export async function listUnitBillsSince(
   stationId: number,
   period: string,
 ): Promise<StoredUnitBill[]> {
-  const out: StoredUnitBill[] = [];
-  const iter = kv.list<StoredUnitBill>({
-    start: ["unit_bills", stationId, period],
-    end: ["unit_bills", stationId + 1],
-  });
-  for await (const e of iter) out.push(normalizeUnitBill(e.value));
-  return out;
+  const selector = { start: ["unit_bills", stationId, period], end: ["unit_bills", stationId + 1] };
+  return (await listUnitBillEntries(kv, selector)).map((e) => e.value);
 }
 
 /** Ids of finalized bills whose `bill_created` notice is still to be written, at most `limit`. */
@@ -248,11 +242,10 @@ export async function readPeriodBills(
   stationId: number,
   period: string,
 ): Promise<PeriodBills> {
-  const units: Deno.KvEntry<StoredUnitBill>[] = [];
-  for await (const e of kv.list<StoredUnitBill>({ prefix: ["unit_bills", stationId, period] })) {
-    units.push({ ...e, value: normalizeUnitBill(e.value) });
-  }
-  return { units, customer: await kv.get<StoredCustomerBill>(customerKey(stationId, period)) };
+  return {
+    units: await listUnitBillEntries(kv, { prefix: ["unit_bills", stationId, period] }),
+    customer: await kv.get<StoredCustomerBill>(customerKey(stationId, period)),
+  };
 }
 
 /** A change to the bills of one station and period, committed at once. */

@@ -6,6 +6,7 @@
 import {
   type CustomerBillDraft,
   customerKey,
+  listUnitBillEntries,
   normalizeUnitBill,
   putCustomerBill,
   putUnitBill,
@@ -58,12 +59,8 @@ export async function readStationsBills(
   stations: readonly { stationId: number; slots: readonly string[] }[],
 ): Promise<StationBills[]> {
   const listed = await Promise.all(stations.map(async ({ stationId }) => {
-    const found = new Map<string, Deno.KvEntry<StoredUnitBill>>();
-    const iter = kv.list<StoredUnitBill>({ prefix: ["unit_bills", stationId, period] });
-    for await (const e of iter) {
-      found.set(e.key[3] as string, { ...e, value: normalizeUnitBill(e.value) });
-    }
-    return found;
+    const entries = await listUnitBillEntries(kv, { prefix: ["unit_bills", stationId, period] });
+    return new Map(entries.map((e) => [e.key[3] as string, e]));
   }));
   const customers: Deno.KvEntryMaybe<StoredCustomerBill>[] = [];
   const keys = stations.map(({ stationId }) => customerKey(stationId, period));

@@ -10,7 +10,7 @@
  * what the spec refuses (a 13th SSR, a GPIO pin past 19, removing an SSR used by a unit,
  * a unit without SSRs) with the same messages.
  */
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import {
   addSsr,
   addUnit,
@@ -83,21 +83,46 @@ export default function StationEditor(
   const actionButton = (
     action: string,
     label: string,
-    className: string,
     onClick: () => void,
-    extra: Record<string, string> = {},
+    extra: Record<string, string>,
   ) => (
     <button
       type={enhanced ? "button" : "submit"}
       name={enhanced ? undefined : "action"}
       value={enhanced ? undefined : action}
-      className={className}
+      className="btn btn-sm btn-secondary"
       formNoValidate
       onClick={enhanced ? onClick : undefined}
       {...extra}
     >
       {label}
     </button>
+  );
+  /** The button that removes row `row` of a `kind` list. */
+  const removeButton = (
+    kind: Kind,
+    label: string,
+    row: { id: string; name: string },
+    onRemove: (id: string) => void,
+  ) =>
+    actionButton(`remove_${kind}:${row.id}`, label, () => onRemove(row.id), {
+      "aria-label": `${label}: ${row.name || row.id}`,
+    });
+  /** The button that adds a row to a `kind` list. */
+  const addButton = (kind: Kind, label: string, onAdd: () => void) =>
+    actionButton(`add_${kind}`, `+ ${label}`, onAdd, { "data-testid": `add-${kind}` });
+  /** The name field of row `i` of a `kind` list. */
+  const nameField = (kind: Kind, i: number, label: string, value: string, edit: EditName) => (
+    <RowField id={`${kind}_name_${i}`} label={label}>
+      <input
+        id={`${kind}_name_${i}`}
+        name={`${kind}_name`}
+        type="text"
+        maxLength={100}
+        value={value}
+        onChange={(e) => edit({ name: e.target.value })}
+      />
+    </RowField>
   );
 
   const onAddSsr = () => {
@@ -132,130 +157,145 @@ export default function StationEditor(
 
   return (
     <>
-      <section className="card" aria-labelledby="ssr-title">
-        <div className="section-head">
-          <h2 id="ssr-title">{texts.ssrTitle}</h2>
+      <RowsSection
+        titleId="ssr-title"
+        title={texts.ssrTitle}
+        count={
           <span className="badge badge-grey" data-testid="ssr-count">
             {texts.ssrCount}: {ssrs.length}/{MAX_SSRS}
           </span>
-        </div>
-        <p className="hint">{texts.ssrHint}</p>
-        {ssrs.length === 0 && <p className="muted" data-testid="no-ssrs">{texts.noSsrs}</p>}
-        <ol className="editor-rows">
-          {ssrs.map((s, i) => (
-            <li key={s.id} className="editor-row editor-row-ssr" data-ssr-row={s.id}>
-              <input type="hidden" name="ssr_id" value={s.id} />
-              <input type="hidden" name="ssr_gpio" value={s.gpio_pin} />
-              <span className="gpio-chip" data-testid="ssr-gpio">{gpio(s.gpio_pin)}</span>
-              <div className="field">
-                <label htmlFor={`ssr_name_${i}`}>{texts.ssrName}</label>
-                <input
-                  id={`ssr_name_${i}`}
-                  name="ssr_name"
-                  type="text"
-                  maxLength={100}
-                  value={s.name}
-                  onChange={(e) =>
-                    editSsr(s.id, { name: e.target.value })}
-                />
-              </div>
-              <div className="field">
-                <label htmlFor={`ssr_type_${i}`}>{texts.ssrType}</label>
-                <select
-                  id={`ssr_type_${i}`}
-                  name="ssr_type"
-                  value={s.type}
-                  onChange={(e) =>
-                    editSsr(s.id, {
-                      type: e.target.value === "emergency" ? "emergency" : "normal",
-                    })}
-                >
-                  <option value="normal">{texts.normal}</option>
-                  <option value="emergency">{texts.emergency}</option>
-                </select>
-              </div>
-              {actionButton(
-                `remove_ssr:${s.id}`,
-                texts.removeSsr,
-                "btn btn-sm btn-secondary",
-                () =>
-                  onRemoveSsr(s.id),
-                { "aria-label": `${texts.removeSsr}: ${s.name || s.id}` },
-              )}
-            </li>
-          ))}
-        </ol>
-        <div aria-live="polite">
-          {ssrError && (
-            <p className="field-error" id="ssrs-error" data-testid="ssr-error">{ssrError}</p>
-          )}
-        </div>
-        <div className="editor-actions">
-          {actionButton("add_ssr", `+ ${texts.addSsr}`, "btn btn-sm btn-secondary", onAddSsr, {
-            "data-testid": "add-ssr",
-          })}
-        </div>
-      </section>
-      <section className="card" aria-labelledby="units-title">
-        <div className="section-head">
-          <h2 id="units-title">{texts.unitsTitle}</h2>
-          <span className="badge badge-grey" data-testid="unit-count">{units.length}</span>
-        </div>
-        <p className="hint">{texts.unitsHint}</p>
-        {units.length === 0 && <p className="muted" data-testid="no-units">{texts.noUnits}</p>}
-        <ol className="editor-rows">
-          {units.map((u, i) => (
-            <li key={u.id} className="editor-row editor-row-unit" data-unit-row={u.id}>
-              <input type="hidden" name="unit_id" value={u.id} />
-              <div className="field">
-                <label htmlFor={`unit_name_${i}`}>{texts.unitName}</label>
-                <input
-                  id={`unit_name_${i}`}
-                  name="unit_name"
-                  type="text"
-                  maxLength={100}
-                  value={u.name}
-                  onChange={(e) =>
-                    editUnit(u.id, { name: e.target.value })}
-                />
-              </div>
-              <div className="field">
-                <label htmlFor={`unit_ssr_${i}`}>{texts.unitSsr}</label>
-                <select
-                  id={`unit_ssr_${i}`}
-                  name="unit_ssr"
-                  value={u.ssr_id}
-                  onChange={(e) =>
-                    editUnit(u.id, { ssr_id: e.target.value })}
-                >
-                  {!ssrs.some((s) =>
-                    s.id === u.ssr_id
-                  ) && <option value={u.ssr_id}>{u.ssr_id}</option>}
-                  {ssrs.map((s) => <option key={s.id} value={s.id}>{ssrLabel(s)}</option>)}
-                </select>
-              </div>
-              {actionButton(
-                `remove_unit:${u.id}`,
-                texts.removeUnit,
-                "btn btn-sm btn-secondary",
-                () =>
-                  onRemoveUnit(u.id),
-                { "aria-label": `${texts.removeUnit}: ${u.name || u.id}` },
-              )}
-            </li>
-          ))}
-        </ol>
-        <div aria-live="polite">
-          {unitError && (
-            <p className="field-error" id="units-error" data-testid="unit-error">{unitError}</p>
-          )}
-        </div>
-        <div className="editor-actions">
-          {actionButton("add_unit", `+ ${texts.addUnit}`, "btn btn-sm btn-secondary", onAddUnit, {
-            "data-testid": "add-unit",
-          })}
-        </div>
-      </section>
+        }
+        hint={texts.ssrHint}
+        empty={{ text: texts.noSsrs, testId: "no-ssrs" }}
+        rows={ssrs.map((s, i) => (
+          <li key={s.id} className="editor-row editor-row-ssr" data-ssr-row={s.id}>
+            <input type="hidden" name="ssr_id" value={s.id} />
+            <input type="hidden" name="ssr_gpio" value={s.gpio_pin} />
+            <span className="gpio-chip" data-testid="ssr-gpio">{gpio(s.gpio_pin)}</span>
+            {nameField("ssr", i, texts.ssrName, s.name, (patch) =>
+              editSsr(s.id, patch))}
+            <RowSelect
+              name="ssr_type"
+              index={i}
+              label={texts.ssrType}
+              value={s.type}
+              onChange={(v) =>
+                editSsr(s.id, { type: v === "emergency" ? "emergency" : "normal" })}
+            >
+              <option value="normal">{texts.normal}</option>
+              <option value="emergency">{texts.emergency}</option>
+            </RowSelect>
+            {removeButton("ssr", texts.removeSsr, s, onRemoveSsr)}
+          </li>
+        ))}
+        error={{ text: ssrError, id: "ssrs-error", testId: "ssr-error" }}
+        add={addButton("ssr", texts.addSsr, onAddSsr)}
+      />
+      <RowsSection
+        titleId="units-title"
+        title={texts.unitsTitle}
+        count={<span className="badge badge-grey" data-testid="unit-count">{units.length}</span>}
+        hint={texts.unitsHint}
+        empty={{ text: texts.noUnits, testId: "no-units" }}
+        rows={units.map((u, i) => (
+          <li key={u.id} className="editor-row editor-row-unit" data-unit-row={u.id}>
+            <input type="hidden" name="unit_id" value={u.id} />
+            {nameField("unit", i, texts.unitName, u.name, (patch) =>
+              editUnit(u.id, patch))}
+            <RowSelect
+              name="unit_ssr"
+              index={i}
+              label={texts.unitSsr}
+              value={u.ssr_id}
+              onChange={(v) =>
+                editUnit(u.id, { ssr_id: v })}
+            >
+              {!ssrs.some((s) =>
+                s.id === u.ssr_id
+              ) && <option value={u.ssr_id}>{u.ssr_id}</option>}
+              {ssrs.map((s) => <option key={s.id} value={s.id}>{ssrLabel(s)}</option>)}
+            </RowSelect>
+            {removeButton("unit", texts.removeUnit, u, onRemoveUnit)}
+          </li>
+        ))}
+        error={{ text: unitError, id: "units-error", testId: "unit-error" }}
+        add={addButton("unit", texts.addUnit, onAddUnit)}
+      />
     </>
+  );
+}
+
+/** The two lists the editor edits. */
+type Kind = "ssr" | "unit";
+type EditName = (patch: { name: string }) => void;
+
+/** A labelled field of a row. */
+function RowField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+/** The select `name` of row `index` (its id `<name>_<index>`). */
+function RowSelect(
+  { name, index, label, value, onChange, children }: {
+    name: string;
+    index: number;
+    label: string;
+    value: string;
+    onChange: (value: string) => void;
+    children: ReactNode;
+  },
+) {
+  return (
+    <RowField id={`${name}_${index}`} label={label}>
+      <select
+        id={`${name}_${index}`}
+        name={name}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        {children}
+      </select>
+    </RowField>
+  );
+}
+
+/** One of the two sections: its head, hint, rows, error (announced) and add button. */
+function RowsSection(props: {
+  titleId: string;
+  title: string;
+  count: ReactNode;
+  hint: string;
+  /** What stands instead of the rows when there are none. */
+  empty: { text: string; testId: string };
+  rows: ReactNode[];
+  /** The list's refusal or server error ("" for none), with its id and test id. */
+  error: { text: string; id: string; testId: string };
+  add: ReactNode;
+}) {
+  return (
+    <section className="card" aria-labelledby={props.titleId}>
+      <div className="section-head">
+        <h2 id={props.titleId}>{props.title}</h2>
+        {props.count}
+      </div>
+      <p className="hint">{props.hint}</p>
+      {props.rows.length === 0 && (
+        <p className="muted" data-testid={props.empty.testId}>{props.empty.text}</p>
+      )}
+      <ol className="editor-rows">{props.rows}</ol>
+      <div aria-live="polite">
+        {props.error.text && (
+          <p className="field-error" id={props.error.id} data-testid={props.error.testId}>
+            {props.error.text}
+          </p>
+        )}
+      </div>
+      <div className="editor-actions">{props.add}</div>
+    </section>
   );
 }

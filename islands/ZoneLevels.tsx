@@ -38,6 +38,25 @@ interface ZoneLevelsProps {
 
 const LEVEL_KEYS = ["low", "middle", "high", "surplus"] as const;
 
+/** The single-value fields, each a number field. */
+type FlatField = Exclude<keyof ZoneLevelsValues, "mode" | "levels">;
+
+/** The winter period's fields, in order. */
+const WINTER_PERIOD = [
+  "winter_start_month",
+  "winter_start_day",
+  "winter_end_month",
+  "winter_end_day",
+] as const satisfies FlatField[];
+
+/** The seasonal columns of a level: its field, and where its errors are keyed (`<list>.N.<key>`). */
+const SEASON_COLUMNS = [
+  ["summer_price", "summer_levels", "price"],
+  ["summer_threshold", "summer_levels", "threshold"],
+  ["winter_price", "winter_levels", "price"],
+  ["winter_threshold", "winter_levels", "threshold"],
+] as const satisfies [keyof LevelRow, string, string][];
+
 /** The editor. */
 export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProps) {
   const [v, setV] = useState(values);
@@ -63,13 +82,15 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
     errors[key]
       ? <p className="field-error" id={`${key}-error`} role="alert">{errors[key]}</p>
       : null;
-  const num = (name: string, value: string, onChange: (s: string) => void, label: string) => (
+  /** The number field of value `k`, labelled `label` (by default the text of its own key). */
+  const num = (k: FlatField, label = L[k]) => (
     <NumberField
-      name={name}
+      key={k}
+      name={k}
       label={label}
-      value={value}
-      onChange={onChange}
-      error={errors[name]}
+      value={v[k]}
+      onChange={(s) => setField(k, s)}
+      error={errors[k]}
       alert
     />
   );
@@ -82,7 +103,7 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
   ) => {
     const name = `level_${k}_${i}`;
     return (
-      <td data-label={label}>
+      <td key={k} data-label={label}>
         {extra}
         <input
           name={name}
@@ -129,23 +150,13 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
 
       {v.mode === "basic" && (
         <div className="form-grid">
-          {num("price_low", v.price_low, (s) => setField("price_low", s), L.price_per_kwh)}
+          {num("price_low", L.price_per_kwh)}
         </div>
       )}
       {v.mode === "seasonal" && (
         <div className="form-grid">
-          {num(
-            "summer_price_low",
-            v.summer_price_low,
-            (s) => setField("summer_price_low", s),
-            L.summer_price,
-          )}
-          {num(
-            "winter_price_low",
-            v.winter_price_low,
-            (s) => setField("winter_price_low", s),
-            L.winter_price,
-          )}
+          {num("summer_price_low", L.summer_price)}
+          {num("winter_price_low", L.winter_price)}
         </div>
       )}
       {tiered && (
@@ -161,10 +172,8 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
                   <th scope="col">{L.col_level}</th>
                   {!seasonal && <th scope="col">{L.col_price}</th>}
                   <th scope="col">{L.col_threshold}</th>
-                  {seasonal && <th scope="col">{L.col_summer_price}</th>}
-                  {seasonal && <th scope="col">{L.col_summer_threshold}</th>}
-                  {seasonal && <th scope="col">{L.col_winter_price}</th>}
-                  {seasonal && <th scope="col">{L.col_winter_threshold}</th>}
+                  {seasonal &&
+                    SEASON_COLUMNS.map(([k]) => <th key={k} scope="col">{L[`col_${k}`]}</th>)}
                   <th scope="col">{L.col_actions}</th>
                 </tr>
               </thead>
@@ -189,22 +198,8 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
                         : undefined,
                     )}
                     {seasonal &&
-                      cell(i, "summer_price", `summer_levels.${i}.price`, L.col_summer_price)}
-                    {seasonal &&
-                      cell(
-                        i,
-                        "summer_threshold",
-                        `summer_levels.${i}.threshold`,
-                        L.col_summer_threshold,
-                      )}
-                    {seasonal &&
-                      cell(i, "winter_price", `winter_levels.${i}.price`, L.col_winter_price)}
-                    {seasonal &&
-                      cell(
-                        i,
-                        "winter_threshold",
-                        `winter_levels.${i}.threshold`,
-                        L.col_winter_threshold,
+                      SEASON_COLUMNS.map(([k, list, field]) =>
+                        cell(i, k, `${list}.${i}.${field}`, L[`col_${k}`])
                       )}
                     <td>
                       {i === 0
@@ -257,30 +252,7 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
         <fieldset className="winter-period">
           <legend>{L.winter_period}</legend>
           <div className="form-grid">
-            {num(
-              "winter_start_month",
-              v.winter_start_month,
-              (s) => setField("winter_start_month", s),
-              L.winter_start_month,
-            )}
-            {num(
-              "winter_start_day",
-              v.winter_start_day,
-              (s) => setField("winter_start_day", s),
-              L.winter_start_day,
-            )}
-            {num(
-              "winter_end_month",
-              v.winter_end_month,
-              (s) => setField("winter_end_month", s),
-              L.winter_end_month,
-            )}
-            {num(
-              "winter_end_day",
-              v.winter_end_day,
-              (s) => setField("winter_end_day", s),
-              L.winter_end_day,
-            )}
+            {WINTER_PERIOD.map((k) => num(k))}
           </div>
           <p className="hint">{L.summer_rest}</p>
         </fieldset>

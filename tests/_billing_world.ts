@@ -1,6 +1,14 @@
 /** A billing world for the billing tests: a tiered zone, a station, metered units with tenants. */
 import assert from "node:assert/strict";
-import { account, call, postSensor, postStation, type TestApp, testApp } from "./_helpers.ts";
+import {
+  account,
+  call,
+  postSensor,
+  postStation,
+  type TestApp,
+  testApp,
+  testsWith,
+} from "./_helpers.ts";
 import { defaultZone, type Zone } from "../core/zone.ts";
 import { parsePeriod } from "../core/periods.ts";
 import { localDate } from "../core/local_time.ts";
@@ -260,4 +268,13 @@ export async function unitBillOf(
   );
   assert.ok(b, `${period} ${unit}`);
   return b;
+}
+
+/** `Deno.test` in a fresh {@link billingWorld} of `options`, closed however the test ends. */
+export function billingTest(
+  name: string,
+  options: BillingWorldOptions,
+  fn: (w: BillingWorld) => Promise<void>,
+): void {
+  testsWith(() => billingWorld(options), (w) => w.t.close())(name, fn);
 }

@@ -342,3 +342,17 @@ export function zoneBody(over: Record<string, unknown> = {}) {
     ...over,
   };
 }
+
+/** Asserts that `text` holds each of `expected`, naming one that is missing (and `context`). */
+export function assertIncludesAll(text: string, expected: readonly string[], context = ""): void {
+  for (const e of expected) assert.ok(text.includes(e), `missing "${e}"${context}`);
+}
+
+/** The field errors of an answer, checked to be a 400 (`message` names the case on failure). */
+export async function fieldErrorsOf(
+  res: Response,
+  message?: string,
+): Promise<Record<string, string>> {
+  assert.equal(res.status, 400, message ?? `answered ${res.status}, not 400`);
+  return (await res.json()).errors;
+}

@@ -19,6 +19,11 @@ async function page(t: TestApp, path: string, token: string) {
   return await res.text();
 }
 
+/** The JSON answer of `GET path` with `token`. */
+async function answer(t: TestApp, path: string, token: string) {
+  return await (await call(t, "GET", path, { token })).json();
+}
+
 /** The station ids of the list's rows, in order. */
 const rowIds = (html: string) =>
   [...html.matchAll(/<tr data-station-id="(\d+)"/g)].map((m) => Number(m[1]));
@@ -126,8 +131,7 @@ Deno.test("the dashboard's list is paged and its counts come from the kept count
     assert.deepEqual(rowIds(html), ids.slice(25));
     assert.match(html, /href="\/admin\?tab=list"/);
     assert.match(html, /data-testid="online-count">1\/30 online</);
-    const res = await call(t, "GET", "/api/devices/stats", { token: admin });
-    assert.deepEqual(await res.json(), {
+    assert.deepEqual(await answer(t, "/api/devices/stats", admin), {
       stationCount: 30,
       sensorCount: 30,
       onlineCount: 3,
@@ -176,8 +180,7 @@ Deno.test("the users page pages each tab, sorts by a column and searches by name
     ]);
     // The admins tab holds only the signed-in admin; the stat cards count every account.
     assert.equal(userIds(await page(t, "/admin/users?tab=admins&page=abc", admin)).length, 1);
-    const stats = await call(t, "GET", "/api/users/stats", { token: admin });
-    assert.deepEqual(await stats.json(), {
+    assert.deepEqual(await answer(t, "/api/users/stats", admin), {
       totalUsers: 41,
       totalCustomers: 0,
       totalTenants: 40,

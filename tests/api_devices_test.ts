@@ -5,9 +5,11 @@ import {
   adminTest,
   call,
   createdWithout,
+  fieldErrorsOf,
   seedAccessCode,
   type TestApp,
   testApp,
+  testsWith,
 } from "./_helpers.ts";
 import { findByMqttUsername, getDevice, listDevices } from "../db/devices.ts";
 import { markOffline, markOnline } from "../db/device_status.ts";
@@ -121,6 +123,9 @@ async function world(): Promise<World> {
   return { t, admin, customer, tenant, tenant2, station, other, sensor, sensor2, otherSensor };
 }
 
+/** `Deno.test` with a fresh {@link world}, closed however the test ends. */
+const worldTest = testsWith(world, (w) => w.t.close());
+
 const ids = (list: { id: number }[]) => list.map((d) => d.id).sort((a, b) => a - b);
 
 async function snapshot(t: TestApp) {
@@ -133,15 +138,17 @@ adminTest(
     const res = await call(t, "POST", "/api/devices", { token: admin.token, json: stationBody(7) });
     const s = await createdWithout(res, ["station-pass", "pbkdf2"]);
     assert.equal(typeof s.id, "number");
-    assert.equal(s.type, "station");
-    assert.equal(s.name, "Residencial 7");
-    assert.equal(s.serial_number, "ST-7");
-    assert.equal(s.station_id, "station_7");
-    assert.equal(s.status, "unknown");
-    assert.equal(s.last_seen, null);
-    assert.equal(s.customer, null);
-    assert.equal(s.zone, null);
-    assert.equal(s.payment_status, "other");
+    assert.partialDeepStrictEqual(s, {
+      type: "station",
+      name: "Residencial 7",
+      serial_number: "ST-7",
+      station_id: "station_7",
+      status: "unknown",
+      last_seen: null,
+      customer: null,
+      zone: null,
+      payment_status: "other",
+    });
     assert.deepEqual(s.config.mqtt, { username: "station-7", topic_prefix: "station/ST-7" });
     assert.equal(JSON.parse(s.location).city, "Monterrey");
     assert.equal(s.config.station.ssrs.length, 2);
@@ -199,8 +206,7 @@ adminTest(
       const body = stationBody(1);
       const json = { ...body, config: { ...body.config, station: { units: [], ...station } } };
       const r = await call(t, "POST", "/api/devices", { token: admin.token, json });
-      assert.equal(r.status, 400);
-      assert.deepEqual((await r.json()).errors, errors);
+      assert.deepEqual(await fieldErrorsOf(r), errors);
     }
     // Plain text location is the city; state and country are still required.
     const plain = await call(t, "POST", "/api/devices", {
@@ -219,8 +225,7 @@ adminTest(
       token: admin.token,
       json: stationBody(1, { serial_number: "ST/1#", config: "nope", zone_id: "abc" }),
     });
-    assert.equal(wrong.status, 400);
-    assert.deepEqual(Object.keys((await wrong.json()).errors).sort(), [
+    assert.deepEqual(Object.keys(await fieldErrorsOf(wrong)).sort(), [
       "config",
       "serial_number",
       "zone_id",
@@ -237,8 +242,7 @@ adminTest(
       token: admin.token,
       json: stationBody(2, { serial_number: "st-1" }),
     });
-    assert.equal(dupSerial.status, 400);
-    assert.deepEqual((await dupSerial.json()).errors, {
+    assert.deepEqual(await fieldErrorsOf(dupSerial), {
       serial_number: "This serial number is already used by another device",
     });
     const b = stationBody(3);
@@ -256,135 +260,138 @@ adminTest(
   },
 );
 
-Deno.test("an MQTT password of 11 characters is refused with the field error in the admin's language and changes nothing; 12 is accepted", async () => {
-  const w = await world();
-  const { t } = w;
-  const eleven = "abcdefghijk";
-  const twelve = "abcdefghijkl";
-  const messages = {
-    es: "La contraseña MQTT debe tener al menos 12 caracteres",
-    en: "The MQTT password must be at least 12 characters",
-    de: "Das MQTT-Passwort muss mindestens 12 Zeichen lang sein",
-  };
-  const withPassword = (body: ReturnType<typeof stationBody>, password: string) => ({
-    ...body,
-    config: { ...body.config, mqtt: { ...body.config.mqtt, password } },
-  });
-  const before = await snapshot(t);
-  for (const language of ["es", "en", "de"] as const) {
-    const message = messages[language];
-    const admin = await account(t, "admin", { language });
-    const refused = [
-      await call(t, "POST", "/api/devices", {
-        token: admin.token,
-        json: withPassword(stationBody(30), eleven),
-      }),
-      await call(t, "PUT", `/api/devices/${w.station}`, {
-        token: admin.token,
-        json: withPassword(stationBody(1), eleven),
-      }),
-      await call(t, "POST", `/api/devices/${w.station}/sensors`, {
-        token: admin.token,
-        json: sensorBody("A3", "unit_3", null, eleven),
-      }),
-      await call(t, "PUT", `/api/devices/${w.station}/sensors/${w.sensor}`, {
-        token: admin.token,
-        json: sensorBody("A1", "unit_1", w.tenant.user.id, eleven),
-      }),
-    ];
-    for (const res of refused) {
-      assert.equal(res.status, 400, res.url);
-      assert.deepEqual((await res.json()).errors, { mqtt_password: message }, language);
+worldTest(
+  "an MQTT password of 11 characters is refused with the field error in the admin's language and changes nothing; 12 is accepted",
+  async (w) => {
+    const { t } = w;
+    const eleven = "abcdefghijk";
+    const twelve = "abcdefghijkl";
+    const messages = {
+      es: "La contraseña MQTT debe tener al menos 12 caracteres",
+      en: "The MQTT password must be at least 12 characters",
+      de: "Das MQTT-Passwort muss mindestens 12 Zeichen lang sein",
+    };
+    const withPassword = (body: ReturnType<typeof stationBody>, password: string) => ({
+      ...body,
+      config: { ...body.config, mqtt: { ...body.config.mqtt, password } },
+    });
+    const before = await snapshot(t);
+    for (const language of ["es", "en", "de"] as const) {
+      const message = messages[language];
+      const admin = await account(t, "admin", { language });
+      const refused = [
+        await call(t, "POST", "/api/devices", {
+          token: admin.token,
+          json: withPassword(stationBody(30), eleven),
+        }),
+        await call(t, "PUT", `/api/devices/${w.station}`, {
+          token: admin.token,
+          json: withPassword(stationBody(1), eleven),
+        }),
+        await call(t, "POST", `/api/devices/${w.station}/sensors`, {
+          token: admin.token,
+          json: sensorBody("A3", "unit_3", null, eleven),
+        }),
+        await call(t, "PUT", `/api/devices/${w.station}/sensors/${w.sensor}`, {
+          token: admin.token,
+          json: sensorBody("A1", "unit_1", w.tenant.user.id, eleven),
+        }),
+      ];
+      for (const res of refused) {
+        assert.deepEqual(await fieldErrorsOf(res, res.url), { mqtt_password: message }, language);
+      }
     }
-  }
-  assert.equal(await snapshot(t), before, "nothing was written");
+    assert.equal(await snapshot(t), before, "nothing was written");
 
-  const made = await post(t, w.admin.token, "/api/devices", withPassword(stationBody(31), twelve));
-  const edited = await call(t, "PUT", `/api/devices/${w.station}/sensors/${w.sensor}`, {
-    token: w.admin.token,
-    json: sensorBody("A1", "unit_1", w.tenant.user.id, twelve),
-  });
-  assert.equal(edited.status, 200);
-  await edited.body?.cancel();
-  for (const id of [made.id, w.sensor]) {
-    assert.ok(
-      await verifyMqttPassword(twelve, (await getDevice(t.deps.kv, id))!.mqtt_password_hash),
+    const made = await post(
+      t,
+      w.admin.token,
+      "/api/devices",
+      withPassword(stationBody(31), twelve),
     );
-  }
-  t.close();
-});
+    const edited = await call(t, "PUT", `/api/devices/${w.station}/sensors/${w.sensor}`, {
+      token: w.admin.token,
+      json: sensorBody("A1", "unit_1", w.tenant.user.id, twelve),
+    });
+    assert.equal(edited.status, 200);
+    await edited.body?.cancel();
+    for (const id of [made.id, w.sensor]) {
+      assert.ok(
+        await verifyMqttPassword(twelve, (await getDevice(t.deps.kv, id))!.mqtt_password_hash),
+      );
+    }
+  },
+);
 
-Deno.test("PUT /api/devices/{id} edits a station; a blank password keeps the current one", async () => {
-  const w = await world();
-  const { t, admin } = w;
-  const before = await getDevice(t.deps.kv, w.station);
-  const b = stationBody(1, { name: "Renamed", station_id: "st_new" });
-  const res = await call(t, "PUT", `/api/devices/${w.station}`, {
-    token: admin.token,
-    json: { ...b, config: { ...b.config, mqtt: { username: "station-1", password: "" } } },
-  });
-  assert.equal(res.status, 200);
-  const s = await res.json();
-  assert.equal(s.name, "Renamed");
-  assert.equal(s.customer.full_name, "Carla Dueña", "the customer stays");
-  const after = await getDevice(t.deps.kv, w.station);
-  assert.equal(after!.mqtt_password_hash, before!.mqtt_password_hash);
-  // Sensors follow the new station id.
-  const sensor = await (await call(t, "GET", `/api/devices/${w.station}/sensors/${w.sensor}`, {
-    token: admin.token,
-  })).json();
-  assert.equal(sensor.station_id, "st_new_A1");
-  assert.equal((await getDevice(t.deps.kv, w.sensor))!.station_id, "st_new_A1");
+worldTest(
+  "PUT /api/devices/{id} edits a station; a blank password keeps the current one",
+  async (w) => {
+    const { t, admin } = w;
+    const before = await getDevice(t.deps.kv, w.station);
+    const b = stationBody(1, { name: "Renamed", station_id: "st_new" });
+    const res = await call(t, "PUT", `/api/devices/${w.station}`, {
+      token: admin.token,
+      json: { ...b, config: { ...b.config, mqtt: { username: "station-1", password: "" } } },
+    });
+    assert.equal(res.status, 200);
+    const s = await res.json();
+    assert.equal(s.name, "Renamed");
+    assert.equal(s.customer.full_name, "Carla Dueña", "the customer stays");
+    const after = await getDevice(t.deps.kv, w.station);
+    assert.equal(after!.mqtt_password_hash, before!.mqtt_password_hash);
+    // Sensors follow the new station id.
+    const sensor = await (await call(t, "GET", `/api/devices/${w.station}/sensors/${w.sensor}`, {
+      token: admin.token,
+    })).json();
+    assert.equal(sensor.station_id, "st_new_A1");
+    assert.equal((await getDevice(t.deps.kv, w.sensor))!.station_id, "st_new_A1");
 
-  // A new password replaces it.
-  await post(t, admin.token, "/api/devices", stationBody(9));
-  const withPw = await call(t, "PUT", `/api/devices/${w.station}`, {
-    token: admin.token,
-    json: {
-      ...b,
-      config: { ...b.config, mqtt: { username: "station-1", password: "new-pass-0123456789" } },
-    },
-  });
-  assert.equal(withPw.status, 200);
-  await withPw.body?.cancel();
-  assert.ok(
-    await verifyMqttPassword(
-      "new-pass-0123456789",
-      (await getDevice(t.deps.kv, w.station))!.mqtt_password_hash,
-    ),
-  );
+    // A new password replaces it.
+    await post(t, admin.token, "/api/devices", stationBody(9));
+    const withPw = await call(t, "PUT", `/api/devices/${w.station}`, {
+      token: admin.token,
+      json: {
+        ...b,
+        config: { ...b.config, mqtt: { username: "station-1", password: "new-pass-0123456789" } },
+      },
+    });
+    assert.equal(withPw.status, 200);
+    await withPw.body?.cancel();
+    assert.ok(
+      await verifyMqttPassword(
+        "new-pass-0123456789",
+        (await getDevice(t.deps.kv, w.station))!.mqtt_password_hash,
+      ),
+    );
 
-  // Removing a unit that has a sensor is refused; bad input writes nothing; unknown is 404.
-  const snap = await snapshot(t);
-  const noUnit = await call(t, "PUT", `/api/devices/${w.station}`, {
-    token: admin.token,
-    json: { ...b, config: { ...b.config, station: { ...b.config.station, units: [] } } },
-  });
-  assert.equal(noUnit.status, 400);
-  assert.deepEqual(Object.keys((await noUnit.json()).errors), ["units"]);
-  const bad = await call(t, "PUT", `/api/devices/${w.station}`, {
-    token: admin.token,
-    json: { ...b, name: " " },
-  });
-  assert.equal(bad.status, 400);
-  assert.deepEqual((await bad.json()).errors, { name: "Station name is required" });
-  const taken = await call(t, "PUT", `/api/devices/${w.station}`, {
-    token: admin.token,
-    json: { ...b, serial_number: "ST-9" },
-  });
-  assert.equal(taken.status, 400);
-  await taken.body?.cancel();
-  assert.equal(await snapshot(t), snap);
-  for (const path of [`/api/devices/999`, `/api/devices/${w.sensor}`, `/api/devices/x`]) {
-    const r = await call(t, "PUT", path, { token: admin.token, json: b });
-    assert.equal(r.status, 404, path);
-    await r.body?.cancel();
-  }
-  t.close();
-});
+    // Removing a unit that has a sensor is refused; bad input writes nothing; unknown is 404.
+    const snap = await snapshot(t);
+    const noUnit = await call(t, "PUT", `/api/devices/${w.station}`, {
+      token: admin.token,
+      json: { ...b, config: { ...b.config, station: { ...b.config.station, units: [] } } },
+    });
+    assert.deepEqual(Object.keys(await fieldErrorsOf(noUnit)), ["units"]);
+    const bad = await call(t, "PUT", `/api/devices/${w.station}`, {
+      token: admin.token,
+      json: { ...b, name: " " },
+    });
+    assert.deepEqual(await fieldErrorsOf(bad), { name: "Station name is required" });
+    const taken = await call(t, "PUT", `/api/devices/${w.station}`, {
+      token: admin.token,
+      json: { ...b, serial_number: "ST-9" },
+    });
+    assert.equal(taken.status, 400);
+    await taken.body?.cancel();
+    assert.equal(await snapshot(t), snap);
+    for (const path of [`/api/devices/999`, `/api/devices/${w.sensor}`, `/api/devices/x`]) {
+      const r = await call(t, "PUT", path, { token: admin.token, json: b });
+      assert.equal(r.status, 404, path);
+      await r.body?.cancel();
+    }
+  },
+);
 
-Deno.test("DELETE /api/devices/{id} refuses a station with sensors, then deletes it", async () => {
-  const w = await world();
+worldTest("DELETE /api/devices/{id} refuses a station with sensors, then deletes it", async (w) => {
   const { t, admin } = w;
   const refused = await call(t, "DELETE", `/api/devices/${w.other}`, { token: admin.token });
   assert.equal(refused.status, 409);
@@ -407,85 +414,82 @@ Deno.test("DELETE /api/devices/{id} refuses a station with sensors, then deletes
   await again.body?.cancel();
   // The serial number and MQTT username are free again.
   await post(t, admin.token, "/api/devices", stationBody(2));
-  t.close();
 });
 
-Deno.test("sensors: create derives prefix and station id, validates verbatim, one sensor per unit", async () => {
-  const w = await world();
-  const { t, admin } = w;
-  const res = await call(t, "POST", `/api/devices/${w.station}/sensors`, {
-    token: admin.token,
-    json: sensorBody("ShellyPro3EM-ABC", "unit_3", null, "sensor-pass-0123456789"),
-  });
-  assert.equal(res.status, 201);
-  const s = await res.json();
-  assert.equal(typeof s.id, "number");
-  assert.equal(s.type, "sensor");
-  assert.equal(s.parent_id, w.station);
-  assert.equal(s.station_id, "station_1_ShellyPro3EM-ABC");
-  assert.deepEqual(s.config.mqtt, {
-    username: "mqtt-ShellyPro3EM-ABC",
-    topic_prefix: "sensor/shellypro3em-abc",
-  });
-  assert.deepEqual(s.config.sensor, {
-    unit_id: "unit_3",
-    tenant_id: null,
-    ip_address: "192.168.1.50",
-  });
-  assert.equal(s.customer.full_name, "Carla Dueña");
-
-  const snap = await snapshot(t);
-  const empty = await call(t, "POST", `/api/devices/${w.station}/sensors`, {
-    token: admin.token,
-    json: {},
-  });
-  assert.equal(empty.status, 400);
-  assert.deepEqual((await empty.json()).errors, {
-    name: "Sensor name is required",
-    serial_number: "Serial number is required",
-    mqtt_username: "MQTT username is required",
-    mqtt_password: "MQTT password is required",
-    unit_id: "Please assign the sensor to a unit",
-    ip_address: "IP address is required for MQTT configuration",
-  });
-  const refusals: [unknown, Record<string, string>][] = [
-    [sensorBody("Z1", "unit_1"), { unit_id: "This unit is already assigned to another sensor" }],
-    [sensorBody("Z2", "unit_9"), { unit_id: "Unit not found in station configuration" }],
-    [sensorBody("a1", "unit_3"), {
-      serial_number: "This serial number is already used by another device",
-    }],
-    [sensorBody("Z3", "unit_3", w.customer.user.id), { tenant_id: "Choose an existing tenant" }],
-    [
-      {
-        ...sensorBody("Z4", "unit_3"),
-        config: {
-          ...sensorBody("Z4", "unit_3").config,
-          sensor: { unit_id: "unit_3", ip_address: "300.1.1.1" },
-        },
-      },
-      { ip_address: "Enter a valid IP address" },
-    ],
-  ];
-  for (const [json, errors] of refusals) {
-    const r = await call(t, "POST", `/api/devices/${w.station}/sensors`, {
+worldTest(
+  "sensors: create derives prefix and station id, validates verbatim, one sensor per unit",
+  async (w) => {
+    const { t, admin } = w;
+    const res = await call(t, "POST", `/api/devices/${w.station}/sensors`, {
       token: admin.token,
-      json,
+      json: sensorBody("ShellyPro3EM-ABC", "unit_3", null, "sensor-pass-0123456789"),
     });
-    assert.equal(r.status, 400, JSON.stringify(json));
-    assert.deepEqual((await r.json()).errors, errors);
-  }
-  const noStation = await call(t, "POST", `/api/devices/${w.sensor}/sensors`, {
-    token: admin.token,
-    json: sensorBody("Z5", "unit_1"),
-  });
-  assert.equal(noStation.status, 404);
-  assert.equal((await noStation.json()).message, "Station not found");
-  assert.equal(await snapshot(t), snap);
-  t.close();
-});
+    assert.equal(res.status, 201);
+    const s = await res.json();
+    assert.equal(typeof s.id, "number");
+    assert.equal(s.type, "sensor");
+    assert.equal(s.parent_id, w.station);
+    assert.equal(s.station_id, "station_1_ShellyPro3EM-ABC");
+    assert.deepEqual(s.config.mqtt, {
+      username: "mqtt-ShellyPro3EM-ABC",
+      topic_prefix: "sensor/shellypro3em-abc",
+    });
+    assert.deepEqual(s.config.sensor, {
+      unit_id: "unit_3",
+      tenant_id: null,
+      ip_address: "192.168.1.50",
+    });
+    assert.equal(s.customer.full_name, "Carla Dueña");
 
-Deno.test("PUT sensors/{id} edits a sensor, keeps a blank password, moves its unit", async () => {
-  const w = await world();
+    const snap = await snapshot(t);
+    const empty = await call(t, "POST", `/api/devices/${w.station}/sensors`, {
+      token: admin.token,
+      json: {},
+    });
+    assert.deepEqual(await fieldErrorsOf(empty), {
+      name: "Sensor name is required",
+      serial_number: "Serial number is required",
+      mqtt_username: "MQTT username is required",
+      mqtt_password: "MQTT password is required",
+      unit_id: "Please assign the sensor to a unit",
+      ip_address: "IP address is required for MQTT configuration",
+    });
+    const refusals: [unknown, Record<string, string>][] = [
+      [sensorBody("Z1", "unit_1"), { unit_id: "This unit is already assigned to another sensor" }],
+      [sensorBody("Z2", "unit_9"), { unit_id: "Unit not found in station configuration" }],
+      [sensorBody("a1", "unit_3"), {
+        serial_number: "This serial number is already used by another device",
+      }],
+      [sensorBody("Z3", "unit_3", w.customer.user.id), { tenant_id: "Choose an existing tenant" }],
+      [
+        {
+          ...sensorBody("Z4", "unit_3"),
+          config: {
+            ...sensorBody("Z4", "unit_3").config,
+            sensor: { unit_id: "unit_3", ip_address: "300.1.1.1" },
+          },
+        },
+        { ip_address: "Enter a valid IP address" },
+      ],
+    ];
+    for (const [json, errors] of refusals) {
+      const r = await call(t, "POST", `/api/devices/${w.station}/sensors`, {
+        token: admin.token,
+        json,
+      });
+      assert.deepEqual(await fieldErrorsOf(r, JSON.stringify(json)), errors);
+    }
+    const noStation = await call(t, "POST", `/api/devices/${w.sensor}/sensors`, {
+      token: admin.token,
+      json: sensorBody("Z5", "unit_1"),
+    });
+    assert.equal(noStation.status, 404);
+    assert.equal((await noStation.json()).message, "Station not found");
+    assert.equal(await snapshot(t), snap);
+  },
+);
+
+worldTest("PUT sensors/{id} edits a sensor, keeps a blank password, moves its unit", async (w) => {
   const { t, admin } = w;
   const before = (await getDevice(t.deps.kv, w.sensor))!;
   const body = sensorBody("A1-new", "unit_3", w.tenant.user.id, "");
@@ -507,8 +511,7 @@ Deno.test("PUT sensors/{id} edits a sensor, keeps a blank password, moves its un
     token: admin.token,
     json: sensorBody("A1-new", "unit_2", null, ""),
   });
-  assert.equal(taken.status, 400);
-  assert.deepEqual((await taken.json()).errors, {
+  assert.deepEqual(await fieldErrorsOf(taken), {
     unit_id: "This unit is already assigned to another sensor",
   });
   const wrongStation = await call(t, "PUT", `/api/devices/${w.other}/sensors/${w.sensor}`, {
@@ -517,11 +520,9 @@ Deno.test("PUT sensors/{id} edits a sensor, keeps a blank password, moves its un
   });
   assert.equal(wrongStation.status, 404);
   await wrongStation.body?.cancel();
-  t.close();
 });
 
-Deno.test("GET /api/devices shows each role only its own devices", async () => {
-  const w = await world();
+worldTest("GET /api/devices shows each role only its own devices", async (w) => {
   const { t } = w;
   const list = async (token: string, q = "") => {
     const res = await call(t, "GET", `/api/devices${q}`, { token });
@@ -563,13 +564,10 @@ Deno.test("GET /api/devices shows each role only its own devices", async () => {
   const bad = await call(t, "GET", "/api/devices?type=meter&customer_id=x", {
     token: w.admin.token,
   });
-  assert.equal(bad.status, 400);
-  assert.deepEqual(Object.keys((await bad.json()).errors).sort(), ["customer_id", "type"]);
-  t.close();
+  assert.deepEqual(Object.keys(await fieldErrorsOf(bad)).sort(), ["customer_id", "type"]);
 });
 
-Deno.test("GET /api/devices/{id} and sensors: 404 for what the caller may not see", async () => {
-  const w = await world();
+worldTest("GET /api/devices/{id} and sensors: 404 for what the caller may not see", async (w) => {
   const { t } = w;
   const status = async (token: string, path: string) => {
     const res = await call(t, "GET", path, { token });
@@ -598,11 +596,9 @@ Deno.test("GET /api/devices/{id} and sensors: 404 for what the caller may not se
   const one = await (await call(t, "GET", sensor, { token: w.customer.token })).json();
   assert.equal(one.tenant.full_name, "Tina Tenant");
   assert.equal(one.config.mqtt, undefined);
-  t.close();
 });
 
-Deno.test("stats, statuses and status follow status changes and visibility", async () => {
-  const w = await world();
+worldTest("stats, statuses and status follow status changes and visibility", async (w) => {
   const { t } = w;
   const kv = t.deps.kv;
   await markOnline(kv, w.station, 1000);
@@ -662,11 +658,9 @@ Deno.test("stats, statuses and status follow status changes and visibility", asy
   await bad.body?.cancel();
   const one = await call(t, "GET", `/api/devices/${w.sensor}/status`, { token: w.tenant.token });
   assert.deepEqual(await one.json(), { status: "online", last_seen: 1000 });
-  t.close();
 });
 
-Deno.test("assign and remove customer and tenant change what they see", async () => {
-  const w = await world();
+worldTest("assign and remove customer and tenant change what they see", async (w) => {
   const { t, admin } = w;
   const seen = async (token: string) =>
     ids((await (await call(t, "GET", "/api/devices", { token })).json()).devices);
@@ -723,55 +717,54 @@ Deno.test("assign and remove customer and tenant change what they see", async ()
     await r.body?.cancel();
   }
   assert.equal(await snapshot(t), snap);
-  t.close();
 });
 
-Deno.test("registering with a code that lists a unit makes the tenant that sensor's tenant", async () => {
-  const w = await world();
-  const { t } = w;
-  await seedAccessCode(t.deps.kv, "UNTS2345", "user", {
-    assignments: { stations: [], units: [`${w.otherSensor}:unit_1`, `${w.sensor}:unit_9`] },
-  });
-  await seedAccessCode(t.deps.kv, "STAT2345", "customer", {
-    assignments: { stations: [w.other], units: [] },
-  });
-  const reg = async (email: string, accessCode: string) => {
-    const res = await call(t, "POST", "/api/auth/register", {
-      json: {
-        email,
-        password: "secret123",
-        full_name: "Nueva Persona",
-        phone: "+525512345678",
-        accessCode,
-        role: "user",
-      },
+worldTest(
+  "registering with a code that lists a unit makes the tenant that sensor's tenant",
+  async (w) => {
+    const { t } = w;
+    await seedAccessCode(t.deps.kv, "UNTS2345", "user", {
+      assignments: { stations: [], units: [`${w.otherSensor}:unit_1`, `${w.sensor}:unit_9`] },
     });
-    assert.equal(res.status, 201, await res.clone().text());
-    await res.body?.cancel();
-  };
-  await reg("nuevo@test.mx", "UNTS2345");
-  const newTenant = await getUserId(t, "nuevo@test.mx");
-  const sensor = (await getDevice(t.deps.kv, w.otherSensor))!;
-  assert.equal(sensor.tenant_id, newTenant);
-  assert.equal(sensor.config.sensor!.tenant_id, newTenant);
-  assert.equal(
-    (await getDevice(t.deps.kv, w.sensor))!.tenant_id,
-    w.tenant.user.id,
-    "stale unit skipped",
-  );
-  await reg("owner@test.mx", "STAT2345");
-  const owner = await getUserId(t, "owner@test.mx");
-  assert.equal((await getDevice(t.deps.kv, w.other))!.customer_id, owner);
-  assert.equal((await getUser(t.deps.kv, owner))!.role, "customer");
-  t.close();
-});
+    await seedAccessCode(t.deps.kv, "STAT2345", "customer", {
+      assignments: { stations: [w.other], units: [] },
+    });
+    const reg = async (email: string, accessCode: string) => {
+      const res = await call(t, "POST", "/api/auth/register", {
+        json: {
+          email,
+          password: "secret123",
+          full_name: "Nueva Persona",
+          phone: "+525512345678",
+          accessCode,
+          role: "user",
+        },
+      });
+      assert.equal(res.status, 201, await res.clone().text());
+      await res.body?.cancel();
+    };
+    await reg("nuevo@test.mx", "UNTS2345");
+    const newTenant = await getUserId(t, "nuevo@test.mx");
+    const sensor = (await getDevice(t.deps.kv, w.otherSensor))!;
+    assert.equal(sensor.tenant_id, newTenant);
+    assert.equal(sensor.config.sensor!.tenant_id, newTenant);
+    assert.equal(
+      (await getDevice(t.deps.kv, w.sensor))!.tenant_id,
+      w.tenant.user.id,
+      "stale unit skipped",
+    );
+    await reg("owner@test.mx", "STAT2345");
+    const owner = await getUserId(t, "owner@test.mx");
+    assert.equal((await getDevice(t.deps.kv, w.other))!.customer_id, owner);
+    assert.equal((await getUser(t.deps.kv, owner))!.role, "customer");
+  },
+);
 
 async function getUserId(t: TestApp, email: string): Promise<number> {
   return (await findUserByEmail(t.deps.kv, email))!.id;
 }
 
-Deno.test("the Create Access Code page offers real stations and units", async () => {
-  const w = await world();
+worldTest("the Create Access Code page offers real stations and units", async (w) => {
   const res = await call(w.t, "GET", "/admin/access-codes/create", {
     cookie: `token=${w.admin.token}`,
   });
@@ -780,11 +773,9 @@ Deno.test("the Create Access Code page offers real stations and units", async ()
   assert.ok(html.includes("Residencial 1 (ST-1)"), "station option");
   assert.ok(html.includes(`${w.sensor}:unit_1`), "unit option value");
   assert.ok(html.includes("Depto 101"), "unit name");
-  w.t.close();
 });
 
-Deno.test("device writes are admin only (403) and anonymous calls are 401", async () => {
-  const w = await world();
+worldTest("device writes are admin only (403) and anonymous calls are 401", async (w) => {
   const { t } = w;
   for (const token of [w.customer.token, w.tenant.token]) {
     for (
@@ -806,5 +797,4 @@ Deno.test("device writes are admin only (403) and anonymous calls are 401", asyn
   assert.equal(anon.status, 401);
   await anon.body?.cancel();
   assert.equal((await listDevices(t.deps.kv)).length, 5);
-  t.close();
 });

@@ -56,6 +56,15 @@ async function readings(t: TestApp, serial: string, rows: [number, number][]) {
   await t.deps.telemetry.flush();
 }
 
+/**
+ * The unit's usage over [from, to) (November by default) with meter `serial` now on the
+ * sensor, its delta rounded to the Wh.
+ */
+async function usage(w: World, serial: string, from = NOV.from, to = NOV.to) {
+  const u = await unitMeterUsage(w.t.deps, { id: w.sensorId, serial_number: serial }, from, to);
+  return { ...u, delta: r3(u.delta) };
+}
+
 /** The month chart of November as the admin's dashboard reads it: day of month → kWh. */
 async function novemberDays(w: World): Promise<Map<string, number>> {
   const res = await call(w.t, "GET", "/api/measurements?type=power&mode=month&date=2026-11-01", {
@@ -99,8 +108,7 @@ test("a meter replaced mid-month: the month is each meter's own increase, 120.0 
   ]);
   // (1500.0 - 1380.0) + (95.2 - 0.2) = 120.0 + 95.0 = 215.0 kWh; readings: the old meter's
   // 5th, 10th and last index, the new meter's first index, 12th and 30th.
-  const usage = await unitMeterUsage(t.deps, sensor, NOV.from, NOV.to);
-  assert.deepEqual({ ...usage, delta: r3(usage.delta) }, { delta: 215, readings: 6, manual: 0 });
+  assert.deepEqual(await usage(w, "NEW-2"), { delta: 215, readings: 6, manual: 0 });
 
   // The daily chart: 5th 1420.5 - 1380.0 = 40.5; 10th 1500.0 - 1420.5 = 79.5 (the new meter
   // starts from its own first index); 12th 12.7 - 0.2 = 12.5; 30th 95.2 - 12.7 = 82.5.
@@ -149,13 +157,7 @@ test("a new serial number in the sensor edit starts a new meter; the old one's r
   await readings(t, "NEW-3", [[L(11, 5, 12), 3.0], [L(11, 20, 12), 43.0]]);
   // (25.0 - 10.0) + (43.0 - 3.0) = 15.0 + 40.0 = 55.0 kWh (the new meter's first reading is
   // its starting point: no delta from 25.0 to 3.0).
-  const usage = await unitMeterUsage(
-    t.deps,
-    { id: w.sensorId, serial_number: "NEW-3" },
-    NOV.from,
-    NOV.to,
-  );
-  assert.deepEqual({ ...usage, delta: r3(usage.delta) }, { delta: 55, readings: 4, manual: 0 });
+  assert.deepEqual(await usage(w, "NEW-3"), { delta: 55, readings: 4, manual: 0 });
   assert.deepEqual(nonZero(await novemberDays(w)), [["03", 15], ["20", 40]]);
   const history = await (await call(t, "GET", `${w.base}/meters`, { token: w.token })).json();
   assert.deepEqual(history.meters.map((m: { serial: string; to: number | null }) => m), [
@@ -173,15 +175,15 @@ test("a manual reading between real readings splits the energy exactly at it", a
   assert.partialDeepStrictEqual(await res.json(), {
     reading: { at: L(11, 10, 12), kwh: 130, note: "Lectura en sitio", by: w.admin.id },
   });
-  const sensor = { id: w.sensorId, serial_number: "SIM0001" };
-  const usage = async (from: number, to: number) => {
-    const u = await unitMeterUsage(t.deps, sensor, from, to);
-    return { ...u, delta: r3(u.delta) };
-  };
   // 130.0 - 100.0 = 30.0 up to the reading, 160.0 - 130.0 = 30.0 after it.
-  assert.deepEqual(await usage(NOV.from, L(11, 10, 13)), { delta: 30, readings: 1, manual: 1 });
-  assert.deepEqual(await usage(L(11, 10, 13), NOV.to), { delta: 30, readings: 1, manual: 0 });
-  assert.deepEqual(await usage(NOV.from, NOV.to), { delta: 60, readings: 2, manual: 1 });
+  const upTo = L(11, 10, 13);
+  assert.deepEqual(await usage(w, "SIM0001", NOV.from, upTo), {
+    delta: 30,
+    readings: 1,
+    manual: 1,
+  });
+  assert.deepEqual(await usage(w, "SIM0001", upTo, NOV.to), { delta: 30, readings: 1, manual: 0 });
+  assert.deepEqual(await usage(w, "SIM0001"), { delta: 60, readings: 2, manual: 1 });
   assert.deepEqual(nonZero(await novemberDays(w)), [["10", 30], ["20", 30]]);
 
   // The same reading again changes nothing.
@@ -189,7 +191,7 @@ test("a manual reading between real readings splits the energy exactly at it", a
   assert.equal(again.status, 201);
   const listed = await (await call(t, "GET", `${w.base}/meters`, { token: w.token })).json();
   assert.equal(listed.readings.length, 1);
-  assert.deepEqual(await usage(NOV.from, NOV.to), { delta: 60, readings: 2, manual: 1 });
+  assert.deepEqual(await usage(w, "SIM0001"), { delta: 60, readings: 2, manual: 1 });
 });
 
 test("a meter without network counts from its manual readings alone", async (w) => {
@@ -202,13 +204,7 @@ test("a meter without network counts from its manual readings alone", async (w) 
     assert.equal(res.status, 201);
   }
   // 75.5 - 50.0 = 25.5 kWh, counted on the 25th.
-  const u = await unitMeterUsage(
-    t.deps,
-    { id: w.sensorId, serial_number: "SIM0001" },
-    NOV.from,
-    NOV.to,
-  );
-  assert.deepEqual({ ...u, delta: r3(u.delta) }, { delta: 25.5, readings: 2, manual: 2 });
+  assert.deepEqual(await usage(w, "SIM0001"), { delta: 25.5, readings: 2, manual: 2 });
   assert.deepEqual(nonZero(await novemberDays(w)), [["25", 25.5]]);
 });
 
@@ -252,13 +248,7 @@ test("bad manual readings are refused with the field's message and change nothin
   }
   const listed = await (await call(t, "GET", `${w.base}/meters`, { token: w.token })).json();
   assert.deepEqual(listed.readings.map((r: { kwh: number }) => r.kwh), [130]);
-  const u = await unitMeterUsage(
-    t.deps,
-    { id: w.sensorId, serial_number: "SIM0001" },
-    NOV.from,
-    NOV.to,
-  );
-  assert.deepEqual({ ...u, delta: r3(u.delta) }, { delta: 60, readings: 2, manual: 1 });
+  assert.deepEqual(await usage(w, "SIM0001"), { delta: 60, readings: 2, manual: 1 });
 });
 
 test("a replacement that cannot be recorded is refused and changes nothing", async (w) => {
@@ -371,13 +361,7 @@ test("the sensor page lists the meters and manual readings; its form refuses a b
   );
   // 130.0 - 100.0 = 30.0 up to the reading; 160.0 - 130.0 = 30.0 after it, before the change;
   // readings: the manual one, the old meter's 20th, the new meter's first index.
-  const u = await unitMeterUsage(
-    t.deps,
-    { id: w.sensorId, serial_number: "NEW-9" },
-    NOV.from,
-    NOV.to,
-  );
-  assert.deepEqual({ ...u, delta: r3(u.delta) }, { delta: 60, readings: 3, manual: 1 });
+  assert.deepEqual(await usage(w, "NEW-9"), { delta: 60, readings: 3, manual: 1 });
 });
 
 test("reads cut to windows count a window's readings exactly and a shared hour once", async (w) => {

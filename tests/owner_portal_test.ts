@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
-import { account, call, testsWith } from "./_helpers.ts";
+import { account, assertIncludesAll, call, testsWith } from "./_helpers.ts";
 import { pdfText } from "./_pdf_text.ts";
 import { runBilling } from "../services/billing/mod.ts";
 import { createStatusService } from "../services/devices/mod.ts";
@@ -29,29 +29,32 @@ const html = async (res: Response) => {
   return text.replace(/<!-- -->/g, "");
 };
 
+/** The owner's page at `path`, answered 200. */
+async function ownerPage(w: World, path: string): Promise<string> {
+  const res = await call(w.t, "GET", path, { token: w.customer });
+  assert.equal(res.status, 200, path);
+  return await html(res);
+}
+
+type World = Awaited<ReturnType<typeof world>>;
+
 /** A test with a fresh {@link world}, closed afterwards. */
 const test = testsWith(world, (w) => w.t.close());
 
 test("the installation shows its units, the month's billing summary and total profit", async (w) => {
-  const res = await call(w.t, "GET", `/customer/installations/${w.stationId}?month=2026-01`, {
-    token: w.customer,
-  });
-  assert.equal(res.status, 200);
-  const page = await html(res);
-  for (
-    const expected of [
-      "Norte",
-      "Depto 1",
-      "Depto 2",
-      "200.00 kWh",
-      "300.50 kWh",
-      "72.15 MXN", // commission
-      "19.54 MXN", // tax
-      "141.69 MXN", // total
-      "788.05 MXN", // the owner's profit: 929.74 − 141.69
-      `/customer/installations/${w.stationId}/unit/${w.sensors[0]}`,
-    ]
-  ) assert.ok(page.includes(expected), `missing "${expected}"`);
+  const page = await ownerPage(w, `/customer/installations/${w.stationId}?month=2026-01`);
+  assertIncludesAll(page, [
+    "Norte",
+    "Depto 1",
+    "Depto 2",
+    "200.00 kWh",
+    "300.50 kWh",
+    "72.15 MXN", // commission
+    "19.54 MXN", // tax
+    "141.69 MXN", // total
+    "788.05 MXN", // the owner's profit: 929.74 − 141.69
+    `/customer/installations/${w.stationId}/unit/${w.sensors[0]}`,
+  ]);
   // Only the total is metered: the phases split 40/35/25.
   assert.ok(page.includes("Phase A: 80.00 kWh (40%)"));
   assert.ok(page.includes("Phase C: 50.00 kWh (25%)"));
@@ -145,28 +148,19 @@ test("the unit page shows live phases, uptime and the recent disconnections", as
     },
   }]);
   await w.t.deps.telemetry.flush();
-  const res = await call(
-    w.t,
-    "GET",
-    `/customer/installations/${w.stationId}/unit/${w.sensors[0]}`,
-    { token: w.customer },
-  );
-  assert.equal(res.status, 200);
-  const page = await html(res);
-  for (
-    const expected of [
-      "Depto 1",
-      "Station: Norte",
-      "1500.00", // current power, W
-      "700.00",
-      "127.40",
-      "5.50",
-      "Showing 5 most recent events out of 7 total",
-      "Resolved",
-      "SIM-A",
-      "92%",
-    ]
-  ) assert.ok(page.includes(expected), `missing "${expected}"`);
+  const page = await ownerPage(w, `/customer/installations/${w.stationId}/unit/${w.sensors[0]}`);
+  assertIncludesAll(page, [
+    "Depto 1",
+    "Station: Norte",
+    "1500.00", // current power, W
+    "700.00",
+    "127.40",
+    "5.50",
+    "Showing 5 most recent events out of 7 total",
+    "Resolved",
+    "SIM-A",
+    "92%",
+  ]);
   assert.equal((page.match(/30 min/g) ?? []).length, 5);
 });
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
-import { account, call, testsWith } from "./_helpers.ts";
+import { account, assertIncludesAll, call, testsWith } from "./_helpers.ts";
 import { pdfText } from "./_pdf_text.ts";
 import { runBilling } from "../services/billing/mod.ts";
 
@@ -48,27 +48,25 @@ test("the monthly unit report is a PDF with the bill's tiers, amounts and names"
   const { pages, lines } = await pdfText(bytes);
   assert.equal(pages, 1);
   const text = lines.join("\n");
-  for (
-    const expected of [
-      "Energy Portal",
-      "Unit Bill Report",
-      "January 2026 (2026-01)",
-      "Norte (ST-B1)",
-      "Depto 1 (unit_1)",
-      "Monterrey",
-      "200.00 kWh",
-      "$150.00 MXN", // low tier 150 kWh × 1
-      "$100.00 MXN", // middle tier 50 kWh × 2
-      "$40.00 MXN", // base tariff
-      "$290.00 MXN", // tax base
-      "$46.40 MXN", // tax 16 %
-      "$336.40 MXN", // total
-      "Tax (16.0 %)",
-      "2026-02-17",
-      "Pending",
-      "Zone Prices: Tiered",
-    ]
-  ) assert.ok(text.includes(expected), `missing "${expected}" in:\n${text}`);
+  assertIncludesAll(text, [
+    "Energy Portal",
+    "Unit Bill Report",
+    "January 2026 (2026-01)",
+    "Norte (ST-B1)",
+    "Depto 1 (unit_1)",
+    "Monterrey",
+    "200.00 kWh",
+    "$150.00 MXN", // low tier 150 kWh × 1
+    "$100.00 MXN", // middle tier 50 kWh × 2
+    "$40.00 MXN", // base tariff
+    "$290.00 MXN", // tax base
+    "$46.40 MXN", // tax 16 %
+    "$336.40 MXN", // total
+    "Tax (16.0 %)",
+    "2026-02-17",
+    "Pending",
+    "Zone Prices: Tiered",
+  ], ` in:\n${text}`);
 });
 
 test("the customer report lists the unit bills, the station bill and both profits", async (w) => {
@@ -83,23 +81,21 @@ test("the customer report lists the unit bills, the station bill and both profit
     `attachment; filename="customer_report_${w.stationId}_2026-01_en.pdf"`,
   );
   const text = (await pdfText(new Uint8Array(await res.arrayBuffer()))).lines.join("\n");
-  for (
-    const expected of [
-      "Customer Billing Report",
-      "Carmen Núñez",
-      "Depto 1",
-      "Depto 2",
-      "$336.40 MXN",
-      "$593.34 MXN",
-      "$929.74 MXN", // tenant payments
-      "$72.15 MXN", // commission 10 % of 721.50
-      "$50.00 MXN", // fee 2 × 25
-      "$19.54 MXN", // tax 16 % of 122.15
-      "$141.69 MXN", // total amount
-      "$122.15 MXN", // provider profit
-      "$788.05 MXN", // customer profit 929.74 − 141.69
-    ]
-  ) assert.ok(text.includes(expected), `missing "${expected}" in:\n${text}`);
+  assertIncludesAll(text, [
+    "Customer Billing Report",
+    "Carmen Núñez",
+    "Depto 1",
+    "Depto 2",
+    "$336.40 MXN",
+    "$593.34 MXN",
+    "$929.74 MXN", // tenant payments
+    "$72.15 MXN", // commission 10 % of 721.50
+    "$50.00 MXN", // fee 2 × 25
+    "$19.54 MXN", // tax 16 % of 122.15
+    "$141.69 MXN", // total amount
+    "$122.15 MXN", // provider profit
+    "$788.05 MXN", // customer profit 929.74 − 141.69
+  ], ` in:\n${text}`);
 });
 
 test("reports are drawn in Spanish and German with local money formats", async (w) => {

@@ -6,7 +6,7 @@
  * 40.00; tax 16 %; commission 10 %, fee 25.00 per unit, customer tax 16 %).
  */
 import assert from "node:assert/strict";
-import { account, call } from "./_helpers.ts";
+import { account, call, testsWith } from "./_helpers.ts";
 import { type BillingWorld, billingWorld, payBill } from "./_billing_world.ts";
 import { dayStart } from "../core/local_time.ts";
 import { listCustomerBills, listUnitBills, type StoredUnitBill } from "../db/bills.ts";
@@ -15,12 +15,21 @@ import { listNotifications } from "../db/notifications.ts";
 
 const OFFSET = -360;
 const at = (date: string) => dayStart(date, OFFSET);
+/** {@link at} as the API and the bills write it (ISO 8601, UTC). */
+const atText = (date: string) => new Date(at(date)).toISOString();
 
 /** A world whose clock stands at `now`, with tenant C (no unit yet) besides A and B. */
 async function world(now: string): Promise<BillingWorld & { c: { id: number; token: string } }> {
   const w = await billingWorld({ now: Date.parse(now) });
   const c = await account(w.t, "user", { full_name: "Carla Nueva" });
   return { ...w, c: { id: c.user.id, token: c.token } };
+}
+
+type World = Awaited<ReturnType<typeof world>>;
+
+/** `Deno.test` in a {@link world} whose clock stands at `now`, closed however the test ends. */
+function test(name: string, now: string, fn: (w: World) => Promise<void>): void {
+  testsWith(() => world(now), (w) => w.t.close())(name, fn);
 }
 
 /** Counter readings of a meter: [date-time in local time, kWh]. */
@@ -53,9 +62,10 @@ const figures = (b: StoredUnitBill) => ({
   tenancy_to: b.tenancy_to,
 });
 
-Deno.test("a move on the 16th of a 30-day month: one bill for each tenant, base and blocks halved", async () => {
-  const w = await world("2026-10-05T18:00:00Z");
-  try {
+test(
+  "a move on the 16th of a 30-day month: one bill for each tenant, base and blocks halved",
+  "2026-10-05T18:00:00Z",
+  async (w) => {
     // Meter A: 1000 kWh at the start of September, 1100 at the handover, 1150 at the end.
     await readings(w, "SIM-A", [
       ["2026-08-31T23:00:00", 1000],
@@ -81,8 +91,8 @@ Deno.test("a move on the 16th of a 30-day month: one bill for each tenant, base 
         t.to,
       ]),
       [
-        [w.tenants[0], null, new Date(at("2026-09-16")).toISOString()],
-        [w.c.id, new Date(at("2026-09-16")).toISOString(), null],
+        [w.tenants[0], null, atText("2026-09-16")],
+        [w.c.id, atText("2026-09-16"), null],
       ],
     );
 
@@ -98,8 +108,8 @@ Deno.test("a move on the 16th of a 30-day month: one bill for each tenant, base 
       base_tariff: 2000,
       tax_cost: 2320,
       total_cost: 16820,
-      tenancy_from: new Date(at("2026-09-01")).toISOString(),
-      tenancy_to: new Date(at("2026-09-16")).toISOString(),
+      tenancy_from: atText("2026-09-01"),
+      tenancy_to: atText("2026-09-16"),
     });
     // C, the other 15 days, 50 kWh: 50 × 1.00 = 50.00; base 20.00; tax 11.20; total 81.20.
     assert.deepEqual(figures(c), {
@@ -109,8 +119,8 @@ Deno.test("a move on the 16th of a 30-day month: one bill for each tenant, base 
       base_tariff: 2000,
       tax_cost: 1120,
       total_cost: 8120,
-      tenancy_from: new Date(at("2026-09-16")).toISOString(),
-      tenancy_to: new Date(at("2026-10-01")).toISOString(),
+      tenancy_from: atText("2026-09-16"),
+      tenancy_to: atText("2026-10-01"),
     });
     // The station bill sums every bill: commission 10 % of 175.00 (+ unit_2's 0) = 17.50;
     // the fee counts units, not bills: 2 × 25.00; customer tax 16 % of 67.50 = 10.80.
@@ -145,14 +155,13 @@ Deno.test("a move on the 16th of a 30-day month: one bill for each tenant, base 
       [fixed.energy_cost, fixed.base_tariff, fixed.tax_cost, fixed.total_cost, fixed.tenancy_to],
       [10500, 2000, 2000, 14500, a.tenancy_to],
     );
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("a move on the 16th of a 31-day month: 15 and 16 days, base tariff parts add up to 40.00", async () => {
-  const w = await world("2026-11-03T18:00:00Z");
-  try {
+test(
+  "a move on the 16th of a 31-day month: 15 and 16 days, base tariff parts add up to 40.00",
+  "2026-11-03T18:00:00Z",
+  async (w) => {
     await readings(w, "SIM-A", [
       ["2026-10-01T01:00:00", 0],
       ["2026-10-15T23:00:00", 10],
@@ -171,14 +180,13 @@ Deno.test("a move on the 16th of a 31-day month: 15 and 16 days, base tariff par
     assert.deepEqual([a.energy_consumption, c.energy_consumption], [10, 20]);
     // A: 10.00 + 19.35 = 29.35, tax 4.70, 34.05. C: 20.00 + 20.65 = 40.65, tax 6.50, 47.15.
     assert.deepEqual([a.total_cost, c.total_cost], [3405, 4715]);
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("a move-out with a reading is billed at once and paid; the month's run bills the newcomer and the vacant days", async () => {
-  const w = await world("2026-10-12T18:00:00Z");
-  try {
+test(
+  "a move-out with a reading is billed at once and paid; the month's run bills the newcomer and the vacant days",
+  "2026-10-12T18:00:00Z",
+  async (w) => {
     await readings(w, "SIM-A", [
       ["2026-09-30T23:00:00", 2000],
       ["2026-10-01T01:00:00", 2000],
@@ -269,14 +277,13 @@ Deno.test("a move-out with a reading is billed at once and paid; the month's run
     });
     assert.ok([403, 404].includes(other.status), `A must not read C's bill (${other.status})`);
     await other.body?.cancel();
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("dates that contradict a finalized bill, the current tenancy or the calendar are refused and change nothing", async () => {
-  const w = await world("2026-10-05T18:00:00Z");
-  try {
+test(
+  "dates that contradict a finalized bill, the current tenancy or the calendar are refused and change nothing",
+  "2026-10-05T18:00:00Z",
+  async (w) => {
     await readings(w, "SIM-A", [["2026-09-01T01:00:00", 0], ["2026-09-30T23:00:00", 10]]);
     await runBilling(w.t.deps, w.zoneId, "2026-09");
     const [bill] = await unitBills(w, "unit_1");
@@ -318,14 +325,13 @@ Deno.test("dates that contradict a finalized bill, the current tenancy or the ca
       effective_from: "2026-10-02",
     });
     assert.equal(ok.status, 200);
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("a meter that sent nothing all month: billed by estimate, flagged, never settled by itself; a unit without a meter gets no bill", async () => {
-  const w = await world("2026-10-05T18:00:00Z");
-  try {
+test(
+  "a meter that sent nothing all month: billed by estimate, flagged, never settled by itself; a unit without a meter gets no bill",
+  "2026-10-05T18:00:00Z",
+  async (w) => {
     // unit_2's meter is removed: the unit stays, without a meter. unit_1's meter said nothing.
     const del = await call(w.t, "DELETE", `/api/devices/${w.stationId}/sensors/${w.sensors[1]}`, {
       token: w.admin,
@@ -343,14 +349,13 @@ Deno.test("a meter that sent nothing all month: billed by estimate, flagged, nev
       run.missing_readings.map((m) => [m.unit_id, m.days, m.of]),
       [["unit_1", 30, 30]],
     );
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("access follows the tenancy: the old tenant keeps their bills and loses the unit, the newcomer sees nothing from before", async () => {
-  const w = await world("2026-10-20T18:00:00Z");
-  try {
+test(
+  "access follows the tenancy: the old tenant keeps their bills and loses the unit, the newcomer sees nothing from before",
+  "2026-10-20T18:00:00Z",
+  async (w) => {
     await readings(w, "SIM-A", [
       ["2026-09-01T01:00:00", 900],
       ["2026-09-30T23:00:00", 1000],
@@ -430,14 +435,13 @@ Deno.test("access follows the tenancy: the old tenant keeps their bills and lose
       assert.equal(res.status, status, `${who} GET ${path}: ${text}`);
       check?.(JSON.parse(text));
     }
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("a run killed after committing bills and before telling tenants: the next run (or sweep) tells each once", async () => {
-  const w = await world("2026-10-05T18:00:00Z");
-  try {
+test(
+  "a run killed after committing bills and before telling tenants: the next run (or sweep) tells each once",
+  "2026-10-05T18:00:00Z",
+  async (w) => {
     await readings(w, "SIM-A", [["2026-09-01T01:00:00", 0], ["2026-09-30T23:00:00", 40]]);
     await readings(w, "SIM-B", [["2026-09-01T01:00:00", 0], ["2026-09-30T23:00:00", 60]]);
     const notices = async (tenant: number) =>
@@ -467,14 +471,13 @@ Deno.test("a run killed after committing bills and before telling tenants: the n
     await runBilling(w.t.deps, w.zoneId, "2026-09");
     await sweepOverdue(w.t.deps);
     assert.deepEqual([await notices(w.tenants[0]), await notices(w.tenants[1])], [1, 1]);
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("an access code's move-in date starts the tenancy of the tenant who registers with it; a bad date is refused", async () => {
-  const w = await world("2026-10-20T18:00:00Z");
-  try {
+test(
+  "an access code's move-in date starts the tenancy of the tenant who registers with it; a bad date is refused",
+  "2026-10-20T18:00:00Z",
+  async (w) => {
     // unit_1 is left first, then offered by a code whose tenant moved in on the 12th.
     const out = await post(w, `/api/devices/remove-tenant/${w.sensors[0]}`, {
       effective_from: "2026-10-05",
@@ -517,9 +520,7 @@ Deno.test("an access code's move-in date starts the tenancy of the tenant who re
         t.tenant_id,
         t.from,
       ]),
-      [[w.tenants[0], null], [id, new Date(at("2026-10-12")).toISOString()]],
+      [[w.tenants[0], null], [id, atText("2026-10-12")]],
     );
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);

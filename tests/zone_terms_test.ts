@@ -10,8 +10,8 @@
 import assert from "node:assert/strict";
 import { call } from "./_helpers.ts";
 import {
+  billingTest,
   type BillingWorld,
-  billingWorld,
   processPeriod,
   tieredZone,
   unitBillOf,
@@ -167,9 +167,12 @@ const SAVES = {
 
 for (const c of CASES) {
   for (const [how, save] of Object.entries(SAVES)) {
-    Deno.test(`zone edit, ${c.name}, as a ${how}: answered from April, March keeps the old terms`, async () => {
-      const w = await billingWorld({ now: NOW });
-      try {
+    billingTest(
+      `zone edit, ${c.name}, as a ${how}: answered from April, March keeps the old terms`,
+      {
+        now: NOW,
+      },
+      async (w) => {
         await save(w, c.edit);
         // April's version is in force today (April 10th): the zone and its list row answer it.
         const { one, row } = await answered(w);
@@ -180,16 +183,15 @@ for (const c of CASES) {
         w.clock.now = MAY;
         await run(w, "2026-04", c.kwh);
         assert.deepEqual(await c.figures(w, "2026-04"), c.after, "April");
-      } finally {
-        await w.t.close();
-      }
-    });
+      },
+    );
   }
 }
 
-Deno.test("a commission corrected without effective_from is answered at once and bills the next run", async () => {
-  const w = await billingWorld({ now: NOW });
-  try {
+billingTest(
+  "a commission corrected without effective_from is answered at once and bills the next run",
+  { now: NOW },
+  async (w) => {
     const answer = await put(w, tieredZone({ customer_commission: 25 }));
     assert.equal(answer.customer_commission, 25);
     const { one, row } = await answered(w);
@@ -200,14 +202,13 @@ Deno.test("a commission corrected without effective_from is answered at once and
     // The edit page shows the corrected commission.
     const page = await call(w.t, "GET", `/admin/zones/${w.zoneId}/edit`, { token: w.admin });
     assert.match(await page.text(), /name="customer_commission"[^>]*value="25"/);
-  } finally {
-    await w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("owner terms from a later month wait for it; a correction of terms alone adds no price history", async () => {
-  const w = await billingWorld({ now: NOW });
-  try {
+billingTest(
+  "owner terms from a later month wait for it; a correction of terms alone adds no price history",
+  { now: NOW },
+  async (w) => {
     const later = await put(w, tieredZone({ customer_fee: 30, effective_from: "2026-06" }));
     assert.equal(later.customer_fee, 25);
     await put(w, tieredZone({ customer_commission: 12 }));
@@ -229,14 +230,13 @@ Deno.test("owner terms from a later month wait for it; a correction of terms alo
       token: w.admin,
     })).json();
     assert.equal(history.length, 2);
-  } finally {
-    await w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("the zone's identity (name, billing type) applies at once, whatever month the version starts", async () => {
-  const w = await billingWorld({ now: NOW });
-  try {
+billingTest(
+  "the zone's identity (name, billing type) applies at once, whatever month the version starts",
+  { now: NOW },
+  async (w) => {
     const edit = { name: "Norte 2", billing_type: "bimonthly" };
     const answer = await put(
       w,
@@ -254,7 +254,5 @@ Deno.test("the zone's identity (name, billing type) applies at once, whatever mo
       versions.map((v: Record<string, unknown>) => [v.name, v.billing_type, v.customer_fee]),
       [["Norte 2", "bimonthly", 25], ["Norte 2", "bimonthly", 30]],
     );
-  } finally {
-    await w.t.close();
-  }
-});
+  },
+);

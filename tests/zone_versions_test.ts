@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { account, call, testApp } from "./_helpers.ts";
 import {
+  billingTest,
   type BillingWorld,
-  billingWorld,
   meter,
   processPeriod,
   tieredZone,
@@ -30,9 +30,10 @@ const body = (prices: Record<string, number>, extra: Record<string, unknown> = {
 /** 200 kWh at the world's tiers: 150 × 1 + 50 × 2 = 250, base 40, tax 16 %: 336.40. */
 const OLD_TOTAL = 33640;
 
-Deno.test("new prices from next month leave last month's run and a recalculation at the old prices", async () => {
-  const w = await billingWorld({ now: NOW });
-  try {
+billingTest(
+  "new prices from next month leave last month's run and a recalculation at the old prices",
+  { now: NOW },
+  async (w) => {
     await run(w, "2026-02", 200);
     assert.equal((await unitBillOf(w, "2026-02")).total_cost, OLD_TOTAL);
     await meter(w.t, "SIM-A", "2026-03", 200);
@@ -89,14 +90,13 @@ Deno.test("new prices from next month leave last month's run and a recalculation
     const zone = await (await call(w.t, "GET", `/api/zones/${w.zoneId}`, { token: w.admin }))
       .json();
     assert.equal(zone.price_low, 2);
-  } finally {
-    await w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("without effective_from the version in force is corrected; a bad month changes nothing", async () => {
-  const w = await billingWorld({ now: NOW });
-  try {
+billingTest(
+  "without effective_from the version in force is corrected; a bad month changes nothing",
+  { now: NOW },
+  async (w) => {
     const path = `/api/zones/${w.zoneId}`;
     const later = await call(w.t, "PUT", path, {
       token: w.admin,
@@ -128,126 +128,118 @@ Deno.test("without effective_from the version in force is corrected; a bad month
     const tenant = await call(w.t, "GET", `${path}/versions`, { token: w.tenantTokens[0] });
     assert.equal(tenant.status, 403);
     await tenant.body?.cancel();
-  } finally {
-    await w.t.close();
-  }
+  },
+);
+
+billingTest("a unit whose 12-month average crosses the zone's limit is flagged on its bill", {
+  now: NOW,
+  zone: { dac_limit_kwh: 250 },
+}, async (w) => {
+  await run(w, "2026-01", 200);
+  await run(w, "2026-02", 200);
+  await run(w, "2026-03", 400);
+  const feb = (await unitBillOf(w, "2026-02")).calculation_details;
+  assert.deepEqual(feb.high_consumption, {
+    average_kwh: 200,
+    months: 2,
+    limit_kwh: 250,
+    exceeded: false,
+  });
+  const id = (await unitBillOf(w, "2026-03")).id;
+  const { bills } = await (await call(w.t, "GET", "/api/bills", { token: w.admin })).json();
+  const march = bills.find((b: { id: number }) => b.id === id);
+  assert.deepEqual(march.calculation_details.high_consumption, {
+    average_kwh: 266.67,
+    months: 3,
+    limit_kwh: 250,
+    exceeded: true,
+  });
+  // The unit billing list and the unit report show the flag and the average.
+  const page = async (path: string) => {
+    const res = await call(w.t, "GET", path, { token: w.admin });
+    assert.equal(res.status, 200, path);
+    return await res.text();
+  };
+  const list = await page(`/admin/billing?zone_id=${w.zoneId}&year=2026&period=2026-03`);
+  assert.match(list, /data-testid="dac-flag"[^>]*title="[^"]*266\.67/);
+  const febList = await page(`/admin/billing?zone_id=${w.zoneId}&year=2026&period=2026-02`);
+  assert.doesNotMatch(febList, /data-testid="dac-flag"/);
+  const report = await page(`/admin/report/station/${w.stationId}/unit/unit_1?month=2026-03`);
+  assert.match(report, /data-testid="high-consumption" data-exceeded="true"/);
+  assert.match(report, /266\.67 kWh/);
+  // The tenant's bill says so too, in their language (Spanish).
+  const bill = await call(w.t, "GET", "/user/billing?period=2026-03", {
+    token: w.tenantTokens[0],
+  });
+  assert.match(await bill.text(), /Alto consumo: promedio de 12 meses 266\.67 kWh/);
+  const pdfPath = `/admin/report/station/${w.stationId}/pdf?type=unit&period=2026-03&unit=unit_1`;
+  const pdf = await call(w.t, "GET", `${pdfPath}&language=en`, { token: w.admin });
+  const { lines } = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+  assert.match(lines.join(" "), /High consumption: 12-month average 266\.67 kWh/);
 });
 
-Deno.test("a unit whose 12-month average crosses the zone's limit is flagged on its bill", async () => {
-  const w = await billingWorld({ now: NOW, zone: { dac_limit_kwh: 250 } });
-  try {
-    await run(w, "2026-01", 200);
-    await run(w, "2026-02", 200);
-    await run(w, "2026-03", 400);
-    const feb = (await unitBillOf(w, "2026-02")).calculation_details;
-    assert.deepEqual(feb.high_consumption, {
-      average_kwh: 200,
-      months: 2,
-      limit_kwh: 250,
-      exceeded: false,
-    });
-    const id = (await unitBillOf(w, "2026-03")).id;
-    const { bills } = await (await call(w.t, "GET", "/api/bills", { token: w.admin })).json();
-    const march = bills.find((b: { id: number }) => b.id === id);
-    assert.deepEqual(march.calculation_details.high_consumption, {
-      average_kwh: 266.67,
-      months: 3,
-      limit_kwh: 250,
-      exceeded: true,
-    });
-    // The unit billing list and the unit report show the flag and the average.
-    const page = async (path: string) => {
-      const res = await call(w.t, "GET", path, { token: w.admin });
-      assert.equal(res.status, 200, path);
-      return await res.text();
-    };
-    const list = await page(`/admin/billing?zone_id=${w.zoneId}&year=2026&period=2026-03`);
-    assert.match(list, /data-testid="dac-flag"[^>]*title="[^"]*266\.67/);
-    const febList = await page(`/admin/billing?zone_id=${w.zoneId}&year=2026&period=2026-02`);
-    assert.doesNotMatch(febList, /data-testid="dac-flag"/);
-    const report = await page(`/admin/report/station/${w.stationId}/unit/unit_1?month=2026-03`);
-    assert.match(report, /data-testid="high-consumption" data-exceeded="true"/);
-    assert.match(report, /266\.67 kWh/);
-    // The tenant's bill says so too, in their language (Spanish).
-    const bill = await call(w.t, "GET", "/user/billing?period=2026-03", {
-      token: w.tenantTokens[0],
-    });
-    assert.match(await bill.text(), /Alto consumo: promedio de 12 meses 266\.67 kWh/);
-    const pdfPath = `/admin/report/station/${w.stationId}/pdf?type=unit&period=2026-03&unit=unit_1`;
-    const pdf = await call(w.t, "GET", `${pdfPath}&language=en`, { token: w.admin });
-    const { lines } = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
-    assert.match(lines.join(" "), /High consumption: 12-month average 266\.67 kWh/);
-  } finally {
-    await w.t.close();
-  }
+billingTest("a zone of the spec's fields bills as before: no flag, no minimum, no fixed charge", {
+  now: NOW,
+}, async (w) => {
+  await run(w, "2026-03", 10);
+  const b = await unitBillOf(w, "2026-03");
+  assert.equal(b.energy_cost, 1000);
+  assert.equal(b.base_tariff, 4000);
+  assert.deepEqual(Object.keys(b.calculation_details).sort(), [
+    "pricing_mode",
+    "season",
+    "summer_days",
+    "tiers",
+    "winter_days",
+  ]);
 });
 
-Deno.test("a zone of the spec's fields bills as before: no flag, no minimum, no fixed charge", async () => {
-  const w = await billingWorld({ now: NOW });
-  try {
-    await run(w, "2026-03", 10);
-    const b = await unitBillOf(w, "2026-03");
-    assert.equal(b.energy_cost, 1000);
-    assert.equal(b.base_tariff, 4000);
-    assert.deepEqual(Object.keys(b.calculation_details).sort(), [
-      "pricing_mode",
-      "season",
-      "summer_days",
-      "tiers",
-      "winter_days",
-    ]);
-  } finally {
-    await w.t.close();
-  }
+billingTest("a bimonthly period spanning a new version is split by days and says so", {
+  now: NOW,
+  zone: { billing_type: "bimonthly" },
+}, async (w) => {
+  const res = await call(w.t, "PUT", `/api/zones/${w.zoneId}`, {
+    token: w.admin,
+    json: body({ price_low: 2, price_middle: 4, price_high: 6 }, {
+      billing_type: "bimonthly",
+      effective_from: "2026-02",
+    }),
+  });
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  await run(w, "2026-01-02", 200);
+  const b = await unitBillOf(w, "2026-01-02");
+  const details = b.calculation_details;
+  assert.deepEqual(details.price_versions, [
+    { applies_from: null, from: "2026-01-01", to: "2026-01-31", days: 31 },
+    { applies_from: "2026-02-01", from: "2026-02-01", to: "2026-02-28", days: 28 },
+  ]);
+  // Each tier, base and tax weighted by days (31 and 28 of 59), each rounded half up:
+  // energy 7881 + 5254 + 14237 + 9492, base 2102 + 1898, tax 2438 + 4100 (cents).
+  assert.equal(b.energy_cost, 36864);
+  assert.equal(b.base_tariff, 4000);
+  assert.equal(b.tax_cost, 6538);
+  assert.equal(b.total_cost, 47402);
+  const kept = b.zone_snapshot!.price_versions!.map((v) => v.applies_from);
+  assert.deepEqual(kept, [null, "2026-02-01"]);
+  const report = await call(
+    w.t,
+    "GET",
+    `/admin/report/station/${w.stationId}/unit/unit_1?month=2026-01-02`,
+    { token: w.admin },
+  );
+  const html = await report.text();
+  assert.equal(
+    (html.match(/data-testid="price-version-part"/g) ?? []).length,
+    2,
+    html.slice(0, 200),
+  );
 });
 
-Deno.test("a bimonthly period spanning a new version is split by days and says so", async () => {
-  const w = await billingWorld({ now: NOW, zone: { billing_type: "bimonthly" } });
-  try {
-    const res = await call(w.t, "PUT", `/api/zones/${w.zoneId}`, {
-      token: w.admin,
-      json: body({ price_low: 2, price_middle: 4, price_high: 6 }, {
-        billing_type: "bimonthly",
-        effective_from: "2026-02",
-      }),
-    });
-    assert.equal(res.status, 200);
-    await res.body?.cancel();
-    await run(w, "2026-01-02", 200);
-    const b = await unitBillOf(w, "2026-01-02");
-    const details = b.calculation_details;
-    assert.deepEqual(details.price_versions, [
-      { applies_from: null, from: "2026-01-01", to: "2026-01-31", days: 31 },
-      { applies_from: "2026-02-01", from: "2026-02-01", to: "2026-02-28", days: 28 },
-    ]);
-    // Each tier, base and tax weighted by days (31 and 28 of 59), each rounded half up:
-    // energy 7881 + 5254 + 14237 + 9492, base 2102 + 1898, tax 2438 + 4100 (cents).
-    assert.equal(b.energy_cost, 36864);
-    assert.equal(b.base_tariff, 4000);
-    assert.equal(b.tax_cost, 6538);
-    assert.equal(b.total_cost, 47402);
-    const kept = b.zone_snapshot!.price_versions!.map((v) => v.applies_from);
-    assert.deepEqual(kept, [null, "2026-02-01"]);
-    const report = await call(
-      w.t,
-      "GET",
-      `/admin/report/station/${w.stationId}/unit/unit_1?month=2026-01-02`,
-      { token: w.admin },
-    );
-    const html = await report.text();
-    assert.equal(
-      (html.match(/data-testid="price-version-part"/g) ?? []).length,
-      2,
-      html.slice(0, 200),
-    );
-  } finally {
-    await w.t.close();
-  }
-});
-
-Deno.test("tenants see the version in force in the business time zone: not a later one, a past one only from its day", async () => {
-  const w = await billingWorld({ now: NOW });
-  try {
+billingTest(
+  "tenants see the version in force in the business time zone: not a later one, a past one only from its day",
+  { now: NOW },
+  async (w) => {
     const path = `/api/zones/${w.zoneId}`;
     const put = async (json: Record<string, unknown>) => {
       const res = await call(w.t, "PUT", path, { token: w.admin, json });
@@ -272,10 +264,8 @@ Deno.test("tenants see the version in force in the business time zone: not a lat
     assert.deepEqual(await seen(), [1.5, 0, "$1.50 MXN"]);
     w.clock.now = Date.UTC(2026, 5, 1, 6, 0);
     assert.deepEqual(await seen(), [5, 50, "$5.00 MXN"]);
-  } finally {
-    await w.t.close();
-  }
-});
+  },
+);
 
 Deno.test("a version's month is within 2000-01 and 2100-12; others are refused in the admin's language", async () => {
   const t = await testApp();

@@ -119,17 +119,8 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
   }
 
   protected async readSeries(q: KeyRead, bucket: Bucket, agg: Aggregate): Promise<Point[]> {
-    const { serial, key, from, to } = q;
-    const sql = seriesSql(
-      this.table,
-      serial,
-      key,
-      bucketFloor(bucket, from),
-      bucketCeil(bucket, to),
-      bucket,
-      agg,
-    );
-    return pointsFrom(await this.rest.exec(sql));
+    const aligned = { ...q, from: bucketFloor(bucket, q.from), to: bucketCeil(bucket, q.to) };
+    return pointsFrom(await this.rest.exec(seriesSql(this.table, aligned, bucket, agg)));
   }
 
   protected async readCounterUsage({ serial, key, from, to }: KeyRead): Promise<CounterUsage> {
@@ -226,7 +217,7 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     bucket: Bucket,
   ): Promise<{ ts: number; partial: CounterPartial; count: number }[]> {
     const rows = counterBucketsFrom(
-      await this.rest.exec(counterBucketsSql(this.table, serial, key, from, to, bucket)),
+      await this.rest.exec(counterBucketsSql(this.table, { serial, key, from, to }, bucket)),
     );
     const out: { ts: number; partial: CounterPartial; count: number }[] = [];
     for (const row of rows) {
@@ -248,7 +239,9 @@ class QuestDbStore extends QueuedStore implements TelemetryStore {
     to: number,
   ): Promise<CounterPartial> {
     const a = Math.max(row.ts, from), b = Math.min(bucketNext(bucket, row.ts), to);
-    const values = valuesFrom(await this.rest.exec(readingsSql(this.table, serial, key, a, b)));
+    const values = valuesFrom(
+      await this.rest.exec(readingsSql(this.table, { serial, key, from: a, to: b })),
+    );
     return partialOf(values) ??
       { first: row.first, last: row.last, increase: row.last - row.first };
   }

@@ -66,55 +66,38 @@ export function createTableSql(table: string): string {
     "TIMESTAMP(ts) PARTITION BY DAY WAL DEDUP UPSERT KEYS(ts, serial)";
 }
 
-function where(serial: string, key: MeasurementKey, from: number, to: number): string {
-  return `WHERE serial = ${sqlString(serial)} AND ts >= ${sqlTimestamp(from)} AND ts < ${
-    sqlTimestamp(to)
-  } ` +
-    `AND ${key} IS NOT NULL`;
+/** One key of one meter over [from, to): what the reading queries select. */
+export interface KeyWindow {
+  serial: string;
+  key: MeasurementKey;
+  from: number;
+  to: number;
 }
 
-/** One key aggregated per bucket over [from, to) (callers pass bucket-aligned bounds). */
-export function seriesSql(
-  table: string,
-  serial: string,
-  key: MeasurementKey,
-  from: number,
-  to: number,
-  bucket: Bucket,
-  agg: Aggregate,
-): string {
-  return `SELECT ts, ${agg}(${key}) v FROM ${checkTableName(table)} ${
-    where(serial, key, from, to)
-  } ` +
-    `SAMPLE BY ${bucket} ALIGN TO CALENDAR`;
+/** `SELECT ts, <columns> FROM table` of the window's non-null values, then `rest`. */
+function selectIn(table: string, w: KeyWindow, columns: string, rest: string): string {
+  return `SELECT ts, ${columns} FROM ${checkTableName(table)} ` +
+    `WHERE serial = ${sqlString(w.serial)} AND ts >= ${sqlTimestamp(w.from)} ` +
+    `AND ts < ${sqlTimestamp(w.to)} AND ${w.key} IS NOT NULL ${rest}`;
 }
 
-/** First, last, min, max and count of a counter key per bucket over [from, to). */
-export function counterBucketsSql(
-  table: string,
-  serial: string,
-  key: MeasurementKey,
-  from: number,
-  to: number,
-  bucket: Bucket,
-): string {
-  return `SELECT ts, first(${key}) f, last(${key}) l, min(${key}) lo, max(${key}) hi, count() n ` +
-    `FROM ${checkTableName(table)} ${
-      where(serial, key, from, to)
-    } SAMPLE BY ${bucket} ALIGN TO CALENDAR`;
+const BY_CALENDAR = (bucket: Bucket) => `SAMPLE BY ${bucket} ALIGN TO CALENDAR`;
+
+/** One key aggregated per bucket over the window (callers pass bucket-aligned bounds). */
+export function seriesSql(table: string, w: KeyWindow, bucket: Bucket, agg: Aggregate): string {
+  return selectIn(table, w, `${agg}(${w.key}) v`, BY_CALENDAR(bucket));
 }
 
-/** The readings of one key over [from, to), in time order. */
-export function readingsSql(
-  table: string,
-  serial: string,
-  key: MeasurementKey,
-  from: number,
-  to: number,
-): string {
-  return `SELECT ts, ${key} v FROM ${checkTableName(table)} ${
-    where(serial, key, from, to)
-  } ORDER BY ts`;
+/** First, last, min, max and count of a counter key per bucket over the window. */
+export function counterBucketsSql(table: string, w: KeyWindow, bucket: Bucket): string {
+  const k = w.key;
+  const columns = `first(${k}) f, last(${k}) l, min(${k}) lo, max(${k}) hi, count() n`;
+  return selectIn(table, w, columns, BY_CALENDAR(bucket));
+}
+
+/** The readings of one key over the window, in time order. */
+export function readingsSql(table: string, w: KeyWindow): string {
+  return selectIn(table, w, `${w.key} v`, "ORDER BY ts");
 }
 
 /** The last reading of one key before `t` (the filter applies before LATEST ON). */

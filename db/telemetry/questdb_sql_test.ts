@@ -7,6 +7,7 @@ import {
   counterBucketsSql,
   createTableSql,
   firstTsFrom,
+  type KeyWindow,
   lastBeforeSql,
   latestTsSql,
   latestValuesFrom,
@@ -23,9 +24,17 @@ import {
   walStatusFrom,
   walStatusSql,
 } from "./questdb_sql.ts";
+import type { MeasurementKey } from "../../core/devices.ts";
 
 const D = Date.UTC(2024, 2, 10);
 const DAY = 86_400_000;
+/** Key `key` of meter `serial` from D to `to` (a day by default). */
+const keyWindow = (serial: string, key: MeasurementKey, to = D + DAY): KeyWindow => ({
+  serial,
+  key,
+  from: D,
+  to,
+});
 
 Deno.test("sqlTimestamp() and sqlString() write literals QuestDB parses", () => {
   assert.equal(sqlTimestamp(D), "'2024-03-10T00:00:00.000000Z'");
@@ -49,13 +58,13 @@ Deno.test("createTableSql() declares a symbol, a DOUBLE per key, a designated ts
 
 Deno.test("seriesSql() samples one key by calendar bucket over [from, to)", () => {
   assert.equal(
-    seriesSql("readings", "SN'1", "total_power", D, D + DAY, "15m", "avg"),
+    seriesSql("readings", keyWindow("SN'1", "total_power"), "15m", "avg"),
     "SELECT ts, avg(total_power) v FROM readings WHERE serial = 'SN''1' " +
       "AND ts >= '2024-03-10T00:00:00.000000Z' AND ts < '2024-03-11T00:00:00.000000Z' " +
       "AND total_power IS NOT NULL SAMPLE BY 15m ALIGN TO CALENDAR",
   );
   assert.equal(
-    seriesSql("t", "A", "phase_a_voltage", D, D + DAY, "1M", "last"),
+    seriesSql("t", keyWindow("A", "phase_a_voltage"), "1M", "last"),
     "SELECT ts, last(phase_a_voltage) v FROM t WHERE serial = 'A' " +
       "AND ts >= '2024-03-10T00:00:00.000000Z' AND ts < '2024-03-11T00:00:00.000000Z' " +
       "AND phase_a_voltage IS NOT NULL SAMPLE BY 1M ALIGN TO CALENDAR",
@@ -64,14 +73,14 @@ Deno.test("seriesSql() samples one key by calendar bucket over [from, to)", () =
 
 Deno.test("counter queries ask for bucket figures, readings and the reading before", () => {
   assert.equal(
-    counterBucketsSql("readings", "A", "total_energy_kwh", D, D + DAY, "1h"),
+    counterBucketsSql("readings", keyWindow("A", "total_energy_kwh"), "1h"),
     "SELECT ts, first(total_energy_kwh) f, last(total_energy_kwh) l, min(total_energy_kwh) lo, " +
       "max(total_energy_kwh) hi, count() n FROM readings WHERE serial = 'A' " +
       "AND ts >= '2024-03-10T00:00:00.000000Z' AND ts < '2024-03-11T00:00:00.000000Z' " +
       "AND total_energy_kwh IS NOT NULL SAMPLE BY 1h ALIGN TO CALENDAR",
   );
   assert.equal(
-    readingsSql("readings", "A", "total_energy_kwh", D, D + 1000),
+    readingsSql("readings", keyWindow("A", "total_energy_kwh", D + 1000)),
     "SELECT ts, total_energy_kwh v FROM readings WHERE serial = 'A' " +
       "AND ts >= '2024-03-10T00:00:00.000000Z' AND ts < '2024-03-10T00:00:01.000000Z' " +
       "AND total_energy_kwh IS NOT NULL ORDER BY ts",

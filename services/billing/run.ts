@@ -137,15 +137,17 @@ export interface BillingOptions {
 const periodOf = (period: Period | string): Period =>
   typeof period === "string" ? parsePeriod(period) : period;
 
-/** Refuses a period that has not started at `now`. */
-function checkStarted(period: Period, bounds: { from: number }, now: number): void {
-  if (bounds.from > now) {
+/** The period of a run (or its text), refused when it has not started at the deps' clock. */
+function startedPeriod(deps: Deps, periodText: Period | string): Period {
+  const period = periodOf(periodText);
+  if (clockOf(deps).periodBounds(period).from > deps.now()) {
     throw invalid(
       { period: BILLING_ERRORS.futurePeriod },
       undefined,
       `${period.text} has not started`,
     );
   }
+  return period;
 }
 
 function emptyResult(
@@ -192,13 +194,10 @@ export async function runBilling(
   periodText: Period | string,
   options: BillingOptions = {},
 ): Promise<BillingResult> {
-  const period = periodOf(periodText);
-  checkStarted(period, clockOf(deps).periodBounds(period), deps.now());
+  const period = startedPeriod(deps, periodText);
   const zone = await getZone(deps.kv, id);
   if (!zone) throw notFound(BILLING_ERRORS.zoneNotFound, `zone ${id} does not exist`);
-  const result = emptyResult(period.text, [id], options.dryRun ?? false, endedAt(deps, period));
-  await billZones(deps, [zone], period, options, result);
-  return result;
+  return await billZones(deps, [zone], period, options);
 }
 
 /** Bills every zone for a period (the script's `--all`). */
@@ -207,22 +206,13 @@ export async function runBillingAll(
   periodText: Period | string,
   options: BillingOptions = {},
 ): Promise<BillingResult> {
-  const period = periodOf(periodText);
-  checkStarted(period, clockOf(deps).periodBounds(period), deps.now());
-  const zones = await listZones(deps.kv);
-  const result = emptyResult(
-    period.text,
-    zones.map((z) => z.id),
-    options.dryRun ?? false,
-    endedAt(deps, period),
-  );
-  await billZones(deps, zones, period, options, result);
-  return result;
+  const period = startedPeriod(deps, periodText);
+  return await billZones(deps, await listZones(deps.kv), period, options);
 }
 
 /**
  * Bills the zones' stations: each station's billing answers what it did (station.ts), added up
- * here into `result` as it comes; the tenants of the bills the run finalized are told once, at
+ * into the run's result as it comes; the tenants of the bills the run finalized are told once, at
  * the end (each commit marked its notices pending, so a run killed before that loses none: the
  * next run or sweep writes them, notices.ts).
  */
@@ -231,9 +221,14 @@ async function billZones(
   zones: StoredZone[],
   period: Period,
   options: BillingOptions,
-  result: BillingResult,
-): Promise<void> {
-  if (zones.length === 0) return;
+): Promise<BillingResult> {
+  const result = emptyResult(
+    period.text,
+    zones.map((z) => z.id),
+    options.dryRun ?? false,
+    endedAt(deps, period),
+  );
+  if (zones.length === 0) return result;
   const clock = clockOf(deps);
   const now = clock.now();
   const run: Run = {
@@ -296,6 +291,7 @@ async function billZones(
       }
     }
   }
+  return result;
 }
 
 /** Adds what a station's billing did to the run's result (its totals: {@link total}). */

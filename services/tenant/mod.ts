@@ -22,6 +22,7 @@ export { type TenantPricing, tenantPricing } from "./pricing.ts";
 export { type TenantBillRow, tenantBillRows } from "./bills.ts";
 export {
   tenantBillingType,
+  tenantLandingPeriod,
   type TenantOverview,
   tenantOverview,
   tenantPeriodBills,

@@ -14,6 +14,8 @@ interface LoginPageProps {
   error?: { message: string; tone: "warning" | "error" };
   fieldErrors?: Record<string, string>;
   registered?: boolean;
+  /** The session ended (a form post came after it): with its values kept, or not. */
+  expired?: "expired" | "kept";
 }
 
 /** Email, password, language, link to register, success message after registration. */
@@ -26,6 +28,11 @@ export function LoginPage(p: LoginPageProps) {
       <p className="muted">{t("auth.login.subtitle")}</p>
       {p.registered && (
         <div className="alert alert-success" role="status">{t("auth.register.success")}</div>
+      )}
+      {p.expired && (
+        <div className="alert alert-warning" role="status" data-testid="session-expired">
+          {t(`session.${p.expired}`)}
+        </div>
       )}
       {p.error && (
         <div className={`alert alert-${p.error.tone}`} role="alert" data-testid="login-error">

@@ -10,6 +10,7 @@ import ConfirmSubmit from "./ConfirmSubmit.tsx";
 import CopyButton from "./CopyButton.tsx";
 import DashboardLive from "./DashboardLive.tsx";
 import EnergyChart from "./EnergyChart.tsx";
+import FormRestore from "./FormRestore.tsx";
 import GenerateReference from "./GenerateReference.tsx";
 import LiveRefresh from "./LiveRefresh.tsx";
 import NotificationBell from "./NotificationBell.tsx";
@@ -32,6 +33,7 @@ export const ISLANDS = {
   CopyButton,
   DashboardLive,
   EnergyChart,
+  FormRestore,
   GenerateReference,
   LiveRefresh,
   NotificationBell,
@@ -61,6 +63,7 @@ export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "CopyButton",
   "DashboardLive",
   "EnergyChart",
+  "FormRestore",
   "GenerateReference",
   "LiveRefresh",
   "NotificationBell",

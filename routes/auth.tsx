@@ -69,6 +69,9 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       here: url.pathname + url.search,
       next: safeNext(c.req.query("next"), portalOrigin(c, deps)),
       registered: c.req.query("registered") === "1",
+      expired: c.req.query("expired") === "1"
+        ? (c.req.query("kept") === "1" ? "kept" : "expired")
+        : undefined,
     });
   });
 

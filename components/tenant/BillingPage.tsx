@@ -164,7 +164,7 @@ export function BillingPage(p: BillingPageProps) {
         <PeriodPicker t={t} label={B("period")} value={p.period} periods={p.periods} />
         <button type="submit" className="btn">{B("show")}</button>
       </form>
-      <section className="card" data-testid="period-bills">
+      <section className="card" data-testid="period-bills" data-download-alerts>
         <div className="section-head">
           <h2>{B("bills.title", { period: periodLabel(t, p.period) })}</h2>
           {p.bills.length > 0 && (

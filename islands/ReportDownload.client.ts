@@ -55,7 +55,7 @@ export function mount(root: HTMLElement, p: ReportDownloadProps) {
     error?.remove();
     error = null;
     // The tab is opened now, within the click, or a pop-up blocker would stop it later.
-    const tab = mustDownload() ? null : window.open("", "_blank");
+    const tab = mustDownload() ? null : globalThis.open("", "_blank");
     try {
       const url = URL.createObjectURL(await fetchPdf(p.href));
       if (tab && !tab.closed) {

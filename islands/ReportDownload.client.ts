@@ -6,6 +6,7 @@
  * the top of the list the link is in (`[data-download-alerts]`), else next to the link.
  */
 import type { ReportDownloadProps } from "./ReportDownload.tsx";
+import { logFailedFetch } from "./client_log.ts";
 
 /** Milliseconds before the blob URL of a download is revoked. */
 const REVOKE_AFTER_MS = 10_000;
@@ -30,7 +31,10 @@ function save(url: string, filename: string) {
 /** Fetches the PDF; throws the spec's texts for a failure (not shown: the error text is). */
 async function fetchPdf(href: string): Promise<Blob> {
   const res = await fetch(href, { credentials: "same-origin" });
-  if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
+  if (!res.ok) {
+    logFailedFetch(res.status, href.split("?")[0], "ReportDownload");
+    throw new Error(`HTTP error! status: ${res.status}`);
+  }
   if (!(res.headers.get("content-type") ?? "").includes("application/pdf")) {
     throw new Error("Server did not return a PDF file");
   }

@@ -1,6 +1,7 @@
 /**
  * A tenant's report PDF (spec 001, reports): opens in a new tab in a desktop browser, is
- * downloaded under its file name on iOS, and a failed download is an alert on the bill list.
+ * downloaded under its file name on iOS, and a failed download is an alert on the bill list,
+ * also sent to the portal's log by the browser's logger.
  */
 import assert from "node:assert/strict";
 import {
@@ -64,6 +65,15 @@ test("a bill's report opens in a new tab; a failed one is an alert on the list",
   assert.match(await alert!.evaluate((e) => e.textContent ?? ""), /Error downloading report/);
   await page.bringToFront();
   await until("the blank tab is closed", async () => (await browser.pages()).length === tabs);
+  // The browser's log reached the portal's /logging (spec 000's client log sink).
+  await until(
+    "the failure is logged",
+    () =>
+      portal.deps.log.lines.some((l) =>
+        l.message === "client log" && l.client_message === "HTTP error! status: 500" &&
+        l.component === "ReportDownload"
+      ),
+  );
 });
 
 test("on iOS a bill's report is downloaded under its file name", async ({ portal, browser }) => {

@@ -8,8 +8,7 @@ import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
-import type { User } from "../core/types.ts";
-import { tenantLeases } from "../services/tenant/mod.ts";
+import { tenantProfilePost, tenantSectionOf } from "./_tenant_profile.tsx";
 
 /**
  * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's, a signed-in one
@@ -19,19 +18,31 @@ import { tenantLeases } from "../services/tenant/mod.ts";
 export function settingsRoutes(deps: Deps, path: string, route = path): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
-  /** A tenant's lease dates for the page; nothing for other roles. */
-  const leasesOf = async (u: User) =>
-    u.role === "user" ? { leases: await tenantLeases(deps, u) } : {};
+  app.use(`${route}/profile`, requireUser());
   app.get(route, async (c) => {
     const u = c.var.user;
+    const saved = c.req.query("profile_saved") === "1";
     return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
       action: path,
       values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
       fieldErrors: {},
       saved: c.req.query("saved") === "1",
-      ...await leasesOf(u),
+      ...await tenantSectionOf(deps, u, path, { saved }),
     });
   });
+  // A tenant's profile (spec 001, entities): its own form and section.
+  app.post(
+    `${route}/profile`,
+    tenantProfilePost(deps, path, async (c, over) => {
+      const u = c.var.user;
+      return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
+        action: path,
+        values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
+        fieldErrors: {},
+        ...await tenantSectionOf(deps, u, path, over),
+      }, 400);
+    }),
+  );
   app.post(route, async (c) => {
     const form = await readForm(c);
     const str = (k: string) => formString(form, k);
@@ -47,7 +58,7 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
         values,
         fieldErrors,
         error,
-        ...await leasesOf(c.var.user),
+        ...await tenantSectionOf(deps, c.var.user, path),
       }, 400);
     const parsed = validate(profileSchema, form);
     if (!parsed.ok) {

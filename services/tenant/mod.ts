@@ -28,3 +28,4 @@ export {
   tenantPeriodBills,
 } from "./overview.ts";
 export { checkTenantReport, periodReport, tenantReport } from "./reports.ts";
+export { saveTenantProfile, tenantProfile } from "./profile.ts";

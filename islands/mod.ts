@@ -22,6 +22,7 @@ import StationEditor from "./StationEditor.tsx";
 import StationStatus from "./StationStatus.tsx";
 import TenantChart from "./TenantChart.tsx";
 import TermsConsent from "./TermsConsent.tsx";
+import TermsDialog from "./TermsDialog.tsx";
 import UptimeCharts from "./UptimeCharts.tsx";
 import ZoneLevels from "./ZoneLevels.tsx";
 
@@ -45,6 +46,7 @@ export const ISLANDS = {
   StationStatus,
   TenantChart,
   TermsConsent,
+  TermsDialog,
   UptimeCharts,
   ZoneLevels,
 } as const;
@@ -71,6 +73,7 @@ export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "RoleSelect",
   "TenantChart",
   "TermsConsent",
+  "TermsDialog",
   "UptimeCharts",
 ]);
 

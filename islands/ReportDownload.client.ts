@@ -28,18 +28,30 @@ function save(url: string, filename: string) {
   a.remove();
 }
 
-/** Fetches the PDF; throws the spec's texts for a failure (not shown: the error text is). */
-async function fetchPdf(href: string): Promise<Blob> {
-  const res = await fetch(href, { credentials: "same-origin" });
+/** A failed download: the HTTP status, or null when the portal was not reached. */
+class Failed extends Error {
+  constructor(readonly status: number | null, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Fetches the file; throws the spec's texts for a failure (not shown: the error text is). A
+ * report must be a PDF; another file (`pdf` false) only not empty.
+ */
+async function fetchFile(href: string, pdf: boolean): Promise<Blob> {
+  const res = await fetch(href, { credentials: "same-origin" }).catch(() => {
+    throw new Failed(null, "Failed to fetch");
+  });
   if (!res.ok) {
     logFailedFetch(res.status, href.split("?")[0], "ReportDownload");
-    throw new Error(`HTTP error! status: ${res.status}`);
+    throw new Failed(res.status, `HTTP error! status: ${res.status}`);
   }
-  if (!(res.headers.get("content-type") ?? "").includes("application/pdf")) {
-    throw new Error("Server did not return a PDF file");
+  if (pdf && !(res.headers.get("content-type") ?? "").includes("application/pdf")) {
+    throw new Failed(res.status, "Server did not return a PDF file");
   }
   const blob = await res.blob();
-  if (blob.size === 0) throw new Error("Received empty PDF file");
+  if (blob.size === 0) throw new Failed(res.status, "Received empty PDF file");
   return blob;
 }
 
@@ -59,22 +71,23 @@ export function mount(root: HTMLElement, p: ReportDownloadProps) {
     error?.remove();
     error = null;
     // The tab is opened now, within the click, or a pop-up blocker would stop it later.
-    const tab = mustDownload() ? null : globalThis.open("", "_blank");
+    const tab = p.mode === "download" || mustDownload() ? null : globalThis.open("", "_blank");
     try {
-      const url = URL.createObjectURL(await fetchPdf(p.href));
+      const url = URL.createObjectURL(await fetchFile(p.href, p.mode !== "download"));
       if (tab && !tab.closed) {
         tab.opener = null;
         tab.location.href = url;
       } else save(url, p.filename);
       setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
-    } catch {
+    } catch (e) {
       tab?.close();
+      const status = e instanceof Failed && e.status !== null ? String(e.status) : String(e);
       const list = root.closest("[data-download-alerts]");
       error = document.createElement(list ? "div" : "span");
       error.className = list ? "alert alert-error" : "field-error";
       error.setAttribute("role", "alert");
       error.dataset.testid = "download-error";
-      error.textContent = p.errorText;
+      error.textContent = p.errorText.replace("{status}", status);
       if (list) list.prepend(error);
       else link.after(error);
     } finally {

@@ -22,6 +22,7 @@ import { renderBarePage } from "./_page.tsx";
 import { LoginPage } from "../components/LoginPage.tsx";
 import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
 import { legalDoc } from "./legal.tsx";
+import { Refusal } from "../services/refusal.ts";
 
 /** Where to go after signing in: the asked-for page of the same role, else the home. */
 function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null) {
@@ -82,7 +83,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     const email = typeof form.email === "string" ? form.email : "";
     const parsed = validate(loginSchema, form);
     const render = (
-      status: 400 | 401 | 403 | 429,
+      status: 400 | 401 | 403 | 429 | 503,
       extra: {
         error?: { message: string; tone: "warning" | "error" };
         fieldErrors?: Record<string, string>;
@@ -96,7 +97,17 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
         ...extra,
       }, status);
     if (!parsed.ok) return render(400, { fieldErrors: translateErrors(c, parsed.errors) });
-    const res = await signIn(deps, parsed.data, address(c));
+    const res = await signIn(deps, parsed.data, address(c)).catch((e: unknown) => {
+      // Not the person's fault (busy, the store failing): the form again, to retry.
+      deps.log.log("error", "sign-in could not be checked", { error: String(e) });
+      const busy = e instanceof Refusal && e.kind === "unavailable";
+      if (busy) c.header("Retry-After", "5");
+      return { ok: false, reason: "unchecked", busy } as const;
+    });
+    if (!res.ok && res.reason === "unchecked") {
+      const message = c.var.t(res.busy ? "errors.busy" : "auth.errors.generic");
+      return render(503, { error: { message, tone: "error" } });
+    }
     if (!res.ok) {
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }

@@ -2,12 +2,14 @@
  * Error texts of spec 000 and 001 where their situations occur: a sign-in that cannot be
  * checked gets the generic retry message (page and JSON, 503, never a 500); an account or a
  * zone whose record cannot be read shows 'Failed to fetch required data' or 'Error loading
- * data: …' with Try Again (503).
+ * data: …' with Try Again (503); an MQTT test that cannot run says 'MQTT Connection test failed:
+ * Unknown error'.
  */
 import assert from "node:assert/strict";
 import { account, call, type TestApp, testApp } from "./_helpers.ts";
 import { createZone } from "../db/zones.ts";
 import { defaultZone } from "../core/zone.ts";
+import { stationWorld } from "./_station_world.ts";
 
 /** Makes `t`'s store fail every read of a key under `prefix` (the rest works). */
 function failReads(t: TestApp, prefix: Deno.KvKey) {
@@ -78,5 +80,23 @@ Deno.test("a zone form whose zone cannot be read says 'Error loading data: …'"
     assert.match(await res.text(), /Error loading data: The page could not be shown/);
   } finally {
     t.close();
+  }
+});
+
+Deno.test("an MQTT test that cannot run says 'MQTT Connection test failed: Unknown error'", async () => {
+  const w = await stationWorld();
+  try {
+    const kv = w.t.deps.kv;
+    const path = `/admin/devices/station/${w.stationId}/sensor/${w.sensorId}`;
+    failReads(w.t, ["devices", w.sensorId]);
+    const res = await call(w.t, "POST", `${path}/test-mqtt`, { token: w.admin.token, form: {} });
+    assert.equal(res.status, 303);
+    const back = res.headers.get("location")!;
+    assert.equal(back, `${path}/data?mqtt_test=error#mqtt-test`);
+    w.t.deps.kv = kv;
+    const page = await call(w.t, "GET", back.replace("#mqtt-test", ""), { token: w.admin.token });
+    assert.match(await page.text(), /MQTT Connection test failed: Unknown error/);
+  } finally {
+    w.t.close();
   }
 });

@@ -66,3 +66,19 @@ Deno.test("/user/billing of a year without bills stays in that year", async () =
     w.t.close();
   }
 });
+
+Deno.test("a bill whose station is gone says 'Station not found' on the tenant's list", async () => {
+  const w = await billingWorld();
+  try {
+    const period = monthsBack(w.t.deps.now(), w.t.deps.config.utcOffsetMinutes, 1);
+    await processPeriod(w, period, { "SIM-A": 100, "SIM-B": 100 });
+    await w.t.deps.kv.delete(["devices", w.stationId]);
+    const res = await call(w.t, "GET", `/user/billing?period=${period}`, {
+      token: w.tenantTokens[0],
+    });
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /<dd>Estación no encontrada<\/dd>/);
+  } finally {
+    w.t.close();
+  }
+});

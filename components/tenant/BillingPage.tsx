@@ -67,7 +67,7 @@ function BillCard(
       </div>
       <dl>
         <dt>{B("bills.station")}</dt>
-        <dd>{r.station_name}</dd>
+        <dd>{r.station_found ? r.station_name : t("billing.helpers.station_not_found")}</dd>
         <dt>{B("bills.location")}</dt>
         <dd>{cityOf(t, r.location)}</dd>
         <dt>{B("bills.unit")}</dt>

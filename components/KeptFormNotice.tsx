@@ -10,7 +10,12 @@ import FormRestore from "../islands/FormRestore.tsx";
 /** The notice and the island refilling the form. */
 export function KeptFormNotice({ t, form }: { t: Translate; form: RestoredForm }) {
   return (
-    <div className="alert alert-info" role="status" data-testid="kept-form">
+    <div
+      className="alert alert-info"
+      role="status"
+      data-testid="kept-form"
+      style={{ marginBottom: "1rem" }}
+    >
       {t("session.restored")}
       <Island of={FormRestore} props={form} />
     </div>

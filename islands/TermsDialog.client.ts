@@ -19,6 +19,9 @@ export function mount(root: HTMLElement) {
     for (const tab of tabsOf(d)) {
       const on = tab.dataset.tab === name;
       tab.setAttribute("aria-selected", String(on));
+      // The tab look of the portal marks the chosen one by aria-current.
+      if (on) tab.setAttribute("aria-current", "page");
+      else tab.removeAttribute("aria-current");
       tab.tabIndex = on ? 0 : -1;
       const doc = d.querySelector<HTMLElement>(`[data-doc=${tab.dataset.tab}]`);
       if (doc) doc.hidden = !on;

@@ -9,7 +9,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { readForm } from "./_http.ts";
-import { portalOrigin, safeNext, TOKEN_COOKIE } from "./_session.ts";
+import { LANG_COOKIE, portalOrigin, safeNext, TOKEN_COOKIE } from "./_session.ts";
+import { getAccount } from "../services/accounts.ts";
 import { tokenOwner } from "../services/platform/tokens.ts";
 import {
   keepForm,
@@ -65,6 +66,15 @@ export function keepExpiredPosts(deps: Deps): MiddlewareHandler<AppEnv> {
         sameSite: "Lax",
         path: "/",
         maxAge: KEPT_FORM_MINUTES * 60,
+      });
+    }
+    // The sign-in page in the language of the account whose session ended.
+    const account = await getAccount(deps, owner).catch(() => null);
+    if (account) {
+      setCookie(c, LANG_COOKIE, account.language, {
+        path: "/",
+        sameSite: "Lax",
+        maxAge: 365 * 86400,
       });
     }
     const kept = id ? "&kept=1" : "";

@@ -52,6 +52,7 @@ Deno.test("a form posted after the session ended comes back to its account after
     assert.equal(location, "/login?next=%2Fuser%2Fsettings&expired=1&kept=1");
     const kept = cookieFrom(post, "kept_form");
     assert.ok(kept, "the browser is given the kept form's id");
+    assert.equal(cookieFrom(post, "auth_language"), "auth_language=es", "the account's language");
     // Nothing was saved.
     const login = await call(t, "GET", location);
     assert.match(await login.text(), /sus cambios se conservaron/);

@@ -82,10 +82,15 @@ export function TenantProfileSection({ t, ...p }: TenantSectionProps & { t: Tran
   };
   return (
     <>
-      <Card title={P("title")} headingId="tenant-profile" data-testid="tenant-profile">
+      <Card
+        title={P("title")}
+        headingId="tenant-profile"
+        data-testid="tenant-profile"
+        style={{ marginTop: "1.5rem" }}
+      >
         {p.saved && <div className="alert alert-success" role="status">{P("saved")}</div>}
         {p.error && <div className="alert alert-error" role="alert">{p.error}</div>}
-        <dl className="info-list" data-testid="tenant-units">
+        <dl className="info-list" data-testid="tenant-units" style={{ marginBottom: "1rem" }}>
           <dt>{P("units")}</dt>
           <dd>
             {current.length === 0

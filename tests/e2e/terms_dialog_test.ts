@@ -26,6 +26,11 @@ test("the header's terms link opens a two-tab dialog", async ({ portal, browser 
     await page.$eval("#terms-privacy [data-doc=terms]", (e) => e.textContent ?? ""),
     /Términos y Condiciones/,
   );
+  assert.equal(
+    await page.$eval("#terms-privacy [data-tab=terms]", (e) => e.getAttribute("aria-current")),
+    "page",
+    "the chosen tab is marked",
+  );
   await page.click("#terms-privacy [data-tab=privacy]");
   assert.equal(await visible("terms"), false);
   assert.equal(await visible("privacy"), true);

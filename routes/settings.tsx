@@ -13,12 +13,16 @@ import { tenantProfilePost, tenantSectionOf } from "./_tenant_profile.tsx";
 /**
  * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's, a signed-in one
  * is checked here too. `route` is the path as registered when the app is mounted at a prefix
- * (`/settings` under `/admin`).
+ * (`/settings` under `/admin`); `tenantProfile` adds the tenant profile's form post.
  */
-export function settingsRoutes(deps: Deps, path: string, route = path): Hono<UserEnv> {
+export function settingsRoutes(
+  deps: Deps,
+  path: string,
+  route = path,
+  opts: { tenantProfile?: boolean } = {},
+): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
-  app.use(`${route}/profile`, requireUser());
   app.get(route, async (c) => {
     const u = c.var.user;
     const saved = c.req.query("profile_saved") === "1";
@@ -30,19 +34,22 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
       ...await tenantSectionOf(deps, u, path, { saved }),
     });
   });
-  // A tenant's profile (spec 001, entities): its own form and section.
-  app.post(
-    `${route}/profile`,
-    tenantProfilePost(deps, path, async (c, over) => {
-      const u = c.var.user;
-      return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
-        action: path,
-        values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
-        fieldErrors: {},
-        ...await tenantSectionOf(deps, u, path, over),
-      }, 400);
-    }),
-  );
+  // A tenant's profile (spec 001, entities): its own form and section, in the tenant's area.
+  if (opts.tenantProfile) {
+    app.use(`${route}/profile`, requireUser());
+    app.post(
+      `${route}/profile`,
+      tenantProfilePost(deps, path, async (c, over) => {
+        const u = c.var.user;
+        return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
+          action: path,
+          values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
+          fieldErrors: {},
+          ...await tenantSectionOf(deps, u, path, over),
+        }, 400);
+      }),
+    );
+  }
   app.post(route, async (c) => {
     const form = await readForm(c);
     const str = (k: string) => formString(form, k);

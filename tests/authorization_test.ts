@@ -273,6 +273,13 @@ const ROUTES: Row[] = [
   { method: "POST", route: "/register", body: () => ({ form: {} }), expect: everyone(400) },
   { method: "POST", route: "/logout", expect: everyone(303, "/login") },
   { method: "GET", route: "/legal", expect: everyone(200) },
+  { method: "GET", route: "/legal/dialog", expect: everyone(200) },
+  {
+    method: "POST",
+    route: "/user/settings/profile",
+    body: () => ({ form: {} }),
+    expect: page("user", 303, "/user/settings?profile_saved=1#tenant-profile"),
+  },
   { method: "GET", route: "/health", expect: everyone(200) },
 
   // ---- session API ---------------------------------------------------------------------

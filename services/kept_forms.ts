@@ -1,8 +1,8 @@
 /**
  * A form posted after its session ended is kept, not lost (issue "what a newcomer trips on",
  * item 5). The post is never carried out: its fields are kept server-side for
- * {@link KEPT_FORM_MINUTES} minutes under a random id, bound to the account whose expired
- * session posted it; once that same account has signed in again, its form page shows the
+ * {@link KEPT_FORM_MINUTES} minutes under a random id (one form per account, the newest), bound
+ * to the account whose expired session posted it; once that same account has signed in again, its form page shows the
  * fields filled in, and the person checks them and saves. Another account signing in on the
  * same browser never gets them, and nothing is replayed, so a forged post could at most fill
  * a form its victim still has to submit (and cross-site posts are refused before this anyway).
@@ -36,12 +36,12 @@ export async function keepForm(deps: Deps, req: KeepRequest): Promise<string | n
     .map(([k, v]): [string, string] => [k.slice(0, 200), v.slice(0, MAX_VALUE)]);
   if (fields.length === 0) return null;
   const now = deps.now();
-  const form: KeptForm = { ...req, fields, expires_at: now + KEPT_FORM_MINUTES * 60_000 };
-  if (JSON.stringify(form).length > MAX_TOTAL) return null;
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
     .replace(/=+$/, "");
-  await putKeptForm(deps.kv, id, form, now);
+  const form: KeptForm = { ...req, id, fields, expires_at: now + KEPT_FORM_MINUTES * 60_000 };
+  if (JSON.stringify(form).length > MAX_TOTAL) return null;
+  await putKeptForm(deps.kv, form, now);
   return id;
 }
 
@@ -50,8 +50,8 @@ export type RestoredForm = Pick<KeptForm, "action" | "fields">;
 
 /**
  * The form kept under `id` for `userId` on `page`, taken (given back once); null when there is
- * none or it expired; "elsewhere" when it is this account's for another page (kept for it).
- * Another account's is dropped, never shown.
+ * none for this account (another account's is never looked at), it expired or was replaced;
+ * "elsewhere" when it is for another page (kept for it).
  */
 export async function restoreForm(
   deps: Deps,
@@ -60,10 +60,10 @@ export async function restoreForm(
   page: string,
 ): Promise<RestoredForm | "elsewhere" | null> {
   if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return null;
-  const kept = await peekKeptForm(deps.kv, id);
-  if (!kept) return null;
-  const mine = kept.owner === userId && kept.expires_at > deps.now();
-  if (mine && kept.page !== page) return "elsewhere";
-  const taken = await takeKeptForm(deps.kv, id);
-  return mine && taken ? { action: taken.action, fields: taken.fields } : null;
+  const kept = await peekKeptForm(deps.kv, userId);
+  if (!kept || kept.id !== id || kept.expires_at <= deps.now()) return null;
+  if (kept.page !== page) return "elsewhere";
+  return await takeKeptForm(deps.kv, userId, id)
+    ? { action: kept.action, fields: kept.fields }
+    : null;
 }

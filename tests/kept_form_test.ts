@@ -87,10 +87,10 @@ Deno.test("a kept form is never shown to another account signing in on that brow
     const session = await signIn(t, b.user.email, b.password, "/user/settings");
     const page = await call(t, "GET", "/user/settings", { cookie: `${session}; ${kept}` });
     assert.doesNotMatch(await page.text(), /Secreto De A|kept-form/);
-    // And dropped: A signing in later does not get it either.
+    // Still A's alone: with its id, only A's session gets it back.
     const sa = await signIn(t, a.user.email, a.password, "/user/settings");
     const later = await call(t, "GET", "/user/settings", { cookie: `${sa}; ${kept}` });
-    assert.doesNotMatch(await later.text(), /Secreto De A/);
+    assert.match(await later.text(), /Secreto De A/);
   } finally {
     t.close();
   }
@@ -138,6 +138,33 @@ Deno.test("the session cookie outlives its token so that a late post names its a
     const header = res.headers.getSetCookie().find((c) => c.startsWith("token="))!;
     const maxAge = Number(/Max-Age=(\d+)/i.exec(header)![1]);
     assert.ok(maxAge > t.deps.config.tokenTtlMinutes * 60, header);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("an account keeps one form at a time: a newer late post replaces the older", async () => {
+  const t = await testApp();
+  try {
+    const me = await account(t, "user", { email: "kept@test.mx" });
+    const cookie = await expiredCookie(t, me.user);
+    const first = await call(t, "POST", "/user/settings", {
+      cookie,
+      form: settingsForm("Primero"),
+    });
+    const second = await call(t, "POST", "/user/settings", {
+      cookie,
+      form: settingsForm("Segundo"),
+    });
+    const session = await signIn(t, me.user.email, me.password, "/user/settings");
+    const old = await call(t, "GET", "/user/settings", {
+      cookie: `${session}; ${cookieFrom(first, "kept_form")}`,
+    });
+    assert.doesNotMatch(await old.text(), /Primero|kept-form/);
+    const page = await call(t, "GET", "/user/settings", {
+      cookie: `${session}; ${cookieFrom(second, "kept_form")}`,
+    });
+    assert.match(await page.text(), /Segundo/);
   } finally {
     t.close();
   }

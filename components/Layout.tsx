@@ -6,6 +6,7 @@ import type { Contact } from "../services/platform/config.ts";
 import { Icon, type IconName } from "./icons.tsx";
 import { Island } from "./render.tsx";
 import NotificationBell from "../islands/NotificationBell.tsx";
+import TermsDialog from "../islands/TermsDialog.tsx";
 import { bellTexts } from "./notification_texts.ts";
 
 interface NavItem {
@@ -167,7 +168,14 @@ export function Layout({ user, t, path, title, unread, contact, children }: Layo
             <p className="header-title">{title}</p>
             <div className="header-actions">
               <Island of={NotificationBell} props={{ unread, texts: bellTexts(t) }} />
-              <a className="icon-btn" href="/legal" title={t("auth.register.terms_title")}>
+              <Island of={TermsDialog} props={{}} />
+              <a
+                className="icon-btn"
+                href="/legal"
+                title={t("auth.register.terms_title")}
+                data-terms-dialog
+                aria-haspopup="dialog"
+              >
                 <Icon name="file" />
                 <span className="visually-hidden">{t("auth.register.terms_title")}</span>
               </a>

@@ -16,6 +16,8 @@ interface LoginPageProps {
   registered?: boolean;
   /** The password was just reset. */
   reset?: boolean;
+  /** The session ended (a form post came after it): with its values kept, or not. */
+  expired?: "expired" | "kept";
 }
 
 /** Email, password, language, link to register, success message after registration. */
@@ -31,6 +33,11 @@ export function LoginPage(p: LoginPageProps) {
       )}
       {p.reset && (
         <div className="alert alert-success" role="status">{t("messages.reset.done")}</div>
+      )}
+      {p.expired && (
+        <div className="alert alert-warning" role="status" data-testid="session-expired">
+          {t(`session.${p.expired}`)}
+        </div>
       )}
       {p.error && (
         <div className={`alert alert-${p.error.tone}`} role="alert" data-testid="login-error">

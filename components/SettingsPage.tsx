@@ -5,31 +5,8 @@ import { ContactFields, TextField } from "./Field.tsx";
 import { Card, PageHeader } from "./kit/mod.ts";
 import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
-import type { Lease } from "../services/tenant/leases.ts";
 import { MessagePrefsForm, type MessagePrefsFormProps } from "./messages/MessagePrefsForm.tsx";
-
-/** A tenant's lease dates: unit, station, from and to (or "Current"). */
-function LeaseCard({ t, leases }: { t: Translate; leases: Lease[] }) {
-  const T = (k: string) => t(`devices.tenancy.${k}`);
-  return (
-    <Card title={T("lease")} headingId="lease" data-testid="leases">
-      {leases.length === 0
-        ? <p className="hint">{T("no_leases")}</p>
-        : (
-          <ul className="tenancy-list">
-            {leases.map((l, i) => (
-              <li key={i} data-testid="lease">
-                <strong>{l.unit} · {l.station}</strong>
-                <span className="nowrap">
-                  {l.from ?? T("since_start")} – {l.to ?? T("current")}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-    </Card>
-  );
-}
+import { TenantProfileSection, type TenantSectionProps } from "./settings/TenantProfileSection.tsx";
 
 /** Values shown in the form. */
 interface SettingsValues {
@@ -47,15 +24,15 @@ interface SettingsPageProps {
   fieldErrors: Record<string, string>;
   error?: string;
   saved?: boolean;
-  /** A tenant's lease dates (their tenancies), newest first; absent for other roles. */
-  leases?: Lease[];
+  /** A tenant's profile, units and lease dates; absent for other roles. */
+  tenant?: TenantSectionProps;
   /** The messages card (its own form); absent when the profile form is shown again with errors. */
   messages?: Omit<MessagePrefsFormProps, "t">;
 }
 
 /** Email, full name, phone, language, current/new/confirm password, Save. */
 export function SettingsPage(
-  { t, action, values, fieldErrors: fe, error, saved, leases, messages }: SettingsPageProps,
+  { t, action, values, fieldErrors: fe, error, saved, tenant, messages }: SettingsPageProps,
 ) {
   const pw = (id: string, auto: string) => (
     <TextField
@@ -112,7 +89,7 @@ export function SettingsPage(
           <button type="submit" className="btn">{t("common.save")}</button>
         </div>
       </form>
-      {leases && <LeaseCard t={t} leases={leases} />}
+      {tenant && <TenantProfileSection t={t} {...tenant} />}
       {messages && <MessagePrefsForm t={t} {...messages} />}
     </>
   );

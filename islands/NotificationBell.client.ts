@@ -7,6 +7,7 @@
 import { badgeText, timeAgo } from "../core/time_ago.ts";
 import type { NotificationBellProps } from "./NotificationBell.tsx";
 import { browserEnv, startPoll } from "./poll.ts";
+import { logFailedFetch } from "./client_log.ts";
 
 /** Polling interval of the unread count. */
 const COUNT_POLL_MS = 30_000;
@@ -66,6 +67,7 @@ export function mount(root: HTMLElement, { unread, texts }: NotificationBellProp
     async (signal) => {
       const res = await fetch("/api/notifications/count", { credentials: "same-origin", signal });
       if (res.ok) showCount((await res.json()).total_count ?? 0);
+      else logFailedFetch(res.status, "/api/notifications/count", "NotificationBell");
     },
     { intervalMs: COUNT_POLL_MS },
     browserEnv,

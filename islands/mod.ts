@@ -10,6 +10,7 @@ import ConfirmSubmit from "./ConfirmSubmit.tsx";
 import CopyButton from "./CopyButton.tsx";
 import DashboardLive from "./DashboardLive.tsx";
 import EnergyChart from "./EnergyChart.tsx";
+import FormRestore from "./FormRestore.tsx";
 import GenerateReference from "./GenerateReference.tsx";
 import LiveRefresh from "./LiveRefresh.tsx";
 import NotificationBell from "./NotificationBell.tsx";
@@ -21,6 +22,7 @@ import StationEditor from "./StationEditor.tsx";
 import StationStatus from "./StationStatus.tsx";
 import TenantChart from "./TenantChart.tsx";
 import TermsConsent from "./TermsConsent.tsx";
+import TermsDialog from "./TermsDialog.tsx";
 import UptimeCharts from "./UptimeCharts.tsx";
 import ZoneLevels from "./ZoneLevels.tsx";
 
@@ -32,6 +34,7 @@ export const ISLANDS = {
   CopyButton,
   DashboardLive,
   EnergyChart,
+  FormRestore,
   GenerateReference,
   LiveRefresh,
   NotificationBell,
@@ -43,6 +46,7 @@ export const ISLANDS = {
   StationStatus,
   TenantChart,
   TermsConsent,
+  TermsDialog,
   UptimeCharts,
   ZoneLevels,
 } as const;
@@ -61,6 +65,7 @@ export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "CopyButton",
   "DashboardLive",
   "EnergyChart",
+  "FormRestore",
   "GenerateReference",
   "LiveRefresh",
   "NotificationBell",
@@ -68,6 +73,7 @@ export const PLAIN_ISLANDS: ReadonlySet<IslandName> = new Set<IslandName>([
   "RoleSelect",
   "TenantChart",
   "TermsConsent",
+  "TermsDialog",
   "UptimeCharts",
 ]);
 

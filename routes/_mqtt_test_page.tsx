@@ -23,7 +23,14 @@ export async function testAndReturn(
   stationId: number,
   sensorId: number,
 ): Promise<string | null> {
-  const r = await testSensorConnection(deps, stationId, sensorId);
+  let r: ProbeResult | null;
+  try {
+    r = await testSensorConnection(deps, stationId, sensorId);
+  } catch (e) {
+    // The test could not run (the store failing): 'MQTT Connection test failed: Unknown error'.
+    deps.log.log("error", "MQTT connection test could not run", { sensorId, error: String(e) });
+    return `${sensorPage(stationId, sensorId)}?mqtt_test=error#mqtt-test`;
+  }
   if (!r) return null;
   const q = new URLSearchParams(
     r.ok ? { mqtt_test: "ok" } : { mqtt_test: r.reason, mqtt_detail: r.detail.slice(0, 200) },
@@ -41,6 +48,10 @@ function resultFromQuery(
   if (!reason || !/^[a-z_]{1,40}$/.test(reason)) return null;
   const broker = meterBroker(deps).address;
   if (reason === "ok") return { ok: true, message: probeMessage(t, { ok: true, broker }) };
+  if (reason === "error") {
+    const unknown = { ok: false, broker, reason, detail: "" } as unknown as ProbeResult;
+    return { ok: false, message: probeMessage(t, unknown) };
+  }
   if (t(`mqtt_test.reasons.${reason}`) === `mqtt_test.reasons.${reason}`) return null;
   const detail = (query("mqtt_detail") ?? "").slice(0, 200);
   const r = { ok: false, broker, reason, detail } as ProbeResult;

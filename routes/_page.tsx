@@ -6,6 +6,8 @@ import { Layout } from "../components/Layout.tsx";
 import { activeCount } from "../services/notifications.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
+import { KeptFormNotice } from "../components/KeptFormNotice.tsx";
+import { keptFormOf } from "./_kept_form.ts";
 import { ConfirmPage, type ConfirmPageProps } from "../components/users/ConfirmPage.tsx";
 import { homeOf } from "../core/roles.ts";
 import type { Translate } from "../services/platform/i18n.ts";
@@ -34,6 +36,7 @@ export async function appPage<E extends AppEnv>(
   const user = pageUser(c);
   const t = c.var.t;
   const unread = await activeCount(deps, user.id);
+  const kept = await keptFormOf(c as unknown as Context<AppEnv>, deps);
   const html = renderDocument(
     <Layout
       user={user}
@@ -43,6 +46,7 @@ export async function appPage<E extends AppEnv>(
       unread={unread}
       contact={deps.config.contact}
     >
+      {kept && <KeptFormNotice t={t} form={kept} />}
       {body}
     </Layout>,
     {

@@ -12,7 +12,9 @@ import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
 import type { User } from "../core/types.ts";
 
 /** Name of the session cookie (httpOnly). */
-const TOKEN_COOKIE = "token";
+export const TOKEN_COOKIE = "token";
+/** How long the session cookie is kept after its token expired (see `_kept_form.ts`). */
+export const EXPIRED_COOKIE_GRACE_SECONDS = 12 * 3600;
 /** Name of the cookie keeping the language chosen before sign-in. */
 export const LANG_COOKIE = "auth_language";
 /** Name of the cookie keeping the last visited route (cleared on sign-out). */
@@ -20,7 +22,9 @@ export const LAST_ROUTE_COOKIE = "last_route";
 
 /**
  * Sets the session cookie for a fresh token; `Secure` when the portal is reached over https
- * (`PUBLIC_URL`'s scheme, else the request's).
+ * (`PUBLIC_URL`'s scheme, else the request's). The cookie outlives the token by a grace time:
+ * an expired token opens nothing, but a form posted with it still names its account
+ * (`_kept_form.ts`).
  */
 export function setSessionCookie(
   c: Context<AppEnv>,
@@ -33,7 +37,7 @@ export function setSessionCookie(
     sameSite: "Lax",
     path: "/",
     secure: new URL(portalOrigin(c, deps)).protocol === "https:",
-    maxAge: ttlSeconds,
+    maxAge: ttlSeconds + EXPIRED_COOKIE_GRACE_SECONDS,
   });
 }
 

@@ -5,6 +5,7 @@
  * `admin_access_codes.tsx`. Every form works without JavaScript; the /admin guard is
  * mounted by `routes/admin.tsx`.
  */
+import { loaded, loadFailedPage } from "./_load_failed.tsx";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Context } from "hono";
@@ -216,7 +217,16 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/accounts-form/:type/:id", async (c) => {
     const type = c.req.param("type");
     const id = idParam(c.req.param("id"));
-    const stored = isRole(type) && id !== null ? await getAccount(deps, id) : null;
+    const got = await loaded(
+      deps,
+      "account form",
+      async () => isRole(type) && id !== null ? await getAccount(deps, id) : null,
+    );
+    if (!got.ok) {
+      const t = c.var.t;
+      return loadFailedPage(c, deps, t("users.form.edit_user"), t("users.errors.fetch_required"));
+    }
+    const stored = got.value;
     if (!stored || !isRole(type)) return c.redirect("/admin/users");
     const u = stored;
     return renderAccountForm(c, {

@@ -4,6 +4,7 @@
  * re-renders the form with the change (the no-JavaScript path of the ZoneLevels island);
  * any other post validates with `core/zone.ts` and saves, or shows the errors inline.
  */
+import { loaded, loadFailedPage } from "./_load_failed.tsx";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Context } from "hono";
@@ -333,7 +334,21 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
   app.post("/zones/new", post);
   app.get("/zones/:id/edit", async (c) => {
     const id = idParam(c.req.param("id"));
-    const zone = id === null ? null : await findZone(deps, id);
+    const got = await loaded(
+      deps,
+      "zone form",
+      async () => id === null ? null : await findZone(deps, id),
+    );
+    if (!got.ok) {
+      const t = c.var.t;
+      return loadFailedPage(
+        c,
+        deps,
+        t("zones.zone_form.title_edit"),
+        t("zones.zone_form.errors.load_error", { message: t("errors.something_went_wrong_text") }),
+      );
+    }
+    const zone = got.value;
     if (!zone) return zoneNotFound(c, deps);
     return render(c, zone.id, valuesFromZone(zone));
   });

@@ -25,6 +25,7 @@ import { renderBarePage } from "./_page.tsx";
 import { LoginPage } from "../components/LoginPage.tsx";
 import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
 import { legalDoc } from "./legal.tsx";
+import { Refusal } from "../services/refusal.ts";
 
 /** Where to go after signing in: the asked-for page of the same role, else the home. */
 function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null) {
@@ -41,7 +42,14 @@ function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null
  * The sign-in pages' query: `?lang=` (switches the language, then is dropped from the address),
  * `?next=` (checked against the portal's origin where it is used), `?registered=1`.
  */
-const pageQuery = z.object({ lang: loose, next: loose, registered: loose, reset: loose });
+const pageQuery = z.object({
+  lang: loose,
+  next: loose,
+  registered: loose,
+  reset: loose,
+  expired: loose,
+  kept: loose,
+});
 
 /**
  * Applies `lang` (stored as the pre-sign-in choice) and tells where to redirect, if anywhere.
@@ -79,6 +87,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       next: safeNext(q.next, portalOrigin(c, deps)),
       registered: q.registered === "1",
       reset: q.reset === "1",
+      expired: q.expired === "1" ? (q.kept === "1" ? "kept" : "expired") : undefined,
     });
   });
 
@@ -89,7 +98,7 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     const email = typeof form.email === "string" ? form.email : "";
     const parsed = formChecked(loginSchema, form);
     const render = (
-      status: 400 | 401 | 403 | 429,
+      status: 400 | 401 | 403 | 429 | 503,
       extra: {
         error?: { message: string; tone: "warning" | "error" };
         fieldErrors?: Record<string, string>;
@@ -105,7 +114,17 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
     if (parsed instanceof Refusal) {
       return render(400, { fieldErrors: translateErrors(c, parsed.fields) });
     }
-    const res = await signIn(deps, parsed, address(c));
+    const res = await signIn(deps, parsed, address(c)).catch((e: unknown) => {
+      // Not the person's fault (busy, the store failing): the form again, to retry.
+      deps.log.log("error", "sign-in could not be checked", { error: String(e) });
+      const busy = e instanceof Refusal && e.kind === "unavailable";
+      if (busy) c.header("Retry-After", "5");
+      return { ok: false, reason: "unchecked", busy } as const;
+    });
+    if (!res.ok && res.reason === "unchecked") {
+      const message = c.var.t(res.busy ? "errors.busy" : "auth.errors.generic");
+      return render(503, { error: { message, tone: "error" } });
+    }
     if (!res.ok) {
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }

@@ -1,10 +1,14 @@
-/** GET /legal: the terms and the privacy notice, for everyone (also linked from the header). */
+/**
+ * GET /legal: the terms and the privacy notice, for everyone (the header's link without
+ * JavaScript); GET /legal/dialog: the header's dialog with both, as an HTML fragment.
+ */
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { renderBarePage } from "./_page.tsx";
 import { LegalPage } from "../components/LegalPage.tsx";
 import type { LegalDoc } from "../core/legal.ts";
 import { homeOf } from "../core/roles.ts";
+import { termsDialogHtml } from "../components/legal/TermsDialog.tsx";
 
 /** The Spanish legal document under `legal.{key}`. */
 export function legalDoc(deps: Deps, key: "terms" | "privacy"): LegalDoc {
@@ -22,6 +26,14 @@ export function legalRoutes(deps: Deps): Hono<AppEnv> {
       privacy: legalDoc(deps, "privacy"),
       back: user ? homeOf(user.role) : "/login",
     });
+  });
+  app.get("/dialog", (c) => {
+    c.header("Cache-Control", "private, max-age=3600");
+    return c.html(termsDialogHtml({
+      t: c.var.t,
+      terms: legalDoc(deps, "terms"),
+      privacy: legalDoc(deps, "privacy"),
+    }));
   });
   return app;
 }

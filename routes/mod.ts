@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./_deps.ts";
 import { csrfMiddleware, sessionMiddleware } from "./_session.ts";
+import { keepExpiredPosts } from "./_kept_form.ts";
 import { staticRoutes } from "./static.ts";
 import { healthRoutes } from "./health.ts";
 import { securityHeaders } from "./_security.ts";
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/webhooks", webhookRoutes(deps));
   app.use(sessionMiddleware(deps));
   app.use(csrfMiddleware(deps));
+  app.use(keepExpiredPosts(deps));
   app.route("/", authRoutes(deps));
   app.route("/auth", authApiRoutes(deps));
   app.route("/", passwordResetRoutes(deps));

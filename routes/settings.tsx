@@ -10,33 +10,52 @@ import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
-import type { User } from "../core/types.ts";
-import { tenantLeases } from "../services/tenant/mod.ts";
 import { messagePrefsProps, messagePrefsRoutes } from "./message_prefs.ts";
+import { tenantProfilePost, tenantSectionOf } from "./_tenant_profile.tsx";
 
 /**
  * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's, a signed-in one
  * is checked here too. `route` is the path as registered when the app is mounted at a prefix
- * (`/settings` under `/admin`).
+ * (`/settings` under `/admin`); `tenantProfile` adds the tenant profile's form post.
  */
-export function settingsRoutes(deps: Deps, path: string, route = path): Hono<UserEnv> {
+export function settingsRoutes(
+  deps: Deps,
+  path: string,
+  route = path,
+  opts: { tenantProfile?: boolean } = {},
+): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
   app.route("/", messagePrefsRoutes(deps, path, route));
-  /** A tenant's lease dates for the page; nothing for other roles. */
-  const leasesOf = async (u: User) =>
-    u.role === "user" ? { leases: await tenantLeases(deps, u) } : {};
-  app.get(route, queryInput(z.object({ saved: pageText, messages_saved: pageText })), async (c) => {
+  const shown = z.object({ saved: pageText, messages_saved: pageText, profile_saved: pageText });
+  app.get(route, queryInput(shown), async (c) => {
     const u = c.var.user;
+    const q = c.req.valid("query");
     return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
       action: path,
       values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
       fieldErrors: {},
-      saved: c.req.valid("query").saved === "1",
-      ...await leasesOf(u),
-      messages: await messagePrefsProps(deps, u, path, c.req.valid("query").messages_saved === "1"),
+      saved: q.saved === "1",
+      ...await tenantSectionOf(deps, u, path, { saved: q.profile_saved === "1" }),
+      messages: await messagePrefsProps(deps, u, path, q.messages_saved === "1"),
     });
   });
+  // A tenant's profile (spec 001, entities): its own form and section, in the tenant's area.
+  if (opts.tenantProfile) {
+    app.use(`${route}/profile`, requireUser());
+    app.post(
+      `${route}/profile`,
+      tenantProfilePost(deps, path, async (c, over) => {
+        const u = c.var.user;
+        return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {
+          action: path,
+          values: { email: u.email, full_name: u.full_name, phone: u.phone, language: u.language },
+          fieldErrors: {},
+          ...await tenantSectionOf(deps, u, path, over),
+        }, 400);
+      }),
+    );
+  }
   app.post(route, async (c) => {
     const form = await readForm(c);
     const str = (k: string) => formString(form, k);
@@ -52,7 +71,7 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
         values,
         fieldErrors,
         error,
-        ...await leasesOf(c.var.user),
+        ...await tenantSectionOf(deps, c.var.user, path),
       }, 400);
     const parsed = formChecked(profileSchema, form);
     if (parsed instanceof Refusal) {

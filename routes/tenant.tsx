@@ -14,6 +14,6 @@ export function tenantRoutes(deps: Deps): Hono<UserEnv> {
   app.route("/", tenantPageRoutes(deps));
   app.route("/", tenantBillingRoutes(deps));
   app.route("/", tenantPaymentRoutes(deps));
-  app.route("/", settingsRoutes(deps, "/user/settings", "/settings"));
+  app.route("/", settingsRoutes(deps, "/user/settings", "/settings", { tenantProfile: true }));
   return app;
 }

@@ -2,7 +2,8 @@
  * The tenant's billing page `/user/billing?year=&period=` (spec 001 section 2) and its
  * downloads: `/user/billing/report?station=&unit=&period=&language=` (one bill's report, named
  * `{type}_report_{station}_{unit}_{period}.pdf`) and `/user/billing/pdf?period=` (every bill of
- * the period). Bill notices link to `/user/billing?period=YYYY-MM`, which selects that period.
+ * the period). Bill notices link to `/user/billing?period=YYYY-MM`, which selects that period;
+ * without one the page opens on the newest unpaid bill's period, else the newest bill's.
  */
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -13,6 +14,7 @@ import { periodReportQuerySchema, tenantReportQuerySchema } from "../core/tenant
 import { defaultPeriod, parsePeriod, periodOptions } from "../core/periods.ts";
 import {
   periodReport,
+  tenantLandingPeriod,
   tenantOverview,
   tenantPeriodBills,
   tenantReport,
@@ -30,10 +32,12 @@ export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
     const user = c.var.user;
     const today = clockOf(deps).today();
     const years = [today.year, today.year - 1, today.year - 2];
-    const year = q.period ? parsePeriod(q.period).year : q.year ?? today.year;
+    // Without a period: the newest unpaid bill's, else the newest bill's (of the asked year).
+    const asked = q.period ?? await tenantLandingPeriod(deps, user, q.year) ?? undefined;
+    const year = asked ? parsePeriod(asked).year : q.year ?? today.year;
     const overview = await tenantOverview(deps, user, year);
-    const kind = q.period ? parsePeriod(q.period).kind : overview.billing_type;
-    const period = q.period ?? defaultPeriod(kind, year, today);
+    const kind = asked ? parsePeriod(asked).kind : overview.billing_type;
+    const period = asked ?? defaultPeriod(kind, year, today);
     const periods = periodOptions(kind, year, today);
     if (!periods.includes(period)) periods.unshift(period);
     if (!years.includes(year)) years.push(year);

@@ -295,6 +295,13 @@ const ROUTES: Row[] = [
     expect: everyone(400),
   },
   { method: "GET", route: "/legal", expect: everyone(200) },
+  { method: "GET", route: "/legal/dialog", expect: everyone(200) },
+  {
+    method: "POST",
+    route: "/user/settings/profile",
+    body: () => ({ form: {} }),
+    expect: page("user", 303, "/user/settings?profile_saved=1#tenant-profile"),
+  },
   { method: "GET", route: "/health", expect: everyone(200) },
 
   // ---- session API ---------------------------------------------------------------------

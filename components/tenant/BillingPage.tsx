@@ -71,7 +71,7 @@ function BillCard(
       </div>
       <dl>
         <dt>{B("bills.station")}</dt>
-        <dd>{r.station_name}</dd>
+        <dd>{r.station_found ? r.station_name : t("billing.helpers.station_not_found")}</dd>
         <dt>{B("bills.location")}</dt>
         <dd>{cityOf(t, r.location)}</dd>
         <dt>{B("bills.unit")}</dt>
@@ -171,7 +171,7 @@ export function BillingPage(p: BillingPageProps) {
         <PeriodPicker t={t} label={B("period")} value={p.period} periods={p.periods} />
         <button type="submit" className="btn">{B("show")}</button>
       </form>
-      <section className="card" data-testid="period-bills">
+      <section className="card" data-testid="period-bills" data-download-alerts>
         <div className="section-head">
           <h2>{B("bills.title", { period: periodLabel(t, p.period) })}</h2>
           {/* One bill's period PDF would be its report again: offered for two bills or more. */}

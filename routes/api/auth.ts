@@ -12,6 +12,7 @@ import { setSessionCookie } from "../_session.ts";
 import { loginSchema, registerSchema } from "../../core/schemas.ts";
 import { register, signIn } from "../../services/accounts.ts";
 import { refreshSession } from "../../services/sessions.ts";
+import { Refusal } from "../../services/refusal.ts";
 import { CODES, endSession, signInMessage, STATUS, tooMany } from "../_auth_common.ts";
 
 const { createHandlers } = createFactory<AppEnv>();
@@ -50,7 +51,15 @@ export function authApiRoutes(deps: Deps): Hono<AppEnv> {
     "/login",
     jsonInput(loginSchema, { message: "validation.failed", anyJson: true }),
     async (c) => {
-      const res = await signIn(deps, c.req.valid("json"), address(c));
+      let res;
+      try {
+        res = await signIn(deps, c.req.valid("json"), address(c));
+      } catch (e) {
+        if (e instanceof Refusal) throw e; // busy: its own 503 with Retry-After
+        // The store failing: the generic retry message (spec 000), not a 500.
+        deps.log.log("error", "sign-in could not be checked", { error: String(e) });
+        return c.json({ message: c.var.t("auth.errors.generic"), code: "sign_in_failed" }, 503);
+      }
       if (!res.ok) {
         return c.json(
           { message: signInMessage(c, res).message, code: CODES[res.reason] },

@@ -70,3 +70,21 @@ export async function readToken(
 export function needsRefresh(claims: TokenClaims, nowMs: number): boolean {
   return claims.exp - nowMs / 1000 < REFRESH_WINDOW_SECONDS;
 }
+
+/**
+ * The account a token of ours was issued to, its signature checked but not its expiry nor its
+ * session (null when it is not ours): who posted a form after their session ended.
+ */
+export async function tokenOwner(secret: string, token: string): Promise<number | null> {
+  try {
+    const claims = await verify(token, secret, {
+      alg: "HS256",
+      exp: false,
+      iat: false,
+      nbf: false,
+    });
+    return typeof claims.sub === "number" ? claims.sub : null;
+  } catch {
+    return null;
+  }
+}

@@ -13,6 +13,8 @@ export interface TenantBillRow {
   bill: UnitBill;
   period: string;
   station_name: string;
+  /** False when the bill's station no longer exists (its name is then its id). */
+  station_found: boolean;
   location: string;
   unit_name: string;
 }
@@ -47,6 +49,7 @@ export async function tenantBillRows(
         bill: b,
         period: periodOfBill(b),
         station_name: s?.name ?? String(b.station_id),
+        station_found: s !== undefined,
         location: s?.location ?? "",
         unit_name: unit?.name || b.unit_id,
       };

@@ -22,8 +22,10 @@ export { type TenantPricing, tenantPricing } from "./pricing.ts";
 export { type TenantBillRow, tenantBillRows } from "./bills.ts";
 export {
   tenantBillingType,
+  tenantLandingPeriod,
   type TenantOverview,
   tenantOverview,
   tenantPeriodBills,
 } from "./overview.ts";
 export { periodReport, tenantReport } from "./reports.ts";
+export { saveTenantProfile, tenantProfile } from "./profile.ts";

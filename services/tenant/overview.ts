@@ -91,3 +91,17 @@ export function tenantPeriodBills(
 ): Promise<TenantBillRow[]> {
   return tenantBillRows(deps, user, { period });
 }
+
+/**
+ * The period the billing page opens on when none is asked for: the newest period holding an
+ * unpaid bill of the caller, else their newest bill's period (of `year` when given); null with
+ * no bill, so the page falls back to the current period.
+ */
+export async function tenantLandingPeriod(
+  deps: Deps,
+  user: User,
+  year?: number,
+): Promise<string | null> {
+  const rows = await tenantBillRows(deps, user, { year });
+  return (rows.find((r) => r.bill.payment_status !== "paid") ?? rows[0])?.period ?? null;
+}

@@ -1,11 +1,16 @@
 /**
- * The certificate part of the 'MQTT Connection Issue' panel: the three downloads (plain
- * links), the certificate status with its health colour and text, Renew (a form post with
+ * The certificate part of the 'MQTT Connection Issue' panel: the three downloads (links; with
+ * JavaScript a failed one is an alert on the list, 'Failed to download {type} certificate'), the certificate status with its health colour and text, Renew (a form post with
  * a confirmation box) and Verify Certificates (a form post whose result comes back on the
  * page), then the slot for the connection test. Works without JavaScript.
  */
 import type { ReactNode } from "react";
 import type { Translate } from "../../../services/platform/i18n.ts";
+import { Island } from "../../render.tsx";
+import ReportDownload from "../../../islands/ReportDownload.tsx";
+
+/** The files of the three downloads. */
+const FILE_NAMES = { ca: "user_ca.pem", cert: "client.pem", key: "client.key" } as const;
 
 /** The certificate status, worded for the page. */
 interface CertificateStatusView {
@@ -47,7 +52,7 @@ interface CertificatePanelProps {
 export function CertificatePanel({ t, view: v, testConnection }: CertificatePanelProps) {
   const C = (k: string, p?: Record<string, string | number>) => t(`certificates.${k}`, p);
   const s = v.status;
-  const files: [string, string][] = [
+  const files: [keyof typeof FILE_NAMES, string][] = [
     ["ca", C("downloads.ca")],
     ["cert", C("downloads.cert")],
     ["key", C("downloads.key")],
@@ -64,19 +69,28 @@ export function CertificatePanel({ t, view: v, testConnection }: CertificatePane
         </div>
       )}
       <div className="certificate-grid">
-        <div>
+        <div data-download-alerts>
           <h3>{C("downloads.title")}</h3>
           <ul className="certificate-downloads">
             {files.map(([file, label]) => (
               <li key={file}>
-                <a
-                  className="btn btn-secondary btn-sm"
-                  href={`${v.downloadBase}/${file}`}
-                  download
-                  data-testid={`download-${file}`}
-                >
-                  ⬇ {label}
-                </a>
+                <Island
+                  of={ReportDownload}
+                  props={{
+                    href: `${v.downloadBase}/${file}`,
+                    filename: FILE_NAMES[file],
+                    label: `⬇ ${label}`,
+                    busyLabel: `⬇ ${label}`,
+                    // A failed download is worded on the list (spec 000's error texts).
+                    errorText: t("devices.sensor_data.alerts.download_failed", {
+                      type: file,
+                      status: "{status}",
+                    }),
+                    className: "btn btn-secondary btn-sm",
+                    testId: `download-${file}`,
+                    mode: "download",
+                  }}
+                />
               </li>
             ))}
           </ul>

@@ -17,7 +17,7 @@ import { createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/_deps.ts";
 import { startMqtt } from "./services/devices/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
-import { openStores, TelemetryStoreRefused } from "./services/platform/stores.ts";
+import { openStores, SchemaTooNew, TelemetryStoreRefused } from "./services/platform/stores.ts";
 import {
   openpayConfigured,
   startLocalOpenpay,
@@ -60,7 +60,10 @@ async function main() {
   try {
     stores = await openStores(config, log);
   } catch (e) {
-    if (e instanceof CertificateAuthorityError || e instanceof TelemetryStoreRefused) {
+    if (
+      e instanceof CertificateAuthorityError || e instanceof TelemetryStoreRefused ||
+      e instanceof SchemaTooNew
+    ) {
       Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
       Deno.exit(2);
     }

@@ -25,6 +25,7 @@ import {
   webhooksStop,
 } from "./services/payments/mod.ts";
 import { closePasswordPool } from "./services/platform/passwords.ts";
+import { startBackupSchedule } from "./services/platform/backup_schedule.ts";
 
 /** How long a shutdown may take after SIGINT or SIGTERM before the process exits regardless. */
 const SHUTDOWN_DEADLINE_MS = 8_000;
@@ -97,6 +98,15 @@ async function main() {
   }
 
   const mqtt = await startMqtt(deps);
+  // What /health and /metrics read of the broker and ingest (services/platform/runtime.ts).
+  deps.runtime = {
+    mqtt: () => ({
+      ingestConnected: mqtt.ingest ? mqtt.ingest.ingest.stats().connected : null,
+      clients: mqtt.broker ? mqtt.broker.clients() : null,
+    }),
+    ingest: () => mqtt.ingest?.ingest.stats() ?? null,
+  };
+  const backups = startBackupSchedule(deps);
   out(`MQTT: devices connect to ${mqtt.url}${mqtt.ingest ? "" : " (ingest runs apart)"}`);
   if (mqtt.broker?.tlsUrl) {
     const required = config.mqtt.requireClientCert ? ", client certificate required" : "";
@@ -174,6 +184,7 @@ async function main() {
     ),
   ]);
   clearInterval(prune);
+  backups.stop();
   clearInterval(sweep);
   await reconcile.stop();
   await webhooksStop();

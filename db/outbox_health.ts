@@ -1,0 +1,23 @@
+/**
+ * What the health check and the metrics read of the messages' outbox in KV.
+ *
+ * Key layout read (written by the outbox itself): `["outbox_due", at, id]` → null, one per
+ * delivery still to attempt (pending, or claimed with a lease that ends at `at`).
+ */
+
+const DUE: Deno.KvKey = ["outbox_due"];
+
+/** Deliveries still to attempt, counted up to `limit`; and how many were due before `now`. */
+export async function outboxBacklog(
+  kv: Deno.Kv,
+  now: number,
+  limit = 10_000,
+): Promise<{ pending: number; overdue: number }> {
+  let pending = 0;
+  let overdue = 0;
+  for await (const e of kv.list({ prefix: DUE }, { limit })) {
+    pending++;
+    if (typeof e.key[1] === "number" && e.key[1] < now) overdue++;
+  }
+  return { pending, overdue };
+}

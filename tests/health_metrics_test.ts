@@ -157,6 +157,8 @@ Deno.test("/metrics counts requests by route pattern, ingest, payments and the p
     await putCharge(t.deps.kv, charge("tr1", "in_progress"));
     await putCharge(t.deps.kv, charge("tr2", "completed"));
     await putCharge(t.deps.kv, charge("tr3", "completed"));
+    t.deps.telemetry.write([{ serial: "SN-1", ts: Date.now(), values: { total_power: 5 } }]);
+    await t.deps.telemetry.flush();
     const res = await call(t, "GET", "/metrics", { token: TOKEN });
     assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
     const body = await res.text();
@@ -188,6 +190,9 @@ Deno.test("/metrics counts requests by route pattern, ingest, payments and the p
     assert.equal(sample(body, "portal_mqtt_connected_clients"), 3);
     assert.equal(sample(body, "portal_ingest_connected"), 1);
     assert.equal(sample(body, "portal_telemetry_backlog_samples"), 0);
+    assert.equal(sample(body, "portal_telemetry_samples_written_total"), 1);
+    assert.equal(sample(body, "portal_telemetry_batches_total"), 1);
+    assert.ok((sample(body, "portal_telemetry_batch_seconds_total") ?? 0) > 0);
     assert.equal(sample(body, "portal_payments", '{state="completed"}'), 2);
     assert.equal(sample(body, "portal_payments", '{state="in_progress"}'), 1);
     assert.equal(sample(body, "portal_outbox_pending", '{due="past"}'), 0);

@@ -127,6 +127,20 @@ export function createMetrics(deps: Deps): Metrics {
   );
   readCounter(
     registry,
+    "portal_telemetry_batches_total",
+    "Batches the telemetry store wrote",
+    [],
+    () => [[{}, deps.telemetry.stats().batches ?? 0]],
+  );
+  readCounter(
+    registry,
+    "portal_telemetry_batch_seconds_total",
+    "Seconds the telemetry store's batches took altogether (over batches_total: the mean latency)",
+    [],
+    () => [[{}, deps.telemetry.stats().batchSeconds ?? 0]],
+  );
+  readCounter(
+    registry,
     "portal_telemetry_failed_batches_total",
     "Batches the telemetry store failed to write",
     [],

@@ -2,8 +2,11 @@
  * The portal's own backups (`BACKUP_DIR`, every `BACKUP_EVERY_HOURS`, the newest `BACKUP_KEEP`
  * kept): `portal-<UTC time>.tar.gz` in the folder, the oldest ones deleted after each new one.
  */
+import { Worker } from "node:worker_threads";
 import type { Deps } from "../deps.ts";
-import { createBackup } from "./backup.ts";
+import type { Config } from "./config.ts";
+import type { BackupManifest } from "./backup.ts";
+import type { BackupAnswer, BackupJob } from "./backup_worker.ts";
 
 const NAME = /^portal-\d{8}T\d{6}Z\.tar\.gz$/;
 
@@ -14,11 +17,30 @@ export function backupName(now: number): string {
   }.tar.gz`;
 }
 
+/** Runs `createBackup` on a thread of its own (`backup_worker.ts`) and answers its manifest. */
+export function backupOffThread(
+  config: Config,
+  target: string,
+  now: number,
+): Promise<BackupManifest> {
+  const { publicUrl: _, ...plain } = config;
+  const job: BackupJob = { config: plain, target, now };
+  const worker = new Worker(new URL("./backup_worker.ts", import.meta.url));
+  return new Promise<BackupManifest>((resolve, reject) => {
+    worker.once(
+      "message",
+      (a: BackupAnswer) => "error" in a ? reject(new Error(a.error)) : resolve(a.manifest),
+    );
+    worker.once("error", reject);
+    worker.postMessage(job);
+  }).finally(() => worker.terminate());
+}
+
 /** Makes one backup into `dir` and deletes the oldest beyond `keep`; answers the new path. */
 export async function backupAndRotate(deps: Deps, dir: string, keep: number): Promise<string> {
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const path = `${dir}/${backupName(deps.now())}`;
-  await createBackup(deps.config, path, deps.now());
+  await backupOffThread(deps.config, path, deps.now());
   const names: string[] = [];
   for await (const e of Deno.readDir(dir)) if (e.isFile && NAME.test(e.name)) names.push(e.name);
   names.sort();

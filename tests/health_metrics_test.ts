@@ -199,6 +199,15 @@ Deno.test("/metrics counts requests by route pattern, ingest, payments and the p
     assert.equal(sample(body, "portal_billing_runs_total", '{outcome="refused"}'), 1);
     assert.ok((sample(body, "process_resident_memory_bytes") ?? 0) > 1e6);
     assert.notEqual(sample(body, "nodejs_eventloop_lag_seconds"), null);
+    // Every series the Grafana dashboard charts is one the portal answers.
+    const dashboard = await Deno.readTextFile(
+      new URL("../docs/grafana-dashboard.json", import.meta.url),
+    );
+    const charted = new Set(dashboard.match(/\b(portal|process|nodejs)_[a-z0-9_]+/g));
+    const served = new Set(
+      body.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(/[{ ]/)[0]),
+    );
+    assert.deepEqual([...charted].filter((name) => !served.has(name)), []);
   } finally {
     t.close();
   }

@@ -130,6 +130,7 @@ Deno.test("a running portal is backed up during a billing run and ingest, and re
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     MQTT_PORT: String(mqttPort),
+    METRICS_TOKEN: "backup-test-metrics-token",
   };
   const portal = await spawnPortal({ demo: true, dataDir, env });
   let second: Awaited<ReturnType<typeof spawnPortal>> | null = null;
@@ -171,6 +172,20 @@ Deno.test("a running portal is backed up during a billing run and ingest, and re
     ]);
     const published = await publisher.stop();
     assert.ok(published > 10, `readings stored during the backup: ${published}`);
+    // The running portal's metrics and health see its broker and ingest (main.ts wires them).
+    const metrics = await (await fetch(`${url}/metrics`, {
+      headers: { authorization: "Bearer backup-test-metrics-token" },
+    })).text();
+    const value = (name: string) =>
+      Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1] ?? NaN);
+    assert.ok(value("portal_ingest_messages_received_total") >= published, "every reading sent");
+    assert.ok(value("portal_ingest_samples_stored_total") > 0);
+    assert.ok(value("portal_mqtt_connected_clients") >= 4, "three demo meters, the station");
+    assert.equal(value("portal_ingest_connected"), 1);
+    assert.match(metrics, /portal_billing_runs_total\{outcome="ok"\} 2/);
+    const health = await (await fetch(`${url}/health`)).json();
+    assert.equal(health.status, "ok");
+    assert.equal(health.checks.mqtt.ingest, true);
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /Backup written to .* 1 zones?, \d+ bills, 1 payments/);
     assert.equal(drafts.status, 200);

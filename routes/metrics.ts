@@ -10,6 +10,9 @@ import { timingSafeEqual } from "node:crypto";
 import type { AppEnv, Deps } from "./_deps.ts";
 import type { Metrics } from "../services/platform/metrics.ts";
 
+/** Methods counted by name; any other is `other` (a client cannot add series). */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 /** The billing run's routes: their requests are billing runs too. */
 const BILLING_RUN = new Set(["/unified-billing/process", "/api/unified-billing/process"]);
 
@@ -26,7 +29,8 @@ export function httpMetrics(metrics: Metrics): MiddlewareHandler<AppEnv> {
       const seconds = (performance.now() - start) / 1000;
       const handler = matchedRoutes(c).findLast((r) => r.method !== "ALL");
       const route = handler?.path ?? "unmatched";
-      metrics.request(c.req.method, route, c.res.status, seconds);
+      const method = METHODS.has(c.req.method) ? c.req.method : "other";
+      metrics.request(method, route, c.res.status, seconds);
       if (c.req.method === "POST" && BILLING_RUN.has(route)) {
         metrics.billingRun(c.res.status, seconds);
       }

@@ -147,6 +147,7 @@ Deno.test("/metrics counts requests by route pattern, ingest, payments and the p
       await call(t, "GET", `/api/devices/${id}`, { token: admin.token });
     }
     await call(t, "GET", "/no/such/page");
+    await call(t, "BREW", "/health");
     const run = await call(t, "POST", "/unified-billing/process", {
       token: admin.token,
       json: { zone_id: 999, period: "2026-01" },
@@ -169,6 +170,8 @@ Deno.test("/metrics counts requests by route pattern, ingest, payments and the p
         `{method="GET",route="${route}",status="${status}"}`,
       );
     assert.equal(req("/health", 200), 2);
+    assert.match(body, /portal_http_requests_total\{method="other",route="[^"]+",status="\d+"\} 1/);
+    assert.doesNotMatch(body, /BREW/, "a made-up method is no series of its own");
     assert.equal(req("/api/devices/:id", 404), 3, "one series for three ids");
     assert.doesNotMatch(body, /devices\/10[123]/);
     assert.equal(req("unmatched", 302), 1, "an unknown path (sent to sign in) under one name");

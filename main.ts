@@ -17,7 +17,7 @@ import { createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/_deps.ts";
 import { startMqtt } from "./services/devices/mqtt_runtime.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
-import { openStores, TelemetryStoreRefused } from "./services/platform/stores.ts";
+import { openStores, SchemaTooNew, TelemetryStoreRefused } from "./services/platform/stores.ts";
 import {
   openpayConfigured,
   startLocalOpenpay,
@@ -32,6 +32,7 @@ import {
   MessageSettingsError,
   startMessageWorker,
 } from "./services/messages/mod.ts";
+import { startBackupSchedule } from "./services/platform/backup_schedule.ts";
 
 /** How long a shutdown may take after SIGINT or SIGTERM before the process exits regardless. */
 const SHUTDOWN_DEADLINE_MS = 8_000;
@@ -54,8 +55,21 @@ async function main() {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  let stores;
+  try {
+    stores = await openStores(config, log);
+  } catch (e) {
+    if (
+      e instanceof CertificateAuthorityError || e instanceof TelemetryStoreRefused ||
+      e instanceof SchemaTooNew
+    ) {
+      Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
+      Deno.exit(2);
+    }
+    throw e;
+  }
   // Without Openpay keys the local sandbox stands in (test mode), spoken to like Openpay; its
-  // charges are kept in the data folder.
+  // charges are kept in the data folder (once the stores opened: a refused start writes nothing).
   if (!openpayConfigured(config.openpay)) await Deno.mkdir(config.dataDir, { recursive: true });
   const localOpenpay = openpayConfigured(config.openpay) ? null : await startLocalOpenpay(
     config.openpay,
@@ -63,17 +77,7 @@ async function main() {
     config.dataDir,
     (line) => log.log("debug", "openpay sandbox", { line }),
   );
-  if (localOpenpay) config = { ...config, openpay: localOpenpay.settings };
-  let stores;
-  try {
-    stores = await openStores(config, log);
-  } catch (e) {
-    if (e instanceof CertificateAuthorityError || e instanceof TelemetryStoreRefused) {
-      Deno.stderr.writeSync(new TextEncoder().encode(e.message + "\n"));
-      Deno.exit(2);
-    }
-    throw e;
-  }
+  if (localOpenpay) stores.deps.config = config = { ...config, openpay: localOpenpay.settings };
   const { telemetry } = stores.deps;
   // Messages leave through the outbox's worker: SMTP, or .eml files in the outbox folder.
   const mailer = createMailSender(messageSettings);
@@ -111,6 +115,15 @@ async function main() {
   }
 
   const mqtt = await startMqtt(deps);
+  // What /health and /metrics read of the broker and ingest (services/platform/runtime.ts).
+  deps.runtime = {
+    mqtt: () => ({
+      ingestConnected: mqtt.ingest ? mqtt.ingest.ingest.stats().connected : null,
+      clients: mqtt.broker ? mqtt.broker.clients() : null,
+    }),
+    ingest: () => mqtt.ingest?.ingest.stats() ?? null,
+  };
+  const backups = startBackupSchedule(deps);
   out(`MQTT: devices connect to ${mqtt.url}${mqtt.ingest ? "" : " (ingest runs apart)"}`);
   if (mqtt.broker?.tlsUrl) {
     const required = config.mqtt.requireClientCert ? ", client certificate required" : "";
@@ -188,6 +201,7 @@ async function main() {
     ),
   ]);
   clearInterval(prune);
+  backups.stop();
   clearInterval(sweep);
   await reconcile.stop();
   await messages.stop();

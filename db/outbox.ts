@@ -46,7 +46,9 @@ export const KEEP_MS = 90 * 86_400_000;
 
 const eventKey = (key: string) => ["outbox_events", key];
 const deliveryKey = (id: string) => ["outbox", id];
-const dueKey = (at: number, id: string) => ["outbox_due", at, id];
+/** The prefix of the deliveries still to attempt (read by the health check too). */
+export const OUTBOX_DUE: Deno.KvKey = ["outbox_due"];
+const dueKey = (at: number, id: string) => [...OUTBOX_DUE, at, id];
 const recentKey = (at: number, id: string) => ["outbox_recent", at, id];
 const undeliverableKey = (email: string) => ["mail_undeliverable", email];
 

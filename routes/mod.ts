@@ -39,14 +39,19 @@ import { errorPage } from "./_page.tsx";
 import { BodyTooLarge, NotJson } from "./_http.ts";
 import { Refusal, refusalResponse } from "./_refusal.tsx";
 import { storageRefusal } from "../services/refusal.ts";
+import { createMetrics } from "../services/platform/metrics.ts";
+import { httpMetrics, metricsRoutes } from "./metrics.ts";
 
 /** Builds the portal's Hono app from its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const metrics = createMetrics(deps);
+  app.use(httpMetrics(metrics));
   app.use(compress());
   app.use(securityHeaders(deps));
   app.route("/", staticRoutes(deps));
   app.route("/", healthRoutes(deps));
+  app.route("/", metricsRoutes(deps, metrics));
   // Openpay's webhook authenticates by its own Basic credentials: no session, no CSRF check.
   app.route("/api/webhooks", webhookRoutes(deps));
   app.use(sessionMiddleware(deps));

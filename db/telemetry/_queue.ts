@@ -48,6 +48,8 @@ export class WriteQueue {
   #deferredError: unknown = undefined;
   #closed = false;
   #failures = 0;
+  #batches = 0;
+  #batchSeconds = 0;
 
   constructor(
     private readonly sink: (batch: NormSample[]) => void | Promise<void>,
@@ -68,6 +70,11 @@ export class WriteQueue {
    */
   get failures(): number {
     return this.#failures;
+  }
+
+  /** Batches the sink took, and the seconds they took altogether (the metrics' batch latency). */
+  get batches(): { count: number; seconds: number } {
+    return { count: this.#batches, seconds: this.#batchSeconds };
   }
 
   /** Samples waiting to be written. */
@@ -105,8 +112,11 @@ export class WriteQueue {
     while (this.#pending.length > 0) {
       const batch = this.#pending;
       this.#pending = [];
+      const started = performance.now();
       try {
         await this.sink(batch);
+        this.#batches++;
+        this.#batchSeconds += (performance.now() - started) / 1000;
       } catch (err) {
         this.#failures++;
         throw err;
@@ -259,6 +269,8 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "prune"> {
       samplesWritten: this.written,
       pending: this.queue.pending,
       failedWrites: this.queue.failures,
+      batches: this.queue.batches.count,
+      batchSeconds: this.queue.batches.seconds,
       backend: this.backend,
     };
   }

@@ -39,6 +39,9 @@ export interface TelemetryStats {
    * tell leave it out.
    */
   failedWrites?: number;
+  /** Batches written so far and the seconds they took altogether (stores that cannot tell leave them out). */
+  batches?: number;
+  batchSeconds?: number;
   backend: "sqlite" | "questdb";
 }
 

@@ -1,6 +1,7 @@
 /** Configuration from the environment, validated at start. */
 import { z } from "zod";
 import { isIP } from "node:net";
+import { type BackupSettings, OPS_ENV, opsSettings } from "./config_ops.ts";
 
 /** The portal's configuration. */
 export interface Config {
@@ -41,6 +42,9 @@ export interface Config {
    * empty: the connection's address is the client's.
    */
   trustProxy: string[];
+  /** The portal's own rotated backups and the metrics' token (`config_ops.ts`). */
+  backup?: BackupSettings;
+  metricsToken?: string | null;
 }
 
 /** Openpay settings (OPENPAY_*). */
@@ -292,6 +296,7 @@ const envSchema = z.object({
   OPENPAY_WEBHOOK_PASSWORD: z.string().optional().refine((v) => !v || v.length >= 12, {
     message: "OPENPAY_WEBHOOK_PASSWORD must have at least 12 characters",
   }),
+  ...OPS_ENV,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], {
     message: "LOG_LEVEL must be one of debug, info, warn, error",
   }).optional().default("info"),
@@ -373,6 +378,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       webhookUser: v.OPENPAY_WEBHOOK_USER || null,
       webhookPassword: v.OPENPAY_WEBHOOK_PASSWORD || null,
     },
+    ...opsSettings(v),
     telemetry: {
       questdbUrl: v.QUESTDB_URL || null,
       rawRetentionDays: v.RAW_RETENTION_DAYS,

@@ -1,5 +1,5 @@
 /**
- * The portal's health: a short list of checks (KV, the telemetry store; more can be added to
+ * The portal's health: a short list of checks (KV, the telemetry store, MQTT, the outbox; more can be added to
  * {@link HEALTH_CHECKS}), each timed and bounded by a timeout. `GET /health` answers the report
  * (503 when a check fails) and the admin dashboard shows the failing checks.
  */
@@ -7,6 +7,7 @@ import type { Deps } from "../deps.ts";
 import { probeKv } from "../../db/kv.ts";
 import { checkStore, messageOf } from "../../db/telemetry/mod.ts";
 import { isDiskFull } from "../refusal.ts";
+import { mqttHealth, outboxHealth } from "./health_runtime.ts";
 
 /** One check: a name (the key in the report) and what it runs; throws when it fails. */
 interface HealthCheck {
@@ -51,7 +52,12 @@ const telemetryCheck: HealthCheck = {
 };
 
 /** The checks of `GET /health`, in the order they are reported. */
-const HEALTH_CHECKS: readonly HealthCheck[] = [kvCheck, telemetryCheck];
+const HEALTH_CHECKS: readonly HealthCheck[] = [
+  kvCheck,
+  telemetryCheck,
+  { name: "mqtt", run: mqttHealth },
+  { name: "outbox", run: outboxHealth },
+];
 
 /** How long a check may take before it counts as failed. */
 const HEALTH_TIMEOUT_MS = 5_000;

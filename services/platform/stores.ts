@@ -11,6 +11,7 @@ import { loadI18n } from "./i18n.ts";
 import { loadOrCreateSecret } from "./secret.ts";
 import { openCertificateAuthority } from "./pki.ts";
 import { openKv } from "../../db/kv.ts";
+import { migrate, SchemaTooNew } from "../../db/migrations.ts";
 import { DEFAULT_THROTTLE } from "../../db/throttle.ts";
 import { openTelemetry } from "../../db/telemetry/open.ts";
 import { TelemetryStoreRefused } from "../../db/telemetry/mod.ts";
@@ -21,7 +22,7 @@ import {
 } from "../../db/telemetry_marker.ts";
 import { resolve } from "node:path";
 
-export { TelemetryStoreRefused };
+export { SchemaTooNew, TelemetryStoreRefused };
 
 /** The opened dependencies and how to close their stores. */
 interface OpenedStores {
@@ -33,7 +34,8 @@ interface OpenedStores {
  * Opens the stores of `config` (creating its data directory, 0700, its files 0600) and builds the services'
  * dependencies; throws `CertificateAuthorityError` before anything is opened when the
  * certificate authority cannot be read, and `TelemetryStoreRefused` (with KV closed again) when
- * the telemetry store's file is damaged, or missing while KV records that it existed.
+ * the telemetry store's file is damaged, or missing while KV records that it existed, and
+ * `SchemaTooNew` when a newer release wrote the data.
  */
 export async function openStores(config: Config, log: Logger): Promise<OpenedStores> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
@@ -43,6 +45,9 @@ export async function openStores(config: Config, log: Logger): Promise<OpenedSto
   const sqlitePath = telemetryPath(config);
   let telemetry;
   try {
+    // An older data folder is brought to this release's shape once (db/migrations.ts).
+    const migrated = await migrate(kv);
+    if (migrated.applied.length > 0) log.log("info", "data migrated", { ...migrated });
     if (!config.telemetry.questdbUrl) await checkStoreExists(kv, sqlitePath);
     telemetry = await openTelemetry({
       questdbUrl: config.telemetry.questdbUrl,

@@ -187,12 +187,42 @@ function recount(
   before: readonly Deno.KvKey[],
   after: readonly Deno.KvKey[],
 ) {
+  const add = (k: Deno.KvKey, n: bigint) => {
+    const sums = batched.get(op);
+    if (!sums) return void op.sum(k, n);
+    const id = JSON.stringify(k);
+    sums.set(id, { key: k, n: ((sums.get(id)?.n ?? 0n) + n) % U64 });
+  };
   for (const k of before) {
-    if (!after.some((a) => sameKey(a, k))) op.sum(k, U64 - 1n);
+    if (!after.some((a) => sameKey(a, k))) add(k, U64 - 1n);
   }
   for (const k of after) {
-    if (!before.some((b) => sameKey(b, k))) op.sum(k, 1n);
+    if (!before.some((b) => sameKey(b, k))) add(k, 1n);
   }
+}
+
+/** The counter changes of a batch commit, summed per counter until it commits. */
+const batched = new WeakMap<Deno.AtomicOperation, Map<string, { key: Deno.KvKey; n: bigint }>>();
+
+/**
+ * An atomic operation for many bills at once (a billing run's group of stations): the bills'
+ * counter changes are summed per counter and staged once, by {@link commitBatch}, so that a
+ * commit of 99 bills of one zone and period spends one mutation per counter, not one per bill,
+ * and stays within Deno KV's 1,000 mutations.
+ */
+export function batchOp(kv: Deno.Kv): Deno.AtomicOperation {
+  const op = kv.atomic();
+  batched.set(op, new Map());
+  return op;
+}
+
+/** Stages the summed counter changes of a {@link batchOp} and commits it. */
+export function commitBatch(
+  op: Deno.AtomicOperation,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  for (const { key, n } of batched.get(op)?.values() ?? []) if (n !== 0n) op.sum(key, n);
+  batched.delete(op);
+  return op.commit();
 }
 
 /** The counters a unit bill counts in. */

@@ -4,6 +4,8 @@
  * in one commit, and bill ids reserved in blocks.
  */
 import {
+  batchOp,
+  commitBatch,
   type CustomerBillDraft,
   customerKey,
   listUnitBillEntries,
@@ -187,10 +189,10 @@ export async function writeStationsBills(
   ids: IdSource = (collection, n) => reserveIds(kv, collection, n),
 ): Promise<StationWritten[] | null> {
   const at = new Date(now).toISOString();
-  const op = kv.atomic();
+  const op = batchOp(kv);
   const out: StationWritten[] = [];
   for (const s of stations) out.push(await stage(op, period, s, at, ids));
-  const res = await op.commit();
+  const res = await commitBatch(op);
   return res.ok ? out : null;
 }
 

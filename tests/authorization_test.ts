@@ -303,6 +303,8 @@ const ROUTES: Row[] = [
     expect: page("user", 303, "/user/settings?profile_saved=1#tenant-profile"),
   },
   { method: "GET", route: "/health", expect: everyone(200) },
+  // Without METRICS_TOKEN the metrics are not served to anyone, a session or a key notwithstanding.
+  { method: "GET", route: "/metrics", expect: everyone(404) },
 
   // ---- session API ---------------------------------------------------------------------
   { method: "POST", route: "/auth/login", body: () => ({ json: {} }), expect: everyone(400) },

@@ -1,4 +1,5 @@
 /** Admin pages: the dashboard, the system uptime page, and the sections later work fills in. */
+import { adminAuditRoutes } from "./admin_audit.tsx";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -115,6 +116,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
   app.route("/", adminStatsRoutes(deps));
   app.route("/users", adminUserRoutes(deps));
   app.route("/access-codes", adminAccessCodeRoutes(deps));
+  app.route("/audit", adminAuditRoutes(deps));
   app.route("/devices", adminDeviceRoutes(deps));
   app.route("/devices/station", adminStationFormRoutes(deps));
   app.route("/devices/station", adminStationDataRoutes(deps));

@@ -4,6 +4,7 @@
  * re-renders the form with the change (the no-JavaScript path of the ZoneLevels island);
  * any other post validates with `core/zone.ts` and saves, or shows the errors inline.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Context } from "hono";
@@ -306,10 +307,10 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
       );
     }
     if (id === null) {
-      await addZone(deps, zoneBodyFromForm(parsed));
+      await addZone(acting(c, deps), zoneBodyFromForm(parsed));
       return c.redirect("/admin/pricing?done=created", 303);
     }
-    if (!await editZone(deps, id, zoneBodyFromForm(parsed), parsed.effective_from)) {
+    if (!await editZone(acting(c, deps), id, zoneBodyFromForm(parsed), parsed.effective_from)) {
       return zoneNotFound(c, deps);
     }
     return c.redirect("/admin/pricing?done=updated", 303);

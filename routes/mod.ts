@@ -1,4 +1,5 @@
 /** `createApp(deps)`: the whole HTTP surface, with no network needed (tests call `app.request`). */
+import { auditApiRoutes } from "./api/audit.ts";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./_deps.ts";
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/logging", logging);
   app.route("/api/logging", logging);
   app.route("/api/users", userApiRoutes(deps));
+  app.route("/api/audit-log", auditApiRoutes(deps));
   app.route("/api/notifications", notificationApiRoutes(deps));
   app.route("/api/devices", deviceApiRoutes(deps));
   app.route("/api/devices", mqttConnectionApiRoutes(deps));

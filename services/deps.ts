@@ -5,6 +5,7 @@ import type { Logger } from "./platform/log.ts";
 import type { ThrottlePolicy } from "../db/throttle.ts";
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import type { CertificateAuthority } from "./platform/pki.ts";
+import type { Actor } from "../core/audit.ts";
 
 /** What `createApp`, the scripts and the services are given (nothing opens a store itself). */
 export interface Deps {
@@ -21,4 +22,6 @@ export interface Deps {
   telemetry: TelemetryStore;
   /** The portal's certificate authority (sensor client and broker server certificates). */
   pki: CertificateAuthority;
+  /** Who acts, for a signed-in request's changes (audited with it; absent: nobody to name). */
+  actor?: Actor;
 }

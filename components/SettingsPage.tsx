@@ -1,4 +1,5 @@
 /** The settings page of every role: profile, language and password change. */
+import { SecondFactorCard } from "./settings/SecondFactorCard.tsx";
 import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
 import { ContactFields, TextField } from "./Field.tsx";
@@ -48,11 +49,13 @@ interface SettingsPageProps {
   saved?: boolean;
   /** A tenant's lease dates (their tenancies), newest first; absent for other roles. */
   leases?: Lease[];
+  /** The second factor's card: whether it is on and its page. */
+  secondFactor?: { enabled: boolean; href: string };
 }
 
 /** Email, full name, phone, language, current/new/confirm password, Save. */
 export function SettingsPage(
-  { t, action, values, fieldErrors: fe, error, saved, leases }: SettingsPageProps,
+  { t, action, values, fieldErrors: fe, error, saved, leases, secondFactor }: SettingsPageProps,
 ) {
   const pw = (id: string, auto: string) => (
     <TextField
@@ -110,6 +113,7 @@ export function SettingsPage(
         </div>
       </form>
       {leases && <LeaseCard t={t} leases={leases} />}
+      {secondFactor && <SecondFactorCard t={t} {...secondFactor} />}
     </>
   );
 }

@@ -1,4 +1,5 @@
 /** Admin pages: the dashboard, the system uptime page, and the sections later work fills in. */
+import { requireAdminFactor } from "./auth_second_factor.tsx";
 import { adminAuditRoutes } from "./admin_audit.tsx";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -58,6 +59,7 @@ const dashboardQuerySchema = z.object({
 export function adminRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use("*", requireRole("admin"));
+  app.use("*", requireAdminFactor(deps));
   app.get("/", queryInput(dashboardQuerySchema), async (c) => {
     const t = c.var.t;
     const user = c.var.user;

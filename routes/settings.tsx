@@ -1,4 +1,6 @@
 /** The settings page, mounted under each role's area. */
+import { secondFactorRoutes } from "./settings_second_factor.tsx";
+import { hasSecondFactor } from "../services/second_factor.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -22,8 +24,11 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
   /** A tenant's lease dates for the page; nothing for other roles. */
-  const leasesOf = async (u: User) =>
-    u.role === "user" ? { leases: await tenantLeases(deps, u) } : {};
+  const leasesOf = async (u: User) => ({
+    ...(u.role === "user" ? { leases: await tenantLeases(deps, u) } : {}),
+    secondFactor: { enabled: await hasSecondFactor(deps, u.id), href: `${path}/second-factor` },
+  });
+  app.route(`${route}/second-factor`, secondFactorRoutes(deps, `${path}/second-factor`, path));
   app.get(route, queryInput(z.object({ saved: pageText })), async (c) => {
     const u = c.var.user;
     return renderPage(c, deps, c.var.t("settings.title"), SettingsPage, {

@@ -41,7 +41,7 @@ import type {
   registerSchema,
 } from "../core/schemas.ts";
 
-export { signIn, type SignInResult } from "./sign_in.ts";
+export { completeSignIn, signIn, type SignInResult } from "./sign_in.ts";
 import { unlessBusy } from "./sign_in.ts";
 
 /** The outcome of a registration. */

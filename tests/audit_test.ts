@@ -323,3 +323,19 @@ adminTest(
     assert.match(lines[1], /zone\.create/);
   },
 );
+
+Deno.test("every kind of entry has its name in each language", async () => {
+  const t = await testApp();
+  try {
+    const { AUDIT_KINDS } = await import("../core/audit.ts");
+    for (const lang of ["es", "en", "de"] as const) {
+      const tr = t.deps.i18n.t(lang);
+      for (const k of AUDIT_KINDS) {
+        const name = tr(`audit.kinds.${k}`);
+        assert.ok(!name.startsWith("audit."), `${lang}: ${k}`);
+      }
+    }
+  } finally {
+    t.close();
+  }
+});

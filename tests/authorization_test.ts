@@ -218,6 +218,13 @@ const areaHome = (role: Role, area: string): Row[] => [
     body: (f, a) => ({ form: ownProfile(f, a) }),
     expect: page(role, 303, `${area}/settings?saved=1`),
   },
+  { method: "GET", route: `${area}/settings/second-factor`, expect: page(role) },
+  ...["confirm", "disable"].map((step): Row => ({
+    method: "POST",
+    route: `${area}/settings/second-factor/${step}`,
+    body: () => ({ form: { code: "000000" } }),
+    expect: page(role, 400),
+  })),
 ];
 
 const comingSoon = (role: Role, paths: string[]): Row[] =>
@@ -277,6 +284,20 @@ const ROUTES: Row[] = [
 
   // ---- session API ---------------------------------------------------------------------
   { method: "POST", route: "/auth/login", body: () => ({ json: {} }), expect: everyone(400) },
+  {
+    method: "POST",
+    route: "/auth/login/second-factor",
+    body: () => ({ json: {} }),
+    expect: everyone(400),
+  },
+  {
+    method: "POST",
+    route: "/login/second-factor",
+    body: () => ({ form: {} }),
+    expect: everyone(303, "/login"),
+  },
+  { method: "GET", route: "/api/audit-log", expect: api(["admin"], 200) },
+  { method: "GET", route: "/admin/audit", expect: page("admin") },
   { method: "POST", route: "/auth/register", body: () => ({ json: {} }), expect: everyone(400) },
   {
     method: "POST",

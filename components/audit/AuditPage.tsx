@@ -52,7 +52,7 @@ export function AuditPage(p: AuditPageProps) {
           </label>
           <label>
             {t("audit.filters.object")}
-            <input name="object" defaultValue={q.object ?? ""} placeholder="user:12" />
+            <input type="text" name="object" defaultValue={q.object ?? ""} placeholder="user:12" />
           </label>
           <label>
             {t("audit.filters.from")}

@@ -1,4 +1,5 @@
 /** The settings page of every role: profile, language and password change. */
+import { AdminToolsCard } from "./settings/AdminToolsCard.tsx";
 import { SecondFactorCard } from "./settings/SecondFactorCard.tsx";
 import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
@@ -50,7 +51,7 @@ interface SettingsPageProps {
   /** A tenant's lease dates (their tenancies), newest first; absent for other roles. */
   leases?: Lease[];
   /** The second factor's card: whether it is on and its page. */
-  secondFactor?: { enabled: boolean; href: string };
+  secondFactor?: { enabled: boolean; href: string; admin?: boolean };
 }
 
 /** Email, full name, phone, language, current/new/confirm password, Save. */
@@ -114,6 +115,7 @@ export function SettingsPage(
       </form>
       {leases && <LeaseCard t={t} leases={leases} />}
       {secondFactor && <SecondFactorCard t={t} {...secondFactor} />}
+      {secondFactor?.admin && <AdminToolsCard t={t} />}
     </>
   );
 }

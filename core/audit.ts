@@ -42,6 +42,8 @@ export interface Actor {
   id: number | null;
   email: string;
   address: string;
+  /** The API key the request came with (its id), when it did. */
+  api_key?: string;
 }
 
 /** An entry as the caller of a commit describes it (the commit adds the id and the fields). */

@@ -16,6 +16,7 @@ export function acting<E extends AppEnv>(c: Context<E>, deps: Deps): Deps {
       id: user.id,
       email: user.email,
       address: clientAddress(c, deps.config.trustProxy),
+      ...(c.var.apiKey ? { api_key: c.var.apiKey.id } : {}),
     },
   };
 }

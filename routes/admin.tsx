@@ -1,4 +1,5 @@
 /** Admin pages: the dashboard, the system uptime page, and the sections later work fills in. */
+import { adminApiKeyRoutes } from "./admin_api_keys.tsx";
 import { requireAdminFactor } from "./auth_second_factor.tsx";
 import { adminAuditRoutes } from "./admin_audit.tsx";
 import { Hono } from "hono";
@@ -119,6 +120,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
   app.route("/users", adminUserRoutes(deps));
   app.route("/access-codes", adminAccessCodeRoutes(deps));
   app.route("/audit", adminAuditRoutes(deps));
+  app.route("/api-keys", adminApiKeyRoutes(deps));
   app.route("/devices", adminDeviceRoutes(deps));
   app.route("/devices/station", adminStationFormRoutes(deps));
   app.route("/devices/station", adminStationDataRoutes(deps));

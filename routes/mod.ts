@@ -1,4 +1,5 @@
 /** `createApp(deps)`: the whole HTTP surface, with no network needed (tests call `app.request`). */
+import { apiKeyScope } from "./_api_key_scope.ts";
 import { auditApiRoutes } from "./api/audit.ts";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/webhooks", webhookRoutes(deps));
   app.use(sessionMiddleware(deps));
   app.use(csrfMiddleware(deps));
+  app.use(apiKeyScope());
   app.route("/", authRoutes(deps));
   app.route("/auth", authApiRoutes(deps));
   app.route("/api/auth", registerApiRoute(deps));

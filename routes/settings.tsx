@@ -26,7 +26,11 @@ export function settingsRoutes(deps: Deps, path: string, route = path): Hono<Use
   /** A tenant's lease dates for the page; nothing for other roles. */
   const leasesOf = async (u: User) => ({
     ...(u.role === "user" ? { leases: await tenantLeases(deps, u) } : {}),
-    secondFactor: { enabled: await hasSecondFactor(deps, u.id), href: `${path}/second-factor` },
+    secondFactor: {
+      enabled: await hasSecondFactor(deps, u.id),
+      href: `${path}/second-factor`,
+      admin: u.role === "admin",
+    },
   });
   app.route(`${route}/second-factor`, secondFactorRoutes(deps, `${path}/second-factor`, path));
   app.get(route, queryInput(z.object({ saved: pageText })), async (c) => {

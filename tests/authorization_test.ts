@@ -298,6 +298,14 @@ const ROUTES: Row[] = [
   },
   { method: "GET", route: "/api/audit-log", expect: api(["admin"], 200) },
   { method: "GET", route: "/admin/audit", expect: page("admin") },
+  { method: "GET", route: "/admin/api-keys", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/api-keys",
+    body: () => ({ form: { name: "", scope: "read_only", expires_in_days: "30" } }),
+    expect: page("admin", 400),
+  },
+  at("POST", "/admin/api-keys/:id/revoke", () => ["abcdefabcdef"], page("admin", 400)),
   { method: "POST", route: "/auth/register", body: () => ({ json: {} }), expect: everyone(400) },
   {
     method: "POST",

@@ -1,4 +1,5 @@
 /** `createApp(deps)`: the whole HTTP surface, with no network needed (tests call `app.request`). */
+import { openApiRoutes } from "./api/openapi.tsx";
 import { apiKeyScope } from "./_api_key_scope.ts";
 import { auditApiRoutes } from "./api/audit.ts";
 import { Hono } from "hono";
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/logging", logging);
   app.route("/api/users", userApiRoutes(deps));
   app.route("/api/audit-log", auditApiRoutes(deps));
+  app.route("/api", openApiRoutes(deps, () => app.routes));
   app.route("/api/notifications", notificationApiRoutes(deps));
   app.route("/api/devices", deviceApiRoutes(deps));
   app.route("/api/devices", mqttConnectionApiRoutes(deps));

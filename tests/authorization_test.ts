@@ -299,6 +299,8 @@ const ROUTES: Row[] = [
   { method: "GET", route: "/api/audit-log", expect: api(["admin"], 200) },
   { method: "GET", route: "/admin/audit", expect: page("admin") },
   { method: "GET", route: "/admin/api-keys", expect: page("admin") },
+  { method: "GET", route: "/api/openapi.json", expect: api(["admin"], 200) },
+  { method: "GET", route: "/api/docs", expect: page("admin") },
   {
     method: "POST",
     route: "/admin/api-keys",

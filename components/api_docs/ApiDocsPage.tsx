@@ -25,7 +25,7 @@ export function ApiDocsPage({ t, doc }: ApiDocsPageProps) {
     <>
       <PageHeader
         title={t("api_keys.docs.title")}
-        subtitle={doc.info.description}
+        subtitle={t("api_keys.docs.subtitle")}
         actions={<a className="btn" href="/api/openapi.json">openapi.json</a>}
       />
       {[...byTag].map(([tag, ops]) => (

@@ -3,7 +3,13 @@
  * entries newest first (who, from where, what, before and after), older pages by cursor, CSV.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { AUDIT_KINDS, type AuditEntry, type AuditPageQuery, fieldsText } from "../../core/audit.ts";
+import {
+  AUDIT_KINDS,
+  type AuditEntry,
+  type AuditPageQuery,
+  type Fields,
+  fieldsText,
+} from "../../core/audit.ts";
 import { PageHeader, ResponsiveList } from "../kit/mod.ts";
 
 /** Props of {@link AuditPage}. */
@@ -18,6 +24,20 @@ export interface AuditPageProps {
   /** The URL of this list with other values (`cursor`, `format`). */
   href: (extra: Record<string, string | undefined>) => string;
   nextCursor: string | null;
+}
+
+/** Changed fields, one per line (`field: value`). */
+function FieldLines({ fields }: { fields: Fields | null }) {
+  if (!fields) return null;
+  return (
+    <div className="audit-fields" style={{ fontSize: "0.85em", minWidth: "12rem" }}>
+      {Object.entries(fields).map(([k, v]) => (
+        <div key={k} style={{ overflowWrap: "anywhere" }}>
+          <code>{k}</code>: {fieldsText({ [k]: v }).slice(k.length + 2)}
+        </div>
+      ))}
+    </div>
+  );
 }
 
 /** The filter form, the entries and the pager. */
@@ -85,16 +105,8 @@ export function AuditPage(p: AuditPageProps) {
           { label: t("audit.columns.address"), className: "mono", cell: (e) => e.actor.address },
           { label: t("audit.columns.object"), className: "mono", cell: (e) => e.object },
           { label: t("audit.columns.reason"), cell: (e) => e.reason ?? "" },
-          {
-            label: t("audit.columns.before"),
-            className: "notes-cell",
-            cell: (e) => fieldsText(e.before),
-          },
-          {
-            label: t("audit.columns.after"),
-            className: "notes-cell",
-            cell: (e) => fieldsText(e.after),
-          },
+          { label: t("audit.columns.before"), cell: (e) => <FieldLines fields={e.before} /> },
+          { label: t("audit.columns.after"), cell: (e) => <FieldLines fields={e.after} /> },
         ]}
         empty={<p className="empty">{t("audit.empty")}</p>}
       />

@@ -1,4 +1,6 @@
 /** The settings page of every role: profile, language and password change. */
+import { AdminToolsCard } from "./settings/AdminToolsCard.tsx";
+import { SecondFactorCard } from "./settings/SecondFactorCard.tsx";
 import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
 import { ContactFields, TextField } from "./Field.tsx";
@@ -28,11 +30,14 @@ interface SettingsPageProps {
   tenant?: TenantSectionProps;
   /** The messages card (its own form); absent when the profile form is shown again with errors. */
   messages?: Omit<MessagePrefsFormProps, "t">;
+  /** The second factor's card: whether it is on and its page. */
+  secondFactor?: { enabled: boolean; href: string; admin?: boolean };
 }
 
 /** Email, full name, phone, language, current/new/confirm password, Save. */
 export function SettingsPage(
-  { t, action, values, fieldErrors: fe, error, saved, tenant, messages }: SettingsPageProps,
+  { t, action, values, fieldErrors: fe, error, saved, tenant, messages, secondFactor }:
+    SettingsPageProps,
 ) {
   const pw = (id: string, auto: string) => (
     <TextField
@@ -91,6 +96,8 @@ export function SettingsPage(
       </form>
       {tenant && <TenantProfileSection t={t} {...tenant} />}
       {messages && <MessagePrefsForm t={t} {...messages} />}
+      {secondFactor && <SecondFactorCard t={t} {...secondFactor} />}
+      {secondFactor?.admin && <AdminToolsCard t={t} />}
     </>
   );
 }

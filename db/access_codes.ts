@@ -5,6 +5,8 @@
  * - `["access_codes", id]` → {@link AccessCode}
  * - `["access_codes_by_code", code]` → id (codes are unique)
  */
+import type { AuditStamp } from "../core/audit.ts";
+import { stageAudit } from "./audit.ts";
 import type { AccessCode, Assignments } from "../core/types.ts";
 import { listValues, nextId } from "./kv.ts";
 import { buildUser, emailKey, type NewUser, stageNewUser, type StoredUser } from "./users.ts";
@@ -31,6 +33,7 @@ export async function createAccessCode(
     move_in_date?: string | null;
   },
   now: number,
+  audit?: AuditStamp,
 ): Promise<AccessCode> {
   const id = await nextId(kv, "access_codes");
   const record: AccessCode = {
@@ -45,11 +48,12 @@ export async function createAccessCode(
     used_by_email: null,
     created_at: now,
   };
-  const res = await kv.atomic()
+  const op = kv.atomic()
     .check({ key: byCodeKey(input.code), versionstamp: null })
     .set(codeKey(id), record)
-    .set(byCodeKey(input.code), id)
-    .commit();
+    .set(byCodeKey(input.code), id);
+  if (audit) stageAudit(op, { ...audit, object: `access_code:${id}` }, null, record);
+  const res = await op.commit();
   if (!res.ok) throw new CodeTakenError(input.code);
   return record;
 }
@@ -87,10 +91,16 @@ export async function codeExists(kv: Deno.Kv, code: string): Promise<boolean> {
 }
 
 /** Deletes an access code; false when there was none. */
-export async function deleteAccessCode(kv: Deno.Kv, id: number): Promise<boolean> {
+export async function deleteAccessCode(
+  kv: Deno.Kv,
+  id: number,
+  audit?: AuditStamp,
+): Promise<boolean> {
   const cur = await kv.get<AccessCode>(codeKey(id));
   if (!cur.value) return false;
-  await kv.atomic().check(cur).delete(codeKey(id)).delete(byCodeKey(cur.value.code)).commit();
+  const op = kv.atomic().check(cur).delete(codeKey(id)).delete(byCodeKey(cur.value.code));
+  if (audit) stageAudit(op, audit, cur.value, null);
+  await op.commit();
   return true;
 }
 

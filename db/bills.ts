@@ -38,6 +38,8 @@
  * several stations together ({@link writeStationsBills}: all of them or none). Ids come from
  * the sequences one station at a time, or in blocks for a whole run ({@link idBlocks}).
  */
+import type { AuditStamp } from "../core/audit.ts";
+import { stageAudit } from "./audit.ts";
 import {
   customerKey,
   listUnitBillEntries,
@@ -224,9 +226,11 @@ export async function updateUnitBill(
   kv: Deno.Kv,
   entry: Deno.KvEntry<StoredUnitBill>,
   next: StoredUnitBill,
+  audit?: AuditStamp,
 ): Promise<boolean> {
   const op = kv.atomic().check(entry);
   putUnitBill(op, entry.value, next);
+  if (audit) stageAudit(op, audit, billFields(entry.value), billFields(next));
   return (await op.commit()).ok;
 }
 
@@ -266,10 +270,18 @@ export async function commitPeriodChange(
   kv: Deno.Kv,
   read: PeriodBills,
   change: PeriodChange,
+  audit?: AuditStamp,
 ): Promise<boolean> {
   const op = kv.atomic().check(read.customer);
   for (const e of read.units) op.check(e);
   const before = new Map(read.units.map((e) => [e.value.id, e.value]));
+  if (audit) {
+    // The audited bill: the one the change writes, or the one it removes.
+    const bill = change.set?.[0] ?? change.remove?.[0];
+    const was = bill ? before.get(bill.id) ?? null : null;
+    const is = change.set?.[0] ?? null;
+    stageAudit(op, audit, was && billFields(was), is && billFields(is));
+  }
   for (const b of change.set ?? []) putUnitBill(op, before.get(b.id) ?? null, b);
   for (const b of change.remove ?? []) removeUnitBill(op, before.get(b.id) ?? b);
   if (change.customer) touchBills(op, read.customer.key[1] as number);
@@ -286,9 +298,11 @@ export async function commitPeriodChange(
 export async function deleteCustomerBill(
   kv: Deno.Kv,
   entry: Deno.KvEntry<StoredCustomerBill>,
+  audit?: AuditStamp,
 ): Promise<boolean> {
   const op = kv.atomic().check(entry);
   removeCustomerBill(op, entry.key, entry.value);
+  if (audit) stageAudit(op, audit, entry.value, null);
   touchBills(op, entry.value.station_id);
   const res = await op.commit();
   return res.ok;
@@ -305,4 +319,13 @@ export async function billsDueBefore(kv: Deno.Kv, date: string, limit: number): 
   });
   for await (const e of iter) out.push(e.key[2] as number);
   return out;
+}
+
+/**
+ * What the audit trail keeps of a unit bill: its fields without the long payment history (its
+ * last step only) and the pricing details, which a recalculation's reason and totals explain.
+ */
+function billFields(bill: StoredUnitBill): object {
+  const { payment_history, calculation_details: _d, zone_snapshot: _z, ...rest } = bill;
+  return { ...rest, last_change: payment_history.at(-1) ?? null };
 }

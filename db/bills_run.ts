@@ -3,6 +3,8 @@
  * in ONE atomic commit checked against what was read before computing them, several stations
  * in one commit, and bill ids reserved in blocks.
  */
+import type { AuditStamp } from "../core/audit.ts";
+import { stageAudit } from "./audit.ts";
 import {
   batchOp,
   commitBatch,
@@ -165,6 +167,7 @@ export async function writeStationBills(
   now: number,
   ids: IdSource = (collection, n) => reserveIds(kv, collection, n),
   remove: StationWrite["remove"] = [],
+  audit?: AuditStamp,
 ): Promise<StationWriteResult> {
   const res = await writeStationsBills(
     kv,
@@ -172,6 +175,7 @@ export async function writeStationBills(
     [{ stationId, units, customer, remove }],
     now,
     ids,
+    audit,
   );
   return res === null ? { ok: false, reason: "conflict" } : res[0];
 }
@@ -187,11 +191,20 @@ export async function writeStationsBills(
   stations: readonly StationWrite[],
   now: number,
   ids: IdSource = (collection, n) => reserveIds(kv, collection, n),
+  audit?: AuditStamp,
 ): Promise<StationWritten[] | null> {
   const at = new Date(now).toISOString();
   const op = batchOp(kv);
   const out: StationWritten[] = [];
   for (const s of stations) out.push(await stage(op, period, s, at, ids));
+  if (audit) {
+    // A run is one entry per commit: the stations and bills this commit wrote.
+    stageAudit(op, audit, null, {
+      period,
+      stations: stations.map((s) => s.stationId),
+      unit_bills: stations.reduce((n, s) => n + s.units.length, 0),
+    });
+  }
   const res = await commitBatch(op);
   return res.ok ? out : null;
 }

@@ -5,6 +5,8 @@
  * Key layout:
  * - `["sensor_certificates", sensorId]` → {@link StoredCertificate}
  */
+import type { AuditStamp } from "../core/audit.ts";
+import { stageAudit } from "./audit.ts";
 
 /** A sensor's certificate as stored: the certificate in clear, the key sealed. */
 export interface StoredCertificate {
@@ -35,10 +37,12 @@ export async function insertCertificate(
   kv: Deno.Kv,
   sensorId: number,
   record: StoredCertificate,
+  audit?: AuditStamp,
 ): Promise<boolean> {
   const key = certificateKey(sensorId);
-  const res = await kv.atomic().check({ key, versionstamp: null }).set(key, record).commit();
-  return res.ok;
+  const op = kv.atomic().check({ key, versionstamp: null }).set(key, record);
+  if (audit) stageAudit(op, audit, null, record);
+  return (await op.commit()).ok;
 }
 
 /** Stores a sensor's certificate, replacing any stored one. */
@@ -46,8 +50,14 @@ export async function putCertificate(
   kv: Deno.Kv,
   sensorId: number,
   record: StoredCertificate,
+  audit?: AuditStamp,
 ): Promise<void> {
-  await kv.set(certificateKey(sensorId), record);
+  for (;;) {
+    const cur = await kv.get<StoredCertificate>(certificateKey(sensorId));
+    const op = kv.atomic().check(cur).set(certificateKey(sensorId), record);
+    if (audit) stageAudit(op, audit, cur.value, record);
+    if ((await op.commit()).ok) return;
+  }
 }
 
 /** Deletes a sensor's certificate (nothing happens when it has none). */

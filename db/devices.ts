@@ -30,6 +30,8 @@
  * a station write that raced with it (deleting the station, removing the sensor's unit)
  * fails its check and looks again.
  */
+import type { AuditStamp } from "../core/audit.ts";
+import { stageAudit } from "./audit.ts";
 import type { Device, StoredDevice } from "../core/devices.ts";
 import { nextId } from "./kv.ts";
 import {
@@ -153,6 +155,7 @@ export async function createDevice(
   kv: Deno.Kv,
   parentId: number | null,
   build: (id: number, parent: StoredDevice | null) => StoredDevice | WriteRefusal,
+  audit?: AuditStamp,
 ): Promise<WriteResult> {
   const id = await nextId(kv, "devices");
   for (;;) {
@@ -163,6 +166,7 @@ export async function createDevice(
     const op = kv.atomic().check({ key: deviceKey(id), versionstamp: null });
     if (parent) op.check(parent).set(parent.key, parent.value);
     stage(op, null, next);
+    if (audit) stageAudit(op, { ...audit, object: `device:${id}` }, null, next);
     if ((await op.commit()).ok) return { ok: true, device: next };
     const field = await takenField(kv, null, next);
     if (field) return { ok: false, reason: "taken", field };
@@ -194,6 +198,7 @@ export async function updateDevice(
     parent: StoredDevice | null,
   ) => Promise<StoredDevice | WriteRefusal> | StoredDevice | WriteRefusal,
   also?: StageAlso,
+  audit?: AuditStamp,
 ): Promise<WriteResult> {
   for (;;) {
     const cur = await kv.get<StoredDevice>(deviceKey(id));
@@ -206,6 +211,7 @@ export async function updateDevice(
     const op = kv.atomic().check(cur);
     if (parent) op.check(parent).set(parent.key, parent.value);
     stage(op, cur.value, { ...next, id });
+    if (audit) stageAudit(op, audit, cur.value, { ...next, id });
     const refused = also ? await also(op, cur.value, { ...next, id }) : undefined;
     if (refused) return { ok: false, ...refused };
     if ((await op.commit()).ok) return { ok: true, device: { ...next, id } };
@@ -218,7 +224,11 @@ export async function updateDevice(
  * Deletes a device and its index entries. A station is refused (`has_sensors`) while it
  * has sensors. Answers the deleted record.
  */
-export async function deleteDevice(kv: Deno.Kv, id: number): Promise<WriteResult> {
+export async function deleteDevice(
+  kv: Deno.Kv,
+  id: number,
+  audit?: AuditStamp,
+): Promise<WriteResult> {
   for (;;) {
     const cur = await kv.get<StoredDevice>(deviceKey(id));
     if (!cur.value) return { ok: false, reason: "not_found" };
@@ -232,6 +242,7 @@ export async function deleteDevice(kv: Deno.Kv, id: number): Promise<WriteResult
       if (parent) op.check(parent).set(parent.key, parent.value);
     }
     stage(op, cur.value, null);
+    if (audit) stageAudit(op, audit, cur.value, null);
     if ((await op.commit()).ok) return { ok: true, device: cur.value };
   }
 }

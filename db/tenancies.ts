@@ -13,6 +13,8 @@
  * A unit with no tenancy record whose sensor names a tenant (data from before tenancies) is
  * held by that tenant from the beginning ({@link legacyTenancy}).
  */
+import type { AuditStamp } from "../core/audit.ts";
+import { stageAudit } from "./audit.ts";
 import type { Tenancy } from "../core/tenancy.ts";
 
 /** A tenancy as stored. */
@@ -120,8 +122,12 @@ export async function writeUnitTenancies(
   kv: Deno.Kv,
   read: UnitTenancies,
   next: readonly StoredTenancy[],
+  audit?: AuditStamp,
 ): Promise<boolean> {
   const op = kv.atomic().check(read.revision);
+  if (audit) {
+    stageAudit(op, audit, { tenancies: read.tenancies }, { tenancies: next });
+  }
   const kept = new Set(next.map((t) => tenantKey(t).join("|")));
   for (const t of read.tenancies) {
     if (!kept.has(tenantKey(t).join("|"))) op.delete(tenantKey(t));

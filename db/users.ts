@@ -15,6 +15,8 @@ import type { Assignments, User } from "../core/types.ts";
 import type { Language, Role } from "../core/roles.ts";
 import { listValues, listValuesSlice, nextId } from "./kv.ts";
 import { oncePerStore } from "./_once_per_store.ts";
+import type { AuditStamp } from "../core/audit.ts";
+import { stageAudit } from "./audit.ts";
 
 /** A user as stored: the public fields plus the password hash and the session version. */
 export interface StoredUser extends User {
@@ -127,10 +129,17 @@ export function buildUser(id: number, input: NewUser, now: number): StoredUser {
 }
 
 /** Creates an account; throws {@link EmailTakenError} when the address is in use. */
-export async function createUser(kv: Deno.Kv, input: NewUser, now: number): Promise<StoredUser> {
+export async function createUser(
+  kv: Deno.Kv,
+  input: NewUser,
+  now: number,
+  audit?: AuditStamp,
+): Promise<StoredUser> {
   const id = await nextId(kv, "users");
   const user = buildUser(id, input, now);
-  const res = await stageNewUser(kv.atomic(), user).commit();
+  const op = stageNewUser(kv.atomic(), user);
+  if (audit) stageAudit(op, { ...audit, object: `user:${id}` }, null, user);
+  const res = await op.commit();
   if (!res.ok) throw new EmailTakenError(user.email);
   return user;
 }
@@ -162,6 +171,7 @@ export async function updateUser(
   patch: Partial<Omit<StoredUser, "id" | "created_at">>,
   now: number,
   stage?: (op: Deno.AtomicOperation, prev: StoredUser, next: StoredUser) => void,
+  audit?: AuditStamp,
 ): Promise<StoredUser | null> {
   for (;;) {
     const cur = await kv.get<StoredUser>(userKey(id));
@@ -170,6 +180,7 @@ export async function updateUser(
     const op = kv.atomic().check(cur).set(userKey(id), next);
     stageRow(op, cur.value, next);
     stage?.(op, cur.value, next);
+    if (audit) stageAudit(op, audit, cur.value, next);
     if (next.email !== cur.value.email) {
       op.check({ key: emailKey(next.email), versionstamp: null })
         .delete(emailKey(cur.value.email))
@@ -185,12 +196,17 @@ export async function updateUser(
 }
 
 /** Deletes an account; false when there was none. */
-export async function deleteUser(kv: Deno.Kv, id: number): Promise<boolean> {
+export async function deleteUser(
+  kv: Deno.Kv,
+  id: number,
+  audit?: AuditStamp,
+): Promise<boolean> {
   for (;;) {
     const cur = await kv.get<StoredUser>(userKey(id));
     if (!cur.value) return false;
     const op = kv.atomic().check(cur).delete(userKey(id)).delete(emailKey(cur.value.email));
     stageRow(op, cur.value, null);
+    if (audit) stageAudit(op, audit, cur.value, null);
     if ((await op.commit()).ok) return true;
   }
 }

@@ -16,6 +16,8 @@
  * The stations of a zone are not indexed here: they are the stations whose `zone_id` is the
  * zone's id (`db/devices.ts`), derived when asked.
  */
+import type { AuditStamp } from "../core/audit.ts";
+import { stageAudit } from "./audit.ts";
 import type { Zone } from "../core/zone.ts";
 import { versionOn, type ZoneHistoryEntry, type ZoneVersion } from "../core/zone_versions.ts";
 import {
@@ -70,7 +72,12 @@ const fieldsOf = (zone: Zone | StoredZone): ZoneFields => {
 };
 
 /** Creates a zone and its first version (applying to every period), atomically. */
-export async function createZone(kv: Deno.Kv, zone: Zone, now: number): Promise<StoredZone> {
+export async function createZone(
+  kv: Deno.Kv,
+  zone: Zone,
+  now: number,
+  audit?: AuditStamp,
+): Promise<StoredZone> {
   const id = await nextId(kv, "zones");
   const at = new Date(now).toISOString();
   const stored: StoredZone = { ...fieldsOf(zone), id, updated_at: at };
@@ -81,11 +88,12 @@ export async function createZone(kv: Deno.Kv, zone: Zone, now: number): Promise<
     zone: versionFieldsOf(zone),
     recorded_at: at,
   };
-  const res = await kv.atomic()
+  const op = kv.atomic()
     .check({ key: zoneKey(id), versionstamp: null })
     .set(zoneKey(id), stored)
-    .set(["zone_history", id, seq], record)
-    .commit();
+    .set(["zone_history", id, seq], record);
+  if (audit) stageAudit(op, { ...audit, object: `zone:${id}` }, null, stored);
+  const res = await op.commit();
   if (!res.ok) throw new Error(`zone id ${id} is already taken`);
   return stored;
 }
@@ -112,6 +120,7 @@ export async function updateZone(
   zone: Zone,
   now: number,
   target?: PriceTarget,
+  audit?: AuditStamp,
 ): Promise<StoredZone | null> {
   const at = new Date(now).toISOString();
   const fields = fieldsOf(zone);
@@ -151,6 +160,11 @@ export async function updateZone(
       };
       if (replaced && !isNew && !isPriceChange(changed)) record.history = false;
       op.set(["zone_history", id, await nextId(kv, "zone_history")], record);
+    }
+    if (audit) {
+      // Before: the version this one corrects, or the one in force until the new one starts.
+      const was = { ...(replaced ?? versionOn(versions, from ?? today)).zone, applies_from: from };
+      stageAudit(op, audit, was, { ...stored, applies_from: from });
     }
     if ((await op.commit()).ok) return stored;
   }
@@ -228,10 +242,15 @@ export async function zoneHistory(kv: Deno.Kv, id: number): Promise<ZoneHistoryE
 }
 
 /** Deletes a zone and its history. False when it did not exist. */
-export async function deleteZone(kv: Deno.Kv, id: number): Promise<boolean> {
+export async function deleteZone(
+  kv: Deno.Kv,
+  id: number,
+  audit?: AuditStamp,
+): Promise<boolean> {
   const cur = await kv.get<StoredZone>(zoneKey(id));
   if (!cur.value) return false;
   const op = kv.atomic().check(cur).delete(zoneKey(id));
+  if (audit) stageAudit(op, audit, cur.value, null);
   for await (const e of kv.list({ prefix: ["zone_history", id] })) op.delete(e.key);
   return (await op.commit()).ok;
 }

@@ -16,15 +16,29 @@ export function signInMessage(c: Context<AppEnv>, res: Exclude<SignInResult, { o
   if (res.reason === "disabled") {
     return { message: t("auth.errors.account_disabled"), tone: "warning" as const };
   }
+  if (res.reason === "invalid_code") {
+    return { message: t("second_factor.errors.code_invalid"), tone: "error" as const };
+  }
+  if (res.reason === "code_required") {
+    return { message: t("second_factor.code_required"), tone: "warning" as const };
+  }
   if (res.reason === "throttled") {
     return { message: tooMany(c, res.retryAfterMs), tone: "error" as const };
   }
   return { message: t("auth.errors.invalid_credentials"), tone: "error" as const };
 }
 
-export const STATUS = { invalid: 401, disabled: 403, throttled: 429 } as const;
+export const STATUS = {
+  invalid: 401,
+  disabled: 403,
+  throttled: 429,
+  invalid_code: 401,
+  code_required: 401,
+} as const;
 export const CODES = {
   invalid: "invalid_credentials",
+  invalid_code: "invalid_second_factor_code",
+  code_required: "second_factor_required",
   disabled: "account_disabled",
   throttled: "too_many_attempts",
 } as const;

@@ -1,4 +1,5 @@
 /** The app's dependencies and the per-request values handlers read from `c.var`. */
+import type { ApiKey } from "../core/api_keys.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 import type { Language } from "../core/roles.ts";
 import type { User } from "../core/types.ts";
@@ -27,6 +28,8 @@ export interface AppEnv {
     session: TokenClaims | null;
     /** How the request was authenticated. */
     authVia: "bearer" | "cookie" | null;
+    /** The API key of the request (`Bearer pk_…`), which limits it to its scope. */
+    apiKey?: ApiKey | null;
     lang: Language;
     t: Translate;
     /** This response's Content-Security-Policy nonce. */

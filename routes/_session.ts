@@ -2,6 +2,7 @@
  * Sessions: who is asking (bearer token or cookie), in which language, whether a cookie
  * post comes from our own pages, and the guards for pages and the API.
  */
+import { apiKeyAccount } from "../services/api_keys.ts";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Role } from "../core/roles.ts";
@@ -61,7 +62,11 @@ export function sessionMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
     const token = bearer ?? cookie;
     let user: User | null = null;
     let session: TokenClaims | null = null;
-    if (token) {
+    const key = bearer?.startsWith("pk_") ? await apiKeyAccount(deps, bearer) : null;
+    if (key) {
+      c.set("apiKey", key.key);
+      user = key.user;
+    } else if (token) {
       const now = deps.now();
       session = await readToken(deps.secret, token, now);
       if (session) user = await sessionAccount(deps, session);

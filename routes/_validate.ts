@@ -9,6 +9,7 @@
  * hono's `validator("json")`, which reads bodies of any size; its parsed value is validated here
  * and stored as the request's validated `json`.
  */
+import { recordInput } from "./_openapi_registry.ts";
 import { zValidator } from "@hono/zod-validator";
 import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
@@ -119,9 +120,13 @@ export function queryInput<S extends z.ZodType>(
   schema: S,
   rules: Rules = {},
 ) {
-  return zValidator("query", schema, (result) => {
-    if (!result.success) throw refusalOf(result.error.issues, rules);
-  });
+  return recordInput(
+    zValidator("query", schema, (result) => {
+      if (!result.success) throw refusalOf(result.error.issues, rules);
+    }),
+    "query",
+    schema,
+  );
 }
 
 /** The input of a handler behind {@link jsonInput} with `S`. */
@@ -139,22 +144,26 @@ export function jsonInput<
   schema: S,
   rules: Rules = {},
 ): MiddlewareHandler<E, P, JsonIn<S>> {
-  return async (c, next) => {
-    const none = rules.optional &&
-      (c.req.header("content-length") === "0" || c.req.raw.body === null);
-    const body = none ? {} : await readJson(c, rules.limit);
-    const missing = body === undefined || (body === null && !rules.anyJson);
-    const other = typeof body !== "object" || Array.isArray(body);
-    if (missing || (other && !rules.anyJson)) {
-      const key = missing ? rules.notJson : rules.notObject ?? rules.notJson;
-      if (key === undefined) return badJson(c);
-      throw invalid({}, key);
-    }
-    const res = schema.safeParse(body);
-    if (!res.success) throw refusalOf(res.error.issues, rules);
-    c.req.addValidatedData("json", res.data as object);
-    await next();
-  };
+  return recordInput<MiddlewareHandler<E, P, JsonIn<S>>>(
+    async (c, next) => {
+      const none = rules.optional &&
+        (c.req.header("content-length") === "0" || c.req.raw.body === null);
+      const body = none ? {} : await readJson(c, rules.limit);
+      const missing = body === undefined || (body === null && !rules.anyJson);
+      const other = typeof body !== "object" || Array.isArray(body);
+      if (missing || (other && !rules.anyJson)) {
+        const key = missing ? rules.notJson : rules.notObject ?? rules.notJson;
+        if (key === undefined) return badJson(c);
+        throw invalid({}, key);
+      }
+      const res = schema.safeParse(body);
+      if (!res.success) throw refusalOf(res.error.issues, rules);
+      c.req.addValidatedData("json", res.data as object);
+      await next();
+    },
+    "json",
+    schema,
+  );
 }
 
 /**

@@ -1,4 +1,7 @@
 /** Admin pages: the dashboard, the system uptime page, and the sections later work fills in. */
+import { adminApiKeyRoutes } from "./admin_api_keys.tsx";
+import { requireAdminFactor } from "./auth_second_factor.tsx";
+import { adminAuditRoutes } from "./admin_audit.tsx";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -57,6 +60,7 @@ const dashboardQuerySchema = z.object({
 export function adminRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use("*", requireRole("admin"));
+  app.use("*", requireAdminFactor(deps));
   app.get("/", queryInput(dashboardQuerySchema), async (c) => {
     const t = c.var.t;
     const user = c.var.user;
@@ -115,6 +119,8 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
   app.route("/", adminStatsRoutes(deps));
   app.route("/users", adminUserRoutes(deps));
   app.route("/access-codes", adminAccessCodeRoutes(deps));
+  app.route("/audit", adminAuditRoutes(deps));
+  app.route("/api-keys", adminApiKeyRoutes(deps));
   app.route("/devices", adminDeviceRoutes(deps));
   app.route("/devices/station", adminStationFormRoutes(deps));
   app.route("/devices/station", adminStationDataRoutes(deps));

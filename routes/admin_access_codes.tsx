@@ -3,6 +3,7 @@
  * or units it assigns, and the access-code delete with confirmation. Codes are listed on the
  * users page (`admin_users.tsx`); the /admin guard is mounted by `routes/admin.tsx`.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Context } from "hono";
@@ -114,7 +115,7 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
     if (parsed instanceof Refusal) {
       return renderCodeForm(c, values, translateErrors(c, parsed.fields), failed, 400);
     }
-    const res = await attempt(createCode(deps, parsed));
+    const res = await attempt(createCode(acting(c, deps), parsed));
     if (res instanceof Refusal) {
       return renderCodeForm(c, values, translateErrors(c, res.fields), failed, 400);
     }
@@ -141,7 +142,7 @@ export function adminAccessCodeRoutes(deps: Deps): Hono<UserEnv> {
         cancelHref: usersUrl("access-codes", { q }),
       });
     }
-    const refused = await attempt(removeCode(deps, id));
+    const refused = await attempt(removeCode(acting(c, deps), id));
     if (refused instanceof Refusal) return fail(refused.key);
     return c.redirect(usersUrl("access-codes", { q, done: "code_deleted" }), 303);
   });

@@ -13,6 +13,7 @@
  * a dialog. Results come back on the redirected page as query flags. The /admin guard is
  * `routes/admin.tsx`'s.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -211,7 +212,7 @@ function billingPageRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
       const input = checked(billingRunSchema, { period: form.period, zone_id: form.zone_id }, {
         fields: "first",
       });
-      const r = await runBilling(deps, input.zone_id, input.period, {
+      const r = await runBilling(acting(c, deps), input.zone_id, input.period, {
         author: String(c.var.user.id),
       });
       const flags = {
@@ -260,7 +261,9 @@ function billingPageRoutes(deps: Deps, path: BillingPath): Hono<UserEnv> {
       });
     }
     try {
-      await (mode === "units" ? deleteUnitBillById(deps, id) : deleteCustomerBillById(deps, id));
+      await (mode === "units"
+        ? deleteUnitBillById(acting(c, deps), id)
+        : deleteCustomerBillById(acting(c, deps), id));
       return c.redirect(`${base}${pageQuery(back, { done: "deleted" })}`, 303);
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;

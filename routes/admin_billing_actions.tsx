@@ -4,6 +4,7 @@
  * and the CSV export of the listed bills of a zone and period (`GET {base}/export.csv`, the
  * columns of the screen, amounts in currency units, UTF-8 with a header row).
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -85,7 +86,7 @@ export function billingActionRoutes(deps: Deps, path: BillingPath): Hono<UserEnv
       };
       try {
         if (id === null) throw notFound("billing.errors.bill_not_found");
-        await recordPayment(deps, id, checked(paymentRecordSchema, values), c.var.user);
+        await recordPayment(acting(c, deps), id, checked(paymentRecordSchema, values), c.var.user);
       } catch (e) {
         if (!(e instanceof Refusal) || e.kind === "not_found") throw e;
         const t = c.var.t;

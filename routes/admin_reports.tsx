@@ -7,6 +7,7 @@
  * `services/reports/`). Everything works without JavaScript. The /admin guard is
  * `routes/admin.tsx`'s.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -301,7 +302,10 @@ export function adminReportRoutes(deps: Deps): Hono<UserEnv> {
         recalculation_method: method,
         energy_consumption: method === "manual_input" ? consumption : undefined,
       });
-      await recalculateBill(deps, bill.id, ctx.kind, req, { id: user.id, email: user.email });
+      await recalculateBill(acting(c, deps), bill.id, ctx.kind, req, {
+        id: user.id,
+        email: user.email,
+      });
     } catch (e) {
       if (!(e instanceof Refusal)) {
         deps.log.log("error", "recalculation failed", { bill: bill.id, error: String(e) });

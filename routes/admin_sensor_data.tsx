@@ -3,6 +3,7 @@
  * with the sensor's connection, readings, monthly uptime, certificate (renew and verify) and
  * Test MQTT Connection, and the sensor delete with its confirmation.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -231,7 +232,7 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
     const s = c.var.station;
     const x = c.var.sensor;
     const confirmed = str(await readForm(c), "confirm") === "yes";
-    return c.redirect(await renewAndReturn(deps, s.id, x.id, confirmed), 303);
+    return c.redirect(await renewAndReturn(acting(c, deps), s.id, x.id, confirmed), 303);
   });
   app.post("/:sensorId/certificate/verify", loadStation(deps), backToStation, async (c) => {
     const s = c.var.station;
@@ -260,7 +261,7 @@ export function adminSensorDataRoutes(deps: Deps): Hono<UserEnv> {
         cancelHref: dataUrl(s.id),
       });
     }
-    const res = await attempt(deleteSensor(deps, s.id, x.id));
+    const res = await attempt(deleteSensor(acting(c, deps), s.id, x.id));
     if (res instanceof Refusal) {
       return c.redirect(dataUrl(s.id, { error: "delete_sensor", reason: res.key }), 303);
     }

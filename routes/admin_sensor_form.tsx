@@ -2,6 +2,7 @@
  * The sensor form (spec 000 section 2): `/admin/devices/station/{id}/sensor/create` and
  * `/admin/devices/station/{id}/sensor/{sensorId}`; the unit must be a unit of the station.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -149,8 +150,8 @@ export function adminSensorFormRoutes(deps: Deps): Hono<UserEnv> {
     }
     const res = await attempt(
       sensorId === null
-        ? createSensor(deps, c.var.user, s.id, parsed)
-        : updateSensor(deps, c.var.user, s.id, sensorId, parsed),
+        ? createSensor(acting(c, deps), c.var.user, s.id, parsed)
+        : updateSensor(acting(c, deps), c.var.user, s.id, sensorId, parsed),
     );
     if (res instanceof Refusal) {
       if (res.kind === "not_found") {

@@ -4,6 +4,7 @@
  * `/admin/devices/station/:id/sensor/:sensorId/tenancy/*`. A refusal comes back to the page
  * with its message next to the field it names.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, readForm } from "./_http.ts";
@@ -106,7 +107,7 @@ export function adminSensorTenancyRoutes(deps: Deps): Hono<UserEnv> {
     }, FORM_RULES);
     const res = move instanceof Refusal
       ? move
-      : await attempt(removeTenant(deps, x.id, move, String(c.var.user.id)));
+      : await attempt(removeTenant(acting(c, deps), x.id, move, String(c.var.user.id)));
     return c.redirect(outcome(pageOf(s.id, x.id), res, "out", "moved_out"), 303);
   });
 
@@ -122,7 +123,7 @@ export function adminSensorTenancyRoutes(deps: Deps): Hono<UserEnv> {
     }, FORM_RULES);
     const res = move instanceof Refusal
       ? move
-      : await attempt(assignTenant(deps, move.tenant_id, move.sensor_ids, move));
+      : await attempt(assignTenant(acting(c, deps), move.tenant_id, move.sensor_ids, move));
     return c.redirect(outcome(pageOf(s.id, x.id), res, "in", "moved_in"), 303);
   });
 

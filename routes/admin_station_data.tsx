@@ -2,6 +2,7 @@
  * The station data page (spec 000 section 2): `/admin/devices/station/{id}/data` with the
  * station's cards and sensors, and the station delete with its confirmation.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { formString as str, readForm } from "./_http.ts";
@@ -87,7 +88,7 @@ export function adminStationDataRoutes(deps: Deps): Hono<UserEnv> {
         cancelHref: dataUrl(s.id),
       });
     }
-    const res = await attempt(deleteStation(deps, s.id));
+    const res = await attempt(deleteStation(acting(c, deps), s.id));
     if (res instanceof Refusal) {
       if (res.kind === "conflict") {
         return c.redirect(dataUrl(s.id, { error: "station_has_sensors" }), 303);

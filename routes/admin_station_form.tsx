@@ -5,6 +5,7 @@
  * the StationEditor island does the same in place. Validation is the device schemas of
  * `core/device_rules.ts`.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -213,8 +214,8 @@ export function adminStationFormRoutes(deps: Deps): Hono<UserEnv> {
     try {
       res = await attempt(
         id === null
-          ? createStation(deps, c.var.user, parsed)
-          : updateStation(deps, c.var.user, id, parsed),
+          ? createStation(acting(c, deps), c.var.user, parsed)
+          : updateStation(acting(c, deps), c.var.user, id, parsed),
       );
     } catch (e) {
       deps.log.log("error", "station save failed", { id, error: String(e) });

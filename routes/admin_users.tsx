@@ -12,6 +12,7 @@ import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
 import { type Form, formString as str, idParam, readForm, translateErrors } from "./_http.ts";
+import { acting } from "./_audit.ts";
 import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import type { User } from "../core/types.ts";
@@ -122,7 +123,7 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
     if (id === null) {
       return c.redirect(usersUrl(back.tab, { q: back.q, error: "toggle" }), 303);
     }
-    const user = await attempt(toggleAccount(deps, c.var.user, id));
+    const user = await attempt(toggleAccount(acting(c, deps), c.var.user, id));
     if (user instanceof Refusal) {
       return c.redirect(
         usersUrl(back.tab, { q: back.q, error: "toggle", reason: user.key }),
@@ -154,7 +155,7 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         cancelHref: usersUrl(tab, { q: back.q }),
       });
     }
-    const refused = await attempt(deleteAccount(deps, c.var.user, id));
+    const refused = await attempt(deleteAccount(acting(c, deps), c.var.user, id));
     if (refused instanceof Refusal) {
       return c.redirect(usersUrl(tab, { q: back.q, error: "delete", reason: refused.key }), 303);
     }
@@ -279,11 +280,11 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
     if (stored) {
       const parsed = formChecked(accountUpdateSchema, body);
       if (parsed instanceof Refusal) return again(translateErrors(c, parsed.fields));
-      res = await attempt(updateAccount(deps, c.var.user, stored.id, parsed));
+      res = await attempt(updateAccount(acting(c, deps), c.var.user, stored.id, parsed));
     } else {
       const parsed = formChecked(accountCreateSchema, body);
       if (parsed instanceof Refusal) return again(translateErrors(c, parsed.fields));
-      res = await attempt(createAccount(deps, parsed));
+      res = await attempt(createAccount(acting(c, deps), parsed));
     }
     if (res instanceof Refusal) {
       if (res.kind === "not_found") return c.redirect("/admin/users", 303);

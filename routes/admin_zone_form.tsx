@@ -5,6 +5,7 @@
  * any other post validates with `core/zone.ts` and saves, or shows the errors inline.
  */
 import { loaded, loadFailedPage } from "./_load_failed.tsx";
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Context } from "hono";
@@ -311,10 +312,10 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
       );
     }
     if (id === null) {
-      await addZone(deps, zoneBodyFromForm(parsed));
+      await addZone(acting(c, deps), zoneBodyFromForm(parsed));
       return c.redirect("/admin/pricing?done=created", 303);
     }
-    if (!await editZone(deps, id, zoneBodyFromForm(parsed), parsed.effective_from)) {
+    if (!await editZone(acting(c, deps), id, zoneBodyFromForm(parsed), parsed.effective_from)) {
       return zoneNotFound(c, deps);
     }
     return c.redirect("/admin/pricing?done=updated", 303);

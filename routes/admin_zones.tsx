@@ -6,6 +6,7 @@
  * Every form works without JavaScript; the ZoneLevels island edits the pricing levels in
  * place. Data comes from `services/zones.ts`; the /admin guard is `routes/admin.tsx`'s.
  */
+import { acting } from "./_audit.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -106,7 +107,7 @@ export function adminZoneRoutes(deps: Deps): Hono<UserEnv> {
         cancelHref: base,
       });
     }
-    const refused = await attempt(removeZone(deps, zone.id));
+    const refused = await attempt(removeZone(acting(c, deps), zone.id));
     if (refused instanceof Refusal) {
       return refused.kind === "conflict"
         ? c.redirect(`${base}?delete=blocked`, 303)

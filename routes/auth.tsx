@@ -2,6 +2,7 @@
  * Sessions: the sign-in and registration pages, sign-out and the root redirect. The JSON
  * session calls are in `routes/api/auth.ts`.
  */
+import { afterSignIn, secondStepPage, secondStepRoutes } from "./auth_second_factor.tsx";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
@@ -124,11 +125,17 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       const message = c.var.t(res.busy ? "errors.busy" : "auth.errors.generic");
       return render(503, { error: { message, tone: "error" } });
     }
+    if (!res.ok && res.reason === "code_required") {
+      return secondStepPage(c, deps, res.challenge, next);
+    }
     if (!res.ok) {
       return render(STATUS[res.reason], { error: signInMessage(c, res) });
     }
     setSessionCookie(c, deps, res.token, res.ttlSeconds);
-    return c.redirect(landing(c, deps, res.user.role, next), 303);
+    return c.redirect(
+      await afterSignIn(deps, res.user, landing(c, deps, res.user.role, next)),
+      303,
+    );
   });
 
   const registerPage = (
@@ -149,6 +156,8 @@ export function authRoutes(deps: Deps): Hono<AppEnv> {
       privacy: legalDoc(deps, "privacy"),
     }, status);
   };
+
+  app.route("/", secondStepRoutes(deps, (c, user, next) => landing(c, deps, user.role, next)));
 
   app.get("/register", queryInput(pageQuery), (c) => {
     const redirect = languageSwitch(c, c.req.valid("query").lang);

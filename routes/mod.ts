@@ -1,4 +1,7 @@
 /** `createApp(deps)`: the whole HTTP surface, with no network needed (tests call `app.request`). */
+import { openApiRoutes } from "./api/openapi.tsx";
+import { apiKeyScope } from "./_api_key_scope.ts";
+import { auditApiRoutes } from "./api/audit.ts";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./_deps.ts";
@@ -57,6 +60,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(sessionMiddleware(deps));
   app.use(csrfMiddleware(deps));
   app.use(keepExpiredPosts(deps));
+  app.use(apiKeyScope());
   app.route("/", authRoutes(deps));
   app.route("/auth", authApiRoutes(deps));
   app.route("/", passwordResetRoutes(deps));
@@ -66,6 +70,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/logging", logging);
   app.route("/api/logging", logging);
   app.route("/api/users", userApiRoutes(deps));
+  app.route("/api/audit-log", auditApiRoutes(deps));
+  app.route("/api", openApiRoutes(deps, () => app.routes));
   app.route("/api/notifications", notificationApiRoutes(deps));
   app.route("/api/devices", deviceApiRoutes(deps));
   app.route("/api/devices", mqttConnectionApiRoutes(deps));

@@ -1,4 +1,6 @@
 /** The settings page, mounted under each role's area. */
+import { secondFactorRoutes } from "./settings_second_factor.tsx";
+import { hasSecondFactor } from "../services/second_factor.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -6,6 +8,7 @@ import { formString, readForm, translateErrors } from "./_http.ts";
 import { formChecked, pageText, queryInput } from "./_validate.ts";
 import { renderPage } from "./_page.tsx";
 import { requireUser } from "./_session.ts";
+import type { User } from "../core/types.ts";
 import { profileSchema } from "../core/schemas.ts";
 import { updateProfile } from "../services/accounts.ts";
 import { attempt, Refusal } from "./_refusal.tsx";
@@ -27,6 +30,15 @@ export function settingsRoutes(
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
   app.route("/", messagePrefsRoutes(deps, path, route));
+  app.route(`${route}/second-factor`, secondFactorRoutes(deps, `${path}/second-factor`, path));
+  /** The second factor's card of the page. */
+  const secondFactorOf = async (u: User) => ({
+    secondFactor: {
+      enabled: await hasSecondFactor(deps, u.id),
+      href: `${path}/second-factor`,
+      admin: u.role === "admin",
+    },
+  });
   const shown = z.object({ saved: pageText, messages_saved: pageText, profile_saved: pageText });
   app.get(route, queryInput(shown), async (c) => {
     const u = c.var.user;
@@ -38,6 +50,7 @@ export function settingsRoutes(
       saved: q.saved === "1",
       ...await tenantSectionOf(deps, u, path, { saved: q.profile_saved === "1" }),
       messages: await messagePrefsProps(deps, u, path, q.messages_saved === "1"),
+      ...await secondFactorOf(u),
     });
   });
   // A tenant's profile (spec 001, entities): its own form and section, in the tenant's area.

@@ -1,4 +1,5 @@
 /** Access code use cases: generate, create, delete (with the spec's delete rule). */
+import { auditStamp } from "./audit.ts";
 import type { Deps } from "./deps.ts";
 import { invalid, notFound } from "./refusal.ts";
 import { ACCESS_CODE_LENGTH, accessCodeFromBytes } from "../core/access_code.ts";
@@ -83,7 +84,8 @@ export async function createCode(
     ? { stations: [...new Set(input.assignments.stations)], units: [] }
     : { stations: [], units: [...new Set(input.assignments.units)] };
   try {
-    return await createAccessCode(deps.kv, { ...input, assignments }, deps.now());
+    const audit = auditStamp(deps, "access_code.create", "access_code:new");
+    return await createAccessCode(deps.kv, { ...input, assignments }, deps.now(), audit);
   } catch (e) {
     if (e instanceof CodeTakenError) throw invalid({ code: "validation.access_code_exists" });
     throw e;
@@ -98,7 +100,7 @@ export async function removeCode(deps: Deps, id: number): Promise<void> {
   const code = await getAccessCode(deps.kv, id);
   if (!code) throw notFound("errors.access_code_not_found");
   if (!canDeleteAccessCode(code)) throw invalid({}, "errors.access_code_in_use");
-  await deleteAccessCode(deps.kv, id);
+  await deleteAccessCode(deps.kv, id, auditStamp(deps, "access_code.delete", `access_code:${id}`));
 }
 
 /** The access code with `id`, or null. */

@@ -1,16 +1,15 @@
 /** Account use cases: sign-in, registration, administration, profile, first admin. */
 import type { Deps } from "./deps.ts";
-import { invalid, notFound, Refusal } from "./refusal.ts";
+import { invalid, notFound } from "./refusal.ts";
 import type { Role } from "../core/roles.ts";
 import { passwordProblem } from "../core/password_rules.ts";
 import { assignmentsForRole, type User, type UserStats } from "../core/types.ts";
-import { burnVerification, hashPassword, verifyPassword } from "./platform/passwords.ts";
-import { endingSessions, startSession } from "./sessions.ts";
+import { hashPassword, verifyPassword } from "./platform/passwords.ts";
+import { endingSessions } from "./sessions.ts";
 import {
   createUser,
   deleteUser,
   EmailTakenError,
-  findUserByEmail,
   getUser,
   getUsers,
   listUserRows,
@@ -23,13 +22,7 @@ import {
   userRowsSlice,
 } from "../db/users.ts";
 import { type ListQuery, matches, type Page, pageOf, paginate, sortRows } from "../core/paging.ts";
-import {
-  cancelAttempt,
-  reserveAttempt,
-  reserveRegistration,
-  settleRegistration,
-  settleSuccess,
-} from "../db/throttle.ts";
+import { reserveRegistration, settleRegistration } from "../db/throttle.ts";
 import {
   forgetCodeUser,
   listAccessCodes,
@@ -39,6 +32,8 @@ import {
 import { deleteNotificationsOf } from "../db/notifications.ts";
 import { generatePassword, stageAccountNotices } from "./password_reset.ts";
 import { applyRegistrationAssignments } from "./devices/mod.ts";
+import { auditStamp } from "./audit.ts";
+import type { AuditKind } from "../core/audit.ts";
 import type { z } from "zod";
 import type {
   accountCreateSchema,
@@ -47,54 +42,8 @@ import type {
   registerSchema,
 } from "../core/schemas.ts";
 
-/** The outcome of a sign-in. */
-export type SignInResult =
-  | { ok: true; user: User; token: string; ttlSeconds: number }
-  | { ok: false; reason: "invalid" | "disabled" }
-  | { ok: false; reason: "throttled"; retryAfterMs: number };
-
-/**
- * Checks credentials. The attempt is reserved with the throttle (per account, per address,
- * per account from the address) before the password is verified, and given back on success;
- * when there is no capacity to verify it (`errors.busy`), it is given back whole: that is not
- * a failure. An account nobody failed on lately is verified ahead of other password work, and
- * an unknown e-mail takes no thread that such a sign-in needs (`burnVerification`).
- */
-export async function signIn(
-  deps: Deps,
-  { email, password }: { email: string; password: string },
-  address: string,
-): Promise<SignInResult> {
-  const now = deps.now();
-  const slot = await reserveAttempt(deps.kv, email, address, now, deps.throttle);
-  if (!slot.ok) return { ok: false, reason: "throttled", retryAfterMs: slot.retryAfterMs };
-  const stored = await findUserByEmail(deps.kv, email);
-  const lane = slot.accountFailures === 0 ? "first" : "later";
-  const good = await unlessBusy(
-    () =>
-      stored
-        ? verifyPassword(password, stored.password_hash, lane)
-        : burnVerification(password).then(() => false),
-    () => cancelAttempt(deps.kv, email, address, deps.throttle),
-  );
-  if (!stored || !good) {
-    deps.log.log("info", "sign-in failed", { email, address });
-    return { ok: false, reason: "invalid" };
-  }
-  await settleSuccess(deps.kv, email, address, deps.throttle);
-  if (!stored.is_active) return { ok: false, reason: "disabled" };
-  return { ok: true, user: publicUser(stored), ...await startSession(deps, stored, now) };
-}
-
-/** What `work` answers; when it is refused for capacity, `giveBack` runs first. */
-async function unlessBusy<T>(work: () => Promise<T>, giveBack: () => Promise<void>): Promise<T> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof Refusal && e.kind === "unavailable") await giveBack();
-    throw e;
-  }
-}
+export { completeSignIn, signIn, type SignInResult } from "./sign_in.ts";
+import { unlessBusy } from "./sign_in.ts";
 
 /** The outcome of a registration. */
 type RegisterResult =
@@ -257,7 +206,12 @@ export async function createAccount(
   refuseWeakPassword("password", input.password, input.email);
   const password_hash = await hashPassword(input.password);
   const user = await refusingTakenEmail(() =>
-    createUser(deps.kv, { ...input, is_active: input.is_active ?? true, password_hash }, deps.now())
+    createUser(
+      deps.kv,
+      { ...input, is_active: input.is_active ?? true, password_hash },
+      deps.now(),
+      auditStamp(deps, "user.create", "user:new"),
+    )
   );
   return publicUser(user);
 }
@@ -278,8 +232,12 @@ async function saveAccount(
   id: number,
   patch: Partial<Omit<StoredUser, "id" | "created_at">>,
   stage?: Parameters<typeof updateUser>[4],
+  kind: AuditKind = "user.update",
 ): Promise<User> {
-  const next = await refusingTakenEmail(() => updateUser(deps.kv, id, patch, deps.now(), stage));
+  const audit = auditStamp(deps, kind, `user:${id}`);
+  const next = await refusingTakenEmail(() =>
+    updateUser(deps.kv, id, patch, deps.now(), stage, audit)
+  );
   if (!next) throw notFound("errors.user_not_found");
   return publicUser(next);
 }
@@ -324,10 +282,16 @@ export async function toggleAccount(deps: Deps, actor: User, id: number): Promis
   if (actor.id === id) throw invalid({}, "errors.cannot_deactivate_self");
   const cur = await getUser(deps.kv, id);
   if (!cur) throw notFound("errors.user_not_found");
-  return await saveAccount(deps, id, {
-    is_active: !cur.is_active,
-    ...(cur.is_active ? endingSessions(cur) : {}),
-  });
+  return await saveAccount(
+    deps,
+    id,
+    {
+      is_active: !cur.is_active,
+      ...(cur.is_active ? endingSessions(cur) : {}),
+    },
+    undefined,
+    "user.toggle",
+  );
 }
 
 /** Deletes an account (admin; not oneself), its notifications and its hold on used codes. */
@@ -337,7 +301,9 @@ export async function deleteAccount(
   id: number,
 ): Promise<void> {
   if (actor.id === id) throw invalid({}, "errors.cannot_delete_self");
-  if (!(await deleteUser(deps.kv, id))) throw notFound("errors.user_not_found");
+  if (!(await deleteUser(deps.kv, id, auditStamp(deps, "user.delete", `user:${id}`)))) {
+    throw notFound("errors.user_not_found");
+  }
   await forgetCodeUser(deps.kv, id);
   await deleteNotificationsOf(deps.kv, id);
 }

@@ -6,6 +6,7 @@ import type { ThrottlePolicy } from "../db/throttle.ts";
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import type { CertificateAuthority } from "./platform/pki.ts";
 import type { RuntimeProbes } from "./platform/runtime.ts";
+import type { Actor } from "../core/audit.ts";
 
 /** What `createApp`, the scripts and the services are given (nothing opens a store itself). */
 export interface Deps {
@@ -24,4 +25,6 @@ export interface Deps {
   pki: CertificateAuthority;
   /** The broker and ingest of this process, once running (`services/platform/runtime.ts`). */
   runtime?: RuntimeProbes;
+  /** Who acts, for a signed-in request's changes (audited with it; absent: nobody to name). */
+  actor?: Actor;
 }

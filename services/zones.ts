@@ -2,6 +2,7 @@
  * Pricing zones: zones with their station counts, stations, delete (bodies come validated by
  * the routes with core/zone.ts `zoneFormSchema`).
  */
+import { auditStamp } from "./audit.ts";
 import type { Deps } from "./deps.ts";
 import { conflict, notFound } from "./refusal.ts";
 import type { User } from "../core/types.ts";
@@ -116,7 +117,9 @@ export async function removeZone(deps: Deps, id: number): Promise<void> {
   if (!await getZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
   const n = (await zoneStationCounts(deps.kv)).get(id) ?? 0;
   if (n > 0) throw conflict(ZONE_HAS_STATIONS, undefined, { stations: n });
-  if (!await deleteZone(deps.kv, id)) throw notFound(ZONE_NOT_FOUND);
+  if (!await deleteZone(deps.kv, id, auditStamp(deps, "zone.delete", `zone:${id}`))) {
+    throw notFound(ZONE_NOT_FOUND);
+  }
 }
 
 /** The stored zone with `id` (prices in force today), or null. */
@@ -132,7 +135,7 @@ export async function zoneChoices(deps: Deps): Promise<{ id: number; name: strin
 
 /** Creates a zone from a validated body. */
 export function addZone(deps: Deps, zone: Zone): Promise<StoredZone> {
-  return createZone(deps.kv, zone, deps.now());
+  return createZone(deps.kv, zone, deps.now(), auditStamp(deps, "zone.create", "zone:new"));
 }
 
 /**
@@ -154,7 +157,7 @@ export function editZone(
     today: clock.todayText(),
     applies_from: from,
     starts_at: from === undefined ? undefined : new Date(clock.dayStart(from)).toISOString(),
-  });
+  }, auditStamp(deps, "zone.update", `zone:${id}`));
 }
 
 /** A price version as listed: the version, and whether it is the one in force today. */

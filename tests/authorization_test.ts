@@ -224,6 +224,13 @@ const areaHome = (role: Role, area: string): Row[] => [
     body: () => ({ form: { kind: "meter_offline" } }),
     expect: page(role, 303, `${area}/settings?messages_saved=1#messages`),
   },
+  { method: "GET", route: `${area}/settings/second-factor`, expect: page(role) },
+  ...["confirm", "disable"].map((step): Row => ({
+    method: "POST",
+    route: `${area}/settings/second-factor/${step}`,
+    body: () => ({ form: { code: "000000" } }),
+    expect: page(role, 400),
+  })),
 ];
 
 const comingSoon = (role: Role, paths: string[]): Row[] =>
@@ -308,6 +315,30 @@ const ROUTES: Row[] = [
 
   // ---- session API ---------------------------------------------------------------------
   { method: "POST", route: "/auth/login", body: () => ({ json: {} }), expect: everyone(400) },
+  {
+    method: "POST",
+    route: "/auth/login/second-factor",
+    body: () => ({ json: {} }),
+    expect: everyone(400),
+  },
+  {
+    method: "POST",
+    route: "/login/second-factor",
+    body: () => ({ form: {} }),
+    expect: everyone(303, "/login"),
+  },
+  { method: "GET", route: "/api/audit-log", expect: api(["admin"], 200) },
+  { method: "GET", route: "/admin/audit", expect: page("admin") },
+  { method: "GET", route: "/admin/api-keys", expect: page("admin") },
+  { method: "GET", route: "/api/openapi.json", expect: api(["admin"], 200) },
+  { method: "GET", route: "/api/docs", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/api-keys",
+    body: () => ({ form: { name: "", scope: "read_only", expires_in_days: "30" } }),
+    expect: page("admin", 400),
+  },
+  at("POST", "/admin/api-keys/:id/revoke", () => ["abcdefabcdef"], page("admin", 400)),
   { method: "POST", route: "/auth/register", body: () => ({ json: {} }), expect: everyone(400) },
   {
     method: "POST",

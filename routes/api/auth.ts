@@ -1,6 +1,13 @@
 /**
- * The JSON session calls, mounted at `/auth`: `POST /login`, `POST /register` (also mounted
- * alone at `/api/auth/register`), `GET /verify`, `POST /refresh`, `POST /logout`.
+ * The JSON session calls, mounted at `/auth`: `POST /login`, `POST /login/second-factor`,
+ * `POST /register` (also mounted alone at `/api/auth/register`), `GET /verify`,
+ * `POST /refresh`, `POST /logout`.
+ *
+ * An account with a second factor signs in with `totp_code` beside the password (six digits
+ * from the app, or a recovery code); without it the answer is 401
+ * `{code: "second_factor_required", challenge}`, and `POST /login/second-factor`
+ * `{challenge, code}` finishes the sign-in within 5 minutes. A wrong code is 401
+ * `invalid_second_factor_code`, counted by the sign-in throttle like a wrong password.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -9,8 +16,9 @@ import type { AppEnv, Deps } from "../_deps.ts";
 import { badRequest, clientAddress } from "../_http.ts";
 import { jsonInput } from "../_validate.ts";
 import { setSessionCookie } from "../_session.ts";
-import { loginSchema, registerSchema } from "../../core/schemas.ts";
-import { register, signIn } from "../../services/accounts.ts";
+import { registerSchema } from "../../core/schemas.ts";
+import { apiLoginSchema, secondStepSchema } from "../../core/totp.ts";
+import { completeSignIn, register, signIn, type SignInResult } from "../../services/accounts.ts";
 import { refreshSession } from "../../services/sessions.ts";
 import { Refusal } from "../../services/refusal.ts";
 import { CODES, endSession, signInMessage, STATUS, tooMany } from "../_auth_common.ts";
@@ -47,33 +55,48 @@ export function authApiRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const address = (c: Context<AppEnv>) => clientAddress(c, deps.config.trustProxy);
 
+  const answer = async (c: Context<AppEnv>, pending: Promise<SignInResult>) => {
+    let res;
+    try {
+      res = await pending;
+    } catch (e) {
+      if (e instanceof Refusal) throw e; // busy: its own 503 with Retry-After
+      // The store failing: the generic retry message (spec 000), not a 500.
+      deps.log.log("error", "sign-in could not be checked", { error: String(e) });
+      return c.json({ message: c.var.t("auth.errors.generic"), code: "sign_in_failed" }, 503);
+    }
+    if (!res.ok) {
+      return c.json(
+        {
+          message: signInMessage(c, res).message,
+          code: CODES[res.reason],
+          ...(res.reason === "code_required" ? { challenge: res.challenge } : {}),
+        },
+        STATUS[res.reason],
+      );
+    }
+    return c.json({
+      access_token: res.token,
+      token_type: "bearer",
+      expires_in: res.ttlSeconds,
+      user: res.user,
+      message: c.var.t("auth.login.success"),
+    });
+  };
+
   app.post(
     "/login",
-    jsonInput(loginSchema, { message: "validation.failed", anyJson: true }),
+    jsonInput(apiLoginSchema, { message: "validation.failed", anyJson: true }),
     async (c) => {
-      let res;
-      try {
-        res = await signIn(deps, c.req.valid("json"), address(c));
-      } catch (e) {
-        if (e instanceof Refusal) throw e; // busy: its own 503 with Retry-After
-        // The store failing: the generic retry message (spec 000), not a 500.
-        deps.log.log("error", "sign-in could not be checked", { error: String(e) });
-        return c.json({ message: c.var.t("auth.errors.generic"), code: "sign_in_failed" }, 503);
-      }
-      if (!res.ok) {
-        return c.json(
-          { message: signInMessage(c, res).message, code: CODES[res.reason] },
-          STATUS[res.reason],
-        );
-      }
-      return c.json({
-        access_token: res.token,
-        token_type: "bearer",
-        expires_in: res.ttlSeconds,
-        user: res.user,
-        message: c.var.t("auth.login.success"),
-      });
+      const { totp_code, ...credentials } = c.req.valid("json");
+      return answer(c, signIn(deps, { ...credentials, code: totp_code }, address(c)));
     },
+  );
+
+  app.post(
+    "/login/second-factor",
+    jsonInput(secondStepSchema, { message: "validation.failed", anyJson: true }),
+    (c) => answer(c, completeSignIn(deps, c.req.valid("json"), address(c))),
   );
 
   app.post("/register", ...registerJson(deps));

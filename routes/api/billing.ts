@@ -18,6 +18,7 @@
  *   received outside the processor `{method: cash|transfer, payment_date, reference?, note?}` →
  *   the paid bill.
  */
+import { acting } from "../_audit.ts";
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
@@ -69,14 +70,16 @@ function runAndDeleteRoutes(app: Hono<UserEnv>, deps: Deps) {
     jsonInput(billingRunSchema, { fields: "first" }),
     async (c) => {
       const { period, zone_id } = c.req.valid("json");
-      return c.json(await runBilling(deps, zone_id, period, { author: String(c.var.user.id) }));
+      return c.json(
+        await runBilling(acting(c, deps), zone_id, period, { author: String(c.var.user.id) }),
+      );
     },
   );
 
   const remove =
     (del: (deps: Deps, id: number) => Promise<void>) => async (c: Context<UserEnv>) => {
       const id = billId(c);
-      await del(deps, id);
+      await del(acting(c, deps), id);
       return c.json({ message: c.var.t("billing.messages.bill_deleted"), id });
     };
   app.delete("/bills/:id", admin, remove(deleteUnitBillById));
@@ -129,7 +132,13 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
       knownId,
       recalcInput,
       async (c: Context<UserEnv, string, JsonIn<typeof recalcSchema>>) => {
-        const bill = await recalculateBill(deps, billId(c), kind, c.req.valid("json"), c.var.user);
+        const bill = await recalculateBill(
+          acting(c, deps),
+          billId(c),
+          kind,
+          c.req.valid("json"),
+          c.var.user,
+        );
         return c.json(unitBillJson(bill));
       },
     ] as const;
@@ -138,7 +147,9 @@ export function billingApiRoutes(deps: Deps): Hono<UserEnv> {
 
   const pay = async (c: Context<UserEnv, string, JsonIn<typeof paymentRecordSchema>>) => {
     const record = c.req.valid("json");
-    return c.json(unitBillJson(await recordPayment(deps, billId(c), record, c.var.user)));
+    return c.json(
+      unitBillJson(await recordPayment(acting(c, deps), billId(c), record, c.var.user)),
+    );
   };
   const paymentInput = jsonInput(paymentRecordSchema);
   app.post("/bills/:id/payments", admin, knownId, paymentInput, pay);

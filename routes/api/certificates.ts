@@ -10,6 +10,7 @@
  * A bad id answers 400, an id that is no sensor 404, a failure of the CA or the store 503: the
  * service's refusals, answered in `routes/_refusal.tsx`.
  */
+import { acting } from "../_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
@@ -76,7 +77,7 @@ export function certificateApiRoutes(deps: Deps): Hono<UserEnv> {
 
   app.post("/:sensorId/certificate/renew", admin, async (c) => {
     const status = await forSensor(c, async (id) => {
-      await renewSensorCertificate(deps, id);
+      await renewSensorCertificate(acting(c, deps), id);
       return await sensorCertificateStatus(deps, id);
     });
     return c.json({
@@ -90,7 +91,7 @@ export function certificateApiRoutes(deps: Deps): Hono<UserEnv> {
     if (!Object.hasOwn(CERTIFICATE_FILES, file)) throw notFound("errors.not_found");
     const kind = file as CertificateFile;
     const body = await forSensor(c, async (id) => {
-      const issued = await sensorCertificate(deps, id);
+      const issued = await sensorCertificate(acting(c, deps), id);
       return kind === "ca" ? deps.pki.caPem : kind === "cert" ? issued.cert_pem : issued.key_pem;
     });
     return c.body(body, 200, {

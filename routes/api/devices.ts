@@ -5,6 +5,7 @@
  * only. A 400 answers `{message, errors}`: the first error as the message, and translated
  * errors by form field.
  */
+import { acting } from "../_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { z } from "zod";
@@ -95,18 +96,18 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
 
   app.post("/assign-customer", admin, body(assignCustomerSchema), async (c) => {
     const b = c.req.valid("json");
-    const count = await assignCustomer(deps, b.customer_id, b.station_ids);
+    const count = await assignCustomer(acting(c, deps), b.customer_id, b.station_ids);
     return done(c, count, "devices.api.customer_assigned");
   });
   app.post("/assign-tenant", admin, body(assignTenantSchema), async (c) => {
     const b = c.req.valid("json");
-    const count = await assignTenant(deps, b.tenant_id, b.sensor_ids, b);
+    const count = await assignTenant(acting(c, deps), b.tenant_id, b.sensor_ids, b);
     return done(c, count, "devices.api.tenant_assigned");
   });
   app.post("/remove-customer/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
-    return done(c, await removeCustomer(deps, id), "devices.api.customer_removed");
+    return done(c, await removeCustomer(acting(c, deps), id), "devices.api.customer_removed");
   });
   // The spec's call has no body; a move-out may say when, the reading and the final bill.
   const moveOut = jsonInput(removeTenantSchema, { ...rules, optional: true });
@@ -114,7 +115,7 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, SENSOR_NOT_FOUND);
     const move = c.req.valid("json");
-    const count = await removeTenant(deps, id, move, String(c.var.user.id));
+    const count = await removeTenant(acting(c, deps), id, move, String(c.var.user.id));
     return done(c, count, "devices.api.tenant_removed");
   });
   app.get("/:id/tenancies", admin, async (c) => {
@@ -124,7 +125,7 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
   });
 
   app.post("/", admin, body(stationBodySchema("create")), async (c) => {
-    return c.json(await createStation(deps, c.var.user, c.req.valid("json")), 201);
+    return c.json(await createStation(acting(c, deps), c.var.user, c.req.valid("json")), 201);
   });
   app.get("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -139,12 +140,12 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
   app.put("/:id", admin, body(stationBodySchema("update")), async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
-    return c.json(await updateStation(deps, c.var.user, id, c.req.valid("json")));
+    return c.json(await updateStation(acting(c, deps), c.var.user, id, c.req.valid("json")));
   });
   app.delete("/:id", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
-    return done(c, await deleteStation(deps, id), "devices.api.station_deleted");
+    return done(c, await deleteStation(acting(c, deps), id), "devices.api.station_deleted");
   });
 
   app.get("/:id/sensors", async (c) => {
@@ -155,7 +156,7 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
   app.post("/:id/sensors", admin, body(sensorBodySchema("create")), async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c, STATION_NOT_FOUND);
-    return c.json(await createSensor(deps, c.var.user, id, c.req.valid("json")), 201);
+    return c.json(await createSensor(acting(c, deps), c.var.user, id, c.req.valid("json")), 201);
   });
   app.get("/:id/sensors/:sensorId", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -170,13 +171,13 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     const sensorId = idParam(c.req.param("sensorId"));
     if (id === null || sensorId === null) return notFound(c, SENSOR_NOT_FOUND);
     const b = c.req.valid("json");
-    return c.json(await updateSensor(deps, c.var.user, id, sensorId, b));
+    return c.json(await updateSensor(acting(c, deps), c.var.user, id, sensorId, b));
   });
   app.delete("/:id/sensors/:sensorId", admin, async (c) => {
     const id = idParam(c.req.param("id"));
     const sensorId = idParam(c.req.param("sensorId"));
     if (id === null || sensorId === null) return notFound(c, SENSOR_NOT_FOUND);
-    return done(c, await deleteSensor(deps, id, sensorId), "devices.api.sensor_deleted");
+    return done(c, await deleteSensor(acting(c, deps), id, sensorId), "devices.api.sensor_deleted");
   });
   return app;
 }

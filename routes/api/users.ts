@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "../_deps.ts";
 import { idParam, pathId } from "../_http.ts";
+import { acting } from "../_audit.ts";
 import { jsonInput, queryInput, type Rules } from "../_validate.ts";
 import { encodeCursor } from "../../core/paging.ts";
 import { apiPage, listJson } from "./_list.ts";
@@ -62,11 +63,11 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
   });
   const codeInput = jsonInput(accessCodeSchema, bodyRules("users.errors.create_code_failed"));
   app.post("/access-codes", codeInput, async (c) => {
-    return c.json(await createCode(deps, c.req.valid("json")), 201);
+    return c.json(await createCode(acting(c, deps), c.req.valid("json")), 201);
   });
   app.delete("/access-codes/:id", async (c) => {
     const id = pathId(c, "errors.access_code_not_found");
-    await removeCode(deps, id);
+    await removeCode(acting(c, deps), id);
     return c.json({ message: "Access code deleted successfully" });
   });
 
@@ -77,7 +78,7 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
   });
   const createInput = jsonInput(accountCreateSchema, bodyRules("users.errors.create_failed"));
   app.post("/", createInput, async (c) => {
-    return c.json(await createAccount(deps, c.req.valid("json")), 201);
+    return c.json(await createAccount(acting(c, deps), c.req.valid("json")), 201);
   });
   app.get("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
@@ -88,16 +89,16 @@ export function userApiRoutes(deps: Deps): Hono<UserEnv> {
   const updateInput = jsonInput(accountUpdateSchema, bodyRules("users.errors.update_failed"));
   app.put("/:id", updateInput, async (c) => {
     const id = pathId(c, "errors.user_not_found");
-    return c.json(await updateAccount(deps, c.var.user, id, c.req.valid("json")));
+    return c.json(await updateAccount(acting(c, deps), c.var.user, id, c.req.valid("json")));
   });
   app.delete("/:id", async (c) => {
     const id = pathId(c, "errors.user_not_found");
-    await deleteAccount(deps, c.var.user, id);
+    await deleteAccount(acting(c, deps), c.var.user, id);
     return c.json({ message: "User deleted successfully" });
   });
   app.post("/:id/toggle", async (c) => {
     const id = pathId(c, "errors.user_not_found");
-    return c.json(await toggleAccount(deps, c.var.user, id));
+    return c.json(await toggleAccount(acting(c, deps), c.var.user, id));
   });
   return app;
 }

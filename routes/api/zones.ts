@@ -3,6 +3,7 @@
  * tenant may read the zone of their stations or units (`GET /api/zones/{id}`, tenant pricing);
  * any other zone answers 404 to them, as if it did not exist.
  */
+import { acting } from "../_audit.ts";
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Deps, UserEnv } from "../_deps.ts";
@@ -57,7 +58,7 @@ export function zoneApiRoutes(deps: Deps): Hono<UserEnv> {
 
   app.get("/", async (c) => c.json({ zones: await zoneViews(deps) }));
   app.post("/", zoneInput, async (c) => {
-    const zone = await addZone(deps, zoneBodyFromForm(c.req.valid("json")));
+    const zone = await addZone(acting(c, deps), zoneBodyFromForm(c.req.valid("json")));
     return c.json({ ...zone, station_count: 0 }, 201);
   });
   app.get("/:id", async (c) => {
@@ -69,7 +70,9 @@ export function zoneApiRoutes(deps: Deps): Hono<UserEnv> {
   app.put("/:id", loadZone, zoneInput, async (c) => {
     const id = c.var.zone.id;
     const form = c.req.valid("json");
-    if (!await editZone(deps, id, zoneBodyFromForm(form), form.effective_from)) return notFound(c);
+    if (!await editZone(acting(c, deps), id, zoneBodyFromForm(form), form.effective_from)) {
+      return notFound(c);
+    }
     return c.json(await zoneView(deps, id));
   });
   app.get("/:id/stations", loadZone, async (c) => {
@@ -93,7 +96,7 @@ export function zoneApiRoutes(deps: Deps): Hono<UserEnv> {
   app.delete("/:id", async (c) => {
     const id = idParam(c.req.param("id"));
     if (id === null) return notFound(c);
-    await removeZone(deps, id);
+    await removeZone(acting(c, deps), id);
     return c.json({ message: "Zone deleted successfully" });
   });
   return app;

@@ -4,6 +4,7 @@
  * the processor, and a station's payment status. The rules are core/bill.ts's; the keys
  * db/bills.ts's.
  */
+import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import { PAYMENT_INPUT_ERRORS, type PaymentRecord } from "../../core/billing_input.ts";
@@ -142,7 +143,8 @@ export async function deleteUnitBillById(deps: Deps, id: number): Promise<void> 
         customer = restatedCustomerBill(cust, computeCustomerBill(zone, rest), at);
       }
     }
-    if (await commitPeriodChange(deps.kv, read, { remove: [bill], customer })) return;
+    const audit = auditStamp(deps, "bill.delete", `bill:${id}`);
+    if (await commitPeriodChange(deps.kv, read, { remove: [bill], customer }, audit)) return;
   }
   throw conflict(BILL_ERRORS.changed);
 }
@@ -152,7 +154,8 @@ export async function deleteCustomerBillById(deps: Deps, id: number): Promise<vo
   for (let attempt = 0; attempt < 3; attempt++) {
     const entry = await getCustomerBillEntry(deps.kv, id);
     if (!entry) throw notFound(BILL_ERRORS.notFound);
-    if (await deleteCustomerBill(deps.kv, entry)) return;
+    const audit = auditStamp(deps, "bill.delete", `station_bill:${id}`);
+    if (await deleteCustomerBill(deps.kv, entry, audit)) return;
   }
   throw conflict(BILL_ERRORS.changed);
 }
@@ -191,7 +194,8 @@ export async function recordPayment(
       reference: record.reference || null,
       note: record.note || null,
     }, { payment_date: record.payment_date });
-    if (!await updateUnitBill(deps.kv, entry, paid)) continue;
+    const audit = auditStamp(deps, "payment.record", `bill:${id}`);
+    if (!await updateUnitBill(deps.kv, entry, paid, audit)) continue;
     await notifyBill(deps, "payment_received", paid, { tenant: true, owner: true });
     return paid;
   }

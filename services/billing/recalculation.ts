@@ -25,6 +25,7 @@
  * customer bill of the period is recomputed from its unit bills in the same atomic commit (when
  * one exists; its finalized flag is kept). Bad input writes nothing.
  */
+import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import { computeCustomerBill } from "../../core/customer_bill.ts";
 import { parsePeriod } from "../../core/periods.ts";
@@ -201,7 +202,8 @@ export async function recalculateBill(
         at,
       )
       : undefined;
-    if (!await commitPeriodChange(deps.kv, read, { set: [bill], customer })) continue;
+    const audit = auditStamp(deps, "billing.recalculate", `bill:${id}`, req.reason);
+    if (!await commitPeriodChange(deps.kv, read, { set: [bill], customer }, audit)) continue;
     if (newlyFinal) await notifyFinalized(deps, bill);
     return bill;
   }

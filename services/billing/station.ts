@@ -6,6 +6,7 @@
  * retries, so each station stays atomic and fails alone. Each station's billing answers what
  * it did ({@link StationBilled}); the run (run.ts) adds them up and tells the tenants.
  */
+import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import type { Zone } from "../../core/zone.ts";
 import type { Period } from "../../core/periods.ts";
@@ -179,7 +180,14 @@ export async function billGroup(
       );
       const writes = plans.map((p, i) => stationWrite(run, priced, p, drafts[i], prev[i]));
       if (run.dryRun) return writes.map((w, i) => countDry(plans[i], w));
-      const res = await writeStationsBills(deps.kv, period.text, writes, deps.now(), run.ids);
+      const res = await writeStationsBills(
+        deps.kv,
+        period.text,
+        writes,
+        deps.now(),
+        run.ids,
+        runStamp(run, priced),
+      );
       if (res) return res.map((r, i) => countWritten(plans[i], r));
     } catch {
       // billed one by one below, where a failure is reported per station
@@ -358,6 +366,7 @@ async function billStation(
       deps.now(),
       run.ids,
       w.remove,
+      runStamp(run, priced),
     );
     if (res.ok) return countWritten(plan, res);
   }
@@ -372,4 +381,9 @@ function missing(plan: StationPlan): MissingUnit[] {
       ? [{ station_id: plan.station.id, unit_id: u.unit_id, tenant_id: u.tenant_id, ...u.missing }]
       : []
   );
+}
+
+/** The audit stamp of a run's commit: the zone and period billed, by whom. */
+function runStamp(run: { deps: Deps; period: { text: string } }, priced: PricedZone) {
+  return auditStamp(run.deps, "billing.run", `zone:${priced.stored.id}/${run.period.text}`);
 }

@@ -3,6 +3,7 @@
  * applying the assignments an account got from its access code. A tenant's move in or out is a
  * tenancy (tenancies.ts).
  */
+import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import { getDevice, getDevices, updateDevice } from "../../db/devices.ts";
@@ -23,6 +24,8 @@ async function setCustomer(deps: Deps, stationIds: readonly number[], customerId
         cur.type === "station"
           ? { ...cur, customer_id: customerId, updated_at: deps.now() }
           : { reason: "not_found" },
+      undefined,
+      auditStamp(deps, "device.update", `device:${id}`),
     );
     if (res.ok) n++;
   }

@@ -3,6 +3,7 @@
  * accounts on the broker (MQTT_DYNSEC=on): bringing the broker along after a change and
  * removing an account before a delete.
  */
+import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import { GENERATED_MQTT_PASSWORD_LENGTH, mqttPasswordFromBytes } from "../../core/device_rules.ts";
 import {
@@ -154,7 +155,8 @@ export async function createFollowed(
 ): Promise<WriteResult> {
   const pw = (await passwordFields(deps, password)) ??
     { mqtt_password_hash: await hashMqttPassword("") };
-  const res = await createDevice(deps.kv, parentId, (id, parent) => build(id, parent, pw));
+  const audit = auditStamp(deps, "device.create", "device:new");
+  const res = await createDevice(deps.kv, parentId, (id, parent) => build(id, parent, pw), audit);
   if (res.ok) await followBroker(deps, res.device, null);
   return res;
 }
@@ -176,10 +178,17 @@ export async function updateFollowed(
 ): Promise<WriteResult> {
   const pw = await passwordFields(deps, password);
   let prev: StoredDevice | null = null;
-  const res = await updateDevice(deps.kv, id, (cur, parent) => {
-    prev = cur;
-    return build(cur, parent, pw ?? storedPassword(cur));
-  }, also);
+  const kind = pw ? "device.credentials" : "device.update";
+  const res = await updateDevice(
+    deps.kv,
+    id,
+    (cur, parent) => {
+      prev = cur;
+      return build(cur, parent, pw ?? storedPassword(cur));
+    },
+    also,
+    auditStamp(deps, kind, `device:${id}`),
+  );
   if (res.ok) await followBroker(deps, res.device, prev);
   return res;
 }

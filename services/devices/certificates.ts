@@ -3,6 +3,7 @@
  * with the private key sealed (AES-GCM under a key derived from the portal's secret),
  * replaced on renewal and forgotten when the sensor is deleted.
  */
+import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import type { IssuedCertificate } from "../platform/pki.ts";
 import { SENSOR_CERT_DAYS } from "../../core/certificates.ts";
@@ -117,7 +118,8 @@ export async function sensorCertificate(deps: Deps, sensorId: number): Promise<I
       }
     }
     const { issued, record } = await issue(deps, sensorId);
-    if (await insertCertificate(deps.kv, sensorId, record)) return issued;
+    const audit = auditStamp(deps, "certificate.issue", `device:${sensorId}`);
+    if (await insertCertificate(deps.kv, sensorId, record, audit)) return issued;
   }
   throw new Error(`the certificate of sensor ${sensorId} could not be stored`);
 }
@@ -128,7 +130,8 @@ export async function renewSensorCertificate(
   sensorId: number,
 ): Promise<IssuedCertificate> {
   const { issued, record } = await issue(deps, sensorId);
-  await putCertificate(deps.kv, sensorId, record);
+  const audit = auditStamp(deps, "certificate.issue", `device:${sensorId}`);
+  await putCertificate(deps.kv, sensorId, record, audit);
   return issued;
 }
 

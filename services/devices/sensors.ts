@@ -1,4 +1,5 @@
 /** Sensors of a station (admin): create, edit, delete; the unit must be a unit of the station. */
+import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
 import {
@@ -145,7 +146,8 @@ export async function deleteSensor(
   const cur = await getStationSensor(deps.kv, stationId, sensorId);
   if (!cur) throw notFound(SENSOR_NOT_FOUND);
   await leaveBroker(deps, cur);
-  const res = await deleteDevice(deps.kv, sensorId);
+  const audit = auditStamp(deps, "device.delete", `device:${sensorId}`);
+  const res = await deleteDevice(deps.kv, sensorId, audit);
   if (!res.ok) throw notFound(SENSOR_NOT_FOUND);
   await forgetSensorCertificate(deps, sensorId).catch((e) =>
     deps.log.log("error", "sensor certificate not forgotten", { id: sensorId, error: String(e) })

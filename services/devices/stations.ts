@@ -1,4 +1,5 @@
 /** Stations (admin): create, edit, delete; a station's pricing zone must exist. */
+import { auditStamp } from "../audit.ts";
 import { getZone } from "../../db/zones.ts";
 import type { Deps } from "../deps.ts";
 import type { User } from "../../core/types.ts";
@@ -135,7 +136,7 @@ export async function deleteStation(deps: Deps, id: number): Promise<number> {
     throw deviceConflict(STATION_HAS_SENSORS);
   }
   await leaveBroker(deps, cur);
-  const res = await deleteDevice(deps.kv, id);
+  const res = await deleteDevice(deps.kv, id, auditStamp(deps, "device.delete", `device:${id}`));
   if (!res.ok) {
     throw res.reason === "refused"
       ? deviceConflict(STATION_HAS_SENSORS)

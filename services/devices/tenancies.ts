@@ -9,6 +9,7 @@
  * otherwise the refusal names the finalized bill. A future date is refused, except for the
  * move-in date an admin put on an access code.
  */
+import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import {
   moveIn,
@@ -186,7 +187,8 @@ async function plan(
  */
 async function apply(deps: Deps, planned: readonly Planned[]): Promise<number> {
   for (const p of planned) {
-    if (!await writeUnitTenancies(deps.kv, p.read, p.next)) {
+    const audit = auditStamp(deps, "tenancy.change", `device:${p.sensor.id}`);
+    if (!await writeUnitTenancies(deps.kv, p.read, p.next, audit)) {
       throw conflict("devices.tenancy.errors.changed");
     }
     if (p.reading !== null) await recordHandoverReading(deps, p.sensor, p.at, p.reading);

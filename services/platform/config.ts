@@ -45,6 +45,8 @@ export interface Config {
   /** The portal's own rotated backups and the metrics' token (`config_ops.ts`). */
   backup?: BackupSettings;
   metricsToken?: string | null;
+  /** `ADMIN_2FA_REQUIRED=true`: an admin without a second factor is sent to set one up. */
+  admin2faRequired: boolean;
 }
 
 /** Openpay settings (OPENPAY_*). */
@@ -286,6 +288,9 @@ const envSchema = z.object({
   OPENPAY_PRIVATE_KEY: z.string().optional().refine((v) => !v || /^sk_[A-Za-z0-9]{1,64}$/.test(v), {
     message: "OPENPAY_PRIVATE_KEY must be the private key starting with sk_",
   }),
+  ADMIN_2FA_REQUIRED: z.enum(["true", "false"], {
+    message: "ADMIN_2FA_REQUIRED must be true or false",
+  }).optional().default("false"),
   OPENPAY_PRODUCTION: z.enum(["true", "false"], {
     message: "OPENPAY_PRODUCTION must be true or false",
   }).optional().default("false"),
@@ -345,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     development,
     publicUrl: v.PUBLIC_URL ? new URL(v.PUBLIC_URL) : null,
     trustProxy: v.TRUST_PROXY,
+    admin2faRequired: v.ADMIN_2FA_REQUIRED === "true",
     dataDir,
     kvPath: v.DENO_KV_URL || `${dataDir}/portal.kv`,
     adminEmail: v.ADMIN_EMAIL ? v.ADMIN_EMAIL.trim().toLowerCase() : null,

@@ -111,6 +111,7 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         failure={parseFailure(c.req.query("error"), c.req.query("reason"))}
         content={content}
         paging={paging}
+        selfId={c.var.user.id}
       />,
     );
   });
@@ -121,6 +122,18 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
     const id = idParam(c.req.param("id"));
     if (id === null) {
       return c.redirect(usersUrl(back.tab, { q: back.q, error: "toggle" }), 303);
+    }
+    const stored = await getAccount(deps, id);
+    if (stored?.is_active && str(form, "confirm") !== "yes") {
+      const t = c.var.t;
+      return confirmPage(c, deps, {
+        title: t("users.confirm.deactivate_title"),
+        message: t("users.confirm.deactivate_text", { name: stored.full_name }),
+        action: `/admin/users/${id}/toggle`,
+        fields: backFields(back.tab, back.q),
+        cancelHref: usersUrl(back.tab, { q: back.q }),
+        confirmLabel: t("users.actions.deactivate"),
+      });
     }
     const user = await attempt(toggleAccount(deps, c.var.user, id));
     if (user instanceof Refusal) {

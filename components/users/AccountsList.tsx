@@ -21,6 +21,8 @@ interface AccountsListProps {
   users: User[];
   /** The page's sortable headers (keys of `USER_SORTS` in `services/accounts.ts`). */
   paging?: Paging;
+  /** The signed-in admin's id: their own row offers no deactivate or delete. */
+  selfId: number;
 }
 
 /** The Active/Inactive badge. */
@@ -33,7 +35,7 @@ function StatusBadge({ t, active }: { t: Translate; active: boolean }) {
 }
 
 /** The accounts with Edit, Activate/Deactivate and Delete. */
-export function AccountsList({ t, lang, tab, q, users, paging }: AccountsListProps) {
+export function AccountsList({ t, lang, tab, q, users, paging, selfId }: AccountsListProps) {
   const L = (k: string) => t(`users.columns.${k}`);
   const sort = (key: string, col: string) => sortBy(t, paging, key, L(col));
   const withCompany = tab === "customers";
@@ -43,14 +45,24 @@ export function AccountsList({ t, lang, tab, q, users, paging }: AccountsListPro
       <a className="btn btn-sm btn-secondary" href={`/admin/users/accounts-form/${u.role}/${u.id}`}>
         {t("users.actions.edit")}
       </a>
-      <ToggleButton t={t} id={u.id} active={u.is_active} fields={fields} />
-      <DeleteButton
-        t={t}
-        action={`/admin/users/${u.id}/delete`}
-        fields={fields}
-        title={t("users.confirm.delete_account_title")}
-        message={t("users.confirm.delete_account_text", { name: u.full_name })}
-      />
+      {u.id !== selfId && (
+        <>
+          <ToggleButton
+            t={t}
+            id={u.id}
+            name={u.full_name}
+            active={u.is_active}
+            fields={fields}
+          />
+          <DeleteButton
+            t={t}
+            action={`/admin/users/${u.id}/delete`}
+            fields={fields}
+            title={t("users.confirm.delete_account_title")}
+            message={t("users.confirm.delete_account_text", { name: u.full_name })}
+          />
+        </>
+      )}
     </div>
   );
   const dash = (s: string) => s || "—";

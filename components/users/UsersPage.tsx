@@ -44,6 +44,8 @@ interface UsersPageProps {
   content: TabContent;
   /** The page shown of the tab's list: its pager and sortable headers. */
   paging?: Paging;
+  /** The signed-in admin's id (their own row has no deactivate or delete). */
+  selfId: number;
 }
 
 const CREATE: Partial<Record<UserTab, { href: string; key: string }>> = {
@@ -67,7 +69,7 @@ function failureText(t: Translate, failure: NonNullable<Failure>): string {
 
 /** The page. */
 export function UsersPage(
-  { t, lang, tab, q, stats, notice, failure, content, paging }: UsersPageProps,
+  { t, lang, tab, q, stats, notice, failure, content, paging, selfId }: UsersPageProps,
 ) {
   const create = CREATE[tab];
   const empty = tab === "access-codes" ? "codes" : tab;
@@ -141,7 +143,15 @@ export function UsersPage(
         </Card>
       )}
       {!isEmpty && content.kind === "accounts" && (
-        <AccountsList t={t} lang={lang} tab={tab} q={q} users={content.users} paging={paging} />
+        <AccountsList
+          t={t}
+          lang={lang}
+          tab={tab}
+          q={q}
+          users={content.users}
+          paging={paging}
+          selfId={selfId}
+        />
       )}
       {!isEmpty && content.kind === "codes" && (
         <CodesList t={t} lang={lang} q={q} codes={content.codes} paging={paging} />

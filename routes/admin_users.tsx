@@ -21,7 +21,7 @@ import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import type { User } from "../core/types.ts";
 import { type Role, ROLES } from "../core/roles.ts";
-import { accountCreateSchema, accountUpdateSchema } from "../core/schemas.ts";
+import { accountCreateSchema, accountUpdateSchema, tenantCreateSchema } from "../core/schemas.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import {
   createAccount,
@@ -35,11 +35,17 @@ import {
   userStats,
 } from "../services/accounts.ts";
 import { CODE_SORTS, type CodeSort, pageCodes } from "../services/access_codes.ts";
+import { createTenant, tenantUnits } from "../services/tenant_accounts.ts";
+import { accessCodeChoices } from "../services/devices/mod.ts";
 import { listHref, type ListQuery, parseListQuery } from "../core/paging.ts";
 import type { AccessCode } from "../core/types.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
-import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
+import {
+  AccountForm,
+  type AccountValues,
+  type UnitOption,
+} from "../components/users/AccountForm.tsx";
 import { backFields } from "../components/users/RowActions.tsx";
 import {
   cleanSearch,
@@ -85,7 +91,13 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         ? await pageUsers(deps, role, query as ListQuery<UserSort>)
         : await pageCodes(deps, query as ListQuery<CodeSort>);
       content = role
-        ? { kind: "accounts", users: page.rows as User[] }
+        ? {
+          kind: "accounts",
+          users: page.rows as User[],
+          units: role === "user"
+            ? await tenantUnits(deps, (page.rows as User[]).map((u) => u.id))
+            : undefined,
+        }
         : { kind: "codes", codes: page.rows as AccessCode[] };
       const sort = role ? USER_SORTS[0] : CODE_SORTS[0];
       paging = {
@@ -174,8 +186,12 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
     return c.redirect(usersUrl(tab, { q: back.q, done: "deleted" }), 303);
   });
 
+  /** The units a new tenant can move into (those with a meter, as access codes offer them). */
+  const unitOptions = async (): Promise<UnitOption[]> =>
+    (await accessCodeChoices(deps)).units.items;
+
   // The account form: create (/{type}) and edit (/{type}/{id}).
-  const renderAccountForm = (
+  const renderAccountForm = async (
     c: Ctx,
     o: {
       original: Role | null;
@@ -203,6 +219,7 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         values={o.values}
         fieldErrors={o.fieldErrors ?? {}}
         error={o.error}
+        units={o.original === null && o.type === "user" ? await unitOptions() : undefined}
       />,
       status,
     );
@@ -265,8 +282,11 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
       is_active: ["on", "true", "1", "yes"].includes(str(form, "is_active")),
       company_name: str(form, "company_name"),
       tax_id: str(form, "tax_id"),
+      unit: str(form, "unit"),
+      move_in_date: str(form, "move_in_date"),
     };
-    const body = { ...values, password: str(form, "password") };
+    const { unit, move_in_date, ...account } = values;
+    const body = { ...account, password: str(form, "password") };
     const original = stored ? stored.role : null;
     const t = c.var.t;
     const failed = t(stored ? "users.errors.update_failed" : "users.errors.create_failed");
@@ -284,6 +304,10 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
       const parsed = validate(accountUpdateSchema, body);
       if (!parsed.ok) return again(translateErrors(c, parsed.errors));
       res = await attempt(updateAccount(deps, c.var.user, stored.id, parsed.data));
+    } else if (type === "user" && values.role === "user") {
+      const parsed = validate(tenantCreateSchema, { ...body, unit, move_in_date });
+      if (!parsed.ok) return again(translateErrors(c, parsed.errors));
+      res = await attempt(createTenant(deps, parsed.data));
     } else {
       const parsed = validate(accountCreateSchema, body);
       if (!parsed.ok) return again(translateErrors(c, parsed.errors));

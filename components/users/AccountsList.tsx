@@ -23,6 +23,8 @@ interface AccountsListProps {
   paging?: Paging;
   /** The signed-in admin's id: their own row offers no deactivate or delete. */
   selfId: number;
+  /** Tenants: the units each holds (a Unit column shows). */
+  units?: Map<number, string[]>;
 }
 
 /** The Active/Inactive badge. */
@@ -35,7 +37,9 @@ function StatusBadge({ t, active }: { t: Translate; active: boolean }) {
 }
 
 /** The accounts with Edit, Activate/Deactivate and Delete. */
-export function AccountsList({ t, lang, tab, q, users, paging, selfId }: AccountsListProps) {
+export function AccountsList(
+  { t, lang, tab, q, users, paging, selfId, units }: AccountsListProps,
+) {
   const L = (k: string) => t(`users.columns.${k}`);
   const sort = (key: string, col: string) => sortBy(t, paging, key, L(col));
   const withCompany = tab === "customers";
@@ -68,6 +72,17 @@ export function AccountsList({ t, lang, tab, q, users, paging, selfId }: Account
   const dash = (s: string) => s || "—";
   const columns: ListColumn<User>[] = [
     { label: L("name"), primary: true, cell: (u) => u.full_name, sort: sort("name", "name") },
+    ...(units
+      ? [{
+        label: L("unit"),
+        cell: (u: User) => {
+          const held = units.get(u.id) ?? [];
+          return held.length
+            ? <span data-testid="tenant-units">{held.join(", ")}</span>
+            : <span className="muted">{t("users.no_unit")}</span>;
+        },
+      }]
+      : []),
     { label: L("email"), cell: (u) => u.email, sort: sort("email", "email") },
     { label: L("phone"), cell: (u) => dash(u.phone), sort: sort("phone", "phone") },
     ...(withCompany

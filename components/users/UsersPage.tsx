@@ -27,7 +27,8 @@ import {
 
 /** What the tab lists, or that loading it failed. */
 export type TabContent =
-  | { kind: "accounts"; users: User[] }
+  /** `units`: on the Tenants tab, the units each tenant holds (`Station · Unit`). */
+  | { kind: "accounts"; users: User[]; units?: Map<number, string[]> }
   | { kind: "codes"; codes: AccessCode[] }
   | { kind: "error" };
 
@@ -49,6 +50,7 @@ interface UsersPageProps {
 }
 
 const CREATE: Partial<Record<UserTab, { href: string; key: string }>> = {
+  tenants: { href: "/admin/users/accounts-form/user", key: "users.create_tenant" },
   customers: { href: "/admin/users/accounts-form/customer", key: "users.create_customer" },
   admins: { href: "/admin/users/accounts-form/admin", key: "users.create_admin" },
   "access-codes": { href: "/admin/access-codes/create", key: "users.create_access_code" },
@@ -151,6 +153,7 @@ export function UsersPage(
           users={content.users}
           paging={paging}
           selfId={selfId}
+          units={content.units}
         />
       )}
       {!isEmpty && content.kind === "codes" && (

@@ -35,6 +35,20 @@ export interface ZoneLevelsValues {
   levels: LevelRow[];
 }
 
+/** The first level's threshold in a new zone's form (spec 001 section 9; 150 only on submit). */
+export const FORM_FIRST_THRESHOLD = 100;
+
+/**
+ * The step of a zone form's number field (spec 001 section 9): percentages 0.1, thresholds,
+ * kWh limits, months and days 1, prices and other amounts 0.01. Names are the form's
+ * (`price_low`, `level_threshold_2`, `winter_start_day`, `customer_commission`, …).
+ */
+export function fieldStep(name: string): string {
+  if (/percentage|commission|customer_tax/.test(name)) return "0.1";
+  if (/threshold|_kwh$|_month$|_day$/.test(name)) return "1";
+  return "0.01";
+}
+
 /** True for the seasonal modes. */
 export const isSeasonal = (m: Mode) => m === "seasonal" || m === "seasonal_tiered";
 

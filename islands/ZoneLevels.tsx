@@ -16,6 +16,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import {
   addLevel,
+  fieldStep,
   isSeasonal,
   type LevelRow,
   type Mode,
@@ -87,7 +88,7 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
         <input
           name={name}
           type="number"
-          step="any"
+          step={fieldStep(name)}
           min="0"
           inputMode="decimal"
           aria-label={`${L[`level_${i}`]} ${label}`}

@@ -31,13 +31,14 @@ import { ZoneForm, type ZoneFormValues } from "../components/zones/ZoneForm.tsx"
 import {
   addLevel,
   emptyPrices,
+  FORM_FIRST_THRESHOLD,
   isSeasonal,
   type LevelRow,
   type Mode,
   removeLevel,
   seasonalCopy,
 } from "../core/zone_levels.ts";
-import { ZoneNotFound } from "../components/zones/ZoneDetail.tsx";
+import { ZoneLoadError, ZoneNotFound } from "../components/zones/ZoneDetail.tsx";
 
 type Ctx = Context<UserEnv>;
 type Form = Record<string, string | string[]>;
@@ -313,7 +314,12 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
   const blank = (c: Ctx) => {
     const id = c.req.query("preset");
     if (!id || !(CFE_PRESETS as readonly string[]).includes(id)) {
-      return render(c, null, valuesFromZone(defaultZone()));
+      const values = valuesFromZone(defaultZone());
+      const first = String(FORM_FIRST_THRESHOLD);
+      values.pricing.levels = values.pricing.levels.map((l, i) =>
+        i === 0 ? { ...l, threshold: first, summer_threshold: first, winter_threshold: first } : l
+      );
+      return render(c, null, values);
     }
     const region = c.req.query("region") as DacRegion;
     const fill = presetFill(id, {
@@ -329,7 +335,16 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
   app.post("/zones/new", post);
   app.get("/zones/:id/edit", async (c) => {
     const id = idParam(c.req.param("id"));
-    const zone = id === null ? null : await findZone(deps, id);
+    let zone;
+    try {
+      zone = id === null ? null : await findZone(deps, id);
+    } catch (e) {
+      // The spec's load-error state: the message, and the way back to the zone list.
+      deps.log.log("error", "zone form load failed", { id, error: String(e) });
+      const message = e instanceof Error ? e.message : String(e);
+      const t = c.var.t;
+      return renderPage(c, deps, t("zones.zone_form.title_edit"), ZoneLoadError, { message }, 503);
+    }
     if (!zone) return zoneNotFound(c, deps);
     return render(c, zone.id, valuesFromZone(zone));
   });

@@ -3,6 +3,7 @@
  * markup without server-only imports: the ZoneLevels island uses it in the browser too.
  */
 import { errAttrs, FieldError } from "../Field.tsx";
+import { fieldStep } from "../../core/zone_levels.ts";
 
 /** Props of {@link NumberField}: the field's name (also its id), label, value, hint, error. */
 interface NumberFieldProps {
@@ -34,7 +35,7 @@ export function NumberField(
         id={name}
         name={name}
         type="number"
-        step="any"
+        step={fieldStep(name)}
         min="0"
         inputMode="decimal"
         {...valueProps}

@@ -335,3 +335,15 @@ export function ZoneNotFound({ t }: { t: Translate }) {
     />
   );
 }
+
+/** The zone form when its zone could not be read: "Error loading data: {message}", Back. */
+export function ZoneLoadError({ t, message }: { t: Translate; message: string }) {
+  return (
+    <NotFound
+      title={t("zones.zone_form.title_edit")}
+      message={t("zones.zone_form.errors.load_error", { message })}
+      back={{ href: "/admin/pricing", label: t("zones.zone_form.back"), primary: true }}
+      testId="zone-load-error"
+    />
+  );
+}

@@ -327,7 +327,10 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
       region: DAC_REGIONS.includes(region) ? region : undefined,
     });
     const values = valuesFromZone(zoneBodyFromForm({ name: "", ...fill.form }));
-    return render(c, null, values, {}, undefined, 200, { id, fill });
+    // Each price the reference could not confirm is marked on its own field.
+    const missing = c.var.t("zones.zone_form.preset.missing_price");
+    const marks = Object.fromEntries(fill.missing.map((k) => [k, missing]));
+    return render(c, null, values, marks, undefined, 200, { id, fill });
   };
   app.get("/zones/create", blank);
   app.get("/zones/new", blank);

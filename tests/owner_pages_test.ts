@@ -6,7 +6,8 @@
  * figure once.
  */
 import assert from "node:assert/strict";
-import { billingWorld, meter } from "./_billing_world.ts";
+import { billingWorld, meter, payBill } from "./_billing_world.ts";
+import { listUnitBills } from "../db/bills.ts";
 import { call, testsWith } from "./_helpers.ts";
 import { pdfText } from "./_pdf_text.ts";
 import { runBilling } from "../services/billing/mod.ts";
@@ -93,4 +94,25 @@ test("the owner's home shows each figure once", async (w) => {
   }
   assert.match(html, /class="stat-label">Total</);
   assert.doesNotMatch(html, /data-testid="owner-energy"/);
+});
+
+test("the invoice has its number, issue and due dates, and says billed and paid truthfully", async (w) => {
+  const units = await listUnitBills(w.t.deps.kv, w.stationId, "2026-03");
+  const first = units.find((b) => b.unit_id === "unit_1")!;
+  await payBill(w, first.id);
+  const res = await get(
+    w,
+    `/customer/installations/${w.stationId}/invoice?month=2026-03&language=en`,
+  );
+  assert.equal(res.status, 200);
+  const lines = (await pdfText(new Uint8Array(await res.arrayBuffer()))).lines;
+  const after = (label: string) => lines[lines.indexOf(label) + 1];
+  assert.equal(after("Invoice Number"), `C-2026-03-${String(1).padStart(6, "0")}`);
+  assert.equal(after("Issue Date"), "2026-06-03"); // when the bills were finalized
+  assert.equal(after("Payment Due Date"), "2026-06-17"); // 10 business days later
+  assert.equal(after("Billed to Tenants"), "$929.74 MXN");
+  assert.equal(after("Paid by Tenants"), "$336.40 MXN"); // only Depto 1 was paid
+  assert.equal(after("Pending Payment"), "$593.34 MXN");
+  assert.ok(lines.includes("Paid") && lines.includes("Pending"), "each unit's payment state");
+  assert.ok(!lines.includes("Tenant Payments"), "the billed total is not called payments");
 });

@@ -35,14 +35,29 @@ interface PresetLevel {
   threshold: number;
 }
 
+/**
+ * What the reference confirms of a preset (the note words it in the reader's language):
+ * every price, the summer blocks and prices only, some prices, the blocks only, the fixed
+ * charge only, or only the high-consumption limit.
+ */
+export type PresetCoverage =
+  | "confirmed"
+  | "summer_only"
+  | "partial"
+  | "blocks_only"
+  | "fixed_only"
+  | "dac_only";
+
 /** A filled zone form: the values, the fields left for the operator, and the note. */
 export interface PresetFill {
   form: ZoneForm;
   /** Form fields whose price the reference could not confirm (`summer_levels.1.price`). */
   missing: string[];
-  /** Date of the prices (`YYYY-MM`, null when none is confirmed) and their source. */
+  /** Date of the prices (`YYYY-MM`, null when none is confirmed). */
   prices_date: string | null;
+  /** The sources, as cited (sites or documents and their dates; no prose to translate). */
   source: string;
+  coverage: PresetCoverage;
   rounding: typeof PRESET_ROUNDING;
 }
 
@@ -62,6 +77,7 @@ interface Residential {
   other: PresetLevel[];
   date: string | null;
   source: string;
+  coverage: PresetCoverage;
 }
 
 const L = (price: number | null, threshold: number): PresetLevel => ({ price, threshold });
@@ -76,49 +92,56 @@ const RESIDENTIAL: Record<Exclude<PresetId, "cfe_dac" | "cfe_pdbt">, Residential
     summer: null,
     other: [L(1.015, 75), L(1.239, 140), L(3.62, 0)],
     date: "2024-01",
-    source: "dedinero.com.mx 2024-01-04; diariodelyaqui.mx 2023-12",
+    source: "dedinero.com.mx (2024-01-04); diariodelyaqui.mx (2023-12)",
+    coverage: "confirmed",
   },
   cfe_1a: {
     dac: 300,
     summer: [L(0.717, 100), L(0.844, 150), L(2.88, 0)],
     other: UNKNOWN_3,
     date: "2014",
-    source: "CFE tariff 1A page, 2014 copy (summer); non-summer blocks not found",
+    source: "CFE, tarifa 1A (2014, clubensayos.com)",
+    coverage: "summer_only",
   },
   cfe_1b: {
     dac: 400,
     summer: UNKNOWN_3,
     other: UNKNOWN_3,
     date: null,
-    source: "blocks and prices not found; DAC limit from press",
+    source: "solaresenergia.com; elheraldodechiapas.com.mx; diariodelyaqui.mx",
+    coverage: "dac_only",
   },
   cfe_1c: {
     dac: 850,
     summer: [L(null, 150), L(null, 300), L(null, 450), L(null, 0)],
     other: [L(null, 75), L(null, 175), L(null, 0)],
     date: null,
-    source: "blocks from third-party code; prices not confirmed",
+    source: "ResidentialRate (Python)",
+    coverage: "blocks_only",
   },
   cfe_1d: {
     dac: 1000,
     summer: [L(null, 175), L(null, 400), L(null, 600), L(null, 0)],
     other: NON_SUMMER_75_200,
     date: null,
-    source: "blocks from third-party code and press; prices not confirmed",
+    source: "ResidentialRate (Python)",
+    coverage: "blocks_only",
   },
   cfe_1e: {
     dac: 2000,
     summer: [L(null, 300), L(null, 750), L(null, 900), L(null, 0)],
     other: NON_SUMMER_75_200,
     date: null,
-    source: "blocks from third-party code; prices not confirmed",
+    source: "ResidentialRate (Python)",
+    coverage: "blocks_only",
   },
   cfe_1f: {
     dac: 2500,
     summer: [L(0.803, 300), L(0.996, 1200), L(null, 2500), L(null, 0)],
     other: NON_SUMMER_75_200,
     date: "2024",
-    source: "imparcialoaxaca.mx 2024 (summer basic and intermediate); luznoticias.mx 2025-02-13",
+    source: "imparcialoaxaca.mx (2024); luznoticias.mx (2025-02-13)",
+    coverage: "partial",
   },
 };
 
@@ -174,7 +197,8 @@ export function presetFill(id: string, options: PresetOptions = {}): PresetFill 
       },
       missing,
       prices_date: "2023-02",
-      source: "reportacero.com; antenasanluis.mx (DAC, February 2023)",
+      source: "reportacero.com; antenasanluis.mx (2023-02)",
+      coverage: "confirmed",
       rounding: PRESET_ROUNDING,
     };
   }
@@ -190,7 +214,8 @@ export function presetFill(id: string, options: PresetOptions = {}): PresetFill 
       },
       missing,
       prices_date: "2023-09",
-      source: "unotv.com (fixed charge, Valle de México Norte, September 2023); energy not given",
+      source: "unotv.com (2023-09, Valle de México Norte)",
+      coverage: "fixed_only",
       rounding: PRESET_ROUNDING,
     };
   }
@@ -212,5 +237,12 @@ export function presetFill(id: string, options: PresetOptions = {}): PresetFill 
       ...winterWindow(options.summer_start_month ?? 4),
     }
     : { ...common, levels: levels(r.other, "levels", missing) };
-  return { form, missing, prices_date: r.date, source: r.source, rounding: PRESET_ROUNDING };
+  return {
+    form,
+    missing,
+    prices_date: r.date,
+    source: r.source,
+    coverage: r.coverage,
+    rounding: PRESET_ROUNDING,
+  };
 }

@@ -220,3 +220,23 @@ export function goesOffline(
   if (status === "offline") return false;
   return heardFrom || reason !== "silence";
 }
+
+/** The MQTT connection of a sensor as its page says it (spec 000 section 4). */
+export type MqttConnection = "unknown" | "connected" | "disconnected";
+
+/**
+ * A sensor's MQTT connection: connected when online (or after a successful connection test),
+ * unknown while its status is unknown and untested, disconnected otherwise.
+ */
+export function mqttConnection(status: string, testedOk = false): MqttConnection {
+  if (status === "online" || testedOk) return "connected";
+  return status === "unknown" ? "unknown" : "disconnected";
+}
+
+/** How long after its creation a change makes a sensor "edited" (spec 000 section 9). */
+export const EDITED_AFTER_MS = 5_000;
+
+/** Whether a device was changed more than {@link EDITED_AFTER_MS} after it was created. */
+export function wasEdited(d: { created_at: number; updated_at: number }): boolean {
+  return d.updated_at - d.created_at > EDITED_AFTER_MS;
+}

@@ -55,6 +55,14 @@ export function yieldText(kwh: number, x: { kwh: string; mwh: string }): string 
   return kwh >= 1000 ? `${(kwh / 1000).toFixed(3)} ${x.mwh}` : `${kwh.toFixed(2)} ${x.kwh}`;
 }
 
+/** The chart's currency as spec 000 shows it: thousands of pesos, "KMXP". */
+export const EARNING_UNIT = "KMXP";
+
+/** The chart's earning in thousands of pesos: `12345.6` → `12.35 KMXP`. */
+export function earningText(pesos: number): string {
+  return `${(pesos / 1000).toFixed(2)} ${EARNING_UNIT}`;
+}
+
 /** The series as CSV (label, ISO time, kWh and, for a day, kW). */
 export function seriesCsv(mode: EnergyMode, points: EnergyPoint[]): string {
   const head = mode === "day"

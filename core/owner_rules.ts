@@ -51,3 +51,13 @@ export function invoiceFileName(name: string, month: string, lang: string): stri
     .replace(/^_+|_+$/g, "") || "station";
   return `invoice_${safe}_${month}_${lang}.pdf`;
 }
+
+/**
+ * The station (customer) bill's invoice number: its period and id, `C-2026-03-000042`, the
+ * same each time the invoice is drawn.
+ */
+export function invoiceNumber(
+  bill: { id: number; billing_month: string | null; billing_period: string | null },
+): string {
+  return `C-${bill.billing_month ?? bill.billing_period ?? ""}-${String(bill.id).padStart(6, "0")}`;
+}

@@ -161,7 +161,7 @@ export function hasLiveReference(
  * Whether a payment settled the bill. Bills finalized with a total of 0 before "nothing due"
  * stayed pending were marked paid with the cause `nothing_due`: no payment, so not settled.
  */
-function settledByPayment(b: Pick<PayableBill, "payment_status" | "payment_history">) {
+export function settledByPayment(b: Pick<PayableBill, "payment_status" | "payment_history">) {
   return b.payment_status === "paid" && b.payment_history.at(-1)?.cause !== "nothing_due";
 }
 

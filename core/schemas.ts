@@ -190,6 +190,15 @@ export const profileSchema = z
 /** A unit selection of an access code: `sensorId:unitId`. */
 const UNIT_SELECTION = /^\d{1,12}:unit_\d{1,3}$/;
 
+/** A move-in date (`YYYY-MM-DD`, 2000 to 2100); empty or absent: none. */
+const moveInDate = z.preprocess(
+  (v) => v === "" ? null : v,
+  z.string({ error: "validation.move_in_date" }).refine(
+    (d) => isRealDate(d) && d >= "2000-01-01" && d <= "2100-12-31",
+    "validation.move_in_date",
+  ).nullish(),
+);
+
 /** POST /api/users/access-codes */
 export const accessCodeSchema = z.object({
   code: z
@@ -209,13 +218,21 @@ export const accessCodeSchema = z.object({
     .default({ stations: [], units: [] }),
   notes: optionalText(500),
   /** A tenant code's move-in date (`YYYY-MM-DD`, 2000 to 2100); empty or absent: none. */
-  move_in_date: z.preprocess(
+  move_in_date: moveInDate,
+});
+
+/**
+ * The admin's form creating a tenant directly: the account, the unit they move into
+ * (`sensorId:unit_N`; empty: none yet) and the move-in date (`YYYY-MM-DD`; empty: today).
+ */
+export const tenantCreateSchema = accountCreateSchema.extend({
+  role: z.literal("user", { error: "validation.role_invalid" }),
+  unit: z.preprocess(
     (v) => v === "" ? null : v,
-    z.string({ error: "validation.move_in_date" }).refine(
-      (d) => isRealDate(d) && d >= "2000-01-01" && d <= "2100-12-31",
-      "validation.move_in_date",
-    ).nullish(),
+    z.string({ error: "validation.invalid" }).regex(UNIT_SELECTION, "validation.invalid")
+      .nullish(),
   ),
+  move_in_date: moveInDate,
 });
 
 /** GET /api/notifications query. */

@@ -35,6 +35,38 @@ export interface ZoneLevelsValues {
   levels: LevelRow[];
 }
 
+/** The first level's threshold in a new zone's form (spec 001 section 9; 150 only on submit). */
+export const FORM_FIRST_THRESHOLD = 100;
+
+/**
+ * The step of a zone form's number field (spec 001 section 9): percentages 0.1, thresholds,
+ * kWh limits, months and days 1, prices and other amounts 0.01. Names are the form's
+ * (`price_low`, `level_threshold_2`, `winter_start_day`, `customer_commission`, …).
+ */
+export function fieldStep(name: string): string {
+  if (/percentage|commission|customer_tax/.test(name)) return "0.1";
+  if (/threshold|_kwh$|_month$|_day$/.test(name)) return "1";
+  return "0.01";
+}
+
+/**
+ * The input attributes of a zone form field: whole numbers (thresholds, months, days) a number
+ * field stepping by 1; decimals (prices, percentages) a text field with the decimal keypad, so
+ * that a typed "1,5" reaches the server as typed (`core/decimal_input.ts`) instead of being
+ * rewritten by the browser's number field (steps of 0.01 and 0.1 cannot apply to it).
+ */
+export function fieldInput(
+  name: string,
+): { type: "number"; step: string; min: string; inputMode: "numeric" } | {
+  type: "text";
+  inputMode: "decimal";
+} {
+  const step = fieldStep(name);
+  return step === "1"
+    ? { type: "number", step, min: "0", inputMode: "numeric" }
+    : { type: "text", inputMode: "decimal" };
+}
+
 /** True for the seasonal modes. */
 export const isSeasonal = (m: Mode) => m === "seasonal" || m === "seasonal_tiered";
 

@@ -9,6 +9,7 @@ import { pointLabels } from "../core/chart_numbers.ts";
 import uPlot from "uplot";
 import {
   chartHref,
+  earningText,
   type EnergyMode,
   type EnergyPoint,
   periodText,
@@ -96,6 +97,10 @@ export function mount(root: HTMLElement, { mode: mode0, date: date0, texts: x }:
             paths: uPlot.paths.bars!({ size: [0.7, 40] }),
             points: { show: false },
           },
+        // Month: bars plus a line over them (spec 000 section 2).
+        ...(mode === "month"
+          ? [{ label: x.energyAxis, stroke: "#d97706", width: 2, points: { show: true, size: 5 } }]
+          : []),
       ],
       hooks: {
         draw: [() => {
@@ -105,7 +110,9 @@ export function mount(root: HTMLElement, { mode: mode0, date: date0, texts: x }:
         }],
       },
     };
-    const u = new uPlot(opts, [xs, ys], box);
+    // What is drawn, for the page's readers and tests: an area, bars, or bars and a line.
+    box.dataset.series = day ? "area" : mode === "month" ? "bars line" : "bars";
+    const u = new uPlot(opts, mode === "month" ? [xs, ys, ys] : [xs, ys], box);
     const resize = new ResizeObserver(() => u.setSize({ width: width(), height: 280 }));
     resize.observe(box);
     plot = {
@@ -152,7 +159,7 @@ export function mount(root: HTMLElement, { mode: mode0, date: date0, texts: x }:
     data = loaded;
     exportBtn.disabled = false;
     yieldDd.textContent = yieldText(loaded.totalYield, x);
-    earningDd.textContent = `${loaded.totalEarning.toFixed(2)} ${x.currency}`;
+    earningDd.textContent = earningText(loaded.totalEarning);
     showNote(loaded.points.length === 0 ? x.noData : null);
     draw(loaded);
   }

@@ -16,6 +16,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import {
   addLevel,
+  fieldInput,
   isSeasonal,
   type LevelRow,
   type Mode,
@@ -107,8 +108,7 @@ export default function ZoneLevels({ values, errors, labels: L }: ZoneLevelsProp
         {extra}
         <input
           name={name}
-          type="text"
-          inputMode="decimal"
+          {...fieldInput(name)}
           autoComplete="off"
           aria-label={`${L[`level_${i}`]} ${label}`}
           value={v.levels[i][k]}

@@ -38,7 +38,21 @@ export interface DashboardLiveTexts {
   mwh: string;
   errorLoading: string;
   retry: string;
+  /** The error box's heading ("Dashboard Error"), the failed fetches' texts with `{status}`. */
+  errorHeading: string;
+  fetchOverview: string;
+  fetchDevices: string;
+  refresh: string;
 }
+
+/** The overview after a failed load: every figure back to zero (spec 000 section 8). */
+export const ZERO_OVERVIEW: LiveOverview = {
+  currentPower: 0,
+  todayYield: 0,
+  monthlyYield: 0,
+  totalYield: 0,
+  totalCapacity: 0,
+};
 
 /** Props of the island. */
 export interface DashboardLiveProps {

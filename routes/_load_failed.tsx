@@ -18,12 +18,16 @@ export async function loaded<T>(deps: Deps, what: string, work: () => Promise<T>
   }
 }
 
-/** The page saying its data could not be loaded, with `message` and a link to try again. */
+/**
+ * The page saying its data could not be loaded, with `message`, a link to try again and, given
+ * `back`, the way back (e.g. the zone form's to the zone list).
+ */
 export function loadFailedPage<E extends AppEnv>(
   c: Context<E>,
   deps: Deps,
   title: string,
   message: string,
+  back?: { href: string; label: string },
 ): Promise<Response> {
   const t = c.var.t;
   const url = new URL(c.req.url);
@@ -38,6 +42,7 @@ export function loadFailedPage<E extends AppEnv>(
         <a className="btn" href={url.pathname + url.search}>
           {t("devices.sensor_data.errors.try_again")}
         </a>
+        {back && <a className="btn btn-ghost" href={back.href}>{back.label}</a>}
       </div>
     </>,
     503,

@@ -13,7 +13,7 @@ import { formChecked, pageText, queryOf } from "./_validate.ts";
 import { requireRole } from "./_session.ts";
 import { confirmPage, renderPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
-import { sensorTopicPrefix } from "../core/devices.ts";
+import { mqttConnection, sensorTopicPrefix, wasEdited } from "../core/devices.ts";
 import { monthlyUptime, realtime } from "../services/measurements.ts";
 import { deleteSensor } from "../services/devices/mod.ts";
 import { replaceSensorMeter } from "../services/devices/meter_history.ts";
@@ -134,6 +134,8 @@ async function sensorPage(deps: Deps, c: Context<SensorEnv>, refused?: MeterForm
       lastSeen: lastSeenText(t, x.last_seen, now),
       lastSeenAt: x.last_seen === null ? null : clock.localDateTime(x.last_seen),
       created: clock.localDateTime(x.created_at),
+      updated: wasEdited(x) ? clock.localDateTime(x.updated_at) : null,
+      connection: mqttConnection(x.status),
       station: { id: s.id, name: s.name },
       station_id: x.station_id,
       unit: unitId

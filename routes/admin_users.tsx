@@ -17,7 +17,7 @@ import { appPage, confirmPage } from "./_page.tsx";
 import { attempt, Refusal } from "./_refusal.tsx";
 import type { User } from "../core/types.ts";
 import { type Role, ROLES } from "../core/roles.ts";
-import { accountCreateSchema, accountUpdateSchema } from "../core/schemas.ts";
+import { accountCreateSchema, accountUpdateSchema, tenantCreateSchema } from "../core/schemas.ts";
 import type { FieldErrors } from "../core/schemas.ts";
 import {
   createAccount,
@@ -33,10 +33,16 @@ import {
 import { CODE_SORTS, type CodeSort, pageCodes } from "../services/access_codes.ts";
 import { listHref, type ListQuery, listQuerySchema } from "../core/paging.ts";
 import { formChecked, pageText, queryInput, queryOf } from "./_validate.ts";
+import { createTenant, tenantUnits } from "../services/tenant_accounts.ts";
+import { accessCodeChoices } from "../services/devices/mod.ts";
 import type { AccessCode } from "../core/types.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { type TabContent, UsersPage } from "../components/users/UsersPage.tsx";
-import { AccountForm, type AccountValues } from "../components/users/AccountForm.tsx";
+import {
+  AccountForm,
+  type AccountValues,
+  type UnitOption,
+} from "../components/users/AccountForm.tsx";
 import { backFields } from "../components/users/RowActions.tsx";
 import {
   cleanSearch,
@@ -86,7 +92,13 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         ? await pageUsers(deps, role, query as ListQuery<UserSort>)
         : await pageCodes(deps, query as ListQuery<CodeSort>);
       content = role
-        ? { kind: "accounts", users: page.rows as User[] }
+        ? {
+          kind: "accounts",
+          users: page.rows as User[],
+          units: role === "user"
+            ? await tenantUnits(deps, (page.rows as User[]).map((u) => u.id))
+            : undefined,
+        }
         : { kind: "codes", codes: page.rows as AccessCode[] };
       const sort = role ? USER_SORTS[0] : CODE_SORTS[0];
       paging = {
@@ -112,6 +124,7 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         failure={parseFailure(flags.error, flags.reason)}
         content={content}
         paging={paging}
+        selfId={c.var.user.id}
       />,
     );
   });
@@ -122,6 +135,18 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
     const id = idParam(c.req.param("id"));
     if (id === null) {
       return c.redirect(usersUrl(back.tab, { q: back.q, error: "toggle" }), 303);
+    }
+    const stored = await getAccount(deps, id);
+    if (stored?.is_active && str(form, "confirm") !== "yes") {
+      const t = c.var.t;
+      return confirmPage(c, deps, {
+        title: t("users.confirm.deactivate_title"),
+        message: t("users.confirm.deactivate_text", { name: stored.full_name }),
+        action: `/admin/users/${id}/toggle`,
+        fields: backFields(back.tab, back.q),
+        cancelHref: usersUrl(back.tab, { q: back.q }),
+        confirmLabel: t("users.actions.deactivate"),
+      });
     }
     const user = await attempt(toggleAccount(acting(c, deps), c.var.user, id));
     if (user instanceof Refusal) {
@@ -162,8 +187,12 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
     return c.redirect(usersUrl(tab, { q: back.q, done: "deleted" }), 303);
   });
 
+  /** The units a new tenant can move into (those with a meter, as access codes offer them). */
+  const unitOptions = async (): Promise<UnitOption[]> =>
+    (await accessCodeChoices(deps)).units.items;
+
   // The account form: create (/{type}) and edit (/{type}/{id}).
-  const renderAccountForm = (
+  const renderAccountForm = async (
     c: Ctx,
     o: {
       original: Role | null;
@@ -191,6 +220,7 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
         values={o.values}
         fieldErrors={o.fieldErrors ?? {}}
         error={o.error}
+        units={o.original === null && o.type === "user" ? await unitOptions() : undefined}
       />,
       status,
     );
@@ -262,8 +292,11 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
       is_active: ["on", "true", "1", "yes"].includes(str(form, "is_active")),
       company_name: str(form, "company_name"),
       tax_id: str(form, "tax_id"),
+      unit: str(form, "unit"),
+      move_in_date: str(form, "move_in_date"),
     };
-    const body = { ...values, password: str(form, "password") };
+    const { unit, move_in_date, ...account } = values;
+    const body = { ...account, password: str(form, "password") };
     const original = stored ? stored.role : null;
     const t = c.var.t;
     const failed = t(stored ? "users.errors.update_failed" : "users.errors.create_failed");
@@ -281,6 +314,10 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
       const parsed = formChecked(accountUpdateSchema, body);
       if (parsed instanceof Refusal) return again(translateErrors(c, parsed.fields));
       res = await attempt(updateAccount(acting(c, deps), c.var.user, stored.id, parsed));
+    } else if (type === "user" && values.role === "user") {
+      const parsed = formChecked(tenantCreateSchema, { ...body, unit, move_in_date });
+      if (parsed instanceof Refusal) return again(translateErrors(c, parsed.fields));
+      res = await attempt(createTenant(acting(c, deps), parsed));
     } else {
       const parsed = formChecked(accountCreateSchema, body);
       if (parsed instanceof Refusal) return again(translateErrors(c, parsed.fields));

@@ -29,6 +29,7 @@ import { ZoneForm, type ZoneFormValues } from "../components/zones/ZoneForm.tsx"
 import {
   addLevel,
   emptyPrices,
+  FORM_FIRST_THRESHOLD,
   isSeasonal,
   type LevelRow,
   type Mode,
@@ -324,10 +325,20 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
   /** The blank form, or the form filled from `?preset=` (with the locality's options). */
   const blank = (c: Ctx) => {
     const { preset: id, region, summer_start_month } = queryOf(c, PRESET_QUERY);
-    if (!id) return render(c, null, valuesFromZone(defaultZone()));
+    if (!id) {
+      const values = valuesFromZone(defaultZone());
+      const first = String(FORM_FIRST_THRESHOLD);
+      values.pricing.levels = values.pricing.levels.map((l, i) =>
+        i === 0 ? { ...l, threshold: first, summer_threshold: first, winter_threshold: first } : l
+      );
+      return render(c, null, values);
+    }
     const fill = presetFill(id, { summer_start_month, region });
     const values = valuesFromZone(zoneBodyFromForm({ name: "", ...fill.form }));
-    return render(c, null, values, {}, undefined, 200, { id, fill });
+    // Each price the reference could not confirm is marked on its own field.
+    const missing = c.var.t("zones.zone_form.preset.missing_price");
+    const marks = Object.fromEntries(fill.missing.map((k) => [k, missing]));
+    return render(c, null, values, marks, undefined, 200, { id, fill });
   };
   app.get("/zones/create", blank);
   app.get("/zones/new", blank);
@@ -347,6 +358,7 @@ export function zoneFormRoutes(deps: Deps): Hono<UserEnv> {
         deps,
         t("zones.zone_form.title_edit"),
         t("zones.zone_form.errors.load_error", { message: t("errors.something_went_wrong_text") }),
+        { href: "/admin/pricing", label: t("zones.zone_form.back") },
       );
     }
     const zone = got.value;

@@ -15,6 +15,7 @@ import { settingsRoutes } from "./settings.tsx";
 import { customerInstallationRoutes } from "./customer_installations.tsx";
 import { OWNER_CHARTS, ownerDashboard } from "../services/owner/mod.ts";
 import { storageRefusal } from "../services/refusal.ts";
+import { ownerFinances } from "../services/finances/mod.ts";
 import {
   type InstallationRow,
   OwnerDashboard,
@@ -60,10 +61,20 @@ export function customerRoutes(deps: Deps): Hono<UserEnv> {
     }
   });
 
-  app.get(
-    "/finances",
-    (c) => renderPage(c, deps, c.var.t("customer.finances_placeholder.title"), FinancesPage, {}),
-  );
+  app.get("/finances", async (c) => {
+    let figures = null;
+    try {
+      figures = await ownerFinances(deps, c.var.user);
+    } catch (e) {
+      const storage = storageRefusal(e);
+      if (storage) throw storage;
+      deps.log.log("error", "owner finances failed", { error: String(e) });
+    }
+    return renderPage(c, deps, c.var.t("customer.finances_placeholder.title"), FinancesPage, {
+      figures,
+      month: clockOf(deps).month(),
+    });
+  });
 
   app.route("/installations", customerInstallationRoutes(deps));
   app.route("/", settingsRoutes(deps, "/customer/settings", "/settings") as Hono<AppEnv>);

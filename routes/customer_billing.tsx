@@ -1,20 +1,27 @@
 /**
  * The owner's billing overview, mounted at `/customer/billing` (spec 001 section 2; issue 13):
- * `GET /customer/billing?year=` (the current year and the two before) and the CSV downloads of
- * a period's tables, `GET /customer/billing/export/{units,customer}.csv?period=`. Customers
- * only; only their own stations' finalized bills. When the figures cannot be read the page
- * shows zero totals in MXN (spec 001 section 8).
+ * `GET /customer/billing?year=` (the current year and the two before; the periods that have
+ * bills), each bill's PDF report, `GET /customer/billing/report?station=&unit=&period=&language=`
+ * (a unit report, or the station's without `unit`; a failure comes back to the page with "Error
+ * downloading report"), and the CSV of a period's tables,
+ * `GET /customer/billing/export/{units,customer}.csv?period=`. Customers only; only their own
+ * stations' finalized bills. When the figures cannot be read the page shows zero totals in MXN
+ * (spec 001 section 8).
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Context } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { requireRole } from "./_session.ts";
-import { queryOf } from "./_validate.ts";
+import { pageText, queryOf } from "./_validate.ts";
 import { renderPage } from "./_page.tsx";
 import { type CsvCell, csvDownload, csvNumber } from "./_csv.ts";
-import { invalid } from "../services/refusal.ts";
+import { invalid, Refusal } from "../services/refusal.ts";
+import { pdfResponse } from "./api/reports.ts";
+import { generateReport } from "../services/reports/mod.ts";
+import { INVOICE_LANGUAGES } from "../services/owner/mod.ts";
 import { periodQuerySchema, yearQuerySchema } from "../core/tenant_queries.ts";
-import { parsePeriod, periodOptions } from "../core/periods.ts";
+import { isPeriod, parsePeriod } from "../core/periods.ts";
 import { centsToUnits } from "../core/money.ts";
 import {
   type OwnerOverview,
@@ -24,6 +31,9 @@ import {
 } from "../services/finances/mod.ts";
 import { OwnerBillingPage } from "../components/finances/OwnerBillingPage.tsx";
 import { clockOf } from "../services/platform/clock.ts";
+
+/** The flag the report download leaves when it failed (shown as the list's alert). */
+const reportErrorQuery = z.object({ report_error: pageText });
 
 /** The overview with zero totals in MXN (what the page shows when the figures fail). */
 function zeroOverview(year: number): OwnerOverview {
@@ -51,6 +61,16 @@ function zeroOverview(year: number): OwnerOverview {
 
 const units = (cents: number) => centsToUnits(cents).toFixed(2);
 
+/** A bill's PDF report: the unit's (with `unit`) or the station's, of a period, en or es. */
+const reportQuerySchema = z.object({
+  station: z.coerce.number({ error: "validation.invalid" }).int("validation.invalid").positive(
+    "validation.invalid",
+  ),
+  unit: z.string().regex(/^unit_\d{1,3}$/, "validation.invalid").optional(),
+  period: z.string({ error: "validation.required" }).refine(isPeriod, "validation.invalid"),
+  language: z.enum(INVOICE_LANGUAGES, { error: "reports.errors.invalid_language" }),
+});
+
 /** Routes under /customer/billing. */
 export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
@@ -70,17 +90,12 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
       deps.log.log("error", "owner billing overview failed", { error: String(e) });
       return [zeroOverview(year), new Map()] as const;
     });
-    // The periods of the year up to today, newest first, and any other period with bills.
-    const started = (p: string) => {
-      const x = parsePeriod(p);
-      return x.year < today.year || (x.year === today.year && x.months[0] <= today.month);
-    };
-    const periods = periodOptions(overview.billing_type, year).filter(started);
-    for (const p of bills.keys()) if (!periods.includes(p)) periods.push(p);
-    periods.sort((a, b) => b.localeCompare(a));
+    // Only the periods that have bills, newest first (not a row of empty months).
+    const periods = [...bills.keys()].sort((a, b) => b.localeCompare(a));
     return renderPage(c, deps, c.var.t("customer.billing_overview.title"), OwnerBillingPage, {
       overview,
       years,
+      reportError: queryOf(c, reportErrorQuery).report_error === "1",
       periods: periods.map((period) => ({
         period,
         bills: bills.get(period) ?? { unit_bills: [], customer_bills: [] },
@@ -115,6 +130,29 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
       ];
     return csvDownload(`${what}_bills_${q.period}.csv`, rows);
   };
+  app.get("/report", async (c) => {
+    const q = queryOf(c, reportQuerySchema);
+    const bimonthly = parsePeriod(q.period).kind === "bimonthly";
+    const unitId = q.unit ?? null;
+    try {
+      return pdfResponse(
+        await generateReport(deps, c.var.user, {
+          reportType: unitId
+            ? (bimonthly ? "bimester" : "monthly")
+            : (bimonthly ? "bimester_customer" : "customer"),
+          stationId: q.station,
+          unitId,
+          period: q.period,
+          language: q.language,
+        }),
+      );
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      deps.log.log("warn", "owner report refused", { key: e.key, ...q });
+      const year = parsePeriod(q.period).year;
+      return c.redirect(`/customer/billing?year=${year}&report_error=1`);
+    }
+  });
   app.get("/export/units.csv", exportTable("units"));
   app.get("/export/customer.csv", exportTable("customer"));
   return app;

@@ -54,7 +54,8 @@ Deno.test("GET /admin/users lists each tab's accounts and filters by search", as
     assert.match(tenants, /Tenant Beto/);
     assert.doesNotMatch(tenants, /Cliente Carla/);
     assert.match(tenants, /<a class="tab" href="\/admin\/users\?tab=tenants" aria-current="page"/);
-    assert.doesNotMatch(tenants, /data-testid="create-button"/, "no create button on Tenants");
+    // An admin creates a tenant directly too (with their unit and move-in date).
+    assert.match(tenants, /href="\/admin\/users\/accounts-form\/user" data-testid="create-button"/);
     for (const label of ["Total Users", "Customers", "Tenants", "Unused Codes"]) {
       assert.match(tenants, new RegExp(`stat-label">${label}<`));
     }
@@ -226,10 +227,21 @@ Deno.test("a failed edit keeps the role change warning and the form-level error"
 
 Deno.test("POST /admin/users/{id}/toggle flips is_active, but not one's own", async () => {
   await withApp(async (t, admin) => {
-    const { user } = await account(t, "customer");
-    const off = await call(t, "POST", `/admin/users/${user.id}/toggle`, {
+    const { user } = await account(t, "customer", { full_name: "Carla Dueña" });
+    // Deactivating asks first (the page without JavaScript); nothing changes before.
+    const ask = await call(t, "POST", `/admin/users/${user.id}/toggle`, {
       token: admin,
       form: { tab: "customers" },
+    });
+    assert.equal(ask.status, 200);
+    const asked = await ask.text();
+    assert.match(asked, /Are you sure you want to deactivate Carla Dueña\?/);
+    assert.match(asked, /name="confirm" value="yes"/);
+    assert.match(asked, /<button type="submit" class="btn btn-danger">Deactivate<\/button>/);
+    assert.equal((await getUser(t.deps.kv, user.id))?.is_active, true);
+    const off = await call(t, "POST", `/admin/users/${user.id}/toggle`, {
+      token: admin,
+      form: { tab: "customers", confirm: "yes" },
     });
     assert.equal(off.status, 303);
     assert.equal(off.headers.get("location"), "/admin/users?tab=customers&done=deactivated");
@@ -245,12 +257,27 @@ Deno.test("POST /admin/users/{id}/toggle flips is_active, but not one's own", as
     const me = (await listUsers(t.deps.kv, "admin"))[0];
     const self = await call(t, "POST", `/admin/users/${me.id}/toggle`, {
       token: admin,
-      form: { tab: "admins" },
+      form: { tab: "admins", confirm: "yes" },
     });
     assert.equal(self.status, 303);
     const shown = await page(t, self.headers.get("location")!, admin);
     assert.match(shown, /Failed to toggle user status: You cannot deactivate your own account/);
     assert.equal((await getUser(t.deps.kv, me.id))?.is_active, true);
+  });
+});
+
+Deno.test("an admin's own row offers no Deactivate or Delete; the others' rows do", async () => {
+  await withApp(async (t, admin) => {
+    await account(t, "admin", { full_name: "Otra Admin" });
+    const me = (await listUsers(t.deps.kv, "admin"))[0];
+    const html = await page(t, "/admin/users?tab=admins", admin);
+    const rowOf = (id: number) =>
+      new RegExp(`<tr[^>]*data-user-id="${id}"[\\s\\S]*?</tr>`).exec(html)![0];
+    const other = (await listUsers(t.deps.kv, "admin")).find((u) => u.id !== me.id)!;
+    assert.doesNotMatch(rowOf(me.id), /Deactivate|Delete|\/toggle|\/delete/);
+    assert.match(rowOf(me.id), /Edit/);
+    assert.match(rowOf(other.id), /Deactivate/);
+    assert.match(rowOf(other.id), /Delete/);
   });
 });
 
@@ -298,7 +325,10 @@ Deno.test("cookie sessions can post the forms from the portal's own pages", asyn
   await withApp(async (t, admin) => {
     const { user } = await account(t, "user");
     const cookie = `token=${admin}`;
-    const res = await call(t, "POST", `/admin/users/${user.id}/toggle`, { cookie });
+    const res = await call(t, "POST", `/admin/users/${user.id}/toggle`, {
+      cookie,
+      form: { confirm: "yes" },
+    });
     assert.equal(res.status, 303);
     assert.equal((await getUser(t.deps.kv, user.id))?.is_active, false);
     const cross = await call(t, "POST", `/admin/users/${user.id}/toggle`, {

@@ -17,7 +17,8 @@ Deno.test("a preset fills the form with its date and source and leaves unconfirm
   await withApp(async (t, cookie) => {
     const one = await (await call(t, "GET", "/admin/zones/create?preset=cfe_1", { cookie })).text();
     assert.match(one, /data-testid="preset-note"/);
-    assert.match(one, /prices of 2024-01, source: dedinero\.com\.mx/);
+    assert.match(one, /Prices of 2024-01\. Sources: dedinero\.com\.mx \(2024-01-04\)/);
+    assert.match(one, /Every price is confirmed\./);
     assert.match(one, /each block to the cent, then the tax/);
     assert.equal(inputValue(one, "minimum_monthly_kwh"), "25");
     assert.equal(inputValue(one, "dac_limit_kwh"), "250");

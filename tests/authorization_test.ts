@@ -466,6 +466,12 @@ const ROUTES: Row[] = [
     expect: page("admin"),
   })),
   { method: "GET", route: "/customer/billing", expect: page("customer") },
+  {
+    method: "GET",
+    route: "/customer/billing/report",
+    path: () => "/customer/billing/report?station=999999&period=2025-01&language=en",
+    expect: page("customer", 302),
+  },
   ...["units", "customer"].map((what): Row => ({
     method: "GET",
     route: `/customer/billing/export/${what}.csv`,
@@ -907,6 +913,7 @@ const ROUTES: Row[] = [
     "/admin/users/:id/toggle",
     (f) => [f.victims.pageToggle.id],
     page("admin", 303, USERS_DONE("deactivated")),
+    () => ({ form: { confirm: "yes" } }),
   ),
   at(
     "POST",

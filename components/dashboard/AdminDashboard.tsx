@@ -14,7 +14,13 @@ import type { StationSort } from "../../services/devices/lists.ts";
 import DashboardLive from "../../islands/DashboardLive.tsx";
 import type { DashboardLiveTexts } from "../../islands/dashboard_cells.ts";
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
-import { type EnergyMode, seriesUrl, yieldText } from "../../core/energy_modes.ts";
+import {
+  EARNING_UNIT,
+  earningText,
+  type EnergyMode,
+  seriesUrl,
+  yieldText,
+} from "../../core/energy_modes.ts";
 import { type MapStation, StationMap } from "./StationMap.tsx";
 
 /** The dashboard's tabs. */
@@ -66,6 +72,10 @@ function liveTexts(t: Translate): DashboardLiveTexts {
     mwh: E("unit_mwh"),
     errorLoading: t("dashboard.errors.error_loading"),
     retry: t("dashboard.errors.retry"),
+    errorHeading: t("dashboard.errors.heading"),
+    fetchOverview: t("dashboard.errors.fetch_overview", { status: "{status}" }),
+    fetchDevices: t("dashboard.errors.fetch_devices", { status: "{status}" }),
+    refresh: t("dashboard.errors.refresh"),
   };
 }
 
@@ -83,7 +93,7 @@ function chartTexts(t: Translate): EnergyChartTexts {
     next: C("next"),
     totalYield: C("total_yield"),
     totalEarning: C("total_earning"),
-    currency: "MXN",
+    currency: EARNING_UNIT,
     export: C("export"),
     powerAxis: C("power_axis"),
     energyAxis: C("energy_axis"),
@@ -104,7 +114,9 @@ function SeriesTable({ t, mode, chart }: { t: Translate; mode: EnergyMode; chart
     <details className="card series-details" open={false}>
       <summary>{C("table_title")}</summary>
       <p className="muted">
-        {C("total_yield")}: {yieldText(chart.totalYield, chartTexts(t))}
+        {C("total_yield")}: {yieldText(chart.totalYield, chartTexts(t))} · {C("total_earning")}:
+        {" "}
+        <span data-testid="series-earning">{earningText(chart.totalEarning)}</span>
       </p>
       {chart.chartData.length === 0
         ? <p className="muted">{C("no_data")}</p>

@@ -15,6 +15,7 @@ import { MqttIssue } from "./sensor/MqttIssue.tsx";
 import { UptimeCard, type UptimeCardProps } from "./sensor/UptimeCard.tsx";
 import { TenancyCard, type TenancyCardProps } from "./sensor/TenancyCard.tsx";
 import { Card, NotFound } from "../kit/mod.ts";
+import type { MqttConnection } from "../../core/devices.ts";
 
 /** What the page shows, already worded. */
 interface SensorDetailView {
@@ -28,6 +29,10 @@ interface SensorDetailView {
   lastSeenAt: string | null;
   /** Local date and time of creation. */
   created: string;
+  /** Local date and time of the last change, when the sensor was edited after its creation. */
+  updated: string | null;
+  /** The MQTT connection: unknown, connected or disconnected. */
+  connection: MqttConnection;
   station: { id: number; name: string };
   station_id: string;
   unit: string;
@@ -77,7 +82,9 @@ export function SensorDetail(
     [S("device_info.topic_prefix"), s.topic_prefix, "mono"],
     [S("device_info.station_id"), s.station_id, "mono"],
     [S("device_info.last_seen"), s.lastSeenAt ?? t("devices.station_data.cards.never_seen")],
+    [S("mqtt_issue.connection_status.label"), S(`mqtt_issue.connection_status.${s.connection}`)],
     [S("device_info.created"), s.created],
+    ...(s.updated ? [[S("device_info.edited"), s.updated] as [string, string]] : []),
   ];
   return (
     <>

@@ -2,8 +2,9 @@
  * The owner's billing overview (`/customer/billing?year=`, spec 001 section 2; issue 13): the
  * billing type, how it works (a `<details>`), four tiles, revenue and profit per period (bars
  * and a line, with the numbers as a table), the year picker (a GET form) and, per period, the
- * unit bills and the charges owed to the provider, each with a CSV download; the empty message
- * of a period without bills.
+ * unit bills and the charges owed to the provider, each bill with its PDF report (English or
+ * Spanish) and each table with its CSV; only periods that have bills (one empty message when
+ * the year has none); "Error downloading report" after a failed download.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { OwnerOverview, OwnerPeriodBills } from "../../services/finances/mod.ts";
@@ -12,6 +13,7 @@ import { Card, type ListColumn, PageHeader, Picker, ResponsiveList } from "../ki
 import { type Money, RevenueProfitChart, Tile } from "./parts.tsx";
 import { formatterOf } from "../../core/format.ts";
 import { paymentBadge } from "../payments/format.ts";
+import { LanguageMenu } from "../reports/LanguageMenu.tsx";
 
 /** Props of {@link OwnerBillingPage}: figures in cents. */
 interface OwnerBillingPageProps {
@@ -20,6 +22,14 @@ interface OwnerBillingPageProps {
   years: number[];
   /** The periods shown, newest first, with their bills. */
   periods: { period: string; bills: OwnerPeriodBills }[];
+  /** A report download failed (shown once, after the redirect back). */
+  reportError?: boolean;
+}
+
+/** The link of a bill's PDF report: the unit's, or the station's without `unit`. */
+function reportHref(station: number, unit: string | null, period: string, language: string) {
+  const u = unit ? `&unit=${unit}` : "";
+  return `/customer/billing/report?station=${station}${u}&period=${period}&language=${language}`;
 }
 
 type T = (k: string, p?: Record<string, string | number>) => string;
@@ -108,6 +118,19 @@ function PeriodSection(
       numeric: true,
       cell: (r) => money(r.bill.total_cost, r.bill.currency),
     },
+    {
+      label: C("report"),
+      actions: true,
+      cell: (r) => (
+        <LanguageMenu
+          t={t}
+          small
+          label={B("period_section.download_report")}
+          languages={["en", "es"]}
+          href={(l) => reportHref(r.bill.station_id, r.bill.unit_id, period, l)}
+        />
+      ),
+    },
   ];
   const customerColumns: ListColumn<CustomerRow>[] = [
     { label: C("station"), primary: true, cell: (r) => r.station_name },
@@ -128,6 +151,19 @@ function PeriodSection(
       numeric: true,
       cell: (r) => money(r.bill.total_amount, r.bill.currency),
     },
+    {
+      label: C("report"),
+      actions: true,
+      cell: (r) => (
+        <LanguageMenu
+          t={t}
+          small
+          label={B("period_section.download_report")}
+          languages={["en", "es"]}
+          href={(l) => reportHref(r.bill.station_id, null, period, l)}
+        />
+      ),
+    },
   ];
   const empty = bills.unit_bills.length === 0 && bills.customer_bills.length === 0;
   const href = (what: string) => `/customer/billing/export/${what}.csv?period=${period}`;
@@ -142,8 +178,8 @@ function PeriodSection(
         <>
           <div className="section-head">
             <h3>{B("period_section.unit_bills")}</h3>
-            <a className="btn btn-sm btn-secondary" href={href("units")} download>
-              {B("period_section.download")}
+            <a className="btn btn-sm btn-ghost" href={href("units")} download>
+              {B("period_section.download_csv")}
             </a>
           </div>
           <ResponsiveList
@@ -156,8 +192,8 @@ function PeriodSection(
           />
           <div className="section-head">
             <h3>{B("period_section.customer_bills")}</h3>
-            <a className="btn btn-sm btn-secondary" href={href("customer")} download>
-              {B("period_section.download")}
+            <a className="btn btn-sm btn-ghost" href={href("customer")} download>
+              {B("period_section.download_csv")}
             </a>
           </div>
           <ResponsiveList
@@ -211,6 +247,16 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
         <Picker label={B("year")} name="year" value={o.year} options={p.years} />
         <button type="submit" className="btn">{t("finances.finances_page.refresh")}</button>
       </form>
+      {p.reportError && (
+        <p className="alert alert-error" role="alert" data-testid="report-error">
+          {B("errors.download")}
+        </p>
+      )}
+      {p.periods.length === 0 && (
+        <p className="card muted period-section" data-testid="periods-empty">
+          {B("period_section.empty_year", { year: o.year })}
+        </p>
+      )}
       {p.periods.map(({ period, bills }) => (
         <PeriodSection key={period} t={t} B={B} period={period} bills={bills} />
       ))}

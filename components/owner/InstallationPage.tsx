@@ -160,7 +160,8 @@ export function InstallationPage(
                 {t("billing.pickers.show")}
               </button>
             </form>
-            <InvoiceDialog t={t} id={s.id} month={data.month} lang={lang} />
+            {/* Only a month with a finalized station bill has an invoice to download. */}
+            {b && <InvoiceDialog t={t} id={s.id} month={data.month} lang={lang} />}
           </>
         }
       />

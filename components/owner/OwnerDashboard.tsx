@@ -1,8 +1,9 @@
 /**
- * The owner's dashboard (`/customer`, spec 001 section 2): welcome, the three tiles, the chart
- * with its three modes (links, so they work without JavaScript; each reloads the chart), the
- * installations and the energy overview; the error state with Retry. Tiles, installations and
- * the overview refresh every 30 s (LiveRefresh).
+ * The owner's dashboard (`/customer`, spec 001 section 2): welcome, the tiles (current power,
+ * today, this month, and the total of the energy overview, each shown once), the chart with its
+ * three modes (links, so they work without JavaScript; each reloads the chart) and the
+ * installations; the error state with Retry. Tiles and installations refresh every 30 s
+ * (LiveRefresh).
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { User } from "../../core/types.ts";
@@ -77,6 +78,7 @@ export function OwnerDashboard({ t, user, data, rows, offset }: OwnerDashboardPr
         <Stat label={D("tiles.current_power")} value={num(e.currentKw, 2, "kW")} />
         <Stat label={D("tiles.todays_yield")} value={num(e.todayKwh, 2, "kWh")} />
         <Stat label={D("tiles.monthly_yield")} value={num(e.monthMwh, 3, "MWh")} />
+        <Stat label={D("energy_overview.total")} value={num(e.totalMwh, 3, "MWh")} />
       </div>
       <ModeChart
         title={D("chart.title")}
@@ -129,14 +131,6 @@ export function OwnerDashboard({ t, user, data, rows, offset }: OwnerDashboardPr
             },
           ]}
         />
-      </Card>
-      <Card title={D("energy_overview.title")} data-live="overview" data-testid="owner-energy">
-        <div className="stats">
-          <Stat label={D("energy_overview.current_power")} value={num(e.currentKw, 2, "kW")} />
-          <Stat label={D("energy_overview.today")} value={num(e.todayKwh, 2, "kWh")} />
-          <Stat label={D("energy_overview.monthly")} value={num(e.monthMwh, 3, "MWh")} />
-          <Stat label={D("energy_overview.total")} value={num(e.totalMwh, 3, "MWh")} />
-        </div>
       </Card>
     </>
   );

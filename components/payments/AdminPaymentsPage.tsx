@@ -20,6 +20,7 @@ import {
 import { paymentBadge } from "./format.ts";
 import { formatterOf } from "../../core/format.ts";
 import { localDateTime } from "../../core/local_time.ts";
+import { periodLabel } from "../../core/periods.ts";
 import { TestModeNotice } from "./TestModeNotice.tsx";
 
 /** Props of {@link AdminPaymentsPage}. */
@@ -68,6 +69,7 @@ export function AdminPaymentsPage(
           label={A("charges")}
           framed={false}
           testId="charges"
+          className="dense"
           rows={data.charges.rows}
           rowKey={(r) => r.charge.id}
           rowAttrs={(r) => ({ "data-bill": r.charge.bill_id, "data-charge": r.charge.id })}
@@ -76,41 +78,24 @@ export function AdminPaymentsPage(
             {
               label: A("bill"),
               primary: true,
-              className: "nowrap",
-              cell: (r) => r.charge.order_id,
+              cell: (r) => <ChargeBill t={t} row={r} />,
             },
             {
               label: A("status"),
               aside: true,
-              cell: (r) =>
-                r.bill
-                  ? (
-                    <span className={paymentBadge(r.bill.payment_status)} data-testid="bill-status">
-                      {t(`payments.status.${r.bill.payment_status}`)}
-                    </span>
-                  )
-                  : r.charge.status,
-            },
-            { label: A("tenant"), cell: (r) => r.tenant || "—" },
-            { label: A("amount"), numeric: true, cell: (r) => mxn(r.charge.amount) },
-            { label: A("reference"), className: "mono", cell: (r) => r.charge.reference },
-            { label: A("created"), cell: (r) => time(r.charge.created_at) },
-            { label: A("expires"), cell: (r) => time(r.charge.expiry_date) },
-            {
-              label: A("history"),
-              cell: (r) => {
-                const last = r.bill?.payment_history.at(-1);
-                return last
-                  ? `${last.cause}${last.note ? ` (${last.note})` : ""} · ${time(last.at)}`
-                  : "—";
-              },
-            },
-            ...(testMode
-              ? [{
-                label: A("simulate"),
-                actions: true,
-                cell: (r: ChargeRow) =>
-                  r.charge.status === "in_progress" && (
+              cell: (r) => (
+                <>
+                  {r.bill
+                    ? (
+                      <span
+                        className={paymentBadge(r.bill.payment_status)}
+                        data-testid="bill-status"
+                      >
+                        {t(`payments.status.${r.bill.payment_status}`)}
+                      </span>
+                    )
+                    : wordOf(t, "charge_statuses", r.charge.status)}
+                  {testMode && r.charge.status === "in_progress" && (
                     <form method="post" action="/admin/payments/simulate" className="inline-form">
                       <input type="hidden" name="bill" value={String(r.charge.bill_id)} />
                       <button
@@ -121,9 +106,44 @@ export function AdminPaymentsPage(
                         {A("simulate")}
                       </button>
                     </form>
-                  ),
-              }]
-              : []),
+                  )}
+                </>
+              ),
+            },
+            { label: A("tenant"), cell: (r) => r.tenant || "—" },
+            {
+              label: A("amount"),
+              numeric: true,
+              className: "nowrap",
+              cell: (r) => mxn(r.charge.amount),
+            },
+            { label: A("reference"), className: "mono", cell: (r) => r.charge.reference },
+            {
+              label: A("expires"),
+              cell: (r) => (
+                <span className="cell-stack">
+                  {time(r.charge.expiry_date)}
+                  <small className="muted cell-note">
+                    {A("created")} {time(r.charge.created_at)}
+                  </small>
+                </span>
+              ),
+            },
+            {
+              label: A("history"),
+              cell: (r) => {
+                const last = r.bill?.payment_history.at(-1);
+                return last
+                  ? (
+                    <span className="cell-stack" data-testid="last-change">
+                      {wordOf(t, "causes", last.cause)}
+                      {last.note ? ` (${noteOf(t, last.note)})` : ""}
+                      <small className="muted cell-note">{time(last.at)}</small>
+                    </span>
+                  )
+                  : "—";
+              },
+            },
           ]}
         />
         <PagerOf t={t} label={A("charges")} paging={paging} />
@@ -139,7 +159,7 @@ export function AdminPaymentsPage(
           columns={[
             { label: A("flag_reason"), primary: true, cell: (f) => A(`reasons.${f.reason}`) },
             { label: A("bill"), cell: (f) => (f.bill_id === null ? "—" : `#${f.bill_id}`) },
-            { label: A("event"), cell: (f) => f.event_type },
+            { label: A("event"), cell: (f) => wordOf(t, "event_types", f.event_type) },
             { label: A("transaction"), className: "mono", cell: (f) => f.transaction_id },
             {
               label: A("amount"),
@@ -159,8 +179,12 @@ export function AdminPaymentsPage(
           rowKey={(e) => `${e.type}:${e.transaction_id}`}
           empty={<p className="muted">—</p>}
           columns={[
-            { label: A("event"), primary: true, cell: (e) => e.type },
-            { label: A("outcome"), aside: true, cell: (e) => e.outcome },
+            { label: A("event"), primary: true, cell: (e) => wordOf(t, "event_types", e.type) },
+            {
+              label: A("outcome"),
+              aside: true,
+              cell: (e) => <span data-outcome={e.outcome}>{wordOf(t, "outcomes", e.outcome)}</span>,
+            },
             { label: A("transaction"), className: "mono", cell: (e) => e.transaction_id },
             { label: A("received"), cell: (e) => time(e.received_at) },
           ]}
@@ -178,5 +202,37 @@ export function AdminPaymentsPage(
         </p>
       </Card>
     </>
+  );
+}
+
+/**
+ * A word the processor or the portal keeps (an event type, its outcome, a payment change's
+ * cause, a charge status) in the reader's language; an unknown one as it came.
+ */
+function wordOf(t: Translate, group: string, word: string): string {
+  const key = `payments.admin.${group}.${word.replaceAll(".", "_")}`;
+  const text = t(key);
+  return text === key ? word : text;
+}
+
+/** A payment change's note: the processor's event that caused it, or a word of the portal's. */
+function noteOf(t: Translate, note: string): string {
+  const event = wordOf(t, "event_types", note);
+  return event === note ? wordOf(t, "notes", note) : event;
+}
+
+/** The bill a charge is for: its unit, station and period (the order id only without a bill). */
+function ChargeBill({ t, row }: { t: Translate; row: ChargeRow }) {
+  const b = row.bill;
+  if (!b) return <span className="mono">{row.charge.order_id}</span>;
+  const period = b.billing_month ?? b.billing_period ?? "";
+  return (
+    <span className="cell-stack" data-testid="charge-bill">
+      {row.unit}
+      <small className="muted cell-note">
+        {row.station ? `${row.station} · ` : ""}
+        {periodLabel(t, period)}
+      </small>
+    </span>
   );
 }

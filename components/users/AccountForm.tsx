@@ -15,6 +15,15 @@ export interface AccountValues {
   is_active: boolean;
   company_name: string;
   tax_id: string;
+  /** A new tenant's unit (`sensorId:unit_N`) and move-in date (`YYYY-MM-DD`), when offered. */
+  unit?: string;
+  move_in_date?: string;
+}
+
+/** A unit a new tenant can move into. */
+export interface UnitOption {
+  value: string;
+  label: string;
 }
 
 /** Props of {@link AccountForm}. */
@@ -30,11 +39,14 @@ interface AccountFormProps {
   fieldErrors: Record<string, string>;
   /** The form-level error ('Failed to create account' / 'Failed to update account'). */
   error?: string;
+  /** Creating a tenant: the units they can move into (the Unit card shows). */
+  units?: UnitOption[];
 }
 
 /** Email, full name, phone, active, role (with customer fields), password; Cancel, Save. */
 export function AccountForm(
-  { t, title, action, cancelHref, original, values, fieldErrors: fe, error }: AccountFormProps,
+  { t, title, action, cancelHref, original, values, fieldErrors: fe, error, units }:
+    AccountFormProps,
 ) {
   const editing = original !== null;
   return (
@@ -115,6 +127,7 @@ export function AccountForm(
             </div>
           </div>
         </Card>
+        {units && <TenantUnitCard t={t} units={units} values={values} fe={fe} />}
         <div className="form-actions">
           <a className="btn btn-secondary" href={cancelHref}>{t("users.form.cancel")}</a>
           <button type="submit" className="btn">
@@ -123,5 +136,51 @@ export function AccountForm(
         </div>
       </form>
     </>
+  );
+}
+
+/** A new tenant's unit (none yet, or one with a meter) and the day they move in. */
+function TenantUnitCard(
+  { t, units, values, fe }: {
+    t: Translate;
+    units: UnitOption[];
+    values: AccountValues;
+    fe: Record<string, string>;
+  },
+) {
+  const U = (k: string) => t(`users.form.tenant_unit.${k}`);
+  return (
+    <Card title={U("title")}>
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="unit">{U("unit")}</label>
+          <select
+            id="unit"
+            name="unit"
+            defaultValue={values.unit ?? ""}
+            aria-describedby="unit-hint"
+            {...errAttrs("unit", fe.unit)}
+          >
+            <option value="">{U("none")}</option>
+            {units.map((u) => <option key={u.value} value={u.value}>{u.label}</option>)}
+          </select>
+          <p className="hint" id="unit-hint">{U(units.length ? "unit_hint" : "no_units")}</p>
+          <FieldError id="unit" message={fe.unit} />
+        </div>
+        <div className="field">
+          <label htmlFor="move_in_date">{U("move_in_date")}</label>
+          <input
+            id="move_in_date"
+            name="move_in_date"
+            type="date"
+            defaultValue={values.move_in_date ?? ""}
+            aria-describedby="move_in_date-hint"
+            {...errAttrs("move_in_date", fe.move_in_date)}
+          />
+          <p className="hint" id="move_in_date-hint">{U("move_in_hint")}</p>
+          <FieldError id="move_in_date" message={fe.move_in_date} />
+        </div>
+      </div>
+    </Card>
   );
 }

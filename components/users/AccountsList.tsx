@@ -22,6 +22,10 @@ interface AccountsListProps {
   users: User[];
   /** The page's sortable headers (keys of `USER_SORTS` in `services/accounts.ts`). */
   paging?: Paging;
+  /** The signed-in admin's id: their own row offers no deactivate or delete. */
+  selfId: number;
+  /** Tenants: the units each holds (a Unit column shows). */
+  units?: Map<number, string[]>;
 }
 
 /** The Active/Inactive badge. */
@@ -34,7 +38,9 @@ function StatusBadge({ t, active }: { t: Translate; active: boolean }) {
 }
 
 /** The accounts with Edit, Activate/Deactivate and Delete. */
-export function AccountsList({ t, lang, tab, q, users, paging }: AccountsListProps) {
+export function AccountsList(
+  { t, lang, tab, q, users, paging, selfId, units }: AccountsListProps,
+) {
   const L = (k: string) => t(`users.columns.${k}`);
   const sort = (key: string, col: string) => sortBy(t, paging, key, L(col));
   const withCompany = tab === "customers";
@@ -44,20 +50,41 @@ export function AccountsList({ t, lang, tab, q, users, paging }: AccountsListPro
       <a className="btn btn-sm btn-secondary" href={`/admin/users/accounts-form/${u.role}/${u.id}`}>
         {t("users.actions.edit")}
       </a>
-      <ToggleButton t={t} id={u.id} active={u.is_active} fields={fields} />
-      <ResetLinkButton t={t} id={u.id} active={u.is_active} />
-      <DeleteButton
-        t={t}
-        action={`/admin/users/${u.id}/delete`}
-        fields={fields}
-        title={t("users.confirm.delete_account_title")}
-        message={t("users.confirm.delete_account_text", { name: u.full_name })}
-      />
+      {u.id !== selfId && (
+        <>
+          <ToggleButton
+            t={t}
+            id={u.id}
+            name={u.full_name}
+            active={u.is_active}
+            fields={fields}
+          />
+          <ResetLinkButton t={t} id={u.id} active={u.is_active} />
+          <DeleteButton
+            t={t}
+            action={`/admin/users/${u.id}/delete`}
+            fields={fields}
+            title={t("users.confirm.delete_account_title")}
+            message={t("users.confirm.delete_account_text", { name: u.full_name })}
+          />
+        </>
+      )}
     </div>
   );
   const dash = (s: string) => s || "—";
   const columns: ListColumn<User>[] = [
     { label: L("name"), primary: true, cell: (u) => u.full_name, sort: sort("name", "name") },
+    ...(units
+      ? [{
+        label: L("unit"),
+        cell: (u: User) => {
+          const held = units.get(u.id) ?? [];
+          return held.length
+            ? <span data-testid="tenant-units">{held.join(", ")}</span>
+            : <span className="muted">{t("users.no_unit")}</span>;
+        },
+      }]
+      : []),
     { label: L("email"), cell: (u) => u.email, sort: sort("email", "email") },
     { label: L("phone"), cell: (u) => dash(u.phone), sort: sort("phone", "phone") },
     ...(withCompany

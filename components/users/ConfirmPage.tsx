@@ -1,4 +1,4 @@
-/** The delete confirmation page, for browsers without JavaScript. */
+/** The confirmation page of a delete or a deactivation, for browsers without JavaScript. */
 import type { Translate } from "../../services/platform/i18n.ts";
 
 /** Props of {@link ConfirmPage}. */
@@ -11,10 +11,14 @@ export interface ConfirmPageProps {
   /** Hidden fields sent along (tab and search to come back to). */
   fields: Record<string, string>;
   cancelHref: string;
+  /** The confirming button's label (Delete unless told). */
+  confirmLabel?: string;
 }
 
 /** Title, question, Cancel and Delete. */
-export function ConfirmPage({ t, title, message, action, fields, cancelHref }: ConfirmPageProps) {
+export function ConfirmPage(
+  { t, title, message, action, fields, cancelHref, confirmLabel }: ConfirmPageProps,
+) {
   return (
     <section className="card confirm-card" aria-labelledby="confirm-title">
       <h1 id="confirm-title">{title}</h1>
@@ -23,7 +27,9 @@ export function ConfirmPage({ t, title, message, action, fields, cancelHref }: C
         {Object.entries(fields).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
         <input type="hidden" name="confirm" value="yes" />
         <a className="btn btn-secondary" href={cancelHref}>{t("users.confirm.cancel")}</a>
-        <button type="submit" className="btn btn-danger">{t("users.confirm.delete")}</button>
+        <button type="submit" className="btn btn-danger">
+          {confirmLabel ?? t("users.confirm.delete")}
+        </button>
       </form>
     </section>
   );

@@ -36,15 +36,41 @@ export function DeleteButton({ t, action, fields, title, message }: DeleteButton
   );
 }
 
-/** The Activate or Deactivate button of an account (a POST form). */
+/**
+ * The Activate or Deactivate button of an account (a POST form); deactivating asks for
+ * confirmation first, as deleting does (it signs the person out and keeps them out).
+ */
 export function ToggleButton(
-  { t, id, active, fields }: { t: Translate; id: number; active: boolean; fields: BackFields },
+  { t, id, name, active, fields }: {
+    t: Translate;
+    id: number;
+    name: string;
+    active: boolean;
+    fields: BackFields;
+  },
 ) {
+  if (active) {
+    return (
+      <Island
+        of={ConfirmSubmit}
+        props={{
+          action: `/admin/users/${id}/toggle`,
+          fields,
+          label: t("users.actions.deactivate"),
+          className: "btn btn-sm btn-secondary",
+          title: t("users.confirm.deactivate_title"),
+          message: t("users.confirm.deactivate_text", { name }),
+          confirmLabel: t("users.actions.deactivate"),
+          cancelLabel: t("users.confirm.cancel"),
+        }}
+      />
+    );
+  }
   return (
     <form method="post" action={`/admin/users/${id}/toggle`}>
       {Object.entries(fields).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
       <button type="submit" className="btn btn-sm btn-secondary">
-        {t(active ? "users.actions.deactivate" : "users.actions.activate")}
+        {t("users.actions.activate")}
       </button>
     </form>
   );

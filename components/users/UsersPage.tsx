@@ -27,7 +27,8 @@ import {
 
 /** What the tab lists, or that loading it failed. */
 export type TabContent =
-  | { kind: "accounts"; users: User[] }
+  /** `units`: on the Tenants tab, the units each tenant holds (`Station · Unit`). */
+  | { kind: "accounts"; users: User[]; units?: Map<number, string[]> }
   | { kind: "codes"; codes: AccessCode[] }
   | { kind: "error" };
 
@@ -44,9 +45,12 @@ interface UsersPageProps {
   content: TabContent;
   /** The page shown of the tab's list: its pager and sortable headers. */
   paging?: Paging;
+  /** The signed-in admin's id (their own row has no deactivate or delete). */
+  selfId: number;
 }
 
 const CREATE: Partial<Record<UserTab, { href: string; key: string }>> = {
+  tenants: { href: "/admin/users/accounts-form/user", key: "users.create_tenant" },
   customers: { href: "/admin/users/accounts-form/customer", key: "users.create_customer" },
   admins: { href: "/admin/users/accounts-form/admin", key: "users.create_admin" },
   "access-codes": { href: "/admin/access-codes/create", key: "users.create_access_code" },
@@ -67,7 +71,7 @@ function failureText(t: Translate, failure: NonNullable<Failure>): string {
 
 /** The page. */
 export function UsersPage(
-  { t, lang, tab, q, stats, notice, failure, content, paging }: UsersPageProps,
+  { t, lang, tab, q, stats, notice, failure, content, paging, selfId }: UsersPageProps,
 ) {
   const create = CREATE[tab];
   const empty = tab === "access-codes" ? "codes" : tab;
@@ -141,7 +145,16 @@ export function UsersPage(
         </Card>
       )}
       {!isEmpty && content.kind === "accounts" && (
-        <AccountsList t={t} lang={lang} tab={tab} q={q} users={content.users} paging={paging} />
+        <AccountsList
+          t={t}
+          lang={lang}
+          tab={tab}
+          q={q}
+          users={content.users}
+          paging={paging}
+          selfId={selfId}
+          units={content.units}
+        />
       )}
       {!isEmpty && content.kind === "codes" && (
         <CodesList t={t} lang={lang} q={q} codes={content.codes} paging={paging} />

@@ -1,10 +1,11 @@
 /**
- * A labelled decimal input of the zone form, its hint and its error: a text field with the
+ * A labelled number input of the zone form, its hint and its error (`fieldInput`): decimals a text field with the
  * decimal keypad, so a typed "1,5" reaches the server as typed (`core/decimal_input.ts` reads
  * it) instead of being dropped or rewritten by the browser's number field. Plain
  * markup without server-only imports: the ZoneLevels island uses it in the browser too.
  */
 import { errAttrs, FieldError } from "../Field.tsx";
+import { fieldInput } from "../../core/zone_levels.ts";
 
 /** Props of {@link NumberField}: the field's name (also its id), label, value, hint, error. */
 interface NumberFieldProps {
@@ -35,8 +36,7 @@ export function NumberField(
       <input
         id={name}
         name={name}
-        type="text"
-        inputMode="decimal"
+        {...fieldInput(name)}
         autoComplete="off"
         {...valueProps}
         {...errAttrs(name, error)}

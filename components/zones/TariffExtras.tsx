@@ -5,7 +5,7 @@
  * prices correct the current version or start a new one from a month.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { CFE_PRESETS, DAC_REGIONS, type PresetFill } from "../../core/cfe_presets.ts";
+import { CFE_PRESETS, DAC_REGIONS, type PresetFill, presetFill } from "../../core/cfe_presets.ts";
 import { VERSION_MONTHS } from "../../core/zone.ts";
 import { TextField } from "../Field.tsx";
 import { NumberField } from "./NumberField.tsx";
@@ -36,7 +36,15 @@ export function PresetPicker({ t, chosen }: { t: Translate; chosen: string }) {
         <div className="field">
           <label htmlFor="preset">{P(t, "label")}</label>
           <select id="preset" name="preset" defaultValue={chosen}>
-            {CFE_PRESETS.map((id) => <option key={id} value={id}>{P(t, `names.${id}`)}</option>)}
+            {CFE_PRESETS.map((id) => {
+              const date = presetFill(id).prices_date;
+              const name = P(t, `names.${id}`);
+              return (
+                <option key={id} value={id}>
+                  {date ? P(t, "option_dated", { name, date }) : P(t, "option_undated", { name })}
+                </option>
+              );
+            })}
           </select>
         </div>
         <div className="field">
@@ -66,11 +74,11 @@ export function PresetNote({ t, fill, id }: { t: Translate; fill: PresetFill; id
   return (
     <div className="card notice" role="status" data-testid="preset-note">
       <p>
-        <strong>{P(t, `names.${id}`)}</strong> — {P(t, "note", {
-          date: fill.prices_date ?? P(t, "no_date"),
-          source: fill.source,
-        })}
+        <strong>{P(t, `names.${id}`)}</strong> — {fill.prices_date
+          ? P(t, "note_dated", { date: fill.prices_date, source: fill.source })
+          : P(t, "note_undated", { source: fill.source })}
       </p>
+      <p data-testid="preset-coverage">{P(t, `coverage.${fill.coverage}`)}</p>
       <p className="hint">{P(t, "rounding")}</p>
       {fill.missing.length > 0 && <p className="field-error">{P(t, "missing")}</p>}
     </div>

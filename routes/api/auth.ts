@@ -87,7 +87,7 @@ export function authApiRoutes(deps: Deps): Hono<AppEnv> {
   app.post(
     "/login",
     jsonInput(apiLoginSchema, { message: "validation.failed", anyJson: true }),
-    async (c) => {
+    (c) => {
       const { totp_code, ...credentials } = c.req.valid("json");
       return answer(c, signIn(deps, { ...credentials, code: totp_code }, address(c)));
     },

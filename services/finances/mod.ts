@@ -13,6 +13,7 @@ export {
   ownerYearBills,
   stationOwnerProfit,
 } from "./owner.ts";
+export { type OwnerFigures, type OwnerFinances, ownerFinances } from "./owner_figures.ts";
 export type {
   BillingBlocks,
   BlockFigures,

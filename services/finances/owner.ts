@@ -28,7 +28,7 @@ interface OwnerBillingType {
 }
 
 /** The stations the caller owns (none unless a customer). */
-async function ownStations(deps: Deps, user: User): Promise<number[]> {
+export async function ownStations(deps: Deps, user: User): Promise<number[]> {
   return user.role === "customer" ? await stationIdsOfCustomer(deps.kv, user.id) : [];
 }
 

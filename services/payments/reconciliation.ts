@@ -17,6 +17,7 @@ import {
 import { type PaymentFlag, type StoredEvent } from "../../core/payment_events.ts";
 import { getUnitBill } from "../../db/bills.ts";
 import { getUsers } from "../../db/users.ts";
+import { getDevices } from "../../db/devices.ts";
 import type { UnitBill } from "../../core/bill.ts";
 import { type ListQuery, matches, type Page, paginate } from "../../core/paging.ts";
 import { openpayClient, openpayConfigured, OpenpayError } from "./openpay_client.ts";
@@ -77,6 +78,9 @@ export interface ChargeRow {
   charge: StoredCharge;
   bill: UnitBill | null;
   tenant: string;
+  /** The bill's unit and station by name (the unit id when the station no longer names it). */
+  unit: string;
+  station: string;
 }
 
 /** What the admin's payments page shows. */
@@ -110,13 +114,27 @@ export async function paymentsOverview(
     if (b) byId.set(id, b);
   }
   const users = await getUsers(deps.kv, [...byId.values()].map((b) => b.tenant_id));
+  const stations = new Map(
+    (await getDevices(deps.kv, [...new Set([...byId.values()].map((b) => b.station_id))]))
+      .map((s) => [s.id, s]),
+  );
   return {
     charges: {
       ...page,
       rows: page.rows.map((c) => {
         const bill = byId.get(c.bill_id) ?? null;
         const u = bill?.tenant_id != null ? users.get(bill.tenant_id) : undefined;
-        return { charge: c, bill, tenant: u ? (u.full_name || u.email) : "" };
+        const station = bill ? stations.get(bill.station_id) : undefined;
+        const unit = bill
+          ? station?.config.station?.units.find((x) => x.id === bill.unit_id)?.name ?? bill.unit_id
+          : "";
+        return {
+          charge: c,
+          bill,
+          tenant: u ? (u.full_name || u.email) : "",
+          unit,
+          station: station?.name ?? "",
+        };
       }),
     },
     flags: await listFlags(deps.kv),

@@ -34,6 +34,9 @@ import { periodOfBill } from "../../core/bill.ts";
 import { zoneOfBill } from "../../core/reports.ts";
 import { renderUnitPdf } from "./pdf/unit_pdf.ts";
 import { renderCustomerPdf } from "./pdf/customer_pdf.ts";
+import { invoiceNumber } from "../../core/owner_rules.ts";
+import { dueDateAfter } from "../../core/payment.ts";
+import { localDate, localParts } from "../../core/local_time.ts";
 
 /** Locale keys of the refusals. */
 export const REPORT_ERRORS = {
@@ -161,6 +164,16 @@ export async function generateReport(
       if (n) tenants.set(b.tenant_id, n);
     }
   }
+  // Issued when the period's bills were finalized (the latest), due 10 business days later.
+  const offset = clockOf(deps).offsetMinutes();
+  const finalized = units.map((b) => b.finalized_at).filter((x): x is string => x !== null)
+    .sort().at(-1);
+  const issuedMs = customer.is_finalized ? Date.parse(finalized ?? customer.updated_at) : NaN;
+  const invoice = Number.isNaN(issuedMs) ? null : {
+    number: invoiceNumber(customer),
+    issued: localDate(issuedMs, offset),
+    due: dueDateAfter(localParts(issuedMs, offset)),
+  };
   const bytes = await renderCustomerPdf({
     t,
     lang: req.language,
@@ -170,6 +183,7 @@ export async function generateReport(
     bill: customer,
     units,
     tenants,
+    invoice,
   });
   return { bytes, filename: reportFileName(req) };
 }

@@ -40,3 +40,50 @@ export const businessZoneShape = {
     V + "pf_threshold",
   ).optional(),
 };
+
+/** The business fields as the zone form edits them (text as typed). */
+export interface BusinessFormValues {
+  tou_schedule: string;
+  price_base: string;
+  price_intermedia: string;
+  price_punta: string;
+  capacity_floor_percentage: string;
+  power_factor_threshold: string;
+}
+
+const NUMBERS = [
+  "price_base",
+  "price_intermedia",
+  "price_punta",
+  "capacity_floor_percentage",
+  "power_factor_threshold",
+] as const;
+
+/** The form's values of a zone (an absent number is an empty field). */
+export function businessFormValues(zone: BusinessZoneFields): BusinessFormValues {
+  const out = { tou_schedule: zone.tou_schedule ?? "" } as BusinessFormValues;
+  for (const k of NUMBERS) out[k] = zone[k] ? String(zone[k]) : "";
+  return out;
+}
+
+/** The form's values of a posted form (`read` gives a field's text, "" when absent). */
+export function businessFormPosted(read: (field: string) => string): BusinessFormValues {
+  const out = { tou_schedule: read("tou_schedule") } as BusinessFormValues;
+  for (const k of NUMBERS) out[k] = read(k);
+  return out;
+}
+
+/**
+ * The zone body's business fields from the form (`toNumber`: the form's decimal reading,
+ * undefined for an empty field, NaN for junk). No schedule: every field left out, so a zone
+ * without time bands is saved exactly as before.
+ */
+export function businessBody(
+  v: BusinessFormValues,
+  toNumber: (raw: string) => number | undefined,
+): Partial<Record<keyof BusinessZoneFields, unknown>> {
+  if (!v.tou_schedule) return {};
+  const out: Partial<Record<keyof BusinessZoneFields, unknown>> = { tou_schedule: v.tou_schedule };
+  for (const k of NUMBERS) out[k] = toNumber(v[k]);
+  return out;
+}

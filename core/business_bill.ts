@@ -73,6 +73,15 @@ const BAND_PRICE: Record<Band, "price_base" | "price_intermedia" | "price_punta"
 const LABEL: Record<Band, string> = { base: "Base", intermedia: "Intermedia", punta: "Punta" };
 
 /**
+ * Options of {@link computeBusinessBill}: a part's base tariff and fixed charge in cents
+ * (prorated by the caller, as core/part_bill.ts does for any zone), the parts estimated.
+ */
+interface BusinessBillOptions {
+  fixedAmounts?: { base_tariff: number; fixed_charge: number };
+  estimated?: string[];
+}
+
+/**
  * Prices a period of a business zone: `usage` from the unit's meter, `period` for the base
  * tariff and fixed charge of each month (as {@link computeUnitBill}).
  */
@@ -80,6 +89,7 @@ export function computeBusinessBill(
   zone: Zone,
   usage: BusinessUsage,
   period: string,
+  options: BusinessBillOptions = {},
 ): BusinessBill {
   const schedule = businessSchedule(zone);
   if (!schedule) throw new RangeError(`zone has no known band schedule: "${zone.tou_schedule}"`);
@@ -91,8 +101,10 @@ export function computeBusinessBill(
   }
   const energy_cost = BANDS.reduce((n, b) => n + bands[b].cost, 0);
   const energyKwh = Math.round(BANDS.reduce((n, b) => n + usage.bands[b], 0) * 1000) / 1000;
-  const fixed_charge = amountCents(zone.fixed_charge_monthly ?? 0, months);
-  const base_tariff = toCents(zone.base_tariff) + fixed_charge;
+  const fixed_charge = options.fixedAmounts?.fixed_charge ??
+    amountCents(zone.fixed_charge_monthly ?? 0, months);
+  const base_tariff = options.fixedAmounts?.base_tariff ??
+    toCents(zone.base_tariff) + fixed_charge;
   const industrial = zone.industrial_tariff;
   const floor = zone.capacity_floor_percentage ?? 0;
   const charge = (kw: number, price: number): DemandCharge => ({
@@ -161,6 +173,7 @@ export function computeBusinessBill(
       capacity,
       low_tension,
       power_factor,
+      ...(options.estimated?.length ? { estimated: options.estimated } : {}),
     },
   };
 }

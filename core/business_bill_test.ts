@@ -53,10 +53,18 @@ Deno.test("a GDMTH month reproduces the reference bill's capacity charge to the 
   const b = bill.business;
   // Reference §3.3: punta demand 662 kW, capacity charged $265,978.36 = 662 × 401.78.
   assert.deepEqual(b.capacity, { kw: 662, price: 401.78, cost: 26_597_836 });
-  assert.deepEqual(b.demand.punta, { kw: 662, at: at("2026-01-14T19:00") });
+  assert.deepEqual(b.demand.punta, {
+    kw: 662,
+    at: at("2026-01-14T19:00"),
+    local: "2026-01-14 19:00",
+  });
   // Distribution on the month's highest 15-minute demand, a Sunday's (no punta then).
   assert.deepEqual(b.distribution, { kw: 700, price: 57.74, cost: 4_041_800 });
-  assert.deepEqual(b.demand.max, { kw: 700, at: at("2026-01-04T12:00") });
+  assert.deepEqual(b.demand.max, {
+    kw: 700,
+    at: at("2026-01-04T12:00"),
+    local: "2026-01-04 12:00",
+  });
   // Hours of January 2026 (21 weekdays, 5 Saturdays, 4 Sundays and New Year's Day):
   // base 256 h, intermedia 394 h, punta 94 h at 400 kW, plus each peak's extra quarter hour.
   assert.deepEqual(b.bands, {

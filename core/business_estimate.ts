@@ -58,7 +58,7 @@ export function completeUsage(
     const kw = round3(hours > 0 ? totalKwh / hours : 0);
     return {
       bands: split(totalKwh, quartersByBand(schedule, part.from, part.to, offset)),
-      demand: { max: { kw, at: null }, punta: { kw, at: null } },
+      demand: { max: { kw, at: null, local: null }, punta: { kw, at: null, local: null } },
       estimated: ["bands", "demand"],
     };
   }

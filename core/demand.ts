@@ -12,12 +12,15 @@
  * Pure: the power points come from the caller (kW per 15-minute bucket, at its start).
  */
 import { bandAt, type BandSchedule } from "./tou.ts";
+import { localDateTime } from "./local_time.ts";
 
 /** The highest demand of a period and when it happened. */
 export interface DemandPeak {
   kw: number;
   /** Start of its 15-minute interval (epoch ms); null when the period had no reading. */
   at: number | null;
+  /** The same in the business time zone, `YYYY-MM-DD HH:MM` (what the bill shows). */
+  local: string | null;
 }
 
 /** A period's peaks: overall and in the punta band. */
@@ -34,13 +37,14 @@ export function periodDemand(
   points: readonly { ts: number; value: number }[],
   offset: number,
 ): PeriodDemand {
-  const max: DemandPeak = { kw: 0, at: null };
-  const punta: DemandPeak = { kw: 0, at: null };
+  const max: DemandPeak = { kw: 0, at: null, local: null };
+  const punta: DemandPeak = { kw: 0, at: null, local: null };
   for (const p of points) {
     const kw = round3(p.value);
-    if (kw > max.kw || max.at === null) Object.assign(max, { kw, at: p.ts });
+    const peak = { kw, at: p.ts, local: localDateTime(p.ts, offset) };
+    if (kw > max.kw || max.at === null) Object.assign(max, peak);
     if (bandAt(schedule, p.ts, offset) === "punta" && (kw > punta.kw || punta.at === null)) {
-      Object.assign(punta, { kw, at: p.ts });
+      Object.assign(punta, peak);
     }
   }
   return { max, punta };

@@ -14,12 +14,12 @@ Deno.test("the peaks are the highest 15-minute averages, overall and in punta, w
     { ts: at("2026-01-19T19:30"), value: 455.5 }, // an equal punta peak later: the first stays
   ];
   assert.deepEqual(periodDemand(central, points, -360), {
-    max: { kw: 600, at: at("2026-01-18T19:15") },
-    punta: { kw: 455.5, at: at("2026-01-14T19:15") },
+    max: { kw: 600, at: at("2026-01-18T19:15"), local: "2026-01-18 19:15" },
+    punta: { kw: 455.5, at: at("2026-01-14T19:15"), local: "2026-01-14 19:15" },
   });
   assert.deepEqual(periodDemand(central, [], -360), {
-    max: { kw: 0, at: null },
-    punta: { kw: 0, at: null },
+    max: { kw: 0, at: null, local: null },
+    punta: { kw: 0, at: null, local: null },
   });
 });
 

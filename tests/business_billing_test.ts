@@ -4,7 +4,7 @@
  * unit with a day of missing data says its bands were estimated.
  */
 import assert from "node:assert/strict";
-import { testsWith } from "./_helpers.ts";
+import { call, testsWith } from "./_helpers.ts";
 import { billingWorld, unitBillOf } from "./_billing_world.ts";
 import { runBilling } from "../services/billing/mod.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
@@ -79,8 +79,12 @@ test("a GDMTH unit is billed per band, on its 15-minute demand peaks, with its p
   });
   assert.equal(bill.energy_consumption, 29_774.05);
   assert.equal(bill.energy_cost, 1_047_499 + 2_500_639 + 648_562);
-  assert.deepEqual(b.demand.max, { kw: 70, at: at("2026-01-04T12:00") });
-  assert.deepEqual(b.demand.punta, { kw: 66.2, at: at("2026-01-14T19:00") });
+  assert.deepEqual(b.demand.max, { kw: 70, at: at("2026-01-04T12:00"), local: "2026-01-04 12:00" });
+  assert.deepEqual(b.demand.punta, {
+    kw: 66.2,
+    at: at("2026-01-14T19:00"),
+    local: "2026-01-14 19:00",
+  });
   assert.deepEqual(b.distribution, { kw: 70, price: 57.74, cost: 404_180 });
   assert.deepEqual(b.capacity, { kw: 66.2, price: 401.78, cost: 2_659_784 });
   const before = 50_203 + 1_047_499 + 2_500_639 + 648_562 + 404_180 + 2_659_784;
@@ -107,5 +111,27 @@ test("a GDMTH unit is billed per band, on its 15-minute demand peaks, with its p
     29_774.05,
   );
   assert.deepEqual(g.estimated, ["bands"]);
-  assert.deepEqual(g.demand.punta, { kw: 66.2, at: at("2026-01-14T19:00") });
+  assert.deepEqual(g.demand.punta, {
+    kw: 66.2,
+    at: at("2026-01-14T19:00"),
+    local: "2026-01-14 19:00",
+  });
+});
+
+test("the tenant's bill card shows kWh per band, the demand and when, and the power factor", async (w) => {
+  w.t.deps.telemetry.write(january("SIM-A"));
+  await w.t.deps.telemetry.flush();
+  await runBilling(w.t.deps, w.zoneId, "2026-01");
+  // Tenant A reads Spanish.
+  const res = await call(w.t, "GET", "/user/billing?period=2026-01", {
+    cookie: `token=${w.tenantTokens[0]}`,
+  });
+  assert.equal(res.status, 200);
+  const page = (await res.text()).replaceAll("&#x27;", "'");
+  assert.match(page, /Punta · 3766\.55 kWh × 1\.7219 = \$6,485\.62 MXN/);
+  assert.match(page, /Base · 10247\.5 kWh × 1\.0222 = \$10,474\.99 MXN/);
+  assert.match(page, /Demanda en punta: 66\.2 kW el 2026-01-14 19:00/);
+  assert.match(page, /Demanda máxima: 70 kW el 2026-01-04 12:00/);
+  assert.match(page, /Capacidad \(66\.2 kW × 401\.78\) = \$26,597\.84 MXN/);
+  assert.match(page, /Factor de potencia 85 %: recargo 3\.5 %/);
 });

@@ -109,7 +109,8 @@ export function businessBillOf<B extends PricedBill>(
 ): B | (BusinessBill & Pick<B, "parts">) {
   const schedule = businessSchedule(zone);
   if (!schedule) return partBill;
-  const empty = { max: { kw: 0, at: null }, punta: { kw: 0, at: null } };
+  const none = { kw: 0, at: null, local: null };
+  const empty = { max: none, punta: none };
   const filled = usage ?? {
     ...completeUsage(
       schedule,

@@ -12,6 +12,7 @@ import type { PricingMode, Season, UnitBillResult } from "./tariff.ts";
 import type { HighConsumption } from "./dac.ts";
 import type { Zone } from "./zone.ts";
 import type { ZoneVersion } from "./zone_versions.ts";
+import type { BusinessDetails } from "./business_bill.ts";
 
 /**
  * One tier line of a bill (core/tariff.ts `TierDetail`; `part`: the index of its price version
@@ -67,6 +68,8 @@ export interface UnitBillDetails {
   high_consumption?: HighConsumption;
   /** How the energy was estimated, when it was. */
   estimation?: BillEstimation;
+  /** A business tariff's bands, demand and power factor (core/business_bill.ts), when billed so. */
+  business?: BusinessDetails;
 }
 
 /**
@@ -79,6 +82,7 @@ export type ZoneSnapshot = Zone & { id: number; price_versions?: ZoneVersion[] }
 export type PricedBill = UnitBillResult & {
   parts?: PriceVersionPart[];
   high_consumption?: HighConsumption | null;
+  business?: BusinessDetails;
 };
 
 /** The details of a unit bill priced as `computed` (the additions only when they apply). */
@@ -98,6 +102,7 @@ export function unitBillDetails(computed: PricedBill): UnitBillDetails {
   if (computed.blocks_doubled) d.blocks_doubled = true;
   if (computed.parts && computed.parts.length > 1) d.price_versions = computed.parts;
   if (computed.high_consumption) d.high_consumption = computed.high_consumption;
+  if (computed.business) d.business = computed.business;
   return d;
 }
 

@@ -4,6 +4,7 @@
  * periods of a year and their timing, the station report's period choices and the city of a
  * station. Pure.
  */
+import { type BusinessLineKind, businessLines } from "./business_lines.ts";
 import type { Zone } from "./zone.ts";
 import type { UnitBillDetails, ZoneSnapshot } from "./bill_details.ts";
 import { parseLocation } from "./device_rules.ts";
@@ -21,13 +22,13 @@ type Translate = (key: string, params?: Record<string, string | number>) => stri
 
 /** One line of a bill's additions: what it is about and its text in the reader's language. */
 export interface FactLine {
-  kind: "high_consumption" | "minimum" | "fixed_charge" | "price_version";
+  kind: "high_consumption" | "minimum" | "fixed_charge" | "price_version" | BusinessLineKind;
   text: string;
   /** For the high-consumption line: whether the average is above the limit. */
   exceeded?: boolean;
 }
 
-/** The lines of a bill's additions (report page and PDF); `money` formats cents. */
+/** The lines of a bill's additions (a business bill's: core/business_lines.ts) (report page and PDF); `money` formats cents. */
 export function factLines(
   t: Translate,
   f: UnitBillDetails,
@@ -60,6 +61,7 @@ export function factLines(
       });
     }
   }
+  if (f.business) out.push(...businessLines(t, f.business, money));
   return out;
 }
 

@@ -16,6 +16,7 @@
  */
 import { type LevelName, levelsFromFields, type Zone } from "./zone.ts";
 import { type DateParts, parsePeriod, periodDays } from "./periods.ts";
+import type { Band } from "./tou.ts";
 
 /** An exact decimal: `n / 10^s`. */
 interface Decimal {
@@ -62,6 +63,11 @@ export function toCents(amount: number): number {
   return mulRound([toDecimal(amount)], 100n);
 }
 
+/** `quantity × price` (kWh × $/kWh, kW × $/kW) in cents, exactly, rounded half up. */
+export function amountCents(quantity: number, price: number): number {
+  return mulRound([toDecimal(quantity), toDecimal(price)], 100n);
+}
+
 /** `cents × percent / 100`, rounded half up to cents (tax, commission, compensation). */
 export function percentOfCents(cents: number, percent: number): number {
   if (!Number.isSafeInteger(cents)) {
@@ -102,7 +108,8 @@ function seasonOfDays(
 
 /** One tier of an energy cost, in the bill's calculation_details. */
 export interface TierDetail {
-  level: LevelName;
+  /** A level, or a time band of a business bill (core/business_bill.ts). */
+  level: LevelName | Band;
   description: string;
   /** kWh above which the tier starts, and where it ends (null: open-ended). */
   from_kwh: number;

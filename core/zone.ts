@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { MAX_AMOUNT } from "./schemas.ts";
 import { isCleanName, NAME_CONTROL_KEY } from "./name_text.ts";
+import { type BusinessZoneFields, businessZoneShape } from "./zone_business.ts";
 
 /** Currencies a zone may bill in. */
 export const CURRENCIES = ["MXN", "USD", "EUR"] as const;
@@ -27,7 +28,7 @@ const DEFAULT_LOW_THRESHOLD = 150;
 export type LevelName = typeof LEVEL_NAMES[number];
 
 /** A pricing zone, field names as in spec 001 section 3. */
-export interface Zone {
+export interface Zone extends BusinessZoneFields {
   id?: number;
   name: string;
   currency: typeof CURRENCIES[number];
@@ -327,6 +328,7 @@ export const zoneFormSchema = z.object({
   bimonthly_double_blocks: z.boolean({ error: "validation.invalid" }).optional(),
   tariff_preset: z.string({ error: "validation.invalid" }).max(40, "validation.too_long")
     .optional(),
+  ...businessZoneShape,
   /** A new version from this month (`YYYY-MM`); without it the version in force is corrected. */
   effective_from: z.string({ error: V + "effective_from_invalid" })
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, V + "effective_from_invalid")

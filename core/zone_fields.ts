@@ -104,6 +104,12 @@ const ZONE_FIELDS = {
   dac_limit_kwh: tariff("number", true),
   bimonthly_double_blocks: tariff("switch", true),
   tariff_preset: tariff("text", true),
+  tou_schedule: tariff("choice", true),
+  price_base: tariff("number", true),
+  price_intermedia: tariff("number", true),
+  price_punta: tariff("number", true),
+  capacity_floor_percentage: tariff("number", true),
+  power_factor_threshold: tariff("number", true),
 } as const satisfies Record<ZoneField, FieldRule>;
 
 /** The fields, in the order of {@link ZONE_FIELDS}. */

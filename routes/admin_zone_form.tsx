@@ -38,6 +38,7 @@ import {
 } from "../core/zone_levels.ts";
 import { ZoneNotFound } from "../components/zones/ZoneDetail.tsx";
 import { decimalOrEmpty } from "../core/decimal_input.ts";
+import { businessBody, businessFormPosted, businessFormValues } from "../core/zone_business.ts";
 
 type Ctx = Context<UserEnv>;
 type Form = Record<string, string | string[]>;
@@ -109,6 +110,7 @@ function valuesFromZone(zone: Zone): ZoneFormValues {
       price_change: "correct",
       effective_from: "",
     },
+    business: businessFormValues(zone),
     name: zone.name,
     currency: zone.currency,
     tariff_type: zone.tariff_type,
@@ -166,6 +168,7 @@ function valuesFromForm(f: Form): ZoneFormValues {
       price_change: str(f, "price_change") === "new" ? "new" : "correct",
       effective_from: str(f, "effective_from"),
     },
+    business: businessFormPosted((k) => str(f, k)),
     name: str(f, "name"),
     currency: str(f, "currency"),
     tariff_type: str(f, "tariff_type"),
@@ -215,6 +218,7 @@ function bodyFromValues(v: ZoneFormValues): Record<string, unknown> {
     tariff_preset: v.extras.tariff_preset || undefined,
     // A new version needs its month: an empty one is refused by the schema.
     effective_from: v.extras.price_change === "new" ? v.extras.effective_from.trim() : undefined,
+    ...businessBody(v.business, toNum),
   };
   if (tiered) body.levels = list("price", "threshold");
   if (tiered && seasonal) {

@@ -19,6 +19,8 @@ import {
   RealTariffFields,
   type TariffExtrasValues,
 } from "./TariffExtras.tsx";
+import { BusinessTariffFields } from "./BusinessTariffFields.tsx";
+import type { BusinessFormValues } from "../../core/zone_business.ts";
 
 /** Text fields of the form, as entered. */
 export interface ZoneFormValues {
@@ -42,6 +44,7 @@ export interface ZoneFormValues {
   compensation_factor_percentage: string;
   pricing: ZoneLevelsValues;
   extras: TariffExtrasValues;
+  business: BusinessFormValues;
 }
 
 /** Props of {@link ZoneForm}. */
@@ -206,6 +209,7 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
           </div>
         </Card>
         <RealTariffFields t={t} v={v.extras} fe={fe} />
+        <BusinessTariffFields t={t} v={v.business} fe={fe} />
         {editing && <PriceChange t={t} v={v.extras} fe={fe} />}
         <Card title={F("sections.customer_billing")} headingId="zf-customer">
           <div className="form-grid">

@@ -12,6 +12,9 @@ import { billSlot, type MissingReadings } from "../../core/bill.ts";
 import { periodParts } from "../../core/tenancy.ts";
 import { legacyTenancy, stationTenancies } from "../../db/tenancies.ts";
 import { previousUse } from "./dac.ts";
+import { businessUsage, previousDemand } from "./business.ts";
+import type { BandSchedule } from "../../core/tou.ts";
+import { clockOf } from "../platform/clock.ts";
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -39,13 +42,15 @@ export function sensorsByStation(
  * stretch; one part when the unit did not change hands), with the part's measured energy.
  * A unit whose meter said nothing all period gets the estimation levels 1 and 2 here (3, the
  * zone average, once the zone is read), spread over its parts by their time. Days without
- * readings are counted on each part.
+ * readings are counted on each part. Under a business zone (`bands`), each part's usage by
+ * time band, its demand and power factor (business.ts).
  */
 export async function planStation(
   run: Run,
   station: StoredDevice,
   sensors: Map<string, StoredDevice> | undefined,
   readPrevious = false,
+  bands: BandSchedule | null = null,
 ): Promise<StationPlan> {
   const units: UnitPlan[] = [];
   const { deps, bounds } = run;
@@ -88,6 +93,23 @@ export async function planStation(
         for (const p of plans) {
           p.method = method;
           p.energy = energy === null ? null : round3(energy * p.share);
+        }
+      }
+      if (bands) {
+        // A business zone (issue 34): each part's bands, demand and power factor.
+        const yearMax = await previousDemand(deps.kv, station.id, unit.id, run.period);
+        const offset = clockOf(deps).offsetMinutes();
+        for (const p of plans) {
+          if (p.energy === null) continue;
+          p.business = await businessUsage(
+            meters,
+            bands,
+            p.part ?? bounds,
+            offset,
+            p.energy,
+            yearMax,
+            deps.now(),
+          );
         }
       }
       if (readPrevious) {

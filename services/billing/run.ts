@@ -39,6 +39,7 @@ import { type StoredDevice } from "../../core/devices.ts";
 import { idBlocks } from "../../db/bills.ts";
 import { inFlight } from "../../core/in_flight.ts";
 import { planStation, sensorsByStation, STATIONS_IN_FLIGHT } from "./plan.ts";
+import { businessSchedule } from "../../core/business_bill.ts";
 import { NoticeBatch, writePendingNotices } from "./notices.ts";
 import {
   billGroup,
@@ -358,7 +359,13 @@ async function billZone(
   const waiting: StationPlan[] = [];
   let group: StationPlan[] = [];
   await inFlight(stations, STATIONS_IN_FLIGHT, async (s) => {
-    const plan = await planStation(run, s, sensors.get(s.id), (priced.zone.dac_limit_kwh ?? 0) > 0);
+    const plan = await planStation(
+      run,
+      s,
+      sensors.get(s.id),
+      (priced.zone.dac_limit_kwh ?? 0) > 0,
+      businessSchedule(priced.zone),
+    );
     plans.push(plan);
     if (plan.error) return done(stationFailed(plan, `reading the station failed: ${plan.error}`));
     if (plan.units.some((u) => u.energy === null)) return void waiting.push(plan);

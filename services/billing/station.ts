@@ -38,6 +38,7 @@ import {
   writeStationsBills,
 } from "../../db/bills.ts";
 import { highConsumptionOf } from "./dac.ts";
+import { businessBillOf, type PlannedUsage } from "./business.ts";
 
 /** How an estimated energy was found (the automatic levels). */
 export type EstimationMethod = Exclude<EstimationLevel, "manual_input">;
@@ -99,6 +100,8 @@ export interface UnitPlan {
   missing: MissingReadings | null;
   /** kWh of the unit's bills before this period (high-consumption average), when read. */
   previous?: (number | null)[] | null;
+  /** Under a business zone: the part's bands, demand and power factor (business.ts). */
+  business?: PlannedUsage;
 }
 
 /** A station to bill: its units, or why reading them failed. */
@@ -216,16 +219,28 @@ function unitDraft(
 ): UnitBillDraft {
   const { period, bounds } = run;
   const { stored } = priced;
-  const computed = computePartBill(
+  const offset = clockOf(run.deps).offsetMinutes();
+  const partBill = computePartBill(
     priced.versions,
     u.energy!,
-    { text: period.text, ...bounds, offsetMinutes: clockOf(run.deps).offsetMinutes() },
+    { text: period.text, ...bounds, offsetMinutes: offset },
     u.part ?? bounds,
   );
   const high = highConsumptionOf(priced.zone, period, u.energy!, u.previous ?? null);
-  const last = computed.parts[computed.parts.length - 1];
+  const last = partBill.parts[partBill.parts.length - 1];
   const used = priced.versions.filter((v) =>
-    computed.parts.some((p) => p.applies_from === v.applies_from)
+    partBill.parts.some((p) => p.applies_from === v.applies_from)
+  );
+  // A business zone prices the part by its bands and demand (the version at the part's end).
+  const atEnd = used.find((v) => v.applies_from === last.applies_from)!.zone;
+  const computed = businessBillOf(
+    atEnd,
+    u.business,
+    u.energy!,
+    period.text,
+    u.part ?? bounds,
+    offset,
+    partBill,
   );
   return buildUnitBill(
     {

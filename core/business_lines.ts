@@ -1,0 +1,66 @@
+/**
+ * The lines a business bill adds to its details (issue 34), as the tenant's bill card, the
+ * report page and the unit PDF show them (through core/reports.ts `factLines`): kWh and cost
+ * per band, the demand peaks and when they happened, the distribution and capacity charges,
+ * the low-tension 2 %, the power factor with its percentage, and what was estimated.
+ */
+import type { BusinessDetails } from "./business_bill.ts";
+import { BANDS } from "./tou.ts";
+
+type Translate = (key: string, params?: Record<string, string | number>) => string;
+
+/** What a line is about (also its test id). */
+export type BusinessLineKind =
+  | `band-${typeof BANDS[number]}`
+  | "demand-max"
+  | "demand-punta"
+  | "distribution"
+  | "capacity"
+  | "low-tension"
+  | "power-factor"
+  | "business-estimated";
+
+/** One line: its kind and its text. */
+interface BusinessLine {
+  kind: BusinessLineKind;
+  text: string;
+}
+
+/** The lines of `b`; `money` formats cents. */
+export function businessLines(
+  t: Translate,
+  b: BusinessDetails,
+  money: (cents: number) => string,
+): BusinessLine[] {
+  const B = (k: string, p?: Record<string, string | number>) => t(`business_tariff.bill.${k}`, p);
+  const out: BusinessLine[] = BANDS.map((band) => ({
+    kind: `band-${band}` as const,
+    text: `${B(`bands.${band}`)} · ${b.bands[band].kwh} kWh × ${b.bands[band].price} = ${
+      money(b.bands[band].cost)
+    }`,
+  }));
+  const peak = (label: string, p: BusinessDetails["demand"]["max"]) =>
+    `${B(label)}: ${p.local ? B("at", { kw: p.kw, when: p.local }) : `${p.kw} kW`}`;
+  out.push({ kind: "demand-max", text: peak("demand_max", b.demand.max) });
+  out.push({ kind: "demand-punta", text: peak("demand_punta", b.demand.punta) });
+  for (const k of ["distribution", "capacity"] as const) {
+    const c = b[k];
+    if (c) out.push({ kind: k, text: `${B(k, { kw: c.kw, price: c.price })} = ${money(c.cost)}` });
+  }
+  if (b.low_tension !== null) {
+    out.push({ kind: "low-tension", text: `${B("low_tension")} = ${money(b.low_tension)}` });
+  }
+  const pf = b.power_factor;
+  if (pf) {
+    const text = B(pf.kind === "bonus" ? "pf_bonus" : "pf_surcharge", {
+      factor: pf.factor,
+      percent: pf.percent,
+    });
+    out.push({ kind: "power-factor", text: `${text} = ${money(pf.amount)}` });
+  }
+  if (b.estimated?.length) {
+    const parts = b.estimated.map((p) => B(`estimated_parts.${p}`)).join(", ");
+    out.push({ kind: "business-estimated", text: B("estimated", { parts }) });
+  }
+  return out;
+}

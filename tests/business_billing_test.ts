@@ -1,0 +1,137 @@
+/**
+ * A unit of a GDMTH zone billed from its own 15-minute readings in the real SQLite store:
+ * energy per time band, demand peaks and when they happened, the power factor surcharge; a
+ * unit with a day of missing data says its bands were estimated.
+ */
+import assert from "node:assert/strict";
+import { call, testsWith } from "./_helpers.ts";
+import { billingWorld, unitBillOf } from "./_billing_world.ts";
+import { runBilling } from "../services/billing/mod.ts";
+import type { Sample } from "../db/telemetry/mod.ts";
+
+const at = (local: string) => Date.parse(`${local}:00-06:00`);
+const Q = 900_000;
+
+/** GDMTH Golfo Norte, January 2026 prices (the tariff reference), PF 90 % threshold. */
+const GDMTH = {
+  tariff_type: "industrial" as const,
+  enable_levels: false,
+  industrial_tariff: true,
+  base_tariff: 502.03,
+  tax_percentage: 16,
+  tou_schedule: "cfe_central",
+  price_base: 1.0222,
+  price_intermedia: 1.5867,
+  price_punta: 1.7219,
+  distribution_enabled: true,
+  distribution_price: 57.74,
+  capacity_enabled: true,
+  capacity_price: 401.78,
+  capacity_floor_percentage: 70,
+  power_factor_enabled: true,
+};
+
+/**
+ * January 2026 of a meter: one reading in the middle of every quarter hour, 40 kW but 66.2 kW
+ * once in punta (Wednesday the 14th, 19:00) and 70 kW on Sunday the 4th at noon, apparent
+ * power at a power factor of 85 %; the counter grows by each quarter's kWh. `skip`: a local
+ * day without any reading (the counter still counts across it).
+ */
+function january(serial: string, skip?: string): Sample[] {
+  const from = at("2026-01-01T00:00");
+  const out: Sample[] = [{ serial, ts: from - Q / 2, values: { total_energy_kwh: 1000 } }];
+  let counter = 1000;
+  for (let ts = from; ts < at("2026-02-01T00:00"); ts += Q) {
+    const kw = ts === at("2026-01-14T19:00") ? 66.2 : ts === at("2026-01-04T12:00") ? 70 : 40;
+    counter = Math.round((counter + kw / 4) * 1000) / 1000;
+    if (skip && ts >= at(`${skip}T00:00`) && ts < at(`${skip}T00:00`) + 86_400_000) continue;
+    out.push({
+      serial,
+      ts: ts + Q / 2,
+      values: {
+        total_energy_kwh: counter,
+        total_power: kw * 1000,
+        total_apparent_power: kw * 1000 / 0.85,
+      },
+    });
+  }
+  return out;
+}
+
+const test = testsWith(
+  () => billingWorld({ now: Date.parse("2026-02-13T18:00:00Z"), zone: GDMTH }),
+  (w) => w.t.close(),
+);
+
+test("a GDMTH unit is billed per band, on its 15-minute demand peaks, with its power factor", async (w) => {
+  w.t.deps.telemetry.write([...january("SIM-A"), ...january("SIM-B", "2026-01-20")]);
+  await w.t.deps.telemetry.flush();
+  const res = await runBilling(w.t.deps, w.zoneId, "2026-01");
+  assert.deepEqual(res.failures, []);
+  const bill = await unitBillOf(w, "2026-01", "unit_1");
+  const b = bill.calculation_details.business!;
+  // 21 weekdays, 5 Saturdays, 4 Sundays and New Year's Day: base 256 h, intermedia 394 h,
+  // punta 94 h at 40 kW, plus the quarter hours of the two peaks.
+  assert.deepEqual(b.bands, {
+    base: { kwh: 10_247.5, price: 1.0222, cost: 1_047_499 }, // 10,474.9945
+    intermedia: { kwh: 15_760, price: 1.5867, cost: 2_500_639 },
+    punta: { kwh: 3_766.55, price: 1.7219, cost: 648_562 },
+  });
+  assert.equal(bill.energy_consumption, 29_774.05);
+  assert.equal(bill.energy_cost, 1_047_499 + 2_500_639 + 648_562);
+  assert.deepEqual(b.demand.max, { kw: 70, at: at("2026-01-04T12:00"), local: "2026-01-04 12:00" });
+  assert.deepEqual(b.demand.punta, {
+    kw: 66.2,
+    at: at("2026-01-14T19:00"),
+    local: "2026-01-14 19:00",
+  });
+  assert.deepEqual(b.distribution, { kw: 70, price: 57.74, cost: 404_180 });
+  assert.deepEqual(b.capacity, { kw: 66.2, price: 401.78, cost: 2_659_784 });
+  const before = 50_203 + 1_047_499 + 2_500_639 + 648_562 + 404_180 + 2_659_784;
+  assert.deepEqual(b.power_factor, {
+    factor: 85,
+    kind: "surcharge",
+    percent: 3.5,
+    amount: Math.round(before * 0.035),
+  });
+  assert.equal(bill.compensation_cost, 404_180 + 2_659_784 + Math.round(before * 0.035));
+  assert.equal(
+    bill.total_cost,
+    bill.base_tariff + bill.energy_cost + bill.compensation_cost + bill.tax_cost,
+  );
+  assert.equal(b.estimated, undefined);
+  assert.equal(bill.is_finalized, true);
+
+  // A day without readings: the counter's kWh is still billed, split in the measured shares.
+  const gap = await unitBillOf(w, "2026-01", "unit_2");
+  const g = gap.calculation_details.business!;
+  assert.equal(gap.energy_consumption, 29_774.05);
+  assert.equal(
+    Math.round((g.bands.base.kwh + g.bands.intermedia.kwh + g.bands.punta.kwh) * 1000) / 1000,
+    29_774.05,
+  );
+  assert.deepEqual(g.estimated, ["bands"]);
+  assert.deepEqual(g.demand.punta, {
+    kw: 66.2,
+    at: at("2026-01-14T19:00"),
+    local: "2026-01-14 19:00",
+  });
+});
+
+test("the tenant's bill card shows kWh per band, the demand and when, and the power factor", async (w) => {
+  w.t.deps.telemetry.write(january("SIM-A"));
+  await w.t.deps.telemetry.flush();
+  await runBilling(w.t.deps, w.zoneId, "2026-01");
+  // Tenant A reads Spanish.
+  const res = await call(w.t, "GET", "/user/billing?period=2026-01", {
+    cookie: `token=${w.tenantTokens[0]}`,
+  });
+  assert.equal(res.status, 200);
+  const page = (await res.text()).replaceAll("&#x27;", "'");
+  assert.match(page, /Punta · 3766\.55 kWh × 1\.7219 = \$6,485\.62 MXN/);
+  assert.match(page, /Base · 10247\.5 kWh × 1\.0222 = \$10,474\.99 MXN/);
+  assert.match(page, /Demanda en punta: 66\.2 kW el 2026-01-14 19:00/);
+  assert.match(page, /Demanda máxima: 70 kW el 2026-01-04 12:00/);
+  assert.match(page, /Capacidad \(66\.2 kW × 401\.78\) = \$26,597\.84 MXN/);
+  assert.match(page, /Factor de potencia 85 %: recargo 3\.5 %/);
+});

@@ -93,7 +93,8 @@ export type Form = Record<string, string | string[]>;
  * {@link BodyTooLarge} past `limit` bytes.
  */
 export async function readForm(c: Context, limit = MAX_BODY): Promise<Form> {
-  const out: Form = {};
+  // No prototype: a field named `constructor`, `toString` or `__proto__` is a field like any other.
+  const out: Form = Object.create(null);
   const text = await readText(c, limit);
   if (text === undefined) return out;
   const type = c.req.header("content-type") ?? "";

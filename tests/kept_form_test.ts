@@ -169,3 +169,18 @@ Deno.test("an account keeps one form at a time: a newer late post replaces the o
     t.close();
   }
 });
+
+Deno.test("a late post whose fields are named like an object's own (constructor, toString) is kept, never a 500", async () => {
+  const t = await testApp();
+  try {
+    const me = await account(t, "user", { email: "kept@test.mx" });
+    const post = await call(t, "POST", "/user/settings", {
+      cookie: await expiredCookie(t, me.user),
+      form: { ...settingsForm("Con Campos Raros"), constructor: "x", toString: "y" },
+    });
+    assert.equal(post.status, 303);
+    assert.ok(cookieFrom(post, "kept_form"), "its text fields are kept");
+  } finally {
+    t.close();
+  }
+});

@@ -197,3 +197,18 @@ export function covers(scope: AlertScope, m: MeterPlace): boolean {
       return m.serial.toUpperCase() === scope.serial.toUpperCase();
   }
 }
+
+/** The alert list's query (API and page). */
+export const alertsQuerySchema = z.object({
+  state: z.enum(["active", "resolved", "all"]).default("all"),
+  template: z.enum(ALERT_TEMPLATES).optional(),
+  station_id: z.coerce.number().int().positive().optional(),
+  device_id: z.coerce.number().int().positive().optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(25),
+});
+/** A validated alert list query. */
+export type AlertsQuery = z.infer<typeof alertsQuerySchema>;
+
+/** The body of an acknowledgement. */
+export const ackInputSchema = z.object({ note: z.string().max(500).default("") });

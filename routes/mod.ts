@@ -13,6 +13,7 @@ import { legalRoutes } from "./legal.tsx";
 import { passwordResetRoutes } from "./password_reset.tsx";
 import { userApiRoutes } from "./api/users.ts";
 import { notificationApiRoutes } from "./api/notifications.ts";
+import { alertApiRoutes } from "./api/alerts.ts";
 import { deviceApiRoutes } from "./api/devices.ts";
 import { mqttConnectionApiRoutes } from "./api/mqtt_connection.ts";
 import { certificateApiRoutes } from "./api/certificates.ts";
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/logging", logging);
   app.route("/api/users", userApiRoutes(deps));
   app.route("/api/notifications", notificationApiRoutes(deps));
+  app.route("/api/alerts", alertApiRoutes(deps));
   app.route("/api/devices", deviceApiRoutes(deps));
   app.route("/api/devices", mqttConnectionApiRoutes(deps));
   app.route("/api/devices", certificateApiRoutes(deps));

@@ -19,6 +19,12 @@ export interface Verdict {
 }
 
 const PHASES = ["a", "b", "c"] as const;
+/** The keys judged, spelled once (this runs for every reading and rule). */
+const VOLTAGES = PHASES.map((ph) => `phase_${ph}_voltage` as const);
+const POWERS: readonly MeasurementKey[] = [
+  "total_power",
+  ...PHASES.map((ph) => `phase_${ph}_power` as const),
+];
 /** Below this a phase's voltage is absent (a lost phase, not a low voltage). */
 const NO_VOLTAGE = 5;
 /** A phase above this carries voltage. */
@@ -39,10 +45,11 @@ export function judge(rule: AlertRule, v: ReadingValues): Verdict | null {
       const m = p.nominal_v * 0.02;
       let worst: Verdict | null = null;
       let allInside = true;
-      for (const ph of PHASES) {
-        const key = `phase_${ph}_voltage` as const;
+      let seen = false;
+      for (const key of VOLTAGES) {
         const x = v[key];
         if (x === undefined || x < NO_VOLTAGE) continue;
+        seen = true;
         const off = Math.max(lo - x, x - hi);
         if (off > 0 && (worst === null || off > Math.max(lo - worst.value!, worst.value! - hi))) {
           worst = { state: "bad", value: x, key };
@@ -50,26 +57,29 @@ export function judge(rule: AlertRule, v: ReadingValues): Verdict | null {
         if (x < lo + m || x > hi - m) allInside = false;
       }
       if (worst) return worst;
-      const seen = PHASES.some((ph) => (v[`phase_${ph}_voltage`] ?? 0) >= NO_VOLTAGE);
       if (!seen) return null;
       return { state: allInside ? "good" : "hold" };
     }
     case "phase_lost": {
-      const known = PHASES.flatMap((ph) => {
-        const key = `phase_${ph}_voltage` as const;
-        return v[key] === undefined ? [] : [{ key, x: v[key]! }];
-      });
-      if (known.length < 2) return null;
-      if (!known.some((k) => k.x >= CARRIES_VOLTAGE)) return null; // the whole supply is off
-      const lost = known.find((k) => k.x < NO_VOLTAGE);
-      if (lost) return { state: "bad", value: lost.x, key: lost.key };
-      return { state: known.every((k) => k.x >= CARRIES_VOLTAGE) ? "good" : "hold" };
+      let known = 0;
+      let carrying = 0;
+      let lost: MeasurementKey | null = null;
+      for (const key of VOLTAGES) {
+        const x = v[key];
+        if (x === undefined) continue;
+        known++;
+        if (x >= CARRIES_VOLTAGE) carrying++;
+        else if (x < NO_VOLTAGE) lost ??= key;
+      }
+      if (known < 2 || carrying === 0) return null; // the whole supply is off: no phase loss
+      if (lost) return { state: "bad", value: v[lost], key: lost };
+      return { state: carrying === known ? "good" : "hold" };
     }
     case "reverse_power": {
       let min: { x: number; key: MeasurementKey } | null = null;
-      for (const key of ["total_power", ...PHASES.map((ph) => `phase_${ph}_power` as const)]) {
-        const x = v[key as MeasurementKey];
-        if (x !== undefined && (min === null || x < min.x)) min = { x, key: key as MeasurementKey };
+      for (const key of POWERS) {
+        const x = v[key];
+        if (x !== undefined && (min === null || x < min.x)) min = { x, key };
       }
       if (!min) return null;
       if (min.x < -p.tolerance_w) return { state: "bad", value: min.x, key: min.key };

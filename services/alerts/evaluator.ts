@@ -26,8 +26,8 @@ export class AlertEvaluator {
   #deps: Deps;
   #rules: AlertRule[] = [];
   #places = new Map<string, MeterPlace>();
-  /** The rules covering a meter (by uppercased serial), worked out on its first sample. */
-  #bySerial = new Map<string, AlertRule[]>();
+  /** The rules covering a meter with its watches (by serial as ingest names it), worked out on its first sample. */
+  #bySerial = new Map<string, { rule: AlertRule; watch: Watch }[]>();
   #watches = new Map<string, Watch>();
   /** Rule and serial of the alerts unresolved when last read. */
   #open = new Set<string>();
@@ -57,7 +57,16 @@ export class AlertEvaluator {
     const open = new Set(
       (await activeAlerts(kv)).map((e) => `${e.value.rule_id}|${e.value.subject}`),
     );
-    // Watches are kept (a run under way goes on) but follow the store on whether it is open.
+    this.load(rules, places, open);
+    this.#revision = rev;
+  }
+
+  /**
+   * Uses these reading rules, meter places (by uppercased serial) and unresolved alerts (rule
+   * id|serial) from now on. Watches are kept (a run under way goes on) but follow the store on
+   * whether their alert is open.
+   */
+  load(rules: AlertRule[], places: Map<string, MeterPlace>, open: Set<string>): void {
     const ids = new Set(rules.map((r) => r.id));
     for (const [id, w] of this.#watches) {
       if (!ids.has(id.slice(0, id.indexOf("|")))) this.#watches.delete(id);
@@ -67,29 +76,33 @@ export class AlertEvaluator {
     this.#rules = rules;
     this.#places = places;
     this.#bySerial.clear();
-    this.#revision = rev;
   }
 
   /** Judges a batch of samples (ingest's hook: synchronous, never throws, no I/O). */
   samples = (batch: readonly Sample[]): void => {
     if (this.#rules.length === 0) return;
     for (const s of batch) {
-      const serial = s.serial.toUpperCase();
-      let rules = this.#bySerial.get(serial);
-      if (rules === undefined) {
-        const place = this.#places.get(serial);
-        rules = place ? this.#rules.filter((r) => covers(r.scope, place)) : [];
-        this.#bySerial.set(serial, rules);
-      }
-      for (const r of rules) {
-        const id = `${r.id}|${serial}`;
-        let w = this.#watches.get(id);
-        if (!w) this.#watches.set(id, w = newWatch(this.#open.has(id)));
-        const t = step(w, judge(r, s.values), s.ts, r.params.minutes);
-        if (t) this.#write(r, serial, t);
+      let pairs = this.#bySerial.get(s.serial);
+      if (pairs === undefined) this.#bySerial.set(s.serial, pairs = this.#pairsOf(s.serial));
+      for (const p of pairs) {
+        const t = step(p.watch, judge(p.rule, s.values), s.ts, p.rule.params.minutes);
+        if (t) this.#write(p.rule, s.serial.toUpperCase(), t);
       }
     }
   };
+
+  /** The rules covering a meter, each with its watch. */
+  #pairsOf(serial: string): { rule: AlertRule; watch: Watch }[] {
+    const up = serial.toUpperCase();
+    const place = this.#places.get(up);
+    if (!place) return [];
+    return this.#rules.filter((r) => covers(r.scope, place)).map((rule) => {
+      const id = `${rule.id}|${up}`;
+      let watch = this.#watches.get(id);
+      if (!watch) this.#watches.set(id, watch = newWatch(this.#open.has(id)));
+      return { rule, watch };
+    });
+  }
 
   #write(rule: AlertRule, serial: string, t: Transition): void {
     const place = this.#places.get(serial)!;

@@ -33,6 +33,7 @@ import { loggingRoutes } from "./api/logging.ts";
 import { adminRoutes } from "./admin.tsx";
 import { adminPaymentRoutes } from "./admin_payments.tsx";
 import { adminMessageRoutes } from "./admin_messages.tsx";
+import { adminAlertRoutes } from "./admin_alerts.tsx";
 import { customerRoutes } from "./customer.tsx";
 import { tenantRoutes } from "./tenant.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/notifications", notificationPageRoutes(deps));
   app.route("/admin/payments", adminPaymentRoutes(deps));
   app.route("/admin/messages", adminMessageRoutes(deps));
+  app.route("/admin/alerts", adminAlertRoutes(deps));
   app.route("/admin/finances", adminFinanceRoutes(deps));
   app.route("/admin", adminRoutes(deps));
   app.route("/customer/billing", customerBillingRoutes(deps));

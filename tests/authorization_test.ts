@@ -1040,6 +1040,25 @@ const ROUTES: Row[] = [
   { method: "POST", route: "/api/webhooks/openpay", expect: everyone(401) },
   { method: "GET", route: "/admin/payments", expect: page("admin") },
   { method: "GET", route: "/admin/messages", expect: page("admin") },
+  { method: "GET", route: "/admin/alerts", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/alerts/rules",
+    body: () => ({ form: { template: "phase_lost" } }),
+    expect: page("admin", 303, "/admin/alerts?done=rules.created"),
+  },
+  ...[
+    "/admin/alerts/:id/acknowledge",
+    "/admin/alerts/:id/resolve",
+    "/admin/alerts/rules/:id/delete",
+  ]
+    .map((route): Row => ({
+      method: "POST",
+      route,
+      path: () => route.replace(":id", "none"),
+      body: () => ({ form: {} }),
+      expect: page("admin", 404),
+    })),
   {
     method: "POST",
     route: "/admin/messages/resend",

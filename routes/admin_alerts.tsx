@@ -27,7 +27,8 @@ import { clockOf } from "../services/platform/clock.ts";
 import { formatter } from "../core/format.ts";
 
 /** A form's back page: a path of the portal only. */
-const backOf = (v: string) => /^\/admin\/(stations|sensors)\/\d+$/.test(v) ? v : "/admin/alerts";
+const backOf = (v: string) =>
+  /^\/admin\/devices\/station\/\d+(\/sensor\/\d+)?\/data$/.test(v) ? v : "/admin/alerts";
 
 /** Routes under /admin/alerts. */
 export function adminAlertRoutes(deps: Deps): Hono<AppEnv> {

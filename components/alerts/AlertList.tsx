@@ -60,7 +60,7 @@ export function AlertList({ t, alerts, value, offsetMinutes, actions, back }: Pr
         { label: A("columns.meter"), cell: (a) => a.subject },
         {
           label: A("columns.station"),
-          cell: (a) => <a href={`/admin/stations/${a.station_id}`}>#{a.station_id}</a>,
+          cell: (a) => <a href={`/admin/devices/station/${a.station_id}/data`}>#{a.station_id}</a>,
         },
         { label: A("columns.opened"), cell: (a) => localDateTime(a.opened_at, offsetMinutes) },
         { label: A("columns.value"), numeric: true, cell: (a) => value(a) || "—" },

@@ -11,3 +11,4 @@ export {
   rulesOf,
 } from "./actions.ts";
 export { valueText } from "./words.ts";
+export { type OpenAlertsView, openAlertsView } from "./views.ts";

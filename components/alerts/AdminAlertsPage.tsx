@@ -37,23 +37,25 @@ export function AdminAlertsPage(p: Props) {
       {p.notice && <p className="alert alert-success notice" role="status">{p.notice}</p>}
       <FormError>{p.error}</FormError>
       <Card title={A("title")}>
-        <form method="get" action="/admin/alerts" className="filters inline-form">
-          <label>
-            {A("filters.state")}{" "}
-            <select name="state" defaultValue={filter.state}>
+        <form method="get" action="/admin/alerts" className="form form-grid">
+          <div className="field">
+            <label htmlFor="alerts-state">{A("filters.state")}</label>
+            <select id="alerts-state" name="state" defaultValue={filter.state}>
               <option value="all">{A("filters.all")}</option>
               <option value="active">{A("states.open")}</option>
               <option value="resolved">{A("states.resolved")}</option>
             </select>
-          </label>{" "}
-          <label>
-            {A("filters.template")}{" "}
-            <select name="template" defaultValue={filter.template ?? ""}>
+          </div>
+          <div className="field">
+            <label htmlFor="alerts-template">{A("filters.template")}</label>
+            <select id="alerts-template" name="template" defaultValue={filter.template ?? ""}>
               <option value="">{A("filters.all")}</option>
               {ALERT_TEMPLATES.map((k) => <option key={k} value={k}>{A(`templates.${k}`)}</option>)}
             </select>
-          </label>{" "}
-          <button type="submit" className="btn btn-sm btn-secondary">{A("filters.apply")}</button>
+          </div>
+          <div className="form-actions">
+            <button type="submit" className="btn btn-sm btn-secondary">{A("filters.apply")}</button>
+          </div>
         </form>
         <AlertList
           t={t}

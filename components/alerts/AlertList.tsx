@@ -34,7 +34,13 @@ export function AlertList({ t, alerts, value, offsetMinutes, actions, back }: Pr
     <form method="post" action={`/admin/alerts/${a.id}/${what}`} className="inline-form">
       {back && <input type="hidden" name="back" value={back} />}
       {what === "acknowledge" && (
-        <input name="note" maxLength={500} placeholder={A("note")} aria-label={A("note")} />
+        <input
+          type="text"
+          name="note"
+          maxLength={500}
+          placeholder={A("note")}
+          aria-label={A("note")}
+        />
       )}
       <button type="submit" className="btn btn-sm btn-secondary">
         {A(what === "acknowledge" ? "ack" : "resolve")}

@@ -2,7 +2,8 @@
  * Alerts end to end (issue 30): a meter's Shelly frames, published to Mosquitto and to the
  * embedded broker, trip a reversed-clamp rule in ingest's path and clear it; one alert however
  * the signal flaps; the admins' mail, its repeat and the escalation to the second list with a
- * moved clock (none after the acknowledgement), and the resolution, received over SMTP.
+ * moved clock (none after the acknowledgement), and the resolution, received over SMTP; and
+ * voltage band, phase lost, power limit and power factor each tripping one alert and clearing.
  */
 import assert from "node:assert/strict";
 import { billingWorld } from "./_billing_world.ts";
@@ -157,6 +158,81 @@ for (const b of BROKERS) {
       await ing.close();
       await evaluator.stop();
       await r.stop();
+      w.t.close();
+    }
+  });
+}
+
+/** A full frame of the meter's em:0 at `ts` (s): phase voltages, active and apparent power. */
+const emFrame = (ts: number, v: [number, number, number], w: number, va: number) =>
+  JSON.stringify({
+    method: "NotifyStatus",
+    params: {
+      ts,
+      "em:0": {
+        id: 0,
+        a_voltage: v[0],
+        b_voltage: v[1],
+        c_voltage: v[2],
+        total_act_power: w,
+        total_aprt_power: va,
+      },
+    },
+  });
+
+for (const b of BROKERS) {
+  Deno.test(`each device rule through ${b.name}: one alert each while it holds, cleared when it ends`, async () => {
+    const w = await billingWorld({ now: Date.now() });
+    const evaluator = new AlertEvaluator(w.t.deps);
+    const rules = [
+      { template: "voltage_band", minutes: 1 },
+      { template: "phase_lost", minutes: 1 },
+      { template: "high_power", kw: 5, minutes: 1 },
+      { template: "low_pf", pf: 0.8, minutes: 1 },
+    ];
+    for (const json of rules) {
+      const res = await call(w.t, "POST", "/api/alerts/rules", { token: w.admin, json });
+      assert.equal(res.status, 201);
+    }
+    await evaluator.refresh();
+    const device = testSensor("SIM-A");
+    const ing = await startTestIngest(b.start, [device], { onSamples: evaluator.samples });
+    const meter = await meterClient(ing.broker.url, device, `rules-${b.name}`);
+    try {
+      await ing.ingest.ready;
+      const t0 = Math.floor(Date.now() / 1000) - 3600;
+      const send = async (i: number, v: [number, number, number], watts: number, va: number) =>
+        await meter.publishAsync(
+          `${device.prefix}/events/rpc`,
+          emFrame(t0 + i * 15, v, watts, va),
+          {
+            qos: 1,
+          },
+        );
+      // Low voltage on a, b lost, 6 kW at pf 0.6 for a minute (twice as many frames as needed).
+      for (let i = 0; i < 8; i++) await send(i, [100, 0, 127], 6000, 10_000);
+      const list = async (state: string) =>
+        (await (await call(w.t, "GET", `/api/alerts?state=${state}`, { token: w.admin })).json())
+          .alerts as { template: string; value: number; state: string }[];
+      await waitFor(async () => {
+        await evaluator.settled();
+        return (await list("active")).length === 4;
+      }, "four alerts");
+      assert.deepEqual(
+        (await list("active")).map((a) => [a.template, a.value]).sort(),
+        [["high_power", 6000], ["low_pf", 0.6], ["phase_lost", 0], ["voltage_band", 100]],
+      );
+      // Back to normal for a minute: each clears by itself; none opened twice.
+      for (let i = 8; i < 14; i++) await send(i, [127, 127, 127], 1000, 1050);
+      await waitFor(async () => {
+        await evaluator.settled();
+        return (await list("resolved")).length === 4;
+      }, "four alerts cleared");
+      assert.deepEqual(await list("active"), []);
+    } finally {
+      await meter.endAsync();
+      await ing.close();
+      await evaluator.stop();
       w.t.close();
     }
   });

@@ -16,6 +16,7 @@ import { startDemoMeters } from "./services/demo_devices.ts";
 import { createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/_deps.ts";
 import { startMqtt } from "./services/devices/mqtt_runtime.ts";
+import { startAlertTimer } from "./services/alerts/mod.ts";
 import { CertificateAuthorityError } from "./services/platform/pki.ts";
 import { openStores, SchemaTooNew, TelemetryStoreRefused } from "./services/platform/stores.ts";
 import {
@@ -145,6 +146,7 @@ async function main() {
   const sweep = setInterval(runSweep, 3_600_000);
   // Charges still in progress are asked about (a lost webhook still ends right) and expired:
   // at start-up, then on the store's five-minute schedule.
+  const alertTimer = startAlertTimer(deps);
   const reconcile = startReconciliation(deps, {
     onSweep: (r) => {
       if (r.paid + r.expired + r.unknown > 0) log.log("info", "payments reconciled", { ...r });
@@ -204,6 +206,7 @@ async function main() {
   backups.stop();
   clearInterval(sweep);
   await reconcile.stop();
+  await alertTimer.stop();
   await messages.stop();
   await webhooksStop();
   await localOpenpay?.sandbox.stop();

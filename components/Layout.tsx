@@ -35,6 +35,7 @@ function navFor(role: User["role"], t: Translate): NavItem[] {
         ],
       },
       { href: "/admin/finances", label: t("layout.nav.finances"), icon: "wallet" },
+      { href: "/admin/alerts", label: t("alerts.title"), icon: "activity" },
       { href: "/admin/stats", label: t("layout.nav.system_health"), icon: "activity" },
       { href: "/admin/settings", label: t("layout.nav.settings"), icon: "settings" },
     ];

@@ -19,6 +19,7 @@ export const MESSAGE_KINDS = [
   "password_reset",
   "password_changed",
   "email_changed",
+  "alert",
 ] as const;
 /** A kind of message. */
 export type MessageKind = typeof MESSAGE_KINDS[number];
@@ -39,6 +40,7 @@ export const OPTIONAL_KINDS: Readonly<Partial<Record<MessageKind, boolean>>> = {
   meter_offline: true,
   reconciliation_failed: true,
   failed_digest: false,
+  alert: true,
 };
 
 /** A person's choices: a kind → on or off, and WhatsApp opted in or not. */

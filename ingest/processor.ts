@@ -77,6 +77,8 @@ export interface ProcessorDeps {
   log?: IngestLog;
   /** The clock (epoch ms). */
   now?: () => number;
+  /** Handed each batch of samples given to the store (alert rules); must be quick, not throw. */
+  onSamples?: (samples: readonly Sample[]) => void;
 }
 
 /** The counters plus how many devices are tracked and in which state. */
@@ -128,6 +130,7 @@ export class IngestProcessor {
   #committing: Promise<void> = Promise.resolve();
   /** Batches the store refused (see `writePending`). */
   #refusedBatches = 0;
+  #onSamples: ProcessorDeps["onSamples"];
 
   constructor(deps: ProcessorDeps, limits: Partial<IngestLimits> = {}) {
     const given = limits as Record<string, unknown>;
@@ -141,6 +144,7 @@ export class IngestProcessor {
     this.#store = deps.store;
     this.#log = deps.log ?? SILENT_LOG;
     this.#now = deps.now ?? Date.now;
+    this.#onSamples = deps.onSamples;
     this.#throttled = throttledLog(this.#log, this.limits.logIntervalMs, this.#now);
     this.#cache = new DeviceCache(deps.directory, {
       knownTtlMs: this.limits.knownTtlMs,
@@ -319,6 +323,12 @@ export class IngestProcessor {
     this.#pending = [];
     this.#batch++;
     const now = this.#now();
+    try {
+      // Judged before the store takes the batch (its writer may hand the array on).
+      this.#onSamples?.(batch);
+    } catch (error) {
+      this.#error("internal", error, { call: "onSamples" });
+    }
     try {
       this.#store.write(batch);
       this.#stats.stored(batch.length, now);

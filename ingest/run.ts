@@ -5,7 +5,7 @@
  * 15 seconds (when given the KV), and stops cleanly. Used by
  * `scripts/ingest.ts` (ingest as its own process) and by `main.ts` (inside the portal).
  */
-import type { TelemetryStore } from "../db/telemetry/mod.ts";
+import type { Sample, TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, StatusSink } from "./contract.ts";
 import { type Ingest, type IngestOptions, startIngest } from "./subscriber.ts";
 import { type IngestLog, redactUrl } from "./_log.ts";
@@ -24,13 +24,20 @@ export interface RunIngestDeps {
    * published.
    */
   kv?: Deno.Kv;
+  /** Handed each batch of samples (alert rules). */
+  onSamples?: (samples: readonly Sample[]) => void;
 }
 
 /** Where and how ingest connects (everything of `startIngest` but the deps). */
-type RunIngestSettings = Omit<IngestOptions, "directory" | "status" | "store" | "log"> & {
-  /** How often the health snapshot is published. Default 15 000. */
-  healthMs?: number;
-};
+type RunIngestSettings =
+  & Omit<
+    IngestOptions,
+    "directory" | "status" | "store" | "log" | "onSamples"
+  >
+  & {
+    /** How often the health snapshot is published. Default 15 000. */
+    healthMs?: number;
+  };
 
 /** A running ingest service. */
 export interface RunningIngest {

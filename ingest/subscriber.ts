@@ -14,7 +14,7 @@
  * past it): raise it (or 0, no limit) so a long ingest outage loses nothing.
  */
 import mqtt from "mqtt";
-import type { TelemetryStore } from "../db/telemetry/mod.ts";
+import type { Sample, TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, StatusSink } from "./contract.ts";
 import { type IngestLimits, IngestProcessor, type ProcessorStats } from "./processor.ts";
 import { type IngestLog, redactUrl, SILENT_LOG, throttledLog } from "./_log.ts";
@@ -58,6 +58,8 @@ export interface IngestOptions extends Partial<IngestLimits> {
   store: TelemetryStore;
   log?: IngestLog;
   now?: () => number;
+  /** Handed each batch of samples (alert rules; see `ProcessorDeps.onSamples`). */
+  onSamples?: (samples: readonly Sample[]) => void;
   /** How often pending samples go to the store. Default 100 ms. */
   batchMs?: number;
   /** How often the store is flushed. Default 1 000 ms. */
@@ -106,7 +108,14 @@ export function startIngest(options: IngestOptions): Ingest {
   const shared = options.shareGroup !== undefined;
   const v5 = (options.protocolVersion ?? (shared ? 5 : 4)) === 5;
   const processor = new IngestProcessor(
-    { directory: options.directory, status: options.status, store: options.store, log, now },
+    {
+      directory: options.directory,
+      status: options.status,
+      store: options.store,
+      log,
+      now,
+      onSamples: options.onSamples,
+    },
     // Each process of a shared subscription sees only some of a meter's frames.
     { ...options, overlayPartialFrames: options.overlayPartialFrames ?? !shared },
   );

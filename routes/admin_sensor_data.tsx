@@ -29,6 +29,10 @@ import {
 import { shiftMonth } from "../components/devices/sensor/format.ts";
 import { uptimeQuerySchema } from "../core/measurement_queries.ts";
 import { SensorDetail } from "../components/devices/SensorDetail.tsx";
+import { withOpenAlerts } from "../components/alerts/OpenAlerts.tsx";
+import { openAlertsView } from "../services/alerts/mod.ts";
+
+const SensorWithAlerts = withOpenAlerts(SensorDetail);
 import { testAndReturn, testConnectionSlot } from "./_mqtt_test_page.tsx";
 import { tenancyCard } from "./admin_sensor_tenancy.tsx";
 import { certificateView, renewAndReturn, verifyAndReturn } from "./_certificate_page.tsx";
@@ -124,7 +128,9 @@ async function sensorPage(deps: Deps, c: Context<SensorEnv>, refused?: MeterForm
   }
   const page = `${stationUrl(s.id)}/sensor/${x.id}/data`;
   const ip = x.config.sensor?.ip_address ?? "";
-  return renderPage(c, deps, x.name, SensorDetail, {
+  const openAlerts = await openAlertsView(deps, c.var.user, c.var.lang, { device_id: x.id }, page);
+  return renderPage(c, deps, x.name, SensorWithAlerts, {
+    openAlerts,
     locale: c.var.lang,
     sensor: {
       id: x.id,

@@ -13,6 +13,10 @@ import { attempt, Refusal } from "./_refusal.tsx";
 import type { DeviceView } from "../core/devices.ts";
 import { deleteStation, listSensorViews } from "../services/devices/mod.ts";
 import { type SensorRow, StationData } from "../components/devices/StationData.tsx";
+import { withOpenAlerts } from "../components/alerts/OpenAlerts.tsx";
+import { openAlertsView } from "../services/alerts/mod.ts";
+
+const StationWithAlerts = withOpenAlerts(StationData);
 import {
   assignmentText,
   dataUrl,
@@ -50,7 +54,16 @@ export function adminStationDataRoutes(deps: Deps): Hono<UserEnv> {
       assignment: assignmentText(t, s, x),
     }));
     const bound = new Set(sensors.map((x) => x.config.sensor?.unit_id).filter(Boolean));
-    return renderPage(c, deps, s.name, StationData, {
+    const back = `/admin/devices/station/${s.id}/data`;
+    const openAlerts = await openAlertsView(
+      deps,
+      c.var.user,
+      c.var.lang,
+      { station_id: s.id },
+      back,
+    );
+    return renderPage(c, deps, s.name, StationWithAlerts, {
+      openAlerts,
       station: {
         id: s.id,
         name: s.name,

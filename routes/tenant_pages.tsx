@@ -20,6 +20,8 @@ import {
 } from "../services/tenant/mod.ts";
 import { UNIT_TABS } from "../core/tenant_queries.ts";
 import { DashboardError, TenantDashboard } from "../components/tenant/TenantDashboard.tsx";
+import { AlertInsights } from "../components/alerts/AlertInsights.tsx";
+import { openAlertsView } from "../services/alerts/mod.ts";
 import { ConsumptionPage } from "../components/tenant/ConsumptionPage.tsx";
 import { UnitView } from "../components/tenant/UnitView.tsx";
 import { PricingError, PricingPage } from "../components/tenant/PricingPage.tsx";
@@ -44,7 +46,13 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
     let body;
     try {
       const data = await tenantDashboard(deps, user, q.chart);
-      body = <TenantDashboard t={t} user={user} data={data} offset={off} />;
+      const insights = await openAlertsView(deps, user, c.var.lang, {}, "/user");
+      body = (
+        <>
+          <TenantDashboard t={t} user={user} data={data} offset={off} />
+          <AlertInsights t={t} view={insights} />
+        </>
+      );
     } catch (e) {
       // A failing readings store is said as such (503, data unavailable), never as zeros.
       const storage = storageRefusal(e);

@@ -14,6 +14,49 @@ import { openSqliteStore } from "../db/telemetry/sqlite.ts";
 import { openTelemetry } from "../db/telemetry/open.ts";
 import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import { sensorTopicPrefix } from "../core/devices.ts";
+import {
+  type MeterPlace,
+  READING_TEMPLATES,
+  ruleInputSchema,
+  ruleOf,
+} from "../core/alert_rules.ts";
+import { AlertEvaluator } from "../services/alerts/mod.ts";
+import type { Deps } from "../services/deps.ts";
+
+/**
+ * An alert evaluator with `n` active reading rules over every simulated meter (the five
+ * templates in turn, all stations, default limits held an hour before an alert opens), on an
+ * in-memory KV where the alerts it opens are written.
+ */
+async function benchEvaluator(n: number, meters: number): Promise<AlertEvaluator> {
+  const kv = await Deno.openKv(":memory:");
+  const deps = { kv, log: { log() {} }, now: Date.now } as unknown as Deps;
+  const e = new AlertEvaluator(deps);
+  const rules = Array.from({ length: n }, (_, i) =>
+    ruleOf(
+      ruleInputSchema.parse({
+        template: READING_TEMPLATES[i % READING_TEMPLATES.length],
+        minutes: 60 + i,
+        kw: 2 + i,
+      }),
+      `bench-${i}`,
+      1,
+      0,
+    ));
+  const places = new Map<string, MeterPlace>();
+  for (let i = 1; i <= meters; i++) {
+    const serial = simIdentity(i).serial;
+    places.set(serial.toUpperCase(), {
+      serial,
+      device_id: i,
+      station_id: i,
+      zone_id: 1,
+      unit_id: null,
+    });
+  }
+  e.load(rules, places, new Set());
+  return e;
+}
 
 /** The command-line options a role reads. */
 interface RoleArgs {
@@ -25,6 +68,8 @@ interface RoleArgs {
   seconds?: string;
   prepare?: boolean;
   store?: string;
+  /** Reading alert rules judged in ingest's path (0: none). */
+  rules?: string;
 }
 
 const enc = new TextEncoder();
@@ -154,7 +199,10 @@ export async function roleIngest(args: RoleArgs) {
     ? openSqliteStore(path, { batchSize: 50_000 })
     : await openTelemetry({ sqlitePath: path });
   const status = countingStatus();
+  const rules = Number(args.rules ?? 0);
+  const alerts = rules > 0 ? await benchEvaluator(rules, meters) : null;
   const ingest = startIngest({
+    onSamples: alerts?.samples,
     url: args.url!,
     ...INGEST_CREDENTIALS,
     clientId: args["client-id"]!,

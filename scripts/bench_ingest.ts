@@ -17,7 +17,8 @@
  *   as the broker acknowledges them; everything shares the machine's cores.
  *
  * Drain mode also runs ingest with a store that keeps nothing (`ingest-nostore`), which
- * tells ingest's own cost from the SQLite store's. The SQLite store is the one the portal
+ * tells ingest's own cost from the SQLite store's, and ingest judging 20 active alert rules on
+ * every reading (`ingest-rules`, beside `ingest` with none). The SQLite store is the one the portal
  * and scripts/ingest.ts open (`openTelemetry`: writer worker, batches of 50,000 samples or
  * a second); ingest flushes it every second.
  *
@@ -52,6 +53,7 @@ const args = parseArgs({
     brokers: { type: "string", default: "mosquitto,embedded" },
     modes: { type: "string", default: "drain,live" },
     prepare: { type: "boolean", default: false },
+    rules: { type: "string", default: "0" },
     store: { type: "string", default: "sqlite" },
     "store-inline": { type: "boolean", default: false },
     runs: { type: "string", default: "3" },
@@ -155,13 +157,17 @@ async function measure(
   broker: string,
   url: string,
   mode: "drain" | "live",
-  role: "plain" | "ingest" | "ingest-nostore",
+  role: "plain" | "ingest" | "ingest-rules" | "ingest-nostore",
   meters: number,
   messages: number,
 ): Promise<Row> {
   const clientId = `bench-${role}-${mode}-${crypto.randomUUID().slice(0, 6)}`;
   const base = [
-    ...(role === "ingest-nostore" ? ["--role", "ingest", "--store", "none"] : ["--role", role]),
+    ...(role === "ingest-nostore"
+      ? ["--role", "ingest", "--store", "none"]
+      : role === "ingest-rules"
+      ? ["--role", "ingest", "--rules", "20"]
+      : ["--role", role]),
     ...(args["store-inline"] && role === "ingest" ? ["--store", "inline"] : []),
     ...["--url", url, "--client-id", clientId, "--meters", String(meters)],
   ];
@@ -288,7 +294,7 @@ async function bench() {
         for (const mode of modes) {
           // In drain mode also ingest with a store that keeps nothing: ingest's own share.
           const roles = mode === "drain"
-            ? ["plain", "ingest", "ingest-nostore"] as const
+            ? ["plain", "ingest", "ingest-rules", "ingest-nostore"] as const
             : ["plain", "ingest"] as const;
           for (const role of roles) {
             const row = {

@@ -609,6 +609,31 @@ const ROUTES: Row[] = [
   at("DELETE", "/api/users/:id", (f) => [f.victims.apiDelete.id], api(["admin"], 200)),
   at("POST", "/api/users/:id/toggle", (f) => [f.victims.apiToggle.id], api(["admin"], 200)),
 
+  // ---- alerts: read by each role within what it sees, changed by admins ---------------
+  { method: "GET", route: "/api/alerts", expect: signedInApi(200) },
+  { method: "GET", route: "/api/alerts/rules", expect: api(["admin"], 200) },
+  {
+    method: "POST",
+    route: "/api/alerts/rules",
+    body: () => ({ json: { template: "no_data" } }),
+    expect: api(["admin"], 201),
+  },
+  ...[
+    "DELETE /api/alerts/rules/:id",
+    "POST /api/alerts/:id/acknowledge",
+    "POST /api/alerts/:id/resolve",
+  ]
+    .map((r): Row => {
+      const [method, route] = r.split(" ") as [Row["method"], string];
+      return {
+        method,
+        route,
+        path: () => route.replace(":id", "none"),
+        body: () => ({ json: {} }),
+        expect: api(["admin"], 404),
+      };
+    }),
+
   // ---- notifications: each user only their own ----------------------------------------
   {
     method: "GET",
@@ -1055,6 +1080,25 @@ const ROUTES: Row[] = [
   { method: "POST", route: "/api/webhooks/openpay", expect: everyone(401) },
   { method: "GET", route: "/admin/payments", expect: page("admin") },
   { method: "GET", route: "/admin/messages", expect: page("admin") },
+  { method: "GET", route: "/admin/alerts", expect: page("admin") },
+  {
+    method: "POST",
+    route: "/admin/alerts/rules",
+    body: () => ({ form: { template: "phase_lost" } }),
+    expect: page("admin", 303, "/admin/alerts?done=rules.created"),
+  },
+  ...[
+    "/admin/alerts/:id/acknowledge",
+    "/admin/alerts/:id/resolve",
+    "/admin/alerts/rules/:id/delete",
+  ]
+    .map((route): Row => ({
+      method: "POST",
+      route,
+      path: () => route.replace(":id", "none"),
+      body: () => ({ form: {} }),
+      expect: page("admin", 404),
+    })),
   {
     method: "POST",
     route: "/admin/messages/resend",

@@ -9,6 +9,7 @@ import { isTlsUrl, portalTls } from "./provisioning.ts";
 import { loadOrCreateSecret } from "../platform/secret.ts";
 import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../../ingest/broker.ts";
 import { runIngest, type RunningIngest } from "../../ingest/run.ts";
+import { AlertEvaluator } from "../alerts/evaluator.ts";
 
 /** User name of the ingest client on the embedded broker when none is configured. */
 const INGEST_USERNAME = "portal-ingest";
@@ -84,8 +85,20 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
     : null;
   const url = config.mqtt.url ?? `mqtt://127.0.0.1:${broker!.port}`;
   const status = config.mqtt.ingest ? createStatusService(deps) : null;
+  // The reading alert rules, judged in ingest's path from rules kept in memory.
+  const alerts = status ? new AlertEvaluator(deps).start() : null;
+  await alerts?.refresh().catch((e) =>
+    log.log("warn", "alert rules not read", { error: String(e) })
+  );
   ingest = status
-    ? runIngest({ directory, status, store: deps.telemetry, log, kv: deps.kv }, {
+    ? runIngest({
+      directory,
+      status,
+      store: deps.telemetry,
+      log,
+      kv: deps.kv,
+      onSamples: alerts?.samples,
+    }, {
       url,
       ...creds,
       tls: clientTls,
@@ -105,6 +118,7 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
       // A sweep under way stops at its next commit, so that ingest ends without waiting for it.
       status?.interrupt();
       await ingest?.stop();
+      await alerts?.stop();
       await status?.close();
       await broker?.close();
     },

@@ -10,7 +10,7 @@ import { undeliverable } from "../../db/outbox.ts";
 const KINDS_OF: Record<Role, MessageKind[]> = {
   user: ["bill_finalized", "bill_reminder", "bill_overdue", "spei_reference", "payment_receipt"],
   customer: ["owner_statement"],
-  admin: ["meter_offline", "reconciliation_failed", "failed_digest"],
+  admin: ["meter_offline", "reconciliation_failed", "failed_digest", "alert"],
 };
 
 /** What the Settings form shows. */

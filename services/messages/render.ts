@@ -17,6 +17,7 @@ import { clockOf } from "../platform/clock.ts";
 import { generateReport } from "../reports/mod.ts";
 import { publicUser } from "../../db/users.ts";
 import { resetToken } from "../password_reset.ts";
+import { alertMessage } from "../alerts/words.ts";
 
 /** A worded message: the mail's pieces, its attachments, and the values of a WhatsApp template. */
 export interface Rendered {
@@ -159,5 +160,10 @@ export async function renderDelivery(
       }, "/admin/payments");
     case "failed_digest":
       return words({ count: String(d.params.count) }, "/admin/messages");
+    case "alert": {
+      const id = String(d.params.alert_id);
+      const m = await alertMessage(deps, id, String(d.params.transition), t, f);
+      return m ? words(m.values, m.link) : null;
+    }
   }
 }

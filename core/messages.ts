@@ -20,6 +20,7 @@ export const MESSAGE_KINDS = [
   "password_changed",
   "email_changed",
   "alert",
+  "zone_prices",
 ] as const;
 /** A kind of message. */
 export type MessageKind = typeof MESSAGE_KINDS[number];
@@ -41,6 +42,7 @@ export const OPTIONAL_KINDS: Readonly<Partial<Record<MessageKind, boolean>>> = {
   reconciliation_failed: true,
   failed_digest: false,
   alert: true,
+  zone_prices: true,
 };
 
 /** A person's choices: a kind → on or off, and WhatsApp opted in or not. */
@@ -66,8 +68,8 @@ export type MessageParams = Record<string, string | number>;
 export interface OutboxEvent {
   key: string;
   kind: MessageKind;
-  /** Account ids, or every active admin. */
-  to: number[] | "admins";
+  /** Account ids, every active admin, or the tenants of a zone's stations (when it is sent). */
+  to: number[] | "admins" | { zone: number };
   params: MessageParams;
 }
 
@@ -106,6 +108,19 @@ export function customerBillEvents(old: CustomerBill | null, next: CustomerBill)
     to: [next.customer_id],
     params: { bill_id: next.id },
   }];
+}
+
+/**
+ * The tenants' notice of a zone's new prices (`applies_from`: the month they apply from, or the
+ * day of a correction), once per price history entry `record`.
+ */
+export function zonePricesEvent(zone: number, applies_from: string, record: number): OutboxEvent {
+  return {
+    key: `zone_prices:${zone}:${record}`,
+    kind: "zone_prices",
+    to: { zone },
+    params: { zone_id: zone, applies_from },
+  };
 }
 
 /** The reminder of an unpaid bill, due within `REMINDER_DAYS` of `today` (`YYYY-MM-DD`). */

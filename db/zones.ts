@@ -16,6 +16,8 @@
  * The stations of a zone are not indexed here: they are the stations whose `zone_id` is the
  * zone's id (`db/devices.ts`), derived when asked.
  */
+import { zonePricesEvent } from "../core/messages.ts";
+import { stageOutboxEvent } from "./outbox.ts";
 import type { AuditStamp } from "../core/audit.ts";
 import { stageAudit } from "./audit.ts";
 import type { Zone } from "../core/zone.ts";
@@ -159,7 +161,14 @@ export async function updateZone(
         recorded_at: at,
       };
       if (replaced && !isNew && !isPriceChange(changed)) record.history = false;
-      op.set(["zone_history", id, await nextId(kv, "zone_history")], record);
+      const recordId = await nextId(kv, "zone_history");
+      op.set(["zone_history", id, recordId], record);
+      // New prices are told to the zone's tenants from the same commit (the owner's terms alone
+      // are not theirs to hear of).
+      const before = (replaced ?? versionOn(versions, from ?? today)).zone;
+      if (isPriceChange(changedVersionFields(before, zone))) {
+        stageOutboxEvent(op, zonePricesEvent(id, from ?? today, recordId));
+      }
     }
     if (audit) {
       // Before: the version this one corrects, or the one in force until the new one starts.

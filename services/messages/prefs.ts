@@ -8,7 +8,14 @@ import { undeliverable } from "../../db/outbox.ts";
 
 /** The kinds each role may receive. */
 const KINDS_OF: Record<Role, MessageKind[]> = {
-  user: ["bill_finalized", "bill_reminder", "bill_overdue", "spei_reference", "payment_receipt"],
+  user: [
+    "bill_finalized",
+    "bill_reminder",
+    "bill_overdue",
+    "spei_reference",
+    "payment_receipt",
+    "zone_prices",
+  ],
   customer: ["owner_statement"],
   admin: ["meter_offline", "reconciliation_failed", "failed_digest", "alert"],
 };

@@ -18,6 +18,7 @@ import { generateReport } from "../reports/mod.ts";
 import { publicUser } from "../../db/users.ts";
 import { resetToken } from "../password_reset.ts";
 import { alertMessage } from "../alerts/words.ts";
+import { zonePricesWords } from "./zone_prices.ts";
 
 /** A worded message: the mail's pieces, its attachments, and the values of a WhatsApp template. */
 export interface Rendered {
@@ -160,6 +161,10 @@ export async function renderDelivery(
       }, "/admin/payments");
     case "failed_digest":
       return words({ count: String(d.params.count) }, "/admin/messages");
+    case "zone_prices": {
+      const m = await zonePricesWords(deps.kv, d.params, t, f);
+      return m ? words(m.values, m.link) : null;
+    }
     case "alert": {
       const id = String(d.params.alert_id);
       const m = await alertMessage(deps, id, String(d.params.transition), t, f);

@@ -11,6 +11,7 @@
  * and the message is sent again: delivery is at least once, never lost. Every attempt of a
  * delivery carries the same Message-ID, so mail clients show one message.
  */
+import { recipientsOf } from "./recipients.ts";
 import type { Deps } from "../deps.ts";
 import {
   type Channel,
@@ -30,7 +31,7 @@ import {
   undeliverable,
 } from "../../db/outbox.ts";
 import { getMessagePrefs } from "../../db/message_prefs.ts";
-import { getUser, listUsers, type StoredUser } from "../../db/users.ts";
+import { getUser, type StoredUser } from "../../db/users.ts";
 import type { MailSender } from "./mail.ts";
 import { renderDelivery, type Rendered } from "./render.ts";
 import type { WhatsAppSender } from "./whatsapp.ts";
@@ -61,9 +62,7 @@ export async function expandEvents(deps: Deps, senders: Senders): Promise<number
     const events = await pendingEvents(deps.kv, 100);
     if (events.length === 0) return n;
     for (const e of events) {
-      const ids = e.value.to === "admins"
-        ? (await listUsers(deps.kv, "admin")).filter((u) => u.is_active).map((u) => u.id)
-        : e.value.to;
+      const ids = await recipientsOf(deps.kv, e.value.to);
       const recipients: { user_id: number; channel: Channel }[] = [];
       for (const id of ids) {
         const prefs = await getMessagePrefs(deps.kv, id);

@@ -21,6 +21,7 @@ export const MESSAGE_KINDS = [
   "email_changed",
   "alert",
   "zone_prices",
+  "owner_payments",
 ] as const;
 /** A kind of message. */
 export type MessageKind = typeof MESSAGE_KINDS[number];
@@ -43,6 +44,7 @@ export const OPTIONAL_KINDS: Readonly<Partial<Record<MessageKind, boolean>>> = {
   failed_digest: false,
   alert: true,
   zone_prices: true,
+  owner_payments: true,
 };
 
 /** A person's choices: a kind → on or off, and WhatsApp opted in or not. */

@@ -16,7 +16,7 @@ const KINDS_OF: Record<Role, MessageKind[]> = {
     "payment_receipt",
     "zone_prices",
   ],
-  customer: ["owner_statement"],
+  customer: ["owner_statement", "owner_payments"],
   admin: ["meter_offline", "reconciliation_failed", "failed_digest", "alert"],
 };
 

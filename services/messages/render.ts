@@ -19,6 +19,7 @@ import { publicUser } from "../../db/users.ts";
 import { resetToken } from "../password_reset.ts";
 import { alertMessage } from "../alerts/words.ts";
 import { zonePricesWords } from "./zone_prices.ts";
+import { ownerSummaryWords } from "./owner_summary.ts";
 
 /** A worded message: the mail's pieces, its attachments, and the values of a WhatsApp template. */
 export interface Rendered {
@@ -161,6 +162,10 @@ export async function renderDelivery(
       }, "/admin/payments");
     case "failed_digest":
       return words({ count: String(d.params.count) }, "/admin/messages");
+    case "owner_payments": {
+      const m = await ownerSummaryWords(deps, user, t, f);
+      return m ? words(m.values, m.link) : null;
+    }
     case "zone_prices": {
       const m = await zonePricesWords(deps.kv, d.params, t, f);
       return m ? words(m.values, m.link) : null;

@@ -36,6 +36,7 @@ import type { MailSender } from "./mail.ts";
 import { renderDelivery, type Rendered } from "./render.ts";
 import type { WhatsAppSender } from "./whatsapp.ts";
 import { queueFailedDigest } from "./digest.ts";
+import { queueOwnerSummaries } from "./owner_summary.ts";
 import { clockOf } from "../platform/clock.ts";
 
 /** The channels a worker sends through (a channel left out is not configured). */
@@ -190,12 +191,14 @@ export function startMessageWorker(
   let running: Promise<void> | null = null;
   let again = false;
   let digestDay = "";
-  /** The first pass of each day queues the admins' digest of failed messages. */
+  /** The first pass of each day queues the admins' digest of failed messages (and, in a new
+   * month, the owners' payment summaries). */
   const digest = async () => {
     const day = clockOf(deps).todayText();
     if (day === digestDay) return;
     digestDay = day;
     await queueFailedDigest(deps);
+    await queueOwnerSummaries(deps);
   };
   const pass = () => {
     if (running) {

@@ -25,7 +25,6 @@ import { renderBarePage } from "./_page.tsx";
 import { LoginPage } from "../components/LoginPage.tsx";
 import { RegisterPage, type RegisterValues } from "../components/RegisterPage.tsx";
 import { legalDoc } from "./legal.tsx";
-import { Refusal } from "../services/refusal.ts";
 
 /** Where to go after signing in: the asked-for page of the same role, else the home. */
 function landing(c: Context<AppEnv>, deps: Deps, role: Role, next: string | null) {

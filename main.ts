@@ -25,6 +25,7 @@ import {
   webhooksStop,
 } from "./services/payments/mod.ts";
 import { closePasswordPool } from "./services/platform/passwords.ts";
+import { startInvoiceWorker, startLocalFacturapi } from "./services/invoices/mod.ts";
 import {
   createMailSender,
   createWhatsAppSender,
@@ -64,6 +65,10 @@ async function main() {
     (line) => log.log("debug", "openpay sandbox", { line }),
   );
   if (localOpenpay) config = { ...config, openpay: localOpenpay.settings };
+  // Without FACTURAPI_KEY the local Facturapi sandbox issues test invoices ("sin validez fiscal").
+  if (!config.facturapi.key) await Deno.mkdir(config.dataDir, { recursive: true });
+  const localFacturapi = config.facturapi.key ? null : await startLocalFacturapi(config);
+  if (localFacturapi) config = { ...config, facturapi: localFacturapi.settings };
   let stores;
   try {
     stores = await openStores(config, log);
@@ -79,6 +84,7 @@ async function main() {
   const mailer = createMailSender(messageSettings);
   const whatsapp = messageSettings.whatsapp ? createWhatsAppSender(messageSettings.whatsapp) : null;
   const messages = startMessageWorker(stores.deps, { email: mailer, whatsapp });
+  const invoices = startInvoiceWorker(stores.deps, 10_000);
   const deps: AppDeps = {
     ...stores.deps,
     assets: await loadAssets(),
@@ -148,6 +154,13 @@ async function main() {
   } else {
     out(`Payments: Openpay ${config.openpay.production ? "production" : "sandbox (test mode)"}`);
   }
+  out(
+    localFacturapi
+      ? `Invoices: test mode, local Facturapi sandbox at ${localFacturapi.sandbox.url} (sin validez fiscal)`
+      : `Invoices: Facturapi ${
+        config.facturapi.key!.startsWith("sk_live_") ? "live" : "test mode"
+      }`,
+  );
 
   const app = createApp(deps);
   const ac = new AbortController();
@@ -191,6 +204,8 @@ async function main() {
   clearInterval(sweep);
   await reconcile.stop();
   await messages.stop();
+  await invoices.stop();
+  await localFacturapi?.sandbox.stop();
   await webhooksStop();
   await localOpenpay?.sandbox.stop();
   await meters?.stop();

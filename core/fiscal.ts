@@ -97,7 +97,7 @@ export function regimesFor(type: PersonType): string[] {
 }
 
 /** Whether `use` may be chosen with regime `regime`. */
-export function useAllowed(use: string, regime: string): boolean {
+export function isUseAllowed(use: string, regime: string): boolean {
   return USES[use]?.includes(regime) ?? false;
 }
 
@@ -126,7 +126,7 @@ export const fiscalSchema = z.object({
   if (!(v.tax_system in REGIMES) || !RFC_PATTERN.test(v.rfc)) return;
   if (!REGIMES[v.tax_system].includes(personTypeOf(v.rfc))) {
     ctx.addIssue({ code: "custom", path: ["tax_system"], message: "fiscal.errors.regime_person" });
-  } else if (v.use in USES && !useAllowed(v.use, v.tax_system)) {
+  } else if (v.use in USES && !isUseAllowed(v.use, v.tax_system)) {
     ctx.addIssue({ code: "custom", path: ["use"], message: "fiscal.errors.use_regime" });
   }
 });

@@ -12,7 +12,7 @@
  * For tests: {@link FacturapiSandbox.refuseTaxId} makes it refuse a receiver as the SAT's list
  * would, {@link FacturapiSandbox.delay} answers late (a timeout).
  */
-import { REGIMES, RFC_PATTERN, useAllowed } from "../../../core/fiscal.ts";
+import { isUseAllowed, REGIMES, RFC_PATTERN } from "../../../core/fiscal.ts";
 import { type CfdiItem, cfdiTotals, isCancelMotive } from "../../../core/cfdi.ts";
 import { sandboxPdf, sandboxXml } from "./documents.ts";
 import { readJsonState, writeJsonState } from "./state.ts";
@@ -82,7 +82,7 @@ function check(b: Record<string, unknown>, refused: string | null): Response | n
       "customer.tax_id",
     );
   }
-  if (typeof b.use !== "string" || !useAllowed(b.use, system)) {
+  if (typeof b.use !== "string" || !isUseAllowed(b.use, system)) {
     return error(400, "El uso de CFDI no corresponde al régimen fiscal del receptor", "use");
   }
   if (!FORMS.has(String(b.payment_form))) {

@@ -7,6 +7,7 @@ import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
 import { MessagePrefsForm, type MessagePrefsFormProps } from "./messages/MessagePrefsForm.tsx";
 import { TenantProfileSection, type TenantSectionProps } from "./settings/TenantProfileSection.tsx";
+import { FiscalCard, type FiscalCardProps } from "./settings/FiscalCard.tsx";
 
 /** Values shown in the form. */
 interface SettingsValues {
@@ -28,11 +29,13 @@ interface SettingsPageProps {
   tenant?: TenantSectionProps;
   /** The messages card (its own form); absent when the profile form is shown again with errors. */
   messages?: Omit<MessagePrefsFormProps, "t">;
+  /** The fiscal data card (issue 31): tenants and owners. */
+  fiscal?: FiscalCardProps;
 }
 
 /** Email, full name, phone, language, current/new/confirm password, Save. */
 export function SettingsPage(
-  { t, action, values, fieldErrors: fe, error, saved, tenant, messages }: SettingsPageProps,
+  { t, action, values, fieldErrors: fe, error, saved, tenant, messages, fiscal }: SettingsPageProps,
 ) {
   const pw = (id: string, auto: string) => (
     <TextField
@@ -90,6 +93,7 @@ export function SettingsPage(
         </div>
       </form>
       {tenant && <TenantProfileSection t={t} {...tenant} />}
+      {fiscal && <FiscalCard t={t} {...fiscal} />}
       {messages && <MessagePrefsForm t={t} {...messages} />}
     </>
   );

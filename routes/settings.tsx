@@ -12,6 +12,7 @@ import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
 import { messagePrefsProps, messagePrefsRoutes } from "./message_prefs.ts";
 import { tenantProfilePost, tenantSectionOf } from "./_tenant_profile.tsx";
+import { fiscalProps, fiscalRoutes } from "./settings_fiscal.tsx";
 
 /**
  * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's, a signed-in one
@@ -27,6 +28,7 @@ export function settingsRoutes(
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
   app.route("/", messagePrefsRoutes(deps, path, route));
+  app.route("/", fiscalRoutes(deps, path, route));
   const shown = z.object({ saved: pageText, messages_saved: pageText, profile_saved: pageText });
   app.get(route, queryInput(shown), async (c) => {
     const u = c.var.user;
@@ -38,6 +40,7 @@ export function settingsRoutes(
       saved: q.saved === "1",
       ...await tenantSectionOf(deps, u, path, { saved: q.profile_saved === "1" }),
       messages: await messagePrefsProps(deps, u, path, q.messages_saved === "1"),
+      ...await fiscalProps(deps, u, path, c),
     });
   });
   // A tenant's profile (spec 001, entities): its own form and section, in the tenant's area.

@@ -224,6 +224,18 @@ const areaHome = (role: Role, area: string): Row[] => [
     body: () => ({ form: { kind: "meter_offline" } }),
     expect: page(role, 303, `${area}/settings?messages_saved=1#messages`),
   },
+  // Fiscal data (issue 31): tenants and owners; an empty form is refused.
+  {
+    method: "POST",
+    route: `${area}/settings/fiscal`,
+    body: () => ({ form: {} }),
+    expect: page(role, role === "admin" ? 403 : 400),
+  },
+  {
+    method: "POST",
+    route: `${area}/settings/fiscal/remove`,
+    expect: page(role, 303, role === "admin" ? "/admin/settings" : `${area}/settings#fiscal`),
+  },
 ];
 
 const comingSoon = (role: Role, paths: string[]): Row[] =>

@@ -1027,6 +1027,44 @@ const ROUTES: Row[] = [
   { method: "POST", route: "/api/webhooks/openpay", expect: everyone(401) },
   { method: "GET", route: "/admin/payments", expect: page("admin") },
   { method: "GET", route: "/admin/messages", expect: page("admin") },
+  // Invoices (issue 31): unknown invoices are not found; a bad month is refused.
+  { method: "GET", route: "/admin/invoices", expect: page("admin") },
+  {
+    method: "GET",
+    route: "/admin/invoices/file",
+    path: () => "/admin/invoices/file?key=bill:1&format=pdf",
+    expect: page("admin", 404),
+  },
+  {
+    method: "POST",
+    route: "/admin/invoices/retry",
+    body: () => ({ form: { key: "bill:1" } }),
+    expect: page("admin", 404),
+  },
+  {
+    method: "POST",
+    route: "/admin/invoices/cancel",
+    body: () => ({ form: { key: "bill:1", motive: "02" } }),
+    expect: page("admin", 404),
+  },
+  {
+    method: "POST",
+    route: "/admin/invoices/global",
+    body: () => ({ form: { month: "2026-13" } }),
+    expect: page("admin", 400),
+  },
+  {
+    method: "GET",
+    route: "/customer/invoices/file",
+    path: () => "/customer/invoices/file?key=bill:1&format=pdf",
+    expect: page("customer", 404),
+  },
+  {
+    method: "GET",
+    route: "/user/invoices/file",
+    path: () => "/user/invoices/file?key=bill:1&format=xml",
+    expect: page("user", 404),
+  },
   {
     method: "POST",
     route: "/admin/messages/resend",

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { pay, type PaymentWorld, settled, T0, world } from "./_payment_world.ts";
 import { hook } from "./_payment_world.ts";
 import { payBill } from "./_billing_world.ts";
+import { call } from "./_helpers.ts";
 import { type FacturapiSandbox, startFacturapiSandbox } from "../services/invoices/sandbox/mod.ts";
 import {
   cancelInvoice,
@@ -366,3 +367,30 @@ Deno.test({
     assert.equal((await client.cancelInvoice(inv.id, "02")).id, inv.id);
   },
 });
+
+Deno.test("/admin/invoices lists a failure with Facturapi's message; retry; the tenant downloads the PDF", () =>
+  invoicing(async (p, f) => {
+    await fiscal(p, p.w.tenants[0], FISCAL_A);
+    f.refuseTaxId(FISCAL_A.rfc);
+    await payBill(p.w, p.billA);
+    await invoicePass(p.w.t.deps);
+    const list = await call(p.w.t, "GET", "/admin/invoices?status=failed", { token: p.w.admin });
+    assert.match(await list.text(), /bill:\d+[\s\S]*lista de RFC inscritos/);
+    f.refuseTaxId(null);
+    const retried = await call(p.w.t, "POST", "/admin/invoices/retry", {
+      token: p.w.admin,
+      form: { key: `bill:${p.billA}` },
+    });
+    assert.equal(retried.status, 303);
+    const token = p.w.tenantTokens[0];
+    const key = encodeURIComponent(`bill:${p.billA}`);
+    const pdf = await call(p.w.t, "GET", `/user/invoices/file?key=${key}&format=pdf`, { token });
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.headers.get("content-type"), "application/pdf");
+    assert.equal(new TextDecoder().decode((await pdf.bytes()).slice(0, 5)), "%PDF-");
+    const other = await call(p.w.t, "GET", `/user/invoices/file?key=${key}&format=pdf`, {
+      token: p.w.tenantTokens[1],
+    });
+    assert.equal(other.status, 404);
+    await other.body?.cancel();
+  }));

@@ -1,5 +1,5 @@
 /**
- * The owner's finances roadmap (`/customer/finances`, spec 001 section 2): nine planned
+ * The owner's finances roadmap (`/customer/finances`, spec 001 section 2): eight planned
  * features with priority and eta, the banner, the early-access and contact-support buttons (the
  * latter opens the contact dialog) and the Available Now section. Static.
  */
@@ -11,7 +11,6 @@ const ROADMAP = [
   ["cash_flow_dashboard", "high", "coming_soon"],
   ["tenant_payment_tracking", "high", "coming_soon"],
   ["profit_loss_statements", "high", "coming_soon"],
-  ["electronic_invoicing", "high", "coming_soon"],
   ["tax_reports", "high", "coming_soon"],
   ["revenue_forecasting", "medium", "future_release"],
   ["expense_management", "medium", "future_release"],
@@ -20,10 +19,12 @@ const ROADMAP = [
 ] as const;
 
 /** What the owner has already, with where it is. */
-const AVAILABLE = [["current_billing", "/customer/billing"], [
-  "basic_analytics",
-  "/customer",
-]] as const;
+const AVAILABLE = [
+  ["current_billing", "/customer/billing"],
+  ["basic_analytics", "/customer"],
+  // Issue 31: CFDI invoices through Facturapi, with the owner's fiscal data in Settings.
+  ["electronic_invoicing", "/customer/settings#fiscal"],
+] as const;
 
 const TONE = { high: "red", medium: "yellow", low: "grey" } as const;
 

@@ -26,6 +26,7 @@ import {
   webhooksStop,
 } from "./services/payments/mod.ts";
 import { closePasswordPool } from "./services/platform/passwords.ts";
+import { startInvoiceWorker, startLocalFacturapi } from "./services/invoices/mod.ts";
 import {
   createMailSender,
   createWhatsAppSender,
@@ -79,11 +80,17 @@ async function main() {
     (line) => log.log("debug", "openpay sandbox", { line }),
   );
   if (localOpenpay) stores.deps.config = config = { ...config, openpay: localOpenpay.settings };
+  // Without FACTURAPI_KEY the local Facturapi sandbox issues test invoices ("sin validez fiscal").
+  const localFacturapi = config.facturapi.key ? null : await startLocalFacturapi(config);
+  if (localFacturapi) {
+    stores.deps.config = config = { ...config, facturapi: localFacturapi.settings };
+  }
   const { telemetry } = stores.deps;
   // Messages leave through the outbox's worker: SMTP, or .eml files in the outbox folder.
   const mailer = createMailSender(messageSettings);
   const whatsapp = messageSettings.whatsapp ? createWhatsAppSender(messageSettings.whatsapp) : null;
   const messages = startMessageWorker(stores.deps, { email: mailer, whatsapp });
+  const invoices = startInvoiceWorker(stores.deps, 10_000);
   const deps: AppDeps = {
     ...stores.deps,
     assets: await loadAssets(),
@@ -163,6 +170,13 @@ async function main() {
   } else {
     out(`Payments: Openpay ${config.openpay.production ? "production" : "sandbox (test mode)"}`);
   }
+  out(
+    localFacturapi
+      ? `Invoices: test mode, local Facturapi sandbox at ${localFacturapi.sandbox.url} (sin validez fiscal)`
+      : `Invoices: Facturapi ${
+        config.facturapi.key!.startsWith("sk_live_") ? "live" : "test mode"
+      }`,
+  );
 
   const app = createApp(deps);
   const ac = new AbortController();
@@ -208,6 +222,8 @@ async function main() {
   await reconcile.stop();
   await alertTimer.stop();
   await messages.stop();
+  await invoices.stop();
+  await localFacturapi?.sandbox.stop();
   await webhooksStop();
   await localOpenpay?.sandbox.stop();
   await meters?.stop();

@@ -9,6 +9,7 @@ import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
 import { MessagePrefsForm, type MessagePrefsFormProps } from "./messages/MessagePrefsForm.tsx";
 import { TenantProfileSection, type TenantSectionProps } from "./settings/TenantProfileSection.tsx";
+import { FiscalCard, type FiscalCardProps } from "./settings/FiscalCard.tsx";
 
 /** Values shown in the form. */
 interface SettingsValues {
@@ -32,11 +33,13 @@ interface SettingsPageProps {
   messages?: Omit<MessagePrefsFormProps, "t">;
   /** The second factor's card: whether it is on and its page. */
   secondFactor?: { enabled: boolean; href: string; admin?: boolean };
+  /** The fiscal data card (issue 31): tenants and owners. */
+  fiscal?: FiscalCardProps;
 }
 
 /** Email, full name, phone, language, current/new/confirm password, Save. */
 export function SettingsPage(
-  { t, action, values, fieldErrors: fe, error, saved, tenant, messages, secondFactor }:
+  { t, action, values, fieldErrors: fe, error, saved, tenant, messages, secondFactor, fiscal }:
     SettingsPageProps,
 ) {
   const pw = (id: string, auto: string) => (
@@ -95,6 +98,7 @@ export function SettingsPage(
         </div>
       </form>
       {tenant && <TenantProfileSection t={t} {...tenant} />}
+      {fiscal && <FiscalCard t={t} {...fiscal} />}
       {messages && <MessagePrefsForm t={t} {...messages} />}
       {secondFactor && <SecondFactorCard t={t} {...secondFactor} />}
       {secondFactor?.admin && <AdminToolsCard t={t} />}

@@ -15,6 +15,7 @@ import { type ListStatus, listStatus } from "../core/bill_status.ts";
 import { readUnitBillDetails, readZoneSnapshot } from "../core/bill_details.ts";
 import { billEvents, customerBillEvents } from "../core/messages.ts";
 import { stageOutboxEvent } from "./outbox.ts";
+import { stageInvoiceEvent, stageStationInvoiceEvent } from "./invoices.ts";
 
 /** A unit bill as stored (core/bill.ts); amounts in integer cents. */
 export type StoredUnitBill = UnitBill;
@@ -248,6 +249,7 @@ export function putUnitBill(
   }
   // The messages this change causes go out from the same commit (issue 28).
   for (const event of billEvents(old, bill)) stageOutboxEvent(op, event);
+  stageInvoiceEvent(op, old, bill); // its CFDI (issue 31), from the same commit
   if (!old) {
     op.set(["unit_bill_ids", bill.id], [bill.station_id, periodOfBill(bill), slotOf(bill)]);
   }
@@ -292,6 +294,7 @@ export function putCustomerBill(
 ) {
   op.set(key, bill);
   for (const event of customerBillEvents(old, bill)) stageOutboxEvent(op, event);
+  stageStationInvoiceEvent(op, old?.is_finalized ?? false, bill);
   if (!old) op.set(["customer_bill_ids", bill.id], key.slice(1));
   const zoneBefore = old ? customerZoneKey(old) : null;
   const zoneAfter = customerZoneKey(bill);

@@ -12,6 +12,7 @@ import { renderPage } from "./_page.tsx";
 import { queryOf } from "./_validate.ts";
 import { cityText } from "./_devices.tsx";
 import { settingsRoutes } from "./settings.tsx";
+import { invoiceFileRoutes } from "./invoice_files.ts";
 import { customerInstallationRoutes } from "./customer_installations.tsx";
 import { OWNER_CHARTS, ownerDashboard } from "../services/owner/mod.ts";
 import { storageRefusal } from "../services/refusal.ts";
@@ -78,5 +79,6 @@ export function customerRoutes(deps: Deps): Hono<UserEnv> {
 
   app.route("/installations", customerInstallationRoutes(deps));
   app.route("/", settingsRoutes(deps, "/customer/settings", "/settings") as Hono<AppEnv>);
+  app.route("/", invoiceFileRoutes(deps) as Hono<AppEnv>);
   return app;
 }

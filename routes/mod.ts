@@ -37,6 +37,7 @@ import { adminRoutes } from "./admin.tsx";
 import { adminPaymentRoutes } from "./admin_payments.tsx";
 import { adminMessageRoutes } from "./admin_messages.tsx";
 import { adminAlertRoutes } from "./admin_alerts.tsx";
+import { adminInvoiceRoutes } from "./admin_invoices.tsx";
 import { customerRoutes } from "./customer.tsx";
 import { tenantRoutes } from "./tenant.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/customer-billing-overview", customerBillingApiRoutes(deps));
   app.route("/notifications", notificationPageRoutes(deps));
   app.route("/admin/payments", adminPaymentRoutes(deps));
+  app.route("/admin/invoices", adminInvoiceRoutes(deps));
   app.route("/admin/messages", adminMessageRoutes(deps));
   app.route("/admin/alerts", adminAlertRoutes(deps));
   app.route("/admin/finances", adminFinanceRoutes(deps));

@@ -15,6 +15,7 @@ import { attempt, Refusal } from "./_refusal.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
 import { messagePrefsProps, messagePrefsRoutes } from "./message_prefs.ts";
 import { tenantProfilePost, tenantSectionOf } from "./_tenant_profile.tsx";
+import { fiscalProps, fiscalRoutes } from "./settings_fiscal.tsx";
 
 /**
  * GET and POST `path` (e.g. /admin/settings); the role guard is the caller's, a signed-in one
@@ -30,6 +31,7 @@ export function settingsRoutes(
   const app = new Hono<UserEnv>();
   app.use(route, requireUser());
   app.route("/", messagePrefsRoutes(deps, path, route));
+  app.route("/", fiscalRoutes(deps, path, route));
   app.route(`${route}/second-factor`, secondFactorRoutes(deps, `${path}/second-factor`, path));
   /** The second factor's card of the page. */
   const secondFactorOf = async (u: User) => ({
@@ -39,7 +41,12 @@ export function settingsRoutes(
       admin: u.role === "admin",
     },
   });
-  const shown = z.object({ saved: pageText, messages_saved: pageText, profile_saved: pageText });
+  const shown = z.object({
+    saved: pageText,
+    messages_saved: pageText,
+    profile_saved: pageText,
+    fiscal_saved: pageText,
+  });
   app.get(route, queryInput(shown), async (c) => {
     const u = c.var.user;
     const q = c.req.valid("query");
@@ -51,6 +58,7 @@ export function settingsRoutes(
       ...await tenantSectionOf(deps, u, path, { saved: q.profile_saved === "1" }),
       messages: await messagePrefsProps(deps, u, path, q.messages_saved === "1"),
       ...await secondFactorOf(u),
+      ...await fiscalProps(deps, u, path, q.fiscal_saved === "1"),
     });
   });
   // A tenant's profile (spec 001, entities): its own form and section, in the tenant's area.

@@ -231,6 +231,18 @@ const areaHome = (role: Role, area: string): Row[] => [
     body: () => ({ form: { code: "000000" } }),
     expect: page(role, 400),
   })),
+  // Fiscal data (issue 31): tenants and owners; an empty form is refused.
+  {
+    method: "POST",
+    route: `${area}/settings/fiscal`,
+    body: () => ({ form: {} }),
+    expect: page(role, role === "admin" ? 403 : 400),
+  },
+  {
+    method: "POST",
+    route: `${area}/settings/fiscal/remove`,
+    expect: page(role, 303, role === "admin" ? "/admin/settings" : `${area}/settings#fiscal`),
+  },
 ];
 
 const comingSoon = (role: Role, paths: string[]): Row[] =>
@@ -1099,6 +1111,44 @@ const ROUTES: Row[] = [
       body: () => ({ form: {} }),
       expect: page("admin", 404),
     })),
+  // Invoices (issue 31): unknown invoices are not found; a bad month is refused.
+  { method: "GET", route: "/admin/invoices", expect: page("admin") },
+  {
+    method: "GET",
+    route: "/admin/invoices/file",
+    path: () => "/admin/invoices/file?key=bill:1&format=pdf",
+    expect: page("admin", 404),
+  },
+  {
+    method: "POST",
+    route: "/admin/invoices/retry",
+    body: () => ({ form: { key: "bill:1" } }),
+    expect: page("admin", 404),
+  },
+  {
+    method: "POST",
+    route: "/admin/invoices/cancel",
+    body: () => ({ form: { key: "bill:1", motive: "02" } }),
+    expect: page("admin", 404),
+  },
+  {
+    method: "POST",
+    route: "/admin/invoices/global",
+    body: () => ({ form: { month: "2026-13" } }),
+    expect: page("admin", 400),
+  },
+  {
+    method: "GET",
+    route: "/customer/invoices/file",
+    path: () => "/customer/invoices/file?key=bill:1&format=pdf",
+    expect: page("customer", 404),
+  },
+  {
+    method: "GET",
+    route: "/user/invoices/file",
+    path: () => "/user/invoices/file?key=bill:1&format=xml",
+    expect: page("user", 404),
+  },
   {
     method: "POST",
     route: "/admin/messages/resend",

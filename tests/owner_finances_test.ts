@@ -66,11 +66,14 @@ Deno.test("/customer/finances: billed, paid, pending and owed from the same aggr
       html.indexOf('data-testid="roadmap"'),
       html.indexOf("available-now"),
     );
-    assert.doesNotMatch(roadmap, /data-feature="(cash_flow_dashboard|tenant_payment_tracking)"/);
-    assert.equal(roadmap.match(/data-feature=/g)?.length, 7);
+    assert.doesNotMatch(
+      roadmap,
+      /data-feature="(cash_flow_dashboard|tenant_payment_tracking|electronic_invoicing)"/,
+    );
+    assert.equal(roadmap.match(/data-feature=/g)?.length, 6);
     const available = textOf(html, "available-now");
     assert.match(available, /Tenant/);
-    assert.match(textOf(html, "roadmap-banner"), /7 planned features 3 high priority/);
+    assert.match(textOf(html, "roadmap-banner"), /6 planned features 2 high priority/);
     assert.match(textOf(html, "roadmap-launch"), /Planned launch: Q1 2027 – Q2 2027/);
     assert.doesNotMatch(html, /2025/);
   } finally {

@@ -15,7 +15,6 @@ import { periodLabel } from "../../core/periods.ts";
 /** The planned features in the spec's order, with their priority and eta. */
 const ROADMAP = [
   ["profit_loss_statements", "high", "coming_soon"],
-  ["electronic_invoicing", "high", "coming_soon"],
   ["tax_reports", "high", "coming_soon"],
   ["revenue_forecasting", "medium", "future_release"],
   ["expense_management", "medium", "future_release"],
@@ -29,6 +28,8 @@ const AVAILABLE = [
   ["tenant_payment_tracking", "/customer/billing"],
   ["current_billing", "/customer/billing"],
   ["basic_analytics", "/customer"],
+  // Issue 31: CFDI invoices through Facturapi, with the owner's fiscal data in Settings.
+  ["electronic_invoicing", "/customer/settings#fiscal"],
 ] as const;
 
 const TONE = { high: "red", medium: "yellow", low: "grey" } as const;

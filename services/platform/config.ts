@@ -30,6 +30,8 @@ export interface Config {
   utcOffsetMinutes: number;
   /** The SPEI payment processor (Openpay). */
   openpay: OpenpaySettings;
+  /** Facturapi (FACTURAPI_KEY, FACTURAPI_URL; issue 31): no key runs the local sandbox. */
+  facturapi: { key: string | null; url: string; issuerZip: string | null; timeoutMs?: number };
   /** A development run (`PORTAL_ENV=development` or `--dev`): error pages show the exception. */
   development: boolean;
   /**
@@ -295,6 +297,9 @@ const envSchema = z.object({
     message: "OPENPAY_PRODUCTION must be true or false",
   }).optional().default("false"),
   OPENPAY_API_URL: urlOf("OPENPAY_API_URL", ["http", "https"]),
+  FACTURAPI_KEY: z.string().optional(),
+  FACTURAPI_URL: urlOf("FACTURAPI_URL", ["http", "https"]),
+  FACTURAPI_ZIP: z.string().regex(/^\d{5}$/, "FACTURAPI_ZIP must be 5 digits").optional(),
   OPENPAY_WEBHOOK_USER: z.string().optional().refine((v) => !v || /^[^:\s]{1,100}$/.test(v), {
     message: "OPENPAY_WEBHOOK_USER must be 1 to 100 characters without spaces or colons",
   }),
@@ -385,6 +390,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       webhookPassword: v.OPENPAY_WEBHOOK_PASSWORD || null,
     },
     ...opsSettings(v),
+    facturapi: {
+      key: v.FACTURAPI_KEY?.trim() || null,
+      url: (v.FACTURAPI_URL || "https://www.facturapi.io/v2").replace(/\/+$/, ""),
+      issuerZip: v.FACTURAPI_ZIP ?? null,
+    },
     telemetry: {
       questdbUrl: v.QUESTDB_URL || null,
       rawRetentionDays: v.RAW_RETENTION_DAYS,

@@ -15,6 +15,7 @@ import type { MailContent } from "../../core/messages_render.ts";
 import { formatter } from "../../core/format.ts";
 import { clockOf } from "../platform/clock.ts";
 import { generateReport } from "../reports/mod.ts";
+import type { ReportInput } from "../../core/report_request.ts";
 import { publicUser } from "../../db/users.ts";
 import { resetToken } from "../password_reset.ts";
 import { alertMessage } from "../alerts/words.ts";
@@ -61,6 +62,15 @@ export async function renderDelivery(
     attachments: [],
     values: Object.values(values),
   });
+  /** Attaches the PDF report `req` names, in the reader's language. */
+  const attachReport = async (out: Rendered, req: Omit<ReportInput, "language">) => {
+    const file = await generateReport(deps, publicUser(user), { ...req, language: lang });
+    out.attachments.push({
+      filename: file.filename,
+      content: file.bytes,
+      contentType: "application/pdf",
+    });
+  };
   switch (d.kind) {
     case "password_reset":
       return words(
@@ -109,17 +119,11 @@ export async function renderDelivery(
         : `/user/billing?period=${encodeURIComponent(period)}`;
       const out = words(values, link);
       if (d.kind === "bill_finalized") {
-        const file = await generateReport(deps, publicUser(user), {
+        await attachReport(out, {
           reportType: period.length > 7 ? "bimester" : "monthly",
           stationId: bill.station_id,
           unitId: bill.unit_id,
           period,
-          language: lang,
-        });
-        out.attachments.push({
-          filename: file.filename,
-          content: file.bytes,
-          contentType: "application/pdf",
         });
       }
       return out;
@@ -135,17 +139,11 @@ export async function renderDelivery(
         period: periodLabel(t, period, true),
         amount: f.money(bill.total_amount, bill.currency),
       }, `/customer/installations/${bill.station_id}`);
-      const file = await generateReport(deps, publicUser(user), {
+      await attachReport(out, {
         reportType: period.length > 7 ? "bimester_customer" : "customer",
         stationId: bill.station_id,
         unitId: null,
         period,
-        language: lang,
-      });
-      out.attachments.push({
-        filename: file.filename,
-        content: file.bytes,
-        contentType: "application/pdf",
       });
       return out;
     }

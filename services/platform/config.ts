@@ -1,7 +1,7 @@
 /** Configuration from the environment, validated at start. */
 import { z } from "zod";
 import { isIP } from "node:net";
-import { type BackupSettings, OPS_ENV, opsSettings } from "./config_ops.ts";
+import { type BackupSettings, OPS_ENV, opsSettings, wholeNumber } from "./config_ops.ts";
 
 /** The portal's configuration. */
 export interface Config {
@@ -138,20 +138,6 @@ const portSchema = (name: string, fallback: number) =>
       ctx.addIssue({
         code: "custom",
         message: `${name} must be a whole number from 1 to 65535, got "${v}"`,
-      });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-const wholeNumber = (name: string, fallback: number, min: number, max: number) =>
-  z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v === "") return fallback;
-    const n = Number(v);
-    if (!/^\d+$/.test(v) || n < min || n > max) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${name} must be a whole number from ${min} to ${max}, got "${v}"`,
       });
       return z.NEVER;
     }

@@ -14,7 +14,11 @@ export interface BackupSettings {
   keep: number;
 }
 
-const whole = (name: string, fallback: number, min: number, max: number) =>
+/**
+ * A whole-number variable from `min` to `max`, `fallback` when unset or empty; any other text
+ * refused naming the variable (every such variable of the configuration reads this way).
+ */
+export const wholeNumber = (name: string, fallback: number, min: number, max: number) =>
   z.string().optional().transform((v, ctx) => {
     if (v === undefined || v === "") return fallback;
     const n = Number(v);
@@ -31,8 +35,8 @@ const whole = (name: string, fallback: number, min: number, max: number) =>
 /** The variables, merged into the configuration's schema. */
 export const OPS_ENV = {
   BACKUP_DIR: z.string().optional(),
-  BACKUP_EVERY_HOURS: whole("BACKUP_EVERY_HOURS", 24, 1, 8760),
-  BACKUP_KEEP: whole("BACKUP_KEEP", 14, 1, 10_000),
+  BACKUP_EVERY_HOURS: wholeNumber("BACKUP_EVERY_HOURS", 24, 1, 8760),
+  BACKUP_KEEP: wholeNumber("BACKUP_KEEP", 14, 1, 10_000),
   METRICS_TOKEN: z.string().optional().refine((v) => !v || /^\S{16,}$/.test(v), {
     message: "METRICS_TOKEN must have at least 16 characters without spaces",
   }),

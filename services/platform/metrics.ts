@@ -84,26 +84,46 @@ export function createMetrics(deps: Deps): Metrics {
     registers: [registry],
   });
   const ingest = () => deps.runtime?.ingest() ?? null;
-  readCounter(
-    registry,
-    "portal_ingest_messages_received_total",
-    "MQTT messages received",
-    [],
-    () => {
-      const s = ingest();
-      return s ? [[{}, s.received]] : [];
-    },
-  );
-  readCounter(
-    registry,
-    "portal_ingest_samples_stored_total",
-    "Readings accepted and handed to the telemetry store",
-    [],
-    () => {
-      const s = ingest();
-      return s ? [[{}, s.stored]] : [];
-    },
-  );
+  const store = () => deps.telemetry.stats();
+  /** The counters without labels, each read when scraped (none while ingest is not running). */
+  const plain: [string, string, () => number | null][] = [
+    [
+      "portal_ingest_messages_received_total",
+      "MQTT messages received",
+      () => ingest()?.received ?? null,
+    ],
+    [
+      "portal_ingest_samples_stored_total",
+      "Readings accepted and handed to the telemetry store",
+      () => ingest()?.stored ?? null,
+    ],
+    [
+      "portal_telemetry_samples_written_total",
+      "Samples the telemetry store wrote",
+      () => store().samplesWritten,
+    ],
+    [
+      "portal_telemetry_batches_total",
+      "Batches the telemetry store wrote",
+      () => store().batches ?? 0,
+    ],
+    [
+      "portal_telemetry_batch_seconds_total",
+      "Seconds the telemetry store's batches took altogether (over batches_total: the mean latency)",
+      () => store().batchSeconds ?? 0,
+    ],
+    [
+      "portal_telemetry_failed_batches_total",
+      "Batches the telemetry store failed to write",
+      () => store().failedWrites ?? 0,
+    ],
+  ];
+  for (const [name, help, read] of plain) {
+    readCounter(registry, name, help, [], () => {
+      const v = read();
+      return v === null ? [] : [[{}, v]];
+    });
+  }
   readCounter(
     registry,
     "portal_ingest_messages_dropped_total",
@@ -117,34 +137,6 @@ export function createMetrics(deps: Deps): Metrics {
         s.dropped[r],
       ]);
     },
-  );
-  readCounter(
-    registry,
-    "portal_telemetry_samples_written_total",
-    "Samples the telemetry store wrote",
-    [],
-    () => [[{}, deps.telemetry.stats().samplesWritten]],
-  );
-  readCounter(
-    registry,
-    "portal_telemetry_batches_total",
-    "Batches the telemetry store wrote",
-    [],
-    () => [[{}, deps.telemetry.stats().batches ?? 0]],
-  );
-  readCounter(
-    registry,
-    "portal_telemetry_batch_seconds_total",
-    "Seconds the telemetry store's batches took altogether (over batches_total: the mean latency)",
-    [],
-    () => [[{}, deps.telemetry.stats().batchSeconds ?? 0]],
-  );
-  readCounter(
-    registry,
-    "portal_telemetry_failed_batches_total",
-    "Batches the telemetry store failed to write",
-    [],
-    () => [[{}, deps.telemetry.stats().failedWrites ?? 0]],
   );
   const gauge = (
     name: string,

@@ -97,11 +97,13 @@ export function SettingsPage(
           <button type="submit" className="btn">{t("common.save")}</button>
         </div>
       </form>
-      {tenant && <TenantProfileSection t={t} {...tenant} />}
-      {fiscal && <FiscalCard t={t} {...fiscal} />}
-      {messages && <MessagePrefsForm t={t} {...messages} />}
-      {secondFactor && <SecondFactorCard t={t} {...secondFactor} />}
-      {secondFactor?.admin && <AdminToolsCard t={t} />}
+      <div className="card-stack">
+        {tenant && <TenantProfileSection t={t} {...tenant} />}
+        {fiscal && <FiscalCard t={t} {...fiscal} />}
+        {messages && <MessagePrefsForm t={t} {...messages} />}
+        {secondFactor && <SecondFactorCard t={t} {...secondFactor} />}
+        {secondFactor?.admin && <AdminToolsCard t={t} />}
+      </div>
     </>
   );
 }

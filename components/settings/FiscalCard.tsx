@@ -40,12 +40,7 @@ export function FiscalCard({ t, ...p }: FiscalCardProps & { t: Translate }) {
     </div>
   );
   return (
-    <Card
-      title={F("title")}
-      headingId="fiscal"
-      data-testid="fiscal-data"
-      style={{ marginTop: "1.5rem" }}
-    >
+    <Card title={F("title")} headingId="fiscal" data-testid="fiscal-data">
       {p.saved && <div className="alert alert-success" role="status">{F("saved")}</div>}
       {p.error && <div className="alert alert-error" role="alert">{p.error}</div>}
       <p className="hint">{F("hint")}</p>

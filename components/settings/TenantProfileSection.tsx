@@ -86,7 +86,6 @@ export function TenantProfileSection({ t, ...p }: TenantSectionProps & { t: Tran
         title={P("title")}
         headingId="tenant-profile"
         data-testid="tenant-profile"
-        style={{ marginTop: "1.5rem" }}
       >
         {p.saved && <div className="alert alert-success" role="status">{P("saved")}</div>}
         {p.error && <div className="alert alert-error" role="alert">{p.error}</div>}

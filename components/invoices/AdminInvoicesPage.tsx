@@ -7,6 +7,7 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { StoredInvoice } from "../../services/invoices/mod.ts";
 import { CANCEL_MOTIVES } from "../../core/cfdi.ts";
 import { Card, PageHeader } from "../kit/mod.ts";
+import { formatterOf } from "../../core/format.ts";
 
 /** Props of {@link AdminInvoicesPage}. */
 export interface AdminInvoicesPageProps {
@@ -24,8 +25,8 @@ export function AdminInvoicesPage(
   { t, invoices, filter, notice, error }: AdminInvoicesPageProps & { t: Translate },
 ) {
   const I = (k: string) => t(`invoices.${k}`);
-  const money = (inv: StoredInvoice) =>
-    inv.total === null ? "—" : `${(inv.total / 100).toFixed(2)} ${inv.currency}`;
+  const f = formatterOf(t);
+  const money = (inv: StoredInvoice) => inv.total === null ? "—" : f.money(inv.total, inv.currency);
   const file = (inv: StoredInvoice, f: "pdf" | "xml") =>
     `/admin/invoices/file?key=${encodeURIComponent(inv.key)}&format=${f}`;
   return (
@@ -33,7 +34,7 @@ export function AdminInvoicesPage(
       <PageHeader title={I("title")} />
       {notice && <div className="alert alert-success" role="status">{notice}</div>}
       {error && <div className="alert alert-error" role="alert">{error}</div>}
-      <Card title={I("filter_all")}>
+      <Card title={I("title")}>
         <form method="get" action="/admin/invoices" className="form form-grid">
           <div className="field">
             <label htmlFor="status">{I("columns.status")}</label>
@@ -64,8 +65,9 @@ export function AdminInvoicesPage(
           </button>
         </form>
       </Card>
-      <div className="table-wrap">
-        <table className="table" data-testid="invoices">
+      {invoices.length === 0 && <p className="hint" data-testid="no-invoices">{I("none")}</p>}
+      <div className="table-wrap" hidden={invoices.length === 0}>
+        <table className="data" data-testid="invoices">
           <thead>
             <tr>
               {["key", "kind", "month", "total", "status", "actions"].map((c) => (

@@ -6,7 +6,7 @@
  */
 // First: it chooses React's production build before anything loads React.
 import "./services/platform/react_build.ts";
-import { sweepOverdue } from "./services/billing/mod.ts";
+import { startOverdueSweep } from "./services/billing/mod.ts";
 import { ConfigError, loadConfig } from "./services/platform/config.ts";
 import { loadAssets } from "./components/assets.ts";
 import { createLogger } from "./services/platform/log.ts";
@@ -144,16 +144,14 @@ async function main() {
       log.log("error", "telemetry prune failed", { error: String(e) })
     );
   }, 6 * 3_600_000);
-  // Unpaid bills past their due date become overdue (late fee once, tenant told).
-  const runSweep = () =>
-    sweepOverdue(deps).then((r) => {
-      if (r.overdue > 0) log.log("info", "overdue sweep", { ...r });
-    }).catch((e) => log.log("error", "overdue sweep failed", { error: String(e) }));
-  runSweep();
-  const sweep = setInterval(runSweep, 3_600_000);
+  // Unpaid bills past their due date become overdue (late fee once, tenant told): at start-up,
+  // then hourly, in the one process holding the sweep's lease.
+  const sweep = startOverdueSweep(deps);
+  // Silence, certificate and daily-use rules and the alerts' reminders: every minute, in the one
+  // process holding the alert timer's lease.
+  const alertTimer = startAlertTimer(deps);
   // Charges still in progress are asked about (a lost webhook still ends right) and expired:
   // at start-up, then on the store's five-minute schedule.
-  const alertTimer = startAlertTimer(deps);
   const reconcile = startReconciliation(deps, {
     onSweep: (r) => {
       if (r.paid + r.expired + r.unknown > 0) log.log("info", "payments reconciled", { ...r });
@@ -217,8 +215,8 @@ async function main() {
     ),
   ]);
   clearInterval(prune);
-  backups.stop();
-  clearInterval(sweep);
+  await backups.stop();
+  await sweep.stop();
   await reconcile.stop();
   await alertTimer.stop();
   await messages.stop();

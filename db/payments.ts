@@ -11,8 +11,6 @@
  * - `["payment_flags", at, id]` → {@link PaymentFlag}: events a person must look at
  * - `["openpay_verification"]` → the last webhook verification code and when it came
  * - `["payment_locks", billId]` → expiry (epoch ms): one reference made at a time per bill
- * - `["payments_reconcile_due"]` → epoch ms: when the next reconciliation sweep is due (one
- *   schedule for every process and restart)
  */
 import { stageOutboxEvent } from "./outbox.ts";
 import type { PaymentFlag, StoredEvent } from "../core/payment_events.ts";
@@ -155,20 +153,4 @@ export async function takeBillLock(
 /** Gives a bill's lock back. */
 export async function releaseBillLock(kv: Deno.Kv, billId: number): Promise<void> {
   await kv.delete(["payment_locks", billId]);
-}
-
-/**
- * Takes the reconciliation sweep due at `now` (epoch ms): true (and the next one set `everyMs`
- * later) when none was ever run or its time has come; false while the next is not due or
- * another process took it.
- */
-export async function claimReconcileSweep(
-  kv: Deno.Kv,
-  now: number,
-  everyMs: number,
-): Promise<boolean> {
-  const key = ["payments_reconcile_due"];
-  const cur = await kv.get<number>(key);
-  if (cur.value !== null && cur.value > now) return false;
-  return (await kv.atomic().check(cur).set(key, now + everyMs).commit()).ok;
 }

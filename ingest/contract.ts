@@ -20,6 +20,11 @@ export interface DeviceDirectory {
   byPrefix(prefix: string): Promise<IngestDevice | null>;
   /** The device whose MQTT username and password these are, or null. */
   authenticate(username: string, password: string): Promise<IngestDevice | null>;
+  /**
+   * A value that moves with every device write, made by any process on the store: when it
+   * moved, what ingest cached of the directory is asked again (without it: after the TTLs).
+   */
+  revision?(): Promise<string>;
 }
 
 /** Why a device went offline. */

@@ -3,7 +3,8 @@
  * state, flood bucket, status). Lookups go to the {@link DeviceDirectory} once per prefix
  * and are cached: known devices are re-checked in the background after `knownTtlMs`
  * (a deleted device stops being accepted), unknown prefixes are asked again after
- * `unknownTtlMs` (a new device is picked up).
+ * `unknownTtlMs` (a new device is picked up); sooner, once the directory's revision moved
+ * ({@link DeviceCache.revalidate}: a device written by any portal process).
  */
 import type { Sample } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, IngestDevice } from "./contract.ts";
@@ -48,6 +49,7 @@ export class DeviceCache {
   #unknown = new Map<string, number>();
   #inFlight = new Map<string, Promise<TrackedDevice | null>>();
   #refreshes = new Set<Promise<void>>();
+  #revision: string | null = null;
 
   constructor(
     directory: DeviceDirectory,
@@ -77,6 +79,18 @@ export class DeviceCache {
     this.#known.set(device.prefix, t);
     this.#unknown.delete(device.prefix);
     return t;
+  }
+
+  /**
+   * Takes the directory's current revision: when it moved since the last one, every known
+   * device is checked again at its next message and unknown prefixes are asked again.
+   */
+  revalidate(revision: string): void {
+    if (this.#revision !== null && revision !== this.#revision) {
+      for (const t of this.#known.values()) t.checkedAt = -Infinity;
+      this.#unknown.clear();
+    }
+    this.#revision = revision;
   }
 
   /** Tracks every device of a directory listing (silent since `now`). */

@@ -124,6 +124,7 @@ export class IngestProcessor {
   #batch = 0;
   #flushing: Promise<void> = Promise.resolve();
   #closed = false;
+  #directory: DeviceDirectory;
   /** The next group commit (see `durable`), not started yet. */
   #commit: Promise<void> | null = null;
   /** The latest group commit started; the next one starts once it has ended. */
@@ -142,6 +143,7 @@ export class IngestProcessor {
       overlayPartialFrames: this.limits.overlayPartialFrames,
     };
     this.#store = deps.store;
+    this.#directory = deps.directory;
     this.#log = deps.log ?? SILENT_LOG;
     this.#now = deps.now ?? Date.now;
     this.#onSamples = deps.onSamples;
@@ -341,10 +343,21 @@ export class IngestProcessor {
     }
   }
 
+  /** Asks the directory's revision (one small read a flush), so device writes show soon. */
+  async #revalidate(): Promise<void> {
+    if (!this.#directory.revision) return;
+    try {
+      this.#cache.revalidate(await this.#directory.revision());
+    } catch (error) {
+      this.#error("directory", error, { call: "revision" });
+    }
+  }
+
   /** Writes the pending samples and flushes the store; errors are counted, not thrown. */
   flush(): Promise<void> {
     this.writePending();
     this.#flushing = this.#flushing.then(async () => {
+      await this.#revalidate();
       try {
         await this.#store.flush();
       } catch (error) {

@@ -56,6 +56,8 @@ export interface BillingWorldOptions {
    * fields. Default: tenant A in Spanish, tenant B in English.
    */
   tenants?: Partial<StoredUser>[];
+  /** The store to build on (a KV file another app instance also opens): in memory unless given. */
+  kv?: Deno.Kv;
 }
 
 /** A unit of {@link addStation}: its id and name, its meter's serial and its tenant. */
@@ -145,7 +147,10 @@ export function tieredZone(...parts: Record<string, unknown>[]): Zone & Record<s
 export async function billingWorld(options: BillingWorldOptions = {}): Promise<BillingWorld> {
   const start = options.now;
   const clock = { now: start ?? Date.now() };
-  const t = start === undefined ? await testApp() : await testApp({ now: () => clock.now });
+  const store = options.kv ? { kv: options.kv } : {};
+  const t = start === undefined
+    ? await testApp(store)
+    : await testApp({ ...store, now: () => clock.now });
   const admin = await account(t, "admin", options.admin ?? {});
   const owner = options.owner
     ? await account(t, "customer", options.owner === true ? {} : options.owner)

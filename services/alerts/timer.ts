@@ -26,6 +26,7 @@ import { counterUsageOf } from "../../db/telemetry/mod.ts";
 import { clockOf } from "../platform/clock.ts";
 import { meterPlaces } from "./places.ts";
 import { clearFor, openFor } from "./changes.ts";
+import { runAsSingleton, type Singleton } from "../platform/singleton.ts";
 
 const DAY = 86_400_000;
 
@@ -109,20 +110,8 @@ export async function sendReminders(deps: Deps, rules: AlertRule[], now: number)
   }
 }
 
-/** The timer in the portal: a pass every `intervalMs` (one at a time). */
-export function startAlertTimer(deps: Deps, intervalMs = 60_000): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  const pass = () => {
-    if (running) return;
-    running = runAlertTimer(deps).catch((e) =>
-      deps.log.log("error", "alert timer failed", { error: String(e) })
-    ).finally(() => running = null);
-  };
-  const timer = setInterval(pass, intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+/** The timer: a pass every `intervalMs` in the one process holding the `alert_timer` lease
+ * (each opening and reminder is also written once by its own commit, `changes.ts`). */
+export function startAlertTimer(deps: Deps, intervalMs = 60_000): Singleton {
+  return runAsSingleton(deps, "alert_timer", intervalMs, () => runAlertTimer(deps));
 }

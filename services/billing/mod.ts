@@ -21,7 +21,7 @@ export {
   recordPayment,
   unitBillsFor,
 } from "./bills.ts";
-export { sweepOverdue } from "./sweep.ts";
+export { startOverdueSweep, sweepOverdue } from "./sweep.ts";
 export {
   billYears,
   type StationBillRow,

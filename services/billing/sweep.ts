@@ -3,8 +3,11 @@
  * failed reference) after their due date become overdue, the late fee of the legal terms
  * (50.00 MXN) is added to what the tenant owes (not to the bill's total) once, and the tenant
  * gets one `payment_overdue` notice. It reads only the due-date index (db/bills.ts), so its cost
- * follows the bills that fall due, not the whole store. Runs in the portal every hour and as
- * `deno task sweep`; it first writes the bill notices a killed run left pending.
+ * follows the bills that fall due, not the whole store. Runs in the portal every hour (in the
+ * one process holding the `overdue_sweep` lease: {@link startOverdueSweep}) and as
+ * `deno task sweep`; it first writes the bill notices a killed run left pending. Idempotent on
+ * its own: each bill moves with a commit checked against the bill, the late fee and the notice
+ * come with that move only.
  */
 import type { Deps } from "../deps.ts";
 import { changePayment, isPastDue } from "../../core/payment.ts";
@@ -13,6 +16,7 @@ import { billsDueBefore, getUnitBillEntry, updateUnitBill } from "../../db/bills
 import { notifyBill } from "./bills.ts";
 import { writePendingNotices } from "./notices.ts";
 import { queueReminders } from "../messages/reminders.ts";
+import { runAsSingleton, type Singleton } from "../platform/singleton.ts";
 
 /** What a sweep did. */
 interface SweepResult {
@@ -64,4 +68,16 @@ export async function sweepOverdue(deps: Deps): Promise<SweepResult> {
       }
     }
   }
+}
+
+/** How often the portal sweeps. */
+const SWEEP_EVERY_MS = 3_600_000;
+
+/** The portal's hourly sweep: at start-up, then every hour, in one process at a time. */
+export function startOverdueSweep(deps: Deps): Singleton {
+  return runAsSingleton(deps, "overdue_sweep", SWEEP_EVERY_MS, async () => {
+    await sweepOverdue(deps).then((r) => {
+      if (r.overdue > 0) deps.log.log("info", "overdue sweep", { ...r });
+    }).catch((e) => deps.log.log("error", "overdue sweep failed", { error: String(e) }));
+  }, { atStart: true });
 }

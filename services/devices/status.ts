@@ -14,6 +14,7 @@ import type {
 } from "../../ingest/contract.ts";
 import { findByMqttUsername, findBySerial, idBySerial, listDevices } from "../../db/devices.ts";
 import { listDisconnectEvents, markOnline, recordLastSeen } from "../../db/device_status.ts";
+import { devicesRevision } from "../../db/device_lists.ts";
 import { resolveBySubject } from "../../db/notifications.ts";
 import { verifyMqttPassword } from "../platform/mqtt_passwords.ts";
 import { markDevicesOffline, type OfflineItem } from "./offline.ts";
@@ -205,6 +206,9 @@ export function createDeviceDirectory(deps: Deps): DeviceDirectory {
       const d = await findByMqttUsername(deps.kv, username);
       if (!d || !(await verifyMqttPassword(password, d.mqtt_password_hash))) return null;
       return ingestDevice(d);
+    },
+    async revision() {
+      return String(await devicesRevision(deps.kv));
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The admins' daily digest of messages that could not be sent (issue 28; off unless an admin
- * turns it on in Settings): queued by the first worker pass of a day in any process, counting
+ * turns it on in Settings): asked for every ten minutes by the one process holding the
+ * `failed_digest` lease (worker.ts), queued once a day (`firstTime` of the day's key), counting
  * the messages that failed in the 24 hours before.
  */
 import type { Deps } from "../deps.ts";

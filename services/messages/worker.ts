@@ -38,6 +38,7 @@ import type { WhatsAppSender } from "./whatsapp.ts";
 import { queueFailedDigest } from "./digest.ts";
 import { queueOwnerSummaries } from "./owner_summary.ts";
 import { clockOf } from "../platform/clock.ts";
+import { runAsSingleton } from "../platform/singleton.ts";
 
 /** The channels a worker sends through (a channel left out is not configured). */
 export interface Senders {
@@ -47,6 +48,9 @@ export interface Senders {
 
 /** How long a claim lasts: longer than any send may take (SMTP gives up after 30 s). */
 export const LEASE_MS = 120_000;
+
+/** How often the one process holding its lease asks whether today's failed digest is due. */
+const DIGEST_EVERY_MS = 10 * 60_000;
 
 /** What one pass did. */
 export interface PassResult {
@@ -190,22 +194,23 @@ export function startMessageWorker(
 ): { kick(): void; stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let again = false;
-  let digestDay = "";
-  /** The first pass of each day queues the admins' digest of failed messages (and, in a new
-   * month, the owners' payment summaries). */
-  const digest = async () => {
-    const day = clockOf(deps).todayText();
-    if (day === digestDay) return;
-    digestDay = day;
+  let summaryMonth = "";
+  // The admins' digest of failed messages is queued by one process (the `failed_digest` lease)
+  // every ten minutes; once a day, by the day's key (digest.ts), if asked more often. In a new
+  // month the same run queues the owners' payment summaries, once per owner and month by their key.
+  const digest = runAsSingleton(deps, "failed_digest", DIGEST_EVERY_MS, async () => {
     await queueFailedDigest(deps);
+    const month = clockOf(deps).todayText().slice(0, 7);
+    if (month === summaryMonth) return;
     await queueOwnerSummaries(deps);
-  };
+    summaryMonth = month;
+  }, { atStart: true });
   const pass = () => {
     if (running) {
       again = true;
       return;
     }
-    running = digest().then(() => deliverDue(deps, senders)).then(
+    running = deliverDue(deps, senders).then(
       () => {},
       (e) => deps.log.log("error", "message delivery failed", { error: String(e) }),
     ).finally(() => {
@@ -223,6 +228,7 @@ export function startMessageWorker(
     async stop() {
       clearInterval(timer);
       again = false;
+      await digest.stop();
       await running;
       senders.email.close();
     },

@@ -7,6 +7,7 @@ import type { Deps } from "../deps.ts";
 import type { Config } from "./config.ts";
 import type { BackupManifest } from "./backup.ts";
 import type { BackupAnswer, BackupJob } from "./backup_worker.ts";
+import { runAsSingleton } from "./singleton.ts";
 
 const NAME = /^portal-\d{8}T\d{6}Z\.tar\.gz$/;
 
@@ -50,19 +51,19 @@ export async function backupAndRotate(deps: Deps, dir: string, keep: number): Pr
   return path;
 }
 
-/** Starts the schedule when `BACKUP_DIR` is set (the first backup one interval after start). */
-export function startBackupSchedule(deps: Deps): { stop(): void } {
+/**
+ * Starts the schedule when `BACKUP_DIR` is set: one process at a time makes the backups (the
+ * `backup` lease, singleton.ts), on a schedule kept in the store (the first backup one interval
+ * after the first start). Idempotent on its own: a backup is a new file named by its time, and
+ * the rotation keeps the newest `keep`, so a repeated run costs a file, never loses one.
+ */
+export function startBackupSchedule(deps: Deps): { stop(): Promise<void> } {
   const settings = deps.config.backup;
-  if (!settings?.dir) return { stop() {} };
+  if (!settings?.dir) return { stop: () => Promise.resolve() };
   const { dir, everyHours, keep } = settings;
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    backupAndRotate(deps, dir, keep)
+  return runAsSingleton(deps, "backup", everyHours * 3_600_000, async () => {
+    await backupAndRotate(deps, dir, keep)
       .then((path) => deps.log.log("info", "backup written", { path }))
-      .catch((e) => deps.log.log("error", "backup failed", { error: String(e) }))
-      .finally(() => (running = false));
-  }, everyHours * 3_600_000);
-  return { stop: () => clearInterval(timer) };
+      .catch((e) => deps.log.log("error", "backup failed", { error: String(e) }));
+  }, { firstAfterInterval: true });
 }

@@ -84,26 +84,42 @@ export function createMetrics(deps: Deps): Metrics {
     registers: [registry],
   });
   const ingest = () => deps.runtime?.ingest() ?? null;
-  readCounter(
-    registry,
-    "portal_ingest_messages_received_total",
-    "MQTT messages received",
-    [],
-    () => {
-      const s = ingest();
-      return s ? [[{}, s.received]] : [];
-    },
-  );
-  readCounter(
-    registry,
-    "portal_ingest_samples_stored_total",
-    "Readings accepted and handed to the telemetry store",
-    [],
-    () => {
-      const s = ingest();
-      return s ? [[{}, s.stored]] : [];
-    },
-  );
+  const stats = () => deps.telemetry.stats();
+  /** Totals of one value each, absent while unknown (no ingest in this process). */
+  const totals: [string, string, () => number | null | undefined][] = [
+    ["portal_ingest_messages_received_total", "MQTT messages received", () => ingest()?.received],
+    [
+      "portal_ingest_samples_stored_total",
+      "Readings accepted and handed to the telemetry store",
+      () => ingest()?.stored,
+    ],
+    [
+      "portal_telemetry_samples_written_total",
+      "Samples the telemetry store wrote",
+      () => stats().samplesWritten,
+    ],
+    [
+      "portal_telemetry_batches_total",
+      "Batches the telemetry store wrote",
+      () => stats().batches ?? 0,
+    ],
+    [
+      "portal_telemetry_batch_seconds_total",
+      "Seconds the telemetry store's batches took altogether (over batches_total: the mean latency)",
+      () => stats().batchSeconds ?? 0,
+    ],
+    [
+      "portal_telemetry_failed_batches_total",
+      "Batches the telemetry store failed to write",
+      () => stats().failedWrites ?? 0,
+    ],
+  ];
+  for (const [name, help, read] of totals) {
+    readCounter(registry, name, help, [], () => {
+      const value = read();
+      return value == null ? [] : [[{}, value]];
+    });
+  }
   readCounter(
     registry,
     "portal_ingest_messages_dropped_total",
@@ -117,34 +133,6 @@ export function createMetrics(deps: Deps): Metrics {
         s.dropped[r],
       ]);
     },
-  );
-  readCounter(
-    registry,
-    "portal_telemetry_samples_written_total",
-    "Samples the telemetry store wrote",
-    [],
-    () => [[{}, deps.telemetry.stats().samplesWritten]],
-  );
-  readCounter(
-    registry,
-    "portal_telemetry_batches_total",
-    "Batches the telemetry store wrote",
-    [],
-    () => [[{}, deps.telemetry.stats().batches ?? 0]],
-  );
-  readCounter(
-    registry,
-    "portal_telemetry_batch_seconds_total",
-    "Seconds the telemetry store's batches took altogether (over batches_total: the mean latency)",
-    [],
-    () => [[{}, deps.telemetry.stats().batchSeconds ?? 0]],
-  );
-  readCounter(
-    registry,
-    "portal_telemetry_failed_batches_total",
-    "Batches the telemetry store failed to write",
-    [],
-    () => [[{}, deps.telemetry.stats().failedWrites ?? 0]],
   );
   const gauge = (
     name: string,

@@ -1,4 +1,5 @@
 /** Form fields with server-side errors linked to their inputs. */
+import type { ReactNode } from "react";
 
 /**
  * A form field's error, linked to its input by id (`<id>-error`); `alert` announces it (an
@@ -21,6 +22,42 @@ export function errAttrs(id: string, message?: string) {
   return message ? { "aria-invalid": true, "aria-describedby": `${id}-error` } : {};
 }
 
+/** ARIA attributes of an input whose hint is `<id>-hint`: its error, when it has one, instead. */
+export function hintAttrs(id: string, message?: string) {
+  return { "aria-describedby": `${id}-hint`, ...errAttrs(id, message) };
+}
+
+/** Props of {@link Field}. */
+interface FieldProps {
+  /** The control's id. */
+  id: string;
+  label: ReactNode;
+  /** Under the control; with the id `<id>-hint` when `hintLinked` (see {@link hintAttrs}). */
+  hint?: ReactNode;
+  hintLinked?: boolean;
+  error?: string;
+  /** Announce the error (see {@link FieldError}). */
+  alert?: boolean;
+  /** The wrapper's class: `field` unless told. */
+  className?: string;
+  /** The control (input, select or a row of them), given its id, name and ARIA attributes. */
+  children: ReactNode;
+}
+
+/** A labelled control, its hint and its error below it. */
+export function Field(
+  { id, label, hint, hintLinked, error, alert, className = "field", children }: FieldProps,
+) {
+  return (
+    <div className={className}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint && <p className="hint" id={hintLinked ? `${id}-hint` : undefined}>{hint}</p>}
+      <FieldError id={id} message={error} alert={alert} />
+    </div>
+  );
+}
+
 /** Props of {@link TextField}. */
 interface TextFieldProps {
   id: string;
@@ -40,8 +77,7 @@ export function TextField(
   { id, label, type = "text", autoComplete, value, error, required, min, max }: TextFieldProps,
 ) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <Field id={id} label={label} error={error}>
       <input
         id={id}
         name={id}
@@ -53,8 +89,7 @@ export function TextField(
         defaultValue={value}
         {...errAttrs(id, error)}
       />
-      <FieldError id={id} message={error} />
-    </div>
+    </Field>
   );
 }
 

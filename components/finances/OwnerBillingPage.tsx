@@ -99,6 +99,19 @@ function PeriodSection(
 ) {
   const C = (k: string) => B(`period_section.columns.${k}`);
   const { money } = formatterOf(t);
+  const report = <R extends UnitRow | CustomerRow>(unit: (r: R) => string | null) => ({
+    label: C("report"),
+    actions: true,
+    cell: (r: R) => (
+      <LanguageMenu
+        t={t}
+        small
+        label={B("period_section.download_report")}
+        languages={["en", "es"]}
+        href={(l) => reportHref(r.bill.station_id, unit(r), period, l)}
+      />
+    ),
+  });
   const unitColumns: ListColumn<UnitRow>[] = [
     { label: C("unit"), primary: true, cell: (r) => r.unit_name },
     {
@@ -118,19 +131,7 @@ function PeriodSection(
       numeric: true,
       cell: (r) => money(r.bill.total_cost, r.bill.currency),
     },
-    {
-      label: C("report"),
-      actions: true,
-      cell: (r) => (
-        <LanguageMenu
-          t={t}
-          small
-          label={B("period_section.download_report")}
-          languages={["en", "es"]}
-          href={(l) => reportHref(r.bill.station_id, r.bill.unit_id, period, l)}
-        />
-      ),
-    },
+    report((r) => r.bill.unit_id),
   ];
   const customerColumns: ListColumn<CustomerRow>[] = [
     { label: C("station"), primary: true, cell: (r) => r.station_name },
@@ -151,19 +152,7 @@ function PeriodSection(
       numeric: true,
       cell: (r) => money(r.bill.total_amount, r.bill.currency),
     },
-    {
-      label: C("report"),
-      actions: true,
-      cell: (r) => (
-        <LanguageMenu
-          t={t}
-          small
-          label={B("period_section.download_report")}
-          languages={["en", "es"]}
-          href={(l) => reportHref(r.bill.station_id, null, period, l)}
-        />
-      ),
-    },
+    report(() => null),
   ];
   const empty = bills.unit_bills.length === 0 && bills.customer_bills.length === 0;
   const href = (what: string) => `/customer/billing/export/${what}.csv?period=${period}`;

@@ -119,6 +119,9 @@ export function testsWith<W>(open: () => Promise<W>, close: (w: W) => void) {
     });
 }
 
+/** `Deno.test` with a fresh app, closed however the test ends. */
+export const appTest = testsWith(() => testApp(), (t) => t.close());
+
 /** `Deno.test` with a fresh app and an admin account in it, closed however the test ends. */
 export const adminTest = testsWith(async () => {
   const t = await testApp();

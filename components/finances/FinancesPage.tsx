@@ -177,36 +177,39 @@ function Charts(
 ) {
   const trend = p.bimonthly ?? [];
   const zones = p.zones ?? [];
+  const charts = [
+    {
+      area: "bimonthly_trend",
+      kind: "line" as const,
+      labelKey: "period",
+      labels: trend.map((r) => periodLabel(t, r.period)),
+      rows: trend,
+      csv: "bimonthly",
+      testId: "bimonthly-trend",
+      name: "finance-trend",
+    },
+    {
+      area: "zone_performance",
+      kind: "bars" as const,
+      labelKey: "zone",
+      labels: zones.map((r) => r.zone_name),
+      rows: zones,
+      csv: "zones",
+      testId: "zone-performance",
+      name: "finance-zones",
+    },
+  ];
   return (
     <>
-      {trend.length > 0 && (
+      {charts.filter((c) => c.rows.length > 0).map(({ csv, ...c }) => (
         <AreaChart
+          key={c.area}
           F={F}
-          area="bimonthly_trend"
-          kind="line"
-          labelKey="period"
-          labels={trend.map((r) => periodLabel(t, r.period))}
-          rows={trend}
           currency={p.filters.currency}
-          href={exportHref("bimonthly", p.filters)}
-          testId="bimonthly-trend"
-          name="finance-trend"
+          href={exportHref(csv, p.filters)}
+          {...c}
         />
-      )}
-      {zones.length > 0 && (
-        <AreaChart
-          F={F}
-          area="zone_performance"
-          kind="bars"
-          labelKey="zone"
-          labels={zones.map((r) => r.zone_name)}
-          rows={zones}
-          currency={p.filters.currency}
-          href={exportHref("zones", p.filters)}
-          testId="zone-performance"
-          name="finance-zones"
-        />
-      )}
+      ))}
     </>
   );
 }

@@ -165,32 +165,18 @@ function PeriodSection(
     >
       {empty ? <p className="muted" data-testid="period-empty">{B("period_section.empty")}</p> : (
         <>
-          <div className="section-head">
-            <h3>{B("period_section.unit_bills")}</h3>
-            <a className="btn btn-sm btn-ghost" href={href("units")} download>
-              {B("period_section.download_csv")}
-            </a>
-          </div>
-          <ResponsiveList
-            label={B("period_section.unit_bills")}
+          <BillList
+            title={B("period_section.unit_bills")}
+            csv={{ href: href("units"), label: B("period_section.download_csv") }}
             columns={unitColumns}
             rows={bills.unit_bills}
-            rowKey={(r) => r.bill.id}
-            framed={false}
             testId="owner-unit-bills"
           />
-          <div className="section-head">
-            <h3>{B("period_section.customer_bills")}</h3>
-            <a className="btn btn-sm btn-ghost" href={href("customer")} download>
-              {B("period_section.download_csv")}
-            </a>
-          </div>
-          <ResponsiveList
-            label={B("period_section.customer_bills")}
+          <BillList
+            title={B("period_section.customer_bills")}
+            csv={{ href: href("customer"), label: B("period_section.download_csv") }}
             columns={customerColumns}
             rows={bills.customer_bills}
-            rowKey={(r) => r.bill.id}
-            framed={false}
             testId="owner-customer-bills"
           />
         </>
@@ -249,6 +235,34 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
       {p.periods.map(({ period, bills }) => (
         <PeriodSection key={period} t={t} B={B} period={period} bills={bills} />
       ))}
+    </>
+  );
+}
+
+/** One kind of the period's bills under its heading, with their CSV download. */
+function BillList<R extends { bill: { id: number | string } }>(
+  { title, csv, columns, rows, testId }: {
+    title: string;
+    csv: { href: string; label: string };
+    columns: ListColumn<R>[];
+    rows: R[];
+    testId: string;
+  },
+) {
+  return (
+    <>
+      <div className="section-head">
+        <h3>{title}</h3>
+        <a className="btn btn-sm btn-ghost" href={csv.href} download>{csv.label}</a>
+      </div>
+      <ResponsiveList
+        label={title}
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.bill.id}
+        framed={false}
+        testId={testId}
+      />
     </>
   );
 }

@@ -58,6 +58,43 @@ export function Field(
   );
 }
 
+/** A choice of a {@link SelectField}. */
+export interface SelectOption {
+  value: string;
+  label: string;
+  disabled?: boolean;
+}
+
+/** Props of {@link SelectField}: a {@link Field}'s, the value, the choices. */
+interface SelectFieldProps extends Omit<FieldProps, "children" | "className"> {
+  value?: string;
+  /** The first choice, the empty value's (none chosen). */
+  empty?: string;
+  options: SelectOption[];
+  required?: boolean;
+}
+
+/** A labelled select (its name is its id), its hint and its error. */
+export function SelectField({ value, empty, options, required, ...field }: SelectFieldProps) {
+  const { id, error } = field;
+  return (
+    <Field {...field}>
+      <select
+        id={id}
+        name={id}
+        defaultValue={value}
+        aria-required={required || undefined}
+        {...(field.hintLinked ? hintAttrs(id, error) : errAttrs(id, error))}
+      >
+        {empty !== undefined && <option value="">{empty}</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value} disabled={o.disabled}>{o.label}</option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 /** Props of {@link TextField}. */
 interface TextFieldProps {
   id: string;

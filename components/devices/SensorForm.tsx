@@ -4,7 +4,7 @@
  * station id shown read-only. A plain POST form; errors come back inline.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { errAttrs, Field, hintAttrs } from "../Field.tsx";
+import { Field, SelectField } from "../Field.tsx";
 import { DeviceForm, DeviceTextField, FormSection, RequiredMark } from "./DeviceFormParts.tsx";
 import { Island } from "../render.tsx";
 import { MqttSection } from "./MqttFields.tsx";
@@ -111,50 +111,34 @@ export function SensorForm(
         </Field>
       </FormSection>
       <FormSection id="sensor-assignment" title={F("sections.assignment")}>
-        <Field
+        <SelectField
           id="unit_id"
           label={<>{F("fields.unit")} {req(true)}</>}
           hint={units.length === 0 && F("errors.no_units")}
           error={fe.unit_id}
-        >
-          <select
-            id="unit_id"
-            name="unit_id"
-            defaultValue={values.unit_id}
-            aria-required
-            {...errAttrs("unit_id", fe.unit_id)}
-          >
-            <option value="">{F("placeholders.select_unit")}</option>
-            {units.map((u) => (
-              <option key={u.id} value={u.id} disabled={u.takenBy !== null}>
-                {[
-                  u.name,
-                  u.tenant ? ` (${u.tenant})` : "",
-                  u.takenBy ? ` · ${u.takenBy}` : "",
-                ].join("")}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field
+          value={values.unit_id}
+          required
+          empty={F("placeholders.select_unit")}
+          options={units.map((u) => ({
+            value: u.id,
+            label: [
+              u.name,
+              u.tenant ? ` (${u.tenant})` : "",
+              u.takenBy ? ` · ${u.takenBy}` : "",
+            ].join(""),
+            disabled: u.takenBy !== null,
+          }))}
+        />
+        <SelectField
           id="tenant_id"
           label={<>{F("fields.tenant")} {req(false)}</>}
           hint={F("hints.tenant_optional")}
           hintLinked
           error={fe.tenant_id}
-        >
-          <select
-            id="tenant_id"
-            name="tenant_id"
-            defaultValue={values.tenant_id}
-            {...hintAttrs("tenant_id", fe.tenant_id)}
-          >
-            <option value="">{t("devices.location.no_tenant")}</option>
-            {tenants.map((x) => (
-              <option key={x.id} value={String(x.id)}>{`${x.name} · ${x.email}`}</option>
-            ))}
-          </select>
-        </Field>
+          value={values.tenant_id}
+          empty={t("devices.location.no_tenant")}
+          options={tenants.map((x) => ({ value: String(x.id), label: `${x.name} · ${x.email}` }))}
+        />
       </FormSection>
       <MqttSection
         t={t}

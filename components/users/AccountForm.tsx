@@ -1,6 +1,6 @@
 /** The account form: create or edit a customer, tenant or admin. */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { ContactFields, errAttrs, Field, FieldError, hintAttrs } from "../Field.tsx";
+import { ContactFields, errAttrs, Field, FieldError, hintAttrs, SelectField } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import RoleSelect from "../../islands/RoleSelect.tsx";
@@ -154,23 +154,16 @@ function TenantUnitCard(
   return (
     <Card title={U("title")}>
       <div className="form-grid">
-        <Field
+        <SelectField
           id="unit"
           label={U("unit")}
           hint={U(units.length ? "unit_hint" : "no_units")}
           hintLinked
           error={fe.unit}
-        >
-          <select
-            id="unit"
-            name="unit"
-            defaultValue={values.unit ?? ""}
-            {...hintAttrs("unit", fe.unit)}
-          >
-            <option value="">{U("none")}</option>
-            {units.map((u) => <option key={u.value} value={u.value}>{u.label}</option>)}
-          </select>
-        </Field>
+          value={values.unit ?? ""}
+          empty={U("none")}
+          options={units}
+        />
         <Field
           id="move_in_date"
           label={U("move_in_date")}

@@ -8,7 +8,7 @@ import { BILLING_TYPES, CURRENCIES, TARIFF_TYPES } from "../../core/zone.ts";
 import { Island } from "../render.tsx";
 import ZoneLevels from "../../islands/ZoneLevels.tsx";
 import type { ZoneLevelsValues } from "../../core/zone_levels.ts";
-import { errAttrs, Field } from "../Field.tsx";
+import { errAttrs, Field, SelectField } from "../Field.tsx";
 import { Card, FormError, FormHead } from "../kit/mod.ts";
 import { NumberField } from "./NumberField.tsx";
 import type { PresetFill } from "../../core/cfe_presets.ts";
@@ -133,17 +133,18 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
     </div>
   );
   const select = (key: "currency" | "tariff_type" | "billing_type", options: string[]) => (
-    <Field id={key} label={F(`fields.${key}`)} error={fe[key]}>
-      <select id={key} name={key} defaultValue={v[key]} {...errAttrs(key, fe[key])}>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {key === "currency"
-              ? t(`zones.currencies.${o.toLowerCase()}`)
-              : t(`zones.${key}s.${o}`)}
-          </option>
-        ))}
-      </select>
-    </Field>
+    <SelectField
+      id={key}
+      label={F(`fields.${key}`)}
+      error={fe[key]}
+      value={v[key]}
+      options={options.map((o) => ({
+        value: o,
+        label: key === "currency"
+          ? t(`zones.currencies.${o.toLowerCase()}`)
+          : t(`zones.${key}s.${o}`),
+      }))}
+    />
   );
   return (
     <>

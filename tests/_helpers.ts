@@ -107,14 +107,14 @@ export async function withAdminApp(
  * `Deno.test` for a file whose tests each start from a fresh `open()`: the returned function
  * registers a test that receives it and `close`s it however the test ends.
  */
-export function testsWith<W>(open: () => Promise<W>, close: (w: W) => void) {
-  return (name: string, fn: (w: W) => Promise<void>) =>
+export function testsWith<W>(open: () => Promise<W>, close: (w: W) => void | Promise<void>) {
+  return (name: string, fn: (w: W) => void | Promise<void>) =>
     Deno.test(name, async () => {
       const w = await open();
       try {
         await fn(w);
       } finally {
-        close(w);
+        await close(w);
       }
     });
 }

@@ -130,6 +130,23 @@ export function TextField(
   );
 }
 
+/** Options of a field made by {@link textFieldsOf}. */
+interface BoundFieldOptions {
+  type?: string;
+  autoComplete?: string;
+  required?: boolean;
+}
+
+/** The text fields of one form: each made by id and label, shown with its value and error. */
+export function textFieldsOf(
+  values: Readonly<Record<string, string | undefined>>,
+  errors: Readonly<Record<string, string>>,
+) {
+  return (id: string, label: string, o: BoundFieldOptions = {}) => (
+    <TextField key={id} id={id} label={label} value={values[id]} error={errors[id]} {...o} />
+  );
+}
+
 /** The contact fields of an account. */
 type ContactKey = "email" | "full_name" | "phone";
 
@@ -144,16 +161,9 @@ interface ContactFieldsProps {
 
 /** E-mail, full name and phone of an account, in this order. */
 export function ContactFields({ label, values, errors, autofill }: ContactFieldsProps) {
-  const field = (id: ContactKey, type: string, auto: string) => (
-    <TextField
-      id={id}
-      label={label(id)}
-      type={type}
-      autoComplete={autofill ? auto : "off"}
-      value={values[id]}
-      error={errors[id]}
-    />
-  );
+  const text = textFieldsOf(values, errors);
+  const field = (id: ContactKey, type: string, auto: string) =>
+    text(id, label(id), { type, autoComplete: autofill ? auto : "off" });
   return (
     <>
       {field("email", "email", "email")}

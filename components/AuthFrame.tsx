@@ -3,13 +3,18 @@ import type { ReactNode } from "react";
 import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
 import { Icon } from "./icons.tsx";
+import { TextField } from "./Field.tsx";
 
-/** Props of {@link AuthFrame}. */
-interface AuthFrameProps {
+/** What every sign-in, registration and reset page is given. */
+export interface AuthPageProps {
   t: Translate;
   lang: string;
   /** The current path and query, to come back to after switching language. */
   here: string;
+}
+
+/** Props of {@link AuthFrame}. */
+interface AuthFrameProps extends AuthPageProps {
   wide?: boolean;
   children: ReactNode;
 }
@@ -39,5 +44,53 @@ export function AuthFrame({ t, lang, here, wide, children }: AuthFrameProps) {
         {children}
       </div>
     </main>
+  );
+}
+
+/**
+ * The form of an auth page, posted to `action` without the browser's checks (the server's
+ * errors show by their fields), its full-width submit button last.
+ */
+export function AuthForm(
+  { action, submit, children }: { action: string; submit: string; children: ReactNode },
+) {
+  return (
+    <form method="post" action={action} className="form" noValidate style={{ marginTop: "1rem" }}>
+      {children}
+      <button type="submit" className="btn btn-block">{submit}</button>
+    </form>
+  );
+}
+
+/** The e-mail an account signs in with (the browser's saved username). */
+export function UsernameField(
+  { t, value, error }: { t: Translate; value?: string; error?: string },
+) {
+  return (
+    <TextField
+      id="email"
+      label={t("auth.fields.email")}
+      type="email"
+      autoComplete="username"
+      required
+      value={value}
+      error={error}
+    />
+  );
+}
+
+/** A password field of an auth page: the current one to sign in, or a new one. */
+export function PasswordField(
+  { label, current, error }: { label: string; current?: boolean; error?: string },
+) {
+  return (
+    <TextField
+      id="password"
+      label={label}
+      type="password"
+      autoComplete={current ? "current-password" : "new-password"}
+      required
+      error={error}
+    />
   );
 }

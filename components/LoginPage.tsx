@@ -1,13 +1,14 @@
 /** The sign-in page (`/login`). */
-import type { Translate } from "../services/platform/i18n.ts";
-import { AuthFrame } from "./AuthFrame.tsx";
-import { TextField } from "./Field.tsx";
+import {
+  AuthForm,
+  AuthFrame,
+  type AuthPageProps,
+  PasswordField,
+  UsernameField,
+} from "./AuthFrame.tsx";
 
 /** Props of {@link LoginPage}. */
-interface LoginPageProps {
-  t: Translate;
-  lang: string;
-  here: string;
+interface LoginPageProps extends AuthPageProps {
   next: string | null;
   email?: string;
   /** The form's error and whether it is a warning (disabled account) or an error. */
@@ -44,27 +45,11 @@ export function LoginPage(p: LoginPageProps) {
           {p.error.message}
         </div>
       )}
-      <form method="post" action="/login" className="form" noValidate style={{ marginTop: "1rem" }}>
+      <AuthForm action="/login" submit={t("auth.login.submit")}>
         {p.next && <input type="hidden" name="next" value={p.next} />}
-        <TextField
-          id="email"
-          label={t("auth.fields.email")}
-          type="email"
-          autoComplete="username"
-          required
-          value={p.email}
-          error={fe.email}
-        />
-        <TextField
-          id="password"
-          label={t("auth.fields.password")}
-          type="password"
-          autoComplete="current-password"
-          required
-          error={fe.password}
-        />
-        <button type="submit" className="btn btn-block">{t("auth.login.submit")}</button>
-      </form>
+        <UsernameField t={t} value={p.email} error={fe.email} />
+        <PasswordField label={t("auth.fields.password")} current error={fe.password} />
+      </AuthForm>
       <p className="auth-foot">
         <a href="/forgot-password">{t("messages.reset.forgot_link")}</a>
       </p>

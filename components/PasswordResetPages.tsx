@@ -1,13 +1,14 @@
 /** The forgot-password and reset-password pages (issue 28): forms that work without JavaScript. */
-import type { Translate } from "../services/platform/i18n.ts";
-import { AuthFrame } from "./AuthFrame.tsx";
-import { TextField } from "./Field.tsx";
+import {
+  AuthForm,
+  AuthFrame,
+  type AuthPageProps,
+  PasswordField,
+  UsernameField,
+} from "./AuthFrame.tsx";
 
 /** Props of {@link ForgotPasswordPage}. */
-interface ForgotProps {
-  t: Translate;
-  lang: string;
-  here: string;
+interface ForgotProps extends AuthPageProps {
   email?: string;
   sent?: boolean;
   error?: string;
@@ -27,24 +28,9 @@ export function ForgotPasswordPage(p: ForgotProps) {
         </div>
       )}
       {p.error && <div className="alert alert-error" role="alert">{p.error}</div>}
-      <form
-        method="post"
-        action="/forgot-password"
-        className="form"
-        noValidate
-        style={{ marginTop: "1rem" }}
-      >
-        <TextField
-          id="email"
-          label={t("auth.fields.email")}
-          type="email"
-          autoComplete="username"
-          required
-          value={p.email}
-          error={p.fieldErrors?.email}
-        />
-        <button type="submit" className="btn btn-block">{t("messages.reset.forgot_submit")}</button>
-      </form>
+      <AuthForm action="/forgot-password" submit={t("messages.reset.forgot_submit")}>
+        <UsernameField t={t} value={p.email} error={p.fieldErrors?.email} />
+      </AuthForm>
       <p className="auth-foot">
         <a href="/login">{t("messages.reset.back_to_login")}</a>
       </p>
@@ -53,10 +39,7 @@ export function ForgotPasswordPage(p: ForgotProps) {
 }
 
 /** Props of {@link ResetPasswordPage}. */
-interface ResetProps {
-  t: Translate;
-  lang: string;
-  here: string;
+interface ResetProps extends AuthPageProps {
   token: string;
   /** The token is unknown, used or expired: no form, a link to ask again. */
   invalidToken?: boolean;
@@ -83,26 +66,13 @@ export function ResetPasswordPage(p: ResetProps) {
         : (
           <>
             <p className="muted">{t("messages.reset.reset_intro")}</p>
-            <form
-              method="post"
-              action="/reset-password"
-              className="form"
-              noValidate
-              style={{ marginTop: "1rem" }}
-            >
+            <AuthForm action="/reset-password" submit={t("messages.reset.reset_submit")}>
               <input type="hidden" name="token" value={p.token} />
-              <TextField
-                id="password"
+              <PasswordField
                 label={t("messages.reset.new_password")}
-                type="password"
-                autoComplete="new-password"
-                required
                 error={p.fieldErrors?.password}
               />
-              <button type="submit" className="btn btn-block">
-                {t("messages.reset.reset_submit")}
-              </button>
-            </form>
+            </AuthForm>
           </>
         )}
     </AuthFrame>

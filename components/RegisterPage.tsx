@@ -1,7 +1,6 @@
 /** The registration page (`/register`). */
-import type { Translate } from "../services/platform/i18n.ts";
 import { PHONE_COUNTRIES } from "../core/schemas.ts";
-import { AuthFrame } from "./AuthFrame.tsx";
+import { AuthForm, AuthFrame, type AuthPageProps } from "./AuthFrame.tsx";
 import { errAttrs, FieldError, TextField } from "./Field.tsx";
 import { Island } from "./render.tsx";
 import ClearErrors from "../islands/ClearErrors.tsx";
@@ -19,10 +18,7 @@ export interface RegisterValues {
 }
 
 /** Props of {@link RegisterPage}. */
-interface RegisterPageProps {
-  t: Translate;
-  lang: string;
-  here: string;
+interface RegisterPageProps extends AuthPageProps {
   values: RegisterValues;
   fieldErrors: Record<string, string>;
   error?: string;
@@ -55,13 +51,7 @@ export function RegisterPage(p: RegisterPageProps) {
       <h1>{t("auth.register.title")}</h1>
       <p className="muted">{t("auth.register.subtitle")}</p>
       {p.error && <div className="alert alert-error" role="alert">{p.error}</div>}
-      <form
-        method="post"
-        action="/register"
-        className="form"
-        noValidate
-        style={{ marginTop: "1rem" }}
-      >
+      <AuthForm action="/register" submit={t("auth.register.submit")}>
         <Island of={ClearErrors} props={{}} />
         {field("full_name", "text", "name", v.full_name)}
         {field("email", "email", "email", v.email)}
@@ -114,8 +104,7 @@ export function RegisterPage(p: RegisterPageProps) {
             },
           }}
         />
-        <button type="submit" className="btn btn-block">{t("auth.register.submit")}</button>
-      </form>
+      </AuthForm>
       <p className="auth-foot">
         {t("auth.register.have_account")} <a href="/login">{t("auth.register.login_link")}</a>
       </p>

@@ -1,13 +1,9 @@
 /** The sign-in's second step (`/login/second-factor`): the code of the authenticator app. */
-import type { Translate } from "../services/platform/i18n.ts";
-import { AuthFrame } from "./AuthFrame.tsx";
+import { AuthForm, AuthFrame, type AuthPageProps } from "./AuthFrame.tsx";
 import { TextField } from "./Field.tsx";
 
 /** Props of {@link SecondStepPage}. */
-interface SecondStepPageProps {
-  t: Translate;
-  lang: string;
-  here: string;
+interface SecondStepPageProps extends AuthPageProps {
   /** The signed challenge of the password step. */
   challenge: string;
   next: string | null;
@@ -24,13 +20,7 @@ export function SecondStepPage(p: SecondStepPageProps) {
       {p.error && (
         <div className="alert alert-error" role="alert" data-testid="login-error">{p.error}</div>
       )}
-      <form
-        method="post"
-        action="/login/second-factor"
-        className="form"
-        noValidate
-        style={{ marginTop: "1rem" }}
-      >
+      <AuthForm action="/login/second-factor" submit={t("second_factor.step.submit")}>
         <input type="hidden" name="challenge" value={p.challenge} />
         {p.next && <input type="hidden" name="next" value={p.next} />}
         <TextField
@@ -40,8 +30,7 @@ export function SecondStepPage(p: SecondStepPageProps) {
           required
         />
         <p className="hint">{t("second_factor.step.recovery_hint")}</p>
-        <button type="submit" className="btn btn-block">{t("second_factor.step.submit")}</button>
-      </form>
+      </AuthForm>
       <p className="auth-foot">
         <a href="/login">{t("second_factor.step.back")}</a>
       </p>

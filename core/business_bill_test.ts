@@ -3,28 +3,13 @@ import { computeBusinessBill } from "./business_bill.ts";
 import { periodDemand } from "./demand.ts";
 import { bandSchedule, energyByBand } from "./tou.ts";
 import { defaultZone, type Zone } from "./zone.ts";
+import { at, GOLFO_NORTE_2026 } from "../tests/_business_zone.ts";
 
 const central = bandSchedule("cfe_central")!;
 const MX = -360;
-const at = (local: string) => Date.parse(`${local}:00-06:00`);
 
 /** GDMTH Golfo Norte (Monterrey), the reference's January 2026 prices. */
-const golfoNorte: Zone = {
-  ...defaultZone("GDMTH Golfo Norte"),
-  tariff_type: "industrial",
-  industrial_tariff: true,
-  base_tariff: 502.03,
-  tax_percentage: 16,
-  tou_schedule: "cfe_central",
-  price_base: 1.0222,
-  price_intermedia: 1.5867,
-  price_punta: 1.7219,
-  distribution_enabled: true,
-  distribution_price: 57.74,
-  capacity_enabled: true,
-  capacity_price: 401.78,
-  capacity_floor_percentage: 70,
-};
+const golfoNorte: Zone = { ...defaultZone("GDMTH Golfo Norte"), ...GOLFO_NORTE_2026 };
 
 /** January 2026 in 15-minute averages: 400 kW flat, 662 kW once in punta, 700 kW on a Sunday. */
 function january(): { ts: number; value: number }[] {

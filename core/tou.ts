@@ -39,35 +39,25 @@ export interface BandSchedule {
   winter: SeasonBands;
 }
 
-const span = (from: number, to: number, band: Band): BandSpan => ({ from, to, band });
+/**
+ * A day's spans from the hours its band changes at: each lasts until the next change, the last
+ * until 24.
+ */
+const day = (...changes: [hour: number, band: Band][]): BandSpan[] =>
+  changes.map(([from, band], i) => ({ from, to: changes[i + 1]?.[0] ?? 24, band }));
 
 /** CFE GDMTH, Región Central. */
 const CENTRAL: BandSchedule = {
   id: "cfe_central",
   summer: {
-    weekday: [
-      span(0, 6, "base"),
-      span(6, 20, "intermedia"),
-      span(20, 22, "punta"),
-      span(22, 24, "intermedia"),
-    ],
-    saturday: [span(0, 7, "base"), span(7, 24, "intermedia")],
-    sunday: [span(0, 19, "base"), span(19, 24, "intermedia")],
+    weekday: day([0, "base"], [6, "intermedia"], [20, "punta"], [22, "intermedia"]),
+    saturday: day([0, "base"], [7, "intermedia"]),
+    sunday: day([0, "base"], [19, "intermedia"]),
   },
   winter: {
-    weekday: [
-      span(0, 6, "base"),
-      span(6, 18, "intermedia"),
-      span(18, 22, "punta"),
-      span(22, 24, "intermedia"),
-    ],
-    saturday: [
-      span(0, 8, "base"),
-      span(8, 19, "intermedia"),
-      span(19, 21, "punta"),
-      span(21, 24, "intermedia"),
-    ],
-    sunday: [span(0, 18, "base"), span(18, 24, "intermedia")],
+    weekday: day([0, "base"], [6, "intermedia"], [18, "punta"], [22, "intermedia"]),
+    saturday: day([0, "base"], [8, "intermedia"], [19, "punta"], [21, "intermedia"]),
+    sunday: day([0, "base"], [18, "intermedia"]),
   },
 };
 

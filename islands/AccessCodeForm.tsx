@@ -12,6 +12,7 @@
  */
 import { useEffect, useState } from "react";
 import CopyButton from "./CopyButton.tsx";
+import { errAttrs, Field, FieldError, hintAttrs } from "../components/Field.tsx";
 import {
   ACCESS_CODE_LENGTH,
   accessCodeFromBytes,
@@ -123,10 +124,8 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
   const blocked = submitting || !code;
-  const errorOf = (id: string) =>
-    errors[id] ? <p className="field-error" id={`${id}-error`}>{errors[id]}</p> : null;
-  const invalid = (id: string) =>
-    errors[id] ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
+  const errorOf = (id: string) => <FieldError id={id} message={errors[id]} />;
+  const invalid = (id: string) => errAttrs(id, errors[id]);
 
   return (
     <form
@@ -156,8 +155,7 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
       />
       <section className="card">
         <div className="form" style={{ gap: "1.1rem" }}>
-          <div className="field">
-            <label htmlFor="code">{texts.code}</label>
+          <Field id="code" label={texts.code} error={errors.code}>
             <div className="code-box">
               <input
                 id="code"
@@ -183,8 +181,7 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
                 {texts.generate}
               </button>
             </div>
-            {errorOf("code")}
-          </div>
+          </Field>
           <fieldset>
             <legend>{texts.accountType}</legend>
             <div className="radio-row">
@@ -253,8 +250,13 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
           )}
           {errorOf("assignments")}
           {(!enhanced || role === "user") && (
-            <div className="field">
-              <label htmlFor="move_in_date">{texts.moveIn}</label>
+            <Field
+              id="move_in_date"
+              label={texts.moveIn}
+              hint={texts.moveInHint}
+              hintLinked
+              error={errors.move_in_date}
+            >
               <input
                 id="move_in_date"
                 name="move_in_date"
@@ -262,15 +264,11 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
                 min="2000-01-01"
                 max="2100-12-31"
                 defaultValue={props.moveInDate}
-                aria-describedby="move_in_date-hint"
-                {...invalid("move_in_date")}
+                {...hintAttrs("move_in_date", errors.move_in_date)}
               />
-              <p className="hint" id="move_in_date-hint">{texts.moveInHint}</p>
-              {errorOf("move_in_date")}
-            </div>
+            </Field>
           )}
-          <div className="field">
-            <label htmlFor="notes">{texts.notes}</label>
+          <Field id="notes" label={texts.notes} error={errors.notes}>
             <textarea
               id="notes"
               name="notes"
@@ -279,8 +277,7 @@ export default function AccessCodeForm(props: AccessCodeFormProps) {
               defaultValue={props.notes}
               {...invalid("notes")}
             />
-            {errorOf("notes")}
-          </div>
+          </Field>
         </div>
       </section>
       <div className="form-actions">

@@ -58,11 +58,14 @@ export function secondFactorRoutes(deps: Deps, path: string, back: string): Hono
     return page(c, await setupView(c, true));
   });
 
-  app.post("/confirm", async (c) => {
+  /** The posted code handed to `act`, or why it was refused (malformed, wrong). */
+  const withCode = async <T,>(c: Context<UserEnv>, act: (code: string) => Promise<T>) => {
     const parsed = formChecked(factorCodeSchema, await readForm(c));
-    const codes = parsed instanceof Refusal
-      ? parsed
-      : await attempt(confirmSetup(acting(c, deps), c.var.user, parsed.code));
+    return parsed instanceof Refusal ? parsed : await attempt(act(parsed.code));
+  };
+
+  app.post("/confirm", async (c) => {
+    const codes = await withCode(c, (code) => confirmSetup(acting(c, deps), c.var.user, code));
     if (codes instanceof Refusal) {
       const error = c.var.t("second_factor.errors.code_invalid");
       return page(c, await setupView(c, false), error, 400);
@@ -71,10 +74,7 @@ export function secondFactorRoutes(deps: Deps, path: string, back: string): Hono
   });
 
   app.post("/disable", async (c) => {
-    const parsed = formChecked(factorCodeSchema, await readForm(c));
-    const done = parsed instanceof Refusal
-      ? parsed
-      : await attempt(turnOff(acting(c, deps), c.var.user, parsed.code));
+    const done = await withCode(c, (code) => turnOff(acting(c, deps), c.var.user, code));
     if (done instanceof Refusal) {
       const left = await recoveryLeft(deps, c.var.user.id);
       const error = c.var.t("second_factor.errors.code_invalid");

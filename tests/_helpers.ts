@@ -107,17 +107,20 @@ export async function withAdminApp(
  * `Deno.test` for a file whose tests each start from a fresh `open()`: the returned function
  * registers a test that receives it and `close`s it however the test ends.
  */
-export function testsWith<W>(open: () => Promise<W>, close: (w: W) => void) {
-  return (name: string, fn: (w: W) => Promise<void>) =>
+export function testsWith<W>(open: () => Promise<W>, close: (w: W) => void | Promise<void>) {
+  return (name: string, fn: (w: W) => void | Promise<void>) =>
     Deno.test(name, async () => {
       const w = await open();
       try {
         await fn(w);
       } finally {
-        close(w);
+        await close(w);
       }
     });
 }
+
+/** `Deno.test` with a fresh app, closed however the test ends. */
+export const appTest = testsWith(() => testApp(), (t) => t.close());
 
 /** `Deno.test` with a fresh app and an admin account in it, closed however the test ends. */
 export const adminTest = testsWith(async () => {

@@ -4,6 +4,7 @@ import { decode } from "hono/jwt";
 import {
   account,
   adminTest,
+  appTest,
   call,
   type CallOptions,
   cookieFrom,
@@ -53,8 +54,7 @@ const REGISTRATION = {
   role: "user",
 };
 
-Deno.test("POST /auth/login answers access_token and user, and never a password hash", async () => {
-  const t = await testApp();
+appTest("POST /auth/login answers access_token and user, and never a password hash", async (t) => {
   const { user, password } = await account(t, "customer", { email: "owner@test.mx" });
   const res = await login(t, "  Owner@Test.MX ", password);
   assert.equal(res.status, 200);
@@ -70,36 +70,33 @@ Deno.test("POST /auth/login answers access_token and user, and never a password 
   const verify = await call(t, "GET", "/auth/verify", { token: body.access_token });
   assert.equal(verify.status, 200);
   assert.equal((await verify.json()).user.id, user.id);
-  t.close();
 });
 
-Deno.test("POST /auth/login refuses a wrong password with 401 in the request's language", async () => {
-  const t = await testApp();
-  const { user } = await account(t, "user");
-  const res = await login(t, user.email, "wrong-password");
-  assert.equal(res.status, 401);
-  assert.deepEqual(await res.json(), {
-    message: "Invalid email or password",
-    code: "invalid_credentials",
-  });
-  const spanish = await call(t, "POST", "/auth/login", {
-    json: { email: user.email, password: "wrong-password" },
-  });
-  assert.equal(spanish.status, 401);
-  assert.equal((await spanish.json()).message, "Correo electrónico o contraseña incorrectos");
-  t.close();
-});
+appTest(
+  "POST /auth/login refuses a wrong password with 401 in the request's language",
+  async (t) => {
+    const { user } = await account(t, "user");
+    const res = await login(t, user.email, "wrong-password");
+    assert.equal(res.status, 401);
+    assert.deepEqual(await res.json(), {
+      message: "Invalid email or password",
+      code: "invalid_credentials",
+    });
+    const spanish = await call(t, "POST", "/auth/login", {
+      json: { email: user.email, password: "wrong-password" },
+    });
+    assert.equal(spanish.status, 401);
+    assert.equal((await spanish.json()).message, "Correo electrónico o contraseña incorrectos");
+  },
+);
 
-Deno.test("POST /auth/login refuses an unknown e-mail like a wrong password", async () => {
-  const t = await testApp();
+appTest("POST /auth/login refuses an unknown e-mail like a wrong password", async (t) => {
   const res = await login(t, "nobody@test.mx", "whatever");
   assert.equal(res.status, 401);
   assert.equal((await res.json()).message, "Invalid email or password");
-  t.close();
 });
 
-Deno.test("POST /auth/login refuses a disabled account with 403 account_disabled", async () => {
-  const t = await testApp();
+appTest("POST /auth/login refuses a disabled account with 403 account_disabled", async (t) => {
   const { user, password } = await account(t, "user", { is_active: false });
   const res = await login(t, user.email, password);
   assert.equal(res.status, 403);
@@ -107,7 +104,6 @@ Deno.test("POST /auth/login refuses a disabled account with 403 account_disabled
   assert.equal(body.code, "account_disabled");
   assert.equal(body.message, "Your account is deactivated. Please contact the administrator.");
   assert.equal(body.access_token, undefined);
-  t.close();
 });
 
 Deno.test("POST /auth/login makes an account wait after 5 failures, a short wait even with the right password", async () => {
@@ -137,8 +133,7 @@ Deno.test("POST /auth/login makes an account wait after 5 failures, a short wait
   t.close();
 });
 
-Deno.test("POST /auth/login throttles an address after 20 failures across accounts", async () => {
-  const t = await testApp();
+appTest("POST /auth/login throttles an address after 20 failures across accounts", async (t) => {
   const { user, password } = await account(t, "admin");
   for (let i = 0; i < 20; i++) {
     // Four failures each for five accounts: no account reaches its own limit.
@@ -150,38 +145,37 @@ Deno.test("POST /auth/login throttles an address after 20 failures across accoun
   assert.ok(Number(blocked.headers.get("retry-after")) > 0);
   const elsewhere = await login(t, user.email, password, "10.0.2.2");
   assert.equal(elsewhere.status, 200);
-  t.close();
 });
 
-Deno.test("POST /auth/login answers 400 with an errors map for bad JSON or missing fields", async () => {
-  const t = await testApp();
-  const bad = await call(t, "POST", "/auth/login", { jsonText: "{not json", cookie: EN });
-  assert.equal(bad.status, 400);
-  const badBody = await bad.json();
-  assert.equal(badBody.message, "The request body must be valid JSON.");
-  assert.deepEqual(badBody.errors, {});
+appTest(
+  "POST /auth/login answers 400 with an errors map for bad JSON or missing fields",
+  async (t) => {
+    const bad = await call(t, "POST", "/auth/login", { jsonText: "{not json", cookie: EN });
+    assert.equal(bad.status, 400);
+    const badBody = await bad.json();
+    assert.equal(badBody.message, "The request body must be valid JSON.");
+    assert.deepEqual(badBody.errors, {});
 
-  const empty = await call(t, "POST", "/auth/login", { json: {}, cookie: EN });
-  assert.equal(empty.status, 400);
-  assert.deepEqual((await empty.json()).errors, {
-    email: "Email is required",
-    password: "Password is required",
-  });
+    const empty = await call(t, "POST", "/auth/login", { json: {}, cookie: EN });
+    assert.equal(empty.status, 400);
+    assert.deepEqual((await empty.json()).errors, {
+      email: "Email is required",
+      password: "Password is required",
+    });
 
-  for (const json of [null, [], "x", 42, { email: 5, password: true }]) {
-    const res = await call(t, "POST", "/auth/login", { json, cookie: EN });
-    assert.equal(res.status, 400, JSON.stringify(json));
-    const body = await res.json();
-    assert.equal(typeof body.errors, "object", JSON.stringify(json));
-    assert.ok(Object.keys(body.errors).length > 0, JSON.stringify(json));
-  }
-  const noBody = await call(t, "POST", "/auth/login", { cookie: EN });
-  assert.equal(noBody.status, 400);
-  t.close();
-});
+    for (const json of [null, [], "x", 42, { email: 5, password: true }]) {
+      const res = await call(t, "POST", "/auth/login", { json, cookie: EN });
+      assert.equal(res.status, 400, JSON.stringify(json));
+      const body = await res.json();
+      assert.equal(typeof body.errors, "object", JSON.stringify(json));
+      assert.ok(Object.keys(body.errors).length > 0, JSON.stringify(json));
+    }
+    const noBody = await call(t, "POST", "/auth/login", { cookie: EN });
+    assert.equal(noBody.status, 400);
+  },
+);
 
-Deno.test("GET /auth/verify answers the user with a token and 401 without one", async () => {
-  const t = await testApp();
+appTest("GET /auth/verify answers the user with a token and 401 without one", async (t) => {
   const { user, token } = await account(t, "customer");
   const ok = await call(t, "GET", "/auth/verify", { token });
   assert.equal(ok.status, 200);
@@ -196,21 +190,21 @@ Deno.test("GET /auth/verify answers the user with a token and 401 without one", 
   assert.equal((await none.json()).message, "User not authenticated: Missing token");
   const garbage = await call(t, "GET", "/auth/verify", { token: "not.a.token" });
   assert.equal(garbage.status, 401);
-  t.close();
 });
 
-Deno.test("GET /auth/verify refuses an expired token, a foreign signature and a disabled account", async () => {
-  const t = await testApp();
-  const { user } = await account(t, "user");
-  const expired = await issueToken(t.deps.secret, user, Date.now() - 2 * 3600_000, 3600);
-  assert.equal((await call(t, "GET", "/auth/verify", { token: expired })).status, 401);
-  const foreign = await issueToken("another-secret-another-secret-0123", user, Date.now(), 3600);
-  assert.equal((await call(t, "GET", "/auth/verify", { token: foreign })).status, 401);
+appTest(
+  "GET /auth/verify refuses an expired token, a foreign signature and a disabled account",
+  async (t) => {
+    const { user } = await account(t, "user");
+    const expired = await issueToken(t.deps.secret, user, Date.now() - 2 * 3600_000, 3600);
+    assert.equal((await call(t, "GET", "/auth/verify", { token: expired })).status, 401);
+    const foreign = await issueToken("another-secret-another-secret-0123", user, Date.now(), 3600);
+    assert.equal((await call(t, "GET", "/auth/verify", { token: foreign })).status, 401);
 
-  const disabled = await account(t, "user", { is_active: false });
-  assert.equal((await call(t, "GET", "/auth/verify", { token: disabled.token })).status, 401);
-  t.close();
-});
+    const disabled = await account(t, "user", { is_active: false });
+    assert.equal((await call(t, "GET", "/auth/verify", { token: disabled.token })).status, 401);
+  },
+);
 
 Deno.test("POST /auth/refresh answers a new token that expires later", async () => {
   let clock = Date.now();
@@ -255,62 +249,63 @@ Deno.test("a cookie session with under 5 minutes left gets a fresh cookie on the
   t.close();
 });
 
-Deno.test("POST /auth/register creates a tenant bound to the code's units and marks the code used", async () => {
-  const t = await testApp();
-  const code = await createCode(t, {
-    code: "TENA2345",
-    role: "user",
-    assignments: { units: ["12:unit_1", "12:unit_2"] },
-  });
-  const res = await call(t, "POST", "/auth/register", {
-    cookie: EN,
-    json: { ...REGISTRATION, email: " New.Tenant@Test.MX ", accessCode: " tena2345 " },
-  });
-  assert.equal(res.status, 201, await res.clone().text());
-  const text = await res.text();
-  assert.ok(!text.includes("password_hash"));
-  const body = JSON.parse(text);
-  assert.equal(body.message, "Registration complete, you can sign in now.");
-  assert.equal(body.user.email, "new.tenant@test.mx");
-  assert.equal(body.user.role, "user");
-  assert.equal(body.user.full_name, "Ana Pérez");
-  assert.equal(body.user.phone, "+525512345678");
-  assert.equal(body.user.language, "en");
-  assert.deepEqual(body.user.assignments, { stations: [], units: ["12:unit_1", "12:unit_2"] });
+appTest(
+  "POST /auth/register creates a tenant bound to the code's units and marks the code used",
+  async (t) => {
+    const code = await createCode(t, {
+      code: "TENA2345",
+      role: "user",
+      assignments: { units: ["12:unit_1", "12:unit_2"] },
+    });
+    const res = await call(t, "POST", "/auth/register", {
+      cookie: EN,
+      json: { ...REGISTRATION, email: " New.Tenant@Test.MX ", accessCode: " tena2345 " },
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    const text = await res.text();
+    assert.ok(!text.includes("password_hash"));
+    const body = JSON.parse(text);
+    assert.equal(body.message, "Registration complete, you can sign in now.");
+    assert.equal(body.user.email, "new.tenant@test.mx");
+    assert.equal(body.user.role, "user");
+    assert.equal(body.user.full_name, "Ana Pérez");
+    assert.equal(body.user.phone, "+525512345678");
+    assert.equal(body.user.language, "en");
+    assert.deepEqual(body.user.assignments, { stations: [], units: ["12:unit_1", "12:unit_2"] });
 
-  const stored = await getAccessCode(t.deps.kv, code.id);
-  assert.equal(stored?.is_used, true);
-  assert.equal(stored?.used_by_id, body.user.id);
-  assert.equal(stored?.used_by_email, "new.tenant@test.mx");
+    const stored = await getAccessCode(t.deps.kv, code.id);
+    assert.equal(stored?.is_used, true);
+    assert.equal(stored?.used_by_id, body.user.id);
+    assert.equal(stored?.used_by_email, "new.tenant@test.mx");
 
-  const signIn = await login(t, "new.tenant@test.mx", REGISTRATION.password);
-  assert.equal(signIn.status, 200);
-  assert.equal((await signIn.json()).user.role, "user");
-  t.close();
-});
+    const signIn = await login(t, "new.tenant@test.mx", REGISTRATION.password);
+    assert.equal(signIn.status, 200);
+    assert.equal((await signIn.json()).user.role, "user");
+  },
+);
 
-Deno.test("POST /api/auth/register with a customer code creates a customer bound to its stations", async () => {
-  const t = await testApp();
-  const code = await createCode(t, {
-    code: "CUST2345",
-    role: "customer",
-    assignments: { stations: [7, 9] },
-  });
-  const res = await call(t, "POST", "/api/auth/register", {
-    json: { ...REGISTRATION, email: "owner@test.mx", accessCode: "CUST2345" },
-  });
-  assert.equal(res.status, 201);
-  const { user } = await res.json();
-  assert.equal(user.role, "customer");
-  assert.deepEqual(user.assignments, { stations: [7, 9], units: [] });
-  const stored = await getAccessCode(t.deps.kv, code.id);
-  assert.equal(stored?.used_by_id, user.id);
-  assert.equal(stored?.used_by_email, "owner@test.mx");
-  t.close();
-});
+appTest(
+  "POST /api/auth/register with a customer code creates a customer bound to its stations",
+  async (t) => {
+    const code = await createCode(t, {
+      code: "CUST2345",
+      role: "customer",
+      assignments: { stations: [7, 9] },
+    });
+    const res = await call(t, "POST", "/api/auth/register", {
+      json: { ...REGISTRATION, email: "owner@test.mx", accessCode: "CUST2345" },
+    });
+    assert.equal(res.status, 201);
+    const { user } = await res.json();
+    assert.equal(user.role, "customer");
+    assert.deepEqual(user.assignments, { stations: [7, 9], units: [] });
+    const stored = await getAccessCode(t.deps.kv, code.id);
+    assert.equal(stored?.used_by_id, user.id);
+    assert.equal(stored?.used_by_email, "owner@test.mx");
+  },
+);
 
-Deno.test("POST /auth/register refuses a code that was already used", async () => {
-  const t = await testApp();
+appTest("POST /auth/register refuses a code that was already used", async (t) => {
   await createCode(t, { code: "XNCE2345", role: "user" });
   const first = await call(t, "POST", "/auth/register", {
     json: { ...REGISTRATION, email: "first@test.mx", accessCode: "XNCE2345" },
@@ -325,11 +320,9 @@ Deno.test("POST /auth/register refuses a code that was already used", async () =
   assert.equal(body.message, "Registration failed");
   assert.deepEqual(body.errors, { accessCode: "This access code has already been used" });
   assert.equal((await listUsers(t.deps.kv)).some((u) => u.email === "second@test.mx"), false);
-  t.close();
 });
 
-Deno.test("POST /auth/register refuses an unknown or malformed code", async () => {
-  const t = await testApp();
+appTest("POST /auth/register refuses an unknown or malformed code", async (t) => {
   await createCode(t, { code: "REAL2345", role: "user" });
   const before = (await listUsers(t.deps.kv)).length;
   for (const accessCode of ["FAKE2345", "BAD", ""]) {
@@ -353,37 +346,36 @@ Deno.test("POST /auth/register refuses an unknown or malformed code", async () =
     );
   }
   assert.equal((await listUsers(t.deps.kv)).length, before);
-  t.close();
 });
 
-Deno.test("POST /auth/register refuses a registered e-mail as it refuses a wrong code, code unused", async () => {
-  const t = await testApp();
-  const { user } = await account(t, "customer", { email: "taken@test.mx" });
-  const code = await createCode(t, { code: "FREE2345", role: "user" });
-  const answer = async (email: string, accessCode: string) => {
-    const res = await call(t, "POST", "/auth/register", {
-      cookie: EN,
-      json: { ...REGISTRATION, email, accessCode },
+appTest(
+  "POST /auth/register refuses a registered e-mail as it refuses a wrong code, code unused",
+  async (t) => {
+    const { user } = await account(t, "customer", { email: "taken@test.mx" });
+    const code = await createCode(t, { code: "FREE2345", role: "user" });
+    const answer = async (email: string, accessCode: string) => {
+      const res = await call(t, "POST", "/auth/register", {
+        cookie: EN,
+        json: { ...REGISTRATION, email, accessCode },
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const taken = await answer("TAKEN@test.mx", "FREE2345");
+    // The same answer as a code that does not exist: nothing tells that the e-mail has an account.
+    assert.deepEqual(taken, await answer("fresh@test.mx", "FAKE2345"));
+    assert.deepEqual(taken, {
+      status: 400,
+      body: {
+        message: "Registration failed",
+        errors: { accessCode: "This access code cannot be used with this email" },
+      },
     });
-    return { status: res.status, body: await res.json() };
-  };
-  const taken = await answer("TAKEN@test.mx", "FREE2345");
-  // The same answer as a code that does not exist: nothing tells that the e-mail has an account.
-  assert.deepEqual(taken, await answer("fresh@test.mx", "FAKE2345"));
-  assert.deepEqual(taken, {
-    status: 400,
-    body: {
-      message: "Registration failed",
-      errors: { accessCode: "This access code cannot be used with this email" },
-    },
-  });
-  assert.equal((await getAccessCode(t.deps.kv, code.id))?.is_used, false);
-  assert.equal((await getUser(t.deps.kv, user.id))?.role, "customer");
-  t.close();
-});
+    assert.equal((await getAccessCode(t.deps.kv, code.id))?.is_used, false);
+    assert.equal((await getUser(t.deps.kv, user.id))?.role, "customer");
+  },
+);
 
-Deno.test("POST /auth/register answers 400 with field errors for bad input, never 500", async () => {
-  const t = await testApp();
+appTest("POST /auth/register answers 400 with field errors for bad input, never 500", async (t) => {
   const res = await call(t, "POST", "/auth/register", {
     cookie: EN,
     json: { email: "bad", password: "123", full_name: "X1", phone: "+52123", accessCode: "" },
@@ -398,11 +390,9 @@ Deno.test("POST /auth/register answers 400 with field errors for bad input, neve
   });
   const bad = await call(t, "POST", "/api/auth/register", { jsonText: "]" });
   assert.equal(bad.status, 400);
-  t.close();
 });
 
-Deno.test("ten concurrent registrations with one code create exactly one account", async () => {
-  const t = await testApp();
+appTest("ten concurrent registrations with one code create exactly one account", async (t) => {
   const code = await createCode(t, { code: "RACE2345", role: "user" });
   const before = (await listUsers(t.deps.kv)).length;
   const results = await Promise.all(
@@ -429,7 +419,6 @@ Deno.test("ten concurrent registrations with one code create exactly one account
   const stored = await getAccessCode(t.deps.kv, code.id);
   assert.equal(stored?.used_by_id, winner.user.id);
   assert.equal(stored?.used_by_email, winner.user.email);
-  t.close();
 });
 
 const FORM = {
@@ -443,8 +432,7 @@ const FORM = {
   terms: "on",
 };
 
-Deno.test("POST /register with a valid form redirects to /login?registered=1", async () => {
-  const t = await testApp();
+appTest("POST /register with a valid form redirects to /login?registered=1", async (t) => {
   const code = await createCode(t, { code: "FXRM2345", role: "user" });
   const res = await call(t, "POST", "/register", { form: FORM, cookie: EN });
   assert.equal(res.status, 303);
@@ -458,39 +446,38 @@ Deno.test("POST /register with a valid form redirects to /login?registered=1", a
   const page = await call(t, "GET", "/login?registered=1", { cookie: EN });
   assert.equal(page.status, 200);
   assert.match(await page.text(), /Registration complete, you can sign in now\./);
-  t.close();
 });
 
-Deno.test("POST /register with bad input re-renders the form with inline errors and status 400", async () => {
-  const t = await testApp();
-  await createCode(t, { code: "FXRM2345", role: "user" });
-  const before = (await listUsers(t.deps.kv)).length;
-  const res = await call(t, "POST", "/register", {
-    cookie: EN,
-    form: { ...FORM, email: "not-an-email", confirm_password: "other1", terms: "" },
-  });
-  assert.equal(res.status, 400);
-  assert.match(res.headers.get("content-type") ?? "", /text\/html/);
-  const html = await res.text();
-  assert.match(html, /Please enter a valid email/);
-  assert.match(html, /Passwords do not match/);
-  assert.match(html, /You must accept the terms and conditions/);
-  assert.match(html, /value="Luis Gómez"/);
-  assert.equal((await listUsers(t.deps.kv)).length, before);
+appTest(
+  "POST /register with bad input re-renders the form with inline errors and status 400",
+  async (t) => {
+    await createCode(t, { code: "FXRM2345", role: "user" });
+    const before = (await listUsers(t.deps.kv)).length;
+    const res = await call(t, "POST", "/register", {
+      cookie: EN,
+      form: { ...FORM, email: "not-an-email", confirm_password: "other1", terms: "" },
+    });
+    assert.equal(res.status, 400);
+    assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+    const html = await res.text();
+    assert.match(html, /Please enter a valid email/);
+    assert.match(html, /Passwords do not match/);
+    assert.match(html, /You must accept the terms and conditions/);
+    assert.match(html, /value="Luis Gómez"/);
+    assert.equal((await listUsers(t.deps.kv)).length, before);
 
-  const used = await call(t, "POST", "/register", {
-    cookie: EN,
-    form: { ...FORM, accessCode: "ZZZZ2345" },
-  });
-  assert.equal(used.status, 400);
-  const usedHtml = await used.text();
-  assert.match(usedHtml, /Registration failed/);
-  assert.match(usedHtml, /This access code cannot be used with this email/);
-  t.close();
-});
+    const used = await call(t, "POST", "/register", {
+      cookie: EN,
+      form: { ...FORM, accessCode: "ZZZZ2345" },
+    });
+    assert.equal(used.status, 400);
+    const usedHtml = await used.text();
+    assert.match(usedHtml, /Registration failed/);
+    assert.match(usedHtml, /This access code cannot be used with this email/);
+  },
+);
 
-Deno.test("POST /login sets an httpOnly token cookie and redirects to the role's home", async () => {
-  const t = await testApp();
+appTest("POST /login sets an httpOnly token cookie and redirects to the role's home", async (t) => {
   const { user, password } = await account(t, "customer");
   const res = await call(t, "POST", "/login", { form: { email: user.email, password } });
   assert.equal(res.status, 303);
@@ -503,7 +490,6 @@ Deno.test("POST /login sets an httpOnly token cookie and redirects to the role's
   const cookie = cookieFrom(res, "token")!;
   const home = await call(t, "GET", "/customer", { cookie });
   assert.equal(home.status, 200);
-  t.close();
 });
 
 adminTest(
@@ -525,18 +511,19 @@ adminTest(
   },
 );
 
-Deno.test("POST /login with a wrong password re-renders the page with 401 and no cookie", async () => {
-  const t = await testApp();
-  const { user } = await account(t, "user");
-  const res = await call(t, "POST", "/login", {
-    cookie: EN,
-    form: { email: user.email, password: "wrong-password" },
-  });
-  assert.equal(res.status, 401);
-  assert.match(await res.text(), /Invalid email or password/);
-  assert.equal(cookieFrom(res, "token"), null);
-  t.close();
-});
+appTest(
+  "POST /login with a wrong password re-renders the page with 401 and no cookie",
+  async (t) => {
+    const { user } = await account(t, "user");
+    const res = await call(t, "POST", "/login", {
+      cookie: EN,
+      form: { email: user.email, password: "wrong-password" },
+    });
+    assert.equal(res.status, 401);
+    assert.match(await res.text(), /Invalid email or password/);
+    assert.equal(cookieFrom(res, "token"), null);
+  },
+);
 
 adminTest(
   "a cookie-authenticated POST with a foreign Origin is refused 403 and changes nothing",
@@ -588,8 +575,7 @@ adminTest(
   },
 );
 
-Deno.test("POST /logout clears the token and last_route cookies and goes to /login", async () => {
-  const t = await testApp();
+appTest("POST /logout clears the token and last_route cookies and goes to /login", async (t) => {
   const { token } = await account(t, "user");
   const visit = await call(t, "GET", "/user/settings", { cookie: `token=${token}` });
   assert.equal(cookieFrom(visit, "last_route"), "last_route=%2Fuser%2Fsettings");
@@ -608,11 +594,9 @@ Deno.test("POST /logout clears the token and last_route cookies and goes to /log
   const json = await call(t, "POST", "/auth/logout", { cookie: `token=${token}` });
   assert.equal(json.status, 200);
   assert.ok(cookieFrom(json, "token") === "token=");
-  t.close();
 });
 
-Deno.test("GET / redirects by role, and to /login without a session", async () => {
-  const t = await testApp();
+appTest("GET / redirects by role, and to /login without a session", async (t) => {
   const root = await call(t, "GET", "/");
   assert.equal(root.headers.get("location"), "/login");
   for (const role of ["admin", "customer", "user"] as const) {
@@ -621,5 +605,4 @@ Deno.test("GET / redirects by role, and to /login without a session", async () =
     assert.equal(res.status, 302);
     assert.equal(res.headers.get("location"), role === "user" ? "/user" : `/${role}`);
   }
-  t.close();
 });

@@ -5,7 +5,15 @@
  * and making and revoking are audited.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestAccount, type TestApp, testApp, zoneBody } from "./_helpers.ts";
+import {
+  account,
+  call,
+  type TestAccount,
+  type TestApp,
+  testApp,
+  testsWith,
+  zoneBody,
+} from "./_helpers.ts";
 import type { ApiKey } from "../core/api_keys.ts";
 import { listApiKeys } from "../db/api_keys.ts";
 import { updateUser } from "../db/users.ts";
@@ -17,6 +25,9 @@ async function world() {
   const t = await testApp({ now: () => clock.now });
   return { t, clock, admin: await account(t, "admin") };
 }
+
+/** `Deno.test` in a fresh {@link world}, closed however the test ends. */
+const worldTest = testsWith(world, (w) => w.t.close());
 
 /** Makes a key through the page; answers the key shown and its record. */
 async function makeKey(t: TestApp, admin: TestAccount, scope: string, days = 30) {
@@ -38,9 +49,9 @@ async function status(t: TestApp, method: string, path: string, token: string, j
   return res.status;
 }
 
-Deno.test("scopes: read-only GETs, billing its API, devices theirs; never accounts or the log", async () => {
-  const { t, admin } = await world();
-  try {
+worldTest(
+  "scopes: read-only GETs, billing its API, devices theirs; never accounts or the log",
+  async ({ t, admin }) => {
     const ro = await makeKey(t, admin, "read_only");
     const billing = await makeKey(t, admin, "billing");
     const devices = await makeKey(t, admin, "devices");
@@ -69,30 +80,23 @@ Deno.test("scopes: read-only GETs, billing its API, devices theirs; never accoun
     })).json();
     assert.equal(log.entries[0].actor.id, admin.user.id);
     assert.equal(log.entries[0].actor.api_key, billing.key.id);
-  } finally {
-    t.close();
+  },
+);
+
+worldTest("a key is shown once and stored only as its hash", async ({ t, admin }) => {
+  const { token } = await makeKey(t, admin, "read_only");
+  const list = await call(t, "GET", "/admin/api-keys", { token: admin.token });
+  assert.ok(!(await list.text()).includes(token));
+  for await (const e of t.deps.kv.list({ prefix: [] })) {
+    assert.ok(!JSON.stringify(e.key).includes(token), "not in a key");
+    const text = JSON.stringify(e.value, (_k, v) => typeof v === "bigint" ? String(v) : v);
+    assert.ok(!text.includes(token), "not in a value");
   }
 });
 
-Deno.test("a key is shown once and stored only as its hash", async () => {
-  const { t, admin } = await world();
-  try {
-    const { token } = await makeKey(t, admin, "read_only");
-    const list = await call(t, "GET", "/admin/api-keys", { token: admin.token });
-    assert.ok(!(await list.text()).includes(token));
-    for await (const e of t.deps.kv.list({ prefix: [] })) {
-      assert.ok(!JSON.stringify(e.key).includes(token), "not in a key");
-      const text = JSON.stringify(e.value, (_k, v) => typeof v === "bigint" ? String(v) : v);
-      assert.ok(!text.includes(token), "not in a value");
-    }
-  } finally {
-    t.close();
-  }
-});
-
-Deno.test("revoked at once, expired refused, a maker no longer admin ends the key; audited", async () => {
-  const { t, clock, admin } = await world();
-  try {
+worldTest(
+  "revoked at once, expired refused, a maker no longer admin ends the key; audited",
+  async ({ t, clock, admin }) => {
     const a = await makeKey(t, admin, "read_only", 1);
     const b = await makeKey(t, admin, "devices", 30);
     assert.equal(await status(t, "GET", "/api/zones", a.token), 200);
@@ -119,48 +123,41 @@ Deno.test("revoked at once, expired refused, a maker no longer admin ends the ke
     assert.equal(rev.object, `api_key:${b.key.id}`);
     assert.equal(rev.before.revoked_at, null);
     assert.equal(rev.after.revoked_at, T0);
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("the last use is written at most once a minute", async () => {
-  const { t, clock, admin } = await world();
-  try {
-    const { token, key } = await makeKey(t, admin, "read_only");
-    const lastUse = async () =>
-      (await listApiKeys(t.deps.kv)).find((k) => k.id === key.id)!.last_used_at;
-    assert.equal(await lastUse(), null);
-    assert.equal(await status(t, "GET", "/api/zones", token), 200);
-    assert.equal(await lastUse(), T0);
-    let writes = 0;
-    const watch = t.deps.kv.watch([["api_keys", key.id]]).getReader();
-    const counting = (async () => {
-      for (;;) {
-        const r = await watch.read();
-        if (r.done) return;
-        writes++;
-      }
-    })();
-    for (let i = 0; i < 5; i++) {
-      clock.now += 10_000;
-      assert.equal(await status(t, "GET", "/api/zones", token), 200);
+worldTest("the last use is written at most once a minute", async ({ t, clock, admin }) => {
+  const { token, key } = await makeKey(t, admin, "read_only");
+  const lastUse = async () =>
+    (await listApiKeys(t.deps.kv)).find((k) => k.id === key.id)!.last_used_at;
+  assert.equal(await lastUse(), null);
+  assert.equal(await status(t, "GET", "/api/zones", token), 200);
+  assert.equal(await lastUse(), T0);
+  let writes = 0;
+  const watch = t.deps.kv.watch([["api_keys", key.id]]).getReader();
+  const counting = (async () => {
+    for (;;) {
+      const r = await watch.read();
+      if (r.done) return;
+      writes++;
     }
-    assert.equal(await lastUse(), T0, "not written within the minute");
-    clock.now += 15_000;
+  })();
+  for (let i = 0; i < 5; i++) {
+    clock.now += 10_000;
     assert.equal(await status(t, "GET", "/api/zones", token), 200);
-    assert.equal(await lastUse(), T0 + 65_000);
-    await watch.cancel();
-    await counting;
-    assert.ok(writes <= 2, `${writes} writes`);
-  } finally {
-    t.close();
   }
+  assert.equal(await lastUse(), T0, "not written within the minute");
+  clock.now += 15_000;
+  assert.equal(await status(t, "GET", "/api/zones", token), 200);
+  assert.equal(await lastUse(), T0 + 65_000);
+  await watch.cancel();
+  await counting;
+  assert.ok(writes <= 2, `${writes} writes`);
 });
 
-Deno.test("the create form refuses a bad name, scope or expiry, changing nothing", async () => {
-  const { t, admin } = await world();
-  try {
+worldTest(
+  "the create form refuses a bad name, scope or expiry, changing nothing",
+  async ({ t, admin }) => {
     for (
       const form of [
         { name: "", scope: "read_only", expires_in_days: "30" },
@@ -179,7 +176,5 @@ Deno.test("the create form refuses a bad name, scope or expiry, changing nothing
     });
     assert.equal(unknown.status, 400);
     await unknown.body?.cancel();
-  } finally {
-    t.close();
-  }
-});
+  },
+);

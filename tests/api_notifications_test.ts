@@ -1,7 +1,7 @@
 /** The notifications API and the client log sink, through `app.request`. */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, appTest, call, type TestApp, testApp } from "./_helpers.ts";
 import { createNotification, getNotification } from "../db/notifications.ts";
 import type { Notification, NotificationType } from "../core/types.ts";
 import { LOG_CAP, LOG_RATE_PER_MINUTE, loggingRoutes } from "../routes/api/logging.ts";
@@ -34,8 +34,7 @@ async function listIds(t: TestApp, token: string, query = ""): Promise<number[]>
   return (await res.json()).notifications.map((n: Notification) => n.id);
 }
 
-Deno.test("GET /api/notifications filters active, resolved and all, newest first", async () => {
-  const t = await testApp();
+appTest("GET /api/notifications filters active, resolved and all, newest first", async (t) => {
   const me = await account(t, "user");
   const a = await notify(t, me.user.id, "bill_created");
   const b = await notify(t, me.user.id, "payment_received");
@@ -70,29 +69,28 @@ Deno.test("GET /api/notifications filters active, resolved and all, newest first
   assert.equal(first.type, "payment_overdue");
   assert.equal(first.priority, "high");
   assert.equal(first.status, "active");
-  t.close();
 });
 
-Deno.test("GET /api/notifications answers at most 50 and refuses bad status or limit with 400", async () => {
-  const t = await testApp();
-  const me = await account(t, "customer");
-  for (let i = 0; i < 55; i++) await notify(t, me.user.id);
-  assert.equal((await listIds(t, me.token)).length, 50);
-  assert.equal((await listIds(t, me.token, "?limit=50&status=all")).length, 50);
-  for (
-    const q of ["?limit=51", "?limit=0", "?limit=-3", "?limit=abc", "?limit=2.5", "?status=open"]
-  ) {
-    const res = await call(t, "GET", `/api/notifications${q}`, { token: me.token });
-    assert.equal(res.status, 400, q);
-    const body = await res.json();
-    assert.equal(typeof body.errors, "object", q);
-    assert.ok(Object.keys(body.errors).length === 1, q);
-  }
-  t.close();
-});
+appTest(
+  "GET /api/notifications answers at most 50 and refuses bad status or limit with 400",
+  async (t) => {
+    const me = await account(t, "customer");
+    for (let i = 0; i < 55; i++) await notify(t, me.user.id);
+    assert.equal((await listIds(t, me.token)).length, 50);
+    assert.equal((await listIds(t, me.token, "?limit=50&status=all")).length, 50);
+    for (
+      const q of ["?limit=51", "?limit=0", "?limit=-3", "?limit=abc", "?limit=2.5", "?status=open"]
+    ) {
+      const res = await call(t, "GET", `/api/notifications${q}`, { token: me.token });
+      assert.equal(res.status, 400, q);
+      const body = await res.json();
+      assert.equal(typeof body.errors, "object", q);
+      assert.ok(Object.keys(body.errors).length === 1, q);
+    }
+  },
+);
 
-Deno.test("GET /api/notifications/count answers the number of active notifications", async () => {
-  const t = await testApp();
+appTest("GET /api/notifications/count answers the number of active notifications", async (t) => {
   const me = await account(t, "user");
   const other = await account(t, "user");
   const count = async (token: string) => {
@@ -109,11 +107,9 @@ Deno.test("GET /api/notifications/count answers the number of active notificatio
   assert.equal(await count(other.token), 1);
   await call(t, "POST", `/api/notifications/${a.id}/resolve`, { token: me.token });
   assert.equal(await count(me.token), 2);
-  t.close();
 });
 
-Deno.test("POST /api/notifications/{id}/resolve resolves one's own notification once", async () => {
-  const t = await testApp();
+appTest("POST /api/notifications/{id}/resolve resolves one's own notification once", async (t) => {
   const me = await account(t, "user");
   const note = await notify(t, me.user.id, "payment_overdue");
   const res = await call(t, "POST", `/api/notifications/${note.id}/resolve`, { token: me.token });
@@ -127,22 +123,21 @@ Deno.test("POST /api/notifications/{id}/resolve resolves one's own notification 
   const again = await call(t, "POST", `/api/notifications/${note.id}/resolve`, { token: me.token });
   assert.equal(again.status, 400);
   assert.equal((await again.json()).message, "This notification is already resolved");
-  t.close();
 });
 
-Deno.test("POST /api/notifications/{id}/resolve refuses sensor_offline with 400 'Device still offline'", async () => {
-  const t = await testApp();
-  const me = await account(t, "customer");
-  const note = await notify(t, me.user.id, "sensor_offline", "sensor-7");
-  const res = await call(t, "POST", `/api/notifications/${note.id}/resolve`, { token: me.token });
-  assert.equal(res.status, 400);
-  assert.equal((await res.json()).message, "Device still offline");
-  assert.equal((await getNotification(t.deps.kv, me.user.id, note.id))?.status, "active");
-  t.close();
-});
+appTest(
+  "POST /api/notifications/{id}/resolve refuses sensor_offline with 400 'Device still offline'",
+  async (t) => {
+    const me = await account(t, "customer");
+    const note = await notify(t, me.user.id, "sensor_offline", "sensor-7");
+    const res = await call(t, "POST", `/api/notifications/${note.id}/resolve`, { token: me.token });
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).message, "Device still offline");
+    assert.equal((await getNotification(t.deps.kv, me.user.id, note.id))?.status, "active");
+  },
+);
 
-Deno.test("another user's notification is 404 to list, resolve and count", async () => {
-  const t = await testApp();
+appTest("another user's notification is 404 to list, resolve and count", async (t) => {
   const owner = await account(t, "user");
   const intruder = await account(t, "user");
   const admin = await account(t, "admin");
@@ -160,7 +155,6 @@ Deno.test("another user's notification is 404 to list, resolve and count", async
     const res = await call(t, "POST", `/api/notifications/${id}/resolve`, { token: owner.token });
     assert.equal(res.status, 404, id);
   }
-  t.close();
 });
 
 /** Posts a log entry from `address` at the app's clock. */
@@ -172,8 +166,7 @@ function postLog(t: TestApp, body: unknown, address = "10.1.0.1", raw?: string) 
   }, { remoteAddr: { hostname: address } });
 }
 
-Deno.test("POST /logging accepts a valid entry with or without a session", async () => {
-  const t = await testApp();
+appTest("POST /logging accepts a valid entry with or without a session", async (t) => {
   const res = await postLog(t, {
     level: "error",
     message: "chart failed",
@@ -195,11 +188,9 @@ Deno.test("POST /logging accepts a valid entry with or without a session", async
   assert.equal((await signedIn.json()).seq, body.seq + 1);
   const api = await call(t, "POST", "/api/logging", { json: { level: "debug", message: "x" } });
   assert.equal(api.status, 201);
-  t.close();
 });
 
-Deno.test("POST /logging refuses bad entries with 400", async () => {
-  const t = await testApp();
+appTest("POST /logging refuses bad entries with 400", async (t) => {
   const bad: [unknown, string | undefined][] = [
     [{ level: "fatal", message: "x" }, undefined],
     [{ level: "info" }, undefined],
@@ -217,11 +208,9 @@ Deno.test("POST /logging refuses bad entries with 400", async () => {
     assert.equal(typeof (await res.json()).errors, "object");
   }
   assert.equal(t.deps.log.lines.filter((l) => l.message === "client log").length, 0);
-  t.close();
 });
 
-Deno.test("POST /logging keeps at most 500 entries, dropping the oldest", async () => {
-  const t = await testApp();
+appTest("POST /logging keeps at most 500 entries, dropping the oldest", async (t) => {
   // The sink as the app mounts it, behind the real session middleware, so its kept entries
   // can be read.
   const sink = loggingRoutes(t.deps);
@@ -250,7 +239,6 @@ Deno.test("POST /logging keeps at most 500 entries, dropping the oldest", async 
     "timestamp",
   ]);
   assert.equal(kept[0].component, "client");
-  t.close();
 });
 
 Deno.test("POST /logging rate-limits each address per minute", async () => {

@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import {
   account,
   adminTest,
+  appTest,
   call,
   createdWithout,
   putProfile,
   type TestApp,
-  testApp,
 } from "./_helpers.ts";
 import { getUser, listUsers } from "../db/users.ts";
 import { getAccessCode } from "../db/access_codes.ts";
@@ -30,8 +30,7 @@ const NEW_CUSTOMER = {
   password: "secret1",
 };
 
-Deno.test("GET /api/users lists every account, by role and by search", async () => {
-  const t = await testApp();
+appTest("GET /api/users lists every account, by role and by search", async (t) => {
   const admin = await account(t, "admin", { full_name: "Main Admin" });
   const c1 = await account(t, "customer", { full_name: "Carla Dueña", email: "carla@test.mx" });
   const c2 = await account(t, "customer", { full_name: "Pedro Owner" });
@@ -70,7 +69,6 @@ Deno.test("GET /api/users lists every account, by role and by search", async () 
   const bad = await call(t, "GET", "/api/users?role=owner", { token: admin.token });
   assert.equal(bad.status, 400);
   assert.deepEqual((await bad.json()).errors, { role: "Choose a valid role" });
-  t.close();
 });
 
 adminTest(
@@ -412,37 +410,38 @@ adminTest(
   },
 );
 
-Deno.test("POST /api/users/access-codes refuses codes outside the alphabet, duplicates and bad roles", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin", { language: "en" });
-  const post = (json: unknown) =>
-    call(t, "POST", "/api/users/access-codes", { token: admin.token, json });
-  for (const code of ["ABCD2340", "ABCD1234", "OOOO2345", "IIII2345", "ABC2345", "ABCD23456"]) {
-    const res = await post({ code, role: "user" });
-    assert.equal(res.status, 400, code);
-    const body = await res.json();
-    assert.equal(body.message, "Failed to create access code");
-    assert.deepEqual(body.errors, { code: "This access code is not valid" }, code);
-  }
-  assert.deepEqual((await (await post({ role: "user" })).json()).errors, {
-    code: "Access code is required",
-  });
-  assert.deepEqual((await (await post({ code: "ABCD2345", role: "admin" })).json()).errors, {
-    role: "Choose a valid role",
-  });
-  assert.equal((await post({ code: "ABCD2345", role: "user" })).status, 201);
-  const dup = await post({ code: "abcd2345", role: "customer" });
-  assert.equal(dup.status, 400);
-  assert.deepEqual((await dup.json()).errors, {
-    code: "This code already exists, generate a new one",
-  });
-  const bad = await post({ code: "ABCD2346", role: "user", assignments: { units: ["x"] } });
-  assert.equal(bad.status, 400);
-  const list = await (await call(t, "GET", "/api/users/access-codes", { token: admin.token }))
-    .json();
-  assert.deepEqual(list.codes.map((c: { code: string }) => c.code), ["ABCD2345"]);
-  t.close();
-});
+appTest(
+  "POST /api/users/access-codes refuses codes outside the alphabet, duplicates and bad roles",
+  async (t) => {
+    const admin = await account(t, "admin", { language: "en" });
+    const post = (json: unknown) =>
+      call(t, "POST", "/api/users/access-codes", { token: admin.token, json });
+    for (const code of ["ABCD2340", "ABCD1234", "OOOO2345", "IIII2345", "ABC2345", "ABCD23456"]) {
+      const res = await post({ code, role: "user" });
+      assert.equal(res.status, 400, code);
+      const body = await res.json();
+      assert.equal(body.message, "Failed to create access code");
+      assert.deepEqual(body.errors, { code: "This access code is not valid" }, code);
+    }
+    assert.deepEqual((await (await post({ role: "user" })).json()).errors, {
+      code: "Access code is required",
+    });
+    assert.deepEqual((await (await post({ code: "ABCD2345", role: "admin" })).json()).errors, {
+      role: "Choose a valid role",
+    });
+    assert.equal((await post({ code: "ABCD2345", role: "user" })).status, 201);
+    const dup = await post({ code: "abcd2345", role: "customer" });
+    assert.equal(dup.status, 400);
+    assert.deepEqual((await dup.json()).errors, {
+      code: "This code already exists, generate a new one",
+    });
+    const bad = await post({ code: "ABCD2346", role: "user", assignments: { units: ["x"] } });
+    assert.equal(bad.status, 400);
+    const list = await (await call(t, "GET", "/api/users/access-codes", { token: admin.token }))
+      .json();
+    assert.deepEqual(list.codes.map((c: { code: string }) => c.code), ["ABCD2345"]);
+  },
+);
 
 adminTest("GET /api/users/access-codes lists codes newest first", async ({ t, admin }) => {
   for (const code of ["FRST2345", "SECD2345", "THRD2345"]) {
@@ -517,8 +516,7 @@ adminTest(
   },
 );
 
-Deno.test("GET /api/users/profile answers the caller's own account, for every role", async () => {
-  const t = await testApp();
+appTest("GET /api/users/profile answers the caller's own account, for every role", async (t) => {
   for (const role of ["admin", "customer", "user"] as const) {
     const who = await account(t, role);
     const res = await call(t, "GET", "/api/users/profile", { token: who.token });
@@ -528,11 +526,9 @@ Deno.test("GET /api/users/profile answers the caller's own account, for every ro
     assert.equal(body.email, who.user.email);
     assert.equal(body.password_hash, undefined);
   }
-  t.close();
 });
 
-Deno.test("PUT /api/users/profile updates the profile and applies the language", async () => {
-  const t = await testApp();
+appTest("PUT /api/users/profile updates the profile and applies the language", async (t) => {
   const me = await account(t, "user", { language: "en" });
   const res = await call(t, "PUT", "/api/users/profile", {
     token: me.token,
@@ -569,56 +565,56 @@ Deno.test("PUT /api/users/profile updates the profile and applies the language",
   });
   assert.equal(role.status, 200);
   assert.equal((await getUser(t.deps.kv, me.user.id))?.role, "user");
-  t.close();
 });
 
-Deno.test("PUT /api/users/profile changes the password only with the right current password", async () => {
-  const t = await testApp();
-  const me = await account(t, "customer", { password: "oldpass1" });
-  const base = { email: me.user.email, full_name: "Me", phone: "", language: "en" };
-  const put = (json: unknown) => call(t, "PUT", "/api/users/profile", { token: me.token, json });
+appTest(
+  "PUT /api/users/profile changes the password only with the right current password",
+  async (t) => {
+    const me = await account(t, "customer", { password: "oldpass1" });
+    const base = { email: me.user.email, full_name: "Me", phone: "", language: "en" };
+    const put = (json: unknown) => call(t, "PUT", "/api/users/profile", { token: me.token, json });
 
-  const refusals: [Record<string, string>, Record<string, string>][] = [
-    [{}, { current_password: "Enter your current password to set a new one" }],
-    [{ current_password: "not-mine" }, { current_password: "The current password is not correct" }],
-    [
-      { current_password: "oldpass1", confirm_password: "newpass2" },
-      { confirm_password: "Passwords do not match" },
-    ],
-  ];
-  for (const [change, errors] of refusals) {
-    const res = await put({
+    const refusals: [Record<string, string>, Record<string, string>][] = [
+      [{}, { current_password: "Enter your current password to set a new one" }],
+      [{ current_password: "not-mine" }, {
+        current_password: "The current password is not correct",
+      }],
+      [
+        { current_password: "oldpass1", confirm_password: "newpass2" },
+        { confirm_password: "Passwords do not match" },
+      ],
+    ];
+    for (const [change, errors] of refusals) {
+      const res = await put({
+        ...base,
+        new_password: "newpass1",
+        confirm_password: "newpass1",
+        ...change,
+      });
+      assert.equal(res.status, 400, JSON.stringify(change));
+      assert.deepEqual((await res.json()).errors, errors);
+    }
+    assert.equal(await signInStatus(t, me.user.email, "oldpass1"), 200, "still the old password");
+
+    const ok = await put({
       ...base,
+      current_password: "oldpass1",
       new_password: "newpass1",
       confirm_password: "newpass1",
-      ...change,
     });
-    assert.equal(res.status, 400, JSON.stringify(change));
-    assert.deepEqual((await res.json()).errors, errors);
-  }
-  assert.equal(await signInStatus(t, me.user.email, "oldpass1"), 200, "still the old password");
+    assert.equal(ok.status, 200);
+    assert.equal(await signInStatus(t, me.user.email, "newpass1"), 200);
+    assert.equal(await signInStatus(t, me.user.email, "oldpass1"), 401);
+  },
+);
 
-  const ok = await put({
-    ...base,
-    current_password: "oldpass1",
-    new_password: "newpass1",
-    confirm_password: "newpass1",
-  });
-  assert.equal(ok.status, 200);
-  assert.equal(await signInStatus(t, me.user.email, "newpass1"), 200);
-  assert.equal(await signInStatus(t, me.user.email, "oldpass1"), 401);
-  t.close();
-});
-
-Deno.test("PUT /api/users/profile refuses another account's e-mail", async () => {
-  const t = await testApp();
+appTest("PUT /api/users/profile refuses another account's e-mail", async (t) => {
   const me = await account(t, "user");
   const other = await account(t, "user");
   const res = await putProfile(t, me, { email: other.user.email });
   assert.equal(res.status, 400);
   assert.deepEqual((await res.json()).errors, { email: "This email is already registered" });
   assert.equal((await getUser(t.deps.kv, me.user.id))?.email, me.user.email);
-  t.close();
 });
 
 adminTest(

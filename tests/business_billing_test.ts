@@ -6,30 +6,14 @@
 import assert from "node:assert/strict";
 import { call, testsWith } from "./_helpers.ts";
 import { billingWorld, unitBillOf } from "./_billing_world.ts";
+import { at, GOLFO_NORTE_2026 } from "./_business_zone.ts";
 import { runBilling } from "../services/billing/mod.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
 
-const at = (local: string) => Date.parse(`${local}:00-06:00`);
 const Q = 900_000;
 
 /** GDMTH Golfo Norte, January 2026 prices (the tariff reference), PF 90 % threshold. */
-const GDMTH = {
-  tariff_type: "industrial" as const,
-  enable_levels: false,
-  industrial_tariff: true,
-  base_tariff: 502.03,
-  tax_percentage: 16,
-  tou_schedule: "cfe_central",
-  price_base: 1.0222,
-  price_intermedia: 1.5867,
-  price_punta: 1.7219,
-  distribution_enabled: true,
-  distribution_price: 57.74,
-  capacity_enabled: true,
-  capacity_price: 401.78,
-  capacity_floor_percentage: 70,
-  power_factor_enabled: true,
-};
+const GDMTH = { ...GOLFO_NORTE_2026, enable_levels: false, power_factor_enabled: true };
 
 /**
  * January 2026 of a meter: one reading in the middle of every quarter hour, 40 kW but 66.2 kW

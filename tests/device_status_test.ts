@@ -3,7 +3,7 @@
  * sensor_offline notifications, batched last_seen, and the device directory.
  */
 import assert from "node:assert/strict";
-import { account, adminTest, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, adminTest, appTest, call, type TestApp } from "./_helpers.ts";
 import {
   createDeviceDirectory,
   createSensor,
@@ -53,55 +53,56 @@ async function setup(t: TestApp, admin: User, tenant: User | null) {
   return { station: station.id, sensor: sensor.id };
 }
 
-Deno.test("offline notifies the tenant and every admin in their language; online resolves it", async () => {
-  const t = await testApp();
-  const admin = await account(t, "admin", { language: "es" });
-  const admin2 = await account(t, "admin", { language: "de" });
-  const tenant = await account(t, "user", { language: "en" });
-  const other = await account(t, "user");
-  const customer = await account(t, "customer");
-  const { sensor } = await setup(t, publicUser(admin.user), publicUser(tenant.user));
-  const svc = createStatusService(t.deps);
-  const t0 = Date.UTC(2025, 0, 10, 8, 0, 0);
+appTest(
+  "offline notifies the tenant and every admin in their language; online resolves it",
+  async (t) => {
+    const admin = await account(t, "admin", { language: "es" });
+    const admin2 = await account(t, "admin", { language: "de" });
+    const tenant = await account(t, "user", { language: "en" });
+    const other = await account(t, "user");
+    const customer = await account(t, "customer");
+    const { sensor } = await setup(t, publicUser(admin.user), publicUser(tenant.user));
+    const svc = createStatusService(t.deps);
+    const t0 = Date.UTC(2025, 0, 10, 8, 0, 0);
 
-  await svc.online("ShellyA", t0);
-  await svc.offline("shellya", t0 + 10 * MIN, "silence");
-  await svc.offline("ShellyA", t0 + 11 * MIN, "will"); // already offline: nothing new
+    await svc.online("ShellyA", t0);
+    await svc.offline("shellya", t0 + 10 * MIN, "silence");
+    await svc.offline("ShellyA", t0 + 11 * MIN, "will"); // already offline: nothing new
 
-  const active = async (id: number) => await listNotifications(t.deps.kv, id, "active", 50);
-  const [mine] = await active(tenant.user.id);
-  assert.equal(mine.type, "sensor_offline");
-  assert.equal(mine.priority, "high");
-  assert.equal(mine.subject_id, String(sensor));
-  assert.equal(mine.title, "Sensor offline: Medidor 1");
-  assert.ok(mine.message.includes("ShellyA") && mine.message.includes("Torre Sur"), mine.message);
-  assert.equal((await active(admin.user.id))[0].title, "Sensor desconectado: Medidor 1");
-  assert.equal((await active(admin2.user.id))[0].title, "Sensor offline: Medidor 1");
-  assert.ok((await active(admin2.user.id))[0].message.startsWith("Der Sensor"));
-  for (const u of [tenant, admin, admin2]) assert.equal((await active(u.user.id)).length, 1);
-  assert.deepEqual(await active(other.user.id), []);
-  assert.deepEqual(await active(customer.user.id), []);
+    const active = async (id: number) => await listNotifications(t.deps.kv, id, "active", 50);
+    const [mine] = await active(tenant.user.id);
+    assert.equal(mine.type, "sensor_offline");
+    assert.equal(mine.priority, "high");
+    assert.equal(mine.subject_id, String(sensor));
+    assert.equal(mine.title, "Sensor offline: Medidor 1");
+    assert.ok(mine.message.includes("ShellyA") && mine.message.includes("Torre Sur"), mine.message);
+    assert.equal((await active(admin.user.id))[0].title, "Sensor desconectado: Medidor 1");
+    assert.equal((await active(admin2.user.id))[0].title, "Sensor offline: Medidor 1");
+    assert.ok((await active(admin2.user.id))[0].message.startsWith("Der Sensor"));
+    for (const u of [tenant, admin, admin2]) assert.equal((await active(u.user.id)).length, 1);
+    assert.deepEqual(await active(other.user.id), []);
+    assert.deepEqual(await active(customer.user.id), []);
 
-  // Resolving by hand is refused while offline.
-  const refused = await call(t, "POST", `/api/notifications/${mine.id}/resolve`, {
-    token: tenant.token,
-  });
-  assert.equal(refused.status, 400);
-  await refused.body?.cancel();
+    // Resolving by hand is refused while offline.
+    const refused = await call(t, "POST", `/api/notifications/${mine.id}/resolve`, {
+      token: tenant.token,
+    });
+    assert.equal(refused.status, 400);
+    await refused.body?.cancel();
 
-  await svc.online("SHELLYA", t0 + 25 * MIN);
-  for (const u of [tenant, admin, admin2]) {
-    assert.deepEqual(await active(u.user.id), [], "resolved on reconnect");
-    const [resolved] = await listNotifications(t.deps.kv, u.user.id, "resolved", 50);
-    assert.equal(resolved.type, "sensor_offline");
-  }
-  assert.deepEqual(await statusNow(t.deps.kv, sensor), {
-    status: "online",
-    last_seen: t0 + 25 * MIN,
-  });
-  await svc.close();
-  t.close();
-});
+    await svc.online("SHELLYA", t0 + 25 * MIN);
+    for (const u of [tenant, admin, admin2]) {
+      assert.deepEqual(await active(u.user.id), [], "resolved on reconnect");
+      const [resolved] = await listNotifications(t.deps.kv, u.user.id, "resolved", 50);
+      assert.equal(resolved.type, "sensor_offline");
+    }
+    assert.deepEqual(await statusNow(t.deps.kv, sensor), {
+      status: "online",
+      last_seen: t0 + 25 * MIN,
+    });
+    await svc.close();
+  },
+);
 
 adminTest(
   "disconnect events keep their times and durations, listed by time range",

@@ -6,7 +6,7 @@
  * Unknown error'.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, appTest, call, type TestApp, testApp } from "./_helpers.ts";
 import { createZone } from "../db/zones.ts";
 import { defaultZone } from "../core/zone.ts";
 import { stationWorld } from "./_station_world.ts";
@@ -51,9 +51,9 @@ Deno.test("a sign-in that cannot be checked asks to try again (page and JSON), n
   }
 });
 
-Deno.test("an account form whose account cannot be read says 'Failed to fetch required data'", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "an account form whose account cannot be read says 'Failed to fetch required data'",
+  async (t) => {
     const admin = await account(t, "admin");
     const tenant = await account(t, "user");
     failReads(t, ["users", tenant.user.id]);
@@ -64,23 +64,16 @@ Deno.test("an account form whose account cannot be read says 'Failed to fetch re
     const html = await res.text();
     assert.match(html, /data-testid="load-failed"[^>]*>Failed to fetch required data</);
     assert.match(html, new RegExp(`href="/admin/users/accounts-form/user/${tenant.user.id}"`));
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("a zone form whose zone cannot be read says 'Error loading data: …'", async () => {
-  const t = await testApp();
-  try {
-    const admin = await account(t, "admin");
-    const zone = await createZone(t.deps.kv, defaultZone("Norte"), Date.now());
-    failReads(t, ["zones", zone.id]);
-    const res = await call(t, "GET", `/admin/zones/${zone.id}/edit`, { token: admin.token });
-    assert.equal(res.status, 503);
-    assert.match(await res.text(), /Error loading data: The page could not be shown/);
-  } finally {
-    t.close();
-  }
+appTest("a zone form whose zone cannot be read says 'Error loading data: …'", async (t) => {
+  const admin = await account(t, "admin");
+  const zone = await createZone(t.deps.kv, defaultZone("Norte"), Date.now());
+  failReads(t, ["zones", zone.id]);
+  const res = await call(t, "GET", `/admin/zones/${zone.id}/edit`, { token: admin.token });
+  assert.equal(res.status, 503);
+  assert.match(await res.text(), /Error loading data: The page could not be shown/);
 });
 
 Deno.test("an MQTT test that cannot run says 'MQTT Connection test failed: Unknown error'", async () => {

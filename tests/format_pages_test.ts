@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { billingWorld, meter, payBill, unitBillOf } from "./_billing_world.ts";
-import { call } from "./_helpers.ts";
+import { call, testsWith } from "./_helpers.ts";
 import { runBilling } from "../services/billing/mod.ts";
 import { localParts } from "../core/local_time.ts";
 import { formatter } from "../core/format.ts";
@@ -34,14 +34,17 @@ async function world() {
   return { w, period };
 }
 
+/** `Deno.test` in a fresh {@link world}, closed however the test ends. */
+const worldTest = testsWith(world, ({ w }) => w.t.close());
+
 const html = async (res: Response) => {
   assert.equal(res.status, 200);
   return await res.text();
 };
 
-Deno.test("the payment pages show dates, months and money in the tenant's language", async () => {
-  const { w, period } = await world();
-  try {
+worldTest(
+  "the payment pages show dates, months and money in the tenant's language",
+  async ({ w, period }) => {
     // 150 × 1 + 130 × 2 + 20 × 3 = 470; base 40; tax 16 % of 510 = 81.60; total 591.60
     const cases = [
       {
@@ -77,14 +80,12 @@ Deno.test("the payment pages show dates, months and money in the tenant's langua
     const en = await html(await call(w.t, "GET", "/user/payments", { token: w.tenantTokens[0] }));
     const t = w.t.deps.i18n.t("en");
     assert.ok(en.includes(periodLabel(t, period)), periodLabel(t, period));
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("the tenant's bill card shows the tax line; one bill offers its report only once", async () => {
-  const { w, period } = await world();
-  try {
+worldTest(
+  "the tenant's bill card shows the tax line; one bill offers its report only once",
+  async ({ w, period }) => {
     const page = await html(
       await call(w.t, "GET", `/user/billing?period=${period}`, { token: w.tenantTokens[0] }),
     );
@@ -96,10 +97,8 @@ Deno.test("the tenant's bill card shows the tax line; one bill offers its report
       /data-testid="period-pdf"/,
       "the period PDF of one bill is the same report",
     );
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
 Deno.test("a bill paid days after it was billed reads the same status word on the list, the report and the CSV", async () => {
   // Wednesday 2026-12-02 12:00 in Mexico City: November has ended.

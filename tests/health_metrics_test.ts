@@ -4,7 +4,7 @@
  * traffic.
  */
 import assert from "node:assert/strict";
-import { account, call, testApp } from "./_helpers.ts";
+import { account, call, testApp, testsWith } from "./_helpers.ts";
 import { loadConfig } from "../services/platform/config.ts";
 import type { RuntimeProbes } from "../services/platform/runtime.ts";
 import type { IngestStats } from "../core/ingest_health.ts";
@@ -16,14 +16,18 @@ function runtime(connected: boolean | null, stats: IngestStats | null = null): R
   return { mqtt: () => ({ ingestConnected: connected, clients: 3 }), ingest: () => stats };
 }
 
+/** `Deno.test` on a fresh app whose ingest is connected (true) or lost its broker (false). */
+const runtimeTest = (connected: boolean) =>
+  testsWith(() => testApp({ runtime: runtime(connected) }), (t) => t.close());
+
 async function health(t: Awaited<ReturnType<typeof testApp>>) {
   const res = await call(t, "GET", "/health");
   return { status: res.status, body: await res.json() };
 }
 
-Deno.test("/health answers 200 with kv, telemetry, mqtt and outbox, each timed", async () => {
-  const t = await testApp({ runtime: runtime(true) });
-  try {
+runtimeTest(true)(
+  "/health answers 200 with kv, telemetry, mqtt and outbox, each timed",
+  async (t) => {
     const { status, body } = await health(t);
     assert.equal(status, 200);
     assert.equal(body.status, "ok");
@@ -34,23 +38,16 @@ Deno.test("/health answers 200 with kv, telemetry, mqtt and outbox, each timed",
     }
     assert.partialDeepStrictEqual(body.checks.mqtt, { running: true, ingest: true, clients: 3 });
     assert.partialDeepStrictEqual(body.checks.outbox, { pending: 0, overdue: 0 });
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("/health answers 503 naming mqtt when ingest lost its broker", async () => {
-  const t = await testApp({ runtime: runtime(false) });
-  try {
-    const { status, body } = await health(t);
-    assert.equal(status, 503);
-    assert.equal(body.status, "failing");
-    assert.partialDeepStrictEqual(body.checks.mqtt, { ok: false, reason: "error" });
-    assert.equal(body.checks.kv.ok, true);
-    assert.equal(body.checks.outbox.ok, true);
-  } finally {
-    t.close();
-  }
+runtimeTest(false)("/health answers 503 naming mqtt when ingest lost its broker", async (t) => {
+  const { status, body } = await health(t);
+  assert.equal(status, 503);
+  assert.equal(body.status, "failing");
+  assert.partialDeepStrictEqual(body.checks.mqtt, { ok: false, reason: "error" });
+  assert.equal(body.checks.kv.ok, true);
+  assert.equal(body.checks.outbox.ok, true);
 });
 
 Deno.test("/health answers 503 naming kv when KV cannot be written, and outbox with it", async () => {

@@ -5,7 +5,7 @@
  * none at all render their own states.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, appTest, call, type TestApp, testApp } from "./_helpers.ts";
 import { runIngest } from "../ingest/run.ts";
 import { publishIngestHealth } from "../db/ingest_health.ts";
 import { DROP_REASONS, HEALTH_STALE_MS, type IngestHealth } from "../core/ingest_health.ts";
@@ -134,9 +134,9 @@ Deno.test("a running ingest's drops by reason show on /admin/stats and in the in
   }
 });
 
-Deno.test("/admin/stats says ingest is not running when no ingest reported, in the user's language", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "/admin/stats says ingest is not running when no ingest reported, in the user's language",
+  async (t) => {
     const es = await account(t, "admin", { language: "es" });
     const html = await statsPage(t, es.token);
     assert.match(testid(html, "ingest-status"), /La ingesta no está en marcha/);
@@ -145,10 +145,8 @@ Deno.test("/admin/stats says ingest is not running when no ingest reported, in t
     assert.equal(h.status, "not_running");
     assert.equal(h.lastReportAt, null);
     assert.deepEqual(h.instances, []);
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
 Deno.test("/admin/stats marks a report older than the stale limit and sums every instance", async () => {
   const now = Date.now();

@@ -5,7 +5,7 @@
  * signing in on that browser never sees them; a post with no session of ours keeps nothing.
  */
 import assert from "node:assert/strict";
-import { account, call, cookieFrom, type TestApp, testApp } from "./_helpers.ts";
+import { account, appTest, call, cookieFrom, type TestApp } from "./_helpers.ts";
 import { issueToken } from "../services/platform/tokens.ts";
 import type { StoredUser } from "../db/users.ts";
 
@@ -38,9 +38,9 @@ async function signIn(t: TestApp, email: string, password: string, next: string)
   return cookieFrom(res, "token")!;
 }
 
-Deno.test("a form posted after the session ended comes back to its account after sign-in", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "a form posted after the session ended comes back to its account after sign-in",
+  async (t) => {
     const me = await account(t, "user", { email: "kept@test.mx", language: "es" });
     const post = await call(t, "POST", "/user/settings", {
       cookie: await expiredCookie(t, me.user),
@@ -69,68 +69,56 @@ Deno.test("a form posted after the session ended comes back to its account after
     // Given back once.
     const again = await call(t, "GET", "/user/settings", { cookie: `${session}; ${kept}` });
     assert.doesNotMatch(await again.text(), /Nombre Editado Después/);
-  } finally {
-    t.close();
-  }
+  },
+);
+
+appTest("a kept form is never shown to another account signing in on that browser", async (t) => {
+  const a = await account(t, "user", { email: "kept@test.mx" });
+  const b = await account(t, "user");
+  const post = await call(t, "POST", "/user/settings", {
+    cookie: await expiredCookie(t, a.user),
+    form: settingsForm("Secreto De A"),
+  });
+  const kept = cookieFrom(post, "kept_form")!;
+  const session = await signIn(t, b.user.email, b.password, "/user/settings");
+  const page = await call(t, "GET", "/user/settings", { cookie: `${session}; ${kept}` });
+  assert.doesNotMatch(await page.text(), /Secreto De A|kept-form/);
+  // Still A's alone: with its id, only A's session gets it back.
+  const sa = await signIn(t, a.user.email, a.password, "/user/settings");
+  const later = await call(t, "GET", "/user/settings", { cookie: `${sa}; ${kept}` });
+  assert.match(await later.text(), /Secreto De A/);
 });
 
-Deno.test("a kept form is never shown to another account signing in on that browser", async () => {
-  const t = await testApp();
-  try {
-    const a = await account(t, "user", { email: "kept@test.mx" });
-    const b = await account(t, "user");
-    const post = await call(t, "POST", "/user/settings", {
-      cookie: await expiredCookie(t, a.user),
-      form: settingsForm("Secreto De A"),
-    });
-    const kept = cookieFrom(post, "kept_form")!;
-    const session = await signIn(t, b.user.email, b.password, "/user/settings");
-    const page = await call(t, "GET", "/user/settings", { cookie: `${session}; ${kept}` });
-    assert.doesNotMatch(await page.text(), /Secreto De A|kept-form/);
-    // Still A's alone: with its id, only A's session gets it back.
-    const sa = await signIn(t, a.user.email, a.password, "/user/settings");
-    const later = await call(t, "GET", "/user/settings", { cookie: `${sa}; ${kept}` });
-    assert.match(await later.text(), /Secreto De A/);
-  } finally {
-    t.close();
+appTest("a form post without a session of ours keeps nothing and goes to sign-in", async (t) => {
+  const forged = await issueToken(
+    "another-secret-another-secret-0123456789",
+    {
+      id: 1,
+      role: "user",
+    },
+    Date.now() - 7_200_000,
+    60,
+  );
+  for (const cookie of [undefined, `token=${forged}`]) {
+    const res = await call(t, "POST", "/user/settings", { cookie, form: settingsForm("X") });
+    assert.equal(res.status, 302);
+    assert.match(res.headers.get("location")!, /^\/login\?next=/);
+    assert.equal(cookieFrom(res, "kept_form"), null);
   }
+  // A cross-site post is refused before anything is kept.
+  const me = await account(t, "user");
+  const cross = await call(t, "POST", "/user/settings", {
+    cookie: await expiredCookie(t, me.user),
+    origin: "https://evil.example",
+    form: settingsForm("X"),
+  });
+  assert.equal(cross.status, 403);
+  assert.equal(cookieFrom(cross, "kept_form"), null);
 });
 
-Deno.test("a form post without a session of ours keeps nothing and goes to sign-in", async () => {
-  const t = await testApp();
-  try {
-    const forged = await issueToken(
-      "another-secret-another-secret-0123456789",
-      {
-        id: 1,
-        role: "user",
-      },
-      Date.now() - 7_200_000,
-      60,
-    );
-    for (const cookie of [undefined, `token=${forged}`]) {
-      const res = await call(t, "POST", "/user/settings", { cookie, form: settingsForm("X") });
-      assert.equal(res.status, 302);
-      assert.match(res.headers.get("location")!, /^\/login\?next=/);
-      assert.equal(cookieFrom(res, "kept_form"), null);
-    }
-    // A cross-site post is refused before anything is kept.
-    const me = await account(t, "user");
-    const cross = await call(t, "POST", "/user/settings", {
-      cookie: await expiredCookie(t, me.user),
-      origin: "https://evil.example",
-      form: settingsForm("X"),
-    });
-    assert.equal(cross.status, 403);
-    assert.equal(cookieFrom(cross, "kept_form"), null);
-  } finally {
-    t.close();
-  }
-});
-
-Deno.test("the session cookie outlives its token so that a late post names its account", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "the session cookie outlives its token so that a late post names its account",
+  async (t) => {
     const me = await account(t, "user");
     const res = await call(t, "POST", "/login", {
       form: { email: me.user.email, password: me.password },
@@ -138,41 +126,34 @@ Deno.test("the session cookie outlives its token so that a late post names its a
     const header = res.headers.getSetCookie().find((c) => c.startsWith("token="))!;
     const maxAge = Number(/Max-Age=(\d+)/i.exec(header)![1]);
     assert.ok(maxAge > t.deps.config.tokenTtlMinutes * 60, header);
-  } finally {
-    t.close();
-  }
+  },
+);
+
+appTest("an account keeps one form at a time: a newer late post replaces the older", async (t) => {
+  const me = await account(t, "user", { email: "kept@test.mx" });
+  const cookie = await expiredCookie(t, me.user);
+  const first = await call(t, "POST", "/user/settings", {
+    cookie,
+    form: settingsForm("Primero"),
+  });
+  const second = await call(t, "POST", "/user/settings", {
+    cookie,
+    form: settingsForm("Segundo"),
+  });
+  const session = await signIn(t, me.user.email, me.password, "/user/settings");
+  const old = await call(t, "GET", "/user/settings", {
+    cookie: `${session}; ${cookieFrom(first, "kept_form")}`,
+  });
+  assert.doesNotMatch(await old.text(), /Primero|kept-form/);
+  const page = await call(t, "GET", "/user/settings", {
+    cookie: `${session}; ${cookieFrom(second, "kept_form")}`,
+  });
+  assert.match(await page.text(), /Segundo/);
 });
 
-Deno.test("an account keeps one form at a time: a newer late post replaces the older", async () => {
-  const t = await testApp();
-  try {
-    const me = await account(t, "user", { email: "kept@test.mx" });
-    const cookie = await expiredCookie(t, me.user);
-    const first = await call(t, "POST", "/user/settings", {
-      cookie,
-      form: settingsForm("Primero"),
-    });
-    const second = await call(t, "POST", "/user/settings", {
-      cookie,
-      form: settingsForm("Segundo"),
-    });
-    const session = await signIn(t, me.user.email, me.password, "/user/settings");
-    const old = await call(t, "GET", "/user/settings", {
-      cookie: `${session}; ${cookieFrom(first, "kept_form")}`,
-    });
-    assert.doesNotMatch(await old.text(), /Primero|kept-form/);
-    const page = await call(t, "GET", "/user/settings", {
-      cookie: `${session}; ${cookieFrom(second, "kept_form")}`,
-    });
-    assert.match(await page.text(), /Segundo/);
-  } finally {
-    t.close();
-  }
-});
-
-Deno.test("a late post whose fields are named like an object's own (constructor, toString) is kept, never a 500", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "a late post whose fields are named like an object's own (constructor, toString) is kept, never a 500",
+  async (t) => {
     const me = await account(t, "user", { email: "kept@test.mx" });
     const post = await call(t, "POST", "/user/settings", {
       cookie: await expiredCookie(t, me.user),
@@ -180,7 +161,5 @@ Deno.test("a late post whose fields are named like an object's own (constructor,
     });
     assert.equal(post.status, 303);
     assert.ok(cookieFrom(post, "kept_form"), "its text fields are kept");
-  } finally {
-    t.close();
-  }
-});
+  },
+);

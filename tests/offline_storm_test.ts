@@ -5,7 +5,7 @@
  * taken without a shared counter.
  */
 import assert from "node:assert/strict";
-import { account, call, type TestApp, testApp } from "./_helpers.ts";
+import { account, appTest, call, type TestApp } from "./_helpers.ts";
 import { MemoryStore } from "./ingest/_helpers.ts";
 import { benchUnits, createBenchMeter, createBenchStation } from "../scripts/_bench_devices.ts";
 import { createDeviceDirectory, createStatusService } from "../services/devices/mod.ts";
@@ -78,9 +78,9 @@ async function served(t: TestApp, token: string, id: number) {
   return await res.json();
 }
 
-Deno.test("meters that never connected stay unknown after the sweep: no offline notice, no event", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "meters that never connected stay unknown after the sweep: no offline notice, no event",
+  async (t) => {
     const admin = await account(t, "admin");
     const tenant = await account(t, "user");
     const others = Array.from({ length: 24 }, () => tenant.user);
@@ -105,14 +105,12 @@ Deno.test("meters that never connected stay unknown after the sweep: no offline 
       ]]);
     }
     await i.close();
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("meters going silent together give each recipient one notice, resolved when the last is back", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "meters going silent together give each recipient one notice, resolved when the last is back",
+  async (t) => {
     const admin = await account(t, "admin", { language: "es" });
     const admin2 = await account(t, "admin", { language: "de" });
     const tenants = [];
@@ -168,10 +166,8 @@ Deno.test("meters going silent together give each recipient one notice, resolved
     assert.deepEqual((await notices(t, admin.token, "resolved")).map((n) => n.id), [es.id]);
     await status.close();
     await i.close();
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
 /** `kv` with a count of the atomic commits it refused (a lost check: the writer must retry). */
 function countingRefusals(kv: Deno.Kv): { kv: Deno.Kv; refused: () => number } {
@@ -197,9 +193,9 @@ function countingRefusals(kv: Deno.Kv): { kv: Deno.Kv; refused: () => number } {
   return { kv: wrapped, refused: () => refused };
 }
 
-Deno.test("notifications created at once for many users never wait on a shared id counter", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "notifications created at once for many users never wait on a shared id counter",
+  async (t) => {
     const users = [await account(t, "user"), await account(t, "user"), await account(t, "user")];
     const { kv, refused } = countingRefusals(t.deps.kv);
     const at = Date.now();
@@ -226,14 +222,12 @@ Deno.test("notifications created at once for many users never wait on a shared i
       assert.equal(res.status, 200);
       assert.equal((await res.json()).notification.id, mine[0].id);
     }
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("a status service interrupted for shutdown leaves a sweep's devices as they were", async () => {
-  const t = await testApp();
-  try {
+appTest(
+  "a status service interrupted for shutdown leaves a sweep's devices as they were",
+  async (t) => {
     const admin = await account(t, "admin");
     const { meters } = await station(t, "INT", "Interrumpida", [null, null, null]);
     for (const m of meters) await markOnline(t.deps.kv, m.id, T0);
@@ -245,7 +239,5 @@ Deno.test("a status service interrupted for shutdown leaves a sweep's devices as
     for (const m of meters) assert.equal((await served(t, admin.token, m.id)).status, "online");
     assert.deepEqual(await notices(t, admin.token), []);
     await status.close();
-  } finally {
-    t.close();
-  }
-});
+  },
+);

@@ -4,7 +4,7 @@
  * `/api/openapi.json` and browsable at `/api/docs` for admins.
  */
 import assert from "node:assert/strict";
-import { account, call, testApp } from "./_helpers.ts";
+import { account, call, testApp, testsWith } from "./_helpers.ts";
 import { inputOf } from "../routes/_openapi_registry.ts";
 import { openApiPath } from "../routes/_openapi_doc.ts";
 import type { OpenApiDocument } from "../core/openapi.ts";
@@ -17,9 +17,12 @@ async function served() {
   return { t, admin, doc: (await res.json()) as OpenApiDocument };
 }
 
-Deno.test("every registered /api/ route is in the document, with its validators' schemas", async () => {
-  const { t, doc } = await served();
-  try {
+/** `Deno.test` in a fresh {@link served}, closed however the test ends. */
+const servedTest = testsWith(served, (w) => w.t.close());
+
+servedTest(
+  "every registered /api/ route is in the document, with its validators' schemas",
+  ({ t, doc }) => {
     assert.equal(doc.openapi, "3.1.0");
     const missing: string[] = [];
     const noSchema: string[] = [];
@@ -48,32 +51,25 @@ Deno.test("every registered /api/ route is in the document, with its validators'
         assert.deepEqual(declared, names, path);
       }
     }
-  } finally {
-    t.close();
-  }
+  },
+);
+
+servedTest("the schemas are the routes' own: zones, the audit log, sign-in", ({ doc }) => {
+  const zone = doc.paths["/api/zones"].post.requestBody?.content["application/json"].schema as {
+    properties: Record<string, unknown>;
+  };
+  assert.ok("name" in zone.properties && "base_tariff" in zone.properties);
+  const audit = doc.paths["/api/audit-log"].get.parameters.map((p) => p.name).sort();
+  assert.deepEqual(audit, ["actor", "cursor", "kind", "limit", "object"]);
+  const login = doc.paths["/auth/login"].post.requestBody?.content["application/json"]
+    .schema as { properties: Record<string, unknown> };
+  assert.deepEqual(Object.keys(login.properties).sort(), ["email", "password", "totp_code"]);
+  assert.ok(doc.paths["/api/devices/{id}"].get, "path parameters in OpenAPI's form");
 });
 
-Deno.test("the schemas are the routes' own: zones, the audit log, sign-in", async () => {
-  const { t, doc } = await served();
-  try {
-    const zone = doc.paths["/api/zones"].post.requestBody?.content["application/json"].schema as {
-      properties: Record<string, unknown>;
-    };
-    assert.ok("name" in zone.properties && "base_tariff" in zone.properties);
-    const audit = doc.paths["/api/audit-log"].get.parameters.map((p) => p.name).sort();
-    assert.deepEqual(audit, ["actor", "cursor", "kind", "limit", "object"]);
-    const login = doc.paths["/auth/login"].post.requestBody?.content["application/json"]
-      .schema as { properties: Record<string, unknown> };
-    assert.deepEqual(Object.keys(login.properties).sort(), ["email", "password", "totp_code"]);
-    assert.ok(doc.paths["/api/devices/{id}"].get, "path parameters in OpenAPI's form");
-  } finally {
-    t.close();
-  }
-});
-
-Deno.test("served to admins only; /api/docs lists the operations with no external asset", async () => {
-  const { t, admin } = await served();
-  try {
+servedTest(
+  "served to admins only; /api/docs lists the operations with no external asset",
+  async ({ t, admin }) => {
     const tenant = await account(t, "user");
     const refused = await call(t, "GET", "/api/openapi.json", { token: tenant.token });
     assert.equal(refused.status, 403);
@@ -90,7 +86,5 @@ Deno.test("served to admins only; /api/docs lists the operations with no externa
     const tenantPage = await call(t, "GET", "/api/docs", { token: tenant.token });
     assert.equal(tenantPage.status, 302);
     await tenantPage.body?.cancel();
-  } finally {
-    t.close();
-  }
-});
+  },
+);

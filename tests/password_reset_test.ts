@@ -4,7 +4,7 @@
  * whether the address has an account, and is throttled per address.
  */
 import assert from "node:assert/strict";
-import { account, call, testApp } from "./_helpers.ts";
+import { account, call, testApp, testsWith } from "./_helpers.ts";
 import { mailsTo, receiver } from "./_mail.ts";
 import { deliverDue } from "../services/messages/mod.ts";
 import { RESET_LIMITS, resetAdminPassword } from "../services/password_reset.ts";
@@ -17,6 +17,12 @@ async function world() {
   const tenant = await account(t, "user", { email: "ana@test.mx", language: "es" });
   return { t, r, clock, tenant };
 }
+
+/** `Deno.test` in a {@link world}, its mail receiver stopped and app closed however it ends. */
+const worldTest = testsWith(world, async (w) => {
+  await w.r.stop();
+  w.t.close();
+});
 
 const forgot = (t: Awaited<ReturnType<typeof world>>["t"], email: string, ip = "10.0.0.1") =>
   t.app.request("/api/auth/forgot-password", {
@@ -47,9 +53,9 @@ function tokenOf(r: Awaited<ReturnType<typeof receiver>>): string {
   return decodeURIComponent(link[1]);
 }
 
-Deno.test("reset: the mailed link sets a new password once and ends every session", async () => {
-  const { t, r, tenant } = await world();
-  try {
+worldTest(
+  "reset: the mailed link sets a new password once and ends every session",
+  async ({ t, r, tenant }) => {
     assert.equal((await call(t, "GET", "/auth/verify", { token: tenant.token })).status, 200);
     assert.equal((await forgot(t, "ana@test.mx")).status, 200);
     await deliverDue(t.deps, r.senders());
@@ -66,15 +72,12 @@ Deno.test("reset: the mailed link sets a new password once and ends every sessio
     // The account is told its password changed.
     await deliverDue(t.deps, r.senders());
     assert.ok(mailsTo(r, "ana@test.mx").some((m) => m.subject === "Su contraseña fue cambiada"));
-  } finally {
-    await r.stop();
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("reset: an expired, a forged or a weak one is refused and changes nothing", async () => {
-  const { t, r, clock } = await world();
-  try {
+worldTest(
+  "reset: an expired, a forged or a weak one is refused and changes nothing",
+  async ({ t, r, clock }) => {
     await forgot(t, "ana@test.mx");
     await deliverDue(t.deps, r.senders());
     const token = tokenOf(r);
@@ -86,15 +89,12 @@ Deno.test("reset: an expired, a forged or a weak one is refused and changes noth
     clock.now += 61 * 60_000;
     assert.equal((await reset(t, token, "a much better passphrase")).status, 400);
     assert.equal((await login(t, "secret123")).status, 200);
-  } finally {
-    await r.stop();
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("forgot: the same answer for an unknown address, no mail; throttled per address", async () => {
-  const { t, r } = await world();
-  try {
+worldTest(
+  "forgot: the same answer for an unknown address, no mail; throttled per address",
+  async ({ t, r }) => {
     const known = await forgot(t, "ana@test.mx");
     const unknown = await forgot(t, "nobody@test.mx");
     assert.equal(known.status, unknown.status);
@@ -105,15 +105,12 @@ Deno.test("forgot: the same answer for an unknown address, no mail; throttled pe
     const throttled = await forgot(t, "ana@test.mx", "10.0.2.1");
     assert.equal(throttled.status, 429);
     assert.ok(Number(throttled.headers.get("retry-after")) > 0);
-  } finally {
-    await r.stop();
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("reset-admin: the admin gets a new password printed once, its sessions end, it is told", async () => {
-  const { t, r } = await world();
-  try {
+worldTest(
+  "reset-admin: the admin gets a new password printed once, its sessions end, it is told",
+  async ({ t, r }) => {
     const admin = await account(t, "admin", { email: "root@test.mx", language: "en" });
     const done = await resetAdminPassword(t.deps, null, null);
     assert.equal(done?.email, "root@test.mx");
@@ -130,8 +127,5 @@ Deno.test("reset-admin: the admin gets a new password printed once, its sessions
     assert.deepEqual(mailsTo(r, "root@test.mx").map((m) => m.subject), [
       "Your password was changed",
     ]);
-  } finally {
-    await r.stop();
-    t.close();
-  }
-});
+  },
+);

@@ -5,7 +5,15 @@
  * passwords; `ADMIN_2FA_REQUIRED=true` sends an admin without one to its setup.
  */
 import assert from "node:assert/strict";
-import { account, call, cookieFrom, type TestAccount, type TestApp, testApp } from "./_helpers.ts";
+import {
+  account,
+  call,
+  cookieFrom,
+  type TestAccount,
+  type TestApp,
+  testApp,
+  testsWith,
+} from "./_helpers.ts";
 import { codeAt } from "../services/platform/totp.ts";
 import { loadConfig } from "../services/platform/config.ts";
 
@@ -19,6 +27,9 @@ async function world(env: Record<string, string> = {}) {
   });
   return { t, clock };
 }
+
+/** `Deno.test` in a {@link world} with the default configuration, closed however it ends. */
+const worldTest = testsWith(() => world(), (w) => w.t.close());
 
 /** Turns the factor on through the settings pages; answers the secret and recovery codes. */
 async function turnOn(t: TestApp, who: TestAccount, base: string) {
@@ -53,9 +64,9 @@ function login(t: TestApp, who: TestAccount, totp_code?: string) {
   });
 }
 
-Deno.test("API sign-in: code needed, accepted with a step of skew, never twice", async () => {
-  const { t, clock } = await world();
-  try {
+worldTest(
+  "API sign-in: code needed, accepted with a step of skew, never twice",
+  async ({ t, clock }) => {
     const tenant = await account(t, "user");
     const { secret } = await turnOn(t, tenant, "/user/settings");
     clock.now += 60_000;
@@ -87,14 +98,12 @@ Deno.test("API sign-in: code needed, accepted with a step of skew, never twice",
     const ahead = await login(t, tenant, codeAt(secret, clock.now + 30_000));
     assert.equal(ahead.status, 200);
     await ahead.body?.cancel();
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("the challenge step: finishes the sign-in within 5 minutes, and is no session", async () => {
-  const { t, clock } = await world();
-  try {
+worldTest(
+  "the challenge step: finishes the sign-in within 5 minutes, and is no session",
+  async ({ t, clock }) => {
     const tenant = await account(t, "user");
     const { secret } = await turnOn(t, tenant, "/user/settings");
     clock.now += 60_000;
@@ -117,56 +126,44 @@ Deno.test("the challenge step: finishes the sign-in within 5 minutes, and is no 
     });
     assert.equal(expired.status, 401);
     await expired.body?.cancel();
-  } finally {
-    t.close();
-  }
+  },
+);
+
+worldTest("recovery codes: each works once", async ({ t }) => {
+  const tenant = await account(t, "user");
+  const { codes } = await turnOn(t, tenant, "/user/settings");
+  const first = await login(t, tenant, codes[3].toLowerCase());
+  assert.equal(first.status, 200, await first.clone().text());
+  await first.body?.cancel();
+  const again = await login(t, tenant, codes[3]);
+  assert.equal(again.status, 401);
+  await again.body?.cancel();
+  const other = await login(t, tenant, codes[4]);
+  assert.equal(other.status, 200);
+  await other.body?.cancel();
+  const page = await call(t, "GET", "/user/settings/second-factor", { token: tenant.token });
+  assert.match(await page.text(), /8 recovery codes left/);
 });
 
-Deno.test("recovery codes: each works once", async () => {
-  const { t } = await world();
-  try {
-    const tenant = await account(t, "user");
-    const { codes } = await turnOn(t, tenant, "/user/settings");
-    const first = await login(t, tenant, codes[3].toLowerCase());
-    assert.equal(first.status, 200, await first.clone().text());
-    await first.body?.cancel();
-    const again = await login(t, tenant, codes[3]);
-    assert.equal(again.status, 401);
-    await again.body?.cancel();
-    const other = await login(t, tenant, codes[4]);
-    assert.equal(other.status, 200);
-    await other.body?.cancel();
-    const page = await call(t, "GET", "/user/settings/second-factor", { token: tenant.token });
-    assert.match(await page.text(), /8 recovery codes left/);
-  } finally {
-    t.close();
+worldTest("wrong codes are throttled like wrong passwords, across sign-ins", async ({ t }) => {
+  const tenant = await account(t, "user");
+  await turnOn(t, tenant, "/user/settings");
+  const statuses: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const res = await login(t, tenant, "123456");
+    statuses.push(res.status);
+    await res.body?.cancel();
   }
+  assert.ok(statuses.includes(429), `${statuses}`);
+  // The right password alone does not clear the failures of the code.
+  const bare = await login(t, tenant);
+  assert.equal(bare.status, 429);
+  await bare.body?.cancel();
 });
 
-Deno.test("wrong codes are throttled like wrong passwords, across sign-ins", async () => {
-  const { t } = await world();
-  try {
-    const tenant = await account(t, "user");
-    await turnOn(t, tenant, "/user/settings");
-    const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) {
-      const res = await login(t, tenant, "123456");
-      statuses.push(res.status);
-      await res.body?.cancel();
-    }
-    assert.ok(statuses.includes(429), `${statuses}`);
-    // The right password alone does not clear the failures of the code.
-    const bare = await login(t, tenant);
-    assert.equal(bare.status, 429);
-    await bare.body?.cancel();
-  } finally {
-    t.close();
-  }
-});
-
-Deno.test("pages: the code page after the password, a session after the code; audited", async () => {
-  const { t, clock } = await world();
-  try {
+worldTest(
+  "pages: the code page after the password, a session after the code; audited",
+  async ({ t, clock }) => {
     const admin = await account(t, "admin");
     const { secret } = await turnOn(t, admin, "/admin/settings");
     clock.now += 60_000;
@@ -204,10 +201,8 @@ Deno.test("pages: the code page after the password, a session after the code; au
     const plain = await login(t, admin);
     assert.equal(plain.status, 200);
     await plain.body?.cancel();
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
 Deno.test("ADMIN_2FA_REQUIRED: an admin without a second factor is sent to set it up", async () => {
   const { t } = await world({ ADMIN_2FA_REQUIRED: "true" });

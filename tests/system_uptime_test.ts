@@ -5,7 +5,7 @@
  * owner who sees the same devices (read device by device).
  */
 import assert from "node:assert/strict";
-import { account, call, testApp } from "./_helpers.ts";
+import { account, call, testApp, testsWith } from "./_helpers.ts";
 import { storedSensor, storedStation } from "./_devices.ts";
 import { createDevice } from "../db/devices.ts";
 import { type StoredDevice } from "../core/devices.ts";
@@ -57,9 +57,12 @@ async function fleet() {
   return { t, owner: owner.user, admin };
 }
 
-Deno.test("the connectivity rows count who was online at each hour, from the disconnections", async () => {
-  const { t, owner, admin } = await fleet();
-  try {
+/** `Deno.test` in a fresh {@link fleet}, closed however the test ends. */
+const fleetTest = testsWith(fleet, (w) => w.t.close());
+
+fleetTest(
+  "the connectivity rows count who was online at each hour, from the disconnections",
+  async ({ t, owner, admin }) => {
     const res = await call(t, "GET", "/api/measurements/system-performance?timeframe=24h", {
       token: admin.token,
     });
@@ -83,14 +86,12 @@ Deno.test("the connectivity rows count who was online at each hour, from the dis
       // A, D and E online throughout; B 3 h and C 2 h offline: 340,200 of 358,200 s.
       uptime: 95,
     });
-  } finally {
-    t.close();
-  }
-});
+  },
+);
 
-Deno.test("the admin's system figures equal those of an owner who sees the same devices", async () => {
-  const { t, owner } = await fleet();
-  try {
+fleetTest(
+  "the admin's system figures equal those of an owner who sees the same devices",
+  async ({ t, owner }) => {
     const admin = { ...owner, role: "admin" as const };
     assert.deepEqual(await systemStats(t.deps, admin), await systemStats(t.deps, owner));
     for (const tf of ["24h", "7d", "30d"] as const) {
@@ -100,7 +101,5 @@ Deno.test("the admin's system figures equal those of an owner who sees the same 
         tf,
       );
     }
-  } finally {
-    t.close();
-  }
-});
+  },
+);

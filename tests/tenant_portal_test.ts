@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { billingWorld, meter } from "./_billing_world.ts";
-import { account, call, refusedQueries } from "./_helpers.ts";
+import { account, call, refusedQueries, testsWith } from "./_helpers.ts";
 import { runBilling } from "../services/billing/mod.ts";
 import { unitPeriodEstimate } from "../services/tenant/mod.ts";
 import { getUser, publicUser } from "../db/users.ts";
@@ -33,6 +33,9 @@ async function world() {
   return { w, period, sensors };
 }
 
+/** `Deno.test` in a fresh {@link world}, closed however the test ends. */
+const worldTest = testsWith(world, ({ w }) => w.t.close());
+
 const page = async (res: Response) => {
   assert.equal(res.status, 200, `status ${res.status}`);
   const html = await res.text();
@@ -40,9 +43,9 @@ const page = async (res: Response) => {
   return html;
 };
 
-Deno.test("the tenant's bill and the estimate of the finished month agree to the cent", async () => {
-  const { w, period, sensors } = await world();
-  try {
+worldTest(
+  "the tenant's bill and the estimate of the finished month agree to the cent",
+  async ({ w, period, sensors }) => {
     // 150 × 1 + 130 × 2 + 20 × 3 = 470; base 40; tax 16 % of 510 = 81.60; total 591.60
     const res = await call(w.t, "GET", `/api/tenant-billing-overview/detail?period=${period}`, {
       token: w.tenantTokens[0],
@@ -72,14 +75,12 @@ Deno.test("the tenant's bill and the estimate of the finished month agree to the
     );
     assert.equal(report.status, 200);
     assert.match(await report.text(), /591\.60 MXN/);
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("GET /api/tenant-billing-overview answers only for the caller's own bills", async () => {
-  const { w, period } = await world();
-  try {
+worldTest(
+  "GET /api/tenant-billing-overview answers only for the caller's own bills",
+  async ({ w, period }) => {
     const year = period.slice(0, 4);
     const [a, b] = await Promise.all(
       w.tenantTokens.map(async (token) =>
@@ -102,14 +103,12 @@ Deno.test("GET /api/tenant-billing-overview answers only for the caller's own bi
       currency: "MXN",
       sensors_count: 1,
     });
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("the tenant billing overview refuses a bad query with 400 naming the field", async () => {
-  const { w } = await world();
-  try {
+worldTest(
+  "the tenant billing overview refuses a bad query with 400 naming the field",
+  async ({ w }) => {
     const token = w.tenantTokens[0];
     await refusedQueries(w.t, token, {
       "/api/tenant-billing-overview/overview?year=abc": "year",
@@ -119,70 +118,58 @@ Deno.test("the tenant billing overview refuses a bad query with 400 naming the f
     });
     assert.equal((await call(w.t, "GET", "/user/billing?year=x", { token })).status, 400);
     assert.equal((await call(w.t, "GET", "/user?chart=x", { token })).status, 400);
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("a tenant's pages show their unit and never another tenant's", async () => {
-  const { w, sensors } = await world();
-  try {
-    const token = w.tenantTokens[1]; // the second tenant reads English
-    const home = await page(await call(w.t, "GET", "/user", { token }));
-    assert.match(home, /Depto 2/);
-    assert.doesNotMatch(home, /Depto 1|SIM-A/);
-    assert.doesNotMatch(home, /data-testid="tenant-empty"/);
-    assert.match(home, /162\.40 MXN/); // the most recent bill
-    for (const chart of ["power", "consumption", "monthly"]) {
-      await page(await call(w.t, "GET", `/user?chart=${chart}`, { token }));
-    }
-    const list = await page(await call(w.t, "GET", "/user/consumption", { token }));
-    assert.match(list, new RegExp(`/user/consumption/${sensors[1]}`));
-    assert.doesNotMatch(list, new RegExp(`/user/consumption/${sensors[0]}"`));
-    for (const tab of ["overview", "analytics", "insights"]) {
-      const html = await page(
-        await call(w.t, "GET", `/user/consumption/${sensors[1]}?tab=${tab}`, { token }),
-      );
-      assert.match(html, new RegExp(`data-testid="unit-${tab}"`));
-    }
-    const analytics = await page(
-      await call(w.t, "GET", `/user/consumption/${sensors[1]}?tab=analytics`, { token }),
+worldTest("a tenant's pages show their unit and never another tenant's", async ({ w, sensors }) => {
+  const token = w.tenantTokens[1]; // the second tenant reads English
+  const home = await page(await call(w.t, "GET", "/user", { token }));
+  assert.match(home, /Depto 2/);
+  assert.doesNotMatch(home, /Depto 1|SIM-A/);
+  assert.doesNotMatch(home, /data-testid="tenant-empty"/);
+  assert.match(home, /162\.40 MXN/); // the most recent bill
+  for (const chart of ["power", "consumption", "monthly"]) {
+    await page(await call(w.t, "GET", `/user?chart=${chart}`, { token }));
+  }
+  const list = await page(await call(w.t, "GET", "/user/consumption", { token }));
+  assert.match(list, new RegExp(`/user/consumption/${sensors[1]}`));
+  assert.doesNotMatch(list, new RegExp(`/user/consumption/${sensors[0]}"`));
+  for (const tab of ["overview", "analytics", "insights"]) {
+    const html = await page(
+      await call(w.t, "GET", `/user/consumption/${sensors[1]}?tab=${tab}`, { token }),
     );
-    assert.match(analytics, /6:00-9:00 AM/);
-    assert.match(analytics, /11:00 PM-5:00 AM/);
-    assert.equal(
-      (await call(w.t, "GET", `/user/consumption/${sensors[0]}`, { token })).status,
-      404,
-    );
-    const pricing = await page(await call(w.t, "GET", "/user/pricing", { token }));
-    assert.match(pricing, /Tiered Pricing/);
-    assert.match(pricing, /Up to 150 kWh/);
-    assert.match(pricing, /Not configured/);
-    assert.doesNotMatch(pricing, /SIM-A/);
-  } finally {
-    w.t.close();
+    assert.match(html, new RegExp(`data-testid="unit-${tab}"`));
   }
+  const analytics = await page(
+    await call(w.t, "GET", `/user/consumption/${sensors[1]}?tab=analytics`, { token }),
+  );
+  assert.match(analytics, /6:00-9:00 AM/);
+  assert.match(analytics, /11:00 PM-5:00 AM/);
+  assert.equal(
+    (await call(w.t, "GET", `/user/consumption/${sensors[0]}`, { token })).status,
+    404,
+  );
+  const pricing = await page(await call(w.t, "GET", "/user/pricing", { token }));
+  assert.match(pricing, /Tiered Pricing/);
+  assert.match(pricing, /Up to 150 kWh/);
+  assert.match(pricing, /Not configured/);
+  assert.doesNotMatch(pricing, /SIM-A/);
 });
 
-Deno.test("a tenant without units sees the empty states", async () => {
-  const { w } = await world();
-  try {
-    const { token } = await account(w.t, "user");
-    const home = await page(await call(w.t, "GET", "/user", { token }));
-    assert.match(home, /data-testid="tenant-empty"/);
-    assert.match(home, /Please contact your administrator/);
-    const pricing = await page(await call(w.t, "GET", "/user/pricing", { token }));
-    assert.match(pricing, /No devices assigned to your account\./);
-    const bills = await page(await call(w.t, "GET", "/user/billing", { token }));
-    assert.match(bills, /No bills found/);
-  } finally {
-    w.t.close();
-  }
+worldTest("a tenant without units sees the empty states", async ({ w }) => {
+  const { token } = await account(w.t, "user");
+  const home = await page(await call(w.t, "GET", "/user", { token }));
+  assert.match(home, /data-testid="tenant-empty"/);
+  assert.match(home, /Please contact your administrator/);
+  const pricing = await page(await call(w.t, "GET", "/user/pricing", { token }));
+  assert.match(pricing, /No devices assigned to your account\./);
+  const bills = await page(await call(w.t, "GET", "/user/billing", { token }));
+  assert.match(bills, /No bills found/);
 });
 
-Deno.test("a tenant downloads their bill's report and not another tenant's", async () => {
-  const { w, period } = await world();
-  try {
+worldTest(
+  "a tenant downloads their bill's report and not another tenant's",
+  async ({ w, period }) => {
     const station = w.stationId;
     const q = (unit: string) =>
       `/user/billing/report?station=${station}&unit=${unit}&period=${period}&language=es`;
@@ -213,7 +200,5 @@ Deno.test("a tenant downloads their bill's report and not another tenant's", asy
     );
     assert.equal(bad.status, 400);
     assert.ok("station" in (await bad.json()).errors);
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);

@@ -5,8 +5,12 @@
  * roles have no tenant profile.
  */
 import assert from "node:assert/strict";
-import { billingWorld } from "./_billing_world.ts";
+import { billingTest, type BillingWorld } from "./_billing_world.ts";
 import { account, call } from "./_helpers.ts";
+
+/** `Deno.test` in a fresh default billing world, closed however the test ends. */
+const worldTest = (name: string, fn: (w: BillingWorld) => Promise<void>) =>
+  billingTest(name, {}, fn);
 
 const FORM = {
   unit_area_m2: "62,5",
@@ -22,36 +26,31 @@ const FORM = {
   emergency_relationship: "Hermana",
 };
 
-Deno.test("a tenant keeps their billing address, emergency contact and floor area", async () => {
-  const w = await billingWorld();
-  try {
-    const token = w.tenantTokens[0];
-    let html = await (await call(w.t, "GET", "/user/settings", { token })).text();
-    assert.match(html, /data-testid="tenant-profile"/);
-    assert.match(html, /Número de unidad/);
-    assert.match(html, /Depto 1 · Norte/);
-    assert.match(html, /data-testid="leases"/);
-    assert.match(html, /action="\/user\/settings\/profile"/);
-    const res = await call(w.t, "POST", "/user/settings/profile", { token, form: FORM });
-    assert.equal(res.status, 303);
-    assert.equal(res.headers.get("location"), "/user/settings?profile_saved=1#tenant-profile");
-    html = await (await call(w.t, "GET", "/user/settings?profile_saved=1", { token })).text();
-    assert.match(html, /Se guardó su perfil de inquilino/);
-    for (const v of ["62.5", "Av. Constitución", "64000", "Nuevo León", "Ana Torres", "Hermana"]) {
-      assert.ok(html.includes(`value="${v}"`), v);
-    }
-    // The other tenant's profile is their own.
-    const other = await (await call(w.t, "GET", "/user/settings", { token: w.tenantTokens[1] }))
-      .text();
-    assert.doesNotMatch(other, /Ana Torres/);
-  } finally {
-    w.t.close();
+worldTest("a tenant keeps their billing address, emergency contact and floor area", async (w) => {
+  const token = w.tenantTokens[0];
+  let html = await (await call(w.t, "GET", "/user/settings", { token })).text();
+  assert.match(html, /data-testid="tenant-profile"/);
+  assert.match(html, /Número de unidad/);
+  assert.match(html, /Depto 1 · Norte/);
+  assert.match(html, /data-testid="leases"/);
+  assert.match(html, /action="\/user\/settings\/profile"/);
+  const res = await call(w.t, "POST", "/user/settings/profile", { token, form: FORM });
+  assert.equal(res.status, 303);
+  assert.equal(res.headers.get("location"), "/user/settings?profile_saved=1#tenant-profile");
+  html = await (await call(w.t, "GET", "/user/settings?profile_saved=1", { token })).text();
+  assert.match(html, /Se guardó su perfil de inquilino/);
+  for (const v of ["62.5", "Av. Constitución", "64000", "Nuevo León", "Ana Torres", "Hermana"]) {
+    assert.ok(html.includes(`value="${v}"`), v);
   }
+  // The other tenant's profile is their own.
+  const other = await (await call(w.t, "GET", "/user/settings", { token: w.tenantTokens[1] }))
+    .text();
+  assert.doesNotMatch(other, /Ana Torres/);
 });
 
-Deno.test("a bad tenant profile is refused in the tenant's language and saves nothing", async () => {
-  const w = await billingWorld();
-  try {
+worldTest(
+  "a bad tenant profile is refused in the tenant's language and saves nothing",
+  async (w) => {
     const token = w.tenantTokens[1]; // tenant B reads English
     const res = await call(w.t, "POST", "/user/settings/profile", {
       token,
@@ -65,25 +64,18 @@ Deno.test("a bad tenant profile is refused in the tenant's language and saves no
     assert.match(html, /value="Ana Torres"/, "the typed values come back");
     const page = await (await call(w.t, "GET", "/user/settings", { token })).text();
     assert.doesNotMatch(page, /Ana Torres/);
-  } finally {
-    w.t.close();
-  }
-});
+  },
+);
 
-Deno.test("only tenants have a tenant profile", async () => {
-  const w = await billingWorld();
-  try {
-    const owner = await account(w.t, "customer");
-    const page = await (await call(w.t, "GET", "/customer/settings", { token: owner.token }))
-      .text();
-    assert.doesNotMatch(page, /tenant-profile/);
-    const res = await call(w.t, "POST", "/customer/settings/profile", {
-      token: owner.token,
-      form: FORM,
-    });
-    assert.equal(res.status, 404);
-    await res.body?.cancel();
-  } finally {
-    w.t.close();
-  }
+worldTest("only tenants have a tenant profile", async (w) => {
+  const owner = await account(w.t, "customer");
+  const page = await (await call(w.t, "GET", "/customer/settings", { token: owner.token }))
+    .text();
+  assert.doesNotMatch(page, /tenant-profile/);
+  const res = await call(w.t, "POST", "/customer/settings/profile", {
+    token: owner.token,
+    form: FORM,
+  });
+  assert.equal(res.status, 404);
+  await res.body?.cancel();
 });

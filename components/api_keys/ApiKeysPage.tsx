@@ -5,7 +5,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import { API_SCOPES, type ApiKey } from "../../core/api_keys.ts";
 import { Card, PageHeader, ResponsiveList, StatusBadge } from "../kit/mod.ts";
-import { TextField } from "../Field.tsx";
+import { errAttrs, Field, TextField } from "../Field.tsx";
 
 /** Props of {@link ApiKeysPage}. */
 export interface ApiKeysPageProps {
@@ -42,15 +42,17 @@ export function ApiKeysPage(p: ApiKeysPageProps) {
       <Card title={t("api_keys.create.title")}>
         <form method="post" action="/admin/api-keys" className="form" noValidate>
           <TextField id="name" label={t("api_keys.fields.name")} required error={fe.name} />
-          <div className="field">
-            <label htmlFor="scope">{t("api_keys.fields.scope")}</label>
+          <Field id="scope" label={t("api_keys.fields.scope")}>
             <select id="scope" name="scope" defaultValue="read_only">
               {API_SCOPES.map((s) => <option key={s} value={s}>{t(`api_keys.scopes.${s}`)}
               </option>)}
             </select>
-          </div>
-          <div className="field">
-            <label htmlFor="expires_in_days">{t("api_keys.fields.expires_in_days")}</label>
+          </Field>
+          <Field
+            id="expires_in_days"
+            label={t("api_keys.fields.expires_in_days")}
+            error={fe.expires_in_days}
+          >
             <input
               id="expires_in_days"
               name="expires_in_days"
@@ -58,9 +60,9 @@ export function ApiKeysPage(p: ApiKeysPageProps) {
               min={1}
               max={730}
               defaultValue={90}
+              {...errAttrs("expires_in_days", fe.expires_in_days)}
             />
-            {fe.expires_in_days && <p className="field-error">{fe.expires_in_days}</p>}
-          </div>
+          </Field>
           <button type="submit" className="btn">{t("api_keys.create.submit")}</button>
         </form>
       </Card>

@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import type { Translate } from "../../services/platform/i18n.ts";
 import { FormSection, type FormTexts, RequiredMark } from "./DeviceFormParts.tsx";
-import { errAttrs, FieldError } from "../Field.tsx";
+import { errAttrs, Field } from "../Field.tsx";
 import { MQTT_PASSWORD_MAX_LENGTH, MQTT_PASSWORD_MIN_LENGTH } from "../../core/device_rules.ts";
 
 /** Props of {@link MqttPasswordField}. */
@@ -23,8 +23,12 @@ interface MqttPasswordFieldProps {
 /** The MQTT password: required on create; on edit blank keeps the current one. */
 function MqttPasswordField(p: MqttPasswordFieldProps) {
   return (
-    <div className="field">
-      <label htmlFor="mqtt_password">{p.label}</label>
+    <Field
+      id="mqtt_password"
+      label={p.label}
+      hint={p.editing && p.keepHint}
+      error={p.error}
+    >
       <input
         id="mqtt_password"
         name="mqtt_password"
@@ -37,9 +41,7 @@ function MqttPasswordField(p: MqttPasswordFieldProps) {
         aria-required={!p.editing || undefined}
         {...errAttrs("mqtt_password", p.error)}
       />
-      {p.editing && <p className="hint">{p.keepHint}</p>}
-      <FieldError id="mqtt_password" message={p.error} />
-    </div>
+    </Field>
   );
 }
 
@@ -48,8 +50,12 @@ function TopicPrefixField(
   { label, value, hint, wide }: { label: string; value: string; hint: string; wide?: boolean },
 ) {
   return (
-    <div className={wide ? "field field-wide" : "field"}>
-      <label htmlFor="topic_prefix">{label}</label>
+    <Field
+      id="topic_prefix"
+      label={label}
+      hint={hint}
+      className={wide ? "field field-wide" : "field"}
+    >
       <input
         id="topic_prefix"
         type="text"
@@ -58,8 +64,7 @@ function TopicPrefixField(
         value={value}
         data-testid="topic-prefix"
       />
-      <p className="hint">{hint}</p>
-    </div>
+    </Field>
   );
 }
 

@@ -4,7 +4,7 @@
  * station id shown read-only. A plain POST form; errors come back inline.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { errAttrs, FieldError } from "../Field.tsx";
+import { Field, SelectField } from "../Field.tsx";
 import { DeviceForm, DeviceTextField, FormSection, RequiredMark } from "./DeviceFormParts.tsx";
 import { Island } from "../render.tsx";
 import { MqttSection } from "./MqttFields.tsx";
@@ -91,8 +91,15 @@ export function SensorForm(
       <FormSection id="sensor-basics" title={F("sections.basics")}>
         {text("name", { placeholder: F("placeholders.name") })}
         {text("serial_number", { placeholder: F("placeholders.serial_number") })}
-        <div className="field field-wide">
-          <label htmlFor="sensor_station_id">{F("fields.station_id")}</label>
+        <Field
+          id="sensor_station_id"
+          label={F("fields.station_id")}
+          hint={F("hints.station_id", {
+            station_id: station.station_id,
+            serial: serial || F("fields.serial_number"),
+          })}
+          className="field field-wide"
+        >
           <input
             id="sensor_station_id"
             type="text"
@@ -101,59 +108,37 @@ export function SensorForm(
             value={sensorStationId(station.station_id, serial || "…")}
             data-testid="sensor-station-id"
           />
-          <p className="hint">
-            {F("hints.station_id", {
-              station_id: station.station_id,
-              serial: serial || F("fields.serial_number"),
-            })}
-          </p>
-        </div>
+        </Field>
       </FormSection>
       <FormSection id="sensor-assignment" title={F("sections.assignment")}>
-        <div className="field">
-          <label htmlFor="unit_id">
-            {F("fields.unit")} {req(true)}
-          </label>
-          <select
-            id="unit_id"
-            name="unit_id"
-            defaultValue={values.unit_id}
-            aria-required
-            {...errAttrs("unit_id", fe.unit_id)}
-          >
-            <option value="">{F("placeholders.select_unit")}</option>
-            {units.map((u) => (
-              <option key={u.id} value={u.id} disabled={u.takenBy !== null}>
-                {[
-                  u.name,
-                  u.tenant ? ` (${u.tenant})` : "",
-                  u.takenBy ? ` · ${u.takenBy}` : "",
-                ].join("")}
-              </option>
-            ))}
-          </select>
-          {units.length === 0 && <p className="hint">{F("errors.no_units")}</p>}
-          <FieldError id="unit_id" message={fe.unit_id} />
-        </div>
-        <div className="field">
-          <label htmlFor="tenant_id">
-            {F("fields.tenant")} {req(false)}
-          </label>
-          <select
-            id="tenant_id"
-            name="tenant_id"
-            defaultValue={values.tenant_id}
-            aria-describedby="tenant_id-hint"
-            {...errAttrs("tenant_id", fe.tenant_id)}
-          >
-            <option value="">{t("devices.location.no_tenant")}</option>
-            {tenants.map((x) => (
-              <option key={x.id} value={String(x.id)}>{`${x.name} · ${x.email}`}</option>
-            ))}
-          </select>
-          <p className="hint" id="tenant_id-hint">{F("hints.tenant_optional")}</p>
-          <FieldError id="tenant_id" message={fe.tenant_id} />
-        </div>
+        <SelectField
+          id="unit_id"
+          label={<>{F("fields.unit")} {req(true)}</>}
+          hint={units.length === 0 && F("errors.no_units")}
+          error={fe.unit_id}
+          value={values.unit_id}
+          required
+          empty={F("placeholders.select_unit")}
+          options={units.map((u) => ({
+            value: u.id,
+            label: [
+              u.name,
+              u.tenant ? ` (${u.tenant})` : "",
+              u.takenBy ? ` · ${u.takenBy}` : "",
+            ].join(""),
+            disabled: u.takenBy !== null,
+          }))}
+        />
+        <SelectField
+          id="tenant_id"
+          label={<>{F("fields.tenant")} {req(false)}</>}
+          hint={F("hints.tenant_optional")}
+          hintLinked
+          error={fe.tenant_id}
+          value={values.tenant_id}
+          empty={t("devices.location.no_tenant")}
+          options={tenants.map((x) => ({ value: String(x.id), label: `${x.name} · ${x.email}` }))}
+        />
       </FormSection>
       <MqttSection
         t={t}

@@ -4,7 +4,7 @@
  * works without JavaScript; errors come back inline from the server.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { errAttrs, FieldError } from "../Field.tsx";
+import { errAttrs, Field, FieldError } from "../Field.tsx";
 import { DeviceForm, DeviceTextField, FormSection, RequiredMark } from "./DeviceFormParts.tsx";
 import { Island } from "../render.tsx";
 import { MqttSection } from "./MqttFields.tsx";
@@ -156,10 +156,16 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
         {text("city", { required: true })}
         {text("state", { required: true })}
         {text("country", { required: true })}
-        <div className="field field-wide">
-          <label htmlFor="indications">
-            {F("fields.indications")} <RequiredMark t={t} required={false} />
-          </label>
+        <Field
+          id="indications"
+          label={
+            <>
+              {F("fields.indications")} <RequiredMark t={t} required={false} />
+            </>
+          }
+          error={fe.indications}
+          className="field field-wide"
+        >
           <textarea
             id="indications"
             name="indications"
@@ -168,8 +174,7 @@ export function StationForm({ t, id, values, fieldErrors: fe, error, zones }: St
             placeholder={F("placeholders.indications")}
             {...errAttrs("indications", fe.indications)}
           />
-          <FieldError id="indications" message={fe.indications} />
-        </div>
+        </Field>
       </FormSection>
       <Island
         of={StationEditor}

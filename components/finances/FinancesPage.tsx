@@ -9,7 +9,6 @@ import type { BlockFigures, FinanceOverview, RevenueRow } from "../../services/f
 import { FINANCE_CURRENCIES } from "../../core/finances.ts";
 import { periodLabel } from "../../core/periods.ts";
 import { Card, FormError, PageHeader } from "../kit/mod.ts";
-import type { ReactNode } from "react";
 import { Figures, type Money, RevenueProfitChart, Tile } from "./parts.tsx";
 import { formatterOf } from "../../core/format.ts";
 
@@ -176,72 +175,59 @@ function Breakdowns({ F, o, money }: { F: T; o: FinanceOverview; money: Money })
 function Charts(
   { t, F, p }: { t: Translate; F: T; p: FinancesPageProps },
 ) {
-  const c = p.filters.currency;
   const trend = p.bimonthly ?? [];
   const zones = p.zones ?? [];
+  const charts = [
+    {
+      area: "bimonthly_trend",
+      kind: "line" as const,
+      labelKey: "period",
+      labels: trend.map((r) => periodLabel(t, r.period)),
+      rows: trend,
+      csv: "bimonthly",
+      testId: "bimonthly-trend",
+      name: "finance-trend",
+    },
+    {
+      area: "zone_performance",
+      kind: "bars" as const,
+      labelKey: "zone",
+      labels: zones.map((r) => r.zone_name),
+      rows: zones,
+      csv: "zones",
+      testId: "zone-performance",
+      name: "finance-zones",
+    },
+  ];
   return (
     <>
-      {trend.length > 0 && (
-        <ChartCard
+      {charts.filter((c) => c.rows.length > 0).map(({ csv, ...c }) => (
+        <AreaChart
+          key={c.area}
           F={F}
-          area="bimonthly_trend"
-          href={exportHref("bimonthly", p.filters)}
-          testId="bimonthly-trend"
-        >
-          <RevenueProfitChart
-            kind="line"
-            labels={trend.map((r) => periodLabel(t, r.period))}
-            revenue={{
-              name: `${F("bimonthly_trend.revenue")} (${c})`,
-              cents: trend.map((r) => r.total_revenue),
-            }}
-            profit={{
-              name: `${F("bimonthly_trend.profit")} (${c})`,
-              cents: trend.map((r) => r.profit),
-            }}
-            caption={F("bimonthly_trend.title")}
-            labelHeading={F("bimonthly_trend.period")}
-            noData={F("empty.title")}
-            name="finance-trend"
-          />
-        </ChartCard>
-      )}
-      {zones.length > 0 && (
-        <ChartCard
-          F={F}
-          area="zone_performance"
-          href={exportHref("zones", p.filters)}
-          testId="zone-performance"
-        >
-          <RevenueProfitChart
-            kind="bars"
-            labels={zones.map((r) => r.zone_name)}
-            revenue={{
-              name: `${F("zone_performance.revenue")} (${c})`,
-              cents: zones.map((r) => r.total_revenue),
-            }}
-            profit={{
-              name: `${F("zone_performance.profit")} (${c})`,
-              cents: zones.map((r) => r.profit),
-            }}
-            caption={F("zone_performance.title")}
-            labelHeading={F("zone_performance.zone")}
-            noData={F("empty.title")}
-            name="finance-zones"
-          />
-        </ChartCard>
-      )}
+          currency={p.filters.currency}
+          href={exportHref(csv, p.filters)}
+          {...c}
+        />
+      ))}
     </>
   );
 }
 
-function ChartCard(
-  { F, area, href, testId, children }: {
+/** A card of revenue and profit per period or zone (`area`), with its CSV export. */
+function AreaChart(
+  { F, area, kind, labelKey, labels, rows, currency, href, testId, name }: {
     F: T;
     area: string;
+    kind: "line" | "bars";
+    /** The key (under `area`) of the labels' column heading. */
+    labelKey: string;
+    labels: string[];
+    rows: { total_revenue: number; profit: number }[];
+    currency: string;
     href: string;
     testId: string;
-    children: ReactNode;
+    name: string;
   },
 ) {
   return (
@@ -250,7 +236,19 @@ function ChartCard(
         <h2>{F(`${area}.title`)}</h2>
         <a className="btn btn-sm btn-secondary" href={href}>{F("export.csv")}</a>
       </div>
-      {children}
+      <RevenueProfitChart
+        kind={kind}
+        labels={labels}
+        revenue={{
+          name: `${F(`${area}.revenue`)} (${currency})`,
+          cents: rows.map((r) => r.total_revenue),
+        }}
+        profit={{ name: `${F(`${area}.profit`)} (${currency})`, cents: rows.map((r) => r.profit) }}
+        caption={F(`${area}.title`)}
+        labelHeading={F(`${area}.${labelKey}`)}
+        noData={F("empty.title")}
+        name={name}
+      />
     </section>
   );
 }

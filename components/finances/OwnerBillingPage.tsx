@@ -99,6 +99,19 @@ function PeriodSection(
 ) {
   const C = (k: string) => B(`period_section.columns.${k}`);
   const { money } = formatterOf(t);
+  const report = <R extends UnitRow | CustomerRow>(unit: (r: R) => string | null) => ({
+    label: C("report"),
+    actions: true,
+    cell: (r: R) => (
+      <LanguageMenu
+        t={t}
+        small
+        label={B("period_section.download_report")}
+        languages={["en", "es"]}
+        href={(l) => reportHref(r.bill.station_id, unit(r), period, l)}
+      />
+    ),
+  });
   const unitColumns: ListColumn<UnitRow>[] = [
     { label: C("unit"), primary: true, cell: (r) => r.unit_name },
     {
@@ -118,19 +131,7 @@ function PeriodSection(
       numeric: true,
       cell: (r) => money(r.bill.total_cost, r.bill.currency),
     },
-    {
-      label: C("report"),
-      actions: true,
-      cell: (r) => (
-        <LanguageMenu
-          t={t}
-          small
-          label={B("period_section.download_report")}
-          languages={["en", "es"]}
-          href={(l) => reportHref(r.bill.station_id, r.bill.unit_id, period, l)}
-        />
-      ),
-    },
+    report((r) => r.bill.unit_id),
   ];
   const customerColumns: ListColumn<CustomerRow>[] = [
     { label: C("station"), primary: true, cell: (r) => r.station_name },
@@ -151,19 +152,7 @@ function PeriodSection(
       numeric: true,
       cell: (r) => money(r.bill.total_amount, r.bill.currency),
     },
-    {
-      label: C("report"),
-      actions: true,
-      cell: (r) => (
-        <LanguageMenu
-          t={t}
-          small
-          label={B("period_section.download_report")}
-          languages={["en", "es"]}
-          href={(l) => reportHref(r.bill.station_id, null, period, l)}
-        />
-      ),
-    },
+    report(() => null),
   ];
   const empty = bills.unit_bills.length === 0 && bills.customer_bills.length === 0;
   const href = (what: string) => `/customer/billing/export/${what}.csv?period=${period}`;
@@ -176,32 +165,18 @@ function PeriodSection(
     >
       {empty ? <p className="muted" data-testid="period-empty">{B("period_section.empty")}</p> : (
         <>
-          <div className="section-head">
-            <h3>{B("period_section.unit_bills")}</h3>
-            <a className="btn btn-sm btn-ghost" href={href("units")} download>
-              {B("period_section.download_csv")}
-            </a>
-          </div>
-          <ResponsiveList
-            label={B("period_section.unit_bills")}
+          <BillList
+            title={B("period_section.unit_bills")}
+            csv={{ href: href("units"), label: B("period_section.download_csv") }}
             columns={unitColumns}
             rows={bills.unit_bills}
-            rowKey={(r) => r.bill.id}
-            framed={false}
             testId="owner-unit-bills"
           />
-          <div className="section-head">
-            <h3>{B("period_section.customer_bills")}</h3>
-            <a className="btn btn-sm btn-ghost" href={href("customer")} download>
-              {B("period_section.download_csv")}
-            </a>
-          </div>
-          <ResponsiveList
-            label={B("period_section.customer_bills")}
+          <BillList
+            title={B("period_section.customer_bills")}
+            csv={{ href: href("customer"), label: B("period_section.download_csv") }}
             columns={customerColumns}
             rows={bills.customer_bills}
-            rowKey={(r) => r.bill.id}
-            framed={false}
             testId="owner-customer-bills"
           />
         </>
@@ -260,6 +235,34 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
       {p.periods.map(({ period, bills }) => (
         <PeriodSection key={period} t={t} B={B} period={period} bills={bills} />
       ))}
+    </>
+  );
+}
+
+/** One kind of the period's bills under its heading, with their CSV download. */
+function BillList<R extends { bill: { id: number | string } }>(
+  { title, csv, columns, rows, testId }: {
+    title: string;
+    csv: { href: string; label: string };
+    columns: ListColumn<R>[];
+    rows: R[];
+    testId: string;
+  },
+) {
+  return (
+    <>
+      <div className="section-head">
+        <h3>{title}</h3>
+        <a className="btn btn-sm btn-ghost" href={csv.href} download>{csv.label}</a>
+      </div>
+      <ResponsiveList
+        label={title}
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.bill.id}
+        framed={false}
+        testId={testId}
+      />
     </>
   );
 }

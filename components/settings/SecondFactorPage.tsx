@@ -58,15 +58,11 @@ export function SecondFactorPage(
           <p className="mono" data-testid="totp-secret" style={{ overflowWrap: "anywhere" }}>
             {view.secret}
           </p>
-          <form method="post" action={`${action}/confirm`} className="form" noValidate>
-            <TextField
-              id="code"
-              label={t("second_factor.fields.code")}
-              autoComplete="one-time-code"
-              required
-            />
-            <button type="submit" className="btn">{t("second_factor.setup.submit")}</button>
-          </form>
+          <CodeForm
+            t={t}
+            action={`${action}/confirm`}
+            submit={t("second_factor.setup.submit")}
+          />
         </Card>
       )}
       {view.state === "codes" && (
@@ -82,17 +78,31 @@ export function SecondFactorPage(
       {view.state === "on" && (
         <Card title={t("second_factor.on.title")}>
           <p>{t("second_factor.on.left", { count: view.recoveryLeft })}</p>
-          <form method="post" action={`${action}/disable`} className="form" noValidate>
-            <TextField
-              id="code"
-              label={t("second_factor.fields.code")}
-              autoComplete="one-time-code"
-              required
-            />
-            <button type="submit" className="btn btn-danger">{t("second_factor.on.off")}</button>
-          </form>
+          <CodeForm
+            t={t}
+            action={`${action}/disable`}
+            submit={t("second_factor.on.off")}
+            danger
+          />
         </Card>
       )}
     </div>
+  );
+}
+
+/** A code of the authenticator app, posted to `action`: to turn the second factor on or off. */
+function CodeForm(
+  { t, action, submit, danger }: { t: Translate; action: string; submit: string; danger?: boolean },
+) {
+  return (
+    <form method="post" action={action} className="form" noValidate>
+      <TextField
+        id="code"
+        label={t("second_factor.fields.code")}
+        autoComplete="one-time-code"
+        required
+      />
+      <button type="submit" className={danger ? "btn btn-danger" : "btn"}>{submit}</button>
+    </form>
   );
 }

@@ -7,7 +7,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { Lease } from "../../services/tenant/leases.ts";
 import { ADDRESS_FIELDS, EMERGENCY_FIELDS, type TenantProfile } from "../../core/tenant_profile.ts";
-import { TextField } from "../Field.tsx";
+import { textFieldsOf } from "../Field.tsx";
 import { Card } from "../kit/mod.ts";
 
 /** Props of {@link TenantProfileSection}. */
@@ -62,17 +62,9 @@ export function TenantProfileSection({ t, ...p }: TenantSectionProps & { t: Tran
   const v = valuesOf(p);
   const fe = p.errors ?? {};
   const current = p.leases.filter((l) => l.to === null);
-  const field = (id: string, label: string, auto?: string, type = "text") => (
-    <TextField
-      key={id}
-      id={id}
-      label={label}
-      type={type}
-      autoComplete={auto}
-      value={v[id]}
-      error={fe[id]}
-    />
-  );
+  const text = textFieldsOf(v, fe);
+  const field = (id: string, label: string, auto?: string, type = "text") =>
+    text(id, label, { type, autoComplete: auto });
   const AUTO: Record<string, string> = {
     street: "address-line1",
     postal_code: "postal-code",

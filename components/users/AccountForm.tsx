@@ -1,6 +1,6 @@
 /** The account form: create or edit a customer, tenant or admin. */
 import type { Translate } from "../../services/platform/i18n.ts";
-import { ContactFields, errAttrs, FieldError } from "../Field.tsx";
+import { ContactFields, errAttrs, Field, FieldError, hintAttrs, SelectField } from "../Field.tsx";
 import { Island } from "../render.tsx";
 import ClearErrors from "../../islands/ClearErrors.tsx";
 import RoleSelect from "../../islands/RoleSelect.tsx";
@@ -111,8 +111,14 @@ export function AccountForm(
             }}
           />
           <div className="form-grid" style={{ marginTop: "1rem" }}>
-            <div className="field">
-              <label htmlFor="password">{t("users.form.fields.password")}</label>
+            <Field
+              id="password"
+              label={t("users.form.fields.password")}
+              hint={t(
+                editing ? "users.form.password_hint_edit" : "users.form.password_hint_create",
+              )}
+              error={fe.password}
+            >
               <input
                 id="password"
                 name="password"
@@ -120,11 +126,7 @@ export function AccountForm(
                 autoComplete="new-password"
                 {...errAttrs("password", fe.password)}
               />
-              <p className="hint">
-                {t(editing ? "users.form.password_hint_edit" : "users.form.password_hint_create")}
-              </p>
-              <FieldError id="password" message={fe.password} />
-            </div>
+            </Field>
           </div>
         </Card>
         {units && <TenantUnitCard t={t} units={units} values={values} fe={fe} />}
@@ -152,34 +154,31 @@ function TenantUnitCard(
   return (
     <Card title={U("title")}>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="unit">{U("unit")}</label>
-          <select
-            id="unit"
-            name="unit"
-            defaultValue={values.unit ?? ""}
-            aria-describedby="unit-hint"
-            {...errAttrs("unit", fe.unit)}
-          >
-            <option value="">{U("none")}</option>
-            {units.map((u) => <option key={u.value} value={u.value}>{u.label}</option>)}
-          </select>
-          <p className="hint" id="unit-hint">{U(units.length ? "unit_hint" : "no_units")}</p>
-          <FieldError id="unit" message={fe.unit} />
-        </div>
-        <div className="field">
-          <label htmlFor="move_in_date">{U("move_in_date")}</label>
+        <SelectField
+          id="unit"
+          label={U("unit")}
+          hint={U(units.length ? "unit_hint" : "no_units")}
+          hintLinked
+          error={fe.unit}
+          value={values.unit ?? ""}
+          empty={U("none")}
+          options={units}
+        />
+        <Field
+          id="move_in_date"
+          label={U("move_in_date")}
+          hint={U("move_in_hint")}
+          hintLinked
+          error={fe.move_in_date}
+        >
           <input
             id="move_in_date"
             name="move_in_date"
             type="date"
             defaultValue={values.move_in_date ?? ""}
-            aria-describedby="move_in_date-hint"
-            {...errAttrs("move_in_date", fe.move_in_date)}
+            {...hintAttrs("move_in_date", fe.move_in_date)}
           />
-          <p className="hint" id="move_in_date-hint">{U("move_in_hint")}</p>
-          <FieldError id="move_in_date" message={fe.move_in_date} />
-        </div>
+        </Field>
       </div>
     </Card>
   );

@@ -6,7 +6,7 @@
 import type { Translate } from "../../services/platform/i18n.ts";
 import { BAND_SCHEDULE_IDS } from "../../core/tou.ts";
 import type { BusinessFormValues } from "../../core/zone_business.ts";
-import { errAttrs, FieldError } from "../Field.tsx";
+import { SelectField } from "../Field.tsx";
 import { Card } from "../kit/mod.ts";
 import { NumberField } from "./NumberField.tsx";
 
@@ -22,22 +22,15 @@ export function BusinessTariffFields(
     <Card title={F("title")} headingId="zf-business">
       <p className="hint">{F("intro")}</p>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="tou_schedule">{F("tou_schedule")}</label>
-          <select
-            id="tou_schedule"
-            name="tou_schedule"
-            defaultValue={v.tou_schedule}
-            {...errAttrs("tou_schedule", fe.tou_schedule)}
-          >
-            <option value="">{F("schedule_none")}</option>
-            {BAND_SCHEDULE_IDS.map((id) => (
-              <option key={id} value={id}>{F(`schedules.${id}`)}</option>
-            ))}
-          </select>
-          <p className="hint">{F("schedule_hint")}</p>
-          <FieldError id="tou_schedule" message={fe.tou_schedule} />
-        </div>
+        <SelectField
+          id="tou_schedule"
+          label={F("tou_schedule")}
+          hint={F("schedule_hint")}
+          error={fe.tou_schedule}
+          value={v.tou_schedule}
+          empty={F("schedule_none")}
+          options={BAND_SCHEDULE_IDS.map((id) => ({ value: id, label: F(`schedules.${id}`) }))}
+        />
         {num("price_base")}
         {num("price_intermedia")}
         {num("price_punta")}

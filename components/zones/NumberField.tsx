@@ -4,7 +4,7 @@
  * it) instead of being dropped or rewritten by the browser's number field. Plain
  * markup without server-only imports: the ZoneLevels island uses it in the browser too.
  */
-import { errAttrs, FieldError } from "../Field.tsx";
+import { errAttrs, Field } from "../Field.tsx";
 import { fieldInput } from "../../core/zone_levels.ts";
 
 /** Props of {@link NumberField}: the field's name (also its id), label, value, hint, error. */
@@ -31,8 +31,7 @@ export function NumberField(
     }
     : { defaultValue: value };
   return (
-    <div className="field">
-      <label htmlFor={name}>{label}</label>
+    <Field id={name} label={label} hint={hint} error={error} alert={alert}>
       <input
         id={name}
         name={name}
@@ -41,8 +40,6 @@ export function NumberField(
         {...valueProps}
         {...errAttrs(name, error)}
       />
-      {hint && <p className="hint">{hint}</p>}
-      <FieldError id={name} message={error} alert={alert} />
-    </div>
+    </Field>
   );
 }

@@ -8,7 +8,7 @@ import { BILLING_TYPES, CURRENCIES, TARIFF_TYPES } from "../../core/zone.ts";
 import { Island } from "../render.tsx";
 import ZoneLevels from "../../islands/ZoneLevels.tsx";
 import type { ZoneLevelsValues } from "../../core/zone_levels.ts";
-import { errAttrs, FieldError } from "../Field.tsx";
+import { errAttrs, Field, SelectField } from "../Field.tsx";
 import { Card, FormError, FormHead } from "../kit/mod.ts";
 import { NumberField } from "./NumberField.tsx";
 import type { PresetFill } from "../../core/cfe_presets.ts";
@@ -133,19 +133,18 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
     </div>
   );
   const select = (key: "currency" | "tariff_type" | "billing_type", options: string[]) => (
-    <div className="field">
-      <label htmlFor={key}>{F(`fields.${key}`)}</label>
-      <select id={key} name={key} defaultValue={v[key]} {...errAttrs(key, fe[key])}>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {key === "currency"
-              ? t(`zones.currencies.${o.toLowerCase()}`)
-              : t(`zones.${key}s.${o}`)}
-          </option>
-        ))}
-      </select>
-      <FieldError id={key} message={fe[key]} />
-    </div>
+    <SelectField
+      id={key}
+      label={F(`fields.${key}`)}
+      error={fe[key]}
+      value={v[key]}
+      options={options.map((o) => ({
+        value: o,
+        label: key === "currency"
+          ? t(`zones.currencies.${o.toLowerCase()}`)
+          : t(`zones.${key}s.${o}`),
+      }))}
+    />
   );
   return (
     <>
@@ -177,8 +176,7 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
         </button>
         <Card title={F("sections.zone_information")} headingId="zf-info">
           <div className="form-grid">
-            <div className="field">
-              <label htmlFor="name">{F("fields.name")}</label>
+            <Field id="name" label={F("fields.name")} hint={F("hints.name")} error={fe.name}>
               <input
                 id="name"
                 name="name"
@@ -190,9 +188,7 @@ export function ZoneForm({ t, id, values: v, errors: fe, error, preset }: ZoneFo
                 aria-required
                 {...errAttrs("name", fe.name)}
               />
-              <p className="hint">{F("hints.name")}</p>
-              <FieldError id="name" message={fe.name} />
-            </div>
+            </Field>
             {select("currency", [...CURRENCIES])}
             {select("tariff_type", [...TARIFF_TYPES])}
             {select("billing_type", [...BILLING_TYPES])}

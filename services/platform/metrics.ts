@@ -34,24 +34,42 @@ export interface Metrics {
   scrape(): Promise<{ body: string; contentType: string }>;
 }
 
-/** A counter whose value is read from elsewhere at each scrape (totals kept by their owner). */
-function readCounter(
+/** Labelled values of a metric, read at each scrape. */
+type Read = () => Promise<[Record<string, string>, number][]> | [Record<string, string>, number][];
+
+/**
+ * A metric whose values are read from elsewhere at each scrape: a counter (totals kept by
+ * their owner; zeros left out) or a gauge.
+ */
+function readAtScrape(
   registry: client.Registry,
+  kind: "counter" | "gauge",
   name: string,
   help: string,
   labelNames: string[],
-  read: () => Promise<[Record<string, string>, number][]> | [Record<string, string>, number][],
+  read: Read,
 ) {
-  return new client.Counter({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const [labels, value] of await read()) if (value > 0) this.inc(labels, value);
-    },
-  });
+  const collect = async (set: (labels: Record<string, string>, value: number) => void) => {
+    for (const [labels, value] of await read()) set(labels, value);
+  };
+  const options = { name, help, labelNames, registers: [registry] };
+  return kind === "counter"
+    ? new client.Counter({
+      ...options,
+      async collect() {
+        this.reset();
+        await collect((labels, value) => {
+          if (value > 0) this.inc(labels, value);
+        });
+      },
+    })
+    : new client.Gauge({
+      ...options,
+      async collect() {
+        this.reset();
+        await collect((labels, value) => this.set(labels, value));
+      },
+    });
 }
 
 /** The metrics of an app over `deps`. */
@@ -83,49 +101,48 @@ export function createMetrics(deps: Deps): Metrics {
     buckets: BILLING_BUCKETS,
     registers: [registry],
   });
+  const counter = (name: string, help: string, labelNames: string[], read: Read) =>
+    readAtScrape(registry, "counter", name, help, labelNames, read);
+  const gauge = (name: string, help: string, labelNames: string[], read: Read) =>
+    readAtScrape(registry, "gauge", name, help, labelNames, read);
   const ingest = () => deps.runtime?.ingest() ?? null;
-  const store = () => deps.telemetry.stats();
-  /** The counters without labels, each read when scraped (none while ingest is not running). */
-  const plain: [string, string, () => number | null][] = [
-    [
-      "portal_ingest_messages_received_total",
-      "MQTT messages received",
-      () => ingest()?.received ?? null,
-    ],
+  const stats = () => deps.telemetry.stats();
+  /** Totals of one value each, absent while unknown (no ingest in this process). */
+  const totals: [string, string, () => number | null | undefined][] = [
+    ["portal_ingest_messages_received_total", "MQTT messages received", () => ingest()?.received],
     [
       "portal_ingest_samples_stored_total",
       "Readings accepted and handed to the telemetry store",
-      () => ingest()?.stored ?? null,
+      () => ingest()?.stored,
     ],
     [
       "portal_telemetry_samples_written_total",
       "Samples the telemetry store wrote",
-      () => store().samplesWritten,
+      () => stats().samplesWritten,
     ],
     [
       "portal_telemetry_batches_total",
       "Batches the telemetry store wrote",
-      () => store().batches ?? 0,
+      () => stats().batches ?? 0,
     ],
     [
       "portal_telemetry_batch_seconds_total",
       "Seconds the telemetry store's batches took altogether (over batches_total: the mean latency)",
-      () => store().batchSeconds ?? 0,
+      () => stats().batchSeconds ?? 0,
     ],
     [
       "portal_telemetry_failed_batches_total",
       "Batches the telemetry store failed to write",
-      () => store().failedWrites ?? 0,
+      () => stats().failedWrites ?? 0,
     ],
   ];
-  for (const [name, help, read] of plain) {
-    readCounter(registry, name, help, [], () => {
-      const v = read();
-      return v === null ? [] : [[{}, v]];
+  for (const [name, help, read] of totals) {
+    counter(name, help, [], () => {
+      const value = read();
+      return value == null ? [] : [[{}, value]];
     });
   }
-  readCounter(
-    registry,
+  counter(
     "portal_ingest_messages_dropped_total",
     "Messages not stored, by reason; kind refused: turned away unread (unknown device, too large, flood)",
     ["reason", "kind"],
@@ -138,22 +155,6 @@ export function createMetrics(deps: Deps): Metrics {
       ]);
     },
   );
-  const gauge = (
-    name: string,
-    help: string,
-    labelNames: string[],
-    read: () => Promise<[Record<string, string>, number][]> | [Record<string, string>, number][],
-  ) =>
-    new client.Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        this.reset();
-        for (const [labels, value] of await read()) this.set(labels, value);
-      },
-    });
   gauge(
     "portal_telemetry_backlog_samples",
     "Samples queued for the telemetry store, not yet written",

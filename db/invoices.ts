@@ -250,3 +250,29 @@ export async function recentInvoices(kv: Deno.Kv, limit: number): Promise<Stored
   }
   return out;
 }
+
+/** The invoices of unit bills (named or global) or station bills `ids`, by bill id. */
+export async function invoicesOfBills(
+  kv: Deno.Kv,
+  ids: readonly number[],
+  owner = false,
+): Promise<Map<number, StoredInvoice>> {
+  const index = owner ? "invoices_by_owner_bill" : "invoices_by_bill";
+  const keyOf = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 10) {
+    const got = await kv.getMany<string[]>(ids.slice(i, i + 10).map((id) => [index, id]));
+    got.forEach((g, j) => g.value && keyOf.set(ids[i + j], g.value));
+  }
+  const keys = [...new Set(keyOf.values())];
+  const byKey = new Map<string, StoredInvoice>();
+  for (let i = 0; i < keys.length; i += 10) {
+    const got = await kv.getMany<StoredInvoice[]>(keys.slice(i, i + 10).map(invoiceKey));
+    for (const g of got) if (g.value) byKey.set(g.value.key, g.value);
+  }
+  const out = new Map<number, StoredInvoice>();
+  for (const [id, key] of keyOf) {
+    const inv = byKey.get(key);
+    if (inv) out.set(id, inv);
+  }
+  return out;
+}

@@ -28,6 +28,7 @@ import { UnitBills } from "../components/billing/UnitBills.tsx";
 import { StationBills } from "../components/billing/StationBills.tsx";
 import { PagerOf, type Paging } from "../components/kit/mod.ts";
 import { clockOf } from "../services/platform/clock.ts";
+import { invoiceViews } from "../services/invoices/views.ts";
 
 /** The fields that carry a page's pickers back after an action. */
 function backFields(p: Pickers): Record<string, string> {
@@ -78,10 +79,18 @@ export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath,
     const current = isCurrent(pickers.period, today);
     const page = await unitBillPage(deps, zoneId, pickers.period, current, query);
     const paging = pagingOf(path, pickers, query, page);
+    const invoices = await invoiceViews(deps, c.var.user, page.rows.map((r) => r.id));
     return {
       list: (
         <>
-          <UnitBills t={t} rows={page.rows} base={path.base} back={back} paging={paging} />
+          <UnitBills
+            t={t}
+            rows={page.rows}
+            base={path.base}
+            back={back}
+            paging={paging}
+            invoices={invoices}
+          />
           <PagerOf t={t} label={t("billing.unit_billing.title")} paging={paging} />
         </>
       ),
@@ -104,6 +113,7 @@ export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath,
   }
   const page = paginate(rows, query);
   const paging = pagingOf(path, pickers, query, page);
+  const invoices = await invoiceViews(deps, c.var.user, page.rows.map((r) => r.id), true);
   return {
     list: (
       <>
@@ -112,6 +122,7 @@ export async function listOf(c: Context<UserEnv>, deps: Deps, path: BillingPath,
           base={path.base}
           back={back}
           paging={paging}
+          invoices={invoices}
           rows={page.rows.map((r) => ({
             id: r.id,
             station_id: r.station_id,

@@ -31,6 +31,7 @@ import {
 } from "../services/finances/mod.ts";
 import { OwnerBillingPage } from "../components/finances/OwnerBillingPage.tsx";
 import { clockOf } from "../services/platform/clock.ts";
+import { invoiceViews } from "../services/invoices/views.ts";
 
 /** The flag the report download leaves when it failed (shown as the list's alert). */
 const reportErrorQuery = z.object({ report_error: pageText });
@@ -92,10 +93,16 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
     });
     // Only the periods that have bills, newest first (not a row of empty months).
     const periods = [...bills.keys()].sort((a, b) => b.localeCompare(a));
+    // The station bills' invoices to the owner (issue 31).
+    const stationBillIds = [...bills.values()].flatMap((b) =>
+      b.customer_bills.map((r: { bill: { id: number } }) => r.bill.id)
+    );
+    const invoices = await invoiceViews(deps, user, stationBillIds, true);
     return renderPage(c, deps, c.var.t("customer.billing_overview.title"), OwnerBillingPage, {
       overview,
       years,
       reportError: queryOf(c, reportErrorQuery).report_error === "1",
+      invoices,
       periods: periods.map((period) => ({
         period,
         bills: bills.get(period) ?? { unit_bills: [], customer_bills: [] },

@@ -71,6 +71,7 @@ export const STYLESHEETS = {
     "areas/sensor.css",
     "frame/sidebar.css",
     "areas/billing.css",
+    "areas/invoices.css",
     "areas/reports.css",
     "areas/sensor-connection.css",
     "areas/ingest-health.css",

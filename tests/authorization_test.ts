@@ -1151,6 +1151,12 @@ const ROUTES: Row[] = [
   },
   {
     method: "POST",
+    route: "/user/billing/invoice",
+    body: () => ({ form: { bill_id: "none" } }),
+    expect: page("user", 400),
+  },
+  {
+    method: "POST",
     route: "/admin/messages/resend",
     body: () => ({ form: { id: "nothing" } }),
     expect: page("admin", 404),

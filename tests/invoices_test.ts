@@ -3,13 +3,12 @@
  * speaks Facturapi's API (request bodies, Bearer key, error bodies, timeouts), driven by real
  * payments (the Openpay sandbox's webhook, an admin's cash record).
  */
-import { fiscalSchema } from "../core/fiscal.ts";
 import assert from "node:assert/strict";
-import { pay, type PaymentWorld, settled, T0, world } from "./_payment_world.ts";
+import { pay, type PaymentWorld, settled, T0 } from "./_payment_world.ts";
+import { fiscal, FISCAL_A, FISCAL_OWNER, invoicing, KEY, posts } from "./_invoice_world.ts";
 import { hook } from "./_payment_world.ts";
 import { payBill } from "./_billing_world.ts";
 import { call } from "./_helpers.ts";
-import { type FacturapiSandbox, startFacturapiSandbox } from "../services/invoices/sandbox/mod.ts";
 import {
   cancelInvoice,
   invoiceFile,
@@ -19,50 +18,11 @@ import {
   listInvoices,
   requestNamedInvoice,
   retryInvoice,
-  saveFiscalData,
 } from "../services/invoices/mod.ts";
 import { sweepOverdue } from "../services/billing/mod.ts";
 import { getUser } from "../db/users.ts";
 import { Refusal } from "../services/refusal.ts";
 import { facturapiClient } from "../services/invoices/facturapi_client.ts";
-
-const KEY = "sk_test_portal_tests";
-const FISCAL_A = {
-  rfc: "LOPA800101AB1",
-  legal_name: "ANA MARIA LOPEZ",
-  tax_system: "612",
-  zip: "64000",
-  use: "G03",
-};
-const FISCAL_OWNER = {
-  rfc: "ENO8910131AA",
-  legal_name: "ENERGIA DEL NORTE",
-  tax_system: "601",
-  zip: "06600",
-  use: "G03",
-};
-
-/** A payments world with the Facturapi sandbox configured. */
-async function invoicing(fn: (p: PaymentWorld, f: FacturapiSandbox) => Promise<void>) {
-  const f = await startFacturapiSandbox({ key: KEY });
-  try {
-    await world(async (p) => {
-      p.w.t.deps.config.facturapi = { key: KEY, url: f.url, issuerZip: "64000", timeoutMs: 2000 };
-      await fn(p, f);
-    });
-  } finally {
-    await f.stop();
-  }
-}
-
-/** Stores a person's fiscal data as the Settings card does: checked by its schema first. */
-async function fiscal(p: PaymentWorld, userId: number, data: Record<string, string>) {
-  const checked = fiscalSchema.parse(data);
-  await saveFiscalData(p.w.t.deps, (await getUser(p.w.t.deps.kv, userId))!, checked);
-}
-
-const posts = (f: FacturapiSandbox) =>
-  f.requests.filter((r) => r.method === "POST" && r.path === "/v2/invoices");
 
 /** Pays bill A through the Openpay sandbox (reference, transfer, webhook). */
 async function payThroughOpenpay(p: PaymentWorld): Promise<string> {

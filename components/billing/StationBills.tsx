@@ -2,6 +2,8 @@
 import { type Paging, sortBy } from "../kit/mod.ts";
 import { BillActions, BillList } from "./BillList.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
+import type { InvoiceView } from "../../services/invoices/views.ts";
+import { InvoiceLine } from "../invoices/InvoiceLine.tsx";
 
 /** One customer bill as the list shows it. */
 interface StationBillRow {
@@ -29,6 +31,8 @@ interface StationBillsProps {
   back: Record<string, string>;
   /** The page shown: sortable headers (the pager is drawn below the list). */
   paging?: Paging;
+  /** The bills' invoices to their owners, by bill id (issue 31). */
+  invoices?: Map<number, InvoiceView>;
 }
 
 /** The list. */
@@ -65,7 +69,17 @@ export function StationBills(props: StationBillsProps) {
       back={back}
     />
   );
-  const customer = (r: StationBillRow) => r.customer ?? t("billing.station_billing.not_assigned");
+  const customer = (r: StationBillRow) => {
+    const name = r.customer ?? t("billing.station_billing.not_assigned");
+    const inv = props.invoices?.get(r.id);
+    if (!inv) return name;
+    return (
+      <span className="cell-stack">
+        {name}
+        <InvoiceLine t={t} invoice={inv} area="/admin" />
+      </span>
+    );
+  };
   const kind = (r: StationBillRow) => t(`billing.billing_types.${r.kind}`);
   return (
     <BillList

@@ -5,6 +5,8 @@ import type { Translate } from "../../services/platform/i18n.ts";
 import type { UnitBillRow } from "../../services/billing/lists.ts";
 import { formatterOf } from "../../core/format.ts";
 import { firstWord, kwhText } from "./model.ts";
+import type { InvoiceView } from "../../services/invoices/views.ts";
+import { InvoiceLine } from "../invoices/InvoiceLine.tsx";
 
 /** Props of {@link UnitBills}. */
 interface UnitBillsProps {
@@ -16,6 +18,8 @@ interface UnitBillsProps {
   back: Record<string, string>;
   /** The page shown: sortable headers (the pager is drawn below the list). */
   paging?: Paging;
+  /** The bills' invoices (named or global), by bill id (issue 31). */
+  invoices?: Map<number, InvoiceView>;
 }
 
 /** The payment cell: the state, and the due or payment date; nothing for a draft. */
@@ -140,7 +144,19 @@ export function UnitBills(props: UnitBillsProps) {
           cell: (r) => formatterOf(t).money(r.total_cost, r.currency),
         },
         { label: C("status"), aside: true, cell: badge, sort: sort("status") },
-        { label: C("payment"), cell: (r) => paymentText(t, r) },
+        {
+          label: C("payment"),
+          cell: (r) => {
+            const inv = props.invoices?.get(r.id);
+            if (!inv) return paymentText(t, r);
+            return (
+              <span className="cell-stack">
+                {paymentText(t, r)}
+                <InvoiceLine t={t} invoice={inv} area="/admin" />
+              </span>
+            );
+          },
+        },
         { label: C("actions"), actions: true, cell: actions },
       ]}
     />

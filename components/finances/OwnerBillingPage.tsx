@@ -4,7 +4,8 @@
  * and a line, with the numbers as a table), the year picker (a GET form) and, per period, the
  * unit bills and the charges owed to the provider, each bill with its PDF report (English or
  * Spanish) and each table with its CSV; only periods that have bills (one empty message when
- * the year has none); "Error downloading report" after a failed download.
+ * the year has none); "Error downloading report" after a failed download. A station bill
+ * shows its invoice to the owner (issue 31): status, PDF and XML.
  */
 import type { Translate } from "../../services/platform/i18n.ts";
 import type { OwnerOverview, OwnerPeriodBills } from "../../services/finances/mod.ts";
@@ -14,6 +15,8 @@ import { type Money, RevenueProfitChart, Tile } from "./parts.tsx";
 import { formatterOf } from "../../core/format.ts";
 import { paymentBadge } from "../payments/format.ts";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";
+import type { InvoiceView } from "../../services/invoices/views.ts";
+import { InvoiceLine } from "../invoices/InvoiceLine.tsx";
 
 /** Props of {@link OwnerBillingPage}: figures in cents. */
 interface OwnerBillingPageProps {
@@ -24,6 +27,8 @@ interface OwnerBillingPageProps {
   periods: { period: string; bills: OwnerPeriodBills }[];
   /** A report download failed (shown once, after the redirect back). */
   reportError?: boolean;
+  /** The station bills' invoices, by bill id. */
+  invoices?: Map<number, InvoiceView>;
 }
 
 /** The link of a bill's PDF report: the unit's, or the station's without `unit`. */
@@ -95,7 +100,13 @@ function Tiles({ B, o, money }: { B: T; o: OwnerOverview; money: Money }) {
 }
 
 function PeriodSection(
-  { t, B, period, bills }: { t: Translate; B: T; period: string; bills: OwnerPeriodBills },
+  { t, B, period, bills, invoices }: {
+    t: Translate;
+    B: T;
+    period: string;
+    bills: OwnerPeriodBills;
+    invoices?: Map<number, InvoiceView>;
+  },
 ) {
   const C = (k: string) => B(`period_section.columns.${k}`);
   const { money } = formatterOf(t);
@@ -151,6 +162,13 @@ function PeriodSection(
       label: C("total_amount"),
       numeric: true,
       cell: (r) => money(r.bill.total_amount, r.bill.currency),
+    },
+    {
+      label: t("invoices.invoice"),
+      cell: (r) => {
+        const inv = invoices?.get(r.bill.id);
+        return inv ? <InvoiceLine t={t} invoice={inv} area="/customer" /> : "—";
+      },
     },
     report(() => null),
   ];
@@ -233,7 +251,14 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
         </p>
       )}
       {p.periods.map(({ period, bills }) => (
-        <PeriodSection key={period} t={t} B={B} period={period} bills={bills} />
+        <PeriodSection
+          key={period}
+          t={t}
+          B={B}
+          period={period}
+          bills={bills}
+          invoices={p.invoices}
+        />
       ))}
     </>
   );

@@ -2,7 +2,8 @@
  * The tenant's bills (`/user/billing`, spec 001 section 2): billing type, how it works (a
  * `<details>`), the year's three summary cards, cost and energy per period (chart island with a
  * table), the year and period pickers (a GET form), the bills of the period with a report
- * download each, and the PDF of the whole period.
+ * download each, and the PDF of the whole period. A paid bill shows its invoice (issue 31):
+ * status and PDF and XML, or the request invoice button, or the link to add fiscal data.
  */
 import { BillFacts } from "../reports/BillFacts.tsx";
 import type { Translate } from "../../services/platform/i18n.ts";
@@ -17,6 +18,8 @@ import ReportDownload from "../../islands/ReportDownload.tsx";
 import { formatterOf } from "../../core/format.ts";
 import { paymentBadge } from "../payments/format.ts";
 import { Card, PeriodPicker, Picker } from "../kit/mod.ts";
+import type { TenantInvoice } from "../../services/invoices/views.ts";
+import { InvoiceLine } from "../invoices/InvoiceLine.tsx";
 
 /** Props of {@link BillingPage}. */
 interface BillingPageProps {
@@ -26,6 +29,11 @@ interface BillingPageProps {
   periods: string[];
   period: string;
   bills: TenantBillRow[];
+  /** The paid bills' invoices, by bill id. */
+  invoices?: Map<number, TenantInvoice>;
+  /** The outcome of an invoice request, translated. */
+  notice?: string;
+  error?: string;
   language: string;
 }
 
@@ -48,8 +56,44 @@ function HowItWorks({ B }: { B: T }) {
   );
 }
 
+/** A paid bill's invoice: its status and files, the request button, or why there is none. */
+function BillInvoice(
+  { t, billId, period, inv }: { t: Translate; billId: number; period: string; inv: TenantInvoice },
+) {
+  const I = (k: string) => t(`invoices.${k}`);
+  const fiscalLink = (text: string) => (
+    <a href="/user/settings#fiscal" data-testid="invoice-fiscal-link">{text}</a>
+  );
+  return (
+    <div className="bill-invoice" data-testid="bill-invoice">
+      {inv.invoice && <InvoiceLine t={t} invoice={inv.invoice} area="/user" />}
+      {inv.invoice?.status === "failed" && (
+        <small className="hint">{fiscalLink(I("fix_fiscal"))}</small>
+      )}
+      {inv.offer === "request" && (
+        <form method="post" action="/user/billing/invoice" className="inline-form">
+          <input type="hidden" name="bill_id" value={billId} />
+          <input type="hidden" name="period" value={period} />
+          <button type="submit" className="btn btn-sm btn-secondary" data-testid="invoice-request">
+            {I("request")}
+          </button>
+        </form>
+      )}
+      {inv.offer === "no_fiscal" && (
+        <small className="hint">{fiscalLink(I("errors.no_fiscal"))}</small>
+      )}
+    </div>
+  );
+}
+
 function BillCard(
-  { t, B, r, language }: { t: Translate; B: T; r: TenantBillRow; language: string },
+  { t, B, r, language, inv }: {
+    t: Translate;
+    B: T;
+    r: TenantBillRow;
+    language: string;
+    inv?: TenantInvoice;
+  },
 ) {
   const b = r.bill;
   const { money, kwh, date } = formatterOf(t);
@@ -62,7 +106,7 @@ function BillCard(
   const type = r.period.length === 7 ? "monthly" : "bimester";
   const file = `${type}_report_${b.station_id}_${b.unit_id}_${r.period}.pdf`;
   return (
-    <article className="item-card" data-testid="tenant-bill">
+    <article className="item-card" data-testid="tenant-bill" id={`bill-${b.id}`}>
       <div className="item-head">
         <strong>{r.unit_name}</strong>
         <span className={paymentBadge(b.payment_status)} data-payment={b.payment_status}>
@@ -100,6 +144,9 @@ function BillCard(
         )}
       </dl>
       <BillFacts t={t} details={b.calculation_details} currency={b.currency} />
+      {inv && (inv.invoice || inv.offer) && (
+        <BillInvoice t={t} billId={b.id} period={r.period} inv={inv} />
+      )}
       <div className="page-actions">
         <Island
           of={ReportDownload}
@@ -137,6 +184,14 @@ export function BillingPage(p: BillingPageProps) {
           </p>
         </div>
       </div>
+      {p.notice && (
+        <p className="alert alert-success" role="status" data-testid="invoice-notice">
+          {p.notice}
+        </p>
+      )}
+      {p.error && (
+        <p className="alert alert-error" role="alert" data-testid="invoice-error">{p.error}</p>
+      )}
       <HowItWorks B={B} />
       <div className="stats" data-testid="billing-summary">
         <Stat
@@ -201,6 +256,7 @@ export function BillingPage(p: BillingPageProps) {
               B={B}
               r={r}
               language={p.language}
+              inv={p.invoices?.get(r.bill.id)}
             />
           ))}
       </section>

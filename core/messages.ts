@@ -22,6 +22,7 @@ export const MESSAGE_KINDS = [
   "alert",
   "zone_prices",
   "owner_payments",
+  "invoice_issued",
 ] as const;
 /** A kind of message. */
 export type MessageKind = typeof MESSAGE_KINDS[number];
@@ -45,6 +46,7 @@ export const OPTIONAL_KINDS: Readonly<Partial<Record<MessageKind, boolean>>> = {
   alert: true,
   zone_prices: true,
   owner_payments: true,
+  invoice_issued: true,
 };
 
 /** A person's choices: a kind → on or off, and WhatsApp opted in or not. */
@@ -122,6 +124,19 @@ export function zonePricesEvent(zone: number, applies_from: string, record: numb
     kind: "zone_prices",
     to: { zone },
     params: { zone_id: zone, applies_from },
+  };
+}
+
+/**
+ * The mail of a named or owner invoice Facturapi made (issue 31), with its PDF and XML: once
+ * per invoice, staged in the commit that records it valid.
+ */
+export function invoiceIssuedEvent(invoiceKey: string, userId: number): OutboxEvent {
+  return {
+    key: `invoice_issued:${invoiceKey}`,
+    kind: "invoice_issued",
+    to: [userId],
+    params: { invoice_key: invoiceKey },
   };
 }
 

@@ -18,6 +18,8 @@
  */
 import type { UnitBill } from "../core/bill.ts";
 import type { GlobalLine } from "../core/cfdi.ts";
+import { invoiceIssuedEvent } from "../core/messages.ts";
+import { stageOutboxEvent } from "./outbox.ts";
 
 /** Where an invoice stands. */
 export type InvoiceStatus =
@@ -223,7 +225,8 @@ export async function dueInvoices(
 
 /**
  * Writes `next` over `entry` (checked: false when another process changed it); the due index
- * follows the status.
+ * follows the status. A named or owner invoice becoming valid stages its mail to the receiver
+ * (PDF and XML attached) in the same commit: one per invoice (the event's key).
  */
 export async function putInvoice(
   kv: Deno.Kv,
@@ -233,6 +236,9 @@ export async function putInvoice(
   const op = kv.atomic().check(entry).set(invoiceKey(next.key), next);
   if (next.status === "pending" || next.status === "issuing") op.set(dueKey(next.key), null);
   else op.delete(dueKey(next.key));
+  if (entry.value.status !== "valid" && next.status === "valid" && next.user_id !== null) {
+    stageOutboxEvent(op, invoiceIssuedEvent(next.key, next.user_id));
+  }
   const res = await op.commit();
   return res.ok ? res.versionstamp : null;
 }

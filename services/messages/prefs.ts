@@ -15,8 +15,9 @@ const KINDS_OF: Record<Role, MessageKind[]> = {
     "spei_reference",
     "payment_receipt",
     "zone_prices",
+    "invoice_issued",
   ],
-  customer: ["owner_statement", "owner_payments"],
+  customer: ["owner_statement", "owner_payments", "invoice_issued"],
   admin: ["meter_offline", "reconciliation_failed", "failed_digest", "alert"],
 };
 

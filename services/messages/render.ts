@@ -21,6 +21,7 @@ import { resetToken } from "../password_reset.ts";
 import { alertMessage } from "../alerts/words.ts";
 import { zonePricesWords } from "./zone_prices.ts";
 import { ownerSummaryWords } from "./owner_summary.ts";
+import { invoiceMailOf } from "./invoice_mail.ts";
 
 /** A worded message: the mail's pieces, its attachments, and the values of a WhatsApp template. */
 export interface Rendered {
@@ -167,6 +168,14 @@ export async function renderDelivery(
     case "zone_prices": {
       const m = await zonePricesWords(deps.kv, d.params, t, f);
       return m ? words(m.values, m.link) : null;
+    }
+    case "invoice_issued": {
+      const m = await invoiceMailOf(deps, String(d.params.invoice_key), t, f);
+      if (!m) return null;
+      const out = words(m.values, m.link);
+      if (m.test) out.content.paragraphs.push(t(`${k}.test`));
+      out.attachments.push(...m.files);
+      return out;
     }
     case "alert": {
       const id = String(d.params.alert_id);

@@ -76,5 +76,11 @@ export function sandboxXml(inv: Inv): string {
     `<cfdi:Receptor Rfc="${esc(c.tax_id)}" Nombre="${esc(c.legal_name)}" RegimenFiscalReceptor="${
       esc(c.tax_system)
     }" DomicilioFiscalReceptor="${esc(c.address.zip)}" UsoCFDI="${esc(inv.use)}"/>` +
-    `<cfdi:Conceptos>${items}</cfdi:Conceptos></cfdi:Comprobante>\n`;
+    `<cfdi:Conceptos>${items}</cfdi:Conceptos>` +
+    // The stamp's complement (TimbreFiscalDigital 1.1) names the invoice's fiscal folio.
+    `<cfdi:Complemento><tfd:TimbreFiscalDigital ` +
+    `xmlns:tfd="http://www.sat.gob.mx/TimbreFiscalDigital" Version="1.1" UUID="${
+      esc(inv.uuid)
+    }" FechaTimbrado="${esc(String(inv.created_at).slice(0, 19))}"/></cfdi:Complemento>` +
+    `</cfdi:Comprobante>\n`;
 }

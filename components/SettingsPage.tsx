@@ -1,5 +1,7 @@
 /** The settings page of every role: profile, language and password change. */
 import { AdminToolsCard } from "./settings/AdminToolsCard.tsx";
+import { IssuerCard } from "./settings/IssuerCard.tsx";
+import type { IssuerView } from "../services/invoices/mod.ts";
 import { SecondFactorCard } from "./settings/SecondFactorCard.tsx";
 import type { Translate } from "../services/platform/i18n.ts";
 import { LANGUAGES } from "../core/roles.ts";
@@ -35,12 +37,25 @@ interface SettingsPageProps {
   secondFactor?: { enabled: boolean; href: string; admin?: boolean };
   /** The fiscal data card (issue 31): tenants and owners. */
   fiscal?: FiscalCardProps;
+  /** The invoices' issuer card (issue 31): admins. */
+  issuer?: IssuerView;
 }
 
 /** Email, full name, phone, language, current/new/confirm password, Save. */
 export function SettingsPage(
-  { t, action, values, fieldErrors: fe, error, saved, tenant, messages, secondFactor, fiscal }:
-    SettingsPageProps,
+  {
+    t,
+    action,
+    values,
+    fieldErrors: fe,
+    error,
+    saved,
+    tenant,
+    messages,
+    secondFactor,
+    fiscal,
+    issuer,
+  }: SettingsPageProps,
 ) {
   const pw = (id: string, auto: string) => (
     <TextField
@@ -100,6 +115,7 @@ export function SettingsPage(
       <div className="card-stack">
         {tenant && <TenantProfileSection t={t} {...tenant} />}
         {fiscal && <FiscalCard t={t} {...fiscal} />}
+        {issuer && <IssuerCard t={t} issuer={issuer} />}
         {messages && <MessagePrefsForm t={t} {...messages} />}
         {secondFactor && <SecondFactorCard t={t} {...secondFactor} />}
         {secondFactor?.admin && <AdminToolsCard t={t} />}

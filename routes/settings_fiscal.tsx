@@ -1,7 +1,8 @@
 /**
  * The fiscal data card of Settings (issue 31): `POST <settings>/fiscal` checks and stores it
  * (a refusal draws Settings again with the card's field errors, 400), `POST
- * <settings>/fiscal/remove` removes it; both back to Settings. Tenants and owners only.
+ * <settings>/fiscal/remove` removes it; both back to Settings. Tenants and owners only; an admin's
+ * Settings shows the invoices' issuer instead.
  */
 import { Hono } from "hono";
 import { formChecked } from "./_validate.ts";
@@ -12,6 +13,8 @@ import { requireUser } from "./_session.ts";
 import type { User } from "../core/types.ts";
 import {
   fiscalDataOf,
+  issuerOf,
+  type IssuerView,
   mayKeepFiscalData,
   removeFiscalData,
   saveFiscalData,
@@ -21,13 +24,17 @@ import { renderPage } from "./_page.tsx";
 import { SettingsPage } from "../components/SettingsPage.tsx";
 import type { FiscalCardProps } from "../components/settings/FiscalCard.tsx";
 
-/** The card's props for `u` on the Settings page at `path` (none for admins). */
+/**
+ * The card's props for `u` on the Settings page at `path`; an admin gets the issuer's card
+ * instead (the operator's Facturapi organization, read-only).
+ */
 export async function fiscalProps(
   deps: Deps,
   u: User,
   path: string,
   saved: boolean,
-): Promise<{ fiscal?: FiscalCardProps }> {
+): Promise<{ fiscal?: FiscalCardProps; issuer?: IssuerView }> {
+  if (u.role === "admin") return { issuer: await issuerOf(deps) };
   if (!mayKeepFiscalData(u)) return {};
   return {
     fiscal: {

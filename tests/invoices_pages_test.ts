@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { payBill } from "./_billing_world.ts";
 import { call } from "./_helpers.ts";
-import { fiscal, FISCAL_A, FISCAL_OWNER, invoicing, posts } from "./_invoice_world.ts";
+import { fiscal, FISCAL_A, FISCAL_OWNER, invoicing, KEY, posts } from "./_invoice_world.ts";
 import { invoiceOfBill, invoicePass, listInvoices } from "../services/invoices/mod.ts";
 
 /** A page's HTML as `token` reads it. */
@@ -101,4 +101,24 @@ Deno.test("the owner's billing page and the admin's bill lists show the invoices
     assert.match(units, /data-invoice="valid"/);
     const stations = await html(p, `/admin/stations-billing?${q}`, p.w.admin);
     assert.ok(stations.includes(fileHref("/admin", stationKey, "pdf")));
+  }));
+
+Deno.test("the admin's Settings: the issuer read from Facturapi's organization, or why it is not", () =>
+  invoicing(async (p, f) => {
+    const page = await html(p, "/admin/settings", p.w.admin);
+    const card = page.slice(page.indexOf('data-testid="issuer"'));
+    assert.match(card, /ESCUELA KEMPER URGATE[\s\S]*EKU9003173C9[\s\S]*601 · General de Ley/);
+    assert.match(card, /42501/);
+    const asked = f.requests.filter((r) => r.path === "/v2/organizations/me");
+    assert.deepEqual(asked.map((r) => [r.method, r.authorization]), [["GET", `Bearer ${KEY}`]]);
+    // Kept a while: Settings seen again does not ask again.
+    await html(p, "/admin/settings", p.w.admin);
+    assert.equal(f.requests.filter((r) => r.path === "/v2/organizations/me").length, 1);
+    // A key Facturapi refuses: the card says so and the page still answers.
+    p.w.t.deps.config.facturapi = { ...p.w.t.deps.config.facturapi, key: "sk_test_wrong" };
+    const refused = await html(p, "/admin/settings", p.w.admin);
+    assert.match(refused, /data-testid="issuer"[\s\S]*Authentication failed: invalid API key/);
+    // Tenants and owners keep their own fiscal data instead.
+    const tenant = await html(p, "/user/settings", p.w.tenantTokens[0]);
+    assert.doesNotMatch(tenant, /data-testid="issuer"/);
   }));

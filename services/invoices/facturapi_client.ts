@@ -1,6 +1,7 @@
 /**
  * Facturapi's REST API (v2), the calls the portal makes: create an invoice, read it, download
- * its PDF and XML, cancel it. Bearer authentication with the organization's secret key
+ * its PDF and XML, cancel it, and read the key's own organization (the issuer,
+ * `GET /organizations/me`, as the official client's `organizations.me()`). Bearer authentication with the organization's secret key
  * (`sk_test_…` or `sk_live_…`); an error answer is `{ message, path?, status }`.
  *
  * Written over `fetch` rather than the official `facturapi` npm client on purpose: that client
@@ -24,6 +25,18 @@ export interface FacturapiInvoice {
   folio_number?: number;
   series?: string;
   verification_url?: string;
+}
+
+/** The organization of the key (the issuer), the fields the portal reads. */
+export interface FacturapiOrganization {
+  id: string;
+  legal: {
+    name?: string;
+    legal_name: string;
+    tax_id: string;
+    tax_system: string;
+    address: { zip: string };
+  };
 }
 
 /** What went wrong with a call. */
@@ -63,6 +76,7 @@ export interface FacturapiClient {
     motive: string,
     substitution?: string | null,
   ): Promise<FacturapiInvoice>;
+  organization(): Promise<FacturapiOrganization>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -115,5 +129,7 @@ export function facturapiClient(s: FacturapiSettings): FacturapiClient {
       if (substitution) q.set("substitution", substitution);
       return json(await call("DELETE", `/invoices/${encodeURIComponent(id)}?${q}`));
     },
+    organization: async () =>
+      await (await call("GET", "/organizations/me")).json() as FacturapiOrganization,
   };
 }

@@ -14,6 +14,7 @@ export async function startLocalFacturapi(
   const sandbox = await startFacturapiSandbox({
     key: "sk_test_local_sandbox",
     stateFile: facturapiStateFile(config.dataDir),
+    ...(config.facturapi.issuerZip ? { issuer: { zip: config.facturapi.issuerZip } } : {}),
   });
   return {
     sandbox,

@@ -15,3 +15,4 @@ export { startInvoiceWorker } from "./worker.ts";
 export { startLocalFacturapi } from "./local.ts";
 export { invoicingOf } from "./settings.ts";
 export type { StoredInvoice } from "../../db/invoices.ts";
+export { issuerOf, type IssuerView } from "./issuer.ts";

@@ -4,7 +4,8 @@
  * pattern, regime for the person type, use for the regime, the generic RFC only for a global
  * invoice, items, payment form and method, an exchange rate for a currency other than MXN;
  * one invoice per `idempotency_key`), `GET /v2/invoices/{id}`, `…/pdf`, `…/xml` and
- * `DELETE /v2/invoices/{id}?motive=…&substitution=…`, with Facturapi's error body
+ * `DELETE /v2/invoices/{id}?motive=…&substitution=…` and the key's organization
+ * `GET /v2/organizations/me` (the issuer: the SAT's test RFC unless given), with Facturapi's error body
  * `{ message, path, status }`. Every document it makes says "sin validez fiscal". Its invoices
  * live in memory and, given a `stateFile`, in that file (written whole, then renamed, before
  * each answer), so a restart forgets nothing.
@@ -29,6 +30,25 @@ export interface FacturapiSandbox {
   delay(ms: number): void;
   stop(): Promise<void>;
 }
+
+/** The sandbox organization's legal data. */
+export interface SandboxIssuer {
+  legal_name: string;
+  tax_id: string;
+  tax_system: string;
+  zip: string;
+}
+
+/**
+ * The issuer when none is given: the SAT's test taxpayer (RFC EKU9003173C9, "ESCUELA KEMPER
+ * URGATE", regime 601, the one the SAT's test certificates are issued to).
+ */
+const TEST_ISSUER: SandboxIssuer = {
+  legal_name: "ESCUELA KEMPER URGATE",
+  tax_id: "EKU9003173C9",
+  tax_system: "601",
+  zip: "42501",
+};
 
 const FORMS = new Set(["01", "02", "03", "04", "05", "06", "08", "12", "28", "29", "99"]);
 
@@ -111,8 +131,20 @@ function check(b: Record<string, unknown>, refused: string | null): Response | n
 
 /** Starts the sandbox on 127.0.0.1 with its secret key `key`. */
 export async function startFacturapiSandbox(
-  o: { key: string; port?: number; stateFile?: string },
+  o: { key: string; port?: number; stateFile?: string; issuer?: Partial<SandboxIssuer> },
 ): Promise<FacturapiSandbox> {
+  const issuer = { ...TEST_ISSUER, ...o.issuer };
+  const organization = {
+    id: "sandbox_organization",
+    is_production_ready: false,
+    legal: {
+      name: issuer.legal_name,
+      legal_name: issuer.legal_name,
+      tax_id: issuer.tax_id,
+      tax_system: issuer.tax_system,
+      address: { zip: issuer.zip, country: "MEX" },
+    },
+  };
   const invoices = new Map<string, Record<string, unknown>>();
   const byIdempotency = new Map<string, string>();
   const kept = o.stateFile ? await readJsonState(o.stateFile) : null;
@@ -202,6 +234,9 @@ export async function startFacturapiSandbox(
       return error(401, "Authentication failed: invalid API key");
     }
     const parts = url.pathname.split("/").filter(Boolean);
+    if (req.method === "GET" && parts.join("/") === "v2/organizations/me") {
+      return Response.json(organization);
+    }
     if (parts[0] !== "v2" || parts[1] !== "invoices") return error(404, "Not found");
     if (req.method === "POST" && parts.length === 2) {
       if (!body || typeof body !== "object") return error(400, "Invalid JSON body");

@@ -43,7 +43,11 @@ export async function invoicing(fn: (p: PaymentWorld, f: FacturapiSandbox) => Pr
 }
 
 /** Stores a person's fiscal data as the Settings card does: checked by its schema first. */
-export async function fiscal(p: PaymentWorld, userId: number, data: Record<string, string>) {
+export async function fiscal(
+  p: { w: { t: { deps: PaymentWorld["w"]["t"]["deps"] } } },
+  userId: number,
+  data: Record<string, string>,
+) {
   const checked = fiscalSchema.parse(data);
   await saveFiscalData(p.w.t.deps, (await getUser(p.w.t.deps.kv, userId))!, checked);
 }

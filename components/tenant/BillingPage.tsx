@@ -67,9 +67,7 @@ function BillInvoice(
   return (
     <div className="bill-invoice" data-testid="bill-invoice">
       {inv.invoice && <InvoiceLine t={t} invoice={inv.invoice} area="/user" />}
-      {inv.invoice?.status === "failed" && (
-        <small className="hint">{fiscalLink(I("fix_fiscal"))}</small>
-      )}
+      {inv.invoice?.fixable && <small className="hint">{fiscalLink(I("fix_fiscal"))}</small>}
       {inv.offer === "request" && (
         <form method="post" action="/user/billing/invoice" className="inline-form">
           <input type="hidden" name="bill_id" value={billId} />

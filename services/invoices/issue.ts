@@ -17,6 +17,7 @@ import {
   namedInvoiceBody,
   ownerInvoiceBody,
 } from "../../core/cfdi.ts";
+import { exchangeFor } from "../../core/cfdi_exchange.ts";
 import { getCustomerBillEntry, getUnitBill } from "../../db/bills.ts";
 import { getFiscalData } from "../../db/fiscal.ts";
 import { getUser } from "../../db/users.ts";
@@ -129,8 +130,25 @@ export async function handleInvoiceEvents(deps: Deps): Promise<number> {
   }
 }
 
-/** The body of an invoice as its bill and receiver are now; a reason when there is none. */
+/** The start of the failure of an invoice in another currency without its exchange rate. */
+export const NO_EXCHANGE_RATE = "no exchange rate for";
+
+/**
+ * The body of an invoice as its bill and receiver are now, with the exchange rate of a currency
+ * other than MXN (`FACTURAPI_EXCHANGE_RATES`); a reason when there is none.
+ */
 async function bodyOf(deps: Deps, inv: StoredInvoice): Promise<CfdiBody | string> {
+  const body = await baseBodyOf(deps, inv);
+  if (typeof body === "string") return body;
+  const exchange = exchangeFor(body.currency, deps.config.facturapi.exchange);
+  if (!exchange) {
+    return `${NO_EXCHANGE_RATE} ${body.currency}: a CFDI in ${body.currency} needs its exchange ` +
+      `rate (TipoCambio); set FACTURAPI_EXCHANGE_RATES (e.g. ${body.currency}=17.25), then retry`;
+  }
+  return { ...body, ...exchange };
+}
+
+async function baseBodyOf(deps: Deps, inv: StoredInvoice): Promise<CfdiBody | string> {
   if (inv.kind === "global") {
     const zip = deps.config.facturapi.issuerZip;
     if (!zip) return "FACTURAPI_ZIP (the issuer's ZIP) is not set";

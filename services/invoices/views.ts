@@ -11,7 +11,7 @@ import type { UnitBill } from "../../core/bill.ts";
 import { globalLines, invoicesOfBills, type StoredInvoice } from "../../db/invoices.ts";
 import { getFiscalData } from "../../db/fiscal.ts";
 import { clockOf } from "../platform/clock.ts";
-import { paidMonth } from "./issue.ts";
+import { NO_EXCHANGE_RATE, paidMonth } from "./issue.ts";
 
 /** An invoice's status as the lists show it. */
 export type InvoiceShownStatus =
@@ -30,6 +30,8 @@ export interface InvoiceView {
   files: boolean;
   /** A test invoice ("sin validez fiscal"). */
   test: boolean;
+  /** Failed for a reason the receiver's fiscal data may fix (not a missing exchange rate). */
+  fixable: boolean;
 }
 
 /** What a tenant's paid bill offers about its invoice. */
@@ -50,7 +52,8 @@ export function viewOf(inv: StoredInvoice, reader: Pick<User, "id" | "role">): I
     : inv.status === "issuing"
     ? "pending"
     : inv.status;
-  return { key: inv.key, status, files: own && inv.facturapi_id !== null, test: inv.test };
+  const fixable = inv.status === "failed" && !inv.error?.startsWith(NO_EXCHANGE_RATE);
+  return { key: inv.key, status, files: own && inv.facturapi_id !== null, test: inv.test, fixable };
 }
 
 /** The invoices of unit bills (or station bills with `owner`) `ids` as `reader` sees them. */

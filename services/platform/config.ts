@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { isIP } from "node:net";
 import { type BackupSettings, OPS_ENV, opsSettings, wholeNumber } from "./config_ops.ts";
+import { exchangeRatesSchema, type FacturapiConfig } from "../../core/cfdi_exchange.ts";
 
 /** The portal's configuration. */
 export interface Config {
@@ -30,8 +31,8 @@ export interface Config {
   utcOffsetMinutes: number;
   /** The SPEI payment processor (Openpay). */
   openpay: OpenpaySettings;
-  /** Facturapi (FACTURAPI_KEY, FACTURAPI_URL; issue 31): no key runs the local sandbox. */
-  facturapi: { key: string | null; url: string; issuerZip: string | null; timeoutMs?: number };
+  /** Facturapi (FACTURAPI_*; issue 31): no key runs the local sandbox. */
+  facturapi: FacturapiConfig;
   /** A development run (`PORTAL_ENV=development` or `--dev`): error pages show the exception. */
   development: boolean;
   /**
@@ -286,6 +287,7 @@ const envSchema = z.object({
   FACTURAPI_KEY: z.string().optional(),
   FACTURAPI_URL: urlOf("FACTURAPI_URL", ["http", "https"]),
   FACTURAPI_ZIP: z.string().regex(/^\d{5}$/, "FACTURAPI_ZIP must be 5 digits").optional(),
+  FACTURAPI_EXCHANGE_RATES: exchangeRatesSchema,
   OPENPAY_WEBHOOK_USER: z.string().optional().refine((v) => !v || /^[^:\s]{1,100}$/.test(v), {
     message: "OPENPAY_WEBHOOK_USER must be 1 to 100 characters without spaces or colons",
   }),
@@ -380,6 +382,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       key: v.FACTURAPI_KEY?.trim() || null,
       url: (v.FACTURAPI_URL || "https://www.facturapi.io/v2").replace(/\/+$/, ""),
       issuerZip: v.FACTURAPI_ZIP ?? null,
+      exchange: v.FACTURAPI_EXCHANGE_RATES,
     },
     telemetry: {
       questdbUrl: v.QUESTDB_URL || null,

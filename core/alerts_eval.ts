@@ -20,7 +20,7 @@ export interface Verdict {
 
 const PHASES = ["a", "b", "c"] as const;
 /** The keys judged, spelled once (this runs for every reading and rule). */
-const VOLTAGES = PHASES.map((ph) => `phase_${ph}_voltage` as const);
+const VOLTAGES: readonly MeasurementKey[] = PHASES.map((ph) => `phase_${ph}_voltage` as const);
 const POWERS: readonly MeasurementKey[] = [
   "total_power",
   ...PHASES.map((ph) => `phase_${ph}_power` as const),
@@ -34,8 +34,23 @@ const PF_MIN_LOAD_W = 100;
 /** Readings further apart than this break a run (a gap is not "held all along"). */
 export const MAX_GAP_MS = 5 * 60_000;
 
-/** What a reading says about `rule`, or null when it says nothing (values missing). */
-export function judge(rule: AlertRule, v: ReadingValues): Verdict | null {
+/**
+ * A rule's judge, made once per rule: what a reading says about it, written into `out` (no
+ * allocation: this runs for every reading and rule in ingest's path), or null when it says
+ * nothing (values missing). A verdict it answers is `out`, valid until the next call.
+ */
+export type Judge = (v: ReadingValues, out: Verdict) => Verdict | null;
+
+/** Sets `out` to a verdict and answers it. */
+function say(out: Verdict, state: Verdict["state"], value?: number, key?: MeasurementKey) {
+  out.state = state;
+  out.value = value;
+  out.key = key;
+  return out;
+}
+
+/** The judge of `rule` (its limits worked out once); see {@link Judge}. */
+export function judgeOf(rule: AlertRule): Judge {
   const p = rule.params;
   switch (rule.template) {
     case "voltage_band": {
@@ -43,66 +58,103 @@ export function judge(rule: AlertRule, v: ReadingValues): Verdict | null {
       const hi = p.nominal_v * (1 + p.tolerance_pct / 100);
       // Back within the band only 2 % of nominal inside its edges: hysteresis.
       const m = p.nominal_v * 0.02;
-      let worst: Verdict | null = null;
-      let allInside = true;
-      let seen = false;
-      for (const key of VOLTAGES) {
-        const x = v[key];
-        if (x === undefined || x < NO_VOLTAGE) continue;
-        seen = true;
-        const off = Math.max(lo - x, x - hi);
-        if (off > 0 && (worst === null || off > Math.max(lo - worst.value!, worst.value! - hi))) {
-          worst = { state: "bad", value: x, key };
+      return (v, out) => {
+        let worst = -1;
+        let worstOff = 0;
+        let allInside = true;
+        let seen = false;
+        for (let i = 0; i < 3; i++) {
+          const x = v[VOLTAGES[i]];
+          if (x === undefined || x < NO_VOLTAGE) continue;
+          seen = true;
+          const off = Math.max(lo - x, x - hi);
+          if (off > 0 && (worst < 0 || off > worstOff)) {
+            worst = i;
+            worstOff = off;
+          }
+          if (x < lo + m || x > hi - m) allInside = false;
         }
-        if (x < lo + m || x > hi - m) allInside = false;
-      }
-      if (worst) return worst;
-      if (!seen) return null;
-      return { state: allInside ? "good" : "hold" };
+        if (worst >= 0) return say(out, "bad", v[VOLTAGES[worst]], VOLTAGES[worst]);
+        if (!seen) return null;
+        return say(out, allInside ? "good" : "hold");
+      };
     }
-    case "phase_lost": {
-      let known = 0;
-      let carrying = 0;
-      let lost: MeasurementKey | null = null;
-      for (const key of VOLTAGES) {
-        const x = v[key];
-        if (x === undefined) continue;
-        known++;
-        if (x >= CARRIES_VOLTAGE) carrying++;
-        else if (x < NO_VOLTAGE) lost ??= key;
-      }
-      if (known < 2 || carrying === 0) return null; // the whole supply is off: no phase loss
-      if (lost) return { state: "bad", value: v[lost], key: lost };
-      return { state: carrying === known ? "good" : "hold" };
-    }
+    case "phase_lost":
+      return (v, out) => {
+        let known = 0;
+        let carrying = 0;
+        let lost = -1;
+        for (let i = 0; i < 3; i++) {
+          const x = v[VOLTAGES[i]];
+          if (x === undefined) continue;
+          known++;
+          if (x >= CARRIES_VOLTAGE) carrying++;
+          else if (x < NO_VOLTAGE && lost < 0) lost = i;
+        }
+        if (known < 2 || carrying === 0) return null; // the whole supply is off: no phase loss
+        if (lost >= 0) return say(out, "bad", v[VOLTAGES[lost]], VOLTAGES[lost]);
+        return say(out, carrying === known ? "good" : "hold");
+      };
     case "reverse_power": {
-      let min: { x: number; key: MeasurementKey } | null = null;
-      for (const key of POWERS) {
-        const x = v[key];
-        if (x !== undefined && (min === null || x < min.x)) min = { x, key };
-      }
-      if (!min) return null;
-      if (min.x < -p.tolerance_w) return { state: "bad", value: min.x, key: min.key };
-      return { state: min.x > -p.tolerance_w / 2 ? "good" : "hold", value: min.x, key: min.key };
+      const limit = -p.tolerance_w;
+      return (v, out) => {
+        let min = -1;
+        let minX = 0;
+        for (let i = 0; i < POWERS.length; i++) {
+          const x = v[POWERS[i]];
+          if (x !== undefined && (min < 0 || x < minX)) {
+            min = i;
+            minX = x;
+          }
+        }
+        if (min < 0) return null;
+        const state = minX < limit ? "bad" : minX > limit / 2 ? "good" : "hold";
+        return say(out, state, minX, POWERS[min]);
+      };
     }
     case "low_pf": {
-      const pf = v.total_pf;
-      const w = v.total_power;
-      if (pf === undefined || w === undefined || Math.abs(w) < PF_MIN_LOAD_W) return null;
-      const x = Math.abs(pf);
-      if (x < p.pf) return { state: "bad", value: x, key: "total_pf" };
-      return { state: x >= p.pf + 0.02 ? "good" : "hold", value: x, key: "total_pf" };
+      const limit = p.pf;
+      return (v, out) => {
+        const pf = v.total_pf;
+        const w = v.total_power;
+        if (pf === undefined || w === undefined || Math.abs(w) < PF_MIN_LOAD_W) return null;
+        const x = Math.abs(pf);
+        return say(out, x < limit ? "bad" : x >= limit + 0.02 ? "good" : "hold", x, "total_pf");
+      };
     }
     case "high_power": {
-      const w = v.total_power;
-      if (w === undefined) return null;
-      const kw = w / 1000;
-      if (kw > p.kw) return { state: "bad", value: w, key: "total_power" };
-      return { state: kw < p.kw * 0.95 ? "good" : "hold", value: w, key: "total_power" };
+      const limit = p.kw;
+      return (v, out) => {
+        const w = v.total_power;
+        if (w === undefined) return null;
+        const kw = w / 1000;
+        return say(out, kw > limit ? "bad" : kw < limit * 0.95 ? "good" : "hold", w, "total_power");
+      };
     }
     default:
-      return null;
+      return () => null;
   }
+}
+
+/** The parameters a template's judge reads (`minutes` is the watch's, not the judge's). */
+const JUDGED: Partial<Record<AlertRule["template"], readonly (keyof AlertRule["params"])[]>> = {
+  voltage_band: ["nominal_v", "tolerance_pct"],
+  reverse_power: ["tolerance_w"],
+  low_pf: ["pf"],
+  high_power: ["kw"],
+};
+
+/**
+ * What a rule's judge depends on: rules with the same one say the same of every reading (they
+ * differ in minutes, scope or reminders), so a reading is judged once for all of them.
+ */
+export function judgeKey(rule: AlertRule): string {
+  return [rule.template, ...(JUDGED[rule.template] ?? []).map((k) => rule.params[k])].join("|");
+}
+
+/** What a reading says about `rule`, or null when it says nothing (values missing). */
+export function judge(rule: AlertRule, v: ReadingValues): Verdict | null {
+  return judgeOf(rule)(v, { state: "hold" });
 }
 
 /** The state of one rule on one meter. */

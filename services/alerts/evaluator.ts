@@ -4,7 +4,8 @@
  * watch per rule and meter (core/alerts_eval.ts): no store query per message. Only a
  * transition (an alert opens or clears) writes to KV, queued behind the previous write, off the
  * message's path. The rules and the meters' places are read again when their revisions move
- * (one read of two keys every few seconds), and the open alerts with them.
+ * (one read of two keys at each of ingest's flushes: {@link AlertEvaluator.revalidate}), and
+ * the open alerts with them. The portal's ingest and `deno task ingest` wire it the same way.
  */
 import type { Deps } from "../deps.ts";
 import type { Sample } from "../../db/telemetry/mod.ts";
@@ -14,20 +15,48 @@ import {
   type MeterPlace,
   READING_TEMPLATES,
 } from "../../core/alert_rules.ts";
-import { judge, newWatch, step, type Transition, type Watch } from "../../core/alerts_eval.ts";
+import {
+  type Judge,
+  judgeKey,
+  judgeOf,
+  newWatch,
+  step,
+  type Transition,
+  type Verdict,
+  type Watch,
+} from "../../core/alerts_eval.ts";
 import { alertRulesRevision, listAlertRules } from "../../db/alert_rules.ts";
 import { devicesRevision } from "../../db/device_lists.ts";
 import { activeAlerts } from "../../db/alerts.ts";
 import { meterPlaces } from "./places.ts";
 import { clearFor, openFor } from "./changes.ts";
 
+/** A rule with its judge (made at each load) and the key of what that judge reads. */
+interface Compiled {
+  rule: AlertRule;
+  judge: Judge;
+  key: string;
+}
+
+/** Rules covering a meter that judge alike: a reading judged once, then each rule's watch moved. */
+interface Group {
+  judge: Judge;
+  rules: AlertRule[];
+  watches: Watch[];
+}
+
 /** Judges samples against the reading rules; see the module comment. */
 export class AlertEvaluator {
   #deps: Deps;
-  #rules: AlertRule[] = [];
+  #rules: Compiled[] = [];
   #places = new Map<string, MeterPlace>();
-  /** The rules covering a meter with its watches (by serial as ingest names it), worked out on its first sample. */
-  #bySerial = new Map<string, { rule: AlertRule; watch: Watch }[]>();
+  /**
+   * The rules covering a meter, grouped by judge, with their watches (by serial as ingest names
+   * it), worked out at its first sample after each load: per reading, only judges and watches.
+   */
+  #bySerial = new Map<string, Group[]>();
+  /** The verdict each judge writes (one at a time: no allocation per reading). */
+  #verdict: Verdict = { state: "hold" };
   #watches = new Map<string, Watch>();
   /** Rule and serial of the alerts unresolved when last read. */
   #open = new Set<string>();
@@ -45,6 +74,16 @@ export class AlertEvaluator {
     this.#refreshing ??= this.#refresh(force).finally(() => this.#refreshing = null);
     return this.#refreshing;
   }
+
+  /**
+   * Ingest's flush hook: reads the rules again if their revision (or the devices') moved, in
+   * the background (a read under way is not started twice); never throws.
+   */
+  revalidate = (): void => {
+    this.refresh().catch((e) =>
+      this.#deps.log.log("warn", "alert rules not read", { error: String(e) })
+    );
+  };
 
   async #refresh(force: boolean): Promise<void> {
     const kv = this.#deps.kv;
@@ -73,7 +112,7 @@ export class AlertEvaluator {
       else w.open = open.has(id);
     }
     this.#open = open;
-    this.#rules = rules;
+    this.#rules = rules.map((rule) => ({ rule, judge: judgeOf(rule), key: judgeKey(rule) }));
     this.#places = places;
     this.#bySerial.clear();
   }
@@ -81,27 +120,39 @@ export class AlertEvaluator {
   /** Judges a batch of samples (ingest's hook: synchronous, never throws, no I/O). */
   samples = (batch: readonly Sample[]): void => {
     if (this.#rules.length === 0) return;
-    for (const s of batch) {
-      let pairs = this.#bySerial.get(s.serial);
-      if (pairs === undefined) this.#bySerial.set(s.serial, pairs = this.#pairsOf(s.serial));
-      for (const p of pairs) {
-        const t = step(p.watch, judge(p.rule, s.values), s.ts, p.rule.params.minutes);
-        if (t) this.#write(p.rule, s.serial.toUpperCase(), t);
+    const out = this.#verdict;
+    for (let i = 0; i < batch.length; i++) {
+      const s = batch[i];
+      let groups = this.#bySerial.get(s.serial);
+      if (groups === undefined) this.#bySerial.set(s.serial, groups = this.#groupsOf(s.serial));
+      for (let g = 0; g < groups.length; g++) {
+        const { judge, rules, watches } = groups[g];
+        const verdict = judge(s.values, out);
+        for (let r = 0; r < rules.length; r++) {
+          const t = step(watches[r], verdict, s.ts, rules[r].params.minutes);
+          if (t) this.#write(rules[r], s.serial.toUpperCase(), t);
+        }
       }
     }
   };
 
-  /** The rules covering a meter, each with its watch. */
-  #pairsOf(serial: string): { rule: AlertRule; watch: Watch }[] {
+  /** The rules covering a meter, grouped by judge, each with its watch. */
+  #groupsOf(serial: string): Group[] {
     const up = serial.toUpperCase();
     const place = this.#places.get(up);
     if (!place) return [];
-    return this.#rules.filter((r) => covers(r.scope, place)).map((rule) => {
-      const id = `${rule.id}|${up}`;
+    const groups = new Map<string, Group>();
+    for (const c of this.#rules) {
+      if (!covers(c.rule.scope, place)) continue;
+      const id = `${c.rule.id}|${up}`;
       let watch = this.#watches.get(id);
       if (!watch) this.#watches.set(id, watch = newWatch(this.#open.has(id)));
-      return { rule, watch };
-    });
+      let g = groups.get(c.key);
+      if (!g) groups.set(c.key, g = { judge: c.judge, rules: [], watches: [] });
+      g.rules.push(c.rule);
+      g.watches.push(watch);
+    }
+    return [...groups.values()];
   }
 
   #write(rule: AlertRule, serial: string, t: Transition): void {
@@ -124,20 +175,28 @@ export class AlertEvaluator {
     } while (last !== this.#writes);
   }
 
-  /** Checks the revisions every `intervalMs` from now on. */
+  /** Checks the revisions every `intervalMs` from now on (without an ingest flushing). */
   start(intervalMs = 5_000): this {
-    this.#timer = setInterval(() => {
-      this.refresh().catch((e) =>
-        this.#deps.log.log("warn", "alert rules not read", { error: String(e) })
-      );
-    }, intervalMs);
+    this.#timer = setInterval(this.revalidate, intervalMs);
     return this;
   }
 
   /** Stops the checks and waits for the writes. */
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
-    await this.#refreshing;
+    await this.#refreshing?.catch(() => {});
     await this.settled();
   }
+}
+
+/**
+ * An evaluator for an ingest about to start: the rules read once (a failure is logged, and
+ * they are read again at the next flush); hand `samples` and `revalidate` to ingest.
+ */
+export async function readyEvaluator(deps: Deps): Promise<AlertEvaluator> {
+  const e = new AlertEvaluator(deps);
+  await e.refresh().catch((err) =>
+    deps.log.log("warn", "alert rules not read", { error: String(err) })
+  );
+  return e;
 }

@@ -1,5 +1,5 @@
 /** Alerts (issue 30): rules, their evaluation in ingest's path and on a timer, their life. */
-export { AlertEvaluator } from "./evaluator.ts";
+export { AlertEvaluator, readyEvaluator } from "./evaluator.ts";
 export { runAlertTimer, sendReminders, startAlertTimer } from "./timer.ts";
 export {
   acknowledge,

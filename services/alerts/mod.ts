@@ -12,3 +12,4 @@ export {
 } from "./actions.ts";
 export { valueText } from "./words.ts";
 export { type OpenAlertsView, openAlertsView } from "./views.ts";
+export { type AlertMoment, alertWithMoment } from "./moment.ts";

@@ -13,3 +13,4 @@ export {
 export { valueText } from "./words.ts";
 export { type OpenAlertsView, openAlertsView } from "./views.ts";
 export { type AlertMoment, alertWithMoment } from "./moment.ts";
+export { type BellAlerts, bellAlertsOf } from "./bell.ts";

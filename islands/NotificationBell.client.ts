@@ -53,7 +53,7 @@ const h = (tag: string, className = "", text = "") => {
 export function mount(root: HTMLElement, { unread, alerts, texts }: NotificationBellProps) {
   const bell = root.querySelector<HTMLAnchorElement>("[data-testid=notification-bell]")!;
   const panel = root.querySelector<HTMLElement>(".notif-panel")!;
-  const list = panel.querySelector("ul")!;
+  const list = panel.querySelector<HTMLUListElement>("ul[aria-live]")!;
   const filters = panel.querySelectorAll<HTMLButtonElement>("[data-filter]");
   const alertSection = panel.querySelector<HTMLElement>("[data-testid=bell-alerts]");
   let openAlerts = alerts?.count ?? 0;

@@ -82,11 +82,13 @@ export function AlertChart({ t, moment: m, f, offsetMinutes }: Props) {
           <polyline className="avg" points={m.avg.map(xy).join(" ")} />
           <line className="opened" x1={x(m.at)} x2={x(m.at)} y1="0" y2={H} />
         </svg>
-      </div>
-      <div className="alert-chart-x" aria-hidden="true">
-        <span>{time(m.from)}</span>
-        <span className="opened">{A("opened")} {time(m.at)}</span>
-        <span>{time(m.to)}</span>
+        <div className="alert-chart-x" aria-hidden="true">
+          <span className="from">{time(m.from)}</span>
+          <span className="opened" style={{ left: `${((x(m.at) / W) * 100).toFixed(1)}%` }}>
+            {A("opened")} {time(m.at)}
+          </span>
+          <span className="to">{time(m.to)}</span>
+        </div>
       </div>
       <p className="alert-chart-legend muted">
         <span className="swatch avg" /> {A("average")} <span className="swatch band" /> {A("range")}

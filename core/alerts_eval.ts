@@ -19,7 +19,7 @@ export interface Verdict {
 }
 
 const PHASES = ["a", "b", "c"] as const;
-/** The keys judged, spelled once (this runs for every reading and rule). */
+/** The keys judged, in {@link Reading}'s order. */
 const VOLTAGES: readonly MeasurementKey[] = PHASES.map((ph) => `phase_${ph}_voltage` as const);
 const POWERS: readonly MeasurementKey[] = [
   "total_power",
@@ -35,11 +35,42 @@ const PF_MIN_LOAD_W = 100;
 export const MAX_GAP_MS = 5 * 60_000;
 
 /**
+ * The measurements the reading rules judge, read once from a reading's values into one object
+ * of a fixed shape ({@link readInto}; a sample's values are an open record): phase voltages
+ * a, b, c; total and phase powers; the power factor.
+ */
+export interface Reading {
+  volts: (number | undefined)[];
+  powers: (number | undefined)[];
+  pf: number | undefined;
+}
+
+/** An empty reading, to be filled by {@link readInto} again and again. */
+export const newReading = (): Reading => ({
+  volts: [undefined, undefined, undefined],
+  powers: [undefined, undefined, undefined, undefined],
+  pf: undefined,
+});
+
+/** Fills `r` with what `v` holds of the judged measurements; answers `r`. */
+export function readInto(v: ReadingValues, r: Reading): Reading {
+  r.volts[0] = v.phase_a_voltage;
+  r.volts[1] = v.phase_b_voltage;
+  r.volts[2] = v.phase_c_voltage;
+  r.powers[0] = v.total_power;
+  r.powers[1] = v.phase_a_power;
+  r.powers[2] = v.phase_b_power;
+  r.powers[3] = v.phase_c_power;
+  r.pf = v.total_pf;
+  return r;
+}
+
+/**
  * A rule's judge, made once per rule: what a reading says about it, written into `out` (no
  * allocation: this runs for every reading and rule in ingest's path), or null when it says
  * nothing (values missing). A verdict it answers is `out`, valid until the next call.
  */
-export type Judge = (v: ReadingValues, out: Verdict) => Verdict | null;
+export type Judge = (r: Reading, out: Verdict) => Verdict | null;
 
 /** Sets `out` to a verdict and answers it. */
 function say(out: Verdict, state: Verdict["state"], value?: number, key?: MeasurementKey) {
@@ -58,13 +89,13 @@ export function judgeOf(rule: AlertRule): Judge {
       const hi = p.nominal_v * (1 + p.tolerance_pct / 100);
       // Back within the band only 2 % of nominal inside its edges: hysteresis.
       const m = p.nominal_v * 0.02;
-      return (v, out) => {
+      return (r, out) => {
         let worst = -1;
         let worstOff = 0;
         let allInside = true;
         let seen = false;
         for (let i = 0; i < 3; i++) {
-          const x = v[VOLTAGES[i]];
+          const x = r.volts[i];
           if (x === undefined || x < NO_VOLTAGE) continue;
           seen = true;
           const off = Math.max(lo - x, x - hi);
@@ -74,34 +105,34 @@ export function judgeOf(rule: AlertRule): Judge {
           }
           if (x < lo + m || x > hi - m) allInside = false;
         }
-        if (worst >= 0) return say(out, "bad", v[VOLTAGES[worst]], VOLTAGES[worst]);
+        if (worst >= 0) return say(out, "bad", r.volts[worst], VOLTAGES[worst]);
         if (!seen) return null;
         return say(out, allInside ? "good" : "hold");
       };
     }
     case "phase_lost":
-      return (v, out) => {
+      return (r, out) => {
         let known = 0;
         let carrying = 0;
         let lost = -1;
         for (let i = 0; i < 3; i++) {
-          const x = v[VOLTAGES[i]];
+          const x = r.volts[i];
           if (x === undefined) continue;
           known++;
           if (x >= CARRIES_VOLTAGE) carrying++;
           else if (x < NO_VOLTAGE && lost < 0) lost = i;
         }
         if (known < 2 || carrying === 0) return null; // the whole supply is off: no phase loss
-        if (lost >= 0) return say(out, "bad", v[VOLTAGES[lost]], VOLTAGES[lost]);
+        if (lost >= 0) return say(out, "bad", r.volts[lost], VOLTAGES[lost]);
         return say(out, carrying === known ? "good" : "hold");
       };
     case "reverse_power": {
       const limit = -p.tolerance_w;
-      return (v, out) => {
+      return (r, out) => {
         let min = -1;
         let minX = 0;
-        for (let i = 0; i < POWERS.length; i++) {
-          const x = v[POWERS[i]];
+        for (let i = 0; i < 4; i++) {
+          const x = r.powers[i];
           if (x !== undefined && (min < 0 || x < minX)) {
             min = i;
             minX = x;
@@ -114,9 +145,9 @@ export function judgeOf(rule: AlertRule): Judge {
     }
     case "low_pf": {
       const limit = p.pf;
-      return (v, out) => {
-        const pf = v.total_pf;
-        const w = v.total_power;
+      return (r, out) => {
+        const pf = r.pf;
+        const w = r.powers[0];
         if (pf === undefined || w === undefined || Math.abs(w) < PF_MIN_LOAD_W) return null;
         const x = Math.abs(pf);
         return say(out, x < limit ? "bad" : x >= limit + 0.02 ? "good" : "hold", x, "total_pf");
@@ -124,8 +155,8 @@ export function judgeOf(rule: AlertRule): Judge {
     }
     case "high_power": {
       const limit = p.kw;
-      return (v, out) => {
-        const w = v.total_power;
+      return (r, out) => {
+        const w = r.powers[0];
         if (w === undefined) return null;
         const kw = w / 1000;
         return say(out, kw > limit ? "bad" : kw < limit * 0.95 ? "good" : "hold", w, "total_power");
@@ -154,7 +185,7 @@ export function judgeKey(rule: AlertRule): string {
 
 /** What a reading says about `rule`, or null when it says nothing (values missing). */
 export function judge(rule: AlertRule, v: ReadingValues): Verdict | null {
-  return judgeOf(rule)(v, { state: "hold" });
+  return judgeOf(rule)(readInto(v, newReading()), { state: "hold" });
 }
 
 /** The state of one rule on one meter. */

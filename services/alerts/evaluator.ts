@@ -19,7 +19,9 @@ import {
   type Judge,
   judgeKey,
   judgeOf,
+  newReading,
   newWatch,
+  readInto,
   step,
   type Transition,
   type Verdict,
@@ -55,7 +57,8 @@ export class AlertEvaluator {
    * it), worked out at its first sample after each load: per reading, only judges and watches.
    */
   #bySerial = new Map<string, Group[]>();
-  /** The verdict each judge writes (one at a time: no allocation per reading). */
+  /** The reading judged and the verdict each judge writes (one at a time: no allocation). */
+  #reading = newReading();
   #verdict: Verdict = { state: "hold" };
   #watches = new Map<string, Watch>();
   /** Rule and serial of the alerts unresolved when last read. */
@@ -125,9 +128,11 @@ export class AlertEvaluator {
       const s = batch[i];
       let groups = this.#bySerial.get(s.serial);
       if (groups === undefined) this.#bySerial.set(s.serial, groups = this.#groupsOf(s.serial));
+      if (groups.length === 0) continue;
+      const reading = readInto(s.values, this.#reading);
       for (let g = 0; g < groups.length; g++) {
         const { judge, rules, watches } = groups[g];
-        const verdict = judge(s.values, out);
+        const verdict = judge(reading, out);
         for (let r = 0; r < rules.length; r++) {
           const t = step(watches[r], verdict, s.ts, rules[r].params.minutes);
           if (t) this.#write(rules[r], s.serial.toUpperCase(), t);

@@ -205,30 +205,78 @@ export const newWatch = (open = false): Watch => ({ open, since: null, last: nul
 export type Transition = { kind: "open" | "clear"; at: number; value?: number; key?: string };
 
 /**
- * Moves `w` by a reading judged `verdict` at `ts` (in place); answers the transition, if any.
- * A run of the opposite condition must last `minutes` (readings at most {@link MAX_GAP_MS}
- * apart) before the watch turns; a reading in the hysteresis band neither starts nor breaks a
- * run (a reading that says nothing of the rule neither: the meter still speaks). Readings older
- * than the last one are ignored.
+ * The watches of one meter packed in one array (ingest's path: a reading touches one block of
+ * memory, not an object per rule): per watch, open (1) or not (0), the start of its run and the
+ * time of its last reading (NaN: none).
  */
+export type Watches = Float64Array;
+const SLOTS = 3;
+
+/** `n` packed watches, closed. */
+export function newWatches(n: number): Watches {
+  const ws = new Float64Array(n * SLOTS).fill(NaN);
+  for (let i = 0; i < n; i++) ws[i * SLOTS] = 0;
+  return ws;
+}
+
+/** Watch `i` of `ws` as an object. */
+export function watchAt(ws: Watches, i: number): Watch {
+  const o = i * SLOTS;
+  const none = (x: number) => Number.isNaN(x) ? null : x;
+  return { open: ws[o] === 1, since: none(ws[o + 1]), last: none(ws[o + 2]) };
+}
+
+/** Sets watch `i` of `ws` to `w`. */
+export function setWatchAt(ws: Watches, i: number, w: Watch): void {
+  const o = i * SLOTS;
+  ws[o] = w.open ? 1 : 0;
+  ws[o + 1] = w.since ?? NaN;
+  ws[o + 2] = w.last ?? NaN;
+}
+
+/**
+ * Moves watch `i` of `ws` by a reading judged `verdict` at `ts` (in place); answers the
+ * transition, if any. A run of the opposite condition must last `minutesMs` (readings at most
+ * {@link MAX_GAP_MS} apart) before the watch turns; a reading in the hysteresis band neither
+ * starts nor breaks a run (a reading that says nothing of the rule neither: the meter still
+ * speaks). Readings older than the last one are ignored.
+ */
+export function stepAt(
+  ws: Watches,
+  i: number,
+  verdict: Verdict | null,
+  ts: number,
+  minutesMs: number,
+): Transition | null {
+  const o = i * SLOTS;
+  const last = ws[o + 2];
+  if (ts < last) return null; // (false when there was none: NaN)
+  if (ts - last > MAX_GAP_MS) ws[o + 1] = NaN;
+  ws[o + 2] = ts;
+  if (verdict === null || verdict.state === "hold") return null;
+  const open = ws[o] === 1;
+  if (verdict.state !== (open ? "good" : "bad")) {
+    ws[o + 1] = NaN;
+    return null;
+  }
+  let since = ws[o + 1];
+  if (Number.isNaN(since)) ws[o + 1] = since = ts;
+  if (ts - since < minutesMs) return null;
+  ws[o] = open ? 0 : 1;
+  ws[o + 1] = NaN;
+  return { kind: open ? "clear" : "open", at: ts, value: verdict.value, key: verdict.key };
+}
+
+/** {@link stepAt} on one watch object (`minutes`, not ms). */
 export function step(
   w: Watch,
   verdict: Verdict | null,
   ts: number,
   minutes: number,
 ): Transition | null {
-  if (w.last !== null && ts < w.last) return null;
-  if (w.last !== null && ts - w.last > MAX_GAP_MS) w.since = null;
-  w.last = ts;
-  if (verdict === null || verdict.state === "hold") return null;
-  const against = w.open ? "good" : "bad";
-  if (verdict.state !== against) {
-    w.since = null;
-    return null;
-  }
-  w.since ??= ts;
-  if (ts - w.since < minutes * 60_000) return null;
-  w.open = !w.open;
-  w.since = null;
-  return { kind: w.open ? "open" : "clear", at: ts, value: verdict.value, key: verdict.key };
+  const ws = newWatches(1);
+  setWatchAt(ws, 0, w);
+  const t = stepAt(ws, 0, verdict, ts, minutes * 60_000);
+  Object.assign(w, watchAt(ws, 0));
+  return t;
 }

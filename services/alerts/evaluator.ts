@@ -1,7 +1,9 @@
 /**
  * The reading rules in ingest's path (issue 30). Ingest hands each batch of samples to
  * {@link AlertEvaluator.samples}, which judges them against the rules in memory and moves a
- * watch per rule and meter (core/alerts_eval.ts): no store query per message. Only a
+ * watch per rule and meter (core/alerts_eval.ts): no store query per message, no allocation; a
+ * meter's rules are worked out once per load, grouped by what their judges read (a reading is
+ * judged once per group), and its watches packed in one array. Only a
  * transition (an alert opens or clears) writes to KV, queued behind the previous write, off the
  * message's path. The rules and the meters' places are read again when their revisions move
  * (one read of two keys at each of ingest's flushes: {@link AlertEvaluator.revalidate}), and
@@ -20,12 +22,14 @@ import {
   judgeKey,
   judgeOf,
   newReading,
-  newWatch,
+  newWatches,
   readInto,
-  step,
+  setWatchAt,
+  stepAt,
   type Transition,
   type Verdict,
-  type Watch,
+  watchAt,
+  type Watches,
 } from "../../core/alerts_eval.ts";
 import { alertRulesRevision, listAlertRules } from "../../db/alert_rules.ts";
 import { devicesRevision } from "../../db/device_lists.ts";
@@ -40,11 +44,19 @@ interface Compiled {
   key: string;
 }
 
-/** Rules covering a meter that judge alike: a reading judged once, then each rule's watch moved. */
-interface Group {
-  judge: Judge;
+/**
+ * What a meter is judged by, worked out at its first sample after each load: its rules in groups
+ * that judge alike (group `g`'s watches end before `ends[g]`), each rule's minutes (ms) and its
+ * watch, packed.
+ */
+interface Meter {
+  generation: number;
+  judges: Judge[];
+  ends: number[];
+  ids: string[];
   rules: AlertRule[];
-  watches: Watch[];
+  minutesMs: number[];
+  watches: Watches;
 }
 
 /** Judges samples against the reading rules; see the module comment. */
@@ -52,15 +64,13 @@ export class AlertEvaluator {
   #deps: Deps;
   #rules: Compiled[] = [];
   #places = new Map<string, MeterPlace>();
-  /**
-   * The rules covering a meter, grouped by judge, with their watches (by serial as ingest names
-   * it), worked out at its first sample after each load: per reading, only judges and watches.
-   */
-  #bySerial = new Map<string, Group[]>();
+  /** The meters met (by serial as ingest names it); one of an older load is worked out again. */
+  #meters = new Map<string, Meter>();
+  /** Moved by every load. */
+  #generation = 0;
   /** The reading judged and the verdict each judge writes (one at a time: no allocation). */
   #reading = newReading();
   #verdict: Verdict = { state: "hold" };
-  #watches = new Map<string, Watch>();
   /** Rule and serial of the alerts unresolved when last read. */
   #open = new Set<string>();
   #revision = "";
@@ -106,18 +116,13 @@ export class AlertEvaluator {
   /**
    * Uses these reading rules, meter places (by uppercased serial) and unresolved alerts (rule
    * id|serial) from now on. Watches are kept (a run under way goes on) but follow the store on
-   * whether their alert is open.
+   * whether their alert is open (at each meter's next sample).
    */
   load(rules: AlertRule[], places: Map<string, MeterPlace>, open: Set<string>): void {
-    const ids = new Set(rules.map((r) => r.id));
-    for (const [id, w] of this.#watches) {
-      if (!ids.has(id.slice(0, id.indexOf("|")))) this.#watches.delete(id);
-      else w.open = open.has(id);
-    }
     this.#open = open;
     this.#rules = rules.map((rule) => ({ rule, judge: judgeOf(rule), key: judgeKey(rule) }));
     this.#places = places;
-    this.#bySerial.clear();
+    this.#generation++;
   }
 
   /** Judges a batch of samples (ingest's hook: synchronous, never throws, no I/O). */
@@ -126,38 +131,60 @@ export class AlertEvaluator {
     const out = this.#verdict;
     for (let i = 0; i < batch.length; i++) {
       const s = batch[i];
-      let groups = this.#bySerial.get(s.serial);
-      if (groups === undefined) this.#bySerial.set(s.serial, groups = this.#groupsOf(s.serial));
-      if (groups.length === 0) continue;
+      let m = this.#meters.get(s.serial);
+      if (m === undefined || m.generation !== this.#generation) {
+        this.#meters.set(s.serial, m = this.#meterOf(s.serial, m));
+      }
+      const { judges, ends, watches, minutesMs } = m;
+      if (judges.length === 0) continue;
       const reading = readInto(s.values, this.#reading);
-      for (let g = 0; g < groups.length; g++) {
-        const { judge, rules, watches } = groups[g];
-        const verdict = judge(reading, out);
-        for (let r = 0; r < rules.length; r++) {
-          const t = step(watches[r], verdict, s.ts, rules[r].params.minutes);
-          if (t) this.#write(rules[r], s.serial.toUpperCase(), t);
+      let w = 0;
+      for (let g = 0; g < judges.length; g++) {
+        const verdict = judges[g](reading, out);
+        for (const end = ends[g]; w < end; w++) {
+          const t = stepAt(watches, w, verdict, s.ts, minutesMs[w]);
+          if (t) this.#write(m.rules[w], s.serial.toUpperCase(), t);
         }
       }
     }
   };
 
-  /** The rules covering a meter, grouped by judge, each with its watch. */
-  #groupsOf(serial: string): Group[] {
+  /** A meter's rules by group, its watches kept from `prev` (an older load's) where the rule is. */
+  #meterOf(serial: string, prev: Meter | undefined): Meter {
     const up = serial.toUpperCase();
     const place = this.#places.get(up);
-    if (!place) return [];
-    const groups = new Map<string, Group>();
-    for (const c of this.#rules) {
-      if (!covers(c.rule.scope, place)) continue;
-      const id = `${c.rule.id}|${up}`;
-      let watch = this.#watches.get(id);
-      if (!watch) this.#watches.set(id, watch = newWatch(this.#open.has(id)));
-      let g = groups.get(c.key);
-      if (!g) groups.set(c.key, g = { judge: c.judge, rules: [], watches: [] });
-      g.rules.push(c.rule);
-      g.watches.push(watch);
+    const byKey = new Map<string, Compiled[]>();
+    for (const c of place ? this.#rules : []) {
+      if (!covers(c.rule.scope, place!)) continue;
+      const same = byKey.get(c.key);
+      if (same) same.push(c);
+      else byKey.set(c.key, [c]);
     }
-    return [...groups.values()];
+    const m: Meter = {
+      generation: this.#generation,
+      judges: [],
+      ends: [],
+      ids: [],
+      rules: [],
+      minutesMs: [],
+      watches: newWatches(0),
+    };
+    for (const group of byKey.values()) {
+      m.judges.push(group[0].judge);
+      for (const c of group) {
+        m.ids.push(c.rule.id);
+        m.rules.push(c.rule);
+        m.minutesMs.push(c.rule.params.minutes * 60_000);
+      }
+      m.ends.push(m.ids.length);
+    }
+    m.watches = newWatches(m.ids.length);
+    m.ids.forEach((id, i) => {
+      const was = prev ? prev.ids.indexOf(id) : -1;
+      const w = was >= 0 ? watchAt(prev!.watches, was) : watchAt(m.watches, i);
+      setWatchAt(m.watches, i, { ...w, open: this.#open.has(`${id}|${up}`) });
+    });
+    return m;
   }
 
   #write(rule: AlertRule, serial: string, t: Transition): void {

@@ -75,7 +75,6 @@ export class AlertEvaluator {
   #open = new Set<string>();
   #revision = "";
   #writes: Promise<void> = Promise.resolve();
-  #timer: ReturnType<typeof setInterval> | null = null;
   #refreshing: Promise<void> | null = null;
 
   constructor(deps: Deps) {
@@ -207,15 +206,8 @@ export class AlertEvaluator {
     } while (last !== this.#writes);
   }
 
-  /** Checks the revisions every `intervalMs` from now on (without an ingest flushing). */
-  start(intervalMs = 5_000): this {
-    this.#timer = setInterval(this.revalidate, intervalMs);
-    return this;
-  }
-
-  /** Stops the checks and waits for the writes. */
+  /** Waits for a read of the rules under way and for the writes. */
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
     await this.#refreshing?.catch(() => {});
     await this.settled();
   }

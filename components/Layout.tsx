@@ -5,7 +5,7 @@ import type { Translate } from "../services/platform/i18n.ts";
 import type { Contact } from "../services/platform/config.ts";
 import { Icon, type IconName } from "./icons.tsx";
 import { Island } from "./render.tsx";
-import NotificationBell from "../islands/NotificationBell.tsx";
+import NotificationBell, { type BellAlertsProps } from "../islands/NotificationBell.tsx";
 import TermsDialog from "../islands/TermsDialog.tsx";
 import { bellTexts } from "./notification_texts.ts";
 
@@ -80,12 +80,16 @@ interface LayoutProps {
   path: string;
   title: string;
   unread: number;
+  /** The reader's open alerts in the bell (null: none for this reader). */
+  alerts: BellAlertsProps | null;
   contact: Contact;
   children: ReactNode;
 }
 
 /** The frame of every signed-in page. */
-export function Layout({ user, t, path, title, unread, contact, children }: LayoutProps) {
+export function Layout(
+  { user, t, path, title, unread, alerts, contact, children }: LayoutProps,
+) {
   const nav = navFor(user.role, t);
   const settingsHref = user.role === "admin"
     ? "/admin/settings"
@@ -168,7 +172,10 @@ export function Layout({ user, t, path, title, unread, contact, children }: Layo
             </label>
             <p className="header-title">{title}</p>
             <div className="header-actions">
-              <Island of={NotificationBell} props={{ unread, texts: bellTexts(t) }} />
+              <Island
+                of={NotificationBell}
+                props={{ unread, alerts, texts: bellTexts(t, alerts !== null) }}
+              />
               <Island of={TermsDialog} props={{}} />
               <a
                 className="icon-btn"

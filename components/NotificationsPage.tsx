@@ -10,6 +10,8 @@ interface NotificationsPageProps {
   items: Notification[];
   now: number;
   error?: string;
+  /** The reader's open alerts (issue 30): how many and where to read them; null: none told. */
+  alerts?: { count: number; href: string } | null;
 }
 
 /** Formats a time-ago label. */
@@ -21,13 +23,21 @@ function agoLabel(t: Translate, then: number, now: number): string {
 }
 
 /** Filters active (default), resolved, all; resolve; 'Device still offline' for sensors. */
-export function NotificationsPage({ t, status, items, now, error }: NotificationsPageProps) {
+export function NotificationsPage(
+  { t, status, items, now, error, alerts }: NotificationsPageProps,
+) {
   const known = error && /^(errors|notifications)\.[a-z_]+$/.test(error) ? t(error) : null;
   return (
     <div className="notif-page">
       <div className="page-head">
         <h1>{t("notifications.title")}</h1>
       </div>
+      {alerts && alerts.count > 0 && (
+        <p className="alert alert-warning notif-alerts-note" data-testid="page-alerts">
+          {t("alert_views.bell.title")}: <strong>{alerts.count}</strong>{" "}
+          <a href={alerts.href}>{t("alert_views.bell.view_all")}</a>
+        </p>
+      )}
       <nav className="tabs" aria-label={t("notifications.filter")}>
         {(["active", "resolved", "all"] as const).map((f) => (
           <a

@@ -8,6 +8,8 @@
  * - `["alerts_open", rule_id, subject]` → id: the rule's unresolved alert about a subject; an
  *   alert opens only where this is absent, so a rule has one alert per subject at a time
  * - `["alerts_active", id]` → null: the unresolved alerts (open or acknowledged)
+ * - `["alerts_revision"]` → Deno.KvU64, moved by every alert write: what a reader keeps of the
+ *   unresolved alerts (the bell's count) is read again only once it moved
  */
 import type { Alert, AlertChange } from "../core/alerts.ts";
 import { stageOutboxEvent } from "./outbox.ts";
@@ -15,6 +17,7 @@ import { stageOutboxEvent } from "./outbox.ts";
 const alertKey = (id: string) => ["alerts", id];
 const openKey = (rule: string, subject: string) => ["alerts_open", rule, subject];
 const activeKey = (id: string) => ["alerts_active", id];
+const REVISION = ["alerts_revision"];
 
 /** A new alert id for an alert opened at `at`. */
 export function newAlertId(at: number): string {
@@ -30,7 +33,8 @@ export async function createAlert(kv: Deno.Kv, change: AlertChange): Promise<boo
     .check({ key: openKey(a.rule_id, a.subject), versionstamp: null })
     .set(alertKey(a.id), a)
     .set(openKey(a.rule_id, a.subject), a.id)
-    .set(activeKey(a.id), null);
+    .set(activeKey(a.id), null)
+    .sum(REVISION, 1n);
   for (const e of change.events) stageOutboxEvent(op, e);
   return (await op.commit()).ok;
 }
@@ -42,10 +46,15 @@ export async function updateAlert(
   change: AlertChange,
 ): Promise<boolean> {
   const a = change.alert;
-  const op = kv.atomic().check(entry).set(alertKey(a.id), a);
+  const op = kv.atomic().check(entry).set(alertKey(a.id), a).sum(REVISION, 1n);
   if (a.state === "resolved") op.delete(openKey(a.rule_id, a.subject)).delete(activeKey(a.id));
   for (const e of change.events) stageOutboxEvent(op, e);
   return (await op.commit()).ok;
+}
+
+/** The alerts' revision (0 before any alert was written). */
+export async function alertsRevision(kv: Deno.Kv): Promise<bigint> {
+  return (await kv.get<Deno.KvU64>(REVISION)).value?.value ?? 0n;
 }
 
 /** An alert with its versionstamp, or null. */

@@ -79,6 +79,8 @@ export interface ProcessorDeps {
   now?: () => number;
   /** Handed each batch of samples given to the store (alert rules); must be quick, not throw. */
   onSamples?: (samples: readonly Sample[]) => void;
+  /** Called at each flush, beside the directory's revision (alert rules: theirs); must not throw. */
+  onFlush?: () => void;
 }
 
 /** The counters plus how many devices are tracked and in which state. */
@@ -132,6 +134,7 @@ export class IngestProcessor {
   /** Batches the store refused (see `writePending`). */
   #refusedBatches = 0;
   #onSamples: ProcessorDeps["onSamples"];
+  #onFlush: ProcessorDeps["onFlush"];
 
   constructor(deps: ProcessorDeps, limits: Partial<IngestLimits> = {}) {
     const given = limits as Record<string, unknown>;
@@ -147,6 +150,7 @@ export class IngestProcessor {
     this.#log = deps.log ?? SILENT_LOG;
     this.#now = deps.now ?? Date.now;
     this.#onSamples = deps.onSamples;
+    this.#onFlush = deps.onFlush;
     this.#throttled = throttledLog(this.#log, this.limits.logIntervalMs, this.#now);
     this.#cache = new DeviceCache(deps.directory, {
       knownTtlMs: this.limits.knownTtlMs,
@@ -345,6 +349,7 @@ export class IngestProcessor {
 
   /** Asks the directory's revision (one small read a flush), so device writes show soon. */
   async #revalidate(): Promise<void> {
+    this.#onFlush?.();
     if (!this.#directory.revision) return;
     try {
       this.#cache.revalidate(await this.#directory.revision());

@@ -26,13 +26,15 @@ export interface RunIngestDeps {
   kv?: Deno.Kv;
   /** Handed each batch of samples (alert rules). */
   onSamples?: (samples: readonly Sample[]) => void;
+  /** Called at each flush (alert rules: read again once their revision moved). */
+  onFlush?: () => void;
 }
 
 /** Where and how ingest connects (everything of `startIngest` but the deps). */
 type RunIngestSettings =
   & Omit<
     IngestOptions,
-    "directory" | "status" | "store" | "log" | "onSamples"
+    "directory" | "status" | "store" | "log" | "onSamples" | "onFlush"
   >
   & {
     /** How often the health snapshot is published. Default 15 000. */

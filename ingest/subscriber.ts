@@ -60,6 +60,8 @@ export interface IngestOptions extends Partial<IngestLimits> {
   now?: () => number;
   /** Handed each batch of samples (alert rules; see `ProcessorDeps.onSamples`). */
   onSamples?: (samples: readonly Sample[]) => void;
+  /** Called at each flush (see `ProcessorDeps.onFlush`). */
+  onFlush?: () => void;
   /** How often pending samples go to the store. Default 100 ms. */
   batchMs?: number;
   /** How often the store is flushed. Default 1 000 ms. */
@@ -115,6 +117,7 @@ export function startIngest(options: IngestOptions): Ingest {
       log,
       now,
       onSamples: options.onSamples,
+      onFlush: options.onFlush,
     },
     // Each process of a shared subscription sees only some of a meter's frames.
     { ...options, overlayPartialFrames: options.overlayPartialFrames ?? !shared },

@@ -2,7 +2,9 @@
  * Browser side of the notification bell (plain script, no React): the bell toggles the
  * panel instead of following its link; the unread count is polled every 30 s (paused while
  * the tab is hidden); opening the panel or choosing a filter loads that list; an active
- * notice can be resolved from it; Escape, the close button or a click outside closes it.
+ * notice can be resolved from it; Escape, the close button or a click outside closes it. The
+ * reader's open alerts (issue 30) count in the badge and, when there are any, the panel lists the
+ * newest of them above the notifications, each linked to where it is read.
  */
 import { badgeText, timeAgo } from "../core/time_ago.ts";
 import type { NotificationBellProps } from "./NotificationBell.tsx";
@@ -22,6 +24,19 @@ interface Item {
   status: "active" | "resolved";
 }
 
+/** An open alert as `GET /api/alerts` answers it (what the panel shows of it). */
+interface AlertItem {
+  id: string;
+  template: string;
+  subject: string;
+  station_id: number;
+  state: string;
+  opened_at: number;
+}
+
+/** Open alerts listed in the panel at most (the section's link leads to all of them). */
+const ALERTS_SHOWN = 5;
+
 /** A link of a notice, when it is a path on this site (anything else is shown as text). */
 function safeLink(link: string | null | undefined): string | null {
   return typeof link === "string" && /^\/(?![\/\\])/.test(link) ? link : null;
@@ -35,11 +50,13 @@ const h = (tag: string, className = "", text = "") => {
 };
 
 /** Adds the bell's behaviour to its server-rendered element. */
-export function mount(root: HTMLElement, { unread, texts }: NotificationBellProps) {
+export function mount(root: HTMLElement, { unread, alerts, texts }: NotificationBellProps) {
   const bell = root.querySelector<HTMLAnchorElement>("[data-testid=notification-bell]")!;
   const panel = root.querySelector<HTMLElement>(".notif-panel")!;
-  const list = panel.querySelector("ul")!;
+  const list = panel.querySelector<HTMLUListElement>("ul[aria-live]")!;
   const filters = panel.querySelectorAll<HTMLButtonElement>("[data-filter]");
+  const alertSection = panel.querySelector<HTMLElement>("[data-testid=bell-alerts]");
+  let openAlerts = alerts?.count ?? 0;
   let filter = "active";
   let open = false;
   let loads = 0;
@@ -60,14 +77,23 @@ export function mount(root: HTMLElement, { unread, texts }: NotificationBellProp
     }
     badge.textContent = text;
   };
-  showCount(unread);
+  const showAlerts = (n: number) => {
+    openAlerts = n;
+    if (!alertSection) return;
+    alertSection.hidden = n === 0;
+    alertSection.querySelector("[data-testid=bell-alerts-count]")!.textContent = String(n);
+  };
+  showCount(unread + openAlerts);
 
   // A failed count is kept as it was: the next poll tries again.
   const poll = startPoll(
     async (signal) => {
       const res = await fetch("/api/notifications/count", { credentials: "same-origin", signal });
-      if (res.ok) showCount((await res.json()).total_count ?? 0);
-      else logFailedFetch(res.status, "/api/notifications/count", "NotificationBell");
+      if (res.ok) {
+        const body = await res.json();
+        if (alerts) showAlerts(body.open_alerts ?? 0);
+        showCount((body.total_count ?? 0) + openAlerts);
+      } else logFailedFetch(res.status, "/api/notifications/count", "NotificationBell");
     },
     { intervalMs: COUNT_POLL_MS },
     browserEnv,
@@ -128,6 +154,29 @@ export function mount(root: HTMLElement, { unread, texts }: NotificationBellProp
     return li;
   };
 
+  async function loadAlerts() {
+    const words = texts.alerts;
+    if (!alerts || !words || !alertSection || openAlerts === 0) return;
+    let items: AlertItem[] = [];
+    try {
+      const res = await fetch("/api/alerts?state=active&size=50", { credentials: "same-origin" });
+      if (res.ok) items = (await res.json()).alerts ?? [];
+    } catch { /* the count and the link stay */ }
+    const open = items.filter((a) => a.state === "open").slice(0, ALERTS_SHOWN);
+    alertSection.querySelector("ul")!.replaceChildren(...open.map((a) => {
+      const li = h("li", "notif-item");
+      const link = h("a", "", `${words.templates[a.template] ?? a.template} · ${a.subject}`);
+      (link as HTMLAnchorElement).href = alerts.item.replace("{id}", encodeURIComponent(a.id))
+        .replace("{station}", String(a.station_id));
+      const title = h("div", "title");
+      title.append(link);
+      const meta = h("div", "notif-meta");
+      meta.append(h("span", "", ago(a.opened_at)));
+      li.append(title, meta);
+      return li;
+    }));
+  }
+
   async function load() {
     const mine = ++loads;
     let items: Item[] = [];
@@ -158,7 +207,10 @@ export function mount(root: HTMLElement, { unread, texts }: NotificationBellProp
     const listen = next ? document.addEventListener : document.removeEventListener;
     listen.call(document, "keydown", onKey as EventListener);
     listen.call(document, "mousedown", onDown as EventListener);
-    if (next) void load();
+    if (next) {
+      void loadAlerts();
+      void load();
+    }
   }
 
   bell.addEventListener("click", (e) => {

@@ -3,7 +3,9 @@
  * page with the unread count, and the panel (hidden) that the browser side fills. Its
  * browser side is the plain script `NotificationBell.client.ts` (no React): the count polled
  * every 30 s, the panel with the active, resolved or all notifications, and resolving one.
- * Without JavaScript the bell stays a link to the notifications page.
+ * Without JavaScript the bell stays a link to the notifications page. The reader's open alerts
+ * nobody acknowledged (issue 30) count in the badge too and have their own section at the top of
+ * the panel, with a link to where they are read; they are not notifications.
  */
 import { badgeText } from "../core/time_ago.ts";
 
@@ -23,6 +25,15 @@ export interface BellTexts {
   daysAgo: string;
   justNow: string;
   resolveFailed: string;
+  /** The open alerts' section: its title, its link's text, each rule's name by template (null: no section). */
+  alerts: { title: string; viewAll: string; templates: Record<string, string> } | null;
+}
+
+/** The reader's open alerts: how many, their page, and each one's page (`{id}`, `{station}`). */
+export interface BellAlertsProps {
+  count: number;
+  href: string;
+  item: string;
 }
 
 /** The panel's filters, in order. */
@@ -31,12 +42,14 @@ const BELL_FILTERS = ["active", "resolved", "all"] as const;
 /** Props of the bell. */
 export interface NotificationBellProps {
   unread: number;
+  /** Null for a reader told of no alerts (a tenant). */
+  alerts: BellAlertsProps | null;
   texts: BellTexts;
 }
 
 /** The bell. */
-export default function NotificationBell({ unread, texts }: NotificationBellProps) {
-  const badge = badgeText(unread);
+export default function NotificationBell({ unread, alerts, texts }: NotificationBellProps) {
+  const badge = badgeText(unread + (alerts?.count ?? 0));
   return (
     <div className="notif-bell">
       <a
@@ -75,6 +88,23 @@ export default function NotificationBell({ unread, texts }: NotificationBellProp
             <span className="visually-hidden">{texts.close}</span>
           </button>
         </div>
+        {alerts && texts.alerts && (
+          <section
+            className="notif-alerts"
+            aria-labelledby="notif-alerts-title"
+            data-testid="bell-alerts"
+            hidden={alerts.count === 0}
+          >
+            <h3 id="notif-alerts-title">
+              {texts.alerts.title}{" "}
+              <span className="badge badge-red" data-testid="bell-alerts-count">
+                {alerts.count}
+              </span>
+            </h3>
+            <ul className="notif-list" />
+            <a href={alerts.href}>{texts.alerts.viewAll}</a>
+          </section>
+        )}
         <div className="notif-filters" role="group" aria-labelledby="notif-panel-title">
           {BELL_FILTERS.map((f) => (
             <button

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { renderDocument } from "../components/render.tsx";
 import { Layout } from "../components/Layout.tsx";
 import { activeCount } from "../services/notifications.ts";
+import { bellAlertsOf } from "../services/alerts/mod.ts";
 import type { AppEnv, Deps } from "./_deps.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
 import { KeptFormNotice } from "../components/KeptFormNotice.tsx";
@@ -35,7 +36,10 @@ export async function appPage<E extends AppEnv>(
 ): Promise<Response> {
   const user = pageUser(c);
   const t = c.var.t;
-  const unread = await activeCount(deps, user.id);
+  const [unread, alerts] = await Promise.all([
+    activeCount(deps, user.id),
+    bellAlertsOf(deps, user),
+  ]);
   const kept = await keptFormOf(c as unknown as Context<AppEnv>, deps);
   const html = renderDocument(
     <Layout
@@ -44,6 +48,7 @@ export async function appPage<E extends AppEnv>(
       path={c.req.path}
       title={title}
       unread={unread}
+      alerts={alerts}
       contact={deps.config.contact}
     >
       {kept && <KeptFormNotice t={t} form={kept} />}

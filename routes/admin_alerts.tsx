@@ -1,6 +1,6 @@
 /**
  * The admin's alerts (issue 30): `GET /admin/alerts` (open first, `state`, `template`, `page`;
- * bad values fall back), `POST /admin/alerts/:id/acknowledge` (form `note`), `POST
+ * bad values fall back; `id`: that alert's card and readings chart first), `POST /admin/alerts/:id/acknowledge` (form `note`), `POST
  * /admin/alerts/:id/resolve`, `POST /admin/alerts/rules` (a rule from a template) and `POST
  * /admin/alerts/rules/:id/delete`. Each form comes back to the page (or to its `back` page: the
  * station's or sensor's) with what it did.
@@ -16,6 +16,7 @@ import { alertsQuerySchema, ruleInputSchema } from "../core/alert_rules.ts";
 import {
   acknowledge,
   alertsFor,
+  alertWithMoment,
   createRule,
   removeRule,
   resolveByHand,
@@ -49,7 +50,13 @@ export function adminAlertRoutes(deps: Deps): Hono<AppEnv> {
     });
     const offset = clockOf(deps).offsetMinutes();
     const f = formatter(c.var.lang, offset);
+    // `?id=`: one alert's card with its chart above the list (the link of its messages).
+    const one = query.id && /^[0-9a-f]{1,40}$/.test(query.id)
+      ? await alertWithMoment(deps, query.id)
+      : null;
+    if (query.id && !one) msg = { ...msg, error: c.var.t("alerts.validation.not_found") };
     return renderPage(c, deps, c.var.t("alerts.title"), AdminAlertsPage, {
+      detail: one && { ...one, f },
       alerts,
       more,
       rules: await rulesOf(deps),

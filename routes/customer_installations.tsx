@@ -2,7 +2,8 @@
  * An owner's installations (spec 001 section 2), mounted at `/customer/installations` behind
  * the customer guard: `/{id}?month=` (the installation), `/{id}/invoice?month=&language=` (the
  * invoice PDF; a month without a finalized bill comes back to the page with the download error)
- * and `/{installationId}/unit/{unitId}` (a unit; `unitId` is its meter's id). Another owner's
+ * and `/{installationId}/unit/{unitId}` (a unit; `unitId` is its meter's id). The installation
+ * shows its open alerts, read only (where the bell's alerts lead an owner). Another owner's
  * station or unit is not found.
  */
 import { Hono } from "hono";
@@ -21,6 +22,11 @@ import { REPORT_ERRORS } from "../services/reports/mod.ts";
 import { InstallationPage, OwnerError } from "../components/owner/InstallationPage.tsx";
 import { OwnerUnitPage } from "../components/owner/OwnerUnitPage.tsx";
 import { clockOf } from "../services/platform/clock.ts";
+import { withOpenAlerts } from "../components/alerts/OpenAlerts.tsx";
+import { openAlertsView } from "../services/alerts/mod.ts";
+
+/** The installation with its open alerts under it, read only (issue 30). */
+const InstallationWithAlerts = withOpenAlerts(InstallationPage, false);
 
 type Ctx = Context<UserEnv>;
 
@@ -68,7 +74,15 @@ export function customerInstallationRoutes(deps: Deps): Hono<UserEnv> {
     try {
       if (id === null) throw invalid({});
       const data = await installation(deps, c.var.user, id, month);
-      return renderPage(c, deps, data.station.name, InstallationPage, {
+      const openAlerts = await openAlertsView(
+        deps,
+        c.var.user,
+        c.var.lang,
+        { station_id: id },
+        c.req.path,
+      );
+      return renderPage(c, deps, data.station.name, InstallationWithAlerts, {
+        openAlerts,
         data,
         address: locationText(t, data.station.location),
         months: months(),

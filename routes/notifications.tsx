@@ -8,6 +8,7 @@ import { requireUser } from "./_session.ts";
 import { renderPage } from "./_page.tsx";
 import { notificationsOf, resolveByHand } from "../services/notifications.ts";
 import { Refusal } from "../services/refusal.ts";
+import { bellAlertsOf } from "../services/alerts/mod.ts";
 import { NotificationsPage } from "../components/NotificationsPage.tsx";
 
 const FILTERS = ["active", "resolved", "all"] as const;
@@ -23,12 +24,16 @@ export function notificationPageRoutes(deps: Deps): Hono<UserEnv> {
   });
   app.get("/", queryInput(pageQuery), async (c) => {
     const { status, error } = c.req.valid("query");
-    const list = await notificationsOf(deps, c.var.user.id, status, 50, c.var.lang);
+    const [list, alerts] = await Promise.all([
+      notificationsOf(deps, c.var.user.id, status, 50, c.var.lang),
+      bellAlertsOf(deps, c.var.user),
+    ]);
     return renderPage(c, deps, c.var.t("notifications.title"), NotificationsPage, {
       status,
       items: list,
       now: deps.now(),
       error,
+      alerts,
     });
   });
   app.post("/:id/resolve", async (c) => {

@@ -76,6 +76,7 @@ export const STYLESHEETS = {
     "areas/sensor-connection.css",
     "areas/ingest-health.css",
     "frame/notification-bell.css",
+    "areas/alerts.css",
   ],
   public: [...SHARED_STYLES],
   charts: ["charts.css"],

@@ -10,7 +10,8 @@
  * credentials), `INGEST_SHARE_GROUP`, `DEVICE_SILENCE_SECONDS`, `DATA_DIR` / `DENO_KV_URL`
  * (the devices and their status), `QUESTDB_URL` (else SQLite in the data folder),
  * `LOG_LEVEL`; and `INGEST_CLIENT_ID` (the persistent session's id; default
- * `portal-ingest-<hostname>`).
+ * `portal-ingest-<hostname>`). It judges the reading alert rules on what it ingests, as the
+ * portal's own ingest does (the rules read from the same KV again once their revision moved).
  */
 import type { Config } from "../services/platform/config.ts";
 import { createLogger, type Logger } from "../services/platform/log.ts";
@@ -24,6 +25,7 @@ import type { ClientTls } from "../services/platform/mqtt_connect.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
 import { scriptConfig } from "./_deps.ts";
 import { openStores } from "../services/platform/stores.ts";
+import { readyEvaluator } from "../services/alerts/mod.ts";
 
 /** The real dependencies of ingest, and how to close them. */
 interface IngestWiring extends RunIngestDeps {
@@ -40,14 +42,19 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
   const opened = await openStores(config, log);
   const { deps } = opened;
   const status = createStatusService(deps);
+  // The reading alert rules, as the portal's own ingest judges them (rules read from the same KV).
+  const alerts = await readyEvaluator(deps);
   return {
     directory: createDeviceDirectory(deps),
     status,
     store: deps.telemetry,
     log,
     kv: deps.kv,
+    onSamples: alerts.samples,
+    onFlush: alerts.revalidate,
     tls: config.mqtt.url && isTlsUrl(config.mqtt.url) ? await portalTls(deps) : undefined,
     async close() {
+      await alerts.stop();
       await status.close();
       await opened.close();
     },

@@ -8,6 +8,9 @@ import { ALERT_TEMPLATES, type AlertRule } from "../../core/alert_rules.ts";
 import { Card, FormError, PageHeader } from "../kit/mod.ts";
 import { AlertList } from "./AlertList.tsx";
 import { RuleForm } from "./RuleForm.tsx";
+import { AlertDetail } from "./AlertDetail.tsx";
+import type { AlertMoment } from "../../services/alerts/moment.ts";
+import type { Formatter } from "../../core/format.ts";
 
 /** Props of {@link AdminAlertsPage}. */
 interface Props {
@@ -20,6 +23,8 @@ interface Props {
   offsetMinutes: number;
   notice?: string;
   error?: string;
+  /** The alert asked for by `?id=`, with the readings around its opening. */
+  detail?: { alert: Alert; moment: AlertMoment | null; f: Formatter } | null;
 }
 
 /** The page. */
@@ -36,6 +41,16 @@ export function AdminAlertsPage(p: Props) {
       <PageHeader title={A("title")} />
       {p.notice && <p className="alert alert-success notice" role="status">{p.notice}</p>}
       <FormError>{p.error}</FormError>
+      {p.detail && (
+        <AlertDetail
+          t={t}
+          alert={p.detail.alert}
+          moment={p.detail.moment}
+          value={p.value(p.detail.alert)}
+          f={p.detail.f}
+          offsetMinutes={p.offsetMinutes}
+        />
+      )}
       <Card title={A("title")}>
         <form method="get" action="/admin/alerts" className="form form-grid">
           <div className="field">
@@ -63,6 +78,7 @@ export function AdminAlertsPage(p: Props) {
           value={p.value}
           offsetMinutes={p.offsetMinutes}
           actions
+          detailed
         />
         <nav className="pager" aria-label={A("title")}>
           {filter.page > 1 && <a href={link(filter.page - 1)} rel="prev">‹ {filter.page - 1}</a>}

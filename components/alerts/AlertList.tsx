@@ -19,6 +19,8 @@ interface Props {
   actions: boolean;
   /** Where the forms come back to. */
   back?: string;
+  /** Whether each rule's name links to the alert's card with its chart (`/admin/alerts?id=`). */
+  detailed?: boolean;
 }
 
 const BADGE: Record<Alert["state"], string> = {
@@ -28,7 +30,7 @@ const BADGE: Record<Alert["state"], string> = {
 };
 
 /** The list. */
-export function AlertList({ t, alerts, value, offsetMinutes, actions, back }: Props) {
+export function AlertList({ t, alerts, value, offsetMinutes, actions, back, detailed }: Props) {
   const A = (k: string, p?: Record<string, string>) => t(`alerts.${k}`, p);
   const form = (a: Alert, what: "acknowledge" | "resolve") => (
     <form method="post" action={`/admin/alerts/${a.id}/${what}`} className="inline-form">
@@ -57,7 +59,18 @@ export function AlertList({ t, alerts, value, offsetMinutes, actions, back }: Pr
       rowAttrs={(a) => ({ "data-state": a.state, "data-template": a.template })}
       empty={<p className="muted">{A("none")}</p>}
       columns={[
-        { label: A("columns.rule"), primary: true, cell: (a) => A(`templates.${a.template}`) },
+        {
+          label: A("columns.rule"),
+          primary: true,
+          cell: (a) =>
+            detailed
+              ? (
+                <a href={`/admin/alerts?id=${encodeURIComponent(a.id)}`}>
+                  {A(`templates.${a.template}`)}
+                </a>
+              )
+              : A(`templates.${a.template}`),
+        },
         {
           label: A("columns.state"),
           aside: true,

@@ -6,6 +6,7 @@ import { queryInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import { notificationsQuerySchema } from "../../core/schemas.ts";
 import { activeCount, notificationsOf, resolveByHand } from "../../services/notifications.ts";
+import { bellAlertsOf } from "../../services/alerts/mod.ts";
 
 /** Routes under /api/notifications, mounted at that prefix; any signed-in user. */
 export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
@@ -19,8 +20,13 @@ export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
     return c.json({ notifications: list });
   });
 
+  // `open_alerts` beside the spec's `total_count`: the reader's open alerts in the bell (issue 30).
   app.get("/count", async (c) => {
-    return c.json({ total_count: await activeCount(deps, c.var.user.id) });
+    const [total, alerts] = await Promise.all([
+      activeCount(deps, c.var.user.id),
+      bellAlertsOf(deps, c.var.user),
+    ]);
+    return c.json({ total_count: total, open_alerts: alerts?.count ?? 0 });
   });
 
   app.post("/:id/resolve", async (c) => {

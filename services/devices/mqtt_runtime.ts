@@ -9,7 +9,7 @@ import { isTlsUrl, portalTls } from "./provisioning.ts";
 import { loadOrCreateSecret } from "../platform/secret.ts";
 import { type BrokerTls, type EmbeddedBroker, startEmbeddedBroker } from "../../ingest/broker.ts";
 import { runIngest, type RunningIngest } from "../../ingest/run.ts";
-import { AlertEvaluator } from "../alerts/evaluator.ts";
+import { readyEvaluator } from "../alerts/evaluator.ts";
 
 /** User name of the ingest client on the embedded broker when none is configured. */
 const INGEST_USERNAME = "portal-ingest";
@@ -86,10 +86,7 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
   const url = config.mqtt.url ?? `mqtt://127.0.0.1:${broker!.port}`;
   const status = config.mqtt.ingest ? createStatusService(deps) : null;
   // The reading alert rules, judged in ingest's path from rules kept in memory.
-  const alerts = status ? new AlertEvaluator(deps).start() : null;
-  await alerts?.refresh().catch((e) =>
-    log.log("warn", "alert rules not read", { error: String(e) })
-  );
+  const alerts = status ? await readyEvaluator(deps) : null;
   ingest = status
     ? runIngest({
       directory,
@@ -98,6 +95,7 @@ export async function startMqtt(deps: Deps): Promise<MqttRuntime> {
       log,
       kv: deps.kv,
       onSamples: alerts?.samples,
+      onFlush: alerts?.revalidate,
     }, {
       url,
       ...creds,

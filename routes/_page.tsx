@@ -12,6 +12,7 @@ import { ConfirmPage, type ConfirmPageProps } from "../components/users/ConfirmP
 import { homeOf } from "../core/roles.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 import type { User } from "../core/types.ts";
+import { timedSync } from "../services/platform/timing.ts";
 
 type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
 
@@ -37,25 +38,26 @@ export async function appPage<E extends AppEnv>(
   const t = c.var.t;
   const unread = await activeCount(deps, user.id);
   const kept = await keptFormOf(c as unknown as Context<AppEnv>, deps);
-  const html = renderDocument(
-    <Layout
-      user={user}
-      t={t}
-      path={c.req.path}
-      title={title}
-      unread={unread}
-      contact={deps.config.contact}
-    >
-      {kept && <KeptFormNotice t={t} form={kept} />}
-      {body}
-    </Layout>,
-    {
-      title: `${title} · ${t("common.app_name")}`,
-      lang: c.var.lang,
-      manifest: deps.assets.manifest,
-      nonce: c.var.nonce,
-    },
-  );
+  const html = timedSync("render", () =>
+    renderDocument(
+      <Layout
+        user={user}
+        t={t}
+        path={c.req.path}
+        title={title}
+        unread={unread}
+        contact={deps.config.contact}
+      >
+        {kept && <KeptFormNotice t={t} form={kept} />}
+        {body}
+      </Layout>,
+      {
+        title: `${title} · ${t("common.app_name")}`,
+        lang: c.var.lang,
+        manifest: deps.assets.manifest,
+        nonce: c.var.nonce,
+      },
+    ));
   return c.html(html, status);
 }
 

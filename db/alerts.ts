@@ -8,6 +8,7 @@
  * - `["alerts_open", rule_id, subject]` → id: the rule's unresolved alert about a subject; an
  *   alert opens only where this is absent, so a rule has one alert per subject at a time
  * - `["alerts_active", id]` → null: the unresolved alerts (open or acknowledged)
+ * - `["alerts_revision"]` → `Deno.KvU64`: 1 added by every commit that writes an alert
  */
 import type { Alert, AlertChange } from "../core/alerts.ts";
 import { stageOutboxEvent } from "./outbox.ts";
@@ -15,6 +16,8 @@ import { stageOutboxEvent } from "./outbox.ts";
 const alertKey = (id: string) => ["alerts", id];
 const openKey = (rule: string, subject: string) => ["alerts_open", rule, subject];
 const activeKey = (id: string) => ["alerts_active", id];
+/** The alerts' revision (a page kept by it is checked with one read). */
+export const ALERTS_REVISION: Deno.KvKey = ["alerts_revision"];
 
 /** A new alert id for an alert opened at `at`. */
 export function newAlertId(at: number): string {
@@ -30,7 +33,8 @@ export async function createAlert(kv: Deno.Kv, change: AlertChange): Promise<boo
     .check({ key: openKey(a.rule_id, a.subject), versionstamp: null })
     .set(alertKey(a.id), a)
     .set(openKey(a.rule_id, a.subject), a.id)
-    .set(activeKey(a.id), null);
+    .set(activeKey(a.id), null)
+    .sum(ALERTS_REVISION, 1n);
   for (const e of change.events) stageOutboxEvent(op, e);
   return (await op.commit()).ok;
 }
@@ -42,7 +46,7 @@ export async function updateAlert(
   change: AlertChange,
 ): Promise<boolean> {
   const a = change.alert;
-  const op = kv.atomic().check(entry).set(alertKey(a.id), a);
+  const op = kv.atomic().check(entry).set(alertKey(a.id), a).sum(ALERTS_REVISION, 1n);
   if (a.state === "resolved") op.delete(openKey(a.rule_id, a.subject)).delete(activeKey(a.id));
   for (const e of change.events) stageOutboxEvent(op, e);
   return (await op.commit()).ok;

@@ -27,7 +27,12 @@ const openKey = (userId: number, type: string, subject: string) => [
   type,
   subject,
 ];
-const revisionKey = (userId: number) => ["notifications_revision", userId];
+/** The key of a user's notifications' revision (read with others for a page's ETag). */
+export const notificationsRevisionKey = (userId: number): Deno.KvKey => [
+  "notifications_revision",
+  userId,
+];
+const revisionKey = notificationsRevisionKey;
 const ONE = new Deno.KvU64(1n);
 
 /** The revision of a user's notifications (0 before any write). */

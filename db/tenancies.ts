@@ -38,11 +38,13 @@ const tenantKey = (t: StoredTenancy): Deno.KvKey => [
   t.unit_id,
   t.from,
 ];
-const revisionKey = (stationId: number, unitId: string): Deno.KvKey => [
+/** The key of a unit's tenancies' revision (read with others for a page's ETag). */
+export const tenancyRevisionKey = (stationId: number, unitId: string): Deno.KvKey => [
   "tenancies_revision",
   stationId,
   unitId,
 ];
+const revisionKey = tenancyRevisionKey;
 
 /** The tenancy of a unit whose sensor names a tenant but that has no record: all along. */
 export function legacyTenancy(

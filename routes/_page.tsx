@@ -13,6 +13,7 @@ import { homeOf } from "../core/roles.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 import type { User } from "../core/types.ts";
 import { timedSync } from "../services/platform/timing.ts";
+import { keepTaggedPage } from "./_page_tag.ts";
 
 type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
 
@@ -58,6 +59,7 @@ export async function appPage<E extends AppEnv>(
         nonce: c.var.nonce,
       },
     ));
+  keepTaggedPage(c as unknown as Context<AppEnv>, deps, html, status);
   return c.html(html, status);
 }
 

@@ -5,6 +5,8 @@
  * the period). Bill notices link to `/user/billing?period=YYYY-MM`, which selects that period;
  * without one the page opens on the newest unpaid bill's period, else the newest bill's.
  */
+import { answerByTag } from "./_page_tag.ts";
+import { tenantBillingTag } from "../services/page_tags.ts";
 import { Hono } from "hono";
 import type { Deps, UserEnv } from "./_deps.ts";
 import { renderPage } from "./_page.tsx";
@@ -30,6 +32,8 @@ export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
   app.get("/billing", async (c) => {
     const q = queryOf(c, billingPageQuerySchema);
     const user = c.var.user;
+    const known = await answerByTag(c, deps, () => tenantBillingTag(deps, user));
+    if (known) return known;
     const today = clockOf(deps).today();
     const years = [today.year, today.year - 1, today.year - 2];
     // Without a period: the newest unpaid bill's, else the newest bill's (of the asked year).

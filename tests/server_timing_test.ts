@@ -39,6 +39,10 @@ Deno.test("Server-Timing is on in development and off in production unless asked
     [{ PORTAL_ENV: "development", SERVER_TIMING: "false" }, false],
   ];
   for (const [env, on] of cases) {
-    assert.equal(loadConfig({ DATA_DIR: "/nonexistent", ...env }).serverTiming, on, JSON.stringify(env));
+    assert.equal(
+      loadConfig({ DATA_DIR: "/nonexistent", ...env }).serverTiming,
+      on,
+      JSON.stringify(env),
+    );
   }
 });

@@ -6,6 +6,8 @@ import { queryInput } from "../_validate.ts";
 import { requireApiRole } from "../_session.ts";
 import { notificationsQuerySchema } from "../../core/schemas.ts";
 import { activeCount, notificationsOf, resolveByHand } from "../../services/notifications.ts";
+import { taggedJson } from "../_page_tag.ts";
+import { notificationCountTag } from "../../services/page_tags.ts";
 
 /** Routes under /api/notifications, mounted at that prefix; any signed-in user. */
 export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
@@ -19,8 +21,10 @@ export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
     return c.json({ notifications: list });
   });
 
-  app.get("/count", async (c) => {
-    return c.json({ total_count: await activeCount(deps, c.var.user.id) });
+  app.get("/count", (c) => {
+    return taggedJson(c, deps, () => notificationCountTag(deps, c.var.user), async () => ({
+      total_count: await activeCount(deps, c.var.user.id),
+    }));
   });
 
   app.post("/:id/resolve", async (c) => {

@@ -1,0 +1,122 @@
+/**
+ * ETags of signed-in pages (issue 32): a page that lists what it shows depends on
+ * (`services/page_tags.ts`: revisions, live parts, the clock) answers with a weak ETag of
+ * those, who asks (the account as the session read it), the language, the address (path and
+ * query: a page's tab, period or flash notice) and the build. A GET whose `If-None-Match` holds
+ * it gets a 304 without a body, checked before the page's data is loaded; a page asked again
+ * with the same tag is answered from memory (`services/platform/page_cache.ts`), with its own
+ * CSP nonce. Not tagged: a request carrying a kept form (its notice is shown once), and any
+ * answer but a 200 page.
+ */
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
+import { buildId, hex } from "../services/platform/build_id.ts";
+import { PageCache } from "../services/platform/page_cache.ts";
+import type { TagPart } from "../services/page_tags.ts";
+import { KEPT_COOKIE } from "./_kept_form.ts";
+
+const caches = new WeakMap<object, { cache: PageCache; assets: string }>();
+
+/** The page cache of an app (one per `deps`) and the id of its browser assets. */
+function appState(deps: Deps) {
+  let state = caches.get(deps);
+  if (!state) {
+    state = { cache: new PageCache(), assets: JSON.stringify(deps.assets.manifest) };
+    caches.set(deps, state);
+  }
+  return state;
+}
+
+/** Whether an `If-None-Match` value names `tag` (weak comparison, or `*`). */
+export function matchesTag(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  const bare = tag.replace(/^W\//, "");
+  return header.split(",").some((t) => {
+    const v = t.trim();
+    return v === "*" || v.replace(/^W\//, "") === bare;
+  });
+}
+
+/** The weak ETag of `parts`. */
+export async function tagOf(parts: readonly unknown[]): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(JSON.stringify(parts)),
+  );
+  return `W/"${hex(digest).slice(0, 32)}"`;
+}
+
+/** The tag of the request's page from the page's own `parts`, or null when not tagged. */
+async function requestTag(
+  c: Context<UserEnv>,
+  deps: Deps,
+  parts: () => Promise<TagPart[]>,
+): Promise<string | null> {
+  if (c.req.method !== "GET" || getCookie(c, KEPT_COOKIE) !== undefined) return null;
+  const url = new URL(c.req.url);
+  return await tagOf([
+    await buildId(),
+    appState(deps).assets,
+    c.var.user,
+    c.var.lang,
+    url.pathname + url.search,
+    await parts(),
+  ]);
+}
+
+/**
+ * Answers a tagged page's request when it can without the page: a 304 for a matching
+ * `If-None-Match`, else the page kept under the tag. Null: the handler loads and renders it
+ * (`appPage` keeps it and sends the tag).
+ */
+export async function answerByTag(
+  c: Context<UserEnv>,
+  deps: Deps,
+  parts: () => Promise<TagPart[]>,
+): Promise<Response | null> {
+  const tag = await requestTag(c, deps, parts);
+  if (!tag) return null;
+  c.set("pageTag", tag);
+  if (matchesTag(c.req.header("if-none-match"), tag)) {
+    c.header("ETag", tag);
+    return c.body(null, 304);
+  }
+  const kept = appState(deps).cache.get(tag, c.var.nonce ?? "");
+  if (kept === null) return null;
+  c.header("ETag", tag);
+  return c.html(kept, 200);
+}
+
+/** Leaves the request's page untagged (a page showing a failure to read part of it). */
+export function untag<E extends AppEnv>(c: Context<E>): void {
+  (c as unknown as Context<AppEnv>).set("pageTag", undefined);
+}
+
+/** Keeps a rendered 200 page under the request's tag and sends the tag (nothing untagged). */
+export function keepTaggedPage(c: Context<AppEnv>, deps: Deps, html: string, status: number) {
+  const tag = c.var.pageTag;
+  if (!tag || status !== 200) return;
+  appState(deps).cache.set(tag, html, c.var.nonce ?? "");
+  c.header("ETag", tag);
+}
+
+/**
+ * A JSON answer tagged like a page (the bell's count, the live cells' figures): a 304 for a
+ * matching `If-None-Match`, else `body()` with its ETag.
+ */
+export async function taggedJson(
+  c: Context<UserEnv>,
+  deps: Deps,
+  parts: () => Promise<TagPart[]>,
+  body: () => Promise<unknown>,
+): Promise<Response> {
+  const tag = await requestTag(c, deps, parts);
+  if (tag && matchesTag(c.req.header("if-none-match"), tag)) {
+    c.header("ETag", tag);
+    return c.body(null, 304);
+  }
+  const json = await body();
+  if (tag) c.header("ETag", tag);
+  return c.json(json);
+}

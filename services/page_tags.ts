@@ -1,0 +1,158 @@
+/**
+ * What each signed-in page that answers with an ETag shows depends on, read without loading
+ * the page: the revisions of the families it shows (`db/revisions.ts`, one read), the live
+ * parts no revision follows (each meter's last_seen and its newest reading in the store), and
+ * the clock where the page's figures move with it. The route adds who asks, in which language,
+ * the address and the build (`routes/_page_tag.ts`); the same inputs give the same page.
+ *
+ * Read before the page's data, so a page is never older than its tag: a change landing in
+ * between makes the page newer than the tag, and the next request's tag differs.
+ */
+import type { Deps } from "./deps.ts";
+import type { User } from "../core/types.ts";
+import type { StoredDevice } from "../core/devices.ts";
+import { type Family, readRevisions } from "../db/revisions.ts";
+import { notificationsRevisionKey } from "../db/notifications.ts";
+import { tenancyRevisionKey } from "../db/tenancies.ts";
+import { readStatuses } from "../db/device_status.ts";
+import { fleetDevices } from "./devices/fleet_devices.ts";
+
+/** A part of a page's tag. */
+export type TagPart = string | number | boolean | null | readonly TagPart[];
+
+const MINUTE = 60_000;
+
+/** Which quarter hour, five seconds or day of the business time zone it is. */
+function timeSlot(deps: Deps, ms: number): number {
+  return Math.floor((deps.now() + deps.config.utcOffsetMinutes * MINUTE) / ms);
+}
+
+/** Sensors whose readings a page shows, with what no revision follows: status times, readings. */
+async function liveOf(deps: Deps, sensors: readonly StoredDevice[]): Promise<TagPart[]> {
+  const [status, latest] = await Promise.all([
+    readStatuses(deps.kv, sensors.map((s) => s.id)),
+    Promise.all(sensors.map((s) => deps.telemetry.latest(s.serial_number))),
+  ]);
+  return sensors.map((s, i) => [
+    s.id,
+    status.get(s.id)?.last_seen ?? null,
+    latest[i]?.ts ?? null,
+  ]);
+}
+
+/** The revisions every signed-in page depends on (the frame's bell) and the page's `families`. */
+function revisions(
+  deps: Deps,
+  user: User,
+  families: readonly Family[],
+  more: readonly Deno.KvKey[] = [],
+): Promise<string[]> {
+  return readRevisions(deps.kv, families, [notificationsRevisionKey(user.id), ...more]);
+}
+
+/** A tenant's sensors (the units they hold now), from the fleet's records kept in memory. */
+async function tenantSensors(deps: Deps, user: User): Promise<StoredDevice[]> {
+  const fleet = await fleetDevices(deps.kv);
+  return fleet.filter((d) => d.type === "sensor" && d.tenant_id === user.id);
+}
+
+/** The tenancies' revision keys of sensors' units. */
+const tenancyKeys = (sensors: readonly StoredDevice[]) =>
+  sensors.flatMap((s) =>
+    s.parent_id !== null && s.config.sensor?.unit_id
+      ? [tenancyRevisionKey(s.parent_id, s.config.sensor.unit_id)]
+      : []
+  );
+
+/**
+ * The tenant's dashboard: units (devices, statuses, tenancies), readings, zone prices of the
+ * estimate, bills, open alerts, and the quarter hour (today, this month, the 24-hour chart).
+ */
+export async function tenantDashboardTag(deps: Deps, user: User): Promise<TagPart[]> {
+  const sensors = await tenantSensors(deps, user);
+  const [revs, live] = await Promise.all([
+    revisions(deps, user, [
+      "devices",
+      "statuses",
+      "bills",
+      "zones",
+      "alerts",
+      "alert_rules",
+      "users",
+    ], tenancyKeys(sensors)),
+    liveOf(deps, sensors),
+  ]);
+  return [revs, live, timeSlot(deps, 15 * MINUTE)];
+}
+
+/** The tenant's billing page: units, zones, bills, and the day (the periods offered). */
+export async function tenantBillingTag(deps: Deps, user: User): Promise<TagPart[]> {
+  const sensors = await tenantSensors(deps, user);
+  const revs = await revisions(
+    deps,
+    user,
+    ["devices", "bills", "zones", "users"],
+    tenancyKeys(sensors),
+  );
+  return [revs, timeSlot(deps, 24 * 60 * MINUTE)];
+}
+
+/**
+ * The owner's dashboard: stations and their meters (devices, statuses, names, zones, bills'
+ * payment status), the meters' readings, and the quarter hour.
+ */
+export async function ownerDashboardTag(deps: Deps, user: User): Promise<TagPart[]> {
+  const fleet = await fleetDevices(deps.kv);
+  const stations = new Set(
+    fleet.filter((d) => d.type === "station" && d.customer_id === user.id).map((d) => d.id),
+  );
+  const sensors = fleet.filter((d) =>
+    d.type === "sensor" && d.parent_id !== null && stations.has(d.parent_id)
+  );
+  const [revs, live] = await Promise.all([
+    revisions(deps, user, ["devices", "statuses", "bills", "zones", "users"]),
+    liveOf(deps, [...fleet.filter((d) => stations.has(d.id)), ...sensors]),
+  ]);
+  return [revs, live, timeSlot(deps, 15 * MINUTE)];
+}
+
+/**
+ * The admin's users page: accounts (and the tenants' units), access codes, and the quarter
+ * hour (codes' expiry).
+ */
+export async function adminUsersTag(deps: Deps, user: User): Promise<TagPart[]> {
+  const revs = await revisions(deps, user, ["users", "access_codes", "devices"]);
+  return [revs, timeSlot(deps, 15 * MINUTE)];
+}
+
+/**
+ * The admin's dashboard shows the whole fleet live: its figures are at most a few seconds old
+ * by design (the fleet's online counts and last_seen, 5 s); the page is the same for five
+ * seconds unless one of its families moved.
+ */
+export async function adminDashboardTag(deps: Deps, user: User): Promise<TagPart[]> {
+  const revs = await revisions(deps, user, [
+    "devices",
+    "statuses",
+    "bills",
+    "zones",
+    "alerts",
+    "alert_rules",
+    "users",
+  ]);
+  return [revs, timeSlot(deps, 5_000)];
+}
+
+/** The bell's count: the user's notifications. */
+export function notificationCountTag(deps: Deps, user: User): Promise<TagPart[]> {
+  return revisions(deps, user, []);
+}
+
+/**
+ * The device counts of the live cells: devices and their statuses; the admin's online count is
+ * the fleet's, at most a few seconds old by design (`fleet_online.ts`), so theirs for 5 s.
+ */
+export async function deviceStatsTag(deps: Deps, user: User): Promise<TagPart[]> {
+  const revs = await revisions(deps, user, ["devices", "statuses"]);
+  return user.role === "admin" ? [revs, timeSlot(deps, 5_000)] : revs;
+}

@@ -12,6 +12,7 @@ import { ALERTS_REVISION } from "./alerts.ts";
 import { ALERT_RULES_REVISION } from "./alert_rules.ts";
 import { USERS_REVISION } from "./users.ts";
 import { ACCESS_CODES_REVISION } from "./access_codes.ts";
+import { READINGS_REVISION } from "./readings_revision.ts";
 
 /** The families with a revision of their own, by name. */
 const FAMILIES = {
@@ -23,6 +24,7 @@ const FAMILIES = {
   alert_rules: ALERT_RULES_REVISION,
   users: USERS_REVISION,
   access_codes: ACCESS_CODES_REVISION,
+  readings: READINGS_REVISION,
 } as const;
 
 /** A family of records with a revision. */

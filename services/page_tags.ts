@@ -79,6 +79,7 @@ export async function tenantDashboardTag(deps: Deps, user: User): Promise<TagPar
       "alerts",
       "alert_rules",
       "users",
+      "readings",
     ], tenancyKeys(sensors)),
     liveOf(deps, sensors),
   ]);
@@ -110,7 +111,7 @@ export async function ownerDashboardTag(deps: Deps, user: User): Promise<TagPart
     d.type === "sensor" && d.parent_id !== null && stations.has(d.parent_id)
   );
   const [revs, live] = await Promise.all([
-    revisions(deps, user, ["devices", "statuses", "bills", "zones", "users"]),
+    revisions(deps, user, ["devices", "statuses", "bills", "zones", "users", "readings"]),
     liveOf(deps, [...fleet.filter((d) => stations.has(d.id)), ...sensors]),
   ]);
   return [revs, live, timeSlot(deps, 15 * MINUTE)];
@@ -139,6 +140,7 @@ export async function adminDashboardTag(deps: Deps, user: User): Promise<TagPart
     "alerts",
     "alert_rules",
     "users",
+    "readings",
   ]);
   return [revs, timeSlot(deps, 5_000)];
 }

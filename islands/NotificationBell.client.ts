@@ -4,6 +4,7 @@
  * the tab is hidden); opening the panel or choosing a filter loads that list; an active
  * notice can be resolved from it; Escape, the close button or a click outside closes it.
  */
+import { revalidating } from "./revalidate.ts";
 import { badgeText, timeAgo } from "../core/time_ago.ts";
 import type { NotificationBellProps } from "./NotificationBell.tsx";
 import { browserEnv, startPoll } from "./poll.ts";
@@ -62,10 +63,12 @@ export function mount(root: HTMLElement, { unread, texts }: NotificationBellProp
   };
   showCount(unread);
 
-  // A failed count is kept as it was: the next poll tries again.
+  // A failed count is kept as it was: the next poll tries again. An unchanged one is a 304.
+  const countOf = revalidating();
   const poll = startPoll(
     async (signal) => {
-      const res = await fetch("/api/notifications/count", { credentials: "same-origin", signal });
+      const res = await countOf("/api/notifications/count", { signal });
+      if (res === null) return; // unchanged since the last count
       if (res.ok) showCount((await res.json()).total_count ?? 0);
       else logFailedFetch(res.status, "/api/notifications/count", "NotificationBell");
     },

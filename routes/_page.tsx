@@ -59,8 +59,8 @@ export async function appPage<E extends AppEnv>(
         nonce: c.var.nonce,
       },
     ));
-  keepTaggedPage(c as unknown as Context<AppEnv>, deps, html, status);
-  return c.html(html, status);
+  const tagged = keepTaggedPage(c as unknown as Context<AppEnv>, deps, html, status);
+  return c.html(tagged, status);
 }
 
 /** A page frame ({@link appPage}, {@link barePage}): a title and a body in the document. */

@@ -93,13 +93,26 @@ export function untag<E extends AppEnv>(c: Context<E>): void {
   (c as unknown as Context<AppEnv>).set("pageTag", undefined);
 }
 
-/** Keeps a rendered 200 page under the request's tag and sends the tag (nothing untagged). */
-export function keepTaggedPage(c: Context<AppEnv>, deps: Deps, html: string, status: number) {
+/**
+ * A rendered page with its tag in `<meta name="etag">` (its refreshes start from it), kept
+ * under the tag and sent with it; a page untagged or not a 200 is answered as it is.
+ */
+export function keepTaggedPage(
+  c: Context<AppEnv>,
+  deps: Deps,
+  html: string,
+  status: number,
+): string {
   const tag = c.var.pageTag;
-  if (!tag || status !== 200) return;
-  appState(deps).cache.set(tag, html, c.var.nonce ?? "");
+  if (!tag || status !== 200) return html;
+  const page = html.replace("<head>", () => `<head><meta name="etag" content="${escapeTag(tag)}">`);
+  appState(deps).cache.set(tag, page, c.var.nonce ?? "");
   c.header("ETag", tag);
+  return page;
 }
+
+/** A tag as an attribute's text (its quotes). */
+const escapeTag = (tag: string) => tag.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
 
 /**
  * A JSON answer tagged like a page (the bell's count, the live cells' figures): a 304 for a

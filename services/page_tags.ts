@@ -6,7 +6,10 @@
  * the address and the build (`routes/_page_tag.ts`); the same inputs give the same page.
  *
  * Read before the page's data, so a page is never older than its tag: a change landing in
- * between makes the page newer than the tag, and the next request's tag differs.
+ * between makes the page newer than the tag, and the next request's tag differs. Readings are
+ * followed by each meter's newest stored reading (live readings) and the readings revision
+ * (readings of the past written by hand or at a handover); a reading a meter sends late, older
+ * than its newest, shows at its next reading or the next quarter hour.
  */
 import type { Deps } from "./deps.ts";
 import type { User } from "../core/types.ts";

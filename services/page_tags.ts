@@ -30,15 +30,20 @@ function timeSlot(deps: Deps, ms: number): number {
   return Math.floor((deps.now() + deps.config.utcOffsetMinutes * MINUTE) / ms);
 }
 
-/** Sensors whose readings a page shows, with what no revision follows: status times, readings. */
-async function liveOf(deps: Deps, sensors: readonly StoredDevice[]): Promise<TagPart[]> {
+/**
+ * What no revision follows of the devices a page shows: each one's last_seen, and each meter's
+ * newest stored reading (stations send none).
+ */
+async function liveOf(deps: Deps, devices: readonly StoredDevice[]): Promise<TagPart[]> {
   const [status, latest] = await Promise.all([
-    readStatuses(deps.kv, sensors.map((s) => s.id)),
-    Promise.all(sensors.map((s) => deps.telemetry.latest(s.serial_number))),
+    readStatuses(deps.kv, devices.map((d) => d.id)),
+    Promise.all(
+      devices.map((d) => d.type === "sensor" ? deps.telemetry.latest(d.serial_number) : null),
+    ),
   ]);
-  return sensors.map((s, i) => [
-    s.id,
-    status.get(s.id)?.last_seen ?? null,
+  return devices.map((d, i) => [
+    d.id,
+    status.get(d.id)?.last_seen ?? null,
     latest[i]?.ts ?? null,
   ]);
 }

@@ -9,8 +9,8 @@
 /** A page kept: its HTML cut at the nonce. */
 type Kept = readonly string[];
 
-/** Characters of HTML a process keeps (about 32 MB of UTF-16). */
-export const PAGE_CACHE_CHARS = 16 * 1024 * 1024;
+/** Characters of HTML a process keeps (at most 16 MB as UTF-16; a page is 10-40 KB). */
+export const PAGE_CACHE_CHARS = 8 * 1024 * 1024;
 
 /** A bounded map of pages by tag, least recently used first. */
 export class PageCache {

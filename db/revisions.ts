@@ -13,6 +13,7 @@ import { ALERT_RULES_REVISION } from "./alert_rules.ts";
 import { USERS_REVISION } from "./users.ts";
 import { ACCESS_CODES_REVISION } from "./access_codes.ts";
 import { READINGS_REVISION } from "./readings_revision.ts";
+import { TENANCIES_REVISION } from "./tenancies.ts";
 
 /** The families with a revision of their own, by name. */
 const FAMILIES = {
@@ -25,6 +26,7 @@ const FAMILIES = {
   users: USERS_REVISION,
   access_codes: ACCESS_CODES_REVISION,
   readings: READINGS_REVISION,
+  tenancies: TENANCIES_REVISION,
 } as const;
 
 /** A family of records with a revision. */

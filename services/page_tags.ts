@@ -16,7 +16,6 @@ import type { User } from "../core/types.ts";
 import type { StoredDevice } from "../core/devices.ts";
 import { type Family, readRevisions } from "../db/revisions.ts";
 import { notificationsRevisionKey } from "../db/notifications.ts";
-import { tenancyRevisionKey } from "../db/tenancies.ts";
 import { readStatuses } from "../db/device_status.ts";
 import { fleetDevices } from "./devices/fleet_devices.ts";
 
@@ -49,13 +48,8 @@ async function liveOf(deps: Deps, devices: readonly StoredDevice[]): Promise<Tag
 }
 
 /** The revisions every signed-in page depends on (the frame's bell) and the page's `families`. */
-function revisions(
-  deps: Deps,
-  user: User,
-  families: readonly Family[],
-  more: readonly Deno.KvKey[] = [],
-): Promise<string[]> {
-  return readRevisions(deps.kv, families, [notificationsRevisionKey(user.id), ...more]);
+function revisions(deps: Deps, user: User, families: readonly Family[]): Promise<string[]> {
+  return readRevisions(deps.kv, families, [notificationsRevisionKey(user.id)]);
 }
 
 /** A tenant's sensors (the units they hold now), from the fleet's records kept in memory. */
@@ -63,14 +57,6 @@ async function tenantSensors(deps: Deps, user: User): Promise<StoredDevice[]> {
   const fleet = await fleetDevices(deps.kv);
   return fleet.filter((d) => d.type === "sensor" && d.tenant_id === user.id);
 }
-
-/** The tenancies' revision keys of sensors' units. */
-const tenancyKeys = (sensors: readonly StoredDevice[]) =>
-  sensors.flatMap((s) =>
-    s.parent_id !== null && s.config.sensor?.unit_id
-      ? [tenancyRevisionKey(s.parent_id, s.config.sensor.unit_id)]
-      : []
-  );
 
 /**
  * The tenant's dashboard: units (devices, statuses, tenancies), readings, zone prices of the
@@ -88,7 +74,8 @@ export async function tenantDashboardTag(deps: Deps, user: User): Promise<TagPar
       "alert_rules",
       "users",
       "readings",
-    ], tenancyKeys(sensors)),
+      "tenancies",
+    ]),
     liveOf(deps, sensors),
   ]);
   return [revs, live, timeSlot(deps, 15 * MINUTE)];
@@ -96,13 +83,7 @@ export async function tenantDashboardTag(deps: Deps, user: User): Promise<TagPar
 
 /** The tenant's billing page: units, zones, bills, and the day (the periods offered). */
 export async function tenantBillingTag(deps: Deps, user: User): Promise<TagPart[]> {
-  const sensors = await tenantSensors(deps, user);
-  const revs = await revisions(
-    deps,
-    user,
-    ["devices", "bills", "zones", "users"],
-    tenancyKeys(sensors),
-  );
+  const revs = await revisions(deps, user, ["devices", "bills", "zones", "users", "tenancies"]);
   return [revs, timeSlot(deps, 24 * 60 * MINUTE)];
 }
 
@@ -119,7 +100,15 @@ export async function ownerDashboardTag(deps: Deps, user: User): Promise<TagPart
     d.type === "sensor" && d.parent_id !== null && stations.has(d.parent_id)
   );
   const [revs, live] = await Promise.all([
-    revisions(deps, user, ["devices", "statuses", "bills", "zones", "users", "readings"]),
+    revisions(deps, user, [
+      "devices",
+      "statuses",
+      "bills",
+      "zones",
+      "users",
+      "readings",
+      "tenancies",
+    ]),
     liveOf(deps, [...fleet.filter((d) => stations.has(d.id)), ...sensors]),
   ]);
   return [revs, live, timeSlot(deps, 15 * MINUTE)];
@@ -130,7 +119,7 @@ export async function ownerDashboardTag(deps: Deps, user: User): Promise<TagPart
  * hour (codes' expiry).
  */
 export async function adminUsersTag(deps: Deps, user: User): Promise<TagPart[]> {
-  const revs = await revisions(deps, user, ["users", "access_codes", "devices"]);
+  const revs = await revisions(deps, user, ["users", "access_codes", "devices", "tenancies"]);
   return [revs, timeSlot(deps, 15 * MINUTE)];
 }
 
@@ -149,6 +138,7 @@ export async function adminDashboardTag(deps: Deps, user: User): Promise<TagPart
     "alert_rules",
     "users",
     "readings",
+    "tenancies",
   ]);
   return [revs, timeSlot(deps, 5_000)];
 }

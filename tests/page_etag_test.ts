@@ -8,6 +8,8 @@ import { billingTest, meter, payBill, processPeriod, unitBillOf } from "./_billi
 import type { BillingWorld } from "./_billing_world.ts";
 import { call } from "./_helpers.ts";
 import { createNotification } from "../db/notifications.ts";
+import { getDevice } from "../db/devices.ts";
+import { moveTenantIn } from "../services/devices/mod.ts";
 
 /** Mid-October 2026, 12:00 in the business time zone. */
 const NOW = Date.UTC(2026, 9, 15, 18, 0);
@@ -133,4 +135,18 @@ billingTest("the bell's count answers 304 until a notification of the user is wr
   }, NOW);
   const after = await page(w, path, w.tenantTokens[0], first.etag);
   assert.deepEqual([after.status, JSON.parse(after.body).total_count], [200, 1]);
+});
+
+billingTest("the users page gets a new ETag with a planned move-in (a tenancy alone)", {
+  now: NOW,
+}, async (w) => {
+  const before = await page(w, "/admin/users", w.admin);
+  assert.equal(before.status, 200);
+  const sensor = await getDevice(w.t.deps.kv, w.sensors[0]);
+  await moveTenantIn(w.t.deps, w.tenants[1], [sensor!], { effective_from: "2026-11-01" }, {
+    allowFuture: true,
+  });
+  const after = await page(w, "/admin/users", w.admin, before.etag);
+  assert.equal(after.status, 200);
+  assert.notEqual(after.etag, before.etag);
 });

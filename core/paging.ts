@@ -36,6 +36,17 @@ export const searchText = (q: unknown) =>
 export function listQuerySchema<S extends string>(
   sorts: readonly [S, ...S[]],
 ): z.ZodType<ListQuery<S>, Record<string, unknown>> {
+  // One schema per list of sorts (each route's is a constant): pages ask for it per request.
+  let schema = SCHEMAS.get(sorts) as z.ZodType<ListQuery<S>, Record<string, unknown>> | undefined;
+  if (!schema) SCHEMAS.set(sorts, schema = makeListQuerySchema(sorts));
+  return schema;
+}
+
+const SCHEMAS = new WeakMap<readonly string[], z.ZodType>();
+
+function makeListQuerySchema<S extends string>(
+  sorts: readonly [S, ...S[]],
+): z.ZodType<ListQuery<S>, Record<string, unknown>> {
   return z.object({
     page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
     size: z.coerce.number().refine((n): n is PageSize => PAGE_SIZES.includes(n as PageSize))

@@ -4,6 +4,7 @@
  * Key layout:
  * - `["access_codes", id]` → {@link AccessCode}
  * - `["access_codes_by_code", code]` → id (codes are unique)
+ * - `["access_codes_revision"]` → `Deno.KvU64`: 1 added by every commit that writes a code
  */
 import type { AuditStamp } from "../core/audit.ts";
 import { stageAudit } from "./audit.ts";
@@ -13,6 +14,8 @@ import { buildUser, emailKey, type NewUser, stageNewUser, type StoredUser } from
 
 const codeKey = (id: number) => ["access_codes", id];
 const byCodeKey = (code: string) => ["access_codes_by_code", code];
+/** The access codes' revision (a page kept by it is checked with one read). */
+export const ACCESS_CODES_REVISION: Deno.KvKey = ["access_codes_revision"];
 
 /** Thrown when a code string is already taken by another access code. */
 export class CodeTakenError extends Error {
@@ -51,7 +54,8 @@ export async function createAccessCode(
   const op = kv.atomic()
     .check({ key: byCodeKey(input.code), versionstamp: null })
     .set(codeKey(id), record)
-    .set(byCodeKey(input.code), id);
+    .set(byCodeKey(input.code), id)
+    .sum(ACCESS_CODES_REVISION, 1n);
   if (audit) stageAudit(op, { ...audit, object: `access_code:${id}` }, null, record);
   const res = await op.commit();
   if (!res.ok) throw new CodeTakenError(input.code);
@@ -98,7 +102,8 @@ export async function deleteAccessCode(
 ): Promise<boolean> {
   const cur = await kv.get<AccessCode>(codeKey(id));
   if (!cur.value) return false;
-  const op = kv.atomic().check(cur).delete(codeKey(id)).delete(byCodeKey(cur.value.code));
+  const op = kv.atomic().check(cur).delete(codeKey(id)).delete(byCodeKey(cur.value.code))
+    .sum(ACCESS_CODES_REVISION, 1n);
   if (audit) stageAudit(op, audit, cur.value, null);
   await op.commit();
   return true;
@@ -160,6 +165,7 @@ export async function registerWithCode(
     };
     const res = await stageNewUser(kv.atomic().check(entry).check(emailEntry), user)
       .set(codeKey(codeId), used)
+      .sum(ACCESS_CODES_REVISION, 1n)
       .commit();
     if (res.ok) return { user, code: used };
   }
@@ -169,7 +175,8 @@ export async function registerWithCode(
 export async function forgetCodeUser(kv: Deno.Kv, userId: number): Promise<void> {
   for await (const entry of kv.list<AccessCode>({ prefix: ["access_codes"] })) {
     if (entry.value.used_by_id === userId) {
-      await kv.atomic().check(entry).set(entry.key, { ...entry.value, used_by_id: null }).commit();
+      await kv.atomic().check(entry).set(entry.key, { ...entry.value, used_by_id: null })
+        .sum(ACCESS_CODES_REVISION, 1n).commit();
     }
   }
 }

@@ -9,7 +9,9 @@
 import type { AlertRule } from "../core/alert_rules.ts";
 
 const ruleKey = (id: string) => ["alert_rules", id];
-const REVISION = ["alert_rules_revision"];
+/** The rules' revision. */
+export const ALERT_RULES_REVISION: Deno.KvKey = ["alert_rules_revision"];
+const REVISION = ALERT_RULES_REVISION;
 
 /** Every rule, oldest id first. */
 export async function listAlertRules(kv: Deno.Kv): Promise<AlertRule[]> {

@@ -8,8 +8,8 @@
  * - `["alerts_open", rule_id, subject]` → id: the rule's unresolved alert about a subject; an
  *   alert opens only where this is absent, so a rule has one alert per subject at a time
  * - `["alerts_active", id]` → null: the unresolved alerts (open or acknowledged)
- * - `["alerts_revision"]` → Deno.KvU64, moved by every alert write: what a reader keeps of the
- *   unresolved alerts (the bell's count) is read again only once it moved
+ * - `["alerts_revision"]` → `Deno.KvU64`: 1 added by every commit that writes an alert; what a
+ *   reader keeps of the unresolved alerts (the bell's count, a tagged page) is read again once it moved
  */
 import type { Alert, AlertChange } from "../core/alerts.ts";
 import { stageOutboxEvent } from "./outbox.ts";
@@ -17,7 +17,8 @@ import { stageOutboxEvent } from "./outbox.ts";
 const alertKey = (id: string) => ["alerts", id];
 const openKey = (rule: string, subject: string) => ["alerts_open", rule, subject];
 const activeKey = (id: string) => ["alerts_active", id];
-const REVISION = ["alerts_revision"];
+/** The alerts' revision (a page kept by it is checked with one read). */
+export const ALERTS_REVISION: Deno.KvKey = ["alerts_revision"];
 
 /** A new alert id for an alert opened at `at`. */
 export function newAlertId(at: number): string {
@@ -34,7 +35,7 @@ export async function createAlert(kv: Deno.Kv, change: AlertChange): Promise<boo
     .set(alertKey(a.id), a)
     .set(openKey(a.rule_id, a.subject), a.id)
     .set(activeKey(a.id), null)
-    .sum(REVISION, 1n);
+    .sum(ALERTS_REVISION, 1n);
   for (const e of change.events) stageOutboxEvent(op, e);
   return (await op.commit()).ok;
 }
@@ -46,7 +47,7 @@ export async function updateAlert(
   change: AlertChange,
 ): Promise<boolean> {
   const a = change.alert;
-  const op = kv.atomic().check(entry).set(alertKey(a.id), a).sum(REVISION, 1n);
+  const op = kv.atomic().check(entry).set(alertKey(a.id), a).sum(ALERTS_REVISION, 1n);
   if (a.state === "resolved") op.delete(openKey(a.rule_id, a.subject)).delete(activeKey(a.id));
   for (const e of change.events) stageOutboxEvent(op, e);
   return (await op.commit()).ok;
@@ -54,7 +55,7 @@ export async function updateAlert(
 
 /** The alerts' revision (0 before any alert was written). */
 export async function alertsRevision(kv: Deno.Kv): Promise<bigint> {
-  return (await kv.get<Deno.KvU64>(REVISION)).value?.value ?? 0n;
+  return (await kv.get<Deno.KvU64>(ALERTS_REVISION)).value?.value ?? 0n;
 }
 
 /** An alert with its versionstamp, or null. */

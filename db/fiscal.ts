@@ -1,9 +1,11 @@
 /**
  * Taxpayers' fiscal data (`core/fiscal.ts`, issue 31).
  *
- * Key layout: `["fiscal_data", userId]` → {@link FiscalData} with `updated_at`.
+ * Key layout: `["fiscal_data", userId]` → {@link FiscalData} with `updated_at`. A write moves the
+ * invoices' revision (what a paid bill offers depends on it: a named invoice or the request).
  */
 import type { FiscalData } from "../core/fiscal.ts";
+import { INVOICES_REVISION } from "./invoices.ts";
 
 const key = (userId: number) => ["fiscal_data", userId];
 
@@ -21,10 +23,11 @@ export async function putFiscalData(
   data: FiscalData,
   nowMs: number,
 ): Promise<void> {
-  await kv.set(key(userId), { ...data, updated_at: nowMs });
+  await kv.atomic().set(key(userId), { ...data, updated_at: nowMs }).sum(INVOICES_REVISION, 1n)
+    .commit();
 }
 
 /** Removes the fiscal data of `userId` (later payments go into the global invoice). */
 export async function deleteFiscalData(kv: Deno.Kv, userId: number): Promise<void> {
-  await kv.delete(key(userId));
+  await kv.atomic().delete(key(userId)).sum(INVOICES_REVISION, 1n).commit();
 }

@@ -15,11 +15,17 @@
  * - `["invoices_recent", created_at, key]` → null: for the admin's list
  * - `["invoice_global_lines", month, billId]` → {@link GlobalLine} and currency: a bill paid in
  *   `month` without fiscal data, waiting for the month's global invoice
+ * - `["invoices_revision"]` → `Deno.KvU64`: 1 added by every commit that changes what a bill's
+ *   invoice shows (an invoice, a global line) and by fiscal data's writes (db/fiscal.ts): what a
+ *   tagged page shows of invoices is checked with one read (db/revisions.ts)
  */
 import type { UnitBill } from "../core/bill.ts";
 import type { GlobalLine } from "../core/cfdi.ts";
 import { invoiceIssuedEvent } from "../core/messages.ts";
 import { stageOutboxEvent } from "./outbox.ts";
+
+/** The invoices' revision (see the key layout). */
+export const INVOICES_REVISION: Deno.KvKey = ["invoices_revision"];
 
 /** Where an invoice stands. */
 export type InvoiceStatus =
@@ -120,7 +126,7 @@ export async function createInvoiceFor(
   inv: StoredInvoice,
 ): Promise<boolean> {
   const existing = await kv.get(invoiceKey(inv.key));
-  const op = kv.atomic();
+  const op = kv.atomic().sum(INVOICES_REVISION, 1n);
   if (e) op.check(e.entry).delete(e.entry.key);
   if (!existing.value) {
     op.check({ key: invoiceKey(inv.key), versionstamp: null })
@@ -144,7 +150,7 @@ export async function addGlobalLine(
   line: GlobalLine & { currency: string },
 ): Promise<boolean> {
   return (await kv.atomic().check(e.entry).delete(e.entry.key)
-    .set(lineKey(month, line.bill_id), line).commit()).ok;
+    .set(lineKey(month, line.bill_id), line).sum(INVOICES_REVISION, 1n).commit()).ok;
 }
 
 /** The bills of `month` waiting for its global invoice. */
@@ -177,7 +183,7 @@ export async function moveLineToNamed(
   line: Deno.KvEntry<unknown>,
   inv: StoredInvoice,
 ): Promise<boolean> {
-  const op = kv.atomic().check(line).delete(line.key)
+  const op = kv.atomic().check(line).delete(line.key).sum(INVOICES_REVISION, 1n)
     .check({ key: invoiceKey(inv.key), versionstamp: null })
     .set(invoiceKey(inv.key), inv).set(dueKey(inv.key), null)
     .set(["invoices_recent", inv.created_at, inv.key], null);
@@ -233,7 +239,8 @@ export async function putInvoice(
   entry: Deno.KvEntry<StoredInvoice>,
   next: StoredInvoice,
 ): Promise<string | null> {
-  const op = kv.atomic().check(entry).set(invoiceKey(next.key), next);
+  const op = kv.atomic().check(entry).set(invoiceKey(next.key), next)
+    .sum(INVOICES_REVISION, 1n);
   if (next.status === "pending" || next.status === "issuing") op.set(dueKey(next.key), null);
   else op.delete(dueKey(next.key));
   if (entry.value.status !== "valid" && next.status === "valid" && next.user_id !== null) {

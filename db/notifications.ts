@@ -8,6 +8,9 @@
  * - `["notifications_members", userId, id, subjectId]` → true: the subjects of a notification
  *   about several of them (sensors that went offline together); it resolves when the last of
  *   them is released ({@link resolveBySubject})
+ * - `["notifications_revision", userId]` → `Deno.KvU64`: 1 added by every commit that writes
+ *   one of the user's notifications (created, resolved, deleted), so a count or a page kept in
+ *   memory is checked with one read ({@link notificationsRevision})
  *
  * Ids need no shared counter: an id is the creation time in ms × 100 plus a sequence of this
  * process (never below an id it gave out before), so a user's notifications read newest first
@@ -24,6 +27,19 @@ const openKey = (userId: number, type: string, subject: string) => [
   type,
   subject,
 ];
+/** The key of a user's notifications' revision (read with others for a page's ETag). */
+export const notificationsRevisionKey = (userId: number): Deno.KvKey => [
+  "notifications_revision",
+  userId,
+];
+const revisionKey = notificationsRevisionKey;
+const ONE = new Deno.KvU64(1n);
+
+/** The revision of a user's notifications (0 before any write). */
+export async function notificationsRevision(kv: Deno.Kv, userId: number): Promise<bigint> {
+  return (await kv.get<Deno.KvU64>(revisionKey(userId))).value?.value ?? 0n;
+}
+
 const memberKey = (userId: number, id: number, subject: string) => [
   "notifications_members",
   userId,
@@ -198,7 +214,8 @@ export async function createNotifications(
     while (planned.length > 0) {
       const p = planned[0];
       const c = p.existing ? 0 : 1 + (p.check ? 1 : 0);
-      const m = p.existing ? 0 : 1 + 2 * Math.min(p.subjects.length, FIRST_SUBJECTS);
+      // The note, its user's revision and its subjects' keys.
+      const m = p.existing ? 0 : 2 + 2 * Math.min(p.subjects.length, FIRST_SUBJECTS);
       if (batch.length > 0 && (checks + c > MAX_CHECKS || mutations + m > MAX_MUTATIONS)) break;
       batch.push(planned.shift()!);
       checks += c;
@@ -247,6 +264,9 @@ async function writePlans(
       rests.push({ note, subjects: p.subjects.slice(FIRST_SUBJECTS) });
     }
     notes.set(p.index, note);
+  }
+  for (const user of new Set(fresh.map((p) => inputs[p.index].user_id))) {
+    op.sum(revisionKey(user), ONE.value);
   }
   if (fresh.length > 0 && !(await op.commit()).ok) return false;
   for (const p of plans) out[p.index] = p.existing ?? notes.get(p.index)!;
@@ -319,7 +339,8 @@ export async function resolveNotification(
   const cur = await kv.get<Notification>(noteKey(userId, id));
   if (!cur.value) return null;
   const next: Notification = { ...cur.value, status: "resolved" };
-  const op = kv.atomic().check(cur).set(noteKey(userId, id), next);
+  const op = kv.atomic().check(cur).set(noteKey(userId, id), next)
+    .sum(revisionKey(userId), ONE.value);
   if (cur.value.subject_id !== null) {
     op.delete(openKey(userId, cur.value.type, cur.value.subject_id));
   }
@@ -366,4 +387,5 @@ export async function deleteNotificationsOf(kv: Deno.Kv, userId: number): Promis
   for (const family of ["notifications", "notifications_open", "notifications_members"]) {
     for await (const e of kv.list({ prefix: [family, userId] })) await kv.delete(e.key);
   }
+  await kv.atomic().sum(revisionKey(userId), ONE.value).commit();
 }

@@ -9,6 +9,8 @@
  * - `["tenancies_revision", stationId, unitId]` → the unit's revision: written with every
  *   change of its tenancies, so that a change checked against what was read fails when
  *   another one came first
+ * - `["tenancies_all_revision"]` → `Deno.KvU64`: 1 added by every change of any unit's
+ *   tenancies (what a page kept by it is checked against)
  *
  * A unit with no tenancy record whose sensor names a tenant (data from before tenancies) is
  * held by that tenant from the beginning ({@link legacyTenancy}).
@@ -38,6 +40,9 @@ const tenantKey = (t: StoredTenancy): Deno.KvKey => [
   t.unit_id,
   t.from,
 ];
+/** Every unit's tenancies' revision, moved with each unit's (read for pages' ETags). */
+export const TENANCIES_REVISION: Deno.KvKey = ["tenancies_all_revision"];
+
 const revisionKey = (stationId: number, unitId: string): Deno.KvKey => [
   "tenancies_revision",
   stationId,
@@ -135,5 +140,6 @@ export async function writeUnitTenancies(
   }
   for (const t of next) op.set(key(t), t).set(tenantKey(t), null);
   op.set(revisionKey(read.stationId, read.unitId), (read.revision.value ?? 0) + 1);
+  op.sum(TENANCIES_REVISION, 1n);
   return (await op.commit()).ok;
 }

@@ -8,6 +8,7 @@
  *   one small entry per account, so a list page reads full accounts only for its rows
  * - `["user_counts", role]` → `Deno.KvU64`: accounts of each role, summed in the same commit
  *   as each create, role change and delete (a decrement adds 2^64 - 1)
+ * - `["users_revision"]` → `Deno.KvU64`: 1 added by every commit that writes an account
  * - `["users_meta", "indexes"]` → 1 once rows and counts were built for accounts stored
  *   before they existed (see {@link ensureUserIndexes})
  */
@@ -79,11 +80,15 @@ function userRow(u: StoredUser): UserRow {
   };
 }
 
+/** The accounts' revision (a page kept by it is checked with one read). */
+export const USERS_REVISION: Deno.KvKey = ["users_revision"];
+
 /**
  * Adds to `op` the list row and role count changes from `prev` to `next` (an account created,
  * changed or deleted); the record and e-mail keys are the caller's.
  */
 function stageRow(op: Deno.AtomicOperation, prev: StoredUser | null, next: StoredUser | null) {
+  op.sum(USERS_REVISION, 1n);
   if (prev && (!next || next.role !== prev.role)) {
     op.delete(roleKey(prev.role, prev.id));
     op.sum(countKey(prev.role), U64 - 1n);

@@ -13,6 +13,9 @@
  * Which fields a version holds and which stay on the zone (its identity) is
  * `core/zone_fields.ts`: a version's zone is the zone's identity with the version's fields.
  *
+ * - `["zones_revision"]` → `Deno.KvU64`: 1 added by every commit that writes a zone or its
+ *   history
+ *
  * The stations of a zone are not indexed here: they are the stations whose `zone_id` is the
  * zone's id (`db/devices.ts`), derived when asked.
  */
@@ -55,6 +58,8 @@ export type StoredVersion = ZoneVersion & { recorded_at: string };
 type ZoneFields = Omit<StoredZone, "id" | "updated_at">;
 
 const zoneKey = (id: number): Deno.KvKey => ["zones", id];
+/** The zones' revision (a page kept by it is checked with one read). */
+export const ZONES_REVISION: Deno.KvKey = ["zones_revision"];
 
 function historyEntry(zone: Zone | StoredZone, at: string): ZoneHistoryEntry {
   return {
@@ -93,7 +98,8 @@ export async function createZone(
   const op = kv.atomic()
     .check({ key: zoneKey(id), versionstamp: null })
     .set(zoneKey(id), stored)
-    .set(["zone_history", id, seq], record);
+    .set(["zone_history", id, seq], record)
+    .sum(ZONES_REVISION, 1n);
   if (audit) stageAudit(op, { ...audit, object: `zone:${id}` }, null, stored);
   const res = await op.commit();
   if (!res.ok) throw new Error(`zone id ${id} is already taken`);
@@ -136,7 +142,7 @@ export async function updateZone(
     const from = target?.applies_from ?? inForce.applies_from;
     const replaced = versions.find((v) => v.applies_from === from);
     const stored: StoredZone = { ...fields, id, updated_at: at };
-    const op = kv.atomic().check(cur).set(zoneKey(id), stored);
+    const op = kv.atomic().check(cur).set(zoneKey(id), stored).sum(ZONES_REVISION, 1n);
     if (from !== null && !records.some((r) => r.zone)) {
       // A zone from before versions: its prices become the first version.
       op.set(
@@ -258,7 +264,7 @@ export async function deleteZone(
 ): Promise<boolean> {
   const cur = await kv.get<StoredZone>(zoneKey(id));
   if (!cur.value) return false;
-  const op = kv.atomic().check(cur).delete(zoneKey(id));
+  const op = kv.atomic().check(cur).delete(zoneKey(id)).sum(ZONES_REVISION, 1n);
   if (audit) stageAudit(op, audit, cur.value, null);
   for await (const e of kv.list({ prefix: ["zone_history", id] })) op.delete(e.key);
   return (await op.commit()).ok;

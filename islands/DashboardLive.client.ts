@@ -4,6 +4,7 @@
  * shows "Dashboard Error" with what failed, Retry and Refresh until its next success, and
  * resets its figures to zero (spec 000 section 8).
  */
+import { revalidating } from "./revalidate.ts";
 import {
   capacityText,
   type DashboardLiveProps,
@@ -97,9 +98,12 @@ export function mount(root: HTMLElement, { texts: x }: DashboardLiveProps) {
     showFailure,
   );
 
+  // The counts are asked with the ETag of the last ones: unchanged, a 304 and nothing redrawn.
+  const statsOf = revalidating();
   const devices = startPoll(
     async (signal) => {
-      const res = await fetch("/api/devices/stats", { credentials: "same-origin", signal });
+      const res = await statsOf("/api/devices/stats", { signal });
+      if (res === null) return;
       if (!res.ok) throw new FetchFailed(x.fetchDevices.replace("{status}", String(res.status)));
       showStats(await res.json());
     },

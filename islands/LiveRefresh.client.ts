@@ -1,14 +1,17 @@
 /**
- * Browser side of LiveRefresh (plain script): fetches the page again every `seconds` and
- * swaps in its `data-live` parts, through `startPoll` (paused while the tab is hidden). A
- * failed refresh shows the error text with a Retry button; the next success clears it.
+ * Browser side of LiveRefresh (plain script): asks for the page again every `seconds` with the
+ * ETag it has (`If-None-Match`): a 304 leaves the page as it is, a new page has its `data-live`
+ * parts swapped in, through `startPoll` (paused while the tab is hidden). A failed refresh
+ * shows the error text with a Retry button; the next success clears it.
  */
 import type { LiveRefreshProps } from "./LiveRefresh.tsx";
 import { browserEnv, startPoll } from "./poll.ts";
+import { pageEtag, type Revalidate, revalidating } from "./revalidate.ts";
 
-/** Fetches the page again and swaps in its live parts. */
-async function swapLiveParts(signal: AbortSignal): Promise<void> {
-  const res = await fetch(location.href, { credentials: "same-origin", signal });
+/** Asks for the page again and swaps in its live parts when it changed. */
+async function swapLiveParts(get: Revalidate, signal: AbortSignal): Promise<void> {
+  const res = await get(location.href, { signal });
+  if (res === null) return; // unchanged
   if (!res.ok) throw new Error(String(res.status));
   const doc = new DOMParser().parseFromString(await res.text(), "text/html");
   if (signal.aborted) return;
@@ -21,7 +24,9 @@ async function swapLiveParts(signal: AbortSignal): Promise<void> {
 
 /** Starts the refresher; `root` holds the error box while a refresh fails. */
 export function mount(root: HTMLElement, { seconds, errorText, retry }: LiveRefreshProps) {
-  const poll = startPoll(swapLiveParts, { intervalMs: seconds * 1000 }, browserEnv, (error) => {
+  const get = revalidating(pageEtag());
+  const refresh = (signal: AbortSignal) => swapLiveParts(get, signal);
+  const poll = startPoll(refresh, { intervalMs: seconds * 1000 }, browserEnv, (error) => {
     if (!error) return root.replaceChildren();
     if (root.firstChild) return;
     const box = document.createElement("div");

@@ -6,6 +6,7 @@
  * reader's open alerts (issue 30) count in the badge and, when there are any, the panel lists the
  * newest of them above the notifications, each linked to where it is read.
  */
+import { revalidating } from "./revalidate.ts";
 import { badgeText, timeAgo } from "../core/time_ago.ts";
 import type { NotificationBellProps } from "./NotificationBell.tsx";
 import { browserEnv, startPoll } from "./poll.ts";
@@ -85,10 +86,12 @@ export function mount(root: HTMLElement, { unread, alerts, texts }: Notification
   };
   showCount(unread + openAlerts);
 
-  // A failed count is kept as it was: the next poll tries again.
+  // A failed count is kept as it was: the next poll tries again. An unchanged one is a 304.
+  const countOf = revalidating();
   const poll = startPoll(
     async (signal) => {
-      const res = await fetch("/api/notifications/count", { credentials: "same-origin", signal });
+      const res = await countOf("/api/notifications/count", { signal });
+      if (res === null) return; // unchanged since the last count
       if (res.ok) {
         const body = await res.json();
         if (alerts) showAlerts(body.open_alerts ?? 0);

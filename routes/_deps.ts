@@ -36,6 +36,8 @@ export interface AppEnv {
     nonce?: string;
     /** Set once a page guard has remembered this GET as the last route. */
     routeRecorded?: boolean;
+    /** The ETag of this page, when it is a tagged page (`_page_tag.ts`). */
+    pageTag?: string;
   };
 }
 

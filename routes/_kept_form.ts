@@ -20,7 +20,8 @@ import {
 } from "../services/kept_forms.ts";
 
 /** The cookie naming the kept form (httpOnly; only its account's session gets it back). */
-const KEPT_COOKIE = "kept_form";
+/** The cookie naming a form kept for its next page. */
+export const KEPT_COOKIE = "kept_form";
 /** Posts that are not a signed-in page's form. */
 const NOT_A_PAGE_FORM = /^\/(login|register|logout|auth|api|logging|legal)(\/|$)/;
 

@@ -13,6 +13,8 @@ import { ConfirmPage, type ConfirmPageProps } from "../components/users/ConfirmP
 import { homeOf } from "../core/roles.ts";
 import type { Translate } from "../services/platform/i18n.ts";
 import type { User } from "../core/types.ts";
+import { timedSync } from "../services/platform/timing.ts";
+import { keepTaggedPage } from "./_page_tag.ts";
 
 type Status = 200 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
 
@@ -41,27 +43,29 @@ export async function appPage<E extends AppEnv>(
     bellAlertsOf(deps, user),
   ]);
   const kept = await keptFormOf(c as unknown as Context<AppEnv>, deps);
-  const html = renderDocument(
-    <Layout
-      user={user}
-      t={t}
-      path={c.req.path}
-      title={title}
-      unread={unread}
-      alerts={alerts}
-      contact={deps.config.contact}
-    >
-      {kept && <KeptFormNotice t={t} form={kept} />}
-      {body}
-    </Layout>,
-    {
-      title: `${title} · ${t("common.app_name")}`,
-      lang: c.var.lang,
-      manifest: deps.assets.manifest,
-      nonce: c.var.nonce,
-    },
-  );
-  return c.html(html, status);
+  const html = timedSync("render", () =>
+    renderDocument(
+      <Layout
+        user={user}
+        t={t}
+        path={c.req.path}
+        title={title}
+        unread={unread}
+        alerts={alerts}
+        contact={deps.config.contact}
+      >
+        {kept && <KeptFormNotice t={t} form={kept} />}
+        {body}
+      </Layout>,
+      {
+        title: `${title} · ${t("common.app_name")}`,
+        lang: c.var.lang,
+        manifest: deps.assets.manifest,
+        nonce: c.var.nonce,
+      },
+    ));
+  const tagged = keepTaggedPage(c as unknown as Context<AppEnv>, deps, html, status);
+  return c.html(tagged, status);
 }
 
 /** A page frame ({@link appPage}, {@link barePage}): a title and a body in the document. */

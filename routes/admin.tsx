@@ -1,4 +1,6 @@
 /** Admin pages: the dashboard, the system uptime page, and the sections later work fills in. */
+import { answerByTag } from "./_page_tag.ts";
+import { adminDashboardTag } from "../services/page_tags.ts";
 import { adminApiKeyRoutes } from "./admin_api_keys.tsx";
 import { requireAdminFactor } from "./auth_second_factor.tsx";
 import { adminAuditRoutes } from "./admin_audit.tsx";
@@ -68,6 +70,8 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
     const { tab, q, mode } = query;
     const date = query.date ?? clockOf(deps).todayText();
     const list = { ...queryOf(c, listQuerySchema(STATION_SORTS)), q: searchText(q) };
+    const known = await answerByTag(c, deps, () => adminDashboardTag(deps, user));
+    if (known) return known;
     const health = await checkHealth(deps);
     const faults = Object.entries(health.checks).filter(([, r]) => !r.ok).map(([check, r]) => ({
       check,

@@ -5,6 +5,8 @@
  * `admin_access_codes.tsx`. Every form works without JavaScript; the /admin guard is
  * mounted by `routes/admin.tsx`.
  */
+import { answerByTag, untag } from "./_page_tag.ts";
+import { adminUsersTag } from "../services/page_tags.ts";
 import { loaded, loadFailedPage } from "./_load_failed.tsx";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -81,6 +83,8 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
       ? queryOf(c, listQuerySchema(USER_SORTS))
       : queryOf(c, listQuerySchema(CODE_SORTS));
     const q = query.q;
+    const known = await answerByTag(c, deps, () => adminUsersTag(deps, c.var.user));
+    if (known) return known;
     const stats = await userStats(deps).catch((e) => {
       deps.log.log("error", "user stats failed", { error: String(e) });
       return null;
@@ -110,6 +114,8 @@ export function adminUserRoutes(deps: Deps): Hono<UserEnv> {
       deps.log.log("error", "users list failed", { tab, error: String(e) });
       content = { kind: "error" };
     }
+    // A part that failed to load is not kept: the next request tries again.
+    if (stats === null || content.kind === "error") untag(c);
     return appPage(
       c,
       deps,

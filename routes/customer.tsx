@@ -4,6 +4,8 @@
  * their units (`customer_installations.tsx`) and the settings; the billing overview is
  * `customer_billing.tsx`, mounted at `/customer/billing`.
  */
+import { answerByTag } from "./_page_tag.ts";
+import { ownerDashboardTag } from "../services/page_tags.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv, Deps, UserEnv } from "./_deps.ts";
@@ -38,6 +40,8 @@ export function customerRoutes(deps: Deps): Hono<UserEnv> {
     const q = queryOf(c, dashboardQuery);
     const { t, user } = c.var;
     const title = t("layout.nav.dashboard");
+    const known = await answerByTag(c, deps, () => ownerDashboardTag(deps, user));
+    if (known) return known;
     try {
       const data = await ownerDashboard(deps, user, q.chart);
       const rows: InstallationRow[] = data.stations.map(({ station: s, zone }) => ({

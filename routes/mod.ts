@@ -47,11 +47,13 @@ import { Refusal, refusalResponse } from "./_refusal.tsx";
 import { storageRefusal } from "../services/refusal.ts";
 import { createMetrics } from "../services/platform/metrics.ts";
 import { httpMetrics, metricsRoutes } from "./metrics.ts";
+import { serverTiming } from "./_timing.ts";
 
 /** Builds the portal's Hono app from its dependencies. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const metrics = createMetrics(deps);
+  app.use(serverTiming(deps));
   app.use(httpMetrics(metrics));
   app.use(compress());
   app.use(securityHeaders(deps));

@@ -8,6 +8,8 @@
  * `period`) asks for the named invoice of a bill paid this month that is only in the coming
  * global invoice, and comes back to the period with the outcome.
  */
+import { answerByTag } from "./_page_tag.ts";
+import { tenantBillingTag } from "../services/page_tags.ts";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { Deps, UserEnv } from "./_deps.ts";
@@ -51,6 +53,8 @@ export function tenantBillingRoutes(deps: Deps): Hono<UserEnv> {
 
   const page = async (c: Context<UserEnv>, q: BillingQuery, flash: Flash, status = 200) => {
     const user = c.var.user;
+    const known = await answerByTag(c, deps, () => tenantBillingTag(deps, user));
+    if (known) return known;
     const today = clockOf(deps).today();
     const years = [today.year, today.year - 1, today.year - 2];
     // Without a period: the newest unpaid bill's, else the newest bill's (of the asked year).

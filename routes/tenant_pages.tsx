@@ -26,6 +26,8 @@ import { ConsumptionPage } from "../components/tenant/ConsumptionPage.tsx";
 import { UnitView } from "../components/tenant/UnitView.tsx";
 import { PricingError, PricingPage } from "../components/tenant/PricingPage.tsx";
 import { clockOf } from "../services/platform/clock.ts";
+import { answerByTag } from "./_page_tag.ts";
+import { tenantDashboardTag } from "../services/page_tags.ts";
 
 const dashboardQuery = z.object({
   chart: z.enum(DASHBOARD_CHARTS, { error: "validation.invalid" }).default("power"),
@@ -43,6 +45,8 @@ export function tenantPageRoutes(deps: Deps): Hono<UserEnv> {
     const q = queryOf(c, dashboardQuery);
     const t = c.var.t;
     const user = c.var.user;
+    const known = await answerByTag(c, deps, () => tenantDashboardTag(deps, user));
+    if (known) return known;
     let body;
     try {
       const data = await tenantDashboard(deps, user, q.chart);

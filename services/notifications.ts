@@ -21,6 +21,7 @@ import {
   countActive,
   getNotification,
   listNotifications,
+  notificationsRevision,
   resolveNotification,
 } from "../db/notifications.ts";
 import { invalid, notFound } from "./refusal.ts";
@@ -66,9 +67,32 @@ export async function notificationsOf(
   return list.map((n) => renderNotification(n, t, lang));
 }
 
-/** How many active notifications a user has. */
-export function activeCount(deps: Deps, userId: number): Promise<number> {
-  return countActive(deps.kv, userId);
+/** Counts kept per store: a user's count with the revision it was read at. */
+const counts = new WeakMap<Deno.Kv, Map<number, { revision: bigint; count: number }>>();
+/** Users whose count a process keeps (the oldest kept is dropped past it). */
+const COUNTS_KEPT = 10_000;
+
+/**
+ * How many active notifications a user has: counted again only when the user's notifications'
+ * revision moved (one read otherwise, in any process: the revision is in KV).
+ */
+export async function activeCount(deps: Deps, userId: number): Promise<number> {
+  let kept = counts.get(deps.kv);
+  if (!kept) counts.set(deps.kv, kept = new Map());
+  const revision = await notificationsRevision(deps.kv, userId);
+  const hit = kept.get(userId);
+  if (hit && hit.revision === revision) return hit.count;
+  // Read after the revision: a write in between is counted and the next read counts again.
+  const count = await countActive(deps.kv, userId);
+  kept.delete(userId);
+  if (kept.size >= COUNTS_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(userId, { revision, count });
+  return count;
+}
+
+/** The revision of a user's notifications (what the bell and a page's ETag depend on). */
+export function notificationRevision(deps: Deps, userId: number): Promise<bigint> {
+  return notificationsRevision(deps.kv, userId);
 }
 
 /**

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { account, appTest, call, type TestApp, testApp } from "./_helpers.ts";
-import { createNotification, getNotification } from "../db/notifications.ts";
+import { createNotification, getNotification, resolveNotification } from "../db/notifications.ts";
 import type { Notification, NotificationType } from "../core/types.ts";
 import { LOG_CAP, LOG_RATE_PER_MINUTE, loggingRoutes } from "../routes/api/logging.ts";
 import { sessionMiddleware } from "../routes/_session.ts";
@@ -257,3 +257,20 @@ Deno.test("POST /logging rate-limits each address per minute", async () => {
   assert.equal((await postLog(t, entry, "10.4.0.1")).status, 201, "the next minute");
   t.close();
 });
+
+appTest(
+  "the bell's count follows notifications written and resolved by another process",
+  async (t) => {
+    const me = await account(t, "user");
+    const count = async () =>
+      (await (await call(t, "GET", "/api/notifications/count", { token: me.token })).json())
+        .total_count;
+    assert.equal(await count(), 0);
+    // Written straight to the store, as another portal process sharing it would.
+    const a = await notify(t, me.user.id, "bill_created");
+    await notify(t, me.user.id, "payment_received");
+    assert.equal(await count(), 2);
+    await resolveNotification(t.deps.kv, me.user.id, a.id);
+    assert.equal(await count(), 1);
+  },
+);

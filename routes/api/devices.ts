@@ -5,6 +5,8 @@
  * only. A 400 answers `{message, errors}`: the first error as the message, and translated
  * errors by form field.
  */
+import { taggedJson } from "../_page_tag.ts";
+import { deviceStatsTag } from "../../services/page_tags.ts";
 import { acting } from "../_audit.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -85,9 +87,13 @@ export function deviceApiRoutes(deps: Deps): Hono<UserEnv> {
     });
   });
   // The admin's counts come from the counters kept with the writes; others' from their scope.
-  app.get("/stats", async (c) =>
-    c.json(
-      c.var.user.role === "admin" ? await fleetStats(deps) : await deviceStats(deps, c.var.user),
+  app.get("/stats", (c) =>
+    taggedJson(
+      c,
+      deps,
+      () => deviceStatsTag(deps, c.var.user),
+      async () =>
+        c.var.user.role === "admin" ? await fleetStats(deps) : await deviceStats(deps, c.var.user),
     ));
   app.post("/statuses", body(statusesSchema), async (c) => {
     const { deviceIds } = c.req.valid("json");

@@ -7,6 +7,8 @@ import { requireApiRole } from "../_session.ts";
 import { notificationsQuerySchema } from "../../core/schemas.ts";
 import { activeCount, notificationsOf, resolveByHand } from "../../services/notifications.ts";
 import { bellAlertsOf } from "../../services/alerts/mod.ts";
+import { taggedJson } from "../_page_tag.ts";
+import { notificationCountTag } from "../../services/page_tags.ts";
 
 /** Routes under /api/notifications, mounted at that prefix; any signed-in user. */
 export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
@@ -21,12 +23,14 @@ export function notificationApiRoutes(deps: Deps): Hono<UserEnv> {
   });
 
   // `open_alerts` beside the spec's `total_count`: the reader's open alerts in the bell (issue 30).
-  app.get("/count", async (c) => {
-    const [total, alerts] = await Promise.all([
-      activeCount(deps, c.var.user.id),
-      bellAlertsOf(deps, c.var.user),
-    ]);
-    return c.json({ total_count: total, open_alerts: alerts?.count ?? 0 });
+  app.get("/count", (c) => {
+    return taggedJson(c, deps, () => notificationCountTag(deps, c.var.user), async () => {
+      const [total, alerts] = await Promise.all([
+        activeCount(deps, c.var.user.id),
+        bellAlertsOf(deps, c.var.user),
+      ]);
+      return { total_count: total, open_alerts: alerts?.count ?? 0 };
+    });
   });
 
   app.post("/:id/resolve", async (c) => {

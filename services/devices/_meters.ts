@@ -2,6 +2,7 @@
  * What the meter use cases share: the sensor as its readings need it, its meters, the
  * readings of a meter around an instant, and the refusals of a typed counter reading.
  */
+import { readingsWritten } from "../../db/readings_revision.ts";
 import type { Deps } from "../deps.ts";
 import { type MeterPeriod, metersOf } from "../../core/meters.ts";
 import type { ReadingRefusal } from "../../core/meter_inputs.ts";
@@ -31,6 +32,8 @@ export async function writeReadings(deps: ReadingDeps, samples: Sample[]): Promi
     deps.log.log("error", "manual readings not written", { error: String(e) });
     throw unavailable(STORE_UNAVAILABLE);
   }
+  // Pages kept by their meters' newest reading would miss readings of the past.
+  await readingsWritten(deps.kv);
 }
 
 /** A sensor as its readings need it: its id (history) and its serial (its current meter). */

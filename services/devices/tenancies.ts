@@ -9,6 +9,7 @@
  * otherwise the refusal names the finalized bill. A future date is refused, except for the
  * move-in date an admin put on an access code.
  */
+import { readingsWritten } from "../../db/readings_revision.ts";
 import { auditStamp } from "../audit.ts";
 import type { Deps } from "../deps.ts";
 import {
@@ -219,6 +220,8 @@ async function recordHandoverReading(
     values: { total_energy_kwh: kwh },
   }]);
   await deps.telemetry.flush();
+  // Pages kept by their meters' newest reading would miss a reading of the past.
+  await readingsWritten(deps.kv);
 }
 
 /** Sets the sensor's (and its unit's) current tenant. */

@@ -37,12 +37,15 @@ export async function ownerDashboard(
   user: User,
   mode: OwnerChart,
 ): Promise<OwnerDashboard> {
-  const stations = await ownerStations(deps, user);
-  const ids = new Set(stations.map((s) => s.station.id));
-  const meters = (await listDeviceViews(deps, user, { type: "sensor", customer_id: user.id }))
-    .filter((s) => s.parent_id !== null && ids.has(s.parent_id));
-  const ov = await overview(deps, user);
   const series = ({ power: "power", energy: "daily", trend: "monthly" } as const)[mode];
+  // The stations, the figures and the chart's readings at once.
+  const [stations, views, ov] = await Promise.all([
+    ownerStations(deps, user),
+    listDeviceViews(deps, user, { type: "sensor", customer_id: user.id }),
+    overview(deps, user),
+  ]);
+  const ids = new Set(stations.map((s) => s.station.id));
+  const meters = views.filter((s) => s.parent_id !== null && ids.has(s.parent_id));
   const points = await dashboardSeries(deps, meters, series);
   return {
     energy: {

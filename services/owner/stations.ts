@@ -24,11 +24,11 @@ export interface OwnerStation {
 export async function ownerStations(deps: Deps, user: User): Promise<OwnerStation[]> {
   if (user.role !== "customer") return [];
   const views = await listDeviceViews(deps, user, { type: "station", customer_id: user.id });
-  const out: OwnerStation[] = [];
-  for (const station of views) {
-    out.push({ station, zone: (await stationContext(deps, station.id))?.zone ?? null });
-  }
-  return out;
+  // Each station's zone read together, not one station after another.
+  return await Promise.all(views.map(async (station) => ({
+    station,
+    zone: (await stationContext(deps, station.id))?.zone ?? null,
+  })));
 }
 
 /** One of the caller's stations with its sensors; not found when missing or not theirs. */

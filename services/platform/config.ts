@@ -36,6 +36,11 @@ export interface Config {
   /** A development run (`PORTAL_ENV=development` or `--dev`): error pages show the exception. */
   development: boolean;
   /**
+   * Whether responses carry a `Server-Timing` header (KV reads, telemetry queries, render):
+   * `SERVER_TIMING=true`/`false`, else on in development only (`services/platform/timing.ts`).
+   */
+  serverTiming?: boolean;
+  /**
    * The address browsers use to reach the portal (`PUBLIC_URL`), e.g. behind a TLS proxy: its
    * origin is the one sign-in redirects and the CSRF check accept; null uses the request's.
    */
@@ -182,6 +187,9 @@ const envSchema = z.object({
     message: "PORTAL_ENV must be production or development",
   }).optional().default("production"),
   PUBLIC_URL: urlOf("PUBLIC_URL", ["http", "https"]),
+  SERVER_TIMING: z.enum(["true", "false"], {
+    message: "SERVER_TIMING must be true or false",
+  }).optional(),
   TRUST_PROXY: z.string().optional().transform((v, ctx) => {
     if (v === undefined || v.trim() === "") return [];
     const list = v.split(",").map((h) => h.trim()).filter((h) => h !== "");
@@ -341,6 +349,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port: v.PORT,
     hostname: v.HOSTNAME || (development ? "127.0.0.1" : "0.0.0.0"),
     development,
+    serverTiming: v.SERVER_TIMING ? v.SERVER_TIMING === "true" : development,
     publicUrl: v.PUBLIC_URL ? new URL(v.PUBLIC_URL) : null,
     trustProxy: v.TRUST_PROXY,
     admin2faRequired: v.ADMIN_2FA_REQUIRED === "true",

@@ -21,6 +21,7 @@ import {
   telemetryStoreCreatedAt,
 } from "../../db/telemetry_marker.ts";
 import { resolve } from "node:path";
+import { withTimedStores } from "./timing.ts";
 
 export { SchemaTooNew, TelemetryStoreRefused };
 
@@ -81,7 +82,8 @@ export async function openStores(config: Config, log: Logger): Promise<OpenedSto
       telemetry,
       pki,
     };
-    return { deps, close };
+    // With Server-Timing on, every KV read and store query adds to its request's account.
+    return { deps: config.serverTiming ? withTimedStores(deps) : deps, close };
   } catch (e) {
     await close();
     throw e;

@@ -24,11 +24,30 @@ interface SessionMark {
   authTime: number;
 }
 
+/** The HMAC keys of the secrets used so far (importing a key costs more than a signature). */
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** The HS256 key of `secret`, imported once per process. */
+function keyOf(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /** Refresh the token when fewer than this many seconds remain. */
 const REFRESH_WINDOW_SECONDS = 5 * 60;
 
 /** Signs an access token valid for `ttlSeconds` from `nowMs` (of session `mark`, if given). */
-export function issueToken(
+export async function issueToken(
   secret: string,
   user: { id: number; role: Role },
   nowMs: number,
@@ -37,9 +56,9 @@ export function issueToken(
 ): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
   const session = mark ? { ver: mark.ver, auth_time: mark.authTime } : {};
-  return sign(
+  return await sign(
     { sub: user.id, role: user.role, iat, exp: iat + ttlSeconds, ...session },
-    secret,
+    await keyOf(secret),
     "HS256",
   );
 }
@@ -52,7 +71,7 @@ export async function readToken(
 ): Promise<TokenClaims | null> {
   try {
     // Time is checked below against the injected clock, not hono's own Date.now().
-    const claims = await verify(token, secret, {
+    const claims = await verify(token, await keyOf(secret), {
       alg: "HS256",
       exp: false,
       iat: false,
@@ -77,7 +96,7 @@ export function needsRefresh(claims: TokenClaims, nowMs: number): boolean {
  */
 export async function tokenOwner(secret: string, token: string): Promise<number | null> {
   try {
-    const claims = await verify(token, secret, {
+    const claims = await verify(token, await keyOf(secret), {
       alg: "HS256",
       exp: false,
       iat: false,

@@ -21,7 +21,7 @@ import { listHref, listQuerySchema, searchText } from "../core/paging.ts";
 import { queryInput, queryOf } from "./_validate.ts";
 import type { Paging } from "../components/kit/mod.ts";
 import { chart, overview } from "../services/measurements.ts";
-import { checkHealth } from "../services/platform/health.ts";
+import { recentHealth } from "../services/platform/health.ts";
 import type { StationRow } from "../components/devices/StationList.tsx";
 import type { MapStation } from "../components/dashboard/StationMap.tsx";
 import { AdminDashboard, DASHBOARD_TABS } from "../components/dashboard/AdminDashboard.tsx";
@@ -72,7 +72,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
     const list = { ...queryOf(c, listQuerySchema(STATION_SORTS)), q: searchText(q) };
     const known = await answerByTag(c, deps, () => adminDashboardTag(deps, user));
     if (known) return known;
-    const health = await checkHealth(deps);
+    const health = await recentHealth(deps);
     const faults = Object.entries(health.checks).filter(([, r]) => !r.ok).map(([check, r]) => ({
       check,
       message: r.message ?? r.reason ?? "",

@@ -18,6 +18,7 @@ import { type Family, readRevisions } from "../db/revisions.ts";
 import { notificationsRevisionKey } from "../db/notifications.ts";
 import { readStatuses } from "../db/device_status.ts";
 import { fleetDevices } from "./devices/fleet_devices.ts";
+import { recentHealth } from "./platform/health.ts";
 
 /** A part of a page's tag. */
 export type TagPart = string | number | boolean | null | readonly TagPart[];
@@ -140,10 +141,13 @@ export async function adminUsersTag(deps: Deps, user: User): Promise<TagPart[]> 
 
 /**
  * The admin's dashboard shows the whole fleet live: its figures are at most a few seconds old
- * by design (the fleet's online counts and last_seen, 5 s); the page is the same for five
- * seconds unless one of its families moved.
+ * by design (the fleet's online counts and last_seen, 5 s), and the portal's health (the
+ * failing checks of a report at most 5 s old, or newer when `/health` ran); the page is the
+ * same for five seconds unless one of its families or the failing checks changed.
  */
 export async function adminDashboardTag(deps: Deps, user: User): Promise<TagPart[]> {
+  const health = await recentHealth(deps);
+  const failing = Object.entries(health.checks).filter(([, r]) => !r.ok).map(([name]) => name);
   const revs = await revisions(deps, user, [
     "devices",
     "statuses",
@@ -155,7 +159,7 @@ export async function adminDashboardTag(deps: Deps, user: User): Promise<TagPart
     "readings",
     "tenancies",
   ]);
-  return [revs, timeSlot(deps, 5_000)];
+  return [revs, failing, timeSlot(deps, 5_000)];
 }
 
 /** The bell's count: the user's notifications. */

@@ -74,7 +74,22 @@ export async function checkHealth(
     report.checks[c.name] = results[i];
     if (!results[i].ok) report.status = "failing";
   });
+  if (checks === HEALTH_CHECKS) latest.set(deps.kv, { at: performance.now(), report });
   return report;
+}
+
+/** The newest full report of each store (`/health`'s and the dashboard's checks). */
+const latest = new WeakMap<Deno.Kv, { at: number; report: HealthReport }>();
+
+/**
+ * The newest full health report when younger than `maxAgeMs`, else a new one: the admin's
+ * dashboard (and its ETag) shows the portal's health at most this old, and a fault `/health`
+ * found shows on the next view.
+ */
+export async function recentHealth(deps: Deps, maxAgeMs = 5_000): Promise<HealthReport> {
+  const last = latest.get(deps.kv);
+  if (last && performance.now() - last.at < maxAgeMs) return last.report;
+  return await checkHealth(deps);
 }
 
 async function runCheck(deps: Deps, check: HealthCheck, timeoutMs: number): Promise<CheckResult> {

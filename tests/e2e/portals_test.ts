@@ -140,7 +140,7 @@ test("an owner reads their dashboard, an installation with its invoice and a uni
     }
 
     // 2. The installation: cards, units with the phase split, last month's bill, the invoice.
-    await clickAndWait(page, `a[href='/customer/installations/${station}']`);
+    await clickAndWait(page, `main a[href='/customer/installations/${station}']`);
     assert.match(await text(page, "h1"), /Residencial Las Palmas/);
     assert.match(await text(page, "[data-testid=installation-cards]"), /Units\s+2/);
     const units = await page.$$eval(

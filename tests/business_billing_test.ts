@@ -8,6 +8,7 @@ import { call, testsWith } from "./_helpers.ts";
 import { billingWorld, unitBillOf } from "./_billing_world.ts";
 import { at, GOLFO_NORTE_2026 } from "./_business_zone.ts";
 import { runBilling } from "../services/billing/mod.ts";
+import { pdfText } from "./_pdf_text.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
 
 const Q = 900_000;
@@ -118,4 +119,28 @@ test("the tenant's bill card shows kWh per band, the demand and when, and the po
   assert.match(page, /Demanda máxima: 70 kW el 2026-01-04 12:00/);
   assert.match(page, /Capacidad \(66\.2 kW × 401\.78\) = \$26,597\.84 MXN/);
   assert.match(page, /Factor de potencia 85 %: recargo 3\.5 %/);
+});
+
+test("the unit PDF of a business bill names its bands, its demand charges and the zone's band and kW prices", async (w) => {
+  w.t.deps.telemetry.write(january("SIM-A"));
+  await w.t.deps.telemetry.flush();
+  await runBilling(w.t.deps, w.zoneId, "2026-01");
+  const res = await call(w.t, "POST", "/api/reports/generate", {
+    token: w.admin,
+    json: {
+      reportType: "monthly",
+      stationId: w.stationId,
+      unitId: "unit_1",
+      month: "2026-01",
+      language: "es",
+    },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  const text = (await pdfText(new Uint8Array(await res.arrayBuffer()))).lines.join("\n");
+  assert.doesNotMatch(text, /price_table|business_tariff\./);
+  assert.match(text, /Intermedia\s*15,760\.000\s*1\.5867\s*\$25,006\.39 MXN/);
+  assert.match(text, /Demanda, baja tensión y factor de potencia/);
+  assert.match(text, /Precio de capacidad\s*\$401\.78 MXN\/kW/);
+  // No price levels for a zone priced by bands.
+  assert.doesNotMatch(text, /Nivel bajo/);
 });

@@ -113,7 +113,7 @@ function RecoveredBar({ pct, label }: { pct: number; label: string }) {
   const tone = pct >= 100 ? "ok" : pct >= 80 ? "warn" : "low";
   return (
     <span className="cfe-bar" role="img" aria-label={label}>
-      <span className={`cfe-bar-fill cfe-bar-${tone}`} style={{ width: `${width}%` }} />
+      <span className={`cfe-bar-fill cfe-bar-${tone}`} style={{ width: `${width.toFixed(1)}%` }} />
       <span className="cfe-bar-mark" />
     </span>
   );
@@ -130,48 +130,80 @@ export function CfeReconciliation(
   const R = (k: string, x?: Record<string, string | number>) =>
     t(`cfe_bill.reconciliation.${k}`, x);
   const f = formatterOf(t);
-  const mxn = (c: number) => f.money(c, "MXN");
+  // The currency is in the headings' note: MXN alone, so the cells carry the amount only.
+  const mxn = (c: number) => f.money(c, "MXN").replace(/\s*MXN$/, "");
   const rows = [...station.rows].reverse();
   const latest = rows[0];
+  const nowrap = "nowrap";
   const columns: ListColumn<Row>[] = [
-    { label: R("period"), primary: true, cell: (r) => periodLabel(t, r.period) },
-    { label: R("cfe_kwh"), numeric: true, cell: (r) => f.kwh(r.cfe_kwh) },
-    { label: R("billed_kwh"), numeric: true, cell: (r) => f.kwh(r.billed_kwh) },
+    {
+      label: R("period"),
+      primary: true,
+      cell: (r) => (
+        <>
+          {periodLabel(t, r.period)}
+          {r.has_pdf && (
+            <a className="cfe-pdf" href={pdfHref(r.period)} data-testid={`cfe-pdf-${r.period}`}>
+              {R("download_pdf")}
+            </a>
+          )}
+        </>
+      ),
+    },
+    {
+      label: R("cfe_kwh"),
+      numeric: true,
+      className: nowrap,
+      cell: (r) => f.number(r.cfe_kwh, 2),
+    },
+    {
+      label: R("billed_kwh"),
+      numeric: true,
+      className: nowrap,
+      cell: (r) => f.number(r.billed_kwh, 2),
+    },
     {
       label: R("unbilled"),
       numeric: true,
-      cell: (r) =>
-        `${f.kwh(r.unbilled_kwh)}${
-          r.unbilled_pct === null ? "" : ` (${f.percent(r.unbilled_pct, 1)})`
-        }`,
+      cell: (r) => (
+        <>
+          <span className={nowrap}>{f.number(r.unbilled_kwh, 2)}</span>{" "}
+          {r.unbilled_pct !== null && (
+            <span className={nowrap}>{`(${f.percent(r.unbilled_pct, 1)})`}</span>
+          )}
+        </>
+      ),
       cellAttrs: (r) => ({ "data-testid": `unbilled-${r.period}` }),
     },
-    { label: R("cfe_amount"), numeric: true, cell: (r) => mxn(r.cfe_amount) },
-    { label: R("tenants"), numeric: true, cell: (r) => mxn(r.tenants_amount) },
-    { label: R("station_bill"), numeric: true, cell: (r) => mxn(r.station_amount) },
+    { label: R("cfe_amount"), numeric: true, className: nowrap, cell: (r) => mxn(r.cfe_amount) },
+    { label: R("tenants"), numeric: true, className: nowrap, cell: (r) => mxn(r.tenants_amount) },
+    {
+      label: R("station_bill"),
+      numeric: true,
+      className: nowrap,
+      cell: (r) => mxn(r.station_amount),
+    },
     {
       label: R("recovered"),
       cell: (r) => (
-        <span className="cfe-recovered">
-          <RecoveredBar pct={r.recovered_pct} label={f.percent(r.recovered_pct, 1)} />
-          <span className="num">{f.percent(r.recovered_pct, 1)}</span>
+        <span className="cfe-recovered-cell">
+          <span className="cfe-recovered">
+            <RecoveredBar pct={r.recovered_pct} label={f.percent(r.recovered_pct, 1)} />
+            <span className="num cfe-pct">{f.percent(r.recovered_pct, 1)}</span>
+          </span>
+          <small className="muted cfe-net">
+            {R("net_recovered")}:{" "}
+            <span className="cfe-pct">{f.percent(r.net_recovered_pct, 1)}</span>
+          </small>
         </span>
       ),
       cellAttrs: (r) => ({ "data-testid": `recovered-${r.period}` }),
     },
-    { label: R("net_recovered"), numeric: true, cell: (r) => f.percent(r.net_recovered_pct, 1) },
     {
       label: R("balance"),
       numeric: true,
+      className: nowrap,
       cell: (r) => <span className={r.balance < 0 ? "negative" : undefined}>{mxn(r.balance)}</span>,
-    },
-    {
-      label: R("pdf"),
-      actions: true,
-      cell: (r) =>
-        r.has_pdf
-          ? <a className="btn btn-sm btn-ghost" href={pdfHref(r.period)}>{R("download_pdf")}</a>
-          : <span className="muted">{R("no_pdf")}</span>,
     },
   ];
   return (

@@ -197,3 +197,24 @@ test("a recalculated business bill prices the new kWh by band and demand; withou
     /Estimated: energy by band, demand \(no 15-minute data: the period's kWh are split by the hours of each time band and the demand is the average power\)/,
   );
 });
+
+test("the tenant's pricing page shows the band prices and hours, the demand prices and rule, and the power factor rule", async (w) => {
+  const res = await call(w.t, "GET", "/user/pricing", { cookie: `token=${w.tenantTokens[1]}` });
+  assert.equal(res.status, 200);
+  const html = (await res.text()).replaceAll("&#x27;", "'");
+  const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  assert.match(text, /Intermedia \$1\.5867 MXN\/kWh/);
+  assert.match(text, /Punta \$1\.7219 MXN\/kWh/);
+  // Winter weekdays: punta 18:00 to 22:00; summer Saturdays have none.
+  const winter = html.slice(html.indexOf('data-testid="business-hours-winter"'));
+  assert.match(winter, /18:00–22:00 Punta/);
+  const summer = html.slice(
+    html.indexOf('data-testid="business-hours-summer"'),
+    html.indexOf('data-testid="business-hours-winter"'),
+  ).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  assert.match(summer, /Saturday 00:00–07:00 Base 07:00–24:00 Intermedia/);
+  assert.match(text, /Capacity \$401\.78 MXN\/kW/);
+  assert.match(text, /greater of the demand in punta and 70 % of the highest demand/);
+  assert.match(text, /Below a 90 % power factor a surcharge/);
+  assert.doesNotMatch(html, /data-testid="pricing-basic"/);
+});

@@ -460,6 +460,16 @@ const ROUTES: Row[] = [
   },
   {
     method: "GET",
+    route: "/api/customer-billing-overview/cfe-reconciliation",
+    expect: api(["customer"], 200),
+    check: async (res, _a, f) => {
+      for (const s of (await res.json()).stations) {
+        assert.equal(s.station_id, f.dev.station, "a station the owner does not own");
+      }
+    },
+  },
+  {
+    method: "GET",
     route: "/api/customer-billing-overview/detail",
     path: () => "/api/customer-billing-overview/detail?period=2025-01",
     expect: api(["customer"], 200),

@@ -89,6 +89,32 @@ Deno.test("owner: the CFE bill entered with its PDF, read against the tenants' b
     assert.ok(row.includes(amount(station.total_amount)), row);
     assert.ok(row.includes(amount(tenants - station.total_amount - 150_000)), row);
 
+    // The same figures through the API, money in pesos.
+    const api = await (await call(w.t, "GET", "/api/customer-billing-overview/cfe-reconciliation", {
+      token: w.owner!.token,
+    })).json();
+    assert.equal(api.stations.length, 1);
+    assert.deepEqual(
+      { ...api.stations[0].periods[0] },
+      {
+        period: "2026-11",
+        cfe_kwh: 600,
+        cfe_kw: null,
+        cfe_amount: 1500,
+        kwh_source: "entered",
+        has_pdf: true,
+        billed_kwh: 500.5,
+        unbilled_kwh: 99.5,
+        unbilled_pct: 16.58,
+        tenants_amount: tenants / 100,
+        station_amount: station.total_amount / 100,
+        recovered_pct: Math.round(tenants / 150_000 * 10_000) / 100,
+        net_recovered_pct: Math.round((tenants - station.total_amount) / 150_000 * 10_000) / 100,
+        balance: (tenants - station.total_amount - 150_000) / 100,
+        currency: "MXN",
+      },
+    );
+
     // Its PDF, as uploaded.
     const pdf = await call(
       w.t,

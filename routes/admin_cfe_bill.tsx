@@ -41,7 +41,7 @@ function AdminCfeBillPage({ t, station, form, saved }: AdminCfeBillProps) {
         title={t("cfe_bill.admin.title", { station: station.station_name })}
         subtitle={t("cfe_bill.reconciliation.section")}
         back={back}
-        backLabel={t("devices.station_data.back")}
+        backLabel={t("cfe_bill.admin.back")}
       />
       {saved && (
         <p className="alert alert-success" role="status" data-testid="cfe-saved">

@@ -60,7 +60,10 @@ export function businessLines(
   }
   if (b.estimated?.length) {
     const parts = b.estimated.map((p) => B(`estimated_parts.${p}`)).join(", ");
-    out.push({ kind: "business-estimated", text: B("estimated", { parts }) });
+    // No 15-minute detail at all (the demand too): the kWh went by the bands' hours and the
+    // demand is the period's average power; otherwise the measured shares were stretched.
+    const how = b.estimated.includes("demand") ? "estimated_flat" : "estimated";
+    out.push({ kind: "business-estimated", text: B(how, { parts }) });
   }
   return out;
 }

@@ -7,6 +7,20 @@
  * the subtotal, gives 433.68.
  */
 import type { ZoneForm } from "./zone.ts";
+import { GDMTH_DIVISIONS, GDMTH_SOURCE, gdmthForm } from "./cfe_presets_gdmth.ts";
+
+/** The GDMTH presets per division (core/cfe_presets_gdmth.ts), as a tuple of literals. */
+const GDMTH_PRESETS_IDS = [
+  "cfe_gdmth_baja_california",
+  "cfe_gdmth_baja_california_sur",
+  "cfe_gdmth_bajio",
+  "cfe_gdmth_centro_occidente",
+  "cfe_gdmth_golfo_norte",
+  "cfe_gdmth_jalisco",
+  "cfe_gdmth_noroeste",
+  "cfe_gdmth_peninsular",
+  "cfe_gdmth_valle_de_mexico_centro",
+] as const satisfies readonly (keyof typeof GDMTH_DIVISIONS)[];
 
 /** Preset ids, in the order the form offers them. */
 export const CFE_PRESETS = [
@@ -19,6 +33,7 @@ export const CFE_PRESETS = [
   "cfe_1f",
   "cfe_dac",
   "cfe_pdbt",
+  ...GDMTH_PRESETS_IDS,
 ] as const;
 type PresetId = typeof CFE_PRESETS[number];
 
@@ -46,7 +61,8 @@ export type PresetCoverage =
   | "partial"
   | "blocks_only"
   | "fixed_only"
-  | "dac_only";
+  | "dac_only"
+  | "bands_central";
 
 /** A filled zone form: the values, the fields left for the operator, and the note. */
 export interface PresetFill {
@@ -86,7 +102,10 @@ const NON_SUMMER_75_200 = [L(null, 75), L(null, 200), L(null, 0)];
 const UNKNOWN_3 = [L(null, 0), L(null, 0), L(null, 0)];
 
 /** Residential blocks (kWh per month) and prices of the reference, section 3.1 and 3.2. */
-const RESIDENTIAL: Record<Exclude<PresetId, "cfe_dac" | "cfe_pdbt">, Residential> = {
+const RESIDENTIAL: Record<
+  Exclude<PresetId, "cfe_dac" | "cfe_pdbt" | typeof GDMTH_PRESETS_IDS[number]>,
+  Residential
+> = {
   cfe_1: {
     dac: 250,
     summer: null,
@@ -181,6 +200,17 @@ function levels(list: PresetLevel[], field: string, missing: string[]) {
 export function presetFill(id: string, options: PresetOptions = {}): PresetFill {
   const missing: string[] = [];
   const base = { currency: "MXN" as const, tax_percentage: IVA, tariff_preset: id };
+  if (id in GDMTH_DIVISIONS) {
+    // Every price confirmed; the band hours are the Región Central's (the note says so).
+    return {
+      form: gdmthForm(id as keyof typeof GDMTH_DIVISIONS),
+      missing,
+      prices_date: "2026-01",
+      source: GDMTH_SOURCE,
+      coverage: "bands_central",
+      rounding: PRESET_ROUNDING,
+    };
+  }
   if (id === "cfe_dac") {
     const p = DAC_PRICES[options.region ?? "central"];
     const seasonal = p.summer !== p.other;

@@ -314,6 +314,8 @@ export function sensorBodySchema(mode: BodyMode) {
     tenant_id: optionalId(`${DV}tenant_invalid`),
     ip_address: requiredText(`${SE}ip_required`, 45)
       .pipe(z.string().refine(isIpAddress, `${DV}ip_invalid`)),
+    /** On the station's main feed: the building's meter, read for its CFE bill, not billed. */
+    master: z.boolean({ error: "validation.invalid" }).default(false),
   });
   return z.object({
     name: requiredText(`${SE}name_required`, 120, true),

@@ -42,6 +42,8 @@ interface SensorConfig {
   unit_id: string | null;
   tenant_id: number | null;
   ip_address: string;
+  /** On the station's main feed (the building's meter for its CFE bill); never billed. */
+  master?: boolean;
 }
 
 /** A station or a sensor as stored and served (without secrets). */

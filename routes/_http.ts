@@ -50,13 +50,22 @@ export async function readJson(c: Context, limit = MAX_BODY): Promise<unknown | 
  * or not: chunked bodies are counted as they arrive). `undefined` when it cannot be read.
  */
 async function readText(c: Context, limit: number): Promise<string | undefined> {
+  const bytes = await readBytes(c, limit);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+}
+
+/** The body's bytes, read as {@link readText} reads it (throws {@link BodyTooLarge}). */
+export async function readBytes(
+  c: Context,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const body = c.req.raw.body;
   const declared = c.req.header("content-length");
   if (declared !== undefined && Number(declared) > limit) {
     await body?.cancel().catch(() => {});
     throw new BodyTooLarge(limit);
   }
-  if (!body) return "";
+  if (!body) return new Uint8Array();
   if (body.locked || c.req.raw.bodyUsed) return undefined;
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -82,7 +91,7 @@ async function readText(c: Context, limit: number): Promise<string | undefined> 
     all.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 /** A posted form: each name's value, or its values when the name is repeated. */

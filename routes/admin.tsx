@@ -31,6 +31,7 @@ import { adminAccessCodeRoutes } from "./admin_access_codes.tsx";
 import { adminDeviceRoutes } from "./admin_devices.tsx";
 import { adminStationFormRoutes } from "./admin_station_form.tsx";
 import { adminStationDataRoutes } from "./admin_station_data.tsx";
+import { adminCfeBillRoutes } from "./admin_cfe_bill.tsx";
 import { adminSensorFormRoutes } from "./admin_sensor_form.tsx";
 import { adminSensorDataRoutes } from "./admin_sensor_data.tsx";
 import { adminSensorTenancyRoutes } from "./admin_sensor_tenancy.tsx";
@@ -128,6 +129,7 @@ export function adminRoutes(deps: Deps): Hono<UserEnv> {
   app.route("/devices", adminDeviceRoutes(deps));
   app.route("/devices/station", adminStationFormRoutes(deps));
   app.route("/devices/station", adminStationDataRoutes(deps));
+  app.route("/devices/station", adminCfeBillRoutes(deps));
   app.route("/devices/station/:id/sensor", adminSensorFormRoutes(deps));
   app.route("/devices/station/:id/sensor", adminSensorDataRoutes(deps));
   app.route("/devices/station/:id/sensor", adminSensorTenancyRoutes(deps));

@@ -46,6 +46,7 @@ function sensorValues(s: DeviceView): SensorFormValues {
     unit_id: s.config.sensor?.unit_id ?? "",
     tenant_id: s.tenant_id === null ? "" : String(s.tenant_id),
     ip_address: s.config.sensor?.ip_address ?? "",
+    master: s.config.sensor?.master === true,
     mqtt_username: s.config.mqtt?.username ?? "",
   };
 }
@@ -57,6 +58,7 @@ function postedSensor(form: Form): SensorFormValues {
     unit_id: str(form, "unit_id"),
     tenant_id: str(form, "tenant_id"),
     ip_address: str(form, "ip_address"),
+    master: str(form, "master") === "yes",
     mqtt_username: str(form, "mqtt_username"),
   };
 }
@@ -72,7 +74,12 @@ function sensorBody(v: SensorFormValues, password: string) {
         password,
         topic_prefix: sensorTopicPrefix(v.serial_number.trim()),
       },
-      sensor: { unit_id: v.unit_id, tenant_id: v.tenant_id || null, ip_address: v.ip_address },
+      sensor: {
+        unit_id: v.unit_id,
+        tenant_id: v.tenant_id || null,
+        ip_address: v.ip_address,
+        master: v.master,
+      },
     },
   };
 }
@@ -123,6 +130,7 @@ export function adminSensorFormRoutes(deps: Deps): Hono<UserEnv> {
       unit_id: "",
       tenant_id: "",
       ip_address: "",
+      master: false,
       mqtt_username: "",
     });
   });

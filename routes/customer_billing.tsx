@@ -21,7 +21,9 @@ import { pdfResponse } from "./api/reports.ts";
 import { generateReport } from "../services/reports/mod.ts";
 import { INVOICE_LANGUAGES } from "../services/owner/mod.ts";
 import { periodQuerySchema, yearQuerySchema } from "../core/tenant_queries.ts";
-import { isPeriod, parsePeriod } from "../core/periods.ts";
+import { isPeriod, parsePeriod, periodOptions } from "../core/periods.ts";
+import { reconciliations } from "../services/owner/cfe_bills.ts";
+import { cfeBillPdfResponse, type CfeBillPosted, postCfeBill } from "./_cfe_bill.ts";
 import { centsToUnits } from "../core/money.ts";
 import {
   type OwnerOverview,
@@ -33,8 +35,16 @@ import { OwnerBillingPage } from "../components/finances/OwnerBillingPage.tsx";
 import { clockOf } from "../services/platform/clock.ts";
 import { invoiceViews } from "../services/invoices/views.ts";
 
-/** The flag the report download leaves when it failed (shown as the list's alert). */
-const reportErrorQuery = z.object({ report_error: pageText });
+/** The flags the page is sent back with: a failed report download, a CFE bill saved. */
+const reportErrorQuery = z.object({ report_error: pageText, cfe_saved: pageText });
+
+/** The CFE bill PDF's query. */
+const cfePdfQuery = z.object({
+  station: z.coerce.number({ error: "validation.invalid" }).int("validation.invalid").positive(
+    "validation.invalid",
+  ),
+  period: z.string({ error: "validation.required" }).refine(isPeriod, "validation.invalid"),
+});
 
 /** The overview with zero totals in MXN (what the page shows when the figures fail). */
 function zeroOverview(year: number): OwnerOverview {
@@ -77,12 +87,14 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
   const app = new Hono<UserEnv>();
   app.use(requireRole("customer"));
 
-  app.get("/", async (c) => {
-    const q = queryOf(c, yearQuerySchema);
+  /** The page of `year`; with the CFE bill form's values and errors after a refused post. */
+  const page = async (
+    c: Context<UserEnv>,
+    year: number,
+    form: Extract<CfeBillPosted, { ok: false }> | null = null,
+  ) => {
     const today = clockOf(deps).today();
     const years = [today.year, today.year - 1, today.year - 2];
-    const year = q.year ?? today.year;
-    if (!years.includes(year)) throw invalid({ year: "validation.invalid" });
     const user = c.var.user;
     const [overview, bills] = await Promise.all([
       ownerOverview(deps, user, year),
@@ -98,16 +110,67 @@ export function customerBillingRoutes(deps: Deps): Hono<UserEnv> {
       b.customer_bills.map((r: { bill: { id: number } }) => r.bill.id)
     );
     const invoices = await invoiceViews(deps, user, stationBillIds, true);
+    const cfe = await reconciliations(deps, user);
+    const flags = form
+      ? { report_error: undefined, cfe_saved: undefined }
+      : queryOf(c, reportErrorQuery);
+    const cfePeriods = [
+      ...periodOptions(overview.billing_type, today.year, today),
+      ...periodOptions(overview.billing_type, today.year - 1),
+    ];
     return renderPage(c, deps, c.var.t("customer.billing_overview.title"), OwnerBillingPage, {
       overview,
       years,
-      reportError: queryOf(c, reportErrorQuery).report_error === "1",
+      reportError: flags.report_error === "1",
+      cfeSaved: flags.cfe_saved === "1",
       invoices,
       periods: periods.map((period) => ({
         period,
         bills: bills.get(period) ?? { unit_bills: [], customer_bills: [] },
       })),
-    });
+      cfe: cfe.length === 0 ? null : {
+        stations: cfe,
+        form: {
+          action: "/customer/billing/cfe-bill",
+          stations: cfe.map((s) => ({
+            id: s.station_id,
+            name: s.station_name,
+            has_master: s.has_master,
+          })),
+          periods: cfePeriods,
+          values: form?.values ??
+            {
+              station: String(cfe[0].station_id),
+              period: cfePeriods[1] ?? cfePeriods[0],
+              kwh: "",
+              kw: "",
+              amount: "",
+            },
+          errors: form?.errors ?? {},
+          error: form?.error,
+        },
+      },
+    }, form?.status ?? 200);
+  };
+
+  app.get("/", (c) => {
+    const q = queryOf(c, yearQuerySchema);
+    const today = clockOf(deps).today();
+    const year = q.year ?? today.year;
+    if (year < today.year - 2 || year > today.year) throw invalid({ year: "validation.invalid" });
+    return page(c, year);
+  });
+
+  // The building's CFE bill: entered here (with its PDF), its PDF downloaded.
+  app.post("/cfe-bill", async (c) => {
+    const res = await postCfeBill(c, deps, null);
+    if (!res.ok) return page(c, clockOf(deps).today().year, res);
+    const year = parsePeriod(res.period).year;
+    return c.redirect(`/customer/billing?year=${year}&cfe_saved=1#cfe-${res.station}`, 303);
+  });
+  app.get("/cfe-bill.pdf", (c) => {
+    const q = queryOf(c, cfePdfQuery);
+    return cfeBillPdfResponse(c, deps, q.station, q.period);
   });
 
   const exportTable = (what: "units" | "customer") => async (c: Context<UserEnv>) => {

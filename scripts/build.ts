@@ -61,6 +61,7 @@ export const STYLESHEETS = {
     "areas/owner.css",
     "areas/payments.css",
     "areas/finances.css",
+    "areas/cfe-bill.css",
     ...SHARED_STYLES,
     "areas/users.css",
     "frame/contact.css",

@@ -460,6 +460,16 @@ const ROUTES: Row[] = [
   },
   {
     method: "GET",
+    route: "/api/customer-billing-overview/cfe-reconciliation",
+    expect: api(["customer"], 200),
+    check: async (res, _a, f) => {
+      for (const s of (await res.json()).stations) {
+        assert.equal(s.station_id, f.dev.station, "a station the owner does not own");
+      }
+    },
+  },
+  {
+    method: "GET",
     route: "/api/customer-billing-overview/detail",
     path: () => "/api/customer-billing-overview/detail?period=2025-01",
     expect: api(["customer"], 200),
@@ -490,6 +500,21 @@ const ROUTES: Row[] = [
     path: () => `/customer/billing/export/${what}.csv?period=2025-01`,
     expect: page("customer"),
   })),
+  // The building's CFE bill: the owner's own station; entered without a PDF, so none to read.
+  {
+    method: "POST",
+    route: "/customer/billing/cfe-bill",
+    body: (f) => ({
+      form: { station: String(f.dev.station), period: "2025-01", kwh: "100", amount: "50" },
+    }),
+    expect: page("customer", 303, /^\/customer\/billing\?year=2025&cfe_saved=1#cfe-\d+$/),
+  },
+  {
+    method: "GET",
+    route: "/customer/billing/cfe-bill.pdf",
+    path: (f) => `/customer/billing/cfe-bill.pdf?station=${f.dev.station}&period=2025-01`,
+    expect: page("customer", 404),
+  },
   // ---- the tenant's bills (before the rows that delete the fixture's bills) -------------
   {
     method: "GET",
@@ -879,6 +904,20 @@ const ROUTES: Row[] = [
     () => ({ form: pageStationForm("MX-1", "") }),
   ),
   at("GET", "/admin/devices/station/:id/data", (f) => [f.dev.station], page("admin")),
+  at("GET", "/admin/devices/station/:id/cfe-bill", (f) => [f.dev.station], page("admin")),
+  at(
+    "POST",
+    "/admin/devices/station/:id/cfe-bill",
+    (f) => [f.dev.station],
+    page("admin", 303, /^\/admin\/devices\/station\/\d+\/cfe-bill\?done=cfe_bill_saved$/),
+    () => ({ form: { period: "2025-02", kwh: "100", amount: "50" } }),
+  ),
+  {
+    method: "GET",
+    route: "/admin/devices/station/:id/cfe-bill.pdf",
+    path: (f) => `/admin/devices/station/${f.dev.station}/cfe-bill.pdf?period=2025-02`,
+    expect: page("admin", 404),
+  },
   at(
     "POST",
     "/admin/devices/station/:id/delete",

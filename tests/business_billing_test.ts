@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { call, testsWith } from "./_helpers.ts";
 import { billingWorld, unitBillOf } from "./_billing_world.ts";
 import { at, GOLFO_NORTE_2026 } from "./_business_zone.ts";
-import { runBilling } from "../services/billing/mod.ts";
+import { recalculateBill, runBilling } from "../services/billing/mod.ts";
+import { pdfText } from "./_pdf_text.ts";
 import type { Sample } from "../db/telemetry/mod.ts";
 
 const Q = 900_000;
@@ -118,4 +119,102 @@ test("the tenant's bill card shows kWh per band, the demand and when, and the po
   assert.match(page, /Demanda máxima: 70 kW el 2026-01-04 12:00/);
   assert.match(page, /Capacidad \(66\.2 kW × 401\.78\) = \$26,597\.84 MXN/);
   assert.match(page, /Factor de potencia 85 %: recargo 3\.5 %/);
+});
+
+test("the unit PDF of a business bill names its bands, its demand charges and the zone's band and kW prices", async (w) => {
+  w.t.deps.telemetry.write(january("SIM-A"));
+  await w.t.deps.telemetry.flush();
+  await runBilling(w.t.deps, w.zoneId, "2026-01");
+  const res = await call(w.t, "POST", "/api/reports/generate", {
+    token: w.admin,
+    json: {
+      reportType: "monthly",
+      stationId: w.stationId,
+      unitId: "unit_1",
+      month: "2026-01",
+      language: "es",
+    },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  const text = (await pdfText(new Uint8Array(await res.arrayBuffer()))).lines.join("\n");
+  assert.doesNotMatch(text, /price_table|business_tariff\./);
+  assert.match(text, /Intermedia\s*15,760\.000\s*1\.5867\s*\$25,006\.39 MXN/);
+  assert.match(text, /Demanda, baja tensión y factor de potencia/);
+  assert.match(text, /Precio de capacidad\s*\$401\.78 MXN\/kW/);
+  // No price levels for a zone priced by bands.
+  assert.doesNotMatch(text, /Nivel bajo/);
+});
+
+test("a recalculated business bill prices the new kWh by band and demand; without 15-minute data it says what was estimated and how", async (w) => {
+  // Unit 2's meter sent only its counter in January: no 15-minute power at all.
+  const counter: Sample[] = [0, 10, 20, 31].map((d) => ({
+    serial: "SIM-B",
+    ts: at("2026-01-01T00:00") + d * 86_400_000 - (d === 31 ? 60_000 : -60_000),
+    values: { total_energy_kwh: 500 + d * 100 },
+  }));
+  w.t.deps.telemetry.write([...january("SIM-A"), ...counter]);
+  await w.t.deps.telemetry.flush();
+  assert.deepEqual((await runBilling(w.t.deps, w.zoneId, "2026-01")).failures, []);
+  const actor = { id: w.adminUser.id, email: w.adminUser.email };
+  const one = await unitBillOf(w, "2026-01", "unit_1");
+  const r = await recalculateBill(w.t.deps, one.id, "monthly", {
+    reason: "Lectura corregida",
+    method: "manual_input",
+    kwh: 30_000,
+  }, actor);
+  const b = r.calculation_details.business!;
+  assert.equal(r.recalculation_method, "manual_input");
+  assert.equal(r.energy_consumption, 30_000);
+  // 30,000 kWh in the measured shares of 29,774.05 (base 10,247.5, intermedia 15,760).
+  const base = Math.round(30_000 * 10_247.5 / 29_774.05 * 1000) / 1000;
+  const intermedia = Math.round(30_000 * 15_760 / 29_774.05 * 1000) / 1000;
+  assert.equal(b.bands.base.kwh, base);
+  assert.equal(b.bands.intermedia.kwh, intermedia);
+  assert.equal(b.bands.punta.kwh, Math.round((30_000 - base - intermedia) * 1000) / 1000);
+  assert.equal(r.energy_cost, b.bands.base.cost + b.bands.intermedia.cost + b.bands.punta.cost);
+  // The peaks are the meter's, as billed: capacity 66.2 kW × 401.78.
+  assert.deepEqual(b.capacity, { kw: 66.2, price: 401.78, cost: 2_659_784 });
+  assert.equal(b.power_factor?.factor, 85);
+  assert.equal(b.estimated, undefined);
+
+  const two = await unitBillOf(w, "2026-01", "unit_2");
+  const e = await recalculateBill(w.t.deps, two.id, "monthly", {
+    reason: "Sin detalle",
+    method: "manual_input",
+    kwh: 7_440,
+  }, actor);
+  const g = e.calculation_details.business!;
+  assert.deepEqual(g.estimated, ["bands", "demand"]);
+  // No peak known: the demand is January's average power, 7,440 kWh / 744 h = 10 kW.
+  assert.deepEqual(g.demand.max, { kw: 10, at: null, local: null });
+  assert.deepEqual(g.capacity, { kw: 10, price: 401.78, cost: 401_780 });
+  const res = await call(w.t, "GET", "/user/billing?period=2026-01", {
+    cookie: `token=${w.tenantTokens[1]}`,
+  });
+  const page = (await res.text()).replaceAll("&#x27;", "'");
+  assert.match(
+    page,
+    /Estimated: energy by band, demand \(no 15-minute data: the period's kWh are split by the hours of each time band and the demand is the average power\)/,
+  );
+});
+
+test("the tenant's pricing page shows the band prices and hours, the demand prices and rule, and the power factor rule", async (w) => {
+  const res = await call(w.t, "GET", "/user/pricing", { cookie: `token=${w.tenantTokens[1]}` });
+  assert.equal(res.status, 200);
+  const html = (await res.text()).replaceAll("&#x27;", "'");
+  const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  assert.match(text, /Intermedia \$1\.5867 MXN\/kWh/);
+  assert.match(text, /Punta \$1\.7219 MXN\/kWh/);
+  // Winter weekdays: punta 18:00 to 22:00; summer Saturdays have none.
+  const winter = html.slice(html.indexOf('data-testid="business-hours-winter"'));
+  assert.match(winter, /18:00–22:00 Punta/);
+  const summer = html.slice(
+    html.indexOf('data-testid="business-hours-summer"'),
+    html.indexOf('data-testid="business-hours-winter"'),
+  ).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  assert.match(summer, /Saturday 00:00–07:00 Base 07:00–24:00 Intermedia/);
+  assert.match(text, /Capacity \$401\.78 MXN\/kW/);
+  assert.match(text, /greater of the demand in punta and 70 % of the highest demand/);
+  assert.match(text, /Below a 90 % power factor a surcharge/);
+  assert.doesNotMatch(html, /data-testid="pricing-basic"/);
 });

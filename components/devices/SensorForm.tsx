@@ -19,6 +19,8 @@ export interface SensorFormValues {
   /** The tenant's id as a string, "" for none. */
   tenant_id: string;
   ip_address: string;
+  /** On the station's main feed (the building's meter for its CFE bill). */
+  master: boolean;
   mqtt_username: string;
 }
 
@@ -139,6 +141,18 @@ export function SensorForm(
           empty={t("devices.location.no_tenant")}
           options={tenants.map((x) => ({ value: String(x.id), label: `${x.name} · ${x.email}` }))}
         />
+        <label className="field field-wide checkbox-field" htmlFor="master">
+          <input
+            id="master"
+            name="master"
+            type="checkbox"
+            value="yes"
+            defaultChecked={values.master}
+            data-testid="sensor-master"
+          />{" "}
+          {t("cfe_bill.master_meter.label")}
+          <small className="hint">{t("cfe_bill.master_meter.hint")}</small>
+        </label>
       </FormSection>
       <MqttSection
         t={t}

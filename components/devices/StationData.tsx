@@ -115,6 +115,9 @@ export function StationData({ t, station: s, lastSeen, notice, failure }: Statio
           <a className="btn btn-secondary" href={stationLinks(s.id).report}>
             <Icon name="file" /> {D("report")}
           </a>
+          <a className="btn btn-secondary" href={`${base}/cfe-bill`} data-testid="station-cfe-bill">
+            {t("cfe_bill.admin.link")}
+          </a>
           <a className="btn btn-secondary" href={base} data-testid="edit-station">
             {D("edit")}
           </a>

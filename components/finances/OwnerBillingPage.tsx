@@ -17,6 +17,8 @@ import { paymentBadge } from "../payments/format.ts";
 import { LanguageMenu } from "../reports/LanguageMenu.tsx";
 import type { InvoiceView } from "../../services/invoices/views.ts";
 import { InvoiceLine } from "../invoices/InvoiceLine.tsx";
+import type { StationReconciliation } from "../../services/owner/cfe_bills.ts";
+import { CfeBillForm, type CfeBillFormProps, CfeReconciliation } from "../owner/CfeBill.tsx";
 
 /** Props of {@link OwnerBillingPage}: figures in cents. */
 interface OwnerBillingPageProps {
@@ -29,6 +31,13 @@ interface OwnerBillingPageProps {
   reportError?: boolean;
   /** The station bills' invoices, by bill id. */
   invoices?: Map<number, InvoiceView>;
+  /** A CFE bill was just saved. */
+  cfeSaved?: boolean;
+  /** The building's CFE bills against the tenants' (null: the owner has no station). */
+  cfe?: {
+    stations: StationReconciliation[];
+    form: Omit<CfeBillFormProps, "t">;
+  } | null;
 }
 
 /** The link of a bill's PDF report: the unit's, or the station's without `unit`. */
@@ -236,6 +245,7 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
           name="owner-billing"
         />
       </Card>
+      {p.cfe && <CfeSection t={t} cfe={p.cfe} saved={p.cfeSaved} />}
       <form className="card finance-filters" method="get" action="/customer/billing">
         <Picker label={B("year")} name="year" value={o.year} options={p.years} />
         <button type="submit" className="btn">{t("finances.finances_page.refresh")}</button>
@@ -261,6 +271,36 @@ export function OwnerBillingPage(p: OwnerBillingPageProps) {
         />
       ))}
     </>
+  );
+}
+
+/** The building's CFE bills: each station's reconciliation, then the form entering one. */
+function CfeSection(
+  { t, cfe, saved }: {
+    t: Translate;
+    cfe: NonNullable<OwnerBillingPageProps["cfe"]>;
+    saved?: boolean;
+  },
+) {
+  return (
+    <section className="cfe-section" aria-label={t("cfe_bill.reconciliation.section")}>
+      {saved && (
+        <p className="alert alert-success" role="status" data-testid="cfe-saved">
+          {t("cfe_bill.form.saved")}
+        </p>
+      )}
+      {cfe.stations.map((s) => (
+        <div id={`cfe-${s.station_id}`} key={s.station_id}>
+          <CfeReconciliation
+            t={t}
+            station={s}
+            pdfHref={(period) =>
+              `/customer/billing/cfe-bill.pdf?station=${s.station_id}&period=${period}`}
+          />
+        </div>
+      ))}
+      <CfeBillForm t={t} {...cfe.form} />
+    </section>
   );
 }
 

@@ -10,6 +10,8 @@ import { buildTiers, type Season } from "../../core/tariff.ts";
 import { StatusBadge } from "./format.tsx";
 import { formatterOf } from "../../core/format.ts";
 import { Card, Facts, PageHeader } from "../kit/mod.ts";
+import { businessSchedule } from "../../core/business_bill.ts";
+import { BusinessPricing } from "./BusinessPricing.tsx";
 
 type T = (k: string, p?: Record<string, string | number>) => string;
 
@@ -152,6 +154,8 @@ export function PricingPage(
   const z = data.zone;
   const onOff = (b: boolean) => P(b ? "configuration.enabled" : "configuration.disabled");
   const industrial = z.industrial_tariff;
+  // A business zone (issue 34) prices energy by time band instead of levels.
+  const schedule = businessSchedule(z);
   return (
     <>
       {head}
@@ -224,7 +228,9 @@ export function PricingPage(
           )}
         </Card>
       </div>
-      <Prices P={P} z={z} price={price} />
+      {schedule
+        ? <BusinessPricing t={t} z={z} schedule={schedule} price={price} />
+        : <Prices P={P} z={z} price={price} />}
       <Devices t={t} P={P} units={data.units} />
     </>
   );

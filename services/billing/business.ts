@@ -4,7 +4,10 @@
  * factor), from the telemetry store's 15-minute rollups through the unit's meters; and the
  * highest demand of its bills of the 11 periods before (the capacity demand's 12-month max).
  */
-import type { UnitMeters } from "../devices/meter_usage.ts";
+import { type UnitMeters, unitMeters } from "../devices/meter_usage.ts";
+import type { Deps } from "../deps.ts";
+import type { StoredDevice } from "../../core/devices.ts";
+import { getDevices, sensorIdsOf } from "../../db/devices.ts";
 import {
   type BusinessBill,
   businessSchedule,
@@ -106,6 +109,7 @@ export function businessBillOf<B extends PricedBill>(
   part: { from: number; to: number },
   offset: number,
   partBill: B,
+  yearMaxKw = 0,
 ): B | (BusinessBill & Pick<B, "parts">) {
   const schedule = businessSchedule(zone);
   if (!schedule) return partBill;
@@ -124,7 +128,7 @@ export function businessBillOf<B extends PricedBill>(
       part,
       offset,
     ),
-    year_max_kw: 0,
+    year_max_kw: yearMaxKw,
     apparent_kvah: null,
   };
   const bill = computeBusinessBill(zone, filled, period, {
@@ -132,4 +136,51 @@ export function businessBillOf<B extends PricedBill>(
     estimated: filled.estimated,
   });
   return { ...bill, parts: partBill.parts };
+}
+
+/** The meter now bound to a station's unit (not a master meter), or null. */
+async function unitSensor(
+  kv: Deno.Kv,
+  stationId: number,
+  unitId: string,
+): Promise<StoredDevice | null> {
+  const sensors = await getDevices(kv, await sensorIdsOf(kv, stationId));
+  return sensors.find((s) =>
+    s.type === "sensor" && s.config.sensor?.unit_id === unitId && !s.config.sensor.master
+  ) ?? null;
+}
+
+/**
+ * A recalculated bill's business parts (issue 34): the new energy `energyKwh` split by the
+ * meter's 15-minute data of the part, its demand peaks and power factor read again, the
+ * capacity floor over the 12 months before; where the detail is missing, the bands and demand
+ * are estimated from the energy and the bill says so (`business.estimated`). `partBill` itself
+ * when the zone bills by levels.
+ */
+export async function recalculatedBusinessBill<B extends PricedBill>(
+  deps: Pick<Deps, "kv" | "telemetry" | "now">,
+  bill: { station_id: number; unit_id: string },
+  zone: Zone,
+  energyKwh: number,
+  period: Period,
+  part: { from: number; to: number },
+  offset: number,
+  partBill: B,
+): Promise<B | (BusinessBill & Pick<B, "parts">)> {
+  const schedule = businessSchedule(zone);
+  if (!schedule) return partBill;
+  const yearMax = await previousDemand(deps.kv, bill.station_id, bill.unit_id, period);
+  const sensor = await unitSensor(deps.kv, bill.station_id, bill.unit_id);
+  const usage = sensor
+    ? await businessUsage(
+      await unitMeters(deps, sensor),
+      schedule,
+      part,
+      offset,
+      energyKwh,
+      yearMax,
+      deps.now(),
+    )
+    : undefined;
+  return businessBillOf(zone, usage, energyKwh, period.text, part, offset, partBill, yearMax);
 }

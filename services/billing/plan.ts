@@ -28,7 +28,8 @@ export function sensorsByStation(
   const out = new Map<number, Map<string, StoredDevice>>();
   for (const d of devices) {
     const unit = d.config.sensor?.unit_id;
-    if (d.type !== "sensor" || d.parent_id === null || !unit) continue;
+    // A master meter measures the whole building (its CFE bill), not a unit to bill.
+    if (d.type !== "sensor" || d.parent_id === null || !unit || d.config.sensor?.master) continue;
     let units = out.get(d.parent_id);
     if (!units) out.set(d.parent_id, units = new Map());
     units.set(unit, d);

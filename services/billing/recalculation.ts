@@ -49,6 +49,7 @@ import { BILLING_ERRORS } from "./run.ts";
 import { NoticeBatch } from "./notices.ts";
 import { highConsumptionOf, previousUse } from "./dac.ts";
 import { extendedRangeEstimate, historicalAverage } from "./estimation.ts";
+import { recalculatedBusinessBill } from "./business.ts";
 
 /** The recalculation methods of the dialog (core/billing_input.ts validates the request). */
 export { RECALC_METHODS } from "../../core/billing_input.ts";
@@ -153,12 +154,23 @@ export async function recalculateBill(
     const share = part ? (part.to - part.from) / (bounds.to - bounds.from) : 1;
     const billed = req.method === "manual_input" ? energy : round3(energy * share);
     const at = new Date(now).toISOString();
+    // A business zone (issue 34) prices the new energy by its bands, demand and power factor,
+    // read again from the meter's 15-minute data (estimated where it is missing).
     const computed = {
-      ...computePartBill(
-        versions,
+      ...await recalculatedBusinessBill(
+        deps,
+        old,
+        zone,
         billed,
-        { text: period.text, ...bounds, offsetMinutes: clock.offsetMinutes() },
+        period,
         part ?? bounds,
+        clock.offsetMinutes(),
+        computePartBill(
+          versions,
+          billed,
+          { text: period.text, ...bounds, offsetMinutes: clock.offsetMinutes() },
+          part ?? bounds,
+        ),
       ),
       high_consumption: (zone.dac_limit_kwh ?? 0) > 0
         ? highConsumptionOf(

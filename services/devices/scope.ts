@@ -279,6 +279,7 @@ function fullView(ctx: ViewContext, d: StoredDevice): DeviceView {
         unit_id: config.sensor?.unit_id ?? null,
         tenant_id: d.tenant_id,
         ip_address: config.sensor?.ip_address ?? "",
+        ...(config.sensor?.master ? { master: true } : {}),
       },
     },
   };

@@ -56,7 +56,12 @@ function sensorRecord(
         username: input.config.mqtt.username,
         topic_prefix: sensorTopicPrefix(input.serial_number),
       },
-      sensor: { unit_id: unitId, tenant_id: tenant, ip_address: input.config.sensor.ip_address },
+      sensor: {
+        unit_id: unitId,
+        tenant_id: tenant,
+        ip_address: input.config.sensor.ip_address,
+        ...(input.config.sensor.master ? { master: true } : {}),
+      },
     },
     created_at: prev?.created_at ?? now,
     updated_at: now,

@@ -14,6 +14,8 @@ import type { Translate } from "../../platform/i18n.ts";
 import { factLines } from "../../../core/reports.ts";
 import { formatter } from "../../../core/format.ts";
 import { openReport } from "./report_head.ts";
+import { BANDS } from "../../../core/tou.ts";
+import type { BusinessZoneFields } from "../../../core/zone_business.ts";
 
 /** What {@link renderUnitPdf} draws. */
 interface UnitPdfInput {
@@ -25,7 +27,51 @@ interface UnitPdfInput {
   tenant: string | null;
   bill: StoredUnitBill;
   /** The zone the bill was priced with (snapshot), or null. */
-  zone: Zone | null;
+  zone: (Zone & BusinessZoneFields) | null;
+}
+
+/** A tier's level worded: a time band (a business bill's) or a price level. */
+function levelName(t: Translate, level: string): string {
+  return (BANDS as readonly string[]).includes(level)
+    ? t(`business_tariff.bill.bands.${level}`)
+    : t(`reports.unit_report.price_table.${level}`);
+}
+
+type Writer = Awaited<ReturnType<typeof openReport>>["w"];
+
+/** A business zone's prices: each band's $/kWh, distribution and capacity $/kW. */
+function businessPrices(
+  w: Writer,
+  t: Translate,
+  lang: Language,
+  zone: Zone & BusinessZoneFields,
+  P: (k: string, p?: Record<string, string | number>) => string,
+) {
+  const f = formatter(lang);
+  const band = {
+    base: zone.price_base,
+    intermedia: zone.price_intermedia,
+    punta: zone.price_punta,
+  };
+  w.table(
+    [
+      { header: t("business_tariff.bill.band"), width: 6 },
+      { header: P("price"), width: 4, align: "right" },
+    ],
+    BANDS.map((b) => [levelName(t, b), band[b] === undefined ? "-" : f.number(band[b], 4)]),
+  );
+  if (zone.distribution_enabled) {
+    w.line(
+      t("business_tariff.bill.distribution_price"),
+      `${f.price(zone.distribution_price, zone.currency)}/kW`,
+    );
+  }
+  if (zone.capacity_enabled) {
+    w.line(
+      t("business_tariff.bill.capacity_price"),
+      `${f.price(zone.capacity_price, zone.currency)}/kW`,
+    );
+  }
 }
 
 /** Draws the unit report; the PDF bytes. */
@@ -47,7 +93,7 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
         { header: P("cost"), width: 3, align: "right" },
       ],
       details.tiers.map((tier) => [
-        tier.level ? t(`reports.unit_report.price_table.${tier.level}`) : tier.description,
+        tier.level ? levelName(t, tier.level) : tier.description,
         formatter(lang).number(tier.kwh, 3),
         formatter(lang).number(tier.price, 4),
         money(tier.tier_cost),
@@ -59,7 +105,11 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
   const taxBase = bill.base_tariff + bill.energy_cost + bill.compensation_cost;
   w.line(P("base_tariff"), money(bill.base_tariff));
   w.line(P("energy_cost"), money(bill.energy_cost));
-  w.line(P("compensation"), money(bill.compensation_cost));
+  // A business bill's "compensation" is its demand, low-tension and power factor charges.
+  w.line(
+    details.business ? t("business_tariff.bill.demand_charges") : P("compensation"),
+    money(bill.compensation_cost),
+  );
   w.line(P("tax_base"), money(taxBase));
   w.line(
     zone ? P("tax_rate", { rate: formatter(lang).number(zone.tax_percentage, 1) }) : P("tax"),
@@ -97,7 +147,12 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
     w.line(P("pricing_mode"), t(`reports.pdf.modes.${pricingMode(zone)}`));
     w.line(P("base_tariff"), formatter(lang).price(zone.base_tariff, zone.currency));
     w.line(P("tax"), `${formatter(lang).number(zone.tax_percentage, 1)} %`);
-    const seasons = zone.seasonal_tariff ? (["winter", "summer"] as const) : [null];
+    const seasons = details.business
+      ? []
+      : zone.seasonal_tariff
+      ? (["winter", "summer"] as const)
+      : [null];
+    if (details.business) businessPrices(w, t, lang, zone, P);
     for (const s of seasons) {
       const tiers = buildTiers(zone, s);
       w.table(

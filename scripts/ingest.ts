@@ -24,6 +24,7 @@ import type { ClientTls } from "../services/platform/mqtt_connect.ts";
 import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
 import { scriptConfig } from "./_deps.ts";
 import { openStores } from "../services/platform/stores.ts";
+import { startTelemetryPrune } from "../services/platform/telemetry_prune.ts";
 
 /** The real dependencies of ingest, and how to close them. */
 interface IngestWiring extends RunIngestDeps {
@@ -40,6 +41,8 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
   const opened = await openStores(config, log);
   const { deps } = opened;
   const status = createStatusService(deps);
+  // Ingest writes the telemetry store, so it prunes it too (one writer at a time).
+  const prune = startTelemetryPrune(deps);
   return {
     directory: createDeviceDirectory(deps),
     status,
@@ -48,6 +51,7 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
     kv: deps.kv,
     tls: config.mqtt.url && isTlsUrl(config.mqtt.url) ? await portalTls(deps) : undefined,
     async close() {
+      await prune.stop();
       await status.close();
       await opened.close();
     },

@@ -7,8 +7,9 @@
  * one portal and one ingest process are killed with SIGKILL mid-run and started again.
  *
  * In the end: every reading the broker acknowledged is in the store, once; the API answered
- * every request through the proxy; the overdue bill got its late fee and its notice once, the
- * paid bill was paid once (webhook through the proxy); no mail was sent twice.
+ * every request through the proxy; the overdue sweep and reconciliation ran once on their
+ * schedules, the overdue bill got its late fee and its notice once, the paid bill was paid once
+ * (webhook through the proxy); no mail was sent twice.
  */
 import assert from "node:assert/strict";
 import { billingWorld } from "./_billing_world.ts";
@@ -23,6 +24,7 @@ import { listUnitBillsOfTenant, type StoredUnitBill } from "../db/bills.ts";
 import { listNotifications } from "../db/notifications.ts";
 import { readIngestHealth } from "../db/ingest_health.ts";
 import { openKv } from "../db/kv.ts";
+import { nextRunAt } from "../db/leases.ts";
 import { periodBounds, runBilling } from "../services/billing/mod.ts";
 import { startOpenpaySandbox } from "../services/payments/mod.ts";
 import { parsePeriod } from "../core/periods.ts";
@@ -57,6 +59,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
 }, async () => {
+  const began = Date.now();
   const dir = await Deno.makeTempDir({ prefix: "topology-" });
   const broker = await startMosquitto();
   const mail = await receiver();
@@ -292,6 +295,12 @@ Deno.test({
     assert.equal(await notices(0, "payment_overdue", overdueBill.id), 1);
     assert.equal(await notices(1, "payment_received", payable.id), 1);
     assert.equal((await billNow(payable.id)).payment_status, "paid");
+    // Each job's schedule moved once: one due run of the sweep (hourly) and of reconciliation
+    // (five minutes) in the whole topology; a takeover's start-up run moves no schedule.
+    for (const [job, everyMs] of [["overdue_sweep", H], ["payments_reconcile", 300_000]] as const) {
+      const due = await nextRunAt(kv, job);
+      assert.ok(due !== null && due >= began + everyMs && due <= Date.now() + everyMs, job);
+    }
     // No message went out twice (the outbox's deliveries are claimed once, whoever runs them).
     await waitFor(() => mail.mails.length > 0, "the notices' mails", 30_000);
     await new Promise((r) => setTimeout(r, 2_000));

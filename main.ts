@@ -35,6 +35,7 @@ import {
   startMessageWorker,
 } from "./services/messages/mod.ts";
 import { startBackupSchedule } from "./services/platform/backup_schedule.ts";
+import { startTelemetryPrune } from "./services/platform/telemetry_prune.ts";
 
 /** How long a shutdown may take after SIGINT or SIGTERM before the process exits regardless. */
 const SHUTDOWN_DEADLINE_MS = 8_000;
@@ -59,7 +60,9 @@ async function main() {
   const log = createLogger(config.logLevel);
   let stores;
   try {
-    stores = await openStores(config, log);
+    // With ingest apart (INGEST=off), the ingest process writes the SQLite telemetry file and
+    // this portal only reads it (several portals may); QuestDB is read and written by all.
+    stores = await openStores(config, log, { readTelemetryOnly: !config.mqtt.ingest });
   } catch (e) {
     if (
       e instanceof CertificateAuthorityError || e instanceof TelemetryStoreRefused ||
@@ -85,7 +88,6 @@ async function main() {
   if (localFacturapi) {
     stores.deps.config = config = { ...config, facturapi: localFacturapi.settings };
   }
-  const { telemetry } = stores.deps;
   // Messages leave through the outbox's worker: SMTP, or .eml files in the outbox folder.
   const mailer = createMailSender(messageSettings);
   const whatsapp = messageSettings.whatsapp ? createWhatsAppSender(messageSettings.whatsapp) : null;
@@ -139,11 +141,9 @@ async function main() {
   }
   const meters = demo ? await startDemoMeters(deps, mqtt.url, demo.meters) : null;
   if (meters) out(`  ${demo!.meters.length} simulated meters publish every 10 s`);
-  const prune = setInterval(() => {
-    telemetry.prune(Date.now()).catch((e) =>
-      log.log("error", "telemetry prune failed", { error: String(e) })
-    );
-  }, 6 * 3_600_000);
+  // Raw readings past the retention are pruned by a process that writes them (this one with
+  // ingest, else the ingest process), in one such process at a time.
+  const prune = config.mqtt.ingest ? startTelemetryPrune(deps) : null;
   // Unpaid bills past their due date become overdue (late fee once, tenant told): at start-up,
   // then hourly, in the one process holding the sweep's lease.
   const sweep = startOverdueSweep(deps);
@@ -214,7 +214,7 @@ async function main() {
       new Promise((resolve) => Deno.unrefTimer(setTimeout(resolve, REQUEST_GRACE_MS)))
     ),
   ]);
-  clearInterval(prune);
+  await prune?.stop();
   await backups.stop();
   await sweep.stop();
   await reconcile.stop();

@@ -4,10 +4,15 @@
  * Key layout: `["seq", collection]` holds the last id handed out for a collection;
  * `["health_probe"]` the instant of the latest health check (see `probeKv`).
  */
+import { retryWhenBusy } from "./kv_busy.ts";
 
-/** Opens the KV store at `path` (a file, `:memory:`, or a KV Connect URL). */
-export function openKv(path: string): Promise<Deno.Kv> {
-  return Deno.openKv(path);
+/**
+ * Opens the KV store at `path` (a file, `:memory:`, or a KV Connect URL); a file may be shared
+ * by several processes (`retryWhenBusy`).
+ */
+export async function openKv(path: string): Promise<Deno.Kv> {
+  const kv = await Deno.openKv(path);
+  return path === ":memory:" || /^https?:\/\//.test(path) ? kv : retryWhenBusy(kv);
 }
 
 /** Hands out the next integer id of `collection`, safely under concurrent callers. */

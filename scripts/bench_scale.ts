@@ -13,7 +13,8 @@
  * - GET /api/devices?type=sensor, every meter in one answer, median of 5 (target under 500 ms
  *   at 20,000; the first answer after a device write reads every device again);
  * - requests per second of /admin/users and of a tenant page at 32 connections, beside a Hono
- *   hello-world measured in the same run.
+ *   hello-world measured in the same run; and of two portals (replicas, `INGEST=off`) on the same
+ *   folder behind a round-robin proxy, beside one portal behind that proxy (scripts/_bench_pair.ts).
  *
  * Options: `--sizes 20,10000`, `--seconds N` (per wrk run, default 10: shorter runs leave p95
  * to a handful of requests), `--keep DIR` (seed into DIR/<size> and keep it; a folder already
@@ -29,6 +30,7 @@ import { createZone } from "../db/zones.ts";
 import { writeStationsBills } from "../db/bills_run.ts";
 import { defaultZone } from "../core/zone.ts";
 import { hashPassword } from "../services/platform/passwords.ts";
+import { type PairRps, pairRps } from "./_bench_pair.ts";
 
 const ADMIN = { email: "admin@scale.mx", password: "scale-bench-admin-1" };
 const TENANT = { email: "t1@scale.mx", password: "scale-bench-tenant-1" };
@@ -201,6 +203,8 @@ interface SizeResult {
   pages: Record<string, { p50_ms: number; p95_ms: number; bytes: number }>;
   api_sensors: { ms: number; count: number };
   rps: Record<string, number>;
+  /** The same pages through a round-robin proxy: one portal behind it, and two. */
+  proxied: PairRps;
 }
 
 const PAGES = (zoneId: number) => [
@@ -252,7 +256,14 @@ async function measureSize(
     const rps: Record<string, number> = {};
     rps["/admin/users"] = (await wrk(portal.url + "/admin/users", admin, 32, seconds, script)).rps;
     rps["/user (tenant)"] = (await wrk(portal.url + "/user", tenant, 32, seconds, script)).rps;
-    return { stations: n, seed_s: seedS, pages, api_sensors: apiSensors, rps };
+    await portal.close();
+    portal = null;
+    const proxied = await pairRps(
+      dataDir,
+      [{ path: "/admin/users", cookie: admin }, { path: "/user", cookie: tenant }],
+      async (url, cookie) => (await wrk(url, cookie, 32, seconds, script)).rps,
+    );
+    return { stations: n, seed_s: seedS, pages, api_sensors: apiSensors, rps, proxied };
   } finally {
     await portal?.close();
     if (!keep) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -325,6 +336,12 @@ if (import.meta.main) {
         `req/s @${r.stations} (32 connections): ${
           Object.entries(r.rps).map(([k, v]) => `${k} ${v}`).join(", ")
         }; hello-world ${helloRps}`,
+      );
+      const { one, pair } = r.proxied;
+      out(
+        `req/s @${r.stations} (32 connections) through a round-robin proxy, one portal | two: ${
+          Object.keys(one).map((k) => `${k} ${one[k]} | ${pair[k]}`).join(", ")
+        }`,
       );
     }
     const targeted = Object.keys(small.pages).slice(0, TARGET_PAGES);

@@ -26,6 +26,7 @@ import { runIngest, type RunIngestDeps } from "../ingest/run.ts";
 import { scriptConfig } from "./_deps.ts";
 import { openStores } from "../services/platform/stores.ts";
 import { readyEvaluator } from "../services/alerts/mod.ts";
+import { startTelemetryPrune } from "../services/platform/telemetry_prune.ts";
 
 /** The real dependencies of ingest, and how to close them. */
 interface IngestWiring extends RunIngestDeps {
@@ -44,6 +45,8 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
   const status = createStatusService(deps);
   // The reading alert rules, as the portal's own ingest judges them (rules read from the same KV).
   const alerts = await readyEvaluator(deps);
+  // Ingest writes the telemetry store, so it prunes it too (one writer at a time).
+  const prune = startTelemetryPrune(deps);
   return {
     directory: createDeviceDirectory(deps),
     status,
@@ -55,6 +58,7 @@ async function openIngestDeps(config: Config, log: Logger): Promise<IngestWiring
     tls: config.mqtt.url && isTlsUrl(config.mqtt.url) ? await portalTls(deps) : undefined,
     async close() {
       await alerts.stop();
+      await prune.stop();
       await status.close();
       await opened.close();
     },

@@ -15,6 +15,7 @@ import { localDate } from "../core/local_time.ts";
 import type { StoredUser } from "../db/users.ts";
 import { createZone } from "../db/zones.ts";
 import { listUnitBills, type StoredUnitBill } from "../db/bills.ts";
+import type { TelemetryStore } from "../db/telemetry/mod.ts";
 import { issueToken } from "../services/platform/tokens.ts";
 import { periodBounds, recalculateBill, recordPayment } from "../services/billing/mod.ts";
 
@@ -58,6 +59,8 @@ export interface BillingWorldOptions {
   tenants?: Partial<StoredUser>[];
   /** The store to build on (a KV file another app instance also opens): in memory unless given. */
   kv?: Deno.Kv;
+  /** The telemetry store to build on (a file other processes also open): in memory unless given. */
+  telemetry?: TelemetryStore;
 }
 
 /** A unit of {@link addStation}: its id and name, its meter's serial and its tenant. */
@@ -147,7 +150,10 @@ export function tieredZone(...parts: Record<string, unknown>[]): Zone & Record<s
 export async function billingWorld(options: BillingWorldOptions = {}): Promise<BillingWorld> {
   const start = options.now;
   const clock = { now: start ?? Date.now() };
-  const store = options.kv ? { kv: options.kv } : {};
+  const store = {
+    ...(options.kv ? { kv: options.kv } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+  };
   const t = start === undefined
     ? await testApp(store)
     : await testApp({ ...store, now: () => clock.now });

@@ -14,6 +14,11 @@ interface TelemetryConfig {
   sqlitePath: string;
   /** Days of raw samples the SQLite store keeps (default 35); QuestDB keeps everything. */
   rawRetentionDays?: number;
+  /**
+   * Only read the SQLite file, which another process (ingest) writes: no merges, no pruning,
+   * writes refused (see `openSqliteStore`). QuestDB is read and written by every process.
+   */
+  readOnly?: boolean;
   /** Receives errors of background writes (size- or timer-triggered flushes). */
   onError?: (error: unknown) => void;
 }
@@ -29,7 +34,8 @@ export async function openTelemetry(config: TelemetryConfig): Promise<TelemetryS
   return openSqliteStore(config.sqlitePath, {
     rawRetentionDays: config.rawRetentionDays,
     batchSize: 50_000,
-    worker: config.sqlitePath !== ":memory:",
+    worker: !config.readOnly && config.sqlitePath !== ":memory:",
+    readOnly: config.readOnly,
     onError,
   });
 }

@@ -18,15 +18,22 @@
  * checking and packing samples stays on the caller's thread; reads use the caller's own
  * connection either way.
  *
+ * With `readOnly: true` the store only reads a file another process writes (a portal beside
+ * the ingest process): its one connection is opened read-only (a WAL reader, never blocking
+ * the writer nor blocked by it), it never merges, prunes or probes by writing, and `write()`
+ * and `prune()` are refused. It answers what the file holds: the writer's samples once that
+ * writer merged them (its queue's interval plus its merge interval, about two seconds with
+ * the defaults), exactly as the writer's own queries see them.
+ *
  * Meaning of the queries (shared with the QuestDB store): ranges are [from, to) in epoch
  * ms; `series` and `counterSeries` answer whole UTC buckets that overlap the range (a
  * bucket starting before `from` counts whole) and leave out buckets without data;
  * `counterDelta` applies the rule of core/energy.ts exactly where raw rows are kept, and
  * at 15-minute resolution where they were pruned.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
 import { type KeyRead, QueuedStore, type StoreQueueOptions } from "./_queue.ts";
 import type { NormSample } from "./_samples.ts";
 import { WorkerWriter } from "./_sqlite_offload.ts";
@@ -34,7 +41,16 @@ import { openDatabase, Statements } from "./_sqlite_schema.ts";
 import { readCounterSeries, readCounterUsage, readSeries } from "./_sqlite_read.ts";
 import { SqliteWriter } from "./_sqlite_write.ts";
 import { checkFileIdentity, fileIdentity, verifyDatabaseFile } from "./_sqlite_file.ts";
-import type { Aggregate, Bucket, CounterUsage, Point, Sample, TelemetryStore } from "./mod.ts";
+import {
+  type Aggregate,
+  type Bucket,
+  type CounterUsage,
+  type Point,
+  type Sample,
+  type TelemetryStore,
+  TelemetryStoreRefused,
+  TelemetryUnavailableError,
+} from "./mod.ts";
 
 /** Options of the SQLite store. */
 export interface SqliteStoreOptions extends StoreQueueOptions {
@@ -44,6 +60,8 @@ export interface SqliteStoreOptions extends StoreQueueOptions {
   worker?: boolean;
   /** Journaled samples that trigger a merge right away (default 50,000). */
   mergeSize?: number;
+  /** Only read a database file another process writes (see above; default false). */
+  readOnly?: boolean;
 }
 
 /** The writing side: inline (SqliteWriter) or in a worker (WorkerWriter). */
@@ -73,20 +91,19 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       `openSqliteStore() needs a file path or ":memory:", got ${JSON.stringify(path)}`,
     );
   }
-  if (options.worker && path === ":memory:") {
-    throw new TypeError("a writer worker needs a database file, not :memory:");
+  if ((options.worker || options.readOnly) && path === ":memory:") {
+    throw new TypeError("a writer worker or a reader needs a database file, not :memory:");
   }
   const file = path !== ":memory:";
-  if (file) {
-    mkdirSync(dirname(path), { recursive: true });
-    verifyDatabaseFile(path);
-  }
-  const db = openDatabase(path);
+  if (file && !options.readOnly) mkdirSync(dirname(path), { recursive: true });
+  if (file) verifyDatabaseFile(path);
+  const db = options.readOnly ? openReader(path) : openDatabase(path);
   const identity = file ? fileIdentity(path) : "";
   const checkFile = file ? () => checkFileIdentity(path, identity) : () => {};
   const st = new Statements(db);
   let writer: Writer;
-  if (options.worker) writer = new WorkerWriter(path, identity);
+  if (options.readOnly) writer = READ_ONLY;
+  else if (options.worker) writer = new WorkerWriter(path, identity);
   else {
     const inline = new SqliteWriter(db, st, checkFile);
     writer = {
@@ -98,6 +115,45 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     };
   }
   return new SqliteStore(db, st, writer, retentionDays * DAY_MS, checkFile, options);
+}
+
+/** What a reader answers when asked to write. */
+function refused(): never {
+  throw new TelemetryUnavailableError(
+    "this process only reads the telemetry store: the process that owns it (ingest) writes",
+  );
+}
+
+/** The writing side of a reader: every write refused, nothing to close. */
+const READ_ONLY: Writer = {
+  write: refused,
+  merge: refused,
+  prune: refused,
+  probe: () => {},
+  close: () => {},
+};
+
+/**
+ * A read-only connection to a telemetry file the writer made (refused when there is none
+ * yet: the reader does not create it).
+ */
+function openReader(path: string): DatabaseSync {
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch (e) {
+    if ((e as { code?: string }).code !== "ENOENT") throw e;
+  }
+  if (size === 0) {
+    throw new TelemetryStoreRefused(
+      `There is no telemetry store at ${path} yet. A portal with INGEST=off only reads it; ` +
+        "the ingest process (`deno task ingest`) creates it when it starts: start it first.",
+    );
+  }
+  const db = new DatabaseSync(path, { readOnly: true });
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA cache_size = -8192");
+  return db;
 }
 
 class SqliteStore extends QueuedStore implements TelemetryStore {
@@ -115,6 +171,7 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
   #merging: Promise<void> = Promise.resolve();
   /** The merge of a journal found at opening, which queries wait for. */
   readonly #opened: Promise<void> = Promise.resolve();
+  readonly #readOnly: boolean;
   protected readonly backend = "sqlite";
 
   constructor(
@@ -132,7 +189,8 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     this.#mergeSize = options.mergeSize ?? 50_000;
     this.#mergeIntervalMs = options.flushIntervalMs ?? 1_000;
     this.#onError = options.onError;
-    if ((st.journalEnd.get() as { seq: number | null }).seq !== null) {
+    this.#readOnly = options.readOnly === true;
+    if (!this.#readOnly && (st.journalEnd.get() as { seq: number | null }).seq !== null) {
       // A stopped process's journal; if merging fails, queries go on without it.
       this.#opened = this.#merge().catch((err) => this.#onError?.(err));
     }
@@ -151,6 +209,12 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     }
   }
 
+  /** Queues samples; a reader refuses them at once ({@link TelemetryUnavailableError}). */
+  override write(samples: Sample[]): void {
+    if (this.#readOnly) refused();
+    super.write(samples);
+  }
+
   /** Writes everything queued durably; queries may see it only after `flush()`. */
   sync(): Promise<void> {
     return super.flush();
@@ -158,7 +222,7 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
 
   override async flush(): Promise<void> {
     await super.flush();
-    await this.#merge();
+    if (!this.#readOnly) await this.#merge();
   }
 
   /** Merges the journal after any merge under way; a failed merge leaves it for the next. */
@@ -209,7 +273,7 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
 
   protected override async release(): Promise<void> {
     try {
-      await this.#merge();
+      if (!this.#readOnly) await this.#merge();
     } finally {
       try {
         await this.#writer.close();

@@ -308,6 +308,9 @@ const envSchema = z.object({
   }).optional().default("info"),
 });
 
+/** The environment variables `loadConfig` reads (a deployment's files are checked against them). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** Thrown when the environment holds bad values; the message lists each of them. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -31,6 +31,15 @@ interface OpenedStores {
   close(): Promise<void>;
 }
 
+/** How a process uses the stores. */
+interface StoresOptions {
+  /**
+   * Only read the SQLite telemetry file (a portal beside the ingest process, which writes it):
+   * refused when the file is not there yet; no effect with QuestDB.
+   */
+  readTelemetryOnly?: boolean;
+}
+
 /**
  * Opens the stores of `config` (creating its data directory, 0700, its files 0600) and builds the services'
  * dependencies; throws `CertificateAuthorityError` before anything is opened when the
@@ -38,7 +47,11 @@ interface OpenedStores {
  * the telemetry store's file is damaged, or missing while KV records that it existed, and
  * `SchemaTooNew` when a newer release wrote the data.
  */
-export async function openStores(config: Config, log: Logger): Promise<OpenedStores> {
+export async function openStores(
+  config: Config,
+  log: Logger,
+  o: StoresOptions = {},
+): Promise<OpenedStores> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   await Deno.chmod(config.dataDir, 0o700);
   const pki = await openCertificateAuthority(config.dataDir);
@@ -53,6 +66,7 @@ export async function openStores(config: Config, log: Logger): Promise<OpenedSto
     telemetry = await openTelemetry({
       questdbUrl: config.telemetry.questdbUrl,
       sqlitePath,
+      readOnly: o.readTelemetryOnly,
       rawRetentionDays: config.telemetry.rawRetentionDays,
       onError: (error) =>
         log.log("error", "telemetry write failed", {

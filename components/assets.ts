@@ -22,6 +22,11 @@ export interface Assets {
   /** Folder of the build output (file URL). */
   dir: URL;
   manifest: Manifest;
+  /**
+   * Each stylesheet's text by its file name, its `url(./…)` references made absolute, for a
+   * page that carries its styles inline (a first visit: see `components/render.tsx`).
+   */
+  styles: Record<string, string>;
 }
 
 /** The default build output folder. */
@@ -37,5 +42,11 @@ export async function loadAssets(dir: URL = BUILD_DIR): Promise<Assets> {
       `No build output in ${dir.pathname}: run "deno task build" first (deno task start does).`,
     );
   }
-  return { dir, manifest: JSON.parse(text) as Manifest };
+  const manifest = JSON.parse(text) as Manifest;
+  const styles: Record<string, string> = {};
+  for (const file of [manifest.css, manifest.publicCss, manifest.chartsCss]) {
+    const css = await Deno.readTextFile(new URL(file, dir));
+    styles[file] = css.replaceAll('url("./', 'url("/static/build/');
+  }
+  return { dir, manifest, styles };
 }

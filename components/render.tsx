@@ -77,6 +77,20 @@ interface ShellOptions {
   nonce?: string;
   /** A page without the signed-in frame: it links the smaller public stylesheet. */
   public?: boolean;
+  /**
+   * The stylesheets' texts, given for a browser that has not loaded them yet (a first visit):
+   * the page carries them inline, so its first paint waits for no other request, and asks for
+   * the files at low priority (`prefetch`) so the next page finds them in the cache.
+   */
+  inlineStyles?: Record<string, string>;
+}
+
+/** The stylesheets of a page, in cascade order: uPlot's first, then the portal's own. */
+export function stylesheetsOf(opts: Pick<ShellOptions, "manifest" | "public">, charts: boolean) {
+  return [
+    ...(charts ? [opts.manifest.chartsCss] : []),
+    opts.public ? opts.manifest.publicCss : opts.manifest.css,
+  ];
 }
 
 /** Renders a page element to a complete HTML document. */
@@ -120,13 +134,21 @@ export function renderDocument(page: ReactNode, opts: ShellOptions): string {
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${escapeHtml(opts.title)}</title>`,
     `<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">`,
-    // uPlot's rules first: the portal's own come after them in the cascade.
-    ...([...used].some((name) => CHART_ISLANDS.has(name))
-      ? [`<link rel="stylesheet" href="/static/build/${opts.manifest.chartsCss}">`]
+    ...stylesheetsOf(opts, [...used].some((name) => CHART_ISLANDS.has(name))).map((file) => {
+      const href = `/static/build/${file}`;
+      const text = opts.inlineStyles?.[file];
+      // A style element ends at the first "</style": none is in the built CSS (its strings
+      // are selectors, properties and font URLs), and a stray one is cut out all the same.
+      return text === undefined
+        ? `<link rel="stylesheet" href="${href}">`
+        : `<style${nonce}>${
+          text.replaceAll("</style", "")
+        }</style><link rel="prefetch" as="style" href="${href}">`;
+    }),
+    // A first visit's public page (sign-in) also readies the signed-in pages' stylesheet.
+    ...(opts.inlineStyles && opts.public
+      ? [`<link rel="prefetch" as="style" href="/static/build/${opts.manifest.css}">`]
       : []),
-    `<link rel="stylesheet" href="/static/build/${
-      opts.public ? opts.manifest.publicCss : opts.manifest.css
-    }">`,
     ...[...preloads].map((p) => `<link rel="modulepreload" href="/static/build/${p}">`),
   ].join("");
   return `<!DOCTYPE html><html lang="${escapeHtml(opts.lang)}"><head>${head}</head><body>${body}${

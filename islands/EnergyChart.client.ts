@@ -55,6 +55,8 @@ export function mount(root: HTMLElement, { mode: mode0, date: date0, texts: x }:
 
   const draw = (d: Loaded) => {
     clearPlot();
+    // The server's sketch of the first series stood in until now (components/charts).
+    root.parentElement?.querySelector("[data-chart-preview]")?.remove();
     if (d.points.length === 0) return;
     const day = mode === "day";
     const xs = d.points.map((_, i) => i);

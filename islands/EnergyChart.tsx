@@ -3,7 +3,9 @@
  * earning summaries, CSV export of the shown series, and a uPlot chart (area of power in
  * kW for a day, bars of energy in kWh otherwise). The series is fetched from
  * `/api/measurements` (never inlined); the controls are links, so the page works without
- * JavaScript, where the server's table of the series stands in for the chart. The server
+ * JavaScript, where the server's sketch and table of the series stand in for the chart (the
+ * sketch, `components/charts/ChartPreview.tsx`, is also the first paint's chart; the client
+ * removes it when it draws). The server
  * renders the controls; the browser side is the plain script `EnergyChart.client.ts`.
  */
 import {

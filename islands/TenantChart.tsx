@@ -3,9 +3,12 @@
  * bars of one series with a line of a second on its own axis (billing: cost and energy), drawn
  * with uPlot; axis numbers abbreviate thousands with K. The points are small (24 at most per
  * series) and come as props. Until the chart is drawn, and without JavaScript, the same numbers
- * show as a table. The server renders the table; the browser side, the plain script
- * `TenantChart.client.ts`, draws the chart with uPlot (no React).
+ * show as a table, and the first series' shape as the server's SVG sketch in the chart's box
+ * (`ChartPreview`, hidden by CSS once the box says `data-ready`). The server renders the table
+ * and the sketch; the browser side, the plain script `TenantChart.client.ts`, draws the chart
+ * with uPlot (no React).
  */
+import { ChartPreview } from "../components/charts/ChartPreview.tsx";
 
 /** How the first series is drawn. */
 export type TenantChartKind = "area" | "bars" | "line";
@@ -39,7 +42,9 @@ export default function TenantChart(p: TenantChartProps) {
   return (
     <div className="tenant-chart" data-chart={p.name}>
       {empty && <p className="muted chart-note">{p.noData}</p>}
-      <div className="chart-box" />
+      <div className="chart-box">
+        {!empty && <ChartPreview values={p.series[0].values} kind={p.kind} />}
+      </div>
       {p.labels.length > 0 && (
         <details className="series-details" open>
           <summary>{p.caption}</summary>

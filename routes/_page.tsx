@@ -9,6 +9,7 @@ import type { AppEnv, Deps } from "./_deps.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
 import { KeptFormNotice } from "../components/KeptFormNotice.tsx";
 import { keptFormOf } from "./_kept_form.ts";
+import { inlineStylesFor } from "./_styles.ts";
 import { ConfirmPage, type ConfirmPageProps } from "../components/users/ConfirmPage.tsx";
 import { homeOf } from "../core/roles.ts";
 import type { Translate } from "../services/platform/i18n.ts";
@@ -62,6 +63,7 @@ export async function appPage<E extends AppEnv>(
         lang: c.var.lang,
         manifest: deps.assets.manifest,
         nonce: c.var.nonce,
+        inlineStyles: inlineStylesFor(c, deps),
       },
     ));
   const tagged = keepTaggedPage(c as unknown as Context<AppEnv>, deps, html, status);
@@ -123,6 +125,7 @@ export function barePage<E extends AppEnv>(
     manifest: deps.assets.manifest,
     nonce: c.var.nonce,
     public: true,
+    inlineStyles: inlineStylesFor(c, deps),
   });
   return c.html(html, status);
 }

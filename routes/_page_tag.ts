@@ -16,6 +16,7 @@ import { buildId } from "../services/platform/build_id.ts";
 import { PageCache } from "../services/platform/page_cache.ts";
 import type { TagPart } from "../services/page_tags.ts";
 import { KEPT_COOKIE } from "./_kept_form.ts";
+import { stylesSent } from "./_styles.ts";
 
 const caches = new WeakMap<object, { cache: PageCache; assets: string }>();
 
@@ -58,6 +59,8 @@ async function requestTag(
     appState(deps).assets,
     c.var.user,
     c.var.lang,
+    // A first visit's page carries its styles inline (routes/_styles.ts): kept apart.
+    stylesSent(c, deps),
     url.pathname + url.search,
     await parts(),
   ]);

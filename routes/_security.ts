@@ -12,7 +12,8 @@ function contentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self'",
+    // A first visit's page carries its stylesheets inline (routes/_styles.ts), with the nonce.
+    `style-src 'self' 'nonce-${nonce}'`,
     // React renders a few computed sizes (chart heights, bars) as style attributes.
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",

@@ -14,7 +14,10 @@
  *    `/admin?tab=chart` is opened. Measured from navigation start: first contentful paint,
  *    and the moment the chart island drew a non-empty series (it sets `data-ready` on its
  *    chart box and the performance mark `energy-chart-drawn`). Median and max are printed,
- *    with the request waterfall of the median run. Target: chart under 2.5 s. The same is
+ *    with the request waterfall of the median run. The chart is shown when the server's sketch of
+ *    it (in the page's HTML) is painted, or uPlot's chart drawn, whichever is first; each run
+ *    is a cold visit (the `styles` cookie deleted with the cache, so the page carries its
+ *    stylesheets inline, routes/_styles.ts). Target: chart shown under 1.2 s. The same is
  *    measured for the demo tenant's dashboard (`/user`), signed in through the form in a
  *    context of its own; its chart has no mark of its own, so a script the browser runs before
  *    the page's (DevTools protocol, outside the page's CSP) notes the moment a chart box first
@@ -54,14 +57,27 @@ const SLOW_4G = {
   uploadThroughput: (750 * 1000 / 8) * 0.9,
 };
 const CPU_SLOWDOWN = 4;
-const TARGET_MS = 2_500;
+/** The chart shown (the server's sketch painted, or uPlot's chart drawn), median (issue 32). */
+const TARGET_MS = 1_200;
 const CHART_PATH = "/admin?tab=chart";
 const TENANT_PATH = "/user";
 const READY = '.chart-box[data-ready="true"]';
-/** Runs before every document: notes when a chart box first says it is drawn. */
+/** The server's sketch of a chart, in the page's HTML (components/charts/ChartPreview.tsx). */
+const SKETCH = "[data-chart-preview]";
+/**
+ * Runs before every document: notes when a chart box first says it is drawn, and the frame in
+ * which the server's sketch first is in the document (a requestAnimationFrame callback runs
+ * just before that frame is painted; the paint is no earlier than first contentful paint).
+ */
 const NOTE_CHART_DRAWN = `new MutationObserver((_, o) => {
   if (document.querySelector('${READY}')) { performance.mark("chart-ready-seen"); o.disconnect(); }
-}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-ready"] });`;
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-ready"] });
+new MutationObserver((_, o) => {
+  if (document.querySelector('${SKETCH}')) {
+    o.disconnect();
+    requestAnimationFrame(() => performance.mark("chart-sketch-frame"));
+  }
+}).observe(document, { subtree: true, childList: true });`;
 
 const out = (line = "") => Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
 
@@ -77,7 +93,10 @@ interface Request {
 /** One measured load. */
 interface Run {
   fcp_ms: number | null;
+  /** uPlot's chart drawn. */
   chart_ms: number;
+  /** A chart on the screen: the server's sketch painted, or uPlot's drawn, whichever first. */
+  shown_ms: number;
   dom_content_loaded_ms: number;
   load_ms: number;
   requests: Request[];
@@ -88,6 +107,8 @@ async function measureOnce(page: Page, base: string, path: string): Promise<Run>
   try {
     await cdp.send("Network.enable");
     await cdp.send("Network.clearBrowserCache");
+    // A cold visit: neither the files nor the cookie saying they were sent (routes/_styles.ts).
+    await cdp.send("Network.deleteCookies", { name: "styles", url: base });
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
     await cdp.send("Network.emulateNetworkConditions", SLOW_4G);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
@@ -98,6 +119,8 @@ async function measureOnce(page: Page, base: string, path: string): Promise<Run>
       const fcp = performance.getEntriesByName("first-contentful-paint")[0];
       const drawn = performance.getEntriesByName("energy-chart-drawn")[0] ??
         performance.getEntriesByName("chart-ready-seen")[0];
+      const sketch = performance.getEntriesByName("chart-sketch-frame")[0];
+      const sketchPainted = sketch ? Math.max(sketch.startTime, fcp?.startTime ?? 0) : Infinity;
       const requests = (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
         .map((r) => ({
           name: new URL(r.name).pathname + new URL(r.name).search,
@@ -116,6 +139,7 @@ async function measureOnce(page: Page, base: string, path: string): Promise<Run>
       return {
         fcp_ms: fcp ? Math.round(fcp.startTime) : null,
         chart_ms: Math.round(drawn.startTime),
+        shown_ms: Math.round(Math.min(sketchPainted, drawn.startTime)),
         dom_content_loaded_ms: Math.round(nav.domContentLoadedEventEnd),
         load_ms: Math.round(nav.loadEventEnd),
         requests,
@@ -207,13 +231,13 @@ function printWaterfall(run: Run) {
   }
   out(
     `first contentful paint ${run.fcp_ms} ms, DOMContentLoaded ${run.dom_content_loaded_ms} ms, ` +
-      `load ${run.load_ms} ms, chart drawn ${run.chart_ms} ms`,
+      `load ${run.load_ms} ms, chart shown ${run.shown_ms} ms, uPlot's chart drawn ${run.chart_ms} ms`,
   );
 }
 
 /** The run whose chart time is the median. */
 function medianOf(runs: Run[]): Run {
-  const byChart = [...runs].sort((a, b) => a.chart_ms - b.chart_ms);
+  const byChart = [...runs].sort((a, b) => a.shown_ms - b.shown_ms);
   return byChart[Math.floor((byChart.length - 1) / 2)];
 }
 
@@ -263,8 +287,10 @@ async function main() {
     const admin = await phoneRuns(launched, portal.url, ADMIN, CHART_PATH, runs);
     const tenant = await phoneRuns(launched, portal.url, TENANT, TENANT_PATH, runs);
     const chart = admin.map((r) => r.chart_ms);
+    const shown = admin.map((r) => r.shown_ms);
     const fcp = admin.map((r) => r.fcp_ms ?? NaN);
     const tenantChart = tenant.map((r) => r.chart_ms);
+    const tenantShown = tenant.map((r) => r.shown_ms);
     const tenantFcp = tenant.map((r) => r.fcp_ms ?? NaN);
     const medianRun = medianOf(admin);
 
@@ -283,26 +309,30 @@ async function main() {
         `(${SLOW_4G.latency} ms, ${SLOW_4G.downloadThroughput} B/s down, ` +
         `${SLOW_4G.uploadThroughput} B/s up), cold cache, ${runs} runs`,
     );
-    out(
-      `chart drawn (ms): ${chart.join(", ")}  median ${median(chart)}  max ${Math.max(...chart)}`,
-    );
+    const line = (what: string, v: number[]) =>
+      out(`${what} (ms): ${v.join(", ")}  median ${median(v)}  max ${Math.max(...v)}`);
+    line("chart shown (server's sketch painted or uPlot's drawn)", shown);
+    line("uPlot's chart drawn", chart);
     out(
       `first contentful paint (ms): ${fcp.join(", ")}  median ${median(fcp)}  max ${
         Math.max(...fcp)
       }`,
     );
     out(
-      `target: chart under ${TARGET_MS} ms: ${median(chart) < TARGET_MS ? "met" : "NOT met"} ` +
-        `(median), ${Math.max(...chart) < TARGET_MS ? "met" : "NOT met"} (max)`,
+      `target: chart shown under ${TARGET_MS} ms: ${
+        median(shown) < TARGET_MS ? "met" : "NOT met"
+      } (median), ${Math.max(...shown) < TARGET_MS ? "met" : "NOT met"} (max)`,
     );
     out();
     printWaterfall(medianRun);
     out();
     out(`Phone load of the tenant dashboard ${TENANT_PATH} (same profile, ${runs} runs)`);
+    line("chart shown (server's sketch painted or uPlot's drawn)", tenantShown);
+    line("uPlot's chart drawn", tenantChart);
     out(
-      `chart drawn (ms): ${tenantChart.join(", ")}  median ${median(tenantChart)}  max ${
-        Math.max(...tenantChart)
-      }`,
+      `target: chart shown under ${TARGET_MS} ms: ${
+        median(tenantShown) < TARGET_MS ? "met" : "NOT met"
+      } (median)`,
     );
     out(
       `first contentful paint (ms): ${tenantFcp.join(", ")}  median ${median(tenantFcp)}  max ${
@@ -321,8 +351,14 @@ async function main() {
         page: CHART_PATH,
       },
       first_load_js: js,
+      shown_ms: { runs: shown, median: median(shown), max: Math.max(...shown) },
       chart_ms: { runs: chart, median: median(chart), max: Math.max(...chart) },
       fcp_ms: { runs: fcp, median: median(fcp), max: Math.max(...fcp) },
+      tenant_shown_ms: {
+        runs: tenantShown,
+        median: median(tenantShown),
+        max: Math.max(...tenantShown),
+      },
       tenant_chart_ms: {
         page: TENANT_PATH,
         runs: tenantChart,

@@ -14,6 +14,7 @@ import type { StationSort } from "../../services/devices/lists.ts";
 import DashboardLive from "../../islands/DashboardLive.tsx";
 import type { DashboardLiveTexts } from "../../islands/dashboard_cells.ts";
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
+import { ChartPreview } from "../charts/ChartPreview.tsx";
 import {
   EARNING_UNIT,
   earningText,
@@ -243,6 +244,18 @@ export function AdminDashboard(p: AdminDashboardProps) {
                     of={EnergyChart}
                     props={{ mode: p.mode, date: p.date, texts: chartTexts(t) }}
                   />
+                  {
+                    /* The first paint's chart, drawn by the server; the island removes it once
+                      it draws its own. */
+                  }
+                  {p.chart && (
+                    <ChartPreview
+                      kind={p.mode === "day" ? "area" : "bars"}
+                      values={p.chart.chartData.map((d) =>
+                        p.mode === "day" ? d.power ?? 0 : d.energy
+                      )}
+                    />
+                  )}
                 </section>
                 {p.chart && <SeriesTable t={t} mode={p.mode} chart={p.chart} />}
               </>

@@ -38,3 +38,35 @@ test("the dashboard chart draws today's series from the preloaded request and ma
   const yieldText = await page.$eval("[data-testid=chart-yield]", (e) => e.textContent ?? "");
   assert.notEqual(yieldText, "...", "the summary shows the loaded series");
 });
+
+test("the first paint carries the chart: the server's sketch stands without JavaScript, and uPlot's chart takes its place", async ({ portal, browser }) => {
+  const { page } = await adminWithMeter(browser, portal, "ST-SKETCH", "SIMSKETCH1");
+  const off = portal.deps.config.utcOffsetMinutes;
+  const midnight = dayStart(localDate(Date.now(), off), off);
+  // A rising day: the sketch's area has a shape, not a flat line.
+  const samples = [];
+  for (let i = 0; i <= 8; i++) {
+    samples.push({
+      serial: "SIMSKETCH1",
+      ts: midnight + i * 15 * 60_000,
+      values: { total_power: 500 * (i + 1), total_energy_kwh: 100 + i },
+    });
+  }
+  portal.deps.telemetry.write(samples);
+  await portal.deps.telemetry.flush();
+
+  await page.setJavaScriptEnabled(false);
+  await page.goto(`${portal.url}/admin?tab=chart`, { waitUntil: "load" });
+  const sketch = await page.$eval(".card [data-chart-preview]", (svg) => {
+    const box = svg.getBoundingClientRect();
+    return { d: svg.querySelector("path")?.getAttribute("d") ?? "", h: box.height, w: box.width };
+  });
+  assert.match(sketch.d, /^M0 [\d.]+L/, "an area drawn from the day's first quarter hour");
+  assert.equal(sketch.h, 280, "the height of the chart that replaces it");
+  assert.ok(sketch.w > 200, `as wide as the card: ${sketch.w}`);
+
+  await page.setJavaScriptEnabled(true);
+  await page.goto(`${portal.url}/admin?tab=chart`, { waitUntil: "load" });
+  await page.waitForSelector('.chart-box[data-ready="true"]');
+  assert.equal(await page.$("[data-chart-preview]"), null, "the sketch gave way to uPlot's chart");
+});

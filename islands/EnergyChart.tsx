@@ -4,7 +4,7 @@
  * kW for a day, bars of energy in kWh otherwise). The series is fetched from
  * `/api/measurements` (never inlined); the controls are links, so the page works without
  * JavaScript, where the server's sketch and table of the series stand in for the chart (the
- * sketch, `components/charts/ChartPreview.tsx`, is also the first paint's chart; the client
+ * sketch, `islands/ChartPreview.tsx`, is also the first paint's chart; the client
  * removes it when it draws). The server
  * renders the controls; the browser side is the plain script `EnergyChart.client.ts`.
  */

@@ -8,7 +8,7 @@
  * and the sketch; the browser side, the plain script `TenantChart.client.ts`, draws the chart
  * with uPlot (no React).
  */
-import { ChartPreview } from "../components/charts/ChartPreview.tsx";
+import { ChartPreview } from "./ChartPreview.tsx";
 
 /** How the first series is drawn. */
 export type TenantChartKind = "area" | "bars" | "line";

@@ -62,7 +62,7 @@ const TARGET_MS = 1_200;
 const CHART_PATH = "/admin?tab=chart";
 const TENANT_PATH = "/user";
 const READY = '.chart-box[data-ready="true"]';
-/** The server's sketch of a chart, in the page's HTML (components/charts/ChartPreview.tsx). */
+/** The server's sketch of a chart, in the page's HTML (islands/ChartPreview.tsx). */
 const SKETCH = "[data-chart-preview]";
 /**
  * Runs before every document: notes when a chart box first says it is drawn, and the frame in

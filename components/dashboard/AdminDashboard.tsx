@@ -14,7 +14,7 @@ import type { StationSort } from "../../services/devices/lists.ts";
 import DashboardLive from "../../islands/DashboardLive.tsx";
 import type { DashboardLiveTexts } from "../../islands/dashboard_cells.ts";
 import EnergyChart, { type EnergyChartTexts } from "../../islands/EnergyChart.tsx";
-import { ChartPreview } from "../charts/ChartPreview.tsx";
+import { ChartPreview } from "../../islands/ChartPreview.tsx";
 import {
   EARNING_UNIT,
   earningText,

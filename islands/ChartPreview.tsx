@@ -3,14 +3,14 @@
  * so the first paint carries the chart on a slow phone; hidden from assistive technology (the
  * table of numbers and uPlot's chart speak for it). The chart islands draw over it: the tenant's
  * keeps it inside its chart box, hidden by CSS once drawn; the admin's removes it when it draws.
- * Plain markup with no server-side import, so islands may render it too.
+ * Plain markup beside the islands (a sibling they import; the admin dashboard renders it too).
  */
 import {
   PREVIEW_HEIGHT,
   PREVIEW_WIDTH,
   type PreviewKind,
   previewShape,
-} from "../../core/chart_preview.ts";
+} from "../core/chart_preview.ts";
 
 /** The sketch of `values`, or nothing when there is nothing to draw. */
 export function ChartPreview({ values, kind }: { values: readonly number[]; kind: PreviewKind }) {

@@ -7,12 +7,7 @@
  */
 import { type Sample, syncStore, type TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, IngestDevice, StatusSink } from "./contract.ts";
-import {
-  DEFAULT_TIME_WINDOW,
-  interpretMessage,
-  type InterpretOptions,
-  type TimeWindow,
-} from "./shelly.ts";
+import { interpretMessage, type InterpretOptions } from "./shelly.ts";
 import { splitDeviceTopic } from "./shelly_topic.ts";
 import type { Values } from "./shelly_state.ts";
 import { DeviceCache, type TrackedDevice } from "./device_cache.ts";
@@ -22,52 +17,8 @@ import type { DropReason, IngestStats } from "../core/ingest_health.ts";
 import { takeToken } from "./token_bucket.ts";
 import { type IngestLog, SILENT_LOG, type ThrottledLog, throttledLog } from "./_log.ts";
 
-/** Tunables of ingest, with their defaults. */
-export interface IngestLimits {
-  /** A device silent this long is offline. Default 120 000 (2 minutes). */
-  silenceMs: number;
-  /** Larger payloads are dropped as `oversized`. Default 32 768 bytes. */
-  maxMessageBytes: number;
-  /** Sustained messages per second per device before `flood` drops. Default 10. */
-  ratePerDevice: number;
-  /**
-   * Messages a device may send at once (a backlog queued while ingest was away arrives
-   * at once: size it for the longest outage to ride out). Default 1 200.
-   */
-  burstPerDevice: number;
-  /** Samples pending before they are handed to the store at once. Default 1 000. */
-  batchSize: number;
-  /** How long a known device is trusted before the directory is asked again. Default 60 s. */
-  knownTtlMs: number;
-  /** How long an unknown prefix stays unknown before the directory is asked again. Default 30 s. */
-  unknownTtlMs: number;
-  /** Messages kept per prefix while the directory is being asked. Default 1 000. */
-  maxWaitingPerPrefix: number;
-  /** Which frame times are believed. */
-  timeWindow: TimeWindow;
-  /**
-   * Whether NotifyStatus readings carry the whole known state (true, default) or only the
-   * frame's own values (false: for processes on a shared subscription).
-   */
-  overlayPartialFrames: boolean;
-  /** A drop reason is logged at most once per this interval. Default 10 000. */
-  logIntervalMs: number;
-}
-
-/** The default {@link IngestLimits}. */
-export const DEFAULT_LIMITS: IngestLimits = {
-  silenceMs: 120_000,
-  maxMessageBytes: 32_768,
-  ratePerDevice: 10,
-  burstPerDevice: 1_200,
-  batchSize: 1_000,
-  knownTtlMs: 60_000,
-  unknownTtlMs: 30_000,
-  maxWaitingPerPrefix: 1_000,
-  timeWindow: DEFAULT_TIME_WINDOW,
-  overlayPartialFrames: true,
-  logIntervalMs: 10_000,
-};
+export { DEFAULT_LIMITS, type IngestLimits } from "./limits.ts";
+import { DEFAULT_LIMITS, type IngestLimits } from "./limits.ts";
 
 /** What the processor works with. */
 export interface ProcessorDeps {

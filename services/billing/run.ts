@@ -43,15 +43,13 @@ import { businessSchedule } from "../../core/business_bill.ts";
 import { NoticeBatch, writePendingNotices } from "./notices.ts";
 import {
   billGroup,
-  checksOf,
-  GROUP_CHECKS,
-  groups,
   type MissingUnit,
   type Run,
   type StationBilled,
   stationFailed,
   type StationPlan,
 } from "./station.ts";
+import { checksOf, GROUP_CHECKS, groups } from "./station_groups.ts";
 
 /** How an estimated energy was found (the automatic levels). */
 export type { EstimationMethod } from "./station.ts";

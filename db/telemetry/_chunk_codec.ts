@@ -48,9 +48,14 @@ const ABSENT = 0, ALL = 1, BITMAP = 2, FLOAT = 4;
 
 /** A growing byte buffer (one kept per module, so encoding allocates only its answer). */
 class Out {
-  buf = new Uint8Array(1 << 16);
-  view = new DataView(this.buf.buffer);
+  buf: Uint8Array;
+  view: DataView;
   pos = 0;
+
+  constructor(size: number) {
+    this.buf = new Uint8Array(size);
+    this.view = new DataView(this.buf.buffer);
+  }
 
   /** Makes room for `n` more bytes. */
   room(n: number): void {
@@ -78,7 +83,7 @@ class Out {
   }
 }
 
-const scratch = new Out();
+const scratch = new Out(1 << 16);
 
 /** Packs readings (every row with the same number of values) into a chunk. */
 export function encodeChunk(rows: readonly ChunkRow[]): Uint8Array {
@@ -95,9 +100,7 @@ export function encodeChunk(rows: readonly ChunkRow[]): Uint8Array {
     encodeColumn(out, rows, k);
     ends.push(out.pos);
   }
-  const head = new Out();
-  head.buf = new Uint8Array(3 + 10 * (width + 3));
-  head.view = new DataView(head.buf.buffer);
+  const head = new Out(3 + 10 * (width + 3));
   head.buf[head.pos++] = VERSION;
   head.uint(n);
   head.uint(width);

@@ -6,6 +6,7 @@
  * deletes them. Chunks align with the 15-minute rollups, so pruning whole chunks keeps "each
  * bucket fully raw or fully rolled up" (see _sqlite_write.ts).
  */
+import type { DatabaseSync } from "node:sqlite";
 import { MEASUREMENT_KEYS } from "../../core/devices.ts";
 import { bucketFloor, bucketNext } from "./_buckets.ts";
 import { type ChunkRow, decodeChunk, decodeChunkColumn, encodeChunk } from "./_chunk_codec.ts";
@@ -119,4 +120,30 @@ function legacyVals(r: Record<string, unknown>): (number | null)[] {
     out[k] = typeof v === "number" ? v : null;
   }
   return out;
+}
+
+/**
+ * Every raw sample of a device (chunks and rows of the earlier layout) in [from, to), in time
+ * order, straight from a database connection (one opened read-only will do): for checking
+ * what a file holds, e.g. after a crash.
+ */
+export function storedSamples(
+  db: DatabaseSync,
+  serial: string,
+  from = Number.MIN_SAFE_INTEGER,
+  to = Number.MAX_SAFE_INTEGER,
+): RawRow[] {
+  const device = db.prepare("SELECT sid FROM devices WHERE serial = ?").get(serial) as
+    | { sid: number }
+    | undefined;
+  if (!device) return [];
+  const inRange = (r: RawRow) => r.ts >= from && r.ts < to;
+  const chunks = db.prepare(
+    "SELECT data FROM chunks WHERE sid = ? AND start >= ? AND start < ? ORDER BY start",
+  ).all(device.sid, bucketFloor("15m", Math.max(from, 0)), to) as { data: Uint8Array }[];
+  const packed = chunks.flatMap(({ data }) => decodeChunk(data).filter(inRange));
+  const legacy = (db.prepare("SELECT * FROM raw WHERE sid = ? AND ts >= ? AND ts < ? ORDER BY ts")
+    .all(device.sid, from, to) as Record<string, unknown>[])
+    .map((r) => ({ ts: r.ts as number, vals: legacyVals(r) }));
+  return mergeInOrder(legacy, packed);
 }

@@ -148,62 +148,49 @@ function decimalsOf(v: number, from: number): number {
 
 function encodeColumn(out: Out, rows: readonly ChunkRow[], k: number): void {
   const n = rows.length;
-  let present = 0, d = 0;
+  const mode = out.pos++;
+  const bitmap = out.pos, bytes = Math.ceil(n / 8);
+  out.buf.fill(0, bitmap, bitmap + bytes);
+  let present = 0;
   for (let i = 0; i < n; i++) {
-    const v = rows[i].vals[k] ?? null;
-    if (v === null) continue;
+    if ((rows[i].vals[k] ?? null) === null) continue;
     present++;
-    if (d >= 0) d = decimalsOf(v, d);
+    out.buf[bitmap + (i >> 3)] |= 1 << (i & 7);
   }
   if (present === 0) {
-    out.buf[out.pos++] = ABSENT;
+    out.buf[mode] = ABSENT;
+    out.pos = bitmap;
     return;
   }
-  const start = out.pos;
-  out.buf[out.pos++] = (present === n ? ALL : BITMAP) | (d < 0 ? FLOAT : 0);
-  if (present < n) {
-    const bytes = Math.ceil(n / 8);
-    out.buf.fill(0, out.pos, out.pos + bytes);
-    for (let i = 0; i < n; i++) {
-      if ((rows[i].vals[k] ?? null) !== null) out.buf[out.pos + (i >> 3)] |= 1 << (i & 7);
-    }
-    out.pos += bytes;
-  }
-  if (d >= 0) {
+  const presence = present === n ? ALL : BITMAP;
+  const values = presence === ALL ? bitmap : bitmap + bytes;
+  // Scaled by 10^d, d from 0 up: a value that needs more decimals starts the column again
+  // with as many as it needs (a column is packed at most a few times, usually once).
+  for (let d = 0; d >= 0;) {
+    out.pos = values;
     out.buf[out.pos++] = d;
     const p = POW10[d];
-    let prev = 0, first = true;
+    let prev = 0, first = true, need = d;
     for (let i = 0; i < n; i++) {
       const v = rows[i].vals[k] ?? null;
       if (v === null) continue;
       const s = Math.round(v * p);
-      if (s / p !== v) { // cannot happen once decimalsOf agreed; kept exact all the same
-        out.pos = start;
-        return encodeFloats(out, rows, k, present === n);
+      if (s / p !== v || !(Math.abs(s) <= LIMIT) || (s === 0 && 1 / s < 0)) {
+        need = decimalsOf(v, d + 1);
+        break;
       }
       out.int(first ? s : s - prev);
       prev = s;
       first = false;
     }
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    const v = rows[i].vals[k] ?? null;
-    if (v !== null) out.float(v);
-  }
-}
-
-function encodeFloats(out: Out, rows: readonly ChunkRow[], k: number, all: boolean): void {
-  const n = rows.length;
-  out.buf[out.pos++] = (all ? ALL : BITMAP) | FLOAT;
-  if (!all) {
-    const bytes = Math.ceil(n / 8);
-    out.buf.fill(0, out.pos, out.pos + bytes);
-    for (let i = 0; i < n; i++) {
-      if ((rows[i].vals[k] ?? null) !== null) out.buf[out.pos + (i >> 3)] |= 1 << (i & 7);
+    if (need === d) {
+      out.buf[mode] = presence;
+      return;
     }
-    out.pos += bytes;
+    d = need;
   }
+  out.buf[mode] = presence | FLOAT;
+  out.pos = values;
   for (let i = 0; i < n; i++) {
     const v = rows[i].vals[k] ?? null;
     if (v !== null) out.float(v);

@@ -1,6 +1,8 @@
 /**
- * Raw samples of the SQLite store as chunks: one row per device and UTC 15-minute bucket
- * (`chunks` table, packed by _chunk_codec.ts). A bucket's samples are its chunk's plus, in a
+ * Raw samples of the SQLite store as chunks: rows of up to {@link CHUNK_SAMPLES} samples of
+ * one device within one UTC 15-minute bucket, keyed by their first sample's time (`chunks`
+ * table, packed by _chunk_codec.ts). The chunk being filled is packed again at each merge, so
+ * its size bounds that work; 32 samples keep the header's share of a chunk small. A bucket's samples are its chunk's plus, in a
  * file written before chunks, the earlier layout's rows of that bucket (`raw` table), which
  * are read beside it until a rewrite of the bucket moves them into the chunk or a prune
  * deletes them. Chunks align with the 15-minute rollups, so pruning whole chunks keeps "each
@@ -26,10 +28,16 @@ function mayHaveLegacy(st: Statements): boolean {
   return any;
 }
 
-/** The samples of the bucket starting at `start`, in time order. */
+/** The most samples a chunk holds. */
+export const CHUNK_SAMPLES = 32;
+
+/** The samples of the 15-minute bucket starting at `start`, in time order. */
 export function readBucket(st: Statements, sid: number, start: number): RawRow[] {
-  const found = st.getChunk.get(sid, start) as { data: Uint8Array } | undefined;
-  const rows = found ? decodeChunk(found.data) : [];
+  const end = bucketNext("15m", start);
+  const rows: RawRow[] = [];
+  for (const { data } of st.chunkRange.iterate(sid, start, end) as Iterable<{ data: Uint8Array }>) {
+    for (const r of decodeChunk(data)) rows.push(r);
+  }
   if (!mayHaveLegacy(st)) return rows;
   const legacy: RawRow[] = [];
   for (const r of st.rawRange.iterate(sid, start, bucketNext("15m", start))) {
@@ -39,9 +47,9 @@ export function readBucket(st: Statements, sid: number, start: number): RawRow[]
 }
 
 /**
- * Writes the bucket's samples (time order, distinct instants, as `readBucket()` read them
- * and more) as its chunk; rows of the earlier layout in the bucket, now in the chunk, are
- * deleted.
+ * Writes every sample of the 15-minute bucket starting at `start` (time order, distinct
+ * instants, as `readBucket()` read them and more) as its chunks, in place of those it had;
+ * rows of the earlier layout in the bucket, now in the chunks, are deleted.
  */
 export function writeBucket(
   st: Statements,
@@ -49,8 +57,21 @@ export function writeBucket(
   start: number,
   rows: readonly RawRow[],
 ): void {
-  st.upsertChunk.run(sid, start, rows.length, encodeChunk(rows));
-  if (mayHaveLegacy(st)) st.deleteRawRange.run(sid, start, bucketNext("15m", start));
+  const end = bucketNext("15m", start);
+  st.deleteChunkRange.run(sid, start, end);
+  for (let i = 0; i < rows.length; i += CHUNK_SAMPLES) {
+    writeChunk(st, sid, rows.slice(i, i + CHUNK_SAMPLES));
+  }
+  if (mayHaveLegacy(st)) st.deleteRawRange.run(sid, start, end);
+}
+
+/**
+ * Writes one chunk: samples of one 15-minute bucket (time order, distinct instants, at most
+ * {@link CHUNK_SAMPLES}) newer than those of the bucket's other chunks, or a chunk being
+ * filled again with more.
+ */
+export function writeChunk(st: Statements, sid: number, rows: readonly RawRow[]): void {
+  st.upsertChunk.run(sid, rows[0].ts, rows.length, encodeChunk(rows));
 }
 
 /** One key's present values in [from, to), with their times, in time order. */

@@ -3,10 +3,10 @@
  *
  * Layout (one database file, or `:memory:`):
  * - `devices(sid, serial)`: a small integer id per serial.
- * - `chunks(sid, start, n, data)`: raw samples, one row per device and UTC 15-minute bucket
- *   (`start`), `data` its `n` samples in time order packed column by column
- *   (_chunk_codec.ts: about two bytes a value where a row of REALs took eight and more).
- *   The chunk being filled is rewritten by each merge. A rowid table (with an index on
+ * - `chunks(sid, start, n, data)`: raw samples, rows of up to 32 samples of a device within
+ *   one UTC 15-minute bucket, `start` the first one's time, `data` the `n` samples in time
+ *   order packed column by column (_chunk_codec.ts: one or two bytes a value where a row of
+ *   REALs took eight and more). The chunk being filled is rewritten by each merge. A rowid table (with an index on
  *   `(sid, start)`): its rows keep a chunk of up to a page inline, where a table without
  *   rowid moves all but about a quarter page to overflow pages. Pruned after the raw
  *   retention.
@@ -94,7 +94,7 @@ export class Statements {
   readonly latestOf: StatementSync;
   readonly latestBySerial: StatementSync;
   readonly upsertLatest: StatementSync;
-  readonly getChunk: StatementSync;
+  readonly deleteChunkRange: StatementSync;
   readonly chunkRange: StatementSync;
   readonly upsertChunk: StatementSync;
   readonly prunedChunkSamples: StatementSync;
@@ -127,7 +127,9 @@ export class Statements {
       "INSERT INTO latest (sid, ts, data, key_ts) VALUES (?, ?, ?, ?) ON CONFLICT (sid) " +
         "DO UPDATE SET ts = excluded.ts, data = excluded.data, key_ts = excluded.key_ts",
     );
-    this.getChunk = db.prepare("SELECT data FROM chunks WHERE sid = ? AND start = ?");
+    this.deleteChunkRange = db.prepare(
+      "DELETE FROM chunks WHERE sid = ? AND start >= ? AND start < ?",
+    );
     this.chunkRange = db.prepare(
       "SELECT data FROM chunks WHERE sid = ? AND start >= ? AND start < ? ORDER BY start",
     );

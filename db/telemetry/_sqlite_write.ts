@@ -11,8 +11,9 @@
  *   chunk, rollup rows and latest values are written once per merge, not once per sample.
  *
  * Samples newer than everything a device has (the usual case) take the fast path: they are
- * appended to the device's current chunk (kept in memory, its 15-minute bucket's samples,
- * packed and written once per merge, so a chunk being filled is seen by queries) and each
+ * appended to the device's chunk being filled (kept in memory, packed and written once per
+ * merge, so it is seen by queries; a new one begins at 32 samples or a new 15-minute
+ * bucket) and each
  * bucket size's current row is updated in memory and written once per merge. Late,
  * repeated or same-instant samples take the slow path: the chunks of their buckets are
  * read, the samples merged in (present values overlay stored ones, in the order they came),
@@ -37,11 +38,13 @@ import {
 } from "./_samples.ts";
 import type { Statements } from "./_sqlite_schema.ts";
 import {
+  CHUNK_SAMPLES,
   mergeInOrder,
   pruneBefore,
   type RawRow,
   readBucket,
   writeBucket,
+  writeChunk,
 } from "./_sqlite_chunks.ts";
 import type { Bucket } from "./mod.ts";
 
@@ -52,9 +55,9 @@ interface OpenRow {
   dirty: boolean;
 }
 
-/** A device's current chunk: the samples of its 15-minute bucket, in time order. */
+/** A device's chunk being filled: its newest samples, of the 15-minute bucket `bucket`. */
 interface OpenChunk {
-  start: number;
+  bucket: number;
   rows: RawRow[];
   dirty: boolean;
 }
@@ -176,7 +179,7 @@ export class SqliteWriter {
         deleted += pruneBefore(this.st, sid, horizon);
       }
       for (const dev of this.#devices.values()) {
-        if (dev.chunk && dev.chunk.start < horizon) dev.chunk = null;
+        if (dev.chunk && dev.chunk.bucket < horizon) dev.chunk = null;
       }
       this.st.setMeta.run("raw_horizon", horizon);
       this.#horizon = horizon;
@@ -218,17 +221,19 @@ export class SqliteWriter {
     // Samples of one 15-minute bucket are summed once into `segment`, which is then merged
     // into the current row of each bucket size (one merge per size, not one sum per sample).
     const segment = this.#segment.fill(0);
-    let first = 0;
+    let first = 0, bucket = -Infinity;
     for (let i = 0; i < samples.length; i++) {
       const s = samples[i];
-      let chunk = dev.chunk;
-      if (chunk === null || s.ts >= chunk.start + BUCKET_15M || s.ts < chunk.start) {
+      if (s.ts >= bucket + BUCKET_15M || s.ts < bucket) {
         if (i > first) this.#addSegment(dev, samples[first].ts, segment);
         first = i;
         segment.fill(0);
+        bucket = bucketFloor("15m", s.ts);
+      }
+      let chunk = dev.chunk;
+      if (chunk === null || chunk.bucket !== bucket || chunk.rows.length >= CHUNK_SAMPLES) {
         if (chunk?.dirty) this.#writeChunk(dev.sid, chunk);
-        const start = bucketFloor("15m", s.ts);
-        chunk = { start, rows: readBucket(this.st, dev.sid, start), dirty: false };
+        chunk = { bucket, rows: [], dirty: false };
         dev.chunk = chunk;
       }
       chunk.rows.push(s);
@@ -256,7 +261,7 @@ export class SqliteWriter {
   }
 
   #writeChunk(sid: number, chunk: OpenChunk): void {
-    writeBucket(this.st, sid, chunk.start, chunk.rows);
+    writeChunk(this.st, sid, chunk.rows);
     chunk.dirty = false;
   }
 

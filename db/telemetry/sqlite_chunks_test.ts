@@ -146,7 +146,7 @@ Deno.test("sqlite reads an older file's rows beside chunks, moves a rewritten bu
       // A late reading rewrites its bucket: the bucket's rows move into its chunk.
       const late = { serial: "L", ts: D + H + 5, values: { total_power: 1 } };
       store.write([late]);
-      // New readings after the last: its bucket's earlier rows join the chunk being filled.
+      // New readings after the last, in a bucket that also has rows of the earlier layout.
       const next = meterFrames("L", D + 6 * H, D + 6 * H + 20 * MIN);
       store.write(next);
       await store.flush();

@@ -52,25 +52,27 @@ function run(group: number, mergeEvery: number): Case {
   const writer = new SqliteWriter(db, new Statements(db));
   let writeMs = 0, mergeMs = 0, since = 0, bytes = 0, rawBytes = 0, cpuMicros = 0;
   try {
+    const batches: NormSample[][] = [];
     for (let first = 0; first < TOTAL; first += group) {
-      const batch = Array.from(
-        { length: Math.min(group, TOTAL - first) },
-        (_, i) => reading(first + i),
+      batches.push(
+        Array.from({ length: Math.min(group, TOTAL - first) }, (_, i) => reading(first + i)),
       );
-      const cpu = process.cpuUsage();
+    }
+    const cpu = process.cpuUsage();
+    for (const [i, batch] of batches.entries()) {
       const a = performance.now();
       writer.write(batch);
       const b = performance.now();
       writeMs += b - a;
       since += batch.length;
-      if (since >= mergeEvery || first + group >= TOTAL) {
+      if (since >= mergeEvery || i === batches.length - 1) {
         since = 0;
         writer.merge();
         mergeMs += performance.now() - b;
       }
-      const used = process.cpuUsage(cpu);
-      cpuMicros += used.user + used.system;
     }
+    const used = process.cpuUsage(cpu);
+    cpuMicros = used.user + used.system;
     const pragma = (name: string) =>
       Number(Object.values(db.prepare(`PRAGMA ${name}`).get() as Record<string, number>)[0]);
     bytes = (pragma("page_count") - pragma("freelist_count")) * pragma("page_size");

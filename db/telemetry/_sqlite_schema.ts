@@ -14,9 +14,9 @@
  *   sample (NULL where a partial frame left a key out). Nothing is written here any more; rows
  *   of an older file are read beside the chunks (_sqlite_chunks.ts), moved into a chunk when a
  *   late sample rewrites their bucket, and pruned with them.
- * - `journal(seq, serials, data)`: batches written but not yet merged into `raw`, the
- *   rollups and `latest`, one row per batch in the order they came, as `packBatch()` packs
- *   them (`serials` a JSON array, `data` the Float64Array's bytes; see _sqlite_write.ts).
+ * - `journal(seq, serials, data)`: batches written but not yet merged into the chunks, the
+ *   rollups and `latest`, one row per batch in the order they came, as `packJournal()`
+ *   packs them (`serials` a JSON array, `data` the samples as a chunk; _journal_codec.ts).
  *   Appending here is what makes a write durable: it touches only the table's last pages,
  *   where writing straight into `raw` touched a page per device.
  * - `roll_15m`, `roll_1h`, `roll_1d`, `roll_1mo` `(sid, start, agg)`: one row per device and

@@ -2,7 +2,7 @@
  * The write path of the SQLite store, in two steps:
  *
  * - `write()` appends a batch to the journal in one transaction, as one row of packed
- *   values: once it returns, the samples survive a crash of the process. Appending touches
+ *   values (_journal_codec.ts): once it returns, the samples survive a crash of the process. Appending touches
  *   only the journal's last pages, whatever the number of devices, so it costs the same
  *   for one sample per device as for a thousand.
  * - `merge()` moves everything journaled into raw chunks (_sqlite_chunks.ts), rollups of
@@ -28,14 +28,8 @@ import type { DatabaseSync } from "node:sqlite";
 import { MEASUREMENT_KEYS } from "../../core/devices.ts";
 import { bucketFloor, bucketNext, BUCKETS } from "./_buckets.ts";
 import { addSample, decodeRow, emptyRow, encodeRow, mergeRow } from "./_rollup.ts";
-import {
-  groupBySerial,
-  KEY_COUNT,
-  type NormSample,
-  packBatch,
-  type PackedBatch,
-  unpackBatch,
-} from "./_samples.ts";
+import { groupBySerial, KEY_COUNT, type NormSample } from "./_samples.ts";
+import { packJournal, unpackJournal } from "./_journal_codec.ts";
 import type { Statements } from "./_sqlite_schema.ts";
 import {
   CHUNK_SAMPLES,
@@ -109,19 +103,13 @@ export class SqliteWriter {
     db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   }
 
-  /**
-   * Journals one batch in one transaction (durable once it returns); returns its size.
-   * `packed` is the batch as `packBatch()` packs it, when the caller has it already.
-   */
-  write(batch: readonly NormSample[], packed: PackedBatch = packBatch(batch)): number {
+  /** Journals one batch in one transaction (durable once it returns); returns its size. */
+  write(batch: readonly NormSample[]): number {
     if (batch.length === 0) return 0;
+    const { serials, data } = packJournal(batch);
     this.#begin();
     try {
-      const { serials, data } = packed;
-      this.st.appendJournal.run(
-        JSON.stringify(serials),
-        new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-      );
+      this.st.appendJournal.run(JSON.stringify(serials), data);
       this.#commit();
     } catch (err) {
       this.#rollback();
@@ -210,8 +198,7 @@ export class SqliteWriter {
       { serials: string; data: Uint8Array }
     >;
     for (const { serials, data } of rows) {
-      const values = new Float64Array(data.slice().buffer); // a copy: aligned to 8 bytes
-      for (const s of unpackBatch({ serials: JSON.parse(serials), data: values })) out.push(s);
+      for (const s of unpackJournal(JSON.parse(serials), data)) out.push(s);
     }
     return out;
   }

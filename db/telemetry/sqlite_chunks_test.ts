@@ -4,6 +4,8 @@ import { MEASUREMENT_KEYS as KEYS } from "../../core/devices.ts";
 import { decodeChunk } from "./_chunk_codec.ts";
 import { storedSamples } from "./_sqlite_chunks.ts";
 import { openSqliteStore } from "./sqlite.ts";
+import { type NormSample, packBatch } from "./_samples.ts";
+import { openDatabase, Statements } from "./_sqlite_schema.ts";
 import type { Sample, TelemetryStore } from "./mod.ts";
 
 const MIN = 60_000, H = 3_600_000, DAY = 86_400_000;
@@ -170,6 +172,38 @@ Deno.test("sqlite reads an older file's rows beside chunks, moves a rewritten bu
         [...samples, late].filter((s) => s.ts < D + 2 * H).length,
         "prune counts the readings of both layouts",
       );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+Deno.test("sqlite merges a journal of the earlier layout (float64 rows) left by a stopped process", async () => {
+  await withFile(async (path) => {
+    const db = openDatabase(path);
+    try {
+      const batch: NormSample[] = [
+        { serial: "J", ts: D, vals: KEYS.map((k) => k === "total_power" ? 10 : null) },
+        { serial: "J", ts: D + MIN, vals: KEYS.map((k) => k === "total_power" ? 30 : null) },
+      ];
+      const { serials, data } = packBatch(batch); // how the journal held a batch before chunks
+      new Statements(db).appendJournal.run(
+        JSON.stringify(serials),
+        new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      );
+    } finally {
+      db.close();
+    }
+    const store = openSqliteStore(path);
+    try {
+      assert.deepEqual(await store.latest("J"), {
+        serial: "J",
+        ts: D + MIN,
+        values: { total_power: 30 },
+      });
+      assert.deepEqual(await store.series("J", "total_power", D, D + H, "15m", "avg"), [
+        { ts: D, value: 20 },
+      ]);
     } finally {
       await store.close();
     }

@@ -203,7 +203,7 @@ export class SqliteWriter {
     return out;
   }
 
-  /** Raw rows, rollups and latest values of samples newer than the device's newest. */
+  /** Chunks, rollups and latest values of samples newer than the device's newest. */
   #fast(dev: DeviceState, samples: readonly NormSample[]): number {
     // Samples of one 15-minute bucket are summed once into `segment`, which is then merged
     // into the current row of each bucket size (one merge per size, not one sum per sample).
@@ -211,7 +211,7 @@ export class SqliteWriter {
     let first = 0, bucket = -Infinity;
     for (let i = 0; i < samples.length; i++) {
       const s = samples[i];
-      if (s.ts >= bucket + BUCKET_15M || s.ts < bucket) {
+      if (s.ts >= bucket + 900_000 || s.ts < bucket) { // another 15-minute bucket
         if (i > first) this.#addSegment(dev, samples[first].ts, segment);
         first = i;
         segment.fill(0);
@@ -397,5 +397,3 @@ export class SqliteWriter {
     this.#dataVersion = -1;
   }
 }
-
-const BUCKET_15M = 15 * 60_000;

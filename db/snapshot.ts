@@ -87,7 +87,11 @@ export async function countStores(
         name: string;
       }[]).map((r) => r.name),
     );
+    // Raw readings: the chunks' counts, and rows of the earlier layout (_sqlite_chunks.ts).
     if (tables.has("raw")) counts.readings = count("SELECT count(*) AS n FROM raw");
+    if (tables.has("chunks")) {
+      counts.readings += count("SELECT coalesce(sum(n), 0) AS n FROM chunks");
+    }
     for (const t of Object.values(ROLL_TABLE)) {
       if (tables.has(t)) counts.reading_rollups += count(`SELECT count(*) AS n FROM ${t}`);
     }

@@ -4,10 +4,14 @@
  * makes each group of readings durable before it acknowledges them (`write()`, one
  * transaction appending to the journal), and the journal is merged into raw rows, rollups
  * and latest values every so many samples (`merge()`). Prints the time per sample of
- * each step for several group and merge sizes, then the figures as JSON.
+ * each step, the process's CPU time per sample of both (what the store costs beside the
+ * broker on a shared machine, where the elapsed time also counts waiting for a core) for several group and merge sizes, and the bytes per sample on disk once merged:
+ * of the raw samples' pages (`raw` rows, or `chunks`), and of all the pages in use (rollups
+ * and the rest too; free pages left out), then the figures as JSON.
  *
  * Options: `--meters M` (default 1000), `--samples N` per case (default 200000).
  */
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { KEY_COUNT, type NormSample } from "../db/telemetry/_samples.ts";
 import { openDatabase, Statements } from "../db/telemetry/_sqlite_schema.ts";
@@ -37,40 +41,65 @@ interface Case {
   mergeEvery: number;
   writeUs: number;
   mergeUs: number;
+  cpuUs: number;
+  rawBytesPerSample: number;
+  bytesPerSample: number;
 }
 
 function run(group: number, mergeEvery: number): Case {
   const dir = Deno.makeTempDirSync({ prefix: "bench-store-" });
   const db = openDatabase(`${dir}/telemetry.sqlite`);
   const writer = new SqliteWriter(db, new Statements(db));
-  let writeMs = 0, mergeMs = 0, since = 0;
+  let writeMs = 0, mergeMs = 0, since = 0, bytes = 0, rawBytes = 0, cpuMicros = 0;
   try {
+    const batches: NormSample[][] = [];
     for (let first = 0; first < TOTAL; first += group) {
-      const batch = Array.from(
-        { length: Math.min(group, TOTAL - first) },
-        (_, i) => reading(first + i),
+      batches.push(
+        Array.from({ length: Math.min(group, TOTAL - first) }, (_, i) => reading(first + i)),
       );
+    }
+    const cpu = process.cpuUsage();
+    for (const [i, batch] of batches.entries()) {
       const a = performance.now();
       writer.write(batch);
       const b = performance.now();
       writeMs += b - a;
       since += batch.length;
-      if (since >= mergeEvery || first + group >= TOTAL) {
+      if (since >= mergeEvery || i === batches.length - 1) {
         since = 0;
         writer.merge();
         mergeMs += performance.now() - b;
       }
     }
+    const used = process.cpuUsage(cpu);
+    cpuMicros = used.user + used.system;
+    const pragma = (name: string) =>
+      Number(Object.values(db.prepare(`PRAGMA ${name}`).get() as Record<string, number>)[0]);
+    bytes = (pragma("page_count") - pragma("freelist_count")) * pragma("page_size");
+    rawBytes = Number(
+      (db.prepare(
+        "SELECT coalesce(sum(pgsize), 0) AS b FROM dbstat WHERE name IN ('raw', 'chunks')",
+      ).get() as { b: number }).b,
+    );
   } finally {
     db.close();
     Deno.removeSync(dir, { recursive: true });
   }
   const us = (ms: number) => Math.round(ms * 1000 / TOTAL * 100) / 100;
-  return { group, mergeEvery, writeUs: us(writeMs), mergeUs: us(mergeMs) };
+  const per = (b: number) => Math.round(b / TOTAL * 10) / 10;
+  return {
+    group,
+    mergeEvery,
+    writeUs: us(writeMs),
+    mergeUs: us(mergeMs),
+    cpuUs: us(cpuMicros / 1000),
+    rawBytesPerSample: per(rawBytes),
+    bytesPerSample: per(bytes),
+  };
 }
 
 out(`${TOTAL} samples of ${METERS} meters in turn; µs per sample`);
-out("group (durable write) | merge every | write | merge | total");
+out("group (durable write) | merge every | write | merge | total | CPU | bytes: raw, all");
 const cases: Case[] = [];
 for (
   const [group, mergeEvery] of [[100, 50_000], [1_000, 50_000], [1_000, 15_000], [5_000, 50_000]]
@@ -80,7 +109,7 @@ for (
   out(
     `${group} | ${mergeEvery} | ${c.writeUs} | ${c.mergeUs} | ${
       Math.round((c.writeUs + c.mergeUs) * 100) / 100
-    }`,
+    } | ${c.cpuUs} | ${c.rawBytesPerSample}, ${c.bytesPerSample}`,
   );
 }
 out(JSON.stringify({ meters: METERS, samples: TOTAL, cases }));

@@ -8,9 +8,12 @@ import { DatabaseSync } from "node:sqlite";
 import { messageOf, TelemetryStoreRefused, TelemetryUnavailableError } from "./mod.ts";
 import { ROLL_TABLE } from "./_sqlite_schema.ts";
 
-/** Tables every telemetry database has; `journal` came later and is added when missing. */
+/**
+ * Tables every telemetry database has; `journal` and `chunks` came later and are added when
+ * missing (`raw` is the earlier layout of raw samples, read beside the chunks).
+ */
 const REQUIRED_TABLES = ["devices", "raw", "latest", "meta", ...Object.values(ROLL_TABLE)];
-const KNOWN_TABLES = new Set([...REQUIRED_TABLES, "journal"]);
+const KNOWN_TABLES = new Set([...REQUIRED_TABLES, "journal", "chunks"]);
 
 /**
  * Throws {@link TelemetryStoreRefused} when the file at `path` is not a sound telemetry

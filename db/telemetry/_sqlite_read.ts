@@ -2,8 +2,8 @@
  * The read path of the SQLite store. Series come from the rollup table of the bucket
  * size. A counter delta over [from, to) takes the largest whole buckets inside the range
  * from the rollups (months, then days, hours and 15 minutes towards the edges) and reads
- * raw rows only for the less-than-15-minute edges; where raw rows were pruned the edges
- * are left out, so the range is in effect rounded down to 15 minutes at both ends.
+ * raw samples (their chunks, _sqlite_chunks.ts) only for the less-than-15-minute edges;
+ * where raw samples were pruned the edges are left out, so the range is in effect rounded down to 15 minutes at both ends.
  */
 import {
   bucketIncreases,
@@ -14,6 +14,7 @@ import {
 import { bucketCeil, bucketFloor, BUCKETS } from "./_buckets.ts";
 import { rowAggregate, rowPartial, sliceCount, sliceLast, slicePartial } from "./_rollup.ts";
 import type { Statements } from "./_sqlite_schema.ts";
+import { readKey } from "./_sqlite_chunks.ts";
 import type { KeyRead } from "./_queue.ts";
 import type { Aggregate, Bucket, CounterUsage, Point } from "./mod.ts";
 
@@ -101,9 +102,9 @@ function collect(
 ): void {
   if (a >= b) return;
   if (level < 0) {
-    const rows = st.keyRange(k).all(sid, a, b) as { v: number }[];
-    out.push(partialOf(rows.map((r) => r.v)));
-    count.readings += rows.length;
+    const { values } = readKey(st, sid, k, a, b);
+    out.push(partialOf(values));
+    count.readings += values.length;
     return;
   }
   const bucket = BUCKETS[level];
@@ -121,14 +122,14 @@ function collect(
 }
 
 /**
- * The key's last value before `t`: raw rows of t's 15-minute bucket, then the rollup rows
+ * The key's last value before `t`: raw samples of t's 15-minute bucket, then the rollup rows
  * before it, coarser and coarser (15 min within the hour, hours within the day, days
  * within the month, then months), so at most a few short reads.
  */
 function lastBefore(st: Statements, sid: number, k: number, t: number): number | null {
   let end = bucketFloor("15m", t);
-  const raw = st.keyLastBefore(k).get(sid, end, t) as { v: number } | undefined;
-  if (raw) return raw.v;
+  const raw = readKey(st, sid, k, end, t).values;
+  if (raw.length > 0) return raw[raw.length - 1];
   for (let level = 0; level < BUCKETS.length; level++) {
     const coarser = BUCKETS[level + 1];
     const begin = coarser ? bucketFloor(coarser, end) : Number.MIN_SAFE_INTEGER;

@@ -3,12 +3,20 @@
  *
  * Layout (one database file, or `:memory:`):
  * - `devices(sid, serial)`: a small integer id per serial.
- * - `raw(sid, ts, <one REAL column per measurement key>)`, primary key (sid, ts), without
- *   rowid, so a device's samples are stored in time order; NULL where a partial frame left
- *   a key out. Pruned after the raw retention.
- * - `journal(seq, serials, data)`: batches written but not yet merged into `raw`, the
- *   rollups and `latest`, one row per batch in the order they came, as `packBatch()` packs
- *   them (`serials` a JSON array, `data` the Float64Array's bytes; see _sqlite_write.ts).
+ * - `chunks(sid, start, n, data)`: raw samples, rows of up to 32 samples of a device within
+ *   one UTC 15-minute bucket, `start` the first one's time, `data` the `n` samples in time
+ *   order packed column by column (_chunk_codec.ts: one or two bytes a value where a row of
+ *   REALs took eight and more). The chunk being filled is rewritten by each merge. A rowid table (with an index on
+ *   `(sid, start)`): its rows keep a chunk of up to a page inline, where a table without
+ *   rowid moves all but about a quarter page to overflow pages. Pruned after the raw
+ *   retention.
+ * - `raw(sid, ts, <one REAL column per measurement key>)`: the earlier layout, one row per
+ *   sample (NULL where a partial frame left a key out). Nothing is written here any more; rows
+ *   of an older file are read beside the chunks (_sqlite_chunks.ts), moved into a chunk when a
+ *   late sample rewrites their bucket, and pruned with them.
+ * - `journal(seq, serials, data)`: batches written but not yet merged into the chunks, the
+ *   rollups and `latest`, one row per batch in the order they came, as `packJournal()`
+ *   packs them (`serials` a JSON array, `data` the samples as a chunk; _journal_codec.ts).
  *   Appending here is what makes a write durable: it touches only the table's last pages,
  *   where writing straight into `raw` touched a page per device.
  * - `roll_15m`, `roll_1h`, `roll_1d`, `roll_1mo` `(sid, start, agg)`: one row per device and
@@ -58,6 +66,10 @@ export function openDatabase(path: string): DatabaseSync {
     CREATE TABLE IF NOT EXISTS latest (
       sid INTEGER PRIMARY KEY, ts INTEGER NOT NULL, data TEXT NOT NULL, key_ts TEXT NOT NULL
     );
+    CREATE TABLE IF NOT EXISTS chunks (
+      sid INTEGER NOT NULL, start INTEGER NOT NULL, n INTEGER NOT NULL, data BLOB NOT NULL,
+      UNIQUE (sid, start)
+    );
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS journal (
       seq INTEGER PRIMARY KEY, serials TEXT NOT NULL, data BLOB NOT NULL
@@ -65,9 +77,6 @@ export function openDatabase(path: string): DatabaseSync {
   `);
   return db;
 }
-
-/** Raw rows per multi-row insert: one call binds this many rows. */
-export const RAW_ROWS_PER_INSERT = 16;
 
 /** Statements of one rollup table. */
 interface RollStatements {
@@ -85,10 +94,13 @@ export class Statements {
   readonly latestOf: StatementSync;
   readonly latestBySerial: StatementSync;
   readonly upsertLatest: StatementSync;
-  readonly insertRaw: StatementSync;
-  /** Inserts {@link RAW_ROWS_PER_INSERT} raw rows at once (one call instead of that many). */
-  readonly insertRawMany: StatementSync;
-  readonly mergeRaw: StatementSync;
+  readonly deleteChunkRange: StatementSync;
+  readonly chunkRange: StatementSync;
+  readonly upsertChunk: StatementSync;
+  readonly prunedChunkSamples: StatementSync;
+  readonly pruneChunks: StatementSync;
+  readonly anyRaw: StatementSync;
+  readonly deleteRawRange: StatementSync;
   readonly appendJournal: StatementSync;
   readonly journalEnd: StatementSync;
   readonly journalRows: StatementSync;
@@ -101,11 +113,9 @@ export class Statements {
   readonly roll: Record<Bucket, RollStatements>;
   #keyRange = new Map<number, StatementSync>();
   #keyRoll = new Map<string, { range: StatementSync; rangeDesc: StatementSync }>();
-  #keyLastBefore = new Map<number, StatementSync>();
 
   constructor(private readonly db: DatabaseSync) {
     const cols = KEYS.join(", ");
-    const marks = KEYS.map(() => "?").join(", ");
     this.sidOf = db.prepare("SELECT sid FROM devices WHERE serial = ?");
     this.addDevice = db.prepare("INSERT INTO devices (serial) VALUES (?)");
     this.allSids = db.prepare("SELECT sid FROM devices ORDER BY sid");
@@ -117,15 +127,22 @@ export class Statements {
       "INSERT INTO latest (sid, ts, data, key_ts) VALUES (?, ?, ?, ?) ON CONFLICT (sid) " +
         "DO UPDATE SET ts = excluded.ts, data = excluded.data, key_ts = excluded.key_ts",
     );
-    this.insertRaw = db.prepare(`INSERT INTO raw (sid, ts, ${cols}) VALUES (?, ?, ${marks})`);
-    this.insertRawMany = db.prepare(
-      `INSERT INTO raw (sid, ts, ${cols}) VALUES ` +
-        Array.from({ length: RAW_ROWS_PER_INSERT }, () => `(?, ?, ${marks})`).join(", "),
+    this.deleteChunkRange = db.prepare(
+      "DELETE FROM chunks WHERE sid = ? AND start >= ? AND start < ?",
     );
-    this.mergeRaw = db.prepare(
-      `INSERT INTO raw (sid, ts, ${cols}) VALUES (?, ?, ${marks}) ON CONFLICT (sid, ts) DO UPDATE SET ` +
-        KEYS.map((k) => `${k} = coalesce(excluded.${k}, raw.${k})`).join(", "),
+    this.chunkRange = db.prepare(
+      "SELECT data FROM chunks WHERE sid = ? AND start >= ? AND start < ? ORDER BY start",
     );
+    this.upsertChunk = db.prepare(
+      "INSERT INTO chunks (sid, start, n, data) VALUES (?, ?, ?, ?) ON CONFLICT (sid, start) " +
+        "DO UPDATE SET n = excluded.n, data = excluded.data",
+    );
+    this.prunedChunkSamples = db.prepare(
+      "SELECT coalesce(sum(n), 0) AS n FROM chunks WHERE sid = ? AND start < ?",
+    );
+    this.pruneChunks = db.prepare("DELETE FROM chunks WHERE sid = ? AND start < ?");
+    this.anyRaw = db.prepare("SELECT 1 AS one FROM raw LIMIT 1");
+    this.deleteRawRange = db.prepare("DELETE FROM raw WHERE sid = ? AND ts >= ? AND ts < ?");
     this.appendJournal = db.prepare("INSERT INTO journal (serials, data) VALUES (?, ?)");
     this.journalEnd = db.prepare("SELECT max(seq) AS seq FROM journal");
     this.journalRows = db.prepare(
@@ -160,13 +177,13 @@ export class Statements {
     this.roll = roll;
   }
 
-  /** One key's non-null values in [from, to), in time order: rows `{ v }`. */
+  /** One key's non-null values in [from, to) of the earlier layout, in time order: `{ ts, v }`. */
   keyRange(k: number): StatementSync {
     let s = this.#keyRange.get(k);
     if (!s) {
       const c = KEYS[k];
       s = this.db.prepare(
-        `SELECT ${c} AS v FROM raw WHERE sid = ? AND ts >= ? AND ts < ? AND ${c} IS NOT NULL ORDER BY ts`,
+        `SELECT ts, ${c} AS v FROM raw WHERE sid = ? AND ts >= ? AND ts < ? AND ${c} IS NOT NULL ORDER BY ts`,
       );
       this.#keyRange.set(k, s);
     }
@@ -187,20 +204,6 @@ export class Statements {
       } WHERE sid = ? AND start >= ? AND start < ? ORDER BY start`;
       s = { range: this.db.prepare(select), rangeDesc: this.db.prepare(`${select} DESC`) };
       this.#keyRoll.set(id, s);
-    }
-    return s;
-  }
-
-  /** One key's last non-null value in [from, to): row `{ v }` or undefined. */
-  keyLastBefore(k: number): StatementSync {
-    let s = this.#keyLastBefore.get(k);
-    if (!s) {
-      const c = KEYS[k];
-      s = this.db.prepare(
-        `SELECT ${c} AS v FROM raw WHERE sid = ? AND ts >= ? AND ts < ? AND ${c} IS NOT NULL ` +
-          "ORDER BY ts DESC LIMIT 1",
-      );
-      this.#keyLastBefore.set(k, s);
     }
     return s;
   }

@@ -32,7 +32,7 @@ function handle(req: WorkerRequest): number | null {
       return null;
     }
     case "write":
-      return open().write(unpackBatch(req.batch), req.batch);
+      return open().write(unpackBatch(req.batch));
     case "merge":
       return open().merge();
     case "prune":

@@ -2,20 +2,23 @@
  * The write path of the SQLite store, in two steps:
  *
  * - `write()` appends a batch to the journal in one transaction, as one row of packed
- *   values: once it returns, the samples survive a crash of the process. Appending touches
+ *   values (_journal_codec.ts): once it returns, the samples survive a crash of the process. Appending touches
  *   only the journal's last pages, whatever the number of devices, so it costs the same
  *   for one sample per device as for a thousand.
- * - `merge()` moves everything journaled into raw rows, rollups of every bucket size and
- *   the merged latest values in one transaction; only then do queries see the samples.
- *   Merging many samples at once is what makes it cheap: each device's raw pages, rollup
- *   rows and latest values are written once per merge, not once per sample.
+ * - `merge()` moves everything journaled into raw chunks (_sqlite_chunks.ts), rollups of
+ *   every bucket size and the merged latest values in one transaction; only then do queries
+ *   see the samples. Merging many samples at once is what makes it cheap: each device's
+ *   chunk, rollup rows and latest values are written once per merge, not once per sample.
  *
- * Samples newer than everything a device has (the usual case) take the fast path: raw rows
- * are inserted, each bucket size's current row is updated in memory and written once per
- * merge. Late,
- * repeated or same-instant samples take the slow path: their raw rows are merged (present
- * values overlay stored ones, in the order they came) and the touched buckets are
- * recomputed, 15-minute rows from raw rows and each coarser size from the finer rows.
+ * Samples newer than everything a device has (the usual case) take the fast path: they are
+ * appended to the device's chunk being filled (kept in memory, packed and written once per
+ * merge, so it is seen by queries; a new one begins at 32 samples or a new 15-minute
+ * bucket) and each
+ * bucket size's current row is updated in memory and written once per merge. Late,
+ * repeated or same-instant samples take the slow path: the chunks of their buckets are
+ * read, the samples merged in (present values overlay stored ones, in the order they came),
+ * the chunks written again and the touched buckets recomputed, 15-minute rows from the
+ * chunk's samples and each coarser size from the finer rows.
  * Late samples older than the raw horizon (already pruned) are dropped, since their
  * buckets can no longer be recomputed. Cached state is dropped whenever another connection
  * has written to the database (`PRAGMA data_version`), so several processes may share one
@@ -25,21 +28,31 @@ import type { DatabaseSync } from "node:sqlite";
 import { MEASUREMENT_KEYS } from "../../core/devices.ts";
 import { bucketFloor, bucketNext, BUCKETS } from "./_buckets.ts";
 import { addSample, decodeRow, emptyRow, encodeRow, mergeRow } from "./_rollup.ts";
+import { groupBySerial, KEY_COUNT, type NormSample } from "./_samples.ts";
+import { packJournal, unpackJournal } from "./_journal_codec.ts";
+import type { Statements } from "./_sqlite_schema.ts";
 import {
-  groupBySerial,
-  KEY_COUNT,
-  type NormSample,
-  packBatch,
-  type PackedBatch,
-  unpackBatch,
-} from "./_samples.ts";
-import { RAW_ROWS_PER_INSERT, type Statements } from "./_sqlite_schema.ts";
+  CHUNK_SAMPLES,
+  mergeInOrder,
+  pruneBefore,
+  type RawRow,
+  readBucket,
+  writeBucket,
+  writeChunk,
+} from "./_sqlite_chunks.ts";
 import type { Bucket } from "./mod.ts";
 
 interface OpenRow {
   start: number;
   end: number;
   row: Float64Array;
+  dirty: boolean;
+}
+
+/** A device's chunk being filled: its newest samples, of the 15-minute bucket `bucket`. */
+interface OpenChunk {
+  bucket: number;
+  rows: RawRow[];
   dirty: boolean;
 }
 
@@ -53,6 +66,7 @@ interface DeviceState {
   latestDirty: boolean;
   /** The current row of each bucket size (index as in BUCKETS). */
   open: (OpenRow | null)[];
+  chunk: OpenChunk | null;
 }
 
 /** Pages of write-ahead log after which a commit checkpoints it (see the constructor). */
@@ -69,6 +83,8 @@ export class SqliteWriter {
    * merging): the next merge then reads the journal back.
    */
   #journaled: NormSample[] | null = null;
+  /** The sums of a run of samples (see `#fast()`). */
+  #segment = emptyRow();
   /** Samples dropped because they were older than the raw horizon. */
   dropped = 0;
 
@@ -87,19 +103,13 @@ export class SqliteWriter {
     db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   }
 
-  /**
-   * Journals one batch in one transaction (durable once it returns); returns its size.
-   * `packed` is the batch as `packBatch()` packs it, when the caller has it already.
-   */
-  write(batch: readonly NormSample[], packed: PackedBatch = packBatch(batch)): number {
+  /** Journals one batch in one transaction (durable once it returns); returns its size. */
+  write(batch: readonly NormSample[]): number {
     if (batch.length === 0) return 0;
+    const { serials, data } = packJournal(batch);
     this.#begin();
     try {
-      const { serials, data } = packed;
-      this.st.appendJournal.run(
-        JSON.stringify(serials),
-        new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-      );
+      this.st.appendJournal.run(JSON.stringify(serials), data);
       this.#commit();
     } catch (err) {
       this.#rollback();
@@ -141,8 +151,8 @@ export class SqliteWriter {
   }
 
   /**
-   * Deletes raw rows older than `cutoff` rounded down to 15 minutes (so each 15-minute
-   * bucket is either fully raw or fully rolled up); returns the rows deleted.
+   * Deletes raw samples older than `cutoff` rounded down to 15 minutes (so each 15-minute
+   * bucket is either fully raw or fully rolled up); returns the samples deleted.
    */
   prune(cutoff: number): number {
     const horizon = bucketFloor("15m", cutoff);
@@ -154,7 +164,10 @@ export class SqliteWriter {
       }
       let deleted = 0;
       for (const { sid } of this.st.allSids.all() as { sid: number }[]) {
-        deleted += Number(this.st.pruneRaw.run(sid, horizon).changes);
+        deleted += pruneBefore(this.st, sid, horizon);
+      }
+      for (const dev of this.#devices.values()) {
+        if (dev.chunk && dev.chunk.bucket < horizon) dev.chunk = null;
       }
       this.st.setMeta.run("raw_horizon", horizon);
       this.#horizon = horizon;
@@ -185,70 +198,84 @@ export class SqliteWriter {
       { serials: string; data: Uint8Array }
     >;
     for (const { serials, data } of rows) {
-      const values = new Float64Array(data.slice().buffer); // a copy: aligned to 8 bytes
-      for (const s of unpackBatch({ serials: JSON.parse(serials), data: values })) out.push(s);
+      for (const s of unpackJournal(JSON.parse(serials), data)) out.push(s);
     }
     return out;
   }
 
-  /** Raw rows, rollups and latest values of samples newer than the device's newest. */
+  /** Chunks, rollups and latest values of samples newer than the device's newest. */
   #fast(dev: DeviceState, samples: readonly NormSample[]): number {
-    this.#insertRaw(dev.sid, samples);
-    for (const s of samples) {
-      for (let b = 0; b < BUCKETS.length; b++) {
-        let open = dev.open[b];
-        if (open === null || s.ts >= open.end || s.ts < open.start) {
-          if (open?.dirty) this.#upsertRow(BUCKETS[b], dev.sid, open);
-          open = this.#loadRow(BUCKETS[b], dev.sid, s.ts);
-          dev.open[b] = open;
-        }
-        addSample(open.row, s.vals);
-        open.dirty = true;
+    // Samples of one 15-minute bucket are summed once into `segment`, which is then merged
+    // into the current row of each bucket size (one merge per size, not one sum per sample).
+    const segment = this.#segment.fill(0);
+    let first = 0, bucket = -Infinity;
+    for (let i = 0; i < samples.length; i++) {
+      const s = samples[i];
+      if (s.ts >= bucket + 900_000 || s.ts < bucket) { // another 15-minute bucket
+        if (i > first) this.#addSegment(dev, samples[first].ts, segment);
+        first = i;
+        segment.fill(0);
+        bucket = bucketFloor("15m", s.ts);
       }
+      let chunk = dev.chunk;
+      if (chunk === null || chunk.bucket !== bucket || chunk.rows.length >= CHUNK_SAMPLES) {
+        if (chunk?.dirty) this.#writeChunk(dev.sid, chunk);
+        chunk = { bucket, rows: [], dirty: false };
+        dev.chunk = chunk;
+      }
+      chunk.rows.push(s);
+      chunk.dirty = true;
+      addSample(segment, s.vals);
     }
+    this.#addSegment(dev, samples[first].ts, segment);
     this.#overlayLatest(dev, samples);
     dev.lastTs = samples[samples.length - 1].ts;
     return samples.length;
   }
 
-  /** Inserts new raw rows, many per call. */
-  #insertRaw(sid: number, samples: readonly NormSample[]): void {
-    const whole = samples.length - (samples.length % RAW_ROWS_PER_INSERT);
-    const params: (number | null)[] = new Array(RAW_ROWS_PER_INSERT * (2 + KEY_COUNT));
-    for (let i = 0; i < whole; i += RAW_ROWS_PER_INSERT) {
-      let p = 0;
-      for (let j = i; j < i + RAW_ROWS_PER_INSERT; j++) {
-        const s = samples[j];
-        params[p++] = sid;
-        params[p++] = s.ts;
-        for (let k = 0; k < KEY_COUNT; k++) params[p++] = s.vals[k];
+  /** Adds the sums of samples of one 15-minute bucket from `ts` on to each bucket size. */
+  #addSegment(dev: DeviceState, ts: number, segment: Float64Array): void {
+    for (let b = 0; b < BUCKETS.length; b++) {
+      let open = dev.open[b];
+      if (open === null || ts >= open.end || ts < open.start) {
+        if (open?.dirty) this.#upsertRow(BUCKETS[b], dev.sid, open);
+        open = this.#loadRow(BUCKETS[b], dev.sid, ts);
+        dev.open[b] = open;
       }
-      this.st.insertRawMany.run(...params);
-    }
-    for (let j = whole; j < samples.length; j++) {
-      this.st.insertRaw.run(sid, samples[j].ts, ...samples[j].vals);
+      mergeRow(open.row, segment);
+      open.dirty = true;
     }
   }
 
+  #writeChunk(sid: number, chunk: OpenChunk): void {
+    writeChunk(this.st, sid, chunk.rows);
+    chunk.dirty = false;
+  }
+
   /**
-   * Merges late samples into raw rows (present values overlay stored ones) and recomputes
-   * the buckets they touched; those older than the raw horizon are dropped.
+   * Merges late samples into their chunks (present values overlay stored ones) and
+   * recomputes the buckets they touched; those older than the raw horizon are dropped.
    */
   #slow(dev: DeviceState, all: readonly NormSample[]): number {
     dev.open = BUCKETS.map(() => null); // rows are recomputed below; reload them after
-    let touched = new Set<number>();
+    dev.chunk = null; // written at the end of the last merge; read again below
     const samples = all.filter((s) => s.ts >= this.#horizon);
     this.dropped += all.length - samples.length;
+    const byBucket = new Map<number, NormSample[]>();
     for (const s of samples) {
-      this.st.mergeRaw.run(dev.sid, s.ts, ...s.vals);
-      touched.add(bucketFloor("15m", s.ts));
+      const start = bucketFloor("15m", s.ts);
+      const list = byBucket.get(start);
+      if (list) list.push(s);
+      else byBucket.set(start, [s]);
       if (s.ts > dev.lastTs) dev.lastTs = s.ts;
     }
     this.#overlayLatest(dev, samples);
-    for (const start of touched) {
+    let touched = new Set<number>(byBucket.keys());
+    for (const [start, list] of byBucket) {
+      const rows = mergeInOrder(readBucket(this.st, dev.sid, start), list);
+      writeBucket(this.st, dev.sid, start, rows);
       const row = emptyRow();
-      const end = bucketNext("15m", start);
-      for (const r of this.st.rawRange.iterate(dev.sid, start, end)) addSample(row, rawVals(r));
+      for (const r of rows) addSample(row, r.vals);
       this.st.roll["15m"].upsert.run(dev.sid, start, encodeRow(row));
     }
     for (let b = 1; b < BUCKETS.length; b++) {
@@ -285,6 +312,7 @@ export class SqliteWriter {
   }
 
   #writeOpen(dev: DeviceState): void {
+    if (dev.chunk?.dirty) this.#writeChunk(dev.sid, dev.chunk);
     dev.open.forEach((open, b) => {
       if (open?.dirty) this.#upsertRow(BUCKETS[b], dev.sid, open);
     });
@@ -338,6 +366,7 @@ export class SqliteWriter {
       latestTs: latest ? JSON.parse(latest.key_ts) : {},
       latestDirty: false,
       open: BUCKETS.map(() => null),
+      chunk: null,
     };
     this.#devices.set(serial, dev);
     return dev;
@@ -367,14 +396,4 @@ export class SqliteWriter {
     this.#journaled = null;
     this.#dataVersion = -1;
   }
-}
-
-/** Values by key index of a raw row read back. */
-function rawVals(r: Record<string, unknown>): (number | null)[] {
-  const out: (number | null)[] = new Array(KEY_COUNT);
-  for (let k = 0; k < KEY_COUNT; k++) {
-    const v = r[MEASUREMENT_KEYS[k]];
-    out[k] = typeof v === "number" ? v : null;
-  }
-  return out;
 }

@@ -1,8 +1,11 @@
 /**
  * The embedded telemetry store: SQLite through `node:sqlite` (WAL for files,
  * synchronous=NORMAL), raw samples plus rollups for the 15-minute, hourly, daily and
- * monthly views, batched writes and a retention policy for raw rows. Layout in
- * _sqlite_schema.ts, write path in _sqlite_write.ts, read path in _sqlite_read.ts.
+ * monthly views, batched writes and a retention policy for raw samples. Raw samples are
+ * kept per device in chunks of up to 32 within a 15-minute bucket, packed column by column
+ * (_sqlite_chunks.ts, _chunk_codec.ts); a file of the earlier one-row-per-sample layout is
+ * read as it is. Layout in _sqlite_schema.ts, write path in _sqlite_write.ts, read path in
+ * _sqlite_read.ts.
  *
  * Writing has two steps (_sqlite_write.ts): a batch is first appended to a journal, which
  * makes it durable (`sync()` resolves then), and the journal is merged into what queries

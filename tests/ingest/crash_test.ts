@@ -8,6 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { MEASUREMENT_KEYS } from "../../core/devices.ts";
+import { storedSamples } from "../../db/telemetry/_sqlite_chunks.ts";
 import { startIngest } from "../../ingest/subscriber.ts";
 import {
   connectMeters,
@@ -21,6 +23,8 @@ import {
   waitFor,
 } from "./_helpers.ts";
 
+/** Where a stored sample keeps its total power. */
+const POWER = MEASUREMENT_KEYS.indexOf("total_power");
 const CHILD = new URL("./_ingest_process.ts", import.meta.url).pathname;
 
 /** Starts the ingest process and resolves once it is subscribed. */
@@ -107,11 +111,9 @@ Deno.test("mosquitto: every frame survives a SIGKILL of ingest mid-stream", asyn
     try {
       const stored = () =>
         new Set(
-          (db.prepare(
-            "SELECT r.ts AS ts, r.total_power AS power FROM raw r JOIN devices d ON d.sid = r.sid " +
-              "WHERE d.serial = ?",
-          ).all(device.serial) as { ts: number; power: number }[])
-            .filter((r) => r.ts === (base + r.power) * 1000 + 250)
+          storedSamples(db, device.serial)
+            .map((r) => ({ ts: r.ts, power: r.vals[POWER] }))
+            .filter((r) => r.power !== null && r.ts === (base + r.power) * 1000 + 250)
             .map((r) => r.power),
         );
       await waitFor(() => stored().size === total, "every frame stored", 30_000).catch(() => {});

@@ -6,12 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { MEASUREMENT_KEYS } from "../../core/devices.ts";
+import { storedSamples } from "../../db/telemetry/_sqlite_chunks.ts";
 import mqtt from "mqtt";
 import { simIdentity } from "../../ingest/sim.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { DEMO_SIM_NAMING } from "../../services/demo_devices.ts";
 import { waitFor } from "./_helpers.ts";
 
+/** Where a stored sample keeps its total power. */
+const POWER = MEASUREMENT_KEYS.indexOf("total_power");
 const ROOT = new URL("../../", import.meta.url);
 
 function freePort(): number {
@@ -117,11 +121,8 @@ Deno.test("embedded broker: every QoS 1 reading it acknowledged survives a SIGKI
     await store.close();
     const db = new DatabaseSync(`${dataDir}/telemetry.sqlite`);
     try {
-      const rows = db.prepare(
-        "SELECT r.ts AS ts, r.total_power AS power FROM raw r JOIN devices d ON d.sid = r.sid " +
-          "WHERE d.serial = ? AND r.ts >= ? AND r.ts < ?",
-      ).all(meter.serial, base * 1000, (base + total) * 1000) as { ts: number; power: number }[];
-      const stored = new Map(rows.map((r) => [r.ts, r.power]));
+      const rows = storedSamples(db, meter.serial, base * 1000, (base + total) * 1000);
+      const stored = new Map(rows.map((r) => [r.ts, r.vals[POWER]]));
       const lost = [...acked].filter((i) => stored.get((base + i) * 1000 + 250) !== i);
       assert.deepEqual(lost, [], `${lost.length} of ${acked.size} acknowledged readings lost`);
     } finally {

@@ -337,9 +337,9 @@ if (import.meta.main) {
           Object.entries(r.rps).map(([k, v]) => `${k} ${v}`).join(", ")
         }; hello-world ${helloRps}`,
       );
-      const { one, pair } = r.proxied;
+      const { one, pair, proxy } = r.proxied;
       out(
-        `req/s @${r.stations} (32 connections) through a round-robin proxy, one portal | two: ${
+        `req/s @${r.stations} (32 connections) through a round-robin proxy (${proxy}), one portal | two: ${
           Object.keys(one).map((k) => `${k} ${one[k]} | ${pair[k]}`).join(", ")
         }`,
       );

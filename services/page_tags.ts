@@ -58,6 +58,22 @@ function revisions(deps: Deps, user: User, families: readonly Family[]): Promise
   return readRevisions(deps.kv, all, [notificationsRevisionKey(user.id)]);
 }
 
+/**
+ * What a dashboard (the tenant's, the admin's) shows: units and their devices and statuses,
+ * bills, zone prices, alerts and their rules, accounts, readings and tenancies.
+ */
+const DASHBOARD_FAMILIES: readonly Family[] = [
+  "devices",
+  "statuses",
+  "bills",
+  "zones",
+  "alerts",
+  "alert_rules",
+  "users",
+  "readings",
+  "tenancies",
+];
+
 /** A tenant's sensors (the units they hold now), from the fleet's records kept in memory. */
 async function tenantSensors(deps: Deps, user: User): Promise<StoredDevice[]> {
   const fleet = await fleetDevices(deps.kv);
@@ -71,17 +87,7 @@ async function tenantSensors(deps: Deps, user: User): Promise<StoredDevice[]> {
 export async function tenantDashboardTag(deps: Deps, user: User): Promise<TagPart[]> {
   const sensors = await tenantSensors(deps, user);
   const [revs, live] = await Promise.all([
-    revisions(deps, user, [
-      "devices",
-      "statuses",
-      "bills",
-      "zones",
-      "alerts",
-      "alert_rules",
-      "users",
-      "readings",
-      "tenancies",
-    ]),
+    revisions(deps, user, DASHBOARD_FAMILIES),
     liveOf(deps, sensors),
   ]);
   return [revs, live, timeSlot(deps, 15 * MINUTE)];
@@ -148,17 +154,7 @@ export async function adminUsersTag(deps: Deps, user: User): Promise<TagPart[]> 
 export async function adminDashboardTag(deps: Deps, user: User): Promise<TagPart[]> {
   const health = await recentHealth(deps);
   const failing = Object.entries(health.checks).filter(([, r]) => !r.ok).map(([name]) => name);
-  const revs = await revisions(deps, user, [
-    "devices",
-    "statuses",
-    "bills",
-    "zones",
-    "alerts",
-    "alert_rules",
-    "users",
-    "readings",
-    "tenancies",
-  ]);
+  const revs = await revisions(deps, user, DASHBOARD_FAMILIES);
   return [revs, failing, timeSlot(deps, 5_000)];
 }
 

@@ -178,7 +178,7 @@ async function main() {
 
   const app = createApp(deps);
   const ac = new AbortController();
-  const server = Deno.serve({
+  const server = serveNamingPort({
     port: config.port,
     hostname: config.hostname,
     signal: ac.signal,
@@ -234,4 +234,37 @@ async function main() {
   }
 }
 
-if (import.meta.main) await main();
+/** `Deno.serve`, whose refusal of a port in use says which address it was. */
+function serveNamingPort(
+  options: Deno.ServeTcpOptions,
+  handler: Deno.ServeHandler<Deno.NetAddr>,
+): Deno.HttpServer<Deno.NetAddr> {
+  try {
+    return Deno.serve(options, handler);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.AddrInUse)) throw e;
+    throw new Deno.errors.AddrInUse(`listen ${options.hostname}:${options.port}: ${e.message}`);
+  }
+}
+
+/** Another program holds one of the portal's ports (HTTP, the broker's, a sandbox's). */
+function addressInUse(error: unknown): error is Error {
+  return error instanceof Deno.errors.AddrInUse ||
+    (error instanceof Error && (error as { code?: unknown }).code === "EADDRINUSE");
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (e) {
+    if (!addressInUse(e)) throw e;
+    // One line naming the settings to change, not a stack trace, and the status of a bad setting.
+    Deno.stderr.writeSync(
+      new TextEncoder().encode(
+        `${e.message}. Another program uses this port: set PORT (web), MQTT_PORT or ` +
+          `MQTT_TLS_PORT (devices) to a free one.\n`,
+      ),
+    );
+    Deno.exit(2);
+  }
+}

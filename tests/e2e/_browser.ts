@@ -561,9 +561,14 @@ export interface SpawnedPortal {
   output: string[];
   /** What the portal has written on stderr so far (its log lines). */
   stderr: string[];
+  /** The port its embedded broker listens on. */
+  mqttPort: number;
   /** Resolves when the child exits, however that happens. */
   exited: Promise<Deno.CommandStatus>;
+  /** SIGTERM, then the data folder removed unless it was the caller's. */
   close(): Promise<void>;
+  /** SIGKILL, as a crash: nothing removed; answers how it ended. */
+  kill(): Promise<Deno.CommandStatus>;
 }
 
 /** Options of {@link spawnPortal}. */
@@ -586,11 +591,27 @@ export const freePort = freeLoopbackPort;
 /**
  * Starts the real composition root on a free loopback port with a temporary data folder,
  * waiting for its "Portal ready" line. `close()` stops it with SIGTERM and removes the data
- * (unless the folder was the caller's).
+ * (unless the folder was the caller's). A port taken by another process between choosing it
+ * and listening on it (tests run in parallel) is chosen again, unless the caller fixed it.
  */
 export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await spawnOnce(o);
+    } catch (e) {
+      const chosenByUs = o.port === undefined && !o.env?.MQTT_PORT && !o.env?.MQTT_TLS_PORT;
+      if (!(e instanceof PortTaken) || !chosenByUs || attempt === 3) throw e;
+    }
+  }
+}
+
+/** The portal refused to start because one of its ports was in use (main.ts says so). */
+class PortTaken extends Error {}
+
+async function spawnOnce(o: SpawnOptions): Promise<SpawnedPortal> {
   const dataDir = o.dataDir ?? await Deno.makeTempDir({ prefix: "portal-data-" });
   const port = o.port ?? freePort();
+  const mqttPort = Number(o.env?.MQTT_PORT ?? freePort());
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "main.ts", ...(o.demo ? ["--demo"] : [])],
     cwd: ROOT.pathname,
@@ -600,7 +621,7 @@ export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> 
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       // Its own broker ports, so that it runs beside another portal (a demo, a parallel test).
-      MQTT_PORT: String(freePort()),
+      MQTT_PORT: String(mqttPort),
       MQTT_TLS_PORT: String(freePort()),
       ...o.env,
     },
@@ -617,11 +638,12 @@ export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> 
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let url: string | null = null;
   let buffer = "";
-  const timer = setTimeout(() => {
+  const kill = (signal: Deno.Signal) => {
     try {
-      child.kill("SIGKILL");
+      child.kill(signal);
     } catch { /* already gone */ }
-  }, o.timeoutMs ?? 60_000);
+  };
+  const timer = setTimeout(() => kill("SIGKILL"), o.timeoutMs ?? 60_000);
   try {
     while (url === null) {
       const { value, done } = await reader.read();
@@ -643,27 +665,35 @@ export async function spawnPortal(o: SpawnOptions = {}): Promise<SpawnedPortal> 
   const stdoutDone = (async () => {
     while (!(await reader.read()).done) { /* discard */ }
   })();
+  const drained = () => Promise.all([stdoutDone, stderrDone]).catch(() => {});
   const stop = async () => {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* already gone */ }
-    const killer = setTimeout(() => {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* already gone */ }
-    }, 5_000);
+    kill("SIGTERM");
+    const killer = setTimeout(() => kill("SIGKILL"), 5_000);
     await child.status;
     clearTimeout(killer);
-    await Promise.all([stdoutDone, stderrDone]).catch(() => {});
+    await drained();
     if (!o.dataDir) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   };
   if (url === null) {
     await stop();
-    throw new Error(
-      `the portal did not start:\n${output.join("\n")}\n${errors.join("")}`.trimEnd(),
-    );
+    const said = `${output.join("\n")}\n${errors.join("")}`.trimEnd();
+    const Failure = said.includes("Another program uses this port") ? PortTaken : Error;
+    throw new Failure(`the portal did not start:\n${said}`);
   }
-  return { url, output, stderr: errors, exited: child.status, close: stop };
+  return {
+    url,
+    mqttPort,
+    output,
+    stderr: errors,
+    exited: child.status,
+    close: stop,
+    async kill() {
+      kill("SIGKILL");
+      const status = await child.status;
+      await drained();
+      return status;
+    },
+  };
 }
 
 /** Last month in the business time zone (`offset` minutes east of UTC): its text, year and instants. */

@@ -13,68 +13,15 @@ import { simIdentity } from "../../ingest/sim.ts";
 import { openSqliteStore } from "../../db/telemetry/sqlite.ts";
 import { DEMO_SIM_NAMING } from "../../services/demo_devices.ts";
 import { waitFor } from "./_helpers.ts";
+import { spawnPortal } from "../e2e/_browser.ts";
 
 /** Where a stored sample keeps its total power. */
 const POWER = MEASUREMENT_KEYS.indexOf("total_power");
-const ROOT = new URL("../../", import.meta.url);
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-/** The portal with its demo devices, on free ports; resolves once it says it is ready. */
-async function spawnPortal(dataDir: string, mqttPort: number) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts", "--demo"],
-    cwd: ROOT,
-    env: {
-      PORT: String(freePort()),
-      HOSTNAME: "127.0.0.1",
-      MQTT_HOSTNAME: "127.0.0.1",
-      MQTT_PORT: String(mqttPort),
-      MQTT_TLS_PORT: "0",
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let out = "";
-  let err = "";
-  const errDone = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
-  })();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const deadline = Date.now() + 90_000;
-  while (!out.includes("Portal ready")) {
-    const { value, done } = await reader.read();
-    if (done || Date.now() > deadline) {
-      child.kill("SIGKILL");
-      await child.status;
-      throw new Error(`the portal did not start:\n${out}\n${err}`);
-    }
-    out += value;
-  }
-  const outDone = (async () => {
-    while (!(await reader.read()).done) { /* keep the pipe flowing */ }
-  })();
-  return {
-    async kill() {
-      child.kill("SIGKILL");
-      const status = await child.status;
-      await Promise.all([outDone, errDone]).catch(() => {});
-      return status;
-    },
-  };
-}
 
 Deno.test("embedded broker: every QoS 1 reading it acknowledged survives a SIGKILL of the portal", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "durability-" });
-  const port = freePort();
-  const portal = await spawnPortal(dataDir, port);
+  const portal = await spawnPortal({ demo: true, dataDir, env: { MQTT_HOSTNAME: "127.0.0.1" } });
+  const port = portal.mqttPort;
   const meter = simIdentity(3, DEMO_SIM_NAMING); // a demo sensor: its credentials are in the portal
   const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
     username: meter.username,
@@ -129,7 +76,7 @@ Deno.test("embedded broker: every QoS 1 reading it acknowledged survives a SIGKI
       db.close();
     }
   } finally {
-    if (!killed) await portal.kill();
+    if (!killed) await portal.close();
     client.end(true);
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }

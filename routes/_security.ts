@@ -4,7 +4,7 @@
  * Content-Security-Policy that allows the portal's own scripts and styles only (the islands'
  * data and scripts carry this response's nonce), and HSTS when `PUBLIC_URL` is https.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Deps } from "./_deps.ts";
 
 /** The Content-Security-Policy of a response with `nonce`. */
@@ -33,11 +33,34 @@ export function securityHeaders(deps: Deps): MiddlewareHandler<AppEnv> {
     const nonce = crypto.randomUUID().replaceAll("-", "");
     c.set("nonce", nonce);
     await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "same-origin");
-    c.header("X-Frame-Options", "DENY");
-    c.header("Content-Security-Policy", contentSecurityPolicy(nonce));
-    if (hsts) c.header("Strict-Transport-Security", "max-age=31536000");
-    if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "no-store");
+    const headers: [string, string][] = [
+      ["X-Content-Type-Options", "nosniff"],
+      ["Referrer-Policy", "same-origin"],
+      ["X-Frame-Options", "DENY"],
+      ["Content-Security-Policy", contentSecurityPolicy(nonce)],
+    ];
+    if (hsts) headers.push(["Strict-Transport-Security", "max-age=31536000"]);
+    if (!c.res.headers.has("cache-control")) headers.push(["Cache-Control", "no-store"]);
+    // Said here for `compress()` (installed outside this one), which would otherwise add it
+    // through `c.header()` and copy every answer it may compress.
+    const vary = c.res.headers.get("vary");
+    if (!vary) headers.push(["Vary", "Accept-Encoding"]);
+    else if (!/accept-encoding|\*/i.test(vary)) headers.push(["Vary", `${vary}, Accept-Encoding`]);
+    setHeaders(c, headers);
   };
+}
+
+/**
+ * Sets `headers` on the answer in place. Not through `c.header()`: on an answer already made
+ * it copies the whole response each call, and the copy streams its body (a 100 KB page then
+ * costs several times its plain answer). An answer whose headers cannot change (a fetched
+ * file) is copied once.
+ */
+function setHeaders(c: Context<AppEnv>, headers: readonly [string, string][]): void {
+  try {
+    for (const [name, value] of headers) c.res.headers.set(name, value);
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    for (const [name, value] of headers) c.res.headers.set(name, value);
+  }
 }

@@ -17,7 +17,7 @@ import type { StoredDevice } from "../core/devices.ts";
 import { type Family, readRevisions } from "../db/revisions.ts";
 import { notificationsRevisionKey } from "../db/notifications.ts";
 import { readStatuses } from "../db/device_status.ts";
-import { fleetDevices } from "./devices/fleet_devices.ts";
+import { fleetGroups } from "./devices/fleet_devices.ts";
 import { recentHealth } from "./platform/health.ts";
 
 /** A part of a page's tag. */
@@ -74,18 +74,12 @@ const DASHBOARD_FAMILIES: readonly Family[] = [
   "tenancies",
 ];
 
-/** A tenant's sensors (the units they hold now), from the fleet's records kept in memory. */
-async function tenantSensors(deps: Deps, user: User): Promise<StoredDevice[]> {
-  const fleet = await fleetDevices(deps.kv);
-  return fleet.filter((d) => d.type === "sensor" && d.tenant_id === user.id);
-}
-
 /**
  * The tenant's dashboard: units (devices, statuses, tenancies), readings, zone prices of the
  * estimate, bills, open alerts, and the quarter hour (today, this month, the 24-hour chart).
  */
 export async function tenantDashboardTag(deps: Deps, user: User): Promise<TagPart[]> {
-  const sensors = await tenantSensors(deps, user);
+  const sensors = (await fleetGroups(deps.kv)).sensorsOfTenant.get(user.id) ?? [];
   const [revs, live] = await Promise.all([
     revisions(deps, user, DASHBOARD_FAMILIES),
     liveOf(deps, sensors),
@@ -114,13 +108,9 @@ export async function tenantBillingTag(deps: Deps, user: User): Promise<TagPart[
  * payment status), the meters' readings, and the quarter hour.
  */
 export async function ownerDashboardTag(deps: Deps, user: User): Promise<TagPart[]> {
-  const fleet = await fleetDevices(deps.kv);
-  const stations = new Set(
-    fleet.filter((d) => d.type === "station" && d.customer_id === user.id).map((d) => d.id),
-  );
-  const sensors = fleet.filter((d) =>
-    d.type === "sensor" && d.parent_id !== null && stations.has(d.parent_id)
-  );
+  const fleet = await fleetGroups(deps.kv);
+  const stations = fleet.stationsOfCustomer.get(user.id) ?? [];
+  const sensors = stations.flatMap((st) => fleet.sensorsOfStation.get(st.id) ?? []);
   const [revs, live] = await Promise.all([
     revisions(deps, user, [
       "devices",
@@ -131,7 +121,7 @@ export async function ownerDashboardTag(deps: Deps, user: User): Promise<TagPart
       "readings",
       "tenancies",
     ]),
-    liveOf(deps, [...fleet.filter((d) => stations.has(d.id)), ...sensors]),
+    liveOf(deps, [...stations, ...sensors]),
   ]);
   return [revs, live, timeSlot(deps, 15 * MINUTE)];
 }

@@ -27,6 +27,46 @@ export async function fleetDevices(kv: Deno.Kv): Promise<readonly StoredDevice[]
   return devices;
 }
 
+/** The fleet's devices by who holds or owns them, made once per list (see {@link fleetGroups}). */
+export interface FleetGroups {
+  /** Each tenant's sensors (the units they hold now). */
+  sensorsOfTenant: ReadonlyMap<number, readonly StoredDevice[]>;
+  /** Each owner's stations. */
+  stationsOfCustomer: ReadonlyMap<number, readonly StoredDevice[]>;
+  /** Each station's sensors. */
+  sensorsOfStation: ReadonlyMap<number, readonly StoredDevice[]>;
+}
+
+const groups = new WeakMap<readonly StoredDevice[], FleetGroups>();
+
+/**
+ * The fleet grouped by tenant, owner and station, as of the latest device write: a page's tag
+ * finds a tenant's few meters among tens of thousands without going through them all.
+ */
+export async function fleetGroups(kv: Deno.Kv): Promise<FleetGroups> {
+  const devices = await fleetDevices(kv);
+  let made = groups.get(devices);
+  if (!made) {
+    const sensorsOfTenant = new Map<number, StoredDevice[]>();
+    const stationsOfCustomer = new Map<number, StoredDevice[]>();
+    const sensorsOfStation = new Map<number, StoredDevice[]>();
+    const add = (map: Map<number, StoredDevice[]>, key: number, d: StoredDevice) => {
+      const list = map.get(key);
+      if (list) list.push(d);
+      else map.set(key, [d]);
+    };
+    for (const d of devices) {
+      if (d.type === "station" && d.customer_id !== null) add(stationsOfCustomer, d.customer_id, d);
+      if (d.type !== "sensor") continue;
+      if (d.tenant_id !== null) add(sensorsOfTenant, d.tenant_id, d);
+      if (d.parent_id !== null) add(sensorsOfStation, d.parent_id, d);
+    }
+    made = { sensorsOfTenant, stationsOfCustomer, sensorsOfStation };
+    groups.set(devices, made);
+  }
+  return made;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);

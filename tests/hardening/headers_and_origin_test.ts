@@ -34,6 +34,39 @@ Deno.test("the islands' data and scripts carry the response's CSP nonce", async 
   t.close();
 });
 
+Deno.test("over HTTP a page is sent whole with its length, or gzipped when asked, varying on Accept-Encoding once", async () => {
+  const t = await testApp();
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen: () => {} },
+    (req, info) => t.app.fetch(req, { remoteAddr: info.remoteAddr }),
+  );
+  const page = `http://127.0.0.1:${server.addr.port}/login`;
+  try {
+    const whole = await fetch(page, { headers: { "accept-encoding": "identity" } });
+    const html = await whole.text();
+    assert.equal(whole.status, 200);
+    assert.ok(html.length > 1024, "a page large enough to be compressed");
+    assert.equal(whole.headers.get("transfer-encoding"), null);
+    assert.equal(
+      Number(whole.headers.get("content-length")),
+      new TextEncoder().encode(html).length,
+    );
+    assert.equal(whole.headers.get("vary"), "Accept-Encoding");
+
+    const gzipped = await fetch(page, { headers: { "accept-encoding": "gzip" } });
+    assert.equal(gzipped.headers.get("content-encoding"), "gzip");
+    assert.equal(gzipped.headers.get("vary"), "Accept-Encoding");
+    const text = await gzipped.text(); // fetch inflates it
+    const nonce = (s: string) => s.replace(/[0-9a-f]{32}/g, "N");
+    assert.equal(nonce(text), nonce(html));
+  } finally {
+    ac.abort();
+    await server.finished;
+    t.close();
+  }
+});
+
 /** A cookie sign-out posted from `origin` is refused as cross-site (403). */
 async function assertCrossSite(t: TestApp, cookie: string, origin: string) {
   const res = await call(t, "POST", "/logout", { cookie, origin });

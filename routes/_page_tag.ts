@@ -16,7 +16,7 @@ import { buildId } from "../services/platform/build_id.ts";
 import { PageCache } from "../services/platform/page_cache.ts";
 import type { TagPart } from "../services/page_tags.ts";
 import { KEPT_COOKIE } from "./_kept_form.ts";
-import { stylesSent } from "./_styles.ts";
+import { inlineStylesFor, stylesSent } from "./_styles.ts";
 
 const caches = new WeakMap<object, { cache: PageCache; assets: string }>();
 
@@ -85,6 +85,8 @@ export async function answerByTag(
   }
   const kept = appState(deps).cache.get(tag, c.var.nonce ?? "");
   if (kept === null) return null;
+  // A first visit's kept page carries the styles inline: the cookie saying so goes with it.
+  if (!stylesSent(c, deps)) inlineStylesFor(c, deps);
   c.header("ETag", tag);
   return c.html(kept, 200);
 }

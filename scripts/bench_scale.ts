@@ -162,15 +162,24 @@ export async function wrk(
   };
 }
 
-/** Signs in; answers the cookie header value carrying the access token. */
+/**
+ * Signs in as a browser does: it loaded the sign-in page first (whose answer sets the cookie
+ * saying its stylesheets were sent, so later pages link them instead of carrying them inline);
+ * answers the cookie header value with that cookie and the access token.
+ */
 export async function signIn(base: string, who: { email: string; password: string }) {
+  const login = await fetch(`${base}/login`);
+  await login.body?.cancel();
+  const styles = login.headers.getSetCookie().map((c) => c.split(";")[0])
+    .find((c) => c.startsWith("styles="));
   const res = await fetch(`${base}/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(who),
   });
   if (!res.ok) throw new Error(`sign-in of ${who.email}: ${res.status}`);
-  return `token=${(await res.json()).access_token}`;
+  const token = `token=${(await res.json()).access_token}`;
+  return styles ? `${token}; ${styles}` : token;
 }
 
 async function bytesOf(url: string, cookie: string): Promise<number> {

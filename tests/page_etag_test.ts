@@ -55,6 +55,24 @@ billingTest("a page keeps its ETag while nothing changes; a 304 for it has no bo
   }
 });
 
+billingTest("a first visit's page kept by its tag still says its styles were sent", {
+  now: NOW,
+}, async (w) => {
+  const firstVisit = async () => {
+    const res = await call(w.t, "GET", "/user", { token: w.tenantTokens[0] });
+    const html = await res.text();
+    const styles = res.headers.getSetCookie().find((c) => c.startsWith("styles="));
+    return { etag: res.headers.get("etag"), inline: html.includes("<style"), styles };
+  };
+  const rendered = await firstVisit();
+  const kept = await firstVisit(); // the same tag: answered from the pages kept
+  assert.equal(kept.etag, rendered.etag);
+  for (const visit of [rendered, kept]) {
+    assert.ok(visit.inline, "a first visit carries its styles inline");
+    assert.match(visit.styles ?? "", /^styles=[^;]+\.css;/);
+  }
+});
+
 billingTest(
   "the tenant's dashboard and billing get a new ETag with a reading, a bill, a payment and a notification",
   {

@@ -6,6 +6,7 @@
  */
 import type { BusinessDetails } from "./business_bill.ts";
 import { BANDS } from "./tou.ts";
+import { formatterOf } from "./format.ts";
 
 type Translate = (key: string, params?: Record<string, string | number>) => string;
 
@@ -33,19 +34,30 @@ export function businessLines(
   money: (cents: number) => string,
 ): BusinessLine[] {
   const B = (k: string, p?: Record<string, string | number>) => t(`business_tariff.bill.${k}`, p);
+  const f = formatterOf(t);
+  /** `v` with its own decimals (`least` to `most`), grouped as the language writes numbers. */
+  const num = (v: number, least: number, most: number) => {
+    const decimals = String(Number(v.toFixed(most))).split(".")[1]?.length ?? 0;
+    return f.number(v, Math.max(least, decimals));
+  };
+  const kwh = (v: number) => num(v, 0, 3);
+  const price = (v: number) => num(v, 2, 4);
   const out: BusinessLine[] = BANDS.map((band) => ({
     kind: `band-${band}` as const,
-    text: `${B(`bands.${band}`)} · ${b.bands[band].kwh} kWh × ${b.bands[band].price} = ${
-      money(b.bands[band].cost)
-    }`,
+    text: `${B(`bands.${band}`)} · ${kwh(b.bands[band].kwh)} kWh × ${
+      price(b.bands[band].price)
+    } = ${money(b.bands[band].cost)}`,
   }));
   const peak = (label: string, p: BusinessDetails["demand"]["max"]) =>
-    `${B(label)}: ${p.local ? B("at", { kw: p.kw, when: p.local }) : `${p.kw} kW`}`;
+    `${B(label)}: ${p.local ? B("at", { kw: kwh(p.kw), when: p.local }) : `${kwh(p.kw)} kW`}`;
   out.push({ kind: "demand-max", text: peak("demand_max", b.demand.max) });
   out.push({ kind: "demand-punta", text: peak("demand_punta", b.demand.punta) });
   for (const k of ["distribution", "capacity"] as const) {
     const c = b[k];
-    if (c) out.push({ kind: k, text: `${B(k, { kw: c.kw, price: c.price })} = ${money(c.cost)}` });
+    if (c) {
+      const text = B(k, { kw: kwh(c.kw), price: price(c.price) });
+      out.push({ kind: k, text: `${text} = ${money(c.cost)}` });
+    }
   }
   if (b.low_tension !== null) {
     out.push({ kind: "low-tension", text: `${B("low_tension")} = ${money(b.low_tension)}` });

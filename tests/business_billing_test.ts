@@ -113,8 +113,9 @@ test("the tenant's bill card shows kWh per band, the demand and when, and the po
   });
   assert.equal(res.status, 200);
   const page = (await res.text()).replaceAll("&#x27;", "'");
-  assert.match(page, /Punta · 3766\.55 kWh × 1\.7219 = \$6,485\.62 MXN/);
-  assert.match(page, /Base · 10247\.5 kWh × 1\.0222 = \$10,474\.99 MXN/);
+  // Grouped as Spanish writes numbers, each with its own decimals.
+  assert.match(page, /Punta · 3,766\.55 kWh × 1\.7219 = \$6,485\.62 MXN/);
+  assert.match(page, /Base · 10,247\.5 kWh × 1\.0222 = \$10,474\.99 MXN/);
   assert.match(page, /Demanda en punta: 66\.2 kW el 2026-01-14 19:00/);
   assert.match(page, /Demanda máxima: 70 kW el 2026-01-04 12:00/);
   assert.match(page, /Capacidad \(66\.2 kW × 401\.78\) = \$26,597\.84 MXN/);
@@ -141,8 +142,12 @@ test("the unit PDF of a business bill names its bands, its demand charges and th
   assert.match(text, /Intermedia\s*15,760\.000\s*1\.5867\s*\$25,006\.39 MXN/);
   assert.match(text, /Demanda, baja tensión y factor de potencia/);
   assert.match(text, /Precio de capacidad\s*\$401\.78 MXN\/kW/);
+  // Its rows are time bands, its pricing mode the business tariff, its kWh grouped.
+  assert.match(text, /Periodo\s*kWh\s*Precio\s*Costo/);
+  assert.match(text, /Modo de precios\s*Tarifa comercial \(horaria, demanda\)/);
+  assert.match(text, /Base · 10,247\.5 kWh × 1\.0222 = \$10,474\.99 MXN/);
   // No price levels for a zone priced by bands.
-  assert.doesNotMatch(text, /Nivel bajo/);
+  assert.doesNotMatch(text, /Nivel bajo|Básico/);
 });
 
 test("a recalculated business bill prices the new kWh by band and demand; without 15-minute data it says what was estimated and how", async (w) => {

@@ -87,7 +87,8 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
   if (details.tiers.length > 0) {
     w.table(
       [
-        { header: P("level"), width: 3 },
+        // A business bill's rows are CFE's time bands ("periodo"), not consumption levels.
+        { header: details.business ? t("business_tariff.bill.band") : P("level"), width: 3 },
         { header: "kWh", width: 2, align: "right" },
         { header: P("price"), width: 2, align: "right" },
         { header: P("cost"), width: 3, align: "right" },
@@ -144,7 +145,12 @@ export async function renderUnitPdf(input: UnitPdfInput): Promise<Uint8Array> {
 
   if (zone) {
     w.heading(P("zone_prices", { zone: zone.name }));
-    w.line(P("pricing_mode"), t(`reports.pdf.modes.${pricingMode(zone)}`));
+    w.line(
+      P("pricing_mode"),
+      details.business
+        ? t("business_tariff.form.title")
+        : t(`reports.pdf.modes.${pricingMode(zone)}`),
+    );
     w.line(P("base_tariff"), formatter(lang).price(zone.base_tariff, zone.currency));
     w.line(P("tax"), `${formatter(lang).number(zone.tax_percentage, 1)} %`);
     const seasons = details.business

@@ -7,7 +7,7 @@
  */
 import { type Sample, syncStore, type TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, IngestDevice, StatusSink } from "./contract.ts";
-import { interpretMessage, type InterpretOptions } from "./shelly.ts";
+import { interpretBytes, interpretMessage, type InterpretOptions } from "./shelly.ts";
 import { splitDeviceTopic } from "./shelly_topic.ts";
 import type { Values } from "./shelly_state.ts";
 import { DeviceCache, type TrackedDevice } from "./device_cache.ts";
@@ -188,12 +188,13 @@ export class IngestProcessor {
     if (!takeToken(t.bucket, this.limits.ratePerDevice, this.limits.burstPerDevice, at)) {
       return this.#drop("flood", at, { serial: t.serial });
     }
-    const text = typeof payload === "string" ? payload : decoder.decode(payload);
     // Readings without a time of their own (status objects) take the device's clock as
     // its last frame showed it: after an outage a queued backlog arrives at once, and its
     // status objects then keep their place among the frames instead of all being "now".
     const untimed = at - t.clockAt <= CLOCK_TRUST_MS ? at + t.clockOffset : at;
-    const r = interpretMessage(t.meter, rest, text, at, this.#interpret, untimed);
+    const r = typeof payload === "string"
+      ? interpretMessage(t.meter, rest, payload, at, this.#interpret, untimed)
+      : interpretBytes(t.meter, rest, payload, at, this.#interpret, untimed);
     switch (r.type) {
       case "reading":
         if (r.timed) {

@@ -6,16 +6,32 @@
  * tables built once rather than keys built per call.
  */
 import type { MeasurementKey } from "../core/devices.ts";
-import { checkValue, type ComponentRef, type ComponentType, fieldSpecs } from "./shelly_fields.ts";
+import {
+  checkValue,
+  COMPONENT_COUNT,
+  COMPONENT_REFS,
+  componentKey,
+  type ComponentRef,
+  type ComponentType,
+  type FieldSpec,
+  fieldSpecs,
+  slotOf,
+} from "./shelly_fields.ts";
 
 /** Measurement values of one reading. */
 export type Values = Partial<Record<MeasurementKey, number>>;
 
-/** The believed numeric fields of one component; undefined is unknown. */
-type ComponentState = Record<string, number | undefined>;
+/**
+ * The believed numeric fields of one component, by the slot of each field
+ * (`shelly_fields.ts`); NaN is unknown (a believed value is never NaN: it passed a range).
+ */
+type ComponentState = Float64Array;
 
-/** The last known state of a meter's metering components, by status key (`em:0`, ...). */
-export type MeterState = Map<string, ComponentState>;
+/**
+ * The last known state of a meter's metering components, by the component's index
+ * (`ComponentRef.index`: em:0, emdata:0, em1:0..2, em1data:0..2); undefined: never seen.
+ */
+export type MeterState = (ComponentState | undefined)[];
 
 /** How a component object is applied: a full status replaces, a partial frame overlays. */
 export type ApplyMode = "replace" | "overlay";
@@ -30,8 +46,15 @@ interface ApplyResult {
 
 /** A new, empty meter state. */
 export function newMeterState(): MeterState {
-  return new Map();
+  return new Array<ComponentState | undefined>(COMPONENT_COUNT).fill(undefined);
 }
+
+/** A component state of each type where a replacing object is gathered before it is kept. */
+const SCRATCH = Object.fromEntries(
+  (["em", "emdata", "em1", "em1data"] as const).map((
+    t,
+  ) => [t, new Float64Array(fieldSpecs(t).size)]),
+) as Record<ComponentType, Float64Array>;
 
 /**
  * Applies one component object to the state. Returns null when the input is not a plain
@@ -41,17 +64,18 @@ export function newMeterState(): MeterState {
  */
 export function applyComponent(
   state: MeterState,
-  key: string,
   ref: ComponentRef,
   input: unknown,
   mode: ApplyMode,
 ): ApplyResult | null {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return null;
   const specs = fieldSpecs(ref.type);
-  const previous = state.get(key);
+  const previous = state[ref.index];
   // Overlaying writes into the known state in place: only accepted fields are written,
-  // so a frame whose every field is wrong changes nothing.
-  const target: ComponentState = mode === "overlay" && previous ? previous : {};
+  // so a frame whose every field is wrong changes nothing. Replacing gathers the fields in a
+  // scratch state, kept only when a field was accepted.
+  const overlay = mode === "overlay" && previous !== undefined;
+  const target = overlay ? previous : SCRATCH[ref.type].fill(NaN);
   let accepted = 0;
   let invalid = 0;
   const fields = input as Record<string, unknown>;
@@ -62,19 +86,67 @@ export function applyComponent(
     if (checked === "invalid") {
       invalid++;
     } else {
-      target[field] = checked === null ? undefined : checked;
+      target[spec.slot] = checked === null ? NaN : checked;
       accepted++;
     }
   }
-  if (accepted > 0 && target !== previous) state.set(key, target);
+  if (accepted > 0 && !overlay) {
+    if (previous) previous.set(target);
+    else state[ref.index] = target.slice();
+  }
+  return { accepted, invalid };
+}
+
+/** The field specs of each component type by slot. */
+const SPEC_LIST = Object.fromEntries(
+  (["em", "emdata", "em1", "em1data"] as const).map((t) => [t, [...fieldSpecs(t).values()]]),
+) as Record<ComponentType, FieldSpec[]>;
+
+/**
+ * {@link applyComponent} for a component read by `shelly_scan.ts`: `values` and `marks` by
+ * field slot (marks: 0 absent, 1 the number in `values`, 2 null).
+ */
+export function applyFields(
+  state: MeterState,
+  ref: ComponentRef,
+  values: Float64Array,
+  marks: Uint8Array,
+  mode: ApplyMode,
+): ApplyResult {
+  const specs = SPEC_LIST[ref.type];
+  const previous = state[ref.index];
+  const overlay = mode === "overlay" && previous !== undefined;
+  const target = overlay ? previous : SCRATCH[ref.type].fill(NaN);
+  let accepted = 0;
+  let invalid = 0;
+  for (let slot = 0; slot < specs.length; slot++) {
+    const mark = marks[slot];
+    if (mark === 0) continue;
+    const checked = mark === 2 ? null : checkValue(specs[slot], values[slot]);
+    if (checked === "invalid") {
+      invalid++;
+    } else {
+      target[slot] = checked === null ? NaN : checked;
+      accepted++;
+    }
+  }
+  if (accepted > 0 && !overlay) {
+    if (previous) previous.set(target);
+    else state[ref.index] = target.slice();
+  }
   return { accepted, invalid };
 }
 
 const PHASES = ["a", "b", "c"] as const;
 
-type FieldMap = readonly (readonly [string, MeasurementKey])[];
+/** Pairs of a field's slot in a component state and the measurement key it gives. */
+type FieldMap = readonly (readonly [number, MeasurementKey])[];
 
-const EM_MAP: FieldMap = [
+/** A {@link FieldMap} of a component type from field names. */
+const fieldMap = (type: ComponentType, pairs: readonly (readonly [string, MeasurementKey])[]) =>
+  pairs.map(([field, key]) => [slotOf(type, field), key] as const);
+
+const EM_MAP: FieldMap = fieldMap("em", [
   ...PHASES.flatMap((p) =>
     [
       [`${p}_act_power`, `phase_${p}_power`],
@@ -87,10 +159,10 @@ const EM_MAP: FieldMap = [
   ["total_act_power", "total_power"],
   ["total_aprt_power", "total_apparent_power"],
   ["total_current", "total_current"],
-];
+]);
 
 /** EMData counters (Wh) → kWh keys. */
-const EMDATA_MAP: FieldMap = [
+const EMDATA_MAP: FieldMap = fieldMap("emdata", [
   ...PHASES.flatMap((p) =>
     [
       [`${p}_total_act_energy`, `phase_${p}_energy_kwh`],
@@ -99,24 +171,33 @@ const EMDATA_MAP: FieldMap = [
   ),
   ["total_act", "total_energy_kwh"],
   ["total_act_ret", "total_returned_kwh"],
-];
+]);
 
 /** EM1 of phase index i → keys. */
-const EM1_MAPS: FieldMap[] = PHASES.map((p) => [
-  ["act_power", `phase_${p}_power`],
-  ["aprt_power", `phase_${p}_apparent_power`],
-  ["current", `phase_${p}_current`],
-  ["voltage", `phase_${p}_voltage`],
-  ["pf", `phase_${p}_pf`],
-]);
+const EM1_MAPS: FieldMap[] = PHASES.map((p) =>
+  fieldMap("em1", [
+    ["act_power", `phase_${p}_power`],
+    ["aprt_power", `phase_${p}_apparent_power`],
+    ["current", `phase_${p}_current`],
+    ["voltage", `phase_${p}_voltage`],
+    ["pf", `phase_${p}_pf`],
+  ])
+);
 
-const EM1DATA_MAPS: FieldMap[] = PHASES.map((p) => [
-  ["total_act_energy", `phase_${p}_energy_kwh`],
-  ["total_act_ret_energy", `phase_${p}_returned_kwh`],
-]);
+const EM1DATA_MAPS: FieldMap[] = PHASES.map((p) =>
+  fieldMap("em1data", [
+    ["total_act_energy", `phase_${p}_energy_kwh`],
+    ["total_act_ret_energy", `phase_${p}_returned_kwh`],
+  ])
+);
 
-const EM1_KEYS = ["em1:0", "em1:1", "em1:2"];
-const EM1DATA_KEYS = ["em1data:0", "em1data:1", "em1data:2"];
+const EM_ACTIVE = slotOf("em", "total_act_power");
+const EM_APPARENT = slotOf("em", "total_aprt_power");
+const EM1_ACTIVE = slotOf("em1", "act_power");
+const EM1_APPARENT = slotOf("em1", "aprt_power");
+const EM1_CURRENT = slotOf("em1", "current");
+const EM1DATA_ENERGY = slotOf("em1data", "total_act_energy");
+const EM1DATA_RETURNED = slotOf("em1data", "total_act_ret_energy");
 
 /** Wh to kWh, kept to the mWh so that 2589773.39 Wh is 2589.77339 kWh, not ...3900000003. */
 function kwh(wh: number): number {
@@ -124,8 +205,9 @@ function kwh(wh: number): number {
 }
 
 /** total_pf is not sent by the meter: it is total active over total apparent power. */
-function totalPf(active: number | undefined, apparent: number | undefined): number | undefined {
-  if (active === undefined || apparent === undefined || !(apparent > 0)) return undefined;
+function totalPf(active: number, apparent: number): number | undefined {
+  // NaN (unknown) fails the comparison as `apparent`, and gives NaN as `active`.
+  if (active !== active || !(apparent > 0)) return undefined;
   const pf = active / apparent;
   return Math.round((pf > 1 ? 1 : pf < -1 ? -1 : pf) * 1000) / 1000;
 }
@@ -135,7 +217,7 @@ function copy(s: ComponentState, map: FieldMap, out: Values, energy: boolean): n
   let n = 0;
   for (let i = 0; i < map.length; i++) {
     const v = s[map[i][0]];
-    if (v !== undefined) {
+    if (v === v) {
       out[map[i][1]] = energy ? kwh(v) : v;
       n++;
     }
@@ -143,65 +225,67 @@ function copy(s: ComponentState, map: FieldMap, out: Values, energy: boolean): n
   return n;
 }
 
-/** The sum of one field over the three phases, or undefined when any is unknown. */
-function sum3(phases: (ComponentState | undefined)[], field: string): number | undefined {
+/** The sum of one slot over the three phases, or NaN when any is unknown. */
+function sum3(state: MeterState, first: number, slot: number): number {
   let total = 0;
-  for (const s of phases) {
-    const v = s?.[field];
-    if (v === undefined) return undefined;
-    total += v;
+  for (let i = first; i < first + 3; i++) {
+    const s = state[i];
+    if (s === undefined) return NaN;
+    total += s[slot];
   }
   return total;
 }
 
 function put(out: Values, key: MeasurementKey, value: number | undefined): number {
-  if (value === undefined) return 0;
+  // undefined and NaN (unknown) are left out.
+  if (value === undefined || value !== value) return 0;
   out[key] = value;
   return 1;
 }
 
-/**
- * Copies the fields of the three monophase components `keys` (phases a..c); answers their
- * states and how many values it copied.
- */
+/** Copies the fields of the three monophase components from `first` on (phases a..c). */
 function copyPhases(
   state: MeterState,
-  keys: readonly string[],
+  first: number,
   maps: readonly FieldMap[],
   out: Values,
   energy: boolean,
-): { phases: (ComponentState | undefined)[]; copied: number } {
-  const phases = keys.map((k) => state.get(k));
+): number {
   let copied = 0;
-  phases.forEach((s, i) => {
+  for (let i = 0; i < 3; i++) {
+    const s = state[first + i];
     if (s) copied += copy(s, maps[i], out, energy);
-  });
-  return { phases, copied };
+  }
+  return copied;
 }
+
+/** Where the monophase components start in a {@link MeterState}. */
+const EM1_FIRST = 2;
+const EM1DATA_FIRST = 5;
 
 /**
  * Monophase profile: `em1:0..2` are phases a..c; totals are their sums, given only when
  * the three phases all know the field (a sum of some phases would pass for a total).
  */
 function em1Values(state: MeterState, out: Values): number {
-  const { phases, copied } = copyPhases(state, EM1_KEYS, EM1_MAPS, out, false);
-  const active = sum3(phases, "act_power");
-  const apparent = sum3(phases, "aprt_power");
+  const copied = copyPhases(state, EM1_FIRST, EM1_MAPS, out, false);
+  const active = sum3(state, EM1_FIRST, EM1_ACTIVE);
+  const apparent = sum3(state, EM1_FIRST, EM1_APPARENT);
   return copied +
     put(out, "total_power", active) +
     put(out, "total_apparent_power", apparent) +
-    put(out, "total_current", sum3(phases, "current")) +
+    put(out, "total_current", sum3(state, EM1_FIRST, EM1_CURRENT)) +
     put(out, "total_pf", totalPf(active, apparent));
 }
 
 /** Monophase profile: `em1data:0..2` are phases a..c; totals as for `em1`. */
 function em1DataValues(state: MeterState, out: Values): number {
-  const { phases, copied } = copyPhases(state, EM1DATA_KEYS, EM1DATA_MAPS, out, true);
-  const energy = sum3(phases, "total_act_energy");
-  const returned = sum3(phases, "total_act_ret_energy");
+  const copied = copyPhases(state, EM1DATA_FIRST, EM1DATA_MAPS, out, true);
+  const energy = sum3(state, EM1DATA_FIRST, EM1DATA_ENERGY);
+  const returned = sum3(state, EM1DATA_FIRST, EM1DATA_RETURNED);
   return copied +
-    put(out, "total_energy_kwh", energy === undefined ? undefined : kwh(energy)) +
-    put(out, "total_returned_kwh", returned === undefined ? undefined : kwh(returned));
+    put(out, "total_energy_kwh", kwh(energy)) +
+    put(out, "total_returned_kwh", kwh(returned));
 }
 
 /** Bits of {@link valuesOf}'s `touched`, one per component type. */
@@ -217,17 +301,36 @@ export function valuesOf(state: MeterState, touched: number): Values | null {
   const out: Values = {};
   let n = 0;
   if (touched & TOUCHED.em) {
-    const s = state.get("em:0");
+    const s = state[0];
     if (s) {
       n += copy(s, EM_MAP, out, false);
-      n += put(out, "total_pf", totalPf(s.total_act_power, s.total_aprt_power));
+      n += put(out, "total_pf", totalPf(s[EM_ACTIVE], s[EM_APPARENT]));
     }
   }
   if (touched & TOUCHED.emdata) {
-    const s = state.get("emdata:0");
+    const s = state[1];
     if (s) n += copy(s, EMDATA_MAP, out, true);
   }
   if (touched & TOUCHED.em1) n += em1Values(state, out);
   if (touched & TOUCHED.em1data) n += em1DataValues(state, out);
   return n > 0 ? out : null;
+}
+
+/**
+ * What a meter's state believes, by status key (`em:0`, ...) and field name, unknown fields
+ * left out: a component is present once a message set any of its fields. For tests and
+ * diagnostics, not the message path.
+ */
+export function believedFields(state: MeterState): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  state.forEach((s, index) => {
+    if (!s) return;
+    const ref = COMPONENT_REFS[index];
+    const fields: Record<string, number> = {};
+    for (const [field, spec] of fieldSpecs(ref.type)) {
+      if (s[spec.slot] === s[spec.slot]) fields[field] = s[spec.slot];
+    }
+    out[componentKey(ref)] = fields;
+  });
+  return out;
 }

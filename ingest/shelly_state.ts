@@ -288,6 +288,75 @@ function em1DataValues(state: MeterState, out: Values): number {
     put(out, "total_returned_kwh", kwh(returned));
 }
 
+/** Whether a component state knows every field. */
+function known(s: ComponentState): boolean {
+  for (let i = 0; i < s.length; i++) if (s[i] !== s[i]) return false;
+  return true;
+}
+
+const [EA, EB, EC] = PHASES.map((p) =>
+  [`${p}_act_power`, `${p}_aprt_power`, `${p}_current`, `${p}_voltage`, `${p}_pf`].map((f) =>
+    slotOf("em", f)
+  )
+);
+const [EM_CURRENT, DA, DB, DC] = [
+  slotOf("em", "total_current"),
+  ...PHASES.map((p) =>
+    [`${p}_total_act_energy`, `${p}_total_act_ret_energy`].map((f) => slotOf("emdata", f))
+  ),
+];
+const [D_TOTAL, D_RETURNED] = [slotOf("emdata", "total_act"), slotOf("emdata", "total_act_ret")];
+
+/** Values of a complete em state (and emdata state), as {@link copy} would give them. */
+function emValues(s: ComponentState, pf: number, d: ComponentState | undefined): Values {
+  const out: Values = {
+    phase_a_power: s[EA[0]],
+    phase_a_apparent_power: s[EA[1]],
+    phase_a_current: s[EA[2]],
+    phase_a_voltage: s[EA[3]],
+    phase_a_pf: s[EA[4]],
+    phase_b_power: s[EB[0]],
+    phase_b_apparent_power: s[EB[1]],
+    phase_b_current: s[EB[2]],
+    phase_b_voltage: s[EB[3]],
+    phase_b_pf: s[EB[4]],
+    phase_c_power: s[EC[0]],
+    phase_c_apparent_power: s[EC[1]],
+    phase_c_current: s[EC[2]],
+    phase_c_voltage: s[EC[3]],
+    phase_c_pf: s[EC[4]],
+    total_power: s[EM_ACTIVE],
+    total_apparent_power: s[EM_APPARENT],
+    total_current: s[EM_CURRENT],
+    total_pf: pf,
+  };
+  if (d) {
+    out.phase_a_energy_kwh = kwh(d[DA[0]]);
+    out.phase_a_returned_kwh = kwh(d[DA[1]]);
+    out.phase_b_energy_kwh = kwh(d[DB[0]]);
+    out.phase_b_returned_kwh = kwh(d[DB[1]]);
+    out.phase_c_energy_kwh = kwh(d[DC[0]]);
+    out.phase_c_returned_kwh = kwh(d[DC[1]]);
+    out.total_energy_kwh = kwh(d[D_TOTAL]);
+    out.total_returned_kwh = kwh(d[D_RETURNED]);
+  }
+  return out;
+}
+
+/** Values of a complete emdata state alone. */
+function emdataValues(d: ComponentState): Values {
+  return {
+    phase_a_energy_kwh: kwh(d[DA[0]]),
+    phase_a_returned_kwh: kwh(d[DA[1]]),
+    phase_b_energy_kwh: kwh(d[DB[0]]),
+    phase_b_returned_kwh: kwh(d[DB[1]]),
+    phase_c_energy_kwh: kwh(d[DC[0]]),
+    phase_c_returned_kwh: kwh(d[DC[1]]),
+    total_energy_kwh: kwh(d[D_TOTAL]),
+    total_returned_kwh: kwh(d[D_RETURNED]),
+  };
+}
+
 /** Bits of {@link valuesOf}'s `touched`, one per component type. */
 export const TOUCHED: Record<ComponentType, number> = { em: 1, emdata: 2, em1: 4, em1data: 8 };
 
@@ -298,19 +367,25 @@ export const TOUCHED: Record<ComponentType, number> = { em: 1, emdata: 2, em1: 4
  * Wh). Returns null when there is no value at all.
  */
 export function valuesOf(state: MeterState, touched: number): Values | null {
+  const em = touched & TOUCHED.em ? state[0] : undefined;
+  const emdata = touched & TOUCHED.emdata ? state[1] : undefined;
+  // The usual reading (the triphase profile, every field known) in one object of one shape,
+  // the keys in the order the general way below gives them.
+  const pf = em ? totalPf(em[EM_ACTIVE], em[EM_APPARENT]) : undefined;
+  if (
+    (touched & (TOUCHED.em1 | TOUCHED.em1data)) === 0 && (em === undefined || known(em)) &&
+    (pf !== undefined || em === undefined) && (emdata === undefined || known(emdata)) &&
+    (em !== undefined || emdata !== undefined)
+  ) {
+    return em === undefined ? emdataValues(emdata!) : emValues(em, pf!, emdata);
+  }
   const out: Values = {};
   let n = 0;
-  if (touched & TOUCHED.em) {
-    const s = state[0];
-    if (s) {
-      n += copy(s, EM_MAP, out, false);
-      n += put(out, "total_pf", totalPf(s[EM_ACTIVE], s[EM_APPARENT]));
-    }
+  if (em) {
+    n += copy(em, EM_MAP, out, false);
+    n += put(out, "total_pf", pf);
   }
-  if (touched & TOUCHED.emdata) {
-    const s = state[1];
-    if (s) n += copy(s, EMDATA_MAP, out, true);
-  }
+  if (emdata) n += copy(emdata, EMDATA_MAP, out, true);
   if (touched & TOUCHED.em1) n += em1Values(state, out);
   if (touched & TOUCHED.em1data) n += em1DataValues(state, out);
   return n > 0 ? out : null;

@@ -9,7 +9,7 @@ import { type Sample, syncStore, type TelemetryStore } from "../db/telemetry/mod
 import type { DeviceDirectory, IngestDevice, StatusSink } from "./contract.ts";
 import { interpretBytes, interpretMessage, type InterpretOptions } from "./shelly.ts";
 import { splitDeviceTopic } from "./shelly_topic.ts";
-import type { Values } from "./shelly_state.ts";
+import type { Values } from "./shelly_values.ts";
 import { DeviceCache, type TrackedDevice } from "./device_cache.ts";
 import { StatusTracker } from "./status_tracker.ts";
 import { StatsCounter } from "./stats.ts";

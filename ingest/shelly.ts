@@ -18,10 +18,8 @@ import {
   type ApplyMode,
   type MeterState,
   newMeterState,
-  TOUCHED,
-  type Values,
-  valuesOf,
 } from "./shelly_state.ts";
+import { TOUCHED, type Values, valuesOf } from "./shelly_values.ts";
 
 export { splitDeviceTopic } from "./shelly_topic.ts";
 export { newMeterState } from "./shelly_state.ts";

@@ -117,13 +117,18 @@ export function applyFields(
   for (let slot = 0; slot < specs.length; slot++) {
     const mark = marks[slot];
     if (mark === 0) continue;
-    const checked = mark === 2 ? null : checkValue(specs[slot], values[slot]);
-    if (checked === "invalid") {
-      invalid++;
-    } else {
-      target[slot] = checked === null ? NaN : checked;
-      accepted++;
+    accepted++;
+    if (mark === 2) {
+      target[slot] = NaN;
+      continue;
     }
+    // checkValue's test for a number, without its answer's union.
+    const v = values[slot];
+    const spec = specs[slot];
+    if (!(v >= spec.min && v <= spec.max)) {
+      accepted--;
+      invalid++;
+    } else target[slot] = spec.pf ? (v > 1 ? 1 : v < -1 ? -1 : v) : v;
   }
   if (accepted > 0 && !overlay) {
     if (previous) previous.set(target);

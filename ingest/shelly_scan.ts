@@ -126,11 +126,15 @@ function expect(c: number): void {
 
 /** Reads a string that is not a key (`p` at its opening quote). */
 function value(): void {
-  from = p + 1;
-  while (++p < end) {
-    const c = b[p];
+  const bytes = b;
+  const n = end;
+  let i = p;
+  from = i + 1;
+  while (++i < n) {
+    const c = bytes[i];
     if (c === 34) {
-      to = p++;
+      to = i;
+      p = i + 1;
       return;
     }
     if (REFUSED[c] === 1) throw GIVE_UP;
@@ -140,17 +144,20 @@ function value(): void {
 
 /** Reads a string (`p` at its opening quote); answers its hash. */
 function string(): number {
-  from = ++p;
+  const bytes = b;
+  const n = end;
+  let i = p;
+  from = i + 1;
   let h = 0;
-  while (p < end) {
-    const c = b[p];
+  while (++i < n) {
+    const c = bytes[i];
     if (c === 34) {
-      to = p++;
+      to = i;
+      p = i + 1;
       return h;
     }
     if (REFUSED[c] === 1) throw GIVE_UP;
     h = step(h, c);
-    p++;
   }
   throw GIVE_UP;
 }
@@ -169,8 +176,10 @@ function key(): number {
 
 /** Whether the last string read is `word`. */
 function same(word: Uint8Array): boolean {
-  if (to - from !== word.length) return false;
-  for (let i = 0; i < word.length; i++) if (word[i] !== b[from + i]) return false;
+  const start = from;
+  const bytes = b;
+  if (to - start !== word.length) return false;
+  for (let i = 0; i < word.length; i++) if (word[i] !== bytes[start + i]) return false;
   return true;
 }
 
@@ -193,50 +202,55 @@ function open(): boolean {
 
 /** Reads a JSON number exactly (see the module's comment). */
 function number(): number {
+  // The scan's place in locals: module bindings cost a load and a store at each use.
+  const bytes = b;
+  const n = end;
+  let i = p;
   let negative = false;
-  let c = b[p];
+  let c = bytes[i];
   if (c === 45) {
     negative = true;
-    c = ++p < end ? b[p] : -1;
+    c = ++i < n ? bytes[i] : -1;
   }
   let m = 0;
   if (c === 48) {
-    c = ++p < end ? b[p] : -1;
+    c = ++i < n ? bytes[i] : -1;
     if (c >= 48 && c <= 57) throw GIVE_UP;
   } else if (c >= 49 && c <= 57) {
     do {
       m = m * 10 + (c - 48);
-      c = ++p < end ? b[p] : -1;
+      c = ++i < n ? bytes[i] : -1;
     } while (c >= 48 && c <= 57);
   } else {
     throw GIVE_UP;
   }
   let k = 0;
   if (c === 46) {
-    c = ++p < end ? b[p] : -1;
+    c = ++i < n ? bytes[i] : -1;
     if (!(c >= 48 && c <= 57)) throw GIVE_UP;
     do {
       m = m * 10 + (c - 48);
       k--;
-      c = ++p < end ? b[p] : -1;
+      c = ++i < n ? bytes[i] : -1;
     } while (c >= 48 && c <= 57);
   }
   if (c === 101 || c === 69) {
-    c = ++p < end ? b[p] : -1;
+    c = ++i < n ? bytes[i] : -1;
     let sign = 1;
     if (c === 43 || c === 45) {
       if (c === 45) sign = -1;
-      c = ++p < end ? b[p] : -1;
+      c = ++i < n ? bytes[i] : -1;
     }
     if (!(c >= 48 && c <= 57)) throw GIVE_UP;
     let e = 0;
     do {
       e = e * 10 + (c - 48);
       if (e > 400) throw GIVE_UP;
-      c = ++p < end ? b[p] : -1;
+      c = ++i < n ? bytes[i] : -1;
     } while (c >= 48 && c <= 57);
     k += sign * e;
   }
+  p = i;
   if (m > 9007199254740992 || k < -22 || k > 22) throw GIVE_UP;
   const v = k === 0 ? m : k > 0 ? m * POW10[k] : m / POW10[-k];
   return negative ? -v : v;

@@ -294,9 +294,9 @@ export function interpretBytes(
       }
       // Only what the frame says; the state still follows it.
       applyScan(state, scan, "overlay");
-      const own_ = newMeterState();
-      const [touched, invalid] = applyScan(own_, scan, "overlay");
-      return interpretation(own_, touched, invalid, ts, timed, method);
+      const frameOnly = newMeterState();
+      const [touched, invalid] = applyScan(frameOnly, scan, "overlay");
+      return interpretation(frameOnly, touched, invalid, ts, timed, method);
     }
   }
   return interpretMessage(state, rest, decoder.decode(payload), arrivalMs, options, untimedMs);

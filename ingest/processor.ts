@@ -7,9 +7,9 @@
  */
 import { type Sample, syncStore, type TelemetryStore } from "../db/telemetry/mod.ts";
 import type { DeviceDirectory, IngestDevice, StatusSink } from "./contract.ts";
-import { interpretMessage, type InterpretOptions } from "./shelly.ts";
-import { splitDeviceTopic } from "./shelly_topic.ts";
-import type { Values } from "./shelly_state.ts";
+import { interpretBytes, interpretMessage, type InterpretOptions } from "./shelly.ts";
+import { type DeviceTopic, splitDeviceTopic } from "./shelly_topic.ts";
+import type { Values } from "./shelly_values.ts";
 import { DeviceCache, type TrackedDevice } from "./device_cache.ts";
 import { StatusTracker } from "./status_tracker.ts";
 import { StatsCounter } from "./stats.ts";
@@ -52,6 +52,9 @@ const decoder = new TextDecoder();
 /** How long the clock offset seen in a device's frame is used for its untimed readings. */
 const CLOCK_TRUST_MS = 60_000;
 
+/** Topics remembered split at most (then forgotten together). */
+const MAX_TOPICS = 50_000;
+
 /** Prefixes waiting for the directory at once, at most. */
 const MAX_WAITING_PREFIXES = 10_000;
 
@@ -67,6 +70,8 @@ export class IngestProcessor {
   #cache: DeviceCache;
   #tracker: StatusTracker;
   #waiting = new Map<string, Waiting[]>();
+  /** Topics split before (see `#split`). */
+  #topics = new Map<string, DeviceTopic>();
   /**
    * The pending samples: the first of the four stages of a reading's way to disk (the others:
    * the store's write queue, its writer thread, its journal; ARCHITECTURE.md).
@@ -125,7 +130,7 @@ export class IngestProcessor {
     if (this.#closed) return;
     this.#stats.received(at);
     try {
-      const split = splitDeviceTopic(topic);
+      const split = this.#topics.get(topic) ?? this.#split(topic);
       if (!split) return this.#drop("unknown_topic", at, { topic: topic.slice(0, 200) });
       const t = this.#cache.get(split.prefix, at);
       if (t === undefined) return this.#wait(split.prefix, { rest: split.rest, payload, at });
@@ -134,6 +139,19 @@ export class IngestProcessor {
     } catch (error) {
       this.#error("internal", error, { topic: topic.slice(0, 200) });
     }
+  }
+
+  /**
+   * Splits a topic and remembers it: a meter speaks on a few topics, again and again, and a
+   * remembered prefix is a string whose hash is known (the device lookup is then cheap).
+   */
+  #split(topic: string): DeviceTopic | null {
+    const split = splitDeviceTopic(topic);
+    if (!split) return null;
+    // Random topics (an open broker) must not grow this without end.
+    if (this.#topics.size >= MAX_TOPICS) this.#topics.clear();
+    this.#topics.set(topic, split);
+    return split;
   }
 
   #wait(prefix: string, message: Waiting): void {
@@ -188,12 +206,13 @@ export class IngestProcessor {
     if (!takeToken(t.bucket, this.limits.ratePerDevice, this.limits.burstPerDevice, at)) {
       return this.#drop("flood", at, { serial: t.serial });
     }
-    const text = typeof payload === "string" ? payload : decoder.decode(payload);
     // Readings without a time of their own (status objects) take the device's clock as
     // its last frame showed it: after an outage a queued backlog arrives at once, and its
     // status objects then keep their place among the frames instead of all being "now".
     const untimed = at - t.clockAt <= CLOCK_TRUST_MS ? at + t.clockOffset : at;
-    const r = interpretMessage(t.meter, rest, text, at, this.#interpret, untimed);
+    const r = typeof payload === "string"
+      ? interpretMessage(t.meter, rest, payload, at, this.#interpret, untimed)
+      : interpretBytes(t.meter, rest, payload, at, this.#interpret, untimed);
     switch (r.type) {
       case "reading":
         if (r.timed) {

@@ -10,16 +10,16 @@
  * known state, NotifyFullStatus replacing it).
  */
 import { classifyTopic } from "./shelly_topic.ts";
-import { componentRef } from "./shelly_fields.ts";
+import { COMPONENT_REFS, componentRef } from "./shelly_fields.ts";
+import { type Scan, scanPayload } from "./shelly_scan.ts";
 import {
   applyComponent,
+  applyFields,
   type ApplyMode,
   type MeterState,
   newMeterState,
-  TOUCHED,
-  type Values,
-  valuesOf,
 } from "./shelly_state.ts";
+import { TOUCHED, type Values, valuesOf } from "./shelly_values.ts";
 
 export { splitDeviceTopic } from "./shelly_topic.ts";
 export { newMeterState } from "./shelly_state.ts";
@@ -90,11 +90,14 @@ function saneFrameTime(ts: unknown, arrivalMs: number, window: TimeWindow): numb
   return ms;
 }
 
-function parseJson(payload: string): { ok: true; value: unknown } | { ok: false } {
+/** What {@link parseJson} answers for a payload that is not JSON. */
+const NOT_JSON = Symbol("not JSON");
+
+function parseJson(payload: string): unknown {
   try {
-    return { ok: true, value: JSON.parse(payload) };
+    return JSON.parse(payload);
   } catch {
-    return { ok: false };
+    return NOT_JSON;
   }
 }
 
@@ -127,7 +130,7 @@ function applyComponents(
     const ref = componentRef(key);
     if (!ref) continue;
     metering++;
-    const result = applyComponent(state, key, ref, components[key], mode);
+    const result = applyComponent(state, ref, components[key], mode);
     if (result === null) {
       invalid++;
       continue;
@@ -136,6 +139,18 @@ function applyComponents(
     if (result.accepted > 0) touched |= TOUCHED[ref.type];
   }
   if (metering === 0) return { type: "ignored", what };
+  return interpretation(state, touched, invalid, ts, timed, what);
+}
+
+/** The interpretation of a message whose metering components touched `touched`. */
+function interpretation(
+  state: MeterState,
+  touched: number,
+  invalid: number,
+  ts: number,
+  timed: boolean,
+  what: string,
+): Interpretation {
   if (touched === 0) {
     if (invalid > 0) {
       return {
@@ -188,25 +203,20 @@ export function interpretMessage(
     };
   }
   if (topic.kind === "status") {
-    if (!componentRef(topic.component)) return { type: "ignored", what: rest };
+    const ref = componentRef(topic.component);
+    if (!ref) return { type: "ignored", what: rest };
     const parsed = parseJson(payload);
-    if (!parsed.ok) return MALFORMED;
-    if (!isObject(parsed.value)) {
+    if (parsed === NOT_JSON) return MALFORMED;
+    if (!isObject(parsed)) {
       return { type: "dropped", reason: "wrong_type", detail: `${rest} is not an object` };
     }
-    return applyComponents(
-      state,
-      { [topic.component]: parsed.value },
-      "replace",
-      untimedMs,
-      false,
-      rest,
-    );
+    const result = applyComponent(state, ref, parsed, "replace")!;
+    const touched = result.accepted > 0 ? TOUCHED[ref.type] : 0;
+    return interpretation(state, touched, result.invalid, untimedMs, false, rest);
   }
   // events/rpc
-  const parsed = parseJson(payload);
-  if (!parsed.ok) return MALFORMED;
-  const frame = parsed.value;
+  const frame = parseJson(payload);
+  if (frame === NOT_JSON) return MALFORMED;
   if (!isObject(frame)) {
     return { type: "dropped", reason: "wrong_type", detail: "events/rpc frame is not an object" };
   }
@@ -233,4 +243,61 @@ export function interpretMessage(
   // Only what the frame says; the state still follows it.
   applyComponents(state, params, "overlay", ts, timed, method);
   return applyComponents(newMeterState(), params, "overlay", ts, timed, method);
+}
+
+const decoder = new TextDecoder();
+
+/** Applies the components a scan read; answers the types touched and the fields refused. */
+function applyScan(state: MeterState, scan: Scan, mode: ApplyMode): [number, number] {
+  let touched = 0;
+  let invalid = 0;
+  for (const index of scan.present) {
+    const ref = COMPONENT_REFS[index];
+    const result = applyFields(state, ref, scan.values[index], scan.marks[index], mode);
+    invalid += result.invalid;
+    if (result.accepted > 0) touched |= TOUCHED[ref.type];
+  }
+  return [touched, invalid];
+}
+
+/**
+ * {@link interpretMessage} of a payload as the bytes MQTT carried, with the same answers: the
+ * common metering payloads are read from the bytes (`shelly_scan.ts`), any other goes through
+ * its text.
+ */
+export function interpretBytes(
+  state: MeterState,
+  rest: string,
+  payload: Uint8Array,
+  arrivalMs: number,
+  options: InterpretOptions = DEFAULT_INTERPRET,
+  untimedMs: number = arrivalMs,
+): Interpretation {
+  const topic = classifyTopic(rest);
+  if (topic.kind === "status") {
+    const ref = componentRef(topic.component);
+    const scan = ref && scanPayload(payload, ref);
+    if (scan) {
+      const [touched, invalid] = applyScan(state, scan, "replace");
+      return interpretation(state, touched, invalid, untimedMs, false, rest);
+    }
+  } else if (topic.kind === "events_rpc") {
+    const scan = scanPayload(payload, null);
+    if (scan) {
+      const own = saneFrameTime(scan.ts, arrivalMs, options);
+      const ts = own ?? untimedMs;
+      const timed = own !== null;
+      const method = scan.full ? "NotifyFullStatus" : "NotifyStatus";
+      if (scan.full || options.overlayPartialFrames) {
+        const [touched, invalid] = applyScan(state, scan, scan.full ? "replace" : "overlay");
+        return interpretation(state, touched, invalid, ts, timed, method);
+      }
+      // Only what the frame says; the state still follows it.
+      applyScan(state, scan, "overlay");
+      const frameOnly = newMeterState();
+      const [touched, invalid] = applyScan(frameOnly, scan, "overlay");
+      return interpretation(frameOnly, touched, invalid, ts, timed, method);
+    }
+  }
+  return interpretMessage(state, rest, decoder.decode(payload), arrivalMs, options, untimedMs);
 }

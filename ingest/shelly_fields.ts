@@ -11,6 +11,8 @@ export type ComponentType = "em" | "emdata" | "em1" | "em1data";
 export interface ComponentRef {
   type: ComponentType;
   id: number;
+  /** Its place in a meter's state (`shelly_state.ts`): em:0, emdata:0, em1:0..2, em1data:0..2. */
+  index: number;
 }
 
 /** The physical quantity of a field, which decides its valid range. */
@@ -68,12 +70,25 @@ const FIELDS: Record<ComponentType, Record<string, Quantity>> = {
 };
 
 const COMPONENT_KEYS: Record<string, ComponentRef> = {
-  "em:0": { type: "em", id: 0 },
-  "emdata:0": { type: "emdata", id: 0 },
+  "em:0": { type: "em", id: 0, index: 0 },
+  "emdata:0": { type: "emdata", id: 0, index: 1 },
 };
 for (const id of [0, 1, 2]) {
-  COMPONENT_KEYS[`em1:${id}`] = { type: "em1", id };
-  COMPONENT_KEYS[`em1data:${id}`] = { type: "em1data", id };
+  COMPONENT_KEYS[`em1:${id}`] = { type: "em1", id, index: 2 + id };
+  COMPONENT_KEYS[`em1data:${id}`] = { type: "em1data", id, index: 5 + id };
+}
+
+/** How many metering components a meter's state holds (the `index` values above). */
+export const COMPONENT_COUNT = 8;
+
+/** The metering components by `index`. */
+export const COMPONENT_REFS: readonly ComponentRef[] = Object.values(COMPONENT_KEYS).sort((x, y) =>
+  x.index - y.index
+);
+
+/** The status key of a metering component (`em:0`, ...). */
+export function componentKey(ref: ComponentRef): string {
+  return `${ref.type}:${ref.id}`;
 }
 
 /**
@@ -84,28 +99,39 @@ export function componentRef(key: string): ComponentRef | null {
   return Object.hasOwn(COMPONENT_KEYS, key) ? COMPONENT_KEYS[key] : null;
 }
 
-/** The valid range of one field (pf fields are clamped to ±1 after the check). */
-interface FieldSpec {
+/**
+ * The valid range of one field (pf fields are clamped to ±1 after the check) and its place
+ * (`slot`) in the component's state.
+ */
+export interface FieldSpec {
   min: number;
   max: number;
   pf: boolean;
+  slot: number;
 }
 
 const SPECS = Object.fromEntries(
   (Object.keys(FIELDS) as ComponentType[]).map((type) => [
     type,
     new Map(
-      Object.entries(FIELDS[type]).map(([field, quantity]) => {
+      Object.entries(FIELDS[type]).map(([field, quantity], slot) => {
         const [min, max] = RANGES[quantity];
-        return [field, { min, max, pf: quantity === "pf" }];
+        return [field, { min, max, pf: quantity === "pf", slot }];
       }),
     ),
   ]),
 ) as unknown as Record<ComponentType, ReadonlyMap<string, FieldSpec>>;
 
-/** The fields ingest keeps of a component type, with their ranges. */
+/** The fields ingest keeps of a component type, with their ranges and slots. */
 export function fieldSpecs(type: ComponentType): ReadonlyMap<string, FieldSpec> {
   return SPECS[type];
+}
+
+/** The slot of a field of a component type (see {@link FieldSpec}); throws for an unknown one. */
+export function slotOf(type: ComponentType, field: string): number {
+  const spec = SPECS[type].get(field);
+  if (!spec) throw new Error(`no field ${field} in ${type}`);
+  return spec.slot;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 
 /** A topic split into the device prefix and the rest. */
-interface DeviceTopic {
+export interface DeviceTopic {
   /** `sensor/<id>` or `station/<id>`. */
   prefix: string;
   /** The Shelly topic after the prefix, e.g. `online`, `status/em:0`, `events/rpc`. */

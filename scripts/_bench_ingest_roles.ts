@@ -28,7 +28,7 @@ import type { Deps } from "../services/deps.ts";
  * templates in turn, all stations, default limits held an hour before an alert opens), on an
  * in-memory KV where the alerts it opens are written.
  */
-async function benchEvaluator(n: number, meters: number): Promise<AlertEvaluator> {
+export async function benchEvaluator(n: number, meters: number): Promise<AlertEvaluator> {
   const kv = await Deno.openKv(":memory:");
   const deps = { kv, log: { log() {} }, now: Date.now } as unknown as Deps;
   const e = new AlertEvaluator(deps);
@@ -85,7 +85,7 @@ const cpuMs = (since?: NodeJS.CpuUsage) => {
 };
 
 /** A directory of the simulator's meters 1..n (default naming). */
-function simDirectory(n: number): DeviceDirectory {
+export function simDirectory(n: number): DeviceDirectory {
   const devices = new Map<string, IngestDevice & { username: string; password: string }>();
   for (let i = 1; i <= n; i++) {
     const id = simIdentity(i);
@@ -106,7 +106,7 @@ function simDirectory(n: number): DeviceDirectory {
 }
 
 /** A store that keeps nothing (to tell ingest's own cost from the store's). */
-function nullStore(): TelemetryStore {
+export function nullStore(): TelemetryStore {
   let written = 0;
   return {
     write(samples) {
@@ -124,7 +124,7 @@ function nullStore(): TelemetryStore {
 }
 
 /** A status sink that only counts (the KV one is measured elsewhere). */
-function countingStatus(): StatusSink & { transitions: number } {
+export function countingStatus(): StatusSink & { transitions: number } {
   return {
     transitions: 0,
     seen() {},

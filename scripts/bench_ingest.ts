@@ -16,6 +16,8 @@
  * - live: the subscriber is connected while the simulator publishes N messages as fast
  *   as the broker acknowledges them; everything shares the machine's cores.
  *
+ * First, the CPU time ingest's processor spends per message without the network
+ * (`scripts/bench_ingest_processor.ts`: the part between mqtt.js and the store's write call).
  * Drain mode also runs ingest with a store that keeps nothing (`ingest-nostore`), which
  * tells ingest's own cost from the SQLite store's, and ingest judging 20 active alert rules on
  * every reading (`ingest-rules`, beside `ingest` with none). The SQLite store is the one the portal
@@ -28,7 +30,8 @@
  * measurement repeated, each ingest rate printed beside the plain subscriber's of its run;
  * `cpuUsPerMsg` is the subscriber process's CPU time, all its threads, per message drained),
  * `--store-inline` (the SQLite store writes on ingest's own thread, not in its worker), `--memory-seconds 0` (no
- * memory phase), `--profile DIR` (drain: each draining subscriber writes a V8 CPU profile
+ * memory phase), `--roles ingest,ingest-nostore` (the drain's subscribers measured beside the plain
+ * one; default all), `--profile DIR` (drain: each draining subscriber writes a V8 CPU profile
  * into DIR, a `.cpuprofile` per process). Prints a table and, last, the
  * figures as JSON (also written to `.build/bench_ingest.json`).
  */
@@ -57,6 +60,7 @@ const args = parseArgs({
     store: { type: "string", default: "sqlite" },
     "store-inline": { type: "boolean", default: false },
     runs: { type: "string", default: "3" },
+    roles: { type: "string" },
     profile: { type: "string" },
   },
 }).values;
@@ -65,6 +69,7 @@ const enc = new TextEncoder();
 const out = (line = "") => Deno.stdout.writeSync(enc.encode(line + "\n"));
 const SCRIPT = new URL(import.meta.url).pathname;
 const SIMULATE = new URL("./simulate.ts", import.meta.url).pathname;
+const PROCESSOR = new URL("./bench_ingest_processor.ts", import.meta.url).pathname;
 
 // ----- the orchestrator -------------------------------------------------------------------
 
@@ -282,9 +287,19 @@ async function memory(meters: number, seconds: number) {
   }
 }
 
+/** The processor's CPU per message without the network (`bench_ingest_processor.ts`). */
+async function processorCost(meters: number) {
+  const child = spawn(PROCESSOR, ["--meters", String(meters), "--runs", "4"]);
+  const last = await child.next("");
+  await child.proc.status;
+  out(`processor alone: ${Number(last.usPerMessage).toFixed(2)} µs CPU per message (median of 3)`);
+  return { usPerMessage: Number(last.usPerMessage), runs: last.runs };
+}
+
 async function bench() {
   const messages = Number(args.messages);
   const meters = Number(args.meters);
+  const processor = await processorCost(meters);
   const rows: Row[] = [];
   const modes = args.modes.split(",") as ("drain" | "live")[];
   for (const brokerName of args.brokers.split(",")) {
@@ -296,7 +311,8 @@ async function bench() {
           const roles = mode === "drain"
             ? ["plain", "ingest", "ingest-rules", "ingest-nostore"] as const
             : ["plain", "ingest"] as const;
-          for (const role of roles) {
+          const only = args.roles?.split(",");
+          for (const role of roles.filter((r) => r === "plain" || !only || only.includes(r))) {
             const row = {
               ...await measure(brokerName, broker.url, mode, role, meters, messages),
               run,
@@ -347,7 +363,7 @@ async function bench() {
         `RSS ${mem.rssIdleMb} MB idle, at most ${mem.rssMaxMb} MB`,
     );
   }
-  const figures = { rows, ratios, memory: mem };
+  const figures = { processor, rows, ratios, memory: mem };
   await Deno.mkdir(new URL("../.build/", import.meta.url), { recursive: true });
   await Deno.writeTextFile(
     new URL("../.build/bench_ingest.json", import.meta.url),

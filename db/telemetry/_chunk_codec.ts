@@ -111,8 +111,9 @@ export function encodeChunk(rows: readonly ChunkRow[]): Uint8Array {
   ends.length = 0;
   encodeTimes(out, rows);
   ends.push(out.pos);
+  gather(rows, width);
   for (let k = 0; k < width; k++) {
-    encodeColumn(out, rows, k);
+    encodeColumn(out, rows.length, k);
     ends.push(out.pos);
   }
   const head = headScratch;
@@ -133,7 +134,11 @@ export function encodeChunk(rows: readonly ChunkRow[]): Uint8Array {
 }
 
 function encodeTimes(out: Out, rows: readonly ChunkRow[]): void {
-  const whole = rows.every(({ ts }) => Number.isInteger(ts) && Math.abs(ts) <= LIMIT);
+  let whole = true;
+  for (let i = 0; i < rows.length && whole; i++) {
+    const ts = rows[i].ts;
+    whole = Number.isInteger(ts) && Math.abs(ts) <= LIMIT;
+  }
   if (!whole) {
     out.buf[out.pos++] = FLOAT;
     for (const { ts } of rows) out.float(ts);
@@ -163,28 +168,50 @@ function decimalsOf(v: number, from: number): number {
   return -1;
 }
 
-/** The present values of the column being packed, gathered once (grown as needed). */
-let column = new Float64Array(256);
+/**
+ * The present values of the readings being packed, column by column (column k's `counts[k]`
+ * values from `matrix[k * n]` on), gathered in one pass over the readings: reading every
+ * reading's values once, in order, costs less than once per column.
+ */
+let matrix = new Float64Array(4096);
+let counts = new Int32Array(64);
+/** Bitmaps of the columns being packed: column k's from `bitmaps[k * stride]` on. */
+let bitmaps = new Uint8Array(1024);
+let stride = 0;
 
-function encodeColumn(out: Out, rows: readonly ChunkRow[], k: number): void {
+/** Gathers every column's present values and presence bits (see `matrix`, `bitmaps`). */
+function gather(rows: readonly ChunkRow[], width: number): void {
   const n = rows.length;
+  if (matrix.length < n * width) matrix = new Float64Array(n * width * 2);
+  if (counts.length < width) counts = new Int32Array(width * 2);
+  stride = Math.ceil(n / 8);
+  if (bitmaps.length < stride * width) bitmaps = new Uint8Array(stride * width * 2);
+  const m = matrix, c = counts, bits = bitmaps;
+  c.fill(0, 0, width);
+  bits.fill(0, 0, stride * width);
+  for (let i = 0; i < n; i++) {
+    const vals = rows[i].vals;
+    const byte = i >> 3, bit = 1 << (i & 7);
+    for (let k = 0; k < width; k++) {
+      const v = vals[k];
+      if (v === null || v === undefined) continue;
+      m[k * n + c[k]++] = v;
+      bits[k * stride + byte] |= bit;
+    }
+  }
+}
+
+function encodeColumn(out: Out, n: number, k: number): void {
   const mode = out.pos++;
   const bitmap = out.pos, bytes = Math.ceil(n / 8);
-  if (column.length < n) column = new Float64Array(n * 2);
-  const col = column;
+  const present = counts[k], base = k * n, col = matrix;
   const buf = out.buf;
-  buf.fill(0, bitmap, bitmap + bytes);
-  let present = 0;
-  for (let i = 0; i < n; i++) {
-    const v = rows[i].vals[k];
-    if (v === null || v === undefined) continue;
-    col[present++] = v;
-    buf[bitmap + (i >> 3)] |= 1 << (i & 7);
-  }
   if (present === 0) {
     buf[mode] = ABSENT;
-    out.pos = bitmap;
     return;
+  }
+  if (present < n) {
+    for (let b = 0; b < bytes; b++) buf[bitmap + b] = bitmaps[k * stride + b];
   }
   const presence = present === n ? ALL : BITMAP;
   const values = presence === ALL ? bitmap : bitmap + bytes;
@@ -196,7 +223,7 @@ function encodeColumn(out: Out, rows: readonly ChunkRow[], k: number): void {
     const p = POW10[d];
     let prev = 0, need = d;
     for (let i = 0; i < present; i++) {
-      const v = col[i];
+      const v = col[base + i];
       const s = Math.round(v * p);
       if (s / p !== v || !(Math.abs(s) <= LIMIT) || (s === 0 && 1 / s < 0)) {
         need = decimalsOf(v, d + 1);
@@ -213,7 +240,7 @@ function encodeColumn(out: Out, rows: readonly ChunkRow[], k: number): void {
   }
   buf[mode] = presence | FLOAT;
   out.pos = values;
-  for (let i = 0; i < present; i++) out.float(col[i]);
+  for (let i = 0; i < present; i++) out.float(col[base + i]);
 }
 
 /** A chunk's header: readings, columns, and where each section starts and ends. */

@@ -8,17 +8,20 @@
  * - `merge()` moves everything journaled into raw chunks (_sqlite_chunks.ts), rollups of
  *   every bucket size and the merged latest values in one transaction; only then do queries
  *   see the samples. Merging many samples at once is what makes it cheap: each device's
- *   chunk, rollup rows and latest values are written once per merge, not once per sample.
+ *   chunk, 15-minute row and latest values are written once per merge, not once per sample,
+ *   and its hourly, daily and monthly rows once, when their bucket closes (until then
+ *   queries read the open bucket from the finer rows: _sqlite_open.ts).
  *
  * Samples newer than everything a device has (the usual case) take the fast path: they are
  * appended to the device's chunk being filled (kept in memory, packed and written once per
  * merge, so it is seen by queries; a new one begins at 32 samples or a new 15-minute
- * bucket) and each
- * bucket size's current row is updated in memory and written once per merge. Late,
+ * bucket) and each bucket size's open row is updated in memory: the 15-minute one written
+ * once per merge, a coarser one when a later bucket begins. Late,
  * repeated or same-instant samples take the slow path: the chunks of their buckets are
  * read, the samples merged in (present values overlay stored ones, in the order they came),
  * the chunks written again and the touched buckets recomputed, 15-minute rows from the
- * chunk's samples and each coarser size from the finer rows.
+ * chunk's samples and each coarser size from the finer rows (a bucket the newest sample
+ * left behind is written too; the one holding it is not).
  * Late samples older than the raw horizon (already pruned) are dropped, since their
  * buckets can no longer be recomputed. Cached state is dropped whenever another connection
  * has written to the database (`PRAGMA data_version`), so several processes may share one

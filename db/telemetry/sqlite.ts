@@ -255,7 +255,10 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
 
   protected async readSeries(q: KeyRead, bucket: Bucket, agg: Aggregate): Promise<Point[]> {
     const sid = await this.#readSid(q.serial);
-    return sid === null ? [] : this.#snapshot(() => readSeries(this.#st, sid, q, bucket, agg));
+    if (sid === null) return [];
+    // A 15-minute series is one statement; coarser ones may read the open bucket's finer rows.
+    const read = () => readSeries(this.#st, sid, q, bucket, agg);
+    return bucket === "15m" ? read() : this.#snapshot(read);
   }
 
   protected async readCounterUsage(q: KeyRead): Promise<CounterUsage> {

@@ -70,12 +70,18 @@ export function normalizeSamples(samples: readonly Sample[]): NormSample[] {
  */
 export function groupBySerial(samples: readonly NormSample[]): Map<string, NormSample[]> {
   const groups = new Map<string, NormSample[]>();
+  /** Serials whose samples did not come strictly in time order (the rare case). */
+  const unordered = new Set<string>();
   for (const s of samples) {
     const list = groups.get(s.serial);
-    if (list) list.push(s);
-    else groups.set(s.serial, [s]);
+    if (list === undefined) groups.set(s.serial, [s]);
+    else {
+      if (s.ts <= list[list.length - 1].ts) unordered.add(s.serial);
+      list.push(s);
+    }
   }
-  for (const [serial, list] of groups) {
+  for (const serial of unordered) {
+    const list = groups.get(serial)!;
     list.sort((a, b) => a.ts - b.ts); // stable: later writes stay later
     const merged: NormSample[] = [];
     for (const s of list) {

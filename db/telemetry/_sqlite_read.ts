@@ -1,6 +1,6 @@
 /**
  * The read path of the SQLite store. Series come from the rollup table of the bucket
- * size. A counter delta over [from, to) takes the largest whole buckets inside the range
+ * size, the open bucket's row from the finer ones (_sqlite_open.ts). A counter delta over [from, to) takes the largest whole buckets inside the range
  * from the rollups (months, then days, hours and 15 minutes towards the edges) and reads
  * raw samples (their chunks, _sqlite_chunks.ts) only for the less-than-15-minute edges;
  * where raw samples were pruned the edges are left out, so the range is in effect rounded down to 15 minutes at both ends.
@@ -15,13 +15,9 @@ import { bucketCeil, bucketFloor, BUCKETS } from "./_buckets.ts";
 import { rowAggregate, rowPartial, sliceCount, sliceLast, slicePartial } from "./_rollup.ts";
 import type { Statements } from "./_sqlite_schema.ts";
 import { readKey } from "./_sqlite_chunks.ts";
+import { newestOf, rollRange } from "./_sqlite_open.ts";
 import type { KeyRead } from "./_queue.ts";
 import type { Aggregate, Bucket, CounterUsage, Point } from "./mod.ts";
-
-interface RollRow {
-  start: number;
-  agg: Uint8Array;
-}
 
 /** Whole buckets overlapping [from, to): their starts run from floor(from) up to `to`. */
 export function readSeries(
@@ -33,12 +29,7 @@ export function readSeries(
 ): Point[] {
   const out: Point[] = [];
   if (to <= from) return out;
-  const rows = st.roll[bucket].range.all(
-    sid,
-    bucketFloor(bucket, from),
-    to,
-  ) as unknown as RollRow[];
-  for (const r of rows) {
+  for (const r of rollRange(st, sid, bucket, bucketFloor(bucket, from), to)) {
     const value = rowAggregate(r.agg, k, agg);
     if (value !== null) out.push({ ts: r.start, value });
   }
@@ -54,10 +45,9 @@ export function readCounterSeries(
 ): Point[] {
   if (to <= from) return [];
   const start = bucketFloor(bucket, from);
-  const rows = st.roll[bucket].range.all(sid, start, to) as unknown as RollRow[];
   const starts: number[] = [];
   const partials: CounterPartial[] = [];
-  for (const r of rows) {
+  for (const r of rollRange(st, sid, bucket, start, to)) {
     const p = rowPartial(r.agg, k);
     if (p) {
       starts.push(r.start);
@@ -79,9 +69,10 @@ export function readCounterUsage(
 ): CounterUsage {
   if (to <= from) return { delta: 0, readings: 0 };
   const parts: (CounterPartial | null)[] = [];
-  const before = lastBefore(st, sid, k, from);
+  const newest = newestOf(st, sid);
+  const before = lastBefore(st, sid, k, from, newest);
   if (before !== null) parts.push({ first: before, last: before, increase: 0 });
-  const count = { readings: 0 };
+  const count = { readings: 0, newest };
   collect(st, sid, k, from, to, BUCKETS.length - 1, parts, count);
   return { delta: foldPartials(parts)?.increase ?? 0, readings: count.readings };
 }
@@ -98,7 +89,7 @@ function collect(
   b: number,
   level: number,
   out: (CounterPartial | null)[],
-  count: { readings: number },
+  count: { readings: number; newest: number | null },
 ): void {
   if (a >= b) return;
   if (level < 0) {
@@ -114,7 +105,9 @@ function collect(
     return;
   }
   collect(st, sid, k, a, whole0, level - 1, out, count);
-  for (const r of st.keyRoll(bucket, k).range.all(sid, whole0, whole1) as unknown as RollRow[]) {
+  for (
+    const r of Array.from(rollRange(st, sid, bucket, whole0, whole1, { k, newest: count.newest }))
+  ) {
     out.push(slicePartial(r.agg));
     count.readings += sliceCount(r.agg);
   }
@@ -126,20 +119,20 @@ function collect(
  * before it, coarser and coarser (15 min within the hour, hours within the day, days
  * within the month, then months), so at most a few short reads.
  */
-function lastBefore(st: Statements, sid: number, k: number, t: number): number | null {
+function lastBefore(
+  st: Statements,
+  sid: number,
+  k: number,
+  t: number,
+  newest: number | null = newestOf(st, sid),
+): number | null {
   let end = bucketFloor("15m", t);
   const raw = readKey(st, sid, k, end, t).values;
   if (raw.length > 0) return raw[raw.length - 1];
   for (let level = 0; level < BUCKETS.length; level++) {
     const coarser = BUCKETS[level + 1];
     const begin = coarser ? bucketFloor(coarser, end) : Number.MIN_SAFE_INTEGER;
-    for (
-      const r of st.keyRoll(BUCKETS[level], k).rangeDesc.iterate(
-        sid,
-        begin,
-        end,
-      ) as Iterable<RollRow>
-    ) {
+    for (const r of rollRange(st, sid, BUCKETS[level], begin, end, { k, desc: true, newest })) {
       const v = sliceLast(r.agg);
       if (v !== null) return v;
     }

@@ -21,6 +21,10 @@
  *   where writing straight into `raw` touched a page per device.
  * - `roll_15m`, `roll_1h`, `roll_1d`, `roll_1mo` `(sid, start, agg)`: one row per device and
  *   UTC bucket, `agg` the bucket's aggregates of every key (see _rollup.ts). Kept forever.
+ *   A 15-minute row is written at every merge that adds to it; an hourly, daily or monthly
+ *   one once, when its bucket closes: the bucket holding the device's newest sample is read
+ *   from the finer rows (_sqlite_open.ts), and a row stored for it (a file written before) is
+ *   left out until the bucket closes and it is written again.
  * - `latest(sid, ts, data, key_ts)`: the newest sample time of each device, the newest
  *   value of each key (JSON) and the time of the sample it came from (JSON).
  * - `meta(key, value)`: `raw_horizon`, the instant before which raw rows were pruned.
@@ -92,6 +96,7 @@ export class Statements {
   readonly addDevice: StatementSync;
   readonly allSids: StatementSync;
   readonly latestOf: StatementSync;
+  readonly latestTsOf: StatementSync;
   readonly latestBySerial: StatementSync;
   readonly upsertLatest: StatementSync;
   readonly deleteChunkRange: StatementSync;
@@ -120,6 +125,7 @@ export class Statements {
     this.addDevice = db.prepare("INSERT INTO devices (serial) VALUES (?)");
     this.allSids = db.prepare("SELECT sid FROM devices ORDER BY sid");
     this.latestOf = db.prepare("SELECT ts, data, key_ts FROM latest WHERE sid = ?");
+    this.latestTsOf = db.prepare("SELECT ts FROM latest WHERE sid = ?");
     this.latestBySerial = db.prepare(
       "SELECT l.ts AS ts, l.data AS data FROM latest l JOIN devices d ON d.sid = l.sid WHERE d.serial = ?",
     );

@@ -8,27 +8,29 @@
  * - `merge()` moves everything journaled into raw chunks (_sqlite_chunks.ts), rollups of
  *   every bucket size and the merged latest values in one transaction; only then do queries
  *   see the samples. Merging many samples at once is what makes it cheap: each device's
- *   chunk, rollup rows and latest values are written once per merge, not once per sample.
+ *   chunk, 15-minute row and latest values are written once per merge, not once per sample,
+ *   and its hourly, daily and monthly rows once, when their bucket closes (until then
+ *   queries read the open bucket from the finer rows: _sqlite_open.ts).
  *
  * Samples newer than everything a device has (the usual case) take the fast path: they are
  * appended to the device's chunk being filled (kept in memory, packed and written once per
  * merge, so it is seen by queries; a new one begins at 32 samples or a new 15-minute
- * bucket) and each
- * bucket size's current row is updated in memory and written once per merge. Late,
+ * bucket) and each bucket size's open row is updated in memory: the 15-minute one written
+ * once per merge, a coarser one when a later bucket begins. Late,
  * repeated or same-instant samples take the slow path: the chunks of their buckets are
  * read, the samples merged in (present values overlay stored ones, in the order they came),
  * the chunks written again and the touched buckets recomputed, 15-minute rows from the
- * chunk's samples and each coarser size from the finer rows.
+ * chunk's samples and each coarser size from the finer rows (a bucket the newest sample
+ * left behind is written too; the one holding it is not).
  * Late samples older than the raw horizon (already pruned) are dropped, since their
  * buckets can no longer be recomputed. Cached state is dropped whenever another connection
  * has written to the database (`PRAGMA data_version`), so several processes may share one
  * file; a journal left by a process that stopped is merged by the next `merge()`.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { MEASUREMENT_KEYS } from "../../core/devices.ts";
 import { bucketFloor, bucketNext, BUCKETS } from "./_buckets.ts";
 import { addSample, decodeRow, emptyRow, encodeRow, mergeRow } from "./_rollup.ts";
-import { groupBySerial, KEY_COUNT, type NormSample } from "./_samples.ts";
+import { groupBySerial, type NormSample } from "./_samples.ts";
 import { packJournal, unpackJournal } from "./_journal_codec.ts";
 import type { Statements } from "./_sqlite_schema.ts";
 import {
@@ -40,6 +42,8 @@ import {
   writeBucket,
   writeChunk,
 } from "./_sqlite_chunks.ts";
+import { openRow } from "./_sqlite_open.ts";
+import { type Latest, loadLatest, overlayLatest, writeLatest } from "./_sqlite_latest.ts";
 import type { Bucket } from "./mod.ts";
 
 interface OpenRow {
@@ -56,14 +60,8 @@ interface OpenChunk {
   dirty: boolean;
 }
 
-interface DeviceState {
+interface DeviceState extends Latest {
   sid: number;
-  /** Newest sample time stored (-Infinity for none). */
-  lastTs: number;
-  /** The newest value of each key, and the time of its sample. */
-  latest: Record<string, number>;
-  latestTs: Record<string, number>;
-  latestDirty: boolean;
   /** The current row of each bucket size (index as in BUCKETS). */
   open: (OpenRow | null)[];
   chunk: OpenChunk | null;
@@ -137,7 +135,7 @@ export class SqliteWriter {
           const dev = this.#device(serial);
           merged += list[0].ts > dev.lastTs ? this.#fast(dev, list) : this.#slow(dev, list);
           this.#writeOpen(dev);
-          this.#writeLatest(dev);
+          writeLatest(this.st, dev.sid, dev);
         }
         this.st.clearJournal.run(end);
       }
@@ -228,23 +226,43 @@ export class SqliteWriter {
       addSample(segment, s.vals);
     }
     this.#addSegment(dev, samples[first].ts, segment);
-    this.#overlayLatest(dev, samples);
-    dev.lastTs = samples[samples.length - 1].ts;
+    overlayLatest(dev, samples); // after the segments: they look at the newest before
     return samples.length;
   }
 
-  /** Adds the sums of samples of one 15-minute bucket from `ts` on to each bucket size. */
+  /**
+   * Adds the sums of samples of one 15-minute bucket from `ts` on (newer than every sample
+   * the device had) to each bucket size. A bucket left behind closes: its 15-minute row is
+   * written if it changed since the last merge, a coarser row is written now, once
+   * (_sqlite_open.ts).
+   */
   #addSegment(dev: DeviceState, ts: number, segment: Float64Array): void {
     for (let b = 0; b < BUCKETS.length; b++) {
-      let open = dev.open[b];
-      if (open === null || ts >= open.end || ts < open.start) {
-        if (open?.dirty) this.#upsertRow(BUCKETS[b], dev.sid, open);
-        open = this.#loadRow(BUCKETS[b], dev.sid, ts);
-        dev.open[b] = open;
+      let open = dev.open[b] ?? this.#openOf(dev, b);
+      if (open === null || ts >= open.end) {
+        if (open !== null && (b > 0 || open.dirty)) this.#upsertRow(BUCKETS[b], dev.sid, open);
+        const start = bucketFloor(BUCKETS[b], ts);
+        open = { start, end: bucketNext(BUCKETS[b], start), row: emptyRow(), dirty: false };
       }
+      dev.open[b] = open;
       mergeRow(open.row, segment);
       open.dirty = true;
     }
+  }
+
+  /**
+   * The row of the bucket of size `BUCKETS[b]` holding the device's newest sample, as stored
+   * (see `openRow()`); null when the device has no sample.
+   */
+  #openOf(dev: DeviceState, b: number): OpenRow | null {
+    if (dev.lastTs === -Infinity) return null;
+    const bucket = BUCKETS[b], start = bucketFloor(bucket, dev.lastTs);
+    return {
+      start,
+      end: bucketNext(bucket, start),
+      row: openRow(this.st, dev.sid, b, dev.lastTs) ?? emptyRow(),
+      dirty: false,
+    };
   }
 
   #writeChunk(sid: number, chunk: OpenChunk): void {
@@ -261,15 +279,15 @@ export class SqliteWriter {
     dev.chunk = null; // written at the end of the last merge; read again below
     const samples = all.filter((s) => s.ts >= this.#horizon);
     this.dropped += all.length - samples.length;
+    const before = dev.lastTs;
     const byBucket = new Map<number, NormSample[]>();
     for (const s of samples) {
       const start = bucketFloor("15m", s.ts);
       const list = byBucket.get(start);
       if (list) list.push(s);
       else byBucket.set(start, [s]);
-      if (s.ts > dev.lastTs) dev.lastTs = s.ts;
     }
-    this.#overlayLatest(dev, samples);
+    overlayLatest(dev, samples); // the newest sample time too
     let touched = new Set<number>(byBucket.keys());
     for (const [start, list] of byBucket) {
       const rows = mergeInOrder(readBucket(this.st, dev.sid, start), list);
@@ -278,11 +296,16 @@ export class SqliteWriter {
       for (const r of rows) addSample(row, r.vals);
       this.st.roll["15m"].upsert.run(dev.sid, start, encodeRow(row));
     }
+    // Coarser rows: those touched, and the one that was open if newer samples closed it, are
+    // written again from the finer rows; the bucket now open is not written (_sqlite_open.ts).
     for (let b = 1; b < BUCKETS.length; b++) {
       const bucket = BUCKETS[b], finer = this.st.roll[BUCKETS[b - 1]];
       const starts = new Set<number>();
       for (const t of touched) starts.add(bucketFloor(bucket, t));
+      if (before !== -Infinity) starts.add(bucketFloor(bucket, before));
+      const open = bucketFloor(bucket, dev.lastTs);
       for (const start of starts) {
+        if (start === open) continue;
         const row = emptyRow();
         const end = bucketNext(bucket, start);
         for (const r of finer.range.iterate(dev.sid, start, end) as Iterable<{ agg: Uint8Array }>) {
@@ -295,17 +318,6 @@ export class SqliteWriter {
     return samples.length;
   }
 
-  #loadRow(bucket: Bucket, sid: number, ts: number): OpenRow {
-    const start = bucketFloor(bucket, ts);
-    const found = this.st.roll[bucket].get.get(sid, start) as { agg: Uint8Array } | undefined;
-    return {
-      start,
-      end: bucketNext(bucket, start),
-      row: found ? decodeRow(found.agg) : emptyRow(),
-      dirty: false,
-    };
-  }
-
   #upsertRow(bucket: Bucket, sid: number, open: OpenRow): void {
     this.st.roll[bucket].upsert.run(sid, open.start, encodeRow(open.row));
     open.dirty = false;
@@ -313,42 +325,10 @@ export class SqliteWriter {
 
   #writeOpen(dev: DeviceState): void {
     if (dev.chunk?.dirty) this.#writeChunk(dev.sid, dev.chunk);
-    dev.open.forEach((open, b) => {
-      if (open?.dirty) this.#upsertRow(BUCKETS[b], dev.sid, open);
-    });
-  }
-
-  /**
-   * Each key keeps the value of its newest sample, whatever the order samples came in.
-   * `samples` are one device's, in time order with distinct instants: read from the newest
-   * back, each key's first value found is the newest of them.
-   */
-  #overlayLatest(dev: DeviceState, samples: readonly NormSample[]): void {
-    let found = 0;
-    const done: boolean[] = new Array(KEY_COUNT).fill(false);
-    for (let i = samples.length - 1; i >= 0 && found < KEY_COUNT; i--) {
-      const s = samples[i];
-      for (let k = 0; k < KEY_COUNT; k++) {
-        const v = s.vals[k];
-        if (v === null || done[k]) continue;
-        done[k] = true;
-        found++;
-        const key = MEASUREMENT_KEYS[k];
-        const seen = dev.latestTs[key];
-        if (seen === undefined || s.ts >= seen) {
-          dev.latest[key] = v;
-          dev.latestTs[key] = s.ts;
-          dev.latestDirty = true;
-        }
-      }
-    }
-  }
-
-  #writeLatest(dev: DeviceState): void {
-    if (!dev.latestDirty) return;
-    const { sid, lastTs, latest, latestTs } = dev;
-    this.st.upsertLatest.run(sid, lastTs, JSON.stringify(latest), JSON.stringify(latestTs));
-    dev.latestDirty = false;
+    // Only the 15-minute row: a coarser one is written when its bucket closes.
+    const quarter = dev.open[0];
+    if (quarter?.dirty) this.#upsertRow("15m", dev.sid, quarter);
+    for (const open of dev.open) if (open) open.dirty = false;
   }
 
   #device(serial: string): DeviceState {
@@ -356,15 +336,9 @@ export class SqliteWriter {
     if (known) return known;
     const found = this.st.sidOf.get(serial) as { sid: number } | undefined;
     const sid = found ? found.sid : Number(this.st.addDevice.run(serial).lastInsertRowid);
-    const latest = this.st.latestOf.get(sid) as
-      | { ts: number; data: string; key_ts: string }
-      | undefined;
     const dev: DeviceState = {
       sid,
-      lastTs: latest ? latest.ts : -Infinity,
-      latest: latest ? JSON.parse(latest.data) : {},
-      latestTs: latest ? JSON.parse(latest.key_ts) : {},
-      latestDirty: false,
+      ...loadLatest(this.st, sid),
       open: BUCKETS.map(() => null),
       chunk: null,
     };

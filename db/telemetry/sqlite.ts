@@ -255,17 +255,37 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
 
   protected async readSeries(q: KeyRead, bucket: Bucket, agg: Aggregate): Promise<Point[]> {
     const sid = await this.#readSid(q.serial);
-    return sid === null ? [] : readSeries(this.#st, sid, q, bucket, agg);
+    if (sid === null) return [];
+    // A 15-minute series is one statement; coarser ones may read the open bucket's finer rows.
+    const read = () => readSeries(this.#st, sid, q, bucket, agg);
+    return bucket === "15m" ? read() : this.#snapshot(read);
   }
 
   protected async readCounterUsage(q: KeyRead): Promise<CounterUsage> {
     const sid = await this.#readSid(q.serial);
-    return sid === null ? { delta: 0, readings: 0 } : readCounterUsage(this.#st, sid, q);
+    return sid === null
+      ? { delta: 0, readings: 0 }
+      : this.#snapshot(() => readCounterUsage(this.#st, sid, q));
   }
 
   protected async readCounterSeries(q: KeyRead, bucket: Bucket): Promise<Point[]> {
     const sid = await this.#readSid(q.serial);
-    return sid === null ? [] : readCounterSeries(this.#st, sid, q, bucket);
+    return sid === null ? [] : this.#snapshot(() => readCounterSeries(this.#st, sid, q, bucket));
+  }
+
+  /**
+   * Runs a query's statements in one read transaction: an open bucket is read from the finer
+   * rows and the newest sample time (_sqlite_open.ts), so a merge another connection commits
+   * between two of them must be seen by all or none.
+   */
+  #snapshot<T>(read: () => T): T {
+    if (this.#db.isTransaction) return read();
+    this.#db.exec("BEGIN");
+    try {
+      return read();
+    } finally {
+      this.#db.exec("COMMIT");
+    }
   }
 
   async prune(now: number): Promise<number> {

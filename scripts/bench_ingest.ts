@@ -36,6 +36,7 @@
  * figures as JSON (also written to `.build/bench_ingest.json`).
  */
 import { parseArgs } from "node:util";
+import mqtt from "mqtt";
 import { DEFAULT_SIM_NAMING, simIdentity } from "../ingest/sim.ts";
 import { INGEST_CREDENTIALS, roleBroker, roleIngest, rolePlain } from "./_bench_ingest_roles.ts";
 import { freeLoopbackPort, startMosquitto } from "../tests/_mosquitto.ts";
@@ -193,6 +194,7 @@ async function measure(
   // Live: the subscriber stops at `messages`; the simulator overshoots a little.
   const done = await sub.next("done");
   await sub.proc.status;
+  await endSession(url, clientId);
   const { event: _e, rate, rssMb, seconds: _s, received: _r, ...extra } = done;
   return {
     run: 0,
@@ -205,6 +207,21 @@ async function measure(
     rssMb: Number(rssMb),
     extra,
   };
+}
+
+/**
+ * Ends the subscriber's persistent session (a clean-session connection under its client id
+ * discards it, MQTT 3.1.1 §3.1.2.4): otherwise the broker keeps queuing every later run's
+ * messages for it, without bound on the embedded broker (its sessions live in memory).
+ */
+async function endSession(url: string, clientId: string): Promise<void> {
+  const client = await mqtt.connectAsync(url, {
+    clientId,
+    clean: true,
+    ...INGEST_CREDENTIALS,
+    reconnectPeriod: 0,
+  });
+  await client.endAsync();
 }
 
 async function startBroker(name: string, meters: number) {

@@ -233,30 +233,6 @@ export function packSamples(samples: readonly Sample[]): PackedBatch {
 /** Samples in a packed batch. */
 export const packedLength = (packed: PackedBatch): number => packed.data.length / STRIDE;
 
-/** Packed batches as one, in order (one list of serials). */
-export function concatPacked(parts: readonly PackedBatch[]): PackedBatch {
-  if (parts.length === 1) return parts[0];
-  const serials: string[] = [];
-  const index = new Map<string, number>();
-  const data = new Float64Array(parts.reduce((n, p) => n + p.data.length, 0));
-  let o = 0;
-  for (const part of parts) {
-    const map = part.serials.map((serial) => {
-      let si = index.get(serial);
-      if (si === undefined) {
-        si = serials.length;
-        serials.push(serial);
-        index.set(serial, si);
-      }
-      return si;
-    });
-    data.set(part.data, o);
-    const end = o + part.data.length;
-    for (; o < end; o += STRIDE) data[o] = map[data[o]];
-  }
-  return { serials, data };
-}
-
 /** The samples of a packed batch. */
 export function unpackBatch(packed: PackedBatch): NormSample[] {
   const { serials, data } = packed;

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import {
-  concatPacked,
   counterKeyIndex,
   groupBySerial,
   keyIndex,
@@ -95,20 +94,6 @@ Deno.test("packSamples() checks and packs samples as normalizeSamples() then pac
         e.message === expected.message.replace("sample 0", "sample 1"),
     );
   }
-});
-
-Deno.test("concatPacked() joins packed batches in order with one list of serials", () => {
-  const a = [
-    { serial: "A", ts: D, values: { total_power: 1 } },
-    { serial: "B", ts: D, values: { total_power: 2 } },
-  ];
-  const b = [
-    { serial: "C", ts: D + 1, values: { total_power: 3 } },
-    { serial: "A", ts: D + 1, values: { total_current: 4 } },
-  ];
-  const joined = concatPacked([packSamples(a), packSamples(b)]);
-  assert.deepEqual(joined.serials, ["A", "B", "C"]);
-  assert.deepEqual(unpackBatch(joined), normalizeSamples([...a, ...b]));
 });
 
 Deno.test("keyIndex() and counterKeyIndex() accept known keys only", () => {

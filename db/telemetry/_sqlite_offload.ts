@@ -52,11 +52,11 @@ export class WorkerWriter {
   }
 
   /**
-   * Journals one packed batch (durable once it resolves; its buffer moves to the worker);
-   * resolves with its size.
+   * Journals packed batches as one batch (durable once it resolves; their buffers move to the
+   * worker, not copied nor joined here); resolves with its size.
    */
-  write(packed: PackedBatch): Promise<number> {
-    return this.#call({ op: "write", batch: packed }, [packed.data.buffer]);
+  write(parts: PackedBatch[]): Promise<number> {
+    return this.#call({ op: "write", parts }, parts.map((p) => p.data.buffer));
   }
 
   /** Merges the journal into what queries read; resolves with the samples merged. */

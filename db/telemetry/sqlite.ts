@@ -39,7 +39,6 @@ import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type KeyRead, QueuedStore, type StoreQueueOptions } from "./_queue.ts";
 import {
-  concatPacked,
   normalizeSamples,
   type NormSample,
   type PackedBatch,
@@ -131,7 +130,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         return packed.data.length > 0 ? [packed] : [];
       },
       weigh: (item) => packedLength(item as PackedBatch),
-      write: (parts) => worker.write(concatPacked(parts as PackedBatch[])),
+      write: (parts) => worker.write(parts as PackedBatch[]),
       merge: () => worker.merge(),
       prune: (cutoff) => worker.prune(cutoff),
       probe: () => worker.probe(),

@@ -16,6 +16,13 @@ export interface IngestLimits {
   burstPerDevice: number;
   /** Samples pending before they are handed to the store at once. Default 1 000. */
   batchSize: number;
+  /**
+   * Shortest time (ms) from the start of one group commit of the store (what acknowledges
+   * messages) to the next: longer makes fewer, larger commits and acknowledgements later.
+   * Mind the broker's limit of unacknowledged messages (Mosquitto's `max_inflight_messages`:
+   * at most that many per gap). Default 5.
+   */
+  commitGapMs: number;
   /** How long a known device is trusted before the directory is asked again. Default 60 s. */
   knownTtlMs: number;
   /** How long an unknown prefix stays unknown before the directory is asked again. Default 30 s. */
@@ -40,6 +47,7 @@ export const DEFAULT_LIMITS: IngestLimits = {
   ratePerDevice: 10,
   burstPerDevice: 1_200,
   batchSize: 1_000,
+  commitGapMs: 5,
   knownTtlMs: 60_000,
   unknownTtlMs: 30_000,
   maxWaitingPerPrefix: 1_000,

@@ -272,6 +272,29 @@ Deno.test("durable() resolves once the messages handled so far are flushed to th
   assert.deepEqual(store.samples.map((s) => s.serial), ["SN-A1", "SN-B2"]);
 });
 
+Deno.test("durable() commits at most once per commitGapMs, however often it is asked", async () => {
+  const { p, store } = setup({ commitGapMs: 25 });
+  p.preload([A]);
+  const until = performance.now() + 100;
+  let handled = 0;
+  // As ingest's acknowledgements ask: the next commit as soon as the last one ended.
+  while (performance.now() < until) {
+    p.handle(`${A.prefix}/status/emdata:0`, `{"id":0,"total_act":${1000 + handled}}`);
+    handled++;
+    const commit = p.durable();
+    p.handle(`${A.prefix}/status/emdata:0`, `{"id":0,"total_act":${1000 + handled}}`);
+    handled++;
+    await commit;
+    assert.equal(
+      store.samples.at(-1)?.values.total_energy_kwh,
+      (1000 + handled - 1) / 1000,
+      "a message handled while its commit waits is in it",
+    );
+  }
+  assert.ok(store.flushes <= 100 / 25 + 1, `${store.flushes} commits in 100 ms`);
+  await p.close();
+});
+
 Deno.test("durable() rejects when the store failed or ingest is closed", async () => {
   const { p, store } = setup();
   p.preload([A]);

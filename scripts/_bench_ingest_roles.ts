@@ -84,6 +84,34 @@ const cpuMs = (since?: NodeJS.CpuUsage) => {
   return (u.user + u.system) / 1000;
 };
 
+/**
+ * CPU time (ms) of each thread of this process so far, summed by kind: `main`, `worker` (the
+ * store's writer), `v8` (the engine's helper threads: garbage collection, compilation) and
+ * `other`; empty where /proc is missing (not Linux).
+ */
+function threadCpuMs(): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const e of Deno.readDirSync("/proc/self/task")) {
+      try {
+        const stat = Deno.readTextFileSync(`/proc/self/task/${e.name}/stat`);
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const kind = e.name === String(Deno.pid)
+          ? "main"
+          : name.startsWith("worker")
+          ? "worker"
+          : name.startsWith("V8")
+          ? "v8"
+          : "other";
+        // utime + stime, in clock ticks (100 a second on Linux).
+        out[kind] = (out[kind] ?? 0) + (Number(f[11]) + Number(f[12])) * 10;
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* no /proc */ }
+  return out;
+}
+
 /** A directory of the simulator's meters 1..n (default naming). */
 export function simDirectory(n: number): DeviceDirectory {
   const devices = new Map<string, IngestDevice & { username: string; password: string }>();
@@ -226,6 +254,7 @@ export async function roleIngest(args: RoleArgs) {
   const until = performance.now() + Number(args.seconds ?? Infinity) * 1000;
   let first = 0;
   let cpu: NodeJS.CpuUsage | undefined;
+  let threads0: Record<string, number> = {};
   let rssMax = 0;
   let rssAt = 0;
   let lastReport = 0;
@@ -234,6 +263,7 @@ export async function roleIngest(args: RoleArgs) {
     if (first === 0 && s.received > 0) {
       first = performance.now();
       cpu = process.cpuUsage();
+      threads0 = threadCpuMs();
     }
     const now = performance.now();
     // Sampled like the plain subscriber's (not every poll: it costs the thread that parses).
@@ -251,6 +281,14 @@ export async function roleIngest(args: RoleArgs) {
   await ingest.flush();
   const end = performance.now();
   const cpu_ = cpuMs(cpu);
+  const threads = Object.fromEntries(
+    Object.entries(threadCpuMs()).map((
+      [kind, ms],
+    ) => [
+      kind,
+      Math.round((ms - (threads0[kind] ?? 0)) * 1000 / ingest.stats().received * 10) / 10,
+    ]),
+  );
   rssMax = Math.max(rssMax, Deno.memoryUsage().rss);
   const s = ingest.stats();
   const latest = await store.latest(simIdentity(1).serial);
@@ -270,6 +308,8 @@ export async function roleIngest(args: RoleArgs) {
     rate: s.received / seconds,
     rssMb: mb(rssMax),
     cpuUsPerMsg: Math.round(cpu_ * 1000 / s.received * 10) / 10,
+    /** The same by thread (ticks of 10 ms: rough). */
+    threadUsPerMsg: threads,
   });
 }
 

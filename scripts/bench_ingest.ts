@@ -28,7 +28,8 @@
  * `--memory-meters K` (default 1000), `--memory-seconds S` (default 30),
  * `--brokers mosquitto,embedded`, `--modes drain,live`, `--runs R` (default 3: each
  * measurement repeated, each ingest rate printed beside the plain subscriber's of its run;
- * `cpuUsPerMsg` is the subscriber process's CPU time, all its threads, per message drained),
+ * `cpuUsPerMsg` is the subscriber process's CPU time, all its threads, per message drained;
+ * ingest's `threadUsPerMsg` splits it by thread: main, the store's writer worker, V8's helpers),
  * `--store-inline` (the SQLite store writes on ingest's own thread, not in its worker), `--memory-seconds 0` (no
  * memory phase), `--roles ingest,ingest-nostore` (the drain's subscribers measured beside the plain
  * one; default all), `--profile DIR` (drain: each draining subscriber writes a V8 CPU profile

@@ -40,9 +40,14 @@ interface QueueOptions {
   onError?: (error: unknown) => void;
 }
 
-/** A batching write queue in front of a sink. */
-export class WriteQueue {
-  #pending: NormSample[] = [];
+/**
+ * A batching write queue in front of a sink. Its items are samples, or parts of several
+ * samples each (`weigh` tells how many: the sizes count samples).
+ */
+export class WriteQueue<T = NormSample> {
+  #pending: T[] = [];
+  /** Samples in `#pending`. */
+  #count = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<void> = Promise.resolve();
   #deferredError: unknown = undefined;
@@ -52,8 +57,9 @@ export class WriteQueue {
   #batchSeconds = 0;
 
   constructor(
-    private readonly sink: (batch: NormSample[]) => void | Promise<void>,
+    private readonly sink: (batch: T[]) => void | Promise<void>,
     private readonly options: QueueOptions,
+    private readonly weigh: (item: T) => number = () => 1,
   ) {
     if (!(options.batchSize >= 1)) {
       throw new RangeError(`batchSize must be at least 1: ${options.batchSize}`);
@@ -79,15 +85,18 @@ export class WriteQueue {
 
   /** Samples waiting to be written. */
   get pending(): number {
-    return this.#pending.length;
+    return this.#count;
   }
 
   /** Queues samples and arranges their flush. */
-  push(samples: readonly NormSample[]): void {
+  push(samples: readonly T[]): void {
     if (this.#closed) throw new TypeError("the telemetry store is closed");
-    for (const s of samples) this.#pending.push(s);
-    if (this.#pending.length >= this.options.batchSize) this.#arm(0);
-    else if (this.#pending.length > 0) this.#arm(this.options.intervalMs);
+    for (const s of samples) {
+      this.#pending.push(s);
+      this.#count += this.weigh(s);
+    }
+    if (this.#count >= this.options.batchSize) this.#arm(0);
+    else if (this.#count > 0) this.#arm(this.options.intervalMs);
   }
 
   /** Writes everything queued now; rejects with the sink's error (or a deferred one). */
@@ -112,6 +121,7 @@ export class WriteQueue {
     while (this.#pending.length > 0) {
       const batch = this.#pending;
       this.#pending = [];
+      this.#count = 0;
       const started = performance.now();
       try {
         await this.sink(batch);
@@ -173,8 +183,8 @@ export interface KeyRead {
  * a read rejects with a {@link TelemetryUnavailableError}; `check()` fails while the latest
  * write failed (until one succeeds) and when the backend's `probe()` does.
  */
-export abstract class QueuedStore implements Omit<TelemetryStore, "prune"> {
-  protected readonly queue: WriteQueue;
+export abstract class QueuedStore<T = NormSample> implements Omit<TelemetryStore, "prune"> {
+  protected readonly queue: WriteQueue<T>;
   /** Samples the backend has taken. */
   protected written = 0;
   #closed = false;
@@ -182,8 +192,12 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "prune"> {
   #faults = new Map<string, unknown>();
   protected abstract readonly backend: TelemetryStats["backend"];
 
-  constructor(options: StoreQueueOptions) {
-    this.queue = new WriteQueue(async (batch) => {
+  /**
+   * `weigh` counts the samples of a queued item, for a backend whose items are not single
+   * samples (see {@link prepare}).
+   */
+  constructor(options: StoreQueueOptions, weigh?: (item: T) => number) {
+    this.queue = new WriteQueue<T>(async (batch) => {
       try {
         await this.send(batch);
         this.noteWrite("batch");
@@ -195,11 +209,19 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "prune"> {
       batchSize: options.batchSize ?? 5_000,
       intervalMs: options.flushIntervalMs ?? 1_000,
       onError: options.onError,
-    });
+    }, weigh);
   }
 
   /** Writes one batch to the backend. */
-  protected abstract send(batch: NormSample[]): Promise<void>;
+  protected abstract send(batch: T[]): Promise<void>;
+
+  /**
+   * Checks samples (see `normalizeSamples`: nothing is queued unless all pass) and makes the
+   * items queued for the backend; by default checked samples.
+   */
+  protected prepare(samples: readonly Sample[]): T[] {
+    return normalizeSamples(samples) as T[];
+  }
 
   /** Lets go of the backend once the queue is drained (or failed to drain). */
   protected abstract release(): Promise<void>;
@@ -286,7 +308,7 @@ export abstract class QueuedStore implements Omit<TelemetryStore, "prune"> {
   }
 
   write(samples: Sample[]): void {
-    this.queue.push(normalizeSamples(samples));
+    this.queue.push(this.prepare(samples));
   }
 
   flush(): Promise<void> {

@@ -21,6 +21,23 @@ Deno.test("WriteQueue hands a full batch to the sink without waiting for the tim
   await q.close();
 });
 
+Deno.test("WriteQueue counts the samples of items that hold several", async () => {
+  const batches: number[][][] = [];
+  const q = new WriteQueue<number[]>((b) => void batches.push(b), {
+    batchSize: 5,
+    intervalMs: 60_000,
+  }, (item) => item.length);
+  q.push([[1, 2], [3]]);
+  assert.equal(q.pending, 3, "samples, not items");
+  await wait(5);
+  assert.deepEqual(batches, [], "below the batch size nothing is written yet");
+  q.push([[4, 5]]);
+  await wait(5);
+  assert.deepEqual(batches, [[[1, 2], [3], [4, 5]]]);
+  assert.equal(q.pending, 0);
+  await q.close();
+});
+
 Deno.test("WriteQueue writes waiting samples after the interval", async () => {
   const batches: number[][] = [];
   const q = new WriteQueue((b) => void batches.push(b.map((s) => s.ts)), {

@@ -175,6 +175,64 @@ export function packBatch(batch: readonly NormSample[]): PackedBatch {
   return { serials, data };
 }
 
+/**
+ * Checks samples as {@link normalizeSamples} does (the same errors, nothing packed unless
+ * every sample passes) and packs them straight into a {@link PackedBatch}: no object per
+ * sample on the way, which is what a store writing in a worker needs (objects that wait in
+ * the queue for the writer are garbage the collector must carry).
+ */
+export function packSamples(samples: readonly Sample[]): PackedBatch {
+  if (!Array.isArray(samples)) throw new TypeError(`write() needs an array of samples`);
+  const serials: string[] = [];
+  const index = new Map<string, number>();
+  let data = new Float64Array(samples.length * STRIDE);
+  let o = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const s = samples[i];
+    if (typeof s?.serial !== "string" || s.serial.length === 0) {
+      throw new TypeError(`sample ${i} has no serial: ${JSON.stringify(s?.serial)}`);
+    }
+    if (typeof s.ts !== "number" || !Number.isFinite(s.ts) || s.ts < 0) {
+      throw new RangeError(`sample ${i} of ${s.serial} has no valid timestamp: ${s.ts}`);
+    }
+    if (typeof s.values !== "object" || s.values === null) {
+      throw new TypeError(`sample ${i} of ${s.serial} has no values object`);
+    }
+    data.fill(Number.NaN, o + 2, o + STRIDE);
+    let present = 0;
+    const values = s.values as Record<string, unknown>;
+    for (const key in values) {
+      if (!Object.hasOwn(values, key)) continue;
+      const v = values[key];
+      const k = KEY_INDEX.get(key);
+      if (k === undefined) {
+        throw new TypeError(`sample ${i} of ${s.serial} has unknown key '${key}'`);
+      }
+      if (v === null || v === undefined) continue;
+      if (typeof v !== "number" || !Number.isFinite(v)) {
+        throw new TypeError(`sample ${i} of ${s.serial}: ${key} is not a finite number: ${v}`);
+      }
+      data[o + 2 + k] = v;
+      present++;
+    }
+    if (present === 0) continue;
+    let si = index.get(s.serial);
+    if (si === undefined) {
+      si = serials.length;
+      serials.push(s.serial);
+      index.set(s.serial, si);
+    }
+    data[o] = si;
+    data[o + 1] = Math.round(s.ts);
+    o += STRIDE;
+  }
+  if (o < data.length) data = data.slice(0, o);
+  return { serials, data };
+}
+
+/** Samples in a packed batch. */
+export const packedLength = (packed: PackedBatch): number => packed.data.length / STRIDE;
+
 /** The samples of a packed batch. */
 export function unpackBatch(packed: PackedBatch): NormSample[] {
   const { serials, data } = packed;

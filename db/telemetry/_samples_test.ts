@@ -5,6 +5,8 @@ import {
   keyIndex,
   normalizeSamples,
   packBatch,
+  packedLength,
+  packSamples,
   unpackBatch,
   valuesObject,
 } from "./_samples.ts";
@@ -50,6 +52,48 @@ Deno.test("packBatch() and unpackBatch() carry samples through one Float64Array"
   assert.equal(packed.data.length, 3 * 29);
   assert.deepEqual(unpackBatch(packed), batch);
   assert.throws(() => unpackBatch({ serials: [], data: new Float64Array(5) }), RangeError);
+});
+
+Deno.test("packSamples() checks and packs samples as normalizeSamples() then packBatch() do", () => {
+  const samples = [
+    { serial: "A", ts: D + 0.4, values: { total_power: 1.5, phase_c_returned_kwh: 0 } },
+    { serial: "B", ts: D + 1, values: {} },
+    {
+      serial: "C",
+      ts: D + 1,
+      values: { total_energy_kwh: 7, total_pf: null as unknown as number },
+    },
+    { serial: "A", ts: D + 2, values: { total_current: -2 } },
+  ];
+  const packed = packSamples(samples);
+  assert.deepEqual(packed, packBatch(normalizeSamples(samples)));
+  assert.deepEqual(packed.serials, ["A", "C"], "a sample without values is left out");
+  assert.equal(packedLength(packed), 3);
+  assert.equal(packSamples([{ serial: "A", ts: D, values: {} }]).data.length, 0);
+  for (
+    const bad of [
+      [{ serial: "", ts: D, values: { total_power: 1 } }],
+      [{ serial: "A", ts: Number.NaN, values: { total_power: 1 } }],
+      [{ serial: "A", ts: D, values: { watts: 1 } }],
+      [{ serial: "A", ts: D, values: { total_power: Infinity } }],
+      [{ serial: "A", ts: D, values: null }],
+    ]
+  ) {
+    const bads = bad as unknown as Parameters<typeof packSamples>[0];
+    const expected = (() => {
+      try {
+        normalizeSamples(bads);
+      } catch (e) {
+        return e as Error;
+      }
+    })()!;
+    assert.throws(
+      () => packSamples([samples[0], ...bads]),
+      (e: Error) =>
+        e.constructor === expected.constructor &&
+        e.message === expected.message.replace("sample 0", "sample 1"),
+    );
+  }
 });
 
 Deno.test("keyIndex() and counterKeyIndex() accept known keys only", () => {

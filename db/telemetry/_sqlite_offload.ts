@@ -1,10 +1,10 @@
 /**
  * The SQLite store's writer moved to a worker thread, so writing (raw rows, rollups)
  * runs beside the caller's thread instead of on it: batches travel as one transferred
- * Float64Array (see `packBatch()`), requests are answered in order. Reads stay on the
+ * Float64Array (see `packSamples()`), requests are answered in order. Reads stay on the
  * caller's own connection (WAL lets them run while the worker writes).
  */
-import { type NormSample, packBatch } from "./_samples.ts";
+import type { PackedBatch } from "./_samples.ts";
 import type { WorkerRequest } from "./_sqlite_worker.ts";
 import { TelemetryUnavailableError } from "./mod.ts";
 
@@ -51,10 +51,12 @@ export class WorkerWriter {
     this.#call({ op: "open", path, identity }).catch((err) => this.#fail(err)); // fails every later call
   }
 
-  /** Journals one batch (durable once it resolves); resolves with its size. */
-  write(batch: NormSample[]): Promise<number> {
-    const packed = packBatch(batch);
-    return this.#call({ op: "write", batch: packed }, [packed.data.buffer]);
+  /**
+   * Journals packed batches as one batch (durable once it resolves; their buffers move to the
+   * worker, not copied nor joined here); resolves with its size.
+   */
+  write(parts: PackedBatch[]): Promise<number> {
+    return this.#call({ op: "write", parts }, parts.map((p) => p.data.buffer));
   }
 
   /** Merges the journal into what queries read; resolves with the samples merged. */

@@ -13,7 +13,7 @@ import { checkFileIdentity } from "./_sqlite_file.ts";
 /** A request to the writer worker. */
 export type WorkerRequest =
   | { id: number; op: "open"; path: string; identity: string }
-  | { id: number; op: "write"; batch: PackedBatch }
+  | { id: number; op: "write"; parts: PackedBatch[] }
   | { id: number; op: "merge" }
   | { id: number; op: "prune"; cutoff: number }
   | { id: number; op: "probe" }
@@ -32,7 +32,9 @@ function handle(req: WorkerRequest): number | null {
       return null;
     }
     case "write":
-      return open().write(unpackBatch(req.batch));
+      return open().write(
+        req.parts.length === 1 ? unpackBatch(req.parts[0]) : req.parts.flatMap(unpackBatch),
+      );
     case "merge":
       return open().merge();
     case "prune":

@@ -38,7 +38,13 @@ import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type KeyRead, QueuedStore, type StoreQueueOptions } from "./_queue.ts";
-import type { NormSample } from "./_samples.ts";
+import {
+  normalizeSamples,
+  type NormSample,
+  type PackedBatch,
+  packedLength,
+  packSamples,
+} from "./_samples.ts";
 import { WorkerWriter } from "./_sqlite_offload.ts";
 import { openDatabase, Statements } from "./_sqlite_schema.ts";
 import { readCounterSeries, readCounterUsage, readSeries } from "./_sqlite_read.ts";
@@ -67,9 +73,19 @@ export interface SqliteStoreOptions extends StoreQueueOptions {
   readOnly?: boolean;
 }
 
+/**
+ * What the write queue holds: checked samples for a writer on this thread, packed batches for
+ * one in a worker (packed as they are written: no object per sample waits in the queue).
+ */
+type Item = NormSample | PackedBatch;
+
 /** The writing side: inline (SqliteWriter) or in a worker (WorkerWriter). */
 interface Writer {
-  write(batch: NormSample[]): number | Promise<number>;
+  /** Checks samples and makes the items queued for `write`. */
+  prepare(samples: readonly Sample[]): Item[];
+  /** How many samples an item holds. */
+  weigh(item: Item): number;
+  write(batch: Item[]): number | Promise<number>;
   merge(): number | Promise<number>;
   prune(cutoff: number): number | Promise<number>;
   probe(): unknown;
@@ -106,11 +122,26 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const st = new Statements(db);
   let writer: Writer;
   if (options.readOnly) writer = READ_ONLY;
-  else if (options.worker) writer = new WorkerWriter(path, identity);
-  else {
+  else if (options.worker) {
+    const worker = new WorkerWriter(path, identity);
+    writer = {
+      prepare: (samples) => {
+        const packed = packSamples(samples);
+        return packed.data.length > 0 ? [packed] : [];
+      },
+      weigh: (item) => packedLength(item as PackedBatch),
+      write: (parts) => worker.write(parts as PackedBatch[]),
+      merge: () => worker.merge(),
+      prune: (cutoff) => worker.prune(cutoff),
+      probe: () => worker.probe(),
+      close: () => worker.close(),
+    };
+  } else {
     const inline = new SqliteWriter(db, st, checkFile);
     writer = {
-      write: (b) => inline.write(b),
+      prepare: normalizeSamples,
+      weigh: () => 1,
+      write: (b) => inline.write(b as NormSample[]),
       merge: () => inline.merge(),
       prune: (c) => inline.prune(c),
       probe: () => inline.probe(),
@@ -129,6 +160,8 @@ function refused(): never {
 
 /** The writing side of a reader: every write refused, nothing to close. */
 const READ_ONLY: Writer = {
+  prepare: refused,
+  weigh: () => 1,
   write: refused,
   merge: refused,
   prune: refused,
@@ -159,7 +192,7 @@ function openReader(path: string): DatabaseSync {
   return db;
 }
 
-class SqliteStore extends QueuedStore implements TelemetryStore {
+class SqliteStore extends QueuedStore<Item> implements TelemetryStore {
   readonly #db: DatabaseSync;
   readonly #st: Statements;
   readonly #writer: Writer;
@@ -185,7 +218,7 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     private readonly checkFile: () => void,
     options: SqliteStoreOptions,
   ) {
-    super(options);
+    super(options, (item) => writer.weigh(item));
     this.#db = db;
     this.#st = st;
     this.#writer = writer;
@@ -199,7 +232,11 @@ class SqliteStore extends QueuedStore implements TelemetryStore {
     }
   }
 
-  protected override async send(batch: NormSample[]): Promise<void> {
+  protected override prepare(samples: readonly Sample[]): Item[] {
+    return this.#writer.prepare(samples);
+  }
+
+  protected override async send(batch: Item[]): Promise<void> {
     const taken = await this.#writer.write(batch);
     this.written += taken;
     this.#unmerged += taken;

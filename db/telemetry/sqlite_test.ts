@@ -235,6 +235,33 @@ Deno.test("sqlite stores sharing one file see each other's writes", async () => 
   });
 });
 
+Deno.test("sqlite with a writer worker stores each of several writes queued together once", async () => {
+  await withFile(async (path) => {
+    const { samples, energy } = denseDay("P", D, DAY);
+    const store = openSqliteStore(path, { worker: true, batchSize: 1_000_000 });
+    try {
+      const third = Math.floor(samples.length / 3);
+      store.write(samples.slice(0, third));
+      store.write([{ serial: "P", ts: D, values: {} }]); // nothing to store
+      assert.throws(() => store.write([{ serial: "P", ts: D, values: { watts: 1 } as never }]));
+      store.write(samples.slice(third, 2 * third));
+      store.write(samples.slice(2 * third));
+      assert.equal(store.stats().pending, samples.length, "samples waiting, not writes");
+      await store.flush();
+      assert.equal(store.stats().samplesWritten, samples.length);
+      close(
+        await store.counterDelta("P", "total_energy_kwh", D, D + DAY),
+        referenceDelta(energy, D, D + DAY),
+        "delta",
+      );
+      const last = samples[samples.length - 1];
+      assert.equal((await store.latest("P"))?.ts, last.ts);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 Deno.test("sqlite with a writer worker writes, prunes and shares its file with readers", async () => {
   await withFile(async (path) => {
     const { samples, energy } = denseDay("W", D, 2 * DAY);

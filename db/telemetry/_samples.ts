@@ -22,6 +22,33 @@ export interface NormSample {
   vals: (number | null)[];
 }
 
+/** Checks sample `i`'s serial, time and values object (the errors the store's `write` throws). */
+function checkSample(s: Sample, i: number): void {
+  if (typeof s?.serial !== "string" || s.serial.length === 0) {
+    throw new TypeError(`sample ${i} has no serial: ${JSON.stringify(s?.serial)}`);
+  }
+  if (typeof s.ts !== "number" || !Number.isFinite(s.ts) || s.ts < 0) {
+    throw new RangeError(`sample ${i} of ${s.serial} has no valid timestamp: ${s.ts}`);
+  }
+  if (typeof s.values !== "object" || s.values === null) {
+    throw new TypeError(`sample ${i} of ${s.serial} has no values object`);
+  }
+}
+
+/**
+ * The key index of `key` in sample `i`, its value `v` checked: -1 for a value left out (null
+ * or undefined); throws for an unknown key or a value that is not a finite number.
+ */
+function checkedKey(s: Sample, i: number, key: string, v: unknown): number {
+  const k = KEY_INDEX.get(key);
+  if (k === undefined) throw new TypeError(`sample ${i} of ${s.serial} has unknown key '${key}'`);
+  if (v === null || v === undefined) return -1;
+  if (typeof v !== "number" || !Number.isFinite(v)) {
+    throw new TypeError(`sample ${i} of ${s.serial}: ${key} is not a finite number: ${v}`);
+  }
+  return k;
+}
+
 /**
  * Checks and converts samples. Throws TypeError for a missing serial, an unknown key or a
  * value that is not a finite number, RangeError for a timestamp that is not a finite
@@ -33,30 +60,16 @@ export function normalizeSamples(samples: readonly Sample[]): NormSample[] {
   const out: NormSample[] = [];
   for (let i = 0; i < samples.length; i++) {
     const s = samples[i];
-    if (typeof s?.serial !== "string" || s.serial.length === 0) {
-      throw new TypeError(`sample ${i} has no serial: ${JSON.stringify(s?.serial)}`);
-    }
-    if (typeof s.ts !== "number" || !Number.isFinite(s.ts) || s.ts < 0) {
-      throw new RangeError(`sample ${i} of ${s.serial} has no valid timestamp: ${s.ts}`);
-    }
-    if (typeof s.values !== "object" || s.values === null) {
-      throw new TypeError(`sample ${i} of ${s.serial} has no values object`);
-    }
+    checkSample(s, i);
     const vals: (number | null)[] = new Array(KEY_COUNT).fill(null);
     let present = 0;
     const values = s.values as Record<string, unknown>;
     for (const key in values) {
       if (!Object.hasOwn(values, key)) continue;
       const v = values[key];
-      const k = KEY_INDEX.get(key);
-      if (k === undefined) {
-        throw new TypeError(`sample ${i} of ${s.serial} has unknown key '${key}'`);
-      }
-      if (v === null || v === undefined) continue;
-      if (typeof v !== "number" || !Number.isFinite(v)) {
-        throw new TypeError(`sample ${i} of ${s.serial}: ${key} is not a finite number: ${v}`);
-      }
-      vals[k] = v;
+      const k = checkedKey(s, i, key, v);
+      if (k < 0) continue;
+      vals[k] = v as number; // checked by checkedKey
       present++;
     }
     if (present > 0) out.push({ serial: s.serial, ts: Math.round(s.ts), vals });
@@ -189,30 +202,16 @@ export function packSamples(samples: readonly Sample[]): PackedBatch {
   let o = 0;
   for (let i = 0; i < samples.length; i++) {
     const s = samples[i];
-    if (typeof s?.serial !== "string" || s.serial.length === 0) {
-      throw new TypeError(`sample ${i} has no serial: ${JSON.stringify(s?.serial)}`);
-    }
-    if (typeof s.ts !== "number" || !Number.isFinite(s.ts) || s.ts < 0) {
-      throw new RangeError(`sample ${i} of ${s.serial} has no valid timestamp: ${s.ts}`);
-    }
-    if (typeof s.values !== "object" || s.values === null) {
-      throw new TypeError(`sample ${i} of ${s.serial} has no values object`);
-    }
+    checkSample(s, i);
     data.fill(Number.NaN, o + 2, o + STRIDE);
     let present = 0;
     const values = s.values as Record<string, unknown>;
     for (const key in values) {
       if (!Object.hasOwn(values, key)) continue;
       const v = values[key];
-      const k = KEY_INDEX.get(key);
-      if (k === undefined) {
-        throw new TypeError(`sample ${i} of ${s.serial} has unknown key '${key}'`);
-      }
-      if (v === null || v === undefined) continue;
-      if (typeof v !== "number" || !Number.isFinite(v)) {
-        throw new TypeError(`sample ${i} of ${s.serial}: ${key} is not a finite number: ${v}`);
-      }
-      data[o + 2 + k] = v;
+      const k = checkedKey(s, i, key, v);
+      if (k < 0) continue;
+      data[o + 2 + k] = v as number; // checked by checkedKey
       present++;
     }
     if (present === 0) continue;

@@ -140,12 +140,12 @@ async function main() {
       await res.body?.cancel();
       if (res.status !== 200) throw new Error(`GET ${p.path} as ${p.who}: ${res.status}`);
       const file = await script(`page${rows.length}`, cookie ? { Cookie: cookie } : {});
-      const r = await wrk(base + p.path, null, 32, seconds, file);
+      const r = await rate(base + p.path, seconds, file);
       rows.push({ name: `${p.path} (${p.who})`, ...r });
       if (!cookie) continue;
       const cold = `${scriptDir}/cold${rows.length}.lua`;
       await Deno.writeTextFile(cold, coldScript(p.path, { Cookie: cookie }));
-      const c = await wrk(base + p.path, null, 32, seconds, cold);
+      const c = await rate(base + p.path, seconds, cold);
       rows.push({ name: `  loaded each time`, ...c });
     }
     // The tenant dashboard's refresh: asked with the ETag of its last answer.
@@ -163,7 +163,7 @@ async function main() {
   const hello = await startHello();
   try {
     const file = await script("hello", {});
-    rows.push({ name: "Hono hello-world", ...(await wrk(hello.url, null, 32, seconds, file)) });
+    rows.push({ name: "Hono hello-world", ...(await rate(hello.url, seconds, file)) });
   } finally {
     await hello.close();
     await Deno.remove(scriptDir, { recursive: true }).catch(() => {});
@@ -195,23 +195,19 @@ async function main() {
   if (Deno.args.includes("--json")) out(JSON.stringify({ pages: rows, refresh }));
 }
 
+/** {@link wrk} at 32 connections: its figures without its printed output. */
+async function rate(url: string, seconds: number, script: string) {
+  const { output: _, ...run } = await wrk(url, null, 32, seconds, script);
+  return run;
+}
+
 /** {@link wrk} of a refresh script, with the share of its answers that were 304. */
 async function wrkWithNotModified(url: string, seconds: number, script: string) {
-  const args = ["-t2", "-c32", `-d${seconds}s`, "--timeout", "30s", "-s", script, url];
-  const res = await new Deno.Command("wrk", { args, stdout: "piped", stderr: "piped" }).output();
-  const text = new TextDecoder().decode(res.stdout);
-  const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(text);
-  const n = /NOT_MODIFIED (\d+)/.exec(text);
-  if (!m || !n) throw new Error(`wrk ${url}: ${text} ${new TextDecoder().decode(res.stderr)}`);
-  const [requests, durationUs, p50, p95, errors] = m.slice(1).map(Number);
-  return {
-    requests,
-    rps: Math.round(requests / (durationUs / 1e6)),
-    p50_ms: Math.round(p50 / 100) / 10,
-    p95_ms: Math.round(p95 / 100) / 10,
-    errors,
-    not_modified_share: requests ? Math.round(Number(n[1]) / requests * 1000) / 1000 : 0,
-  };
+  const { output, ...run } = await wrk(url, null, 32, seconds, script);
+  const n = /NOT_MODIFIED (\d+)/.exec(output);
+  if (!n) throw new Error(`wrk ${url}: no NOT_MODIFIED line in ${output}`);
+  const share = run.requests ? Math.round(Number(n[1]) / run.requests * 1000) / 1000 : 0;
+  return { ...run, not_modified_share: share };
 }
 
 if (import.meta.main) await main();

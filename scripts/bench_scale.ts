@@ -120,13 +120,14 @@ done = function(summary, latency, requests)
 end
 `;
 
-/** What one wrk run measured. */
+/** What one wrk run measured, and what it printed (a script's own lines too). */
 interface WrkResult {
   requests: number;
   rps: number;
   p50_ms: number;
   p95_ms: number;
   errors: number;
+  output: string;
 }
 
 /** Runs wrk against `url` (with the cookie, if any) using the {@link LUA} script file `script`. */
@@ -159,6 +160,7 @@ export async function wrk(
     p50_ms: Math.round(p50 / 100) / 10,
     p95_ms: Math.round(p95 / 100) / 10,
     errors,
+    output: text,
   };
 }
 
